@@ -1,0 +1,149 @@
+# quench: build, test, benchmark and install.
+#
+#   make                      optimised build/quench and build/libquench.a
+#   make check                build and run every test (installs missing deps)
+#   make check VARIANT=san    the same under ASan + UBSan
+#   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
+#   make install PREFIX=...   binary, library, headers, quench.pc, man page
+
+VARIANT ?= release
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+AR ?= ar
+
+PKGS = sqlite3 yaml-0.1 libsodium jansson
+VERSION = 0.1.0
+
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+       -Wvla -Wwrite-strings -Wundef
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+
+ifeq ($(VARIANT),release)
+OPT = -O2 -g $(ARCH_FLAGS)
+SAN =
+OUT = build
+else ifeq ($(VARIANT),debug)
+OPT = -O0 -g
+SAN =
+OUT = build/debug
+else ifeq ($(VARIANT),san)
+OPT = -O1 -g -fno-omit-frame-pointer
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+OUT = build/san
+else
+$(error VARIANT must be release, debug or san, not '$(VARIANT)')
+endif
+
+OBJ_DIR = build/obj/$(VARIANT)
+# x86-64-v2 guarantees POPCNT; hot loops add AVX2 paths by runtime dispatch.
+ARCH_FLAGS = $(if $(filter x86_64,$(shell uname -m)),-march=x86-64-v2 -mtune=generic)
+# Recursively expanded on purpose: evaluated after `deps` has run.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+             -DQN_VERSION='"$(VERSION)"' $(WARN) $(OPT) $(SAN) -pthread \
+             -Iinclude -Isrc -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+LIB_SRC = $(sort $(wildcard src/*.c))
+CMD_SRC = $(sort $(wildcard cmd/*.c))
+TEST_SRC = $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC = $(sort $(wildcard bench/bench_*.c))
+
+LIB_OBJ = $(LIB_SRC:%.c=$(OBJ_DIR)/%.o)
+CMD_OBJ = $(CMD_SRC:%.c=$(OBJ_DIR)/%.o)
+TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(OUT)/tests/%)
+BENCH_BIN = $(BENCH_SRC:bench/%.c=$(OUT)/bench/%)
+
+LIBQ = $(OUT)/libquench.a
+QUENCH = $(OUT)/quench
+
+# M4RI is only a benchmark peer, never a dependency of quench.
+M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
+               echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
+M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
+
+.PHONY: all deps check check-deps bench install uninstall format clean
+.DEFAULT_GOAL := all
+
+all: $(QUENCH) $(LIBQ)
+
+# A fresh machine has none of the -dev packages: install them on demand.
+deps:
+	@command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
+	  $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || sh scripts/install-deps
+
+$(OBJ_DIR)/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBQ): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(QUENCH): $(CMD_OBJ) $(LIBQ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBQ) $(LIBS)
+
+$(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h | deps
+	@mkdir -p $(@D) $(OBJ_DIR)/tests
+	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/tests/$*.d -o $@ $< $(LIBQ) \
+	  $(ALL_LDFLAGS) $(LIBS)
+
+$(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps
+	@mkdir -p $(@D) $(OBJ_DIR)/bench
+	$(CC) $(ALL_CFLAGS) $(M4RI_FLAGS) -MF $(OBJ_DIR)/bench/$*.d -o $@ $< \
+	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
+
+check: $(QUENCH) $(TEST_BIN) check-deps
+	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
+	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
+
+check-deps:
+	@sh tests/deps.sh
+
+bench: $(QUENCH) $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+build/quench.pc: Makefile
+	@mkdir -p $(@D)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+	  'includedir=$(INCDIR)' '' 'Name: quench' \
+	  'Description: Lights Out family puzzles: exact maths over Z/k' \
+	  'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
+	  'Libs: -L$${libdir} -lquench' 'Libs.private: -lm -pthread' \
+	  'Cflags: -I$${includedir}' > $@
+
+install: $(QUENCH) $(LIBQ) build/quench.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
+	  $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(QUENCH) $(DESTDIR)$(BINDIR)/quench
+	install -m 644 $(LIBQ) $(DESTDIR)$(LIBDIR)/libquench.a
+	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
+	install -m 644 build/quench.pc $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc
+	install -m 644 docs/quench.1 $(DESTDIR)$(MANDIR)/man1/quench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/quench $(DESTDIR)$(LIBDIR)/libquench.a \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
+	  $(DESTDIR)$(MANDIR)/man1/quench.1
+	rm -rf $(DESTDIR)$(INCDIR)/quench
+
+format:
+	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
+	  include/quench/*.h src/*.h cmd/*.h
+
+clean:
+	rm -rf build
+
+-include $(shell find build/obj -name '*.d' 2>/dev/null)

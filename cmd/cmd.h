@@ -1,0 +1,46 @@
+/*
+ * cmd.h: what the subcommands share: the context main() sets up, the exit
+ * statuses (sysexits vocabulary), and the one error reporter.
+ */
+#ifndef QN_CMD_H
+#define QN_CMD_H
+
+#include "quench/err.h"
+
+/* Exit statuses: the table in the README and the man page. */
+enum qn_exit {
+    QN_EXIT_OK = 0,        /* success */
+    QN_EXIT_REJECT = 1,    /* ran fine, verdict negative (like grep/diff) */
+    QN_EXIT_USAGE = 64,    /* bad command line */
+    QN_EXIT_DATAERR = 65,  /* bad input data: YAML, state, submission */
+    QN_EXIT_NOINPUT = 66,  /* an input file is missing or unreadable */
+    QN_EXIT_SOFTWARE = 70, /* internal error (a bug) */
+    QN_EXIT_OSERR = 71,    /* out of memory */
+    QN_EXIT_CANTCREAT = 73,/* cannot create an output file */
+    QN_EXIT_IOERR = 74,    /* read or write failed */
+    QN_EXIT_TEMPFAIL = 75, /* database busy: retry later */
+    QN_EXIT_CONFIG = 78,   /* database newer than this binary */
+    QN_EXIT_INTERRUPTED = 130
+};
+
+typedef struct qn_ctx {
+    int verbose; /* -v: show the offending source line under errors */
+    int quiet;   /* -q: no progress or summary chatter */
+} qn_ctx;
+
+/*
+ * Print err to stderr as "FILE:LINE:COL: message" (or "FILE: message", or
+ * "quench: message") and return the exit status for its code.
+ */
+int qn_report(const qn_ctx *ctx, const qn_err *err);
+/* The exit status for a library code. */
+int qn_exit_for(qn_code code);
+/* "quench: " + message on stderr; returns QN_EXIT_USAGE. */
+int qn_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
+
+typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
+
+qn_cmd_fn cmd_rules;
+extern const char cmd_rules_usage[];
+
+#endif

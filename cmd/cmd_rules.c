@@ -1,0 +1,334 @@
+/*
+ * cmd_rules.c: `quench rules check` and `quench rules show`: load rule
+ * files, report their errors, and print a rule's exact facts.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "quench/buf.h"
+#include "quench/jsonw.h"
+#include "quench/mem.h"
+#include "quench/rules.h"
+#include "quench/system.h"
+
+const char cmd_rules_usage[] =
+    "usage: quench rules (check FILE... | show FILE [--json] [--matrix])\n"
+    "\n"
+    "  check FILE...   load each rule file; report every error as\n"
+    "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
+    "                  when any is invalid, 66 when one cannot be read.\n"
+    "  show FILE       the facts of one rule: cells, colours, whether A is\n"
+    "                  symmetric, the kernel (quiet patterns) as a group,\n"
+    "                  the number of solvable states, the board's symmetry\n"
+    "                  group and the canonical content hash.\n"
+    "    --json        one JSON object (stable keys: name, cells, colours,\n"
+    "                  kernel_size, solvable_states, kernel_invariants,\n"
+    "                  symmetric, hash)\n"
+    "    --matrix      also print the press matrix (row i, column j: what\n"
+    "                  pressing cell j adds to cell i)\n"
+    "  FILE may be - for standard input.\n";
+
+static int rules_check(int argc, char **argv, qn_ctx *ctx)
+{
+    int status = QN_EXIT_OK;
+
+    if (argc < 1)
+        return qn_usage_error("rules check: name at least one FILE");
+    for (int i = 0; i < argc; i++) {
+        qn_err err = QN_ERR_INIT;
+        qn_rules *r;
+        int rc = qn_rules_load_file(&r, argv[i], &err);
+
+        if (rc != QN_OK) {
+            int ex = qn_report(ctx, &err);
+            /* data errors outrank unreadable files in the final status */
+            if (status != QN_EXIT_DATAERR)
+                status = ex;
+            continue;
+        }
+        if (!ctx->quiet)
+            printf("%s: ok (%s, %d cells, %u colours)\n", argv[i],
+                   qn_rules_name(r), qn_rules_ncells(r), qn_rules_colours(r));
+        qn_rules_free(r);
+    }
+    return status;
+}
+
+/* Ascending kernel orders, e.g. [2, 2, 8, 8]. */
+static void add_invariants(qn_buf *b, const qn_system *sys, int cokernel)
+{
+    size_t n = cokernel ? qn_system_cokernel_ngens(sys)
+                        : qn_system_kernel_ngens(sys);
+
+    qn_buf_addc(b, '[');
+    for (size_t i = 0; i < n; i++)
+        qn_buf_addf(b, "%s%u", i ? ", " : "",
+                    cokernel ? qn_system_cokernel_order(sys, i)
+                             : qn_system_kernel_order(sys, i));
+    qn_buf_addc(b, ']');
+}
+
+/* The group as "(Z/8)^2 x (Z/2)^2", largest factors first; "trivial". */
+static void add_group(qn_buf *b, const qn_system *sys)
+{
+    size_t n = qn_system_kernel_ngens(sys), i = n;
+
+    if (!n) {
+        qn_buf_adds(b, "trivial");
+        return;
+    }
+    while (i > 0) {
+        unsigned o = qn_system_kernel_order(sys, i - 1);
+        size_t run = 0;
+        while (i > 0 && qn_system_kernel_order(sys, i - 1) == o)
+            i--, run++;
+        if (run > 1)
+            qn_buf_addf(b, "(Z/%u)^%zu", o, run);
+        else
+            qn_buf_addf(b, "Z/%u", o);
+        if (i > 0)
+            qn_buf_adds(b, " x ");
+    }
+}
+
+/* A group size for JSON: an integer below 2^53, else a decimal string. */
+static void json_size(qn_jsonw *w, const qn_system *sys,
+                      enum qn_system_group g)
+{
+    qn_buf b = QN_BUF_INIT;
+    uint64_t v;
+
+    if (qn_system_group_size_u64(sys, g, &v) == QN_OK &&
+        v < ((uint64_t)1 << 53)) {
+        qn_jsonw_uint(w, v);
+        return;
+    }
+    qn_system_group_size(sys, g, &b);
+    qn_jsonw_str(w, b.buf);
+    qn_buf_release(&b);
+}
+
+static void json_orders(qn_jsonw *w, const qn_system *sys, int cokernel)
+{
+    size_t n = cokernel ? qn_system_cokernel_ngens(sys)
+                        : qn_system_kernel_ngens(sys);
+
+    qn_jsonw_arr(w);
+    for (size_t i = 0; i < n; i++)
+        qn_jsonw_uint(w, cokernel ? qn_system_cokernel_order(sys, i)
+                                  : qn_system_kernel_order(sys, i));
+    qn_jsonw_end(w);
+}
+
+static void board_text(qn_buf *b, const qn_layout *l)
+{
+    static const char *wraps[4] = {"", ", wrap x (cylinder)",
+                                   ", wrap y (cylinder)", ", torus"};
+
+    switch (l->kind) {
+    case QN_LAYOUT_GRAPH:
+        qn_buf_addf(b, "graph of %d cells", l->ncells);
+        return;
+    case QN_LAYOUT_HEXAGON:
+        qn_buf_addf(b, "hexagon of side %d (%d cells)", l->side, l->ncells);
+        return;
+    default:
+        qn_buf_addf(b, "%s %d x %d (%d cells%s%s)",
+                    qn_layout_kind_name(l->kind), l->w, l->h, l->ncells,
+                    l->ncells < l->w * l->h ? ", masked" : "",
+                    wraps[l->wrap & 3]);
+    }
+}
+
+static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
+                      int matrix)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    char hash[65];
+    qn_jsonw w;
+    int n = qn_rules_ncells(r);
+
+    qn_rules_hash(r, hash);
+    qn_jsonw_init(&w, out);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "name"), qn_jsonw_str(&w, qn_rules_name(r));
+    qn_jsonw_key(&w, "title"), qn_jsonw_str(&w, qn_rules_title(r));
+    qn_jsonw_key(&w, "cells"), qn_jsonw_int(&w, n);
+    qn_jsonw_key(&w, "colours"), qn_jsonw_uint(&w, qn_rules_colours(r));
+    qn_jsonw_key(&w, "board");
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "kind"), qn_jsonw_str(&w, qn_layout_kind_name(l->kind));
+    qn_jsonw_key(&w, "width"), qn_jsonw_int(&w, l->w);
+    qn_jsonw_key(&w, "height"), qn_jsonw_int(&w, l->h);
+    qn_jsonw_key(&w, "wrap_x"), qn_jsonw_bool(&w, l->wrap & QN_WRAP_X);
+    qn_jsonw_key(&w, "wrap_y"), qn_jsonw_bool(&w, l->wrap & QN_WRAP_Y);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "symmetric"), qn_jsonw_bool(&w, qn_rules_is_symmetric(r));
+    qn_jsonw_key(&w, "kernel_size"), json_size(&w, sys, QN_KERNEL);
+    qn_jsonw_key(&w, "kernel_invariants"), json_orders(&w, sys, 0);
+    qn_jsonw_key(&w, "solvable_states"), json_size(&w, sys, QN_IMAGE);
+    qn_jsonw_key(&w, "all_solvable");
+    qn_jsonw_bool(&w, qn_system_cokernel_ngens(sys) == 0);
+    qn_jsonw_key(&w, "cokernel_invariants"), json_orders(&w, sys, 1);
+    qn_jsonw_key(&w, "symmetry_group");
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "name"), qn_jsonw_str(&w, qn_rules_symmetry_name(r));
+    qn_jsonw_key(&w, "order"), qn_jsonw_uint(&w, qn_rules_nsyms(r));
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "hash"), qn_jsonw_str(&w, hash);
+    if (matrix) {
+        const uint8_t *a = qn_rules_matrix(r);
+        qn_jsonw_key(&w, "matrix");
+        qn_jsonw_arr(&w);
+        for (int i = 0; i < n; i++) {
+            qn_jsonw_arr(&w);
+            for (int j = 0; j < n; j++)
+                qn_jsonw_uint(&w, a[(size_t)i * n + j]);
+            qn_jsonw_end(&w);
+        }
+        qn_jsonw_end(&w);
+    }
+    qn_jsonw_end(&w);
+    qn_buf_addc(out, '\n');
+}
+
+/* "8388608 = 2^23": the exact size, and its factors when they say more. */
+static void show_size(qn_buf *out, const qn_system *sys,
+                      enum qn_system_group g)
+{
+    qn_buf dec = QN_BUF_INIT, fac = QN_BUF_INIT;
+
+    qn_system_group_size(sys, g, &dec);
+    qn_system_group_factors(sys, g, &fac);
+    qn_buf_adds(out, dec.buf);
+    if (strcmp(dec.buf, fac.buf))
+        qn_buf_addf(out, " = %s", fac.buf);
+    qn_buf_release(&dec);
+    qn_buf_release(&fac);
+}
+
+static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
+                      int matrix)
+{
+    int n = qn_rules_ncells(r);
+    unsigned k = qn_rules_colours(r);
+    char hash[65];
+
+    qn_rules_hash(r, hash);
+    qn_buf_addf(out, "name:             %s\n", qn_rules_name(r));
+    if (*qn_rules_title(r))
+        qn_buf_addf(out, "title:            %s\n", qn_rules_title(r));
+    qn_buf_adds(out, "board:            ");
+    board_text(out, qn_rules_layout(r));
+    qn_buf_addf(out, "\ncells:            %d\ncolours:          %u\n", n, k);
+    qn_buf_addf(out, "symmetric matrix: %s\n",
+                qn_rules_is_symmetric(r) ? "yes" : "no");
+    qn_buf_adds(out, "kernel:           ");
+    show_size(out, sys, QN_KERNEL);
+    qn_buf_adds(out, " quiet patterns, ");
+    add_group(out, sys);
+    qn_buf_adds(out, "\nkernel invariants: ");
+    add_invariants(out, sys, 0);
+    qn_buf_adds(out, "\nsolvable states:  ");
+    show_size(out, sys, QN_IMAGE);
+    qn_buf_addf(out, " of %u^%d\n", k, n);
+    if (qn_system_cokernel_ngens(sys) == 0) {
+        qn_buf_adds(out, "every state solvable: yes\n");
+    } else {
+        qn_buf_adds(out, "every state solvable: no (");
+        show_size(out, sys, QN_COKERNEL);
+        qn_buf_adds(out, " classes of states, invariants ");
+        add_invariants(out, sys, 1);
+        qn_buf_adds(out, ")\n");
+    }
+    qn_buf_addf(out, "symmetry group:   %s\n", qn_rules_symmetry_name(r));
+    qn_buf_addf(out, "hash:             %s\n", hash);
+    if (matrix) {
+        const uint8_t *a = qn_rules_matrix(r);
+        qn_buf_adds(out, "matrix (row i: what each press adds to cell i):\n");
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++)
+                qn_buf_addc(out, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                 [a[(size_t)i * n + j] % 36]);
+            qn_buf_addc(out, '\n');
+        }
+    }
+}
+
+static int rules_show(int argc, char **argv, qn_ctx *ctx)
+{
+    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
+                                         {"matrix", no_argument, NULL, 'm'},
+                                         {NULL, 0, NULL, 0}};
+    int json = 0, matrix = 0, c, rc, status;
+    qn_err err = QN_ERR_INIT;
+    qn_rules *r = NULL;
+    qn_system *sys = NULL;
+    qn_buf out = QN_BUF_INIT;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        if (c == 'j')
+            json = 1;
+        else if (c == 'm')
+            matrix = 1;
+        else
+            return qn_usage_error("rules show: unknown option '%s'",
+                                  argv[optind - 1]);
+    }
+    if (optind != argc - 1)
+        return qn_usage_error("rules show: name exactly one FILE");
+    rc = qn_rules_load_file(&r, argv[optind], &err);
+    if (rc == QN_OK)
+        rc = qn_system_new(&sys, qn_rules_matrix(r), qn_rules_ncells(r),
+                           qn_rules_ncells(r), qn_rules_colours(r), &err);
+    if (rc != QN_OK) {
+        if (!err.source[0])
+            qn_err_source(&err, argv[optind]);
+        status = qn_report(ctx, &err);
+        goto done;
+    }
+    if (json)
+        show_json(&out, r, sys, matrix);
+    else
+        show_text(&out, r, sys, matrix);
+    status = fwrite(out.buf, 1, out.len, stdout) == out.len &&
+                     fflush(stdout) == 0
+                 ? QN_EXIT_OK
+                 : QN_EXIT_IOERR;
+    if (status)
+        perror("quench: stdout");
+done:
+    qn_buf_release(&out);
+    qn_system_free(sys);
+    qn_rules_free(r);
+    return status;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+int cmd_rules(int argc, char **argv, qn_ctx *ctx)
+{
+    if (wants_help(argc, argv)) {
+        fputs(cmd_rules_usage, stdout);
+        return QN_EXIT_OK;
+    }
+    if (argc < 2)
+        return qn_usage_error("rules: expected 'check' or 'show' (see "
+                              "'quench rules --help')");
+    if (!strcmp(argv[1], "check"))
+        return rules_check(argc - 2, argv + 2, ctx);
+    if (!strcmp(argv[1], "show"))
+        return rules_show(argc - 1, argv + 1, ctx);
+    return qn_usage_error("rules: unknown subcommand '%s'", argv[1]);
+}

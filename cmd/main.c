@@ -1,0 +1,191 @@
+/*
+ * main.c: the quench command line. Parses global options up to the first
+ * non-option, dispatches to a subcommand from commands[], and owns the only
+ * error reporter. Commands hold no algorithms: parse, call src/, print.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "quench/mem.h"
+#include "quench/rng.h"
+#include "quench/version.h"
+
+static const struct command {
+    const char *name;
+    qn_cmd_fn *fn;
+    const char *usage; /* first line is the synopsis */
+    const char *summary;
+} commands[] = {
+    {"rules", cmd_rules, cmd_rules_usage,
+     "check rule files and show their facts"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char main_usage[] =
+    "usage: quench [-q] [-v] COMMAND [ARGS...]\n"
+    "       quench help [COMMAND]\n"
+    "       quench --version\n";
+
+static void print_help(FILE *f)
+{
+    fputs(main_usage, f);
+    fputs("\nquench generates, grades, validates and exports puzzles of the "
+          "Lights Out\nfamily: A x + s = 0 over Z/k.\n\ncommands:\n",
+          f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("  help       show help for a command\n"
+          "\nglobal options:\n"
+          "  -q, --quiet     no summaries or progress on stderr\n"
+          "  -v, --verbose   show the offending source line under errors\n"
+          "  -h, --help      this help\n"
+          "  --version       versions of quench and its libraries\n"
+          "\nexit status: 0 ok, 1 verdict negative, 64 usage, 65 bad data, "
+          "66 input\nmissing, 70 internal error, 71 out of memory, 73 cannot "
+          "create output,\n74 i/o error, 75 busy (retry), 78 database too "
+          "new, 130 interrupted.\nSee quench(1).\n",
+          f);
+}
+
+static void print_version(void)
+{
+    printf("quench %s\n", qn_version());
+    printf("sqlite %s\n", qn_version_sqlite());
+    printf("libyaml %s\n", qn_version_yaml());
+    printf("libsodium %s\n", qn_version_sodium());
+}
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    const struct command *c;
+
+    if (argc < 2) {
+        print_help(stdout);
+        return QN_EXIT_OK;
+    }
+    if (!(c = find(argv[1])))
+        return qn_usage_error("no such command '%s' (see 'quench help')",
+                              argv[1]);
+    fputs(c->usage, stdout);
+    return QN_EXIT_OK;
+}
+
+int qn_exit_for(qn_code code)
+{
+    switch (code) {
+    case QN_OK: return QN_EXIT_OK;
+    case QN_ESYNTAX:
+    case QN_EINVAL:
+    case QN_EUNSOLVABLE:
+    case QN_ELIMIT: return QN_EXIT_DATAERR;
+    case QN_ENOTFOUND: return QN_EXIT_NOINPUT;
+    case QN_EIO: return QN_EXIT_IOERR;
+    case QN_EDB: return QN_EXIT_IOERR;
+    case QN_EBUSY: return QN_EXIT_TEMPFAIL;
+    case QN_ENEWER: return QN_EXIT_CONFIG;
+    case QN_ERR: break;
+    }
+    return QN_EXIT_SOFTWARE;
+}
+
+/* With -v: the source line and a caret under the column. */
+static void show_source_line(const qn_err *err)
+{
+    FILE *f;
+    char line[512];
+    int n = 0;
+
+    if (!err->source[0] || err->line < 1 || !strcmp(err->source, "<stdin>"))
+        return;
+    if (!(f = fopen(err->source, "r")))
+        return;
+    while (fgets(line, sizeof(line), f))
+        if (++n == err->line) {
+            line[strcspn(line, "\r\n")] = '\0';
+            fprintf(stderr, "  %s\n  %*s^\n", line,
+                    err->col > 1 ? err->col - 1 : 0, "");
+            break;
+        }
+    fclose(f);
+}
+
+int qn_report(const qn_ctx *ctx, const qn_err *err)
+{
+    if (err->source[0] && err->line > 0)
+        fprintf(stderr, "%s:%d:%d: %s\n", err->source, err->line,
+                err->col > 0 ? err->col : 1, err->msg);
+    else if (err->source[0])
+        fprintf(stderr, "%s: %s\n", err->source, err->msg);
+    else
+        fprintf(stderr, "quench: %s\n", err->msg);
+    if (ctx && ctx->verbose)
+        show_source_line(err);
+    return qn_exit_for(err->code);
+}
+
+int qn_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("quench: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return QN_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    qn_ctx ctx = {0, 0};
+    qn_err err = QN_ERR_INIT;
+    const struct command *c;
+    const char *fail = getenv("QN_FAIL_ALLOC");
+    int i;
+
+    if (fail)
+        qn_mem_fail_after(atol(fail));
+    if (qn_rng_global_init(&err) != QN_OK)
+        return qn_report(&ctx, &err);
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            print_help(stdout);
+            return QN_EXIT_OK;
+        } else if (!strcmp(a, "--version")) {
+            print_version();
+            return QN_EXIT_OK;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            ctx.quiet = 1;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            ctx.verbose = 1;
+        } else {
+            fprintf(stderr, "quench: unknown option '%s'\n", a);
+            fputs(main_usage, stderr);
+            return QN_EXIT_USAGE;
+        }
+    }
+    if (i == argc) {
+        fputs(main_usage, stderr);
+        return QN_EXIT_USAGE;
+    }
+    if (!strcmp(argv[i], "help"))
+        return cmd_help(argc - i, argv + i);
+    if (!(c = find(argv[i])))
+        return qn_usage_error("'%s' is not a quench command (see 'quench "
+                              "help')",
+                              argv[i]);
+    return c->fn(argc - i, argv + i, &ctx);
+}

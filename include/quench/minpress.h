@@ -1,0 +1,42 @@
+/*
+ * minpress.h: the exact minimal number of presses for a solvable state.
+ *
+ * The solutions of A x + s = 0 form a coset x0 + ker A. Each x_i is taken in
+ * 0..k-1, so a solution costs sum(x_i) clicks. This module walks the whole
+ * coset, in Gray-code order so that each step adds or removes a single
+ * kernel generator: a binary reflected Gray code with popcount for k = 2, a
+ * loopless mixed-radix Gray code (Knuth 7.2.1.1, Algorithm H) over the
+ * generators' orders otherwise. The walk is exact; when the kernel is larger
+ * than the caller's limit it is not started and the answer says so (never a
+ * guess labelled optimal).
+ */
+#ifndef QN_MINPRESS_H
+#define QN_MINPRESS_H
+
+#include <stdint.h>
+
+#include "quench/err.h"
+#include "quench/system.h"
+
+/* Default walk limit: 2^30 coset elements (a few seconds for k = 2). */
+#define QN_MINPRESS_DEFAULT_LIMIT ((uint64_t)1 << 30)
+
+typedef struct qn_minpress {
+    uint64_t presses;   /* least total clicks sum(x_i) over all solutions */
+    uint64_t noptimal;  /* how many solutions attain it */
+    uint64_t nsolutions;/* size of the coset (= kernel size) */
+    int exact;          /* 1: walked the whole coset; 0: see below */
+} qn_minpress;
+
+/*
+ * For the state s (nrows entries < k): write the lexicographically smallest
+ * optimal solution to x (ncols entries) and its figures to out.
+ * Returns QN_OK; QN_EUNSOLVABLE (x untouched) when s has no solution; or
+ * QN_ELIMIT when the kernel has more than `limit` elements: then x is one
+ * solution (not proven minimal), out->presses its cost, out->exact = 0 and
+ * out->noptimal = 0. Reentrant: allocates only for large systems.
+ */
+int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
+                      const uint8_t *s, uint64_t limit, qn_err *err);
+
+#endif

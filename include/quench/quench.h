@@ -1,0 +1,25 @@
+/*
+ * quench.h: the umbrella header of libquench. Including it is the same as
+ * including every module header; each documents its own ownership rules
+ * and error codes.
+ */
+#ifndef QN_QUENCH_H
+#define QN_QUENCH_H
+
+#include "quench/buf.h"
+#include "quench/err.h"
+#include "quench/gf2.h"
+#include "quench/hash.h"
+#include "quench/jsonw.h"
+#include "quench/layout.h"
+#include "quench/mem.h"
+#include "quench/minpress.h"
+#include "quench/repair.h"
+#include "quench/rng.h"
+#include "quench/rules.h"
+#include "quench/state.h"
+#include "quench/system.h"
+#include "quench/version.h"
+#include "quench/zk.h"
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * rng.h: reproducible randomness on libsodium.
+ *
+ * A batch seed (1 to 64 hex digits, i.e. up to 256 bits) determines
+ * everything. Puzzle i of a batch draws from its own stream keyed by
+ * H(batch seed, i) (BLAKE2b), so any puzzle can be regenerated alone and
+ * the output does not depend on how work is split between threads. A
+ * stream fills 256-byte blocks with randombytes_buf_deterministic under
+ * H(stream key, block number) and hands out bytes in order.
+ */
+#ifndef QN_RNG_H
+#define QN_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/err.h"
+
+#define QN_SEED_BYTES 32
+
+typedef struct qn_seed {
+    uint8_t b[QN_SEED_BYTES]; /* the seed as a 256-bit big-endian number */
+} qn_seed;
+
+typedef struct qn_rng {
+    uint8_t key[QN_SEED_BYTES]; /* stream key */
+    uint64_t block;             /* next block number */
+    uint8_t buf[256];           /* current block */
+    int pos;                    /* bytes of buf used */
+} qn_rng;
+
+/* Call once from main before anything else here (sodium_init). */
+int qn_rng_global_init(qn_err *err);
+
+/*
+ * Parse 1..64 hex digits (an optional 0x prefix; case-insensitive) into a
+ * seed. Leading zeros do not change the seed. QN_ESYNTAX otherwise.
+ */
+int qn_seed_parse(qn_seed *out, const char *hex, qn_err *err);
+/* A fresh seed from the operating system's generator. */
+void qn_seed_random(qn_seed *out);
+/* The canonical spelling: 64 lowercase hex digits. */
+void qn_seed_format(const qn_seed *seed, char hex_out[65]);
+
+/* Stream number `index` of the batch seeded by `seed`. */
+void qn_rng_init(qn_rng *rng, const qn_seed *seed, uint64_t index);
+void qn_rng_bytes(qn_rng *rng, void *out, size_t n);
+uint64_t qn_rng_u64(qn_rng *rng);
+/* Uniform in 0..n-1 without modulo bias (rejection); n >= 1. */
+uint64_t qn_rng_below(qn_rng *rng, uint64_t n);
+
+#endif

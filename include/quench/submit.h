@@ -1,0 +1,159 @@
+/*
+ * submit.h: reading submissions (states to validate) from a stream, with
+ * bounded memory whatever the input: millions of records, a 1 GB line or
+ * binary junk. Every record, well-formed or not, comes back in input order;
+ * a malformed record carries the absolute line:col of its first problem.
+ *
+ * Formats (QN_SUBMIT_AUTO picks one from the first non-blank byte):
+ *
+ *   TEXT   one state per line in the state text format (state.h) with rows
+ *          separated by '/'. Lines that are blank or whose first non-blank
+ *          character is '#' are skipped. The record id is the line number.
+ *   JSONL  one JSON object per line:
+ *            {"id": "name" | 17, "state": "101/010/101" | [1,0,1, ...],
+ *             "solution": [0,1, ...] | "0100...", "min_presses": 3}
+ *          "state" is required, the others optional; any other key is an
+ *          error for that record (with a did-you-mean). Blank lines are
+ *          skipped. Duplicate keys are an error.
+ *   CSV    RFC 4180: a header row naming some of the columns id, state,
+ *          solution, min_presses (state required; any order; an unknown or
+ *          repeated column is an error for the whole input), then one
+ *          record per row. Cells may be quoted ("" for a quote; commas and
+ *          newlines allowed inside quotes). Empty id, solution and
+ *          min_presses cells mean "absent". Blank lines are skipped.
+ *   JSON   one JSON document, an array, read element by element: either an
+ *          array of integers (one state: the whole document is one record)
+ *          or an array of record objects as in JSONL (one record each).
+ *          `[]` holds no records. Anything else is a whole-input error.
+ *
+ * AUTO: after an optional UTF-8 BOM and blank space, '{' means JSONL, '['
+ * JSON; a first line that is not a '#' comment and starts with "id," or
+ * '"', or contains both "state" and ',', or is just "state", means CSV;
+ * anything else (including an empty input) TEXT.
+ *
+ * Record ids: the "id" value when given (JSONL, CSV, records of a JSON
+ * document), else the record's first line number as text.
+ *
+ * Values in records:
+ *   - a state string is the state text format (holes as '.'); a state array
+ *     holds exactly l->ncells integers 0..k-1, one per active cell in cell
+ *     order (holes are left out, not written as 0 or null);
+ *   - a solution is the same: l->ncells press counts 0..k-1, as an array,
+ *     as a string in the state text format, or as a string of exactly
+ *     l->ncells base-36 digits with no separators (cell order);
+ *   - min_presses is a decimal integer 0..2^64-1 (JSON: 0..2^63-1);
+ *   - an id is a string of 1..QN_SUBMIT_MAX_ID bytes or a JSON integer.
+ *
+ * Positions: lines and columns are 1-based and count bytes; a leading BOM
+ * is not counted. CRLF line ends are accepted everywhere. Within a JSON
+ * string holding escapes, an error inside the string points at its opening
+ * quote.
+ *
+ * Limits: a line (TEXT, JSONL), a CSV record or an element of a JSON array
+ * holds at most QN_SUBMIT_MAX_LINE bytes (a trailing CR not counted); a
+ * longer one is one malformed record (QN_ELIMIT, even if it would have
+ * been a comment), skipped without being buffered; a CSV record cut off
+ * this way resumes at the next physical line. JSON nesting deeper than
+ * QN_SUBMIT_MAX_DEPTH is malformed. NUL bytes and invalid UTF-8 are
+ * malformed ("NUL byte", "invalid UTF-8") wherever they appear in a record
+ * (skipped TEXT comment lines are not looked at). A one-state JSON document
+ * is streamed, so only each of its elements is limited.
+ *
+ * Memory: one 2 MiB read buffer, a scratch buffer of at most a few MiB for
+ * multi-line CSV records and JSON elements, and two l->ncells arrays, all
+ * reused; no allocation per TEXT or CSV record (jansson allocates while it
+ * parses a JSON record and frees it at once).
+ */
+#ifndef QN_SUBMIT_H
+#define QN_SUBMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "quench/err.h"
+#include "quench/layout.h"
+
+#define QN_SUBMIT_MAX_LINE (1 << 20) /* bytes per line / record / element */
+#define QN_SUBMIT_MAX_ID 256         /* bytes in an id */
+#define QN_SUBMIT_MAX_DEPTH 8        /* JSON nesting within one record */
+
+typedef enum qn_submit_format {
+    QN_SUBMIT_AUTO,
+    QN_SUBMIT_TEXT,
+    QN_SUBMIT_JSONL,
+    QN_SUBMIT_CSV,
+    QN_SUBMIT_JSON,
+} qn_submit_format;
+
+/*
+ * One record, borrowed from the reader: every pointer in it stays valid
+ * only until the next qn_submit_next() or qn_submit_close().
+ */
+typedef struct qn_submission {
+    uint64_t seq;       /* 1-based record number */
+    const char *id;     /* the record's id, or its line number as text */
+    int line, col;      /* where the record starts, 1-based */
+    int ok;             /* 1: well-formed; 0: malformed, see err */
+    qn_err err;         /* when !ok: code (QN_ESYNTAX, or QN_ELIMIT for
+                           an over-long line/element/id or deep JSON),
+                           absolute line:col, reason; the source is the
+                           reader's. Code QN_OK when ok */
+    const uint8_t *cells; /* when ok: l->ncells values < k */
+    int has_solution;
+    const uint8_t *solution; /* when has_solution: l->ncells values < k */
+    int has_min;
+    uint64_t min_presses; /* when has_min */
+} qn_submission;
+
+typedef struct qn_submit_reader qn_submit_reader;
+
+/*
+ * Start reading submissions from `in` (borrowed, left open; read with
+ * fread only, so a pipe works) for boards of layout `l` (borrowed: must
+ * outlive the reader) and modulus k (2..255). `source` names the input in
+ * errors ("<stdin>", a file name; copied; NULL = ""). With QN_SUBMIT_AUTO
+ * this reads ahead to detect the format. Sets *out to a reader to free with
+ * qn_submit_close() and returns QN_OK, or QN_EIO (read error) with *out
+ * NULL. An empty input is not an error: it simply holds no records.
+ */
+int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
+                   const qn_layout *l, unsigned k, qn_submit_format fmt,
+                   qn_err *err);
+
+/*
+ * Read the next record. Input is read in blocks of 2 MiB with fread, so on
+ * a live pipe a record is returned once its block or the end of the input
+ * has arrived. Returns 1 and sets *rec_out to a record (borrowed;
+ * see qn_submission) whether it is well-formed or not: a malformed record
+ * is never skipped or merged with its neighbours. Returns 0 at the end of
+ * the input. Returns a negative code, with a located `err`, when the input
+ * as a whole cannot be read: QN_EIO (read error), QN_ESYNTAX (a CSV header
+ * that is missing or invalid, a JSON document that is not an array or is
+ * broken between elements). After 0 or a negative code, further calls
+ * return the same.
+ */
+int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
+                   qn_err *err);
+
+/* Free the reader (not the FILE); NULL is a no-op. */
+void qn_submit_close(qn_submit_reader *r);
+
+/* The format in use: the one given, or the detected one for AUTO. */
+qn_submit_format qn_submit_detected(const qn_submit_reader *r);
+
+/* "auto", "text", "jsonl", "csv" or "json". */
+const char *qn_submit_format_name(qn_submit_format fmt);
+
+/*
+ * Parse one state given whole (a command-line argument or a small file):
+ * a JSON array of l->ncells integers if its first non-blank byte is '[',
+ * else the state text format (rows separated by '/' or newlines). Writes
+ * l->ncells values < k to cells_out. Returns QN_OK, or QN_ESYNTAX /
+ * QN_ELIMIT with err->line:col located within `text` (err->source is left
+ * alone). On error cells_out is unspecified.
+ */
+int qn_submit_parse_state(uint8_t *cells_out, const qn_layout *l, unsigned k,
+                          const char *text, size_t len, qn_err *err);
+
+#endif

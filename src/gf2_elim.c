@@ -1,0 +1,509 @@
+/*
+ * gf2_elim.c: Gaussian elimination over GF(2) by the Method of Four
+ * Russians (M4RI), the engine behind rank, rref, kernels and gf2fact.
+ */
+#include "gf2_internal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/mem.h"
+
+/*
+ * The algorithm, one 64-column word at a time.
+ *
+ * Say rows r.. are zero left of word wi. Their values in word wi span a
+ * space of dimension p <= 64; its reduced echelon basis tells which
+ * columns of the word are pivots. We find it by scanning rows r.. and
+ * keeping a fully reduced basis of the word values seen so far (a row whose
+ * reduced word is not zero joins it, with its lowest set bit as pivot), so
+ * the scan stops after about 64 rows on dense input and each joining row
+ * costs a few full-row XORs. The p pivot rows move to r..r+p-1, sorted by
+ * pivot column: they are the echelon rows of this word.
+ *
+ * Then every other row must lose its pivot bits. Because the pivot rows
+ * are zero at each other's pivot columns, the combination of pivot rows a
+ * row needs is read directly off its own pivot bits, before any XOR. So
+ * the 64 pivot bits are cut into 8 bytes and, for each byte, a table of the
+ * (up to) 256 sums of that byte's pivot rows is built with one XOR per
+ * entry (Gray-code style: entry v = entry (v minus its lowest bit) + one
+ * row). Each remaining row then costs 8 lookups and one 8-way XOR instead
+ * of up to 64 row XORs. Rows left of word wi are zero, so all XORs start at
+ * word wi. A row whose pivot bits are in the span has a zero word wi
+ * afterwards, so below the pivots the word is cleared completely.
+ *
+ * Cache: 8 tables over a whole 10000-column row take 2.5 MB. The columns
+ * are therefore processed in stripes of STRIPE words, building the 8
+ * tables for one stripe (8 * 255 * 64 words = 1 MB, within L2) and then
+ * streaming every row through them.
+ */
+
+enum {
+    GROUPS = 8,  /* byte tables per 64-pivot block */
+    STRIPE = 64, /* words of columns per table stripe */
+};
+
+/* d[0..n) ^= s[0][0..n) ^ ... ^ s[k-1][0..n), 1 <= k <= 8. */
+typedef void xorfn(uint64_t *d, const uint64_t *const *s, int k, size_t n);
+
+static void xor_plain(uint64_t *d, const uint64_t *const *s, int k,
+                      size_t n)
+{
+    size_t i;
+    int j;
+
+    if (k == 8) {
+        for (i = 0; i < n; i++)
+            d[i] ^= s[0][i] ^ s[1][i] ^ s[2][i] ^ s[3][i] ^ s[4][i] ^
+                    s[5][i] ^ s[6][i] ^ s[7][i];
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t a = d[i];
+
+        for (j = 0; j < k; j++)
+            a ^= s[j][i];
+        d[i] = a;
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2 1
+
+#define LD(p) _mm256_loadu_si256((const __m256i *)(p))
+#define X(a, b) _mm256_xor_si256((a), (b))
+
+/*
+ * The build targets x86-64-v2, so AVX2 is chosen at run time. Rows are not
+ * 32-byte aligned at word wi, hence unaligned loads (full speed on aligned
+ * data on every AVX2 CPU).
+ */
+__attribute__((target("avx2"))) static void
+xor_avx2(uint64_t *d, const uint64_t *const *s, int k, size_t n)
+{
+    size_t i = 0;
+    int j;
+
+    if (k == 8) {
+        const uint64_t *s0 = s[0], *s1 = s[1], *s2 = s[2], *s3 = s[3];
+        const uint64_t *s4 = s[4], *s5 = s[5], *s6 = s[6], *s7 = s[7];
+
+        for (; i + 4 <= n; i += 4) {
+            __m256i a = X(LD(d + i), LD(s0 + i));
+            __m256i b = X(LD(s1 + i), LD(s2 + i));
+            __m256i c = X(LD(s3 + i), LD(s4 + i));
+            __m256i e = X(LD(s5 + i), LD(s6 + i));
+
+            a = X(X(a, b), X(X(c, e), LD(s7 + i)));
+            _mm256_storeu_si256((__m256i *)(d + i), a);
+        }
+    } else {
+        for (; i + 4 <= n; i += 4) {
+            __m256i a = LD(d + i);
+
+            for (j = 0; j < k; j++)
+                a = X(a, LD(s[j] + i));
+            _mm256_storeu_si256((__m256i *)(d + i), a);
+        }
+    }
+    for (; i < n; i++) {
+        uint64_t a = d[i];
+
+        for (j = 0; j < k; j++)
+            a ^= s[j][i];
+        d[i] = a;
+    }
+}
+
+#undef LD
+#undef X
+#endif
+
+/* Once per elimination. QN_GF2_PLAIN=1 forces the portable kernel, so the
+ * tests cover it on AVX2 machines too. */
+static xorfn *pick_xor(void)
+{
+#ifdef HAVE_AVX2
+    if (__builtin_cpu_supports("avx2") && !getenv("QN_GF2_PLAIN"))
+        return xor_avx2;
+#endif
+    return xor_plain;
+}
+
+void qn_gf2__xor_rows(uint64_t *d, const uint64_t *const *s, int k, size_t n)
+{
+#ifdef HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        xor_avx2(d, s, k, n);
+        return;
+    }
+#endif
+    xor_plain(d, s, k, n);
+}
+
+typedef struct block {
+    int wi;                /* the word (64 columns) the pivots are in */
+    uint64_t mask;         /* pivot bits within the word */
+    uint64_t *prow[64];    /* pivot bit -> its row, once sorted */
+    uint64_t *idx;         /* per row: its pivot bits still to clear */
+    const uint64_t **ent;  /* GROUPS * 256 table entries for a stripe */
+} block;
+
+typedef struct elim {
+    uint64_t *w;
+    size_t stride;         /* words per row */
+    int nrows, nw;         /* rows; words that hold columns */
+    xorfn *xorn;
+    uint64_t *tab;         /* 2 * GROUPS * 255 entries of stripe words */
+    block blk[2];          /* the word pass: one block, or two (below) */
+    uint64_t *tmp;         /* 64 rows of nw words, for reordering */
+} elim;
+
+static void elim_init(elim *e, qn_gf2mat *m, int need_tmp)
+{
+    int b;
+
+    e->w = m->w;
+    e->stride = (size_t)m->stride;
+    e->nrows = m->nrows;
+    e->nw = qn_gf2_words(m->ncols);
+    e->xorn = pick_xor();
+    e->tab = qn_xmalloc((size_t)GROUPS * 255 * (size_t)(STRIPE + 1) *
+                        sizeof(uint64_t));
+    for (b = 0; b < 2; b++) {
+        e->blk[b].ent = qn_xmalloc((size_t)GROUPS * 256 * sizeof(uint64_t *));
+        e->blk[b].idx =
+            qn_xcalloc((size_t)e->nrows + 1, sizeof(uint64_t));
+    }
+    e->tmp = need_tmp ? qn_xmalloc((size_t)64 * (size_t)(e->nw + 1) *
+                                   sizeof(uint64_t))
+                      : NULL;
+}
+
+static void elim_release(elim *e)
+{
+    int b;
+
+    for (b = 0; b < 2; b++) {
+        free(e->blk[b].ent);
+        free(e->blk[b].idx);
+    }
+    free(e->tab);
+    free(e->tmp);
+}
+
+static uint64_t *row_at(const elim *e, int r)
+{
+    return e->w + (size_t)r * e->stride;
+}
+
+static int ctz64(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+/* idx[i] = row i's pivot bits of the block, for rows [lo, hi). */
+static void block_idx(elim *e, block *bk, int lo, int hi)
+{
+    int i;
+
+    for (i = lo; i < hi; i++)
+        bk->idx[i] = row_at(e, i)[bk->wi] & bk->mask;
+}
+
+/* Tables of one block over columns [s0, s0 + len), stored from next;
+ * returns the first free word after them. */
+static uint64_t *build(elim *e, block *bk, int s0, size_t len, uint64_t *next)
+{
+    int g;
+
+    for (g = 0; g < GROUPS; g++) {
+        unsigned byte = (unsigned)(bk->mask >> (8 * g)) & 255u, v;
+        const uint64_t **ent = bk->ent + 256 * g;
+
+        /* entry v = entry (v minus lowest bit) + the lowest bit's row */
+        for (v = (0u - byte) & byte; v; v = (v - byte) & byte) {
+            unsigned prev = v & (v - 1);
+
+            memcpy(next, bk->prow[8 * g + ctz64(v)] + s0,
+                   len * sizeof(uint64_t));
+            if (prev)
+                e->xorn(next, &ent[prev], 1, len);
+            ent[v] = next;
+            next += len;
+        }
+    }
+    return next;
+}
+
+/* Rows [lo, hi), columns [s0, s0 + len): XOR in the entries of nb blocks. */
+static void apply(elim *e, block *const *bl, int nb, int lo, int hi, int s0,
+                  size_t len)
+{
+    const uint64_t *src[8];
+    int i, g, b;
+
+    for (i = lo; i < hi; i++) {
+        uint64_t *row = row_at(e, i) + s0;
+        int k = 0;
+
+        for (b = 0; b < nb; b++) {
+            uint64_t x = bl[b]->idx[i];
+
+            for (g = 0; x && g < GROUPS; g++) {
+                unsigned v = (unsigned)(x >> (8 * g)) & 255u;
+
+                if (!v)
+                    continue;
+                src[k++] = bl[b]->ent[256 * g + v];
+                if (k == 8) {
+                    e->xorn(row, src, k, len);
+                    k = 0;
+                }
+            }
+        }
+        if (k)
+            e->xorn(row, src, k, len);
+    }
+}
+
+/*
+ * Clear the pivots of blocks 0..nb-1 (their idx already set) from rows
+ * [lo1, hi1) and [lo2, hi2), over the words [w0, w1). The pivot rows are
+ * unit vectors on their block's pivot columns (see the top comment).
+ */
+static void update(elim *e, block *const *bl, int nb, int w0, int w1,
+                   int lo1, int hi1, int lo2, int hi2)
+{
+    int stripe = STRIPE / nb, s0, b;
+
+    for (s0 = w0; s0 < w1; s0 += stripe) {
+        size_t len = (size_t)(w1 - s0 < stripe ? w1 - s0 : stripe);
+        uint64_t *next = e->tab;
+
+        for (b = 0; b < nb; b++)
+            next = build(e, bl[b], s0, len, next);
+        apply(e, bl, nb, lo1, hi1, s0, len);
+        apply(e, bl, nb, lo2, hi2, s0, len);
+    }
+}
+
+static void swap_words(uint64_t *a, uint64_t *b, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        uint64_t t = a[i];
+
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+/*
+ * Row i still owes the update of block pend over words [pw, nw) (see the
+ * two-word pass): pay it now, with plain XORs of pivot rows.
+ */
+static void settle(elim *e, block *pend, int pw, int i)
+{
+    const uint64_t *src[8];
+    uint64_t x = pend->idx[i];
+    int k = 0;
+
+    for (; x; x &= x - 1) {
+        src[k++] = pend->prow[ctz64(x)] + pw;
+        if (k == 8) {
+            e->xorn(row_at(e, i) + pw, src, k, (size_t)(e->nw - pw));
+            k = 0;
+        }
+    }
+    if (k)
+        e->xorn(row_at(e, i) + pw, src, k, (size_t)(e->nw - pw));
+    pend->idx[i] = 0;
+}
+
+/*
+ * Find the pivots of word wi among rows r.. (zero left of wi) into bk:
+ * they end on rows r..r+p-1 sorted by column, reduced against each other
+ * in word wi. Returns p. If pend is not NULL, rows still owe pend's update
+ * on words [pw, nw); a row settles it before it joins the basis, and idx
+ * entries move with swapped rows.
+ */
+static int find_pivots(elim *e, block *bk, int wi, int r, int *pivots,
+                       block *pend, int pw)
+{
+    size_t len = (size_t)(e->nw - wi);
+    uint64_t bv[64];  /* basis: reduced word values */
+    int slot[64];     /* pivot bit -> basis index */
+    const uint64_t *src[8];
+    uint64_t mask = 0, rest;
+    int p = 0, i, j, k;
+
+    for (i = r; i < e->nrows && p < 64; i++) {
+        uint64_t *row = row_at(e, i), x = row[wi], c = x & mask, cc;
+        int b;
+
+        if (!x)
+            continue;
+        for (cc = c; cc; cc &= cc - 1)
+            x ^= bv[slot[ctz64(cc)]];
+        if (!x)
+            continue; /* in the span: the block update clears it */
+        /* A new pivot row: reduce it for real, then move it up. */
+        if (pend)
+            settle(e, pend, pw, i);
+        k = 0;
+        for (cc = c; cc; cc &= cc - 1) {
+            src[k++] = row_at(e, r + slot[ctz64(cc)]) + wi;
+            if (k == 8) {
+                e->xorn(row + wi, src, k, len);
+                k = 0;
+            }
+        }
+        if (k)
+            e->xorn(row + wi, src, k, len);
+        if (i != r + p) {
+            swap_words(row + wi, row_at(e, r + p) + wi, len);
+            if (pend) {
+                uint64_t t = pend->idx[i];
+
+                pend->idx[i] = pend->idx[r + p];
+                pend->idx[r + p] = t;
+            }
+            row = row_at(e, r + p);
+        }
+        /* Keep the basis reduced: clear the new pivot bit elsewhere. */
+        b = ctz64(x);
+        src[0] = row + wi;
+        for (j = 0; j < p; j++) {
+            if (bv[j] >> b & 1) {
+                bv[j] ^= x;
+                e->xorn(row_at(e, r + j) + wi, src, 1, len);
+            }
+        }
+        bv[p] = x;
+        slot[b] = p;
+        mask |= (uint64_t)1 << b;
+        p++;
+    }
+
+    /* Order the pivot rows by pivot column. */
+    k = 0;
+    for (rest = mask; rest; rest &= rest - 1)
+        memcpy(e->tmp + (size_t)k++ * len,
+               row_at(e, r + slot[ctz64(rest)]) + wi, len * sizeof(uint64_t));
+    k = 0;
+    for (rest = mask; rest; rest &= rest - 1) {
+        int b = ctz64(rest);
+
+        bk->prow[b] = row_at(e, r + k);
+        memcpy(bk->prow[b] + wi, e->tmp + (size_t)k * len,
+               len * sizeof(uint64_t));
+        if (pivots)
+            pivots[r + k] = 64 * wi + b;
+        k++;
+    }
+    bk->wi = wi;
+    bk->mask = mask;
+    return p;
+}
+
+/*
+ * Echelon form only (full = 0) takes two words per pass when it can: every
+ * pass streams all remaining rows through memory, and at 10000 columns
+ * that traffic, not the XOR work, is the bottleneck. Pass for words wi and
+ * wi + 1 with pivot blocks A and B:
+ *   1. find A; clear A's pivots from the rows below in words wi, wi + 1
+ *      only, remembering each row's A bits (its debt on words wi + 2..);
+ *   2. find B in word wi + 1; a row settles its A debt before it joins
+ *      B's basis, so B's pivot rows are exactly as a one-word-at-a-time
+ *      elimination would have them;
+ *   3. clear B's pivots from the rows below in word wi + 1, then pay both
+ *      blocks' debts on words wi + 2.. in one pass with 16 tables.
+ * Table lookups are linear in the pivot bits, so paying A's debt late
+ * gives the same rows as paying it at once.
+ */
+int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
+{
+    elim e;
+    block *a, *b, *ab[2];
+    int r = 0, wi = 0;
+
+    if (m->nrows == 0 || m->ncols == 0)
+        return 0;
+    elim_init(&e, m, 1);
+    a = ab[0] = &e.blk[0];
+    b = ab[1] = &e.blk[1];
+    while (wi < pivwords && r < e.nrows) {
+        int pa = find_pivots(&e, a, wi, r, pivots, NULL, 0), pb, lo;
+
+        if (!pa) {
+            wi++;
+            continue;
+        }
+        lo = r + pa;
+        if (full) {
+            block_idx(&e, a, 0, r);
+            block_idx(&e, a, lo, e.nrows);
+            update(&e, &a, 1, wi, e.nw, 0, r, lo, e.nrows);
+            r = lo;
+            wi++;
+            continue;
+        }
+        block_idx(&e, a, lo, e.nrows);
+        if (wi + 1 >= pivwords || lo >= e.nrows) {
+            update(&e, &a, 1, wi, e.nw, lo, e.nrows, e.nrows, e.nrows);
+            r = lo;
+            wi++;
+            continue;
+        }
+        update(&e, &a, 1, wi, wi + 2, lo, e.nrows, e.nrows, e.nrows);
+        pb = find_pivots(&e, b, wi + 1, lo, pivots, a, wi + 2);
+        r = lo + pb;
+        if (pb) {
+            block_idx(&e, b, r, e.nrows);
+            update(&e, &b, 1, wi + 1, wi + 2, r, e.nrows, e.nrows, e.nrows);
+        }
+        if (wi + 2 < e.nw)
+            update(&e, ab, pb ? 2 : 1, wi + 2, e.nw, r, e.nrows, e.nrows,
+                   e.nrows);
+        wi += 2;
+    }
+    elim_release(&e);
+    return r;
+}
+
+void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r)
+{
+    elim e;
+    block *bk;
+    int hi, lo;
+
+    if (r <= 1)
+        return;
+    elim_init(&e, m, 0);
+    bk = &e.blk[0];
+    /* Blocks from the last: a block's rows are already clear of later
+     * pivots when it is used, as in scalar back substitution. */
+    for (hi = r; hi > 0; hi = lo) {
+        int k;
+
+        bk->wi = pivots[hi - 1] / 64;
+        bk->mask = 0;
+        lo = hi - 1;
+        while (lo > 0 && pivots[lo - 1] / 64 == bk->wi)
+            lo--;
+        for (k = lo; k < hi; k++) {
+            bk->prow[pivots[k] % 64] = row_at(&e, k);
+            bk->mask |= (uint64_t)1 << (pivots[k] % 64);
+        }
+        if (lo > 0) {
+            block_idx(&e, bk, 0, lo);
+            update(&e, &bk, 1, bk->wi, e.nw, 0, lo, lo, lo);
+        }
+    }
+    elim_release(&e);
+}

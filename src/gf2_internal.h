@@ -1,0 +1,39 @@
+/*
+ * gf2_internal.h: what gf2.c needs from the elimination engine in
+ * gf2_elim.c. Private to the gf2 module; callers use quench/gf2.h.
+ */
+#ifndef QN_GF2_INTERNAL_H
+#define QN_GF2_INTERNAL_H
+
+#include <stdint.h>
+
+#include "quench/gf2.h"
+
+/*
+ * Bring m to echelon form in place by the Method of Four Russians and
+ * return the rank r. Pivots are searched only in the first pivwords words
+ * (columns 0 .. 64 * pivwords - 1); row operations still cover the whole
+ * row, which is how gf2fact carries the identity block along.
+ *
+ * full = 0: row echelon form; every pivot row is reduced against the other
+ *           pivots of its own 64-column word only.
+ * full = 1: reduced row echelon form (pivot columns are unit columns).
+ *
+ * pivots (room for min(nrows, 64 * pivwords)) receives the r pivot
+ * columns in increasing order; row i < r has its leading one at pivots[i].
+ */
+int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full);
+
+/*
+ * Turn a row echelon form produced by qn_gf2__echelon(..., full = 0) with
+ * rank r and the given pivots into the reduced row echelon form.
+ */
+void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r);
+
+/*
+ * d[0..n) ^= s[0][0..n) ^ ... ^ s[k-1][0..n) for 1 <= k <= 8, with the
+ * AVX2 kernel when the CPU has it.
+ */
+void qn_gf2__xor_rows(uint64_t *d, const uint64_t *const *s, int k, size_t n);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * jsonw.c: streaming JSON output (see jsonw.h). Hand-written rather than
+ * jansson because records are emitted at hundreds of thousands per second
+ * and need no tree.
+ */
+#include "quench/jsonw.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <string.h>
+
+void qn_jsonw_init(qn_jsonw *w, qn_buf *out)
+{
+    memset(w, 0, sizeof(*w));
+    w->out = out;
+}
+
+/* Comma and key bookkeeping before any value. */
+static void before_value(qn_jsonw *w)
+{
+    if (w->depth == 0)
+        return;
+    if (w->is_obj[w->depth - 1]) {
+        assert(w->key_pending && "json: value where a key is due");
+        w->key_pending = 0;
+        return;
+    }
+    if (w->count[w->depth - 1]++)
+        qn_buf_addc(w->out, ',');
+}
+
+static void open(qn_jsonw *w, char c, int obj)
+{
+    before_value(w);
+    assert(w->depth < QN_JSONW_MAX_DEPTH);
+    qn_buf_addc(w->out, c);
+    w->is_obj[w->depth] = (char)obj;
+    w->count[w->depth++] = 0;
+}
+
+void qn_jsonw_obj(qn_jsonw *w) { open(w, '{', 1); }
+void qn_jsonw_arr(qn_jsonw *w) { open(w, '[', 0); }
+
+void qn_jsonw_end(qn_jsonw *w)
+{
+    assert(w->depth > 0 && !w->key_pending);
+    w->depth--;
+    qn_buf_addc(w->out, w->is_obj[w->depth] ? '}' : ']');
+}
+
+void qn_jsonw_key(qn_jsonw *w, const char *key)
+{
+    assert(w->depth > 0 && w->is_obj[w->depth - 1] && !w->key_pending);
+    if (w->count[w->depth - 1]++)
+        qn_buf_addc(w->out, ',');
+    qn_json_escape(w->out, key, strlen(key));
+    qn_buf_addc(w->out, ':');
+    w->key_pending = 1;
+}
+
+void qn_jsonw_strn(qn_jsonw *w, const char *s, size_t len)
+{
+    before_value(w);
+    qn_json_escape(w->out, s, len);
+}
+
+void qn_jsonw_str(qn_jsonw *w, const char *s)
+{
+    qn_jsonw_strn(w, s, strlen(s));
+}
+
+void qn_jsonw_int(qn_jsonw *w, int64_t v)
+{
+    before_value(w);
+    qn_buf_addf(w->out, "%" PRId64, v);
+}
+
+void qn_jsonw_uint(qn_jsonw *w, uint64_t v)
+{
+    before_value(w);
+    qn_buf_addf(w->out, "%" PRIu64, v);
+}
+
+void qn_jsonw_bool(qn_jsonw *w, int v)
+{
+    before_value(w);
+    qn_buf_adds(w->out, v ? "true" : "false");
+}
+
+void qn_jsonw_null(qn_jsonw *w)
+{
+    before_value(w);
+    qn_buf_adds(w->out, "null");
+}
+
+void qn_jsonw_raw(qn_jsonw *w, const char *json)
+{
+    before_value(w);
+    qn_buf_adds(w->out, json);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len;
+    uint32_t cp;
+
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xe0) == 0xc0)
+        len = 2, cp = s[0] & 0x1f;
+    else if ((s[0] & 0xf0) == 0xe0)
+        len = 3, cp = s[0] & 0x0f;
+    else if ((s[0] & 0xf8) == 0xf0)
+        len = 4, cp = s[0] & 0x07;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    /* reject overlong forms, surrogates and values past U+10FFFF */
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+        (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+void qn_json_escape(qn_buf *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+
+    qn_buf_addc(out, '"');
+    while (i < len) {
+        unsigned char c = p[i];
+        size_t n;
+        if (c == '"' || c == '\\') {
+            qn_buf_addc(out, '\\');
+            qn_buf_addc(out, (char)c);
+            i++;
+        } else if (c == '\n') {
+            qn_buf_adds(out, "\\n"), i++;
+        } else if (c == '\t') {
+            qn_buf_adds(out, "\\t"), i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            qn_buf_addf(out, "\\u%04x", c), i++;
+        } else if (c == '<') {
+            /* keeps "</script>" inert when JSON is embedded in HTML */
+            qn_buf_adds(out, "\\u003c"), i++;
+        } else if ((n = utf8_len(p + i, len - i)) == 0) {
+            qn_buf_adds(out, "\\ufffd"), i++;
+        } else {
+            qn_buf_add(out, p + i, n);
+            i += n;
+        }
+    }
+    qn_buf_addc(out, '"');
+}

@@ -1,0 +1,9 @@
+/*
+ * version.c: quench's own version, set by the Makefile (QN_VERSION).
+ */
+#include "quench/version.h"
+
+const char *qn_version(void)
+{
+    return QN_VERSION;
+}

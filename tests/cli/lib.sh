@@ -1,0 +1,56 @@
+# lib.sh: sourced by every tests/cli/tNNN-*.sh. Runs quench ($QUENCH, the
+# binary under test) in a fresh temporary directory and counts checks; the
+# script ends with `done_testing`, which prints "N passed, N failed".
+set -u
+: "${QUENCH:?QUENCH must name the quench binary under test}"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 1
+PASS=0
+FAIL=0
+
+ok() { PASS=$((PASS + 1)); }
+not_ok() { FAIL=$((FAIL + 1)); echo "not ok: $*"; }
+
+# q ARGS...: run quench; sets $rc, stdout in $TMP/out, stderr in $TMP/err.
+q() {
+    "$QUENCH" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+# qin FILE ARGS...: the same with FILE on standard input.
+qin() {
+    f=$1
+    shift
+    "$QUENCH" "$@" >"$TMP/out" 2>"$TMP/err" <"$f"
+    rc=$?
+}
+
+expect_rc() { # status, label
+    if [ "$rc" -eq "$1" ]; then ok; else
+        not_ok "$2: exit $rc, expected $1"
+        sed 's/^/    stderr: /' "$TMP/err" | head -n 5
+    fi
+}
+expect_out() { # fixed string, label
+    if grep -qF -- "$1" "$TMP/out"; then ok; else
+        not_ok "$2: stdout lacks '$1'"
+        sed 's/^/    stdout: /' "$TMP/out" | head -n 10
+    fi
+}
+expect_err() { # fixed string, label
+    if grep -qF -- "$1" "$TMP/err"; then ok; else
+        not_ok "$2: stderr lacks '$1'"
+        sed 's/^/    stderr: /' "$TMP/err" | head -n 10
+    fi
+}
+expect_empty_out() { # label
+    if [ ! -s "$TMP/out" ]; then ok; else not_ok "$1: stdout not empty"; fi
+}
+expect_eq() { # got, want, label
+    if [ "$1" = "$2" ]; then ok; else not_ok "$3: got '$1', want '$2'"; fi
+}
+done_testing() {
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+}
