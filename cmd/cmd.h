@@ -38,9 +38,32 @@ int qn_exit_for(qn_code code);
 /* "quench: " + message on stderr; returns QN_EXIT_USAGE. */
 int qn_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 
+/* cmd_common.c */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/buf.h"
+#include "quench/game.h"
+#include "quench/rules.h"
+
+/* Load a rule file and compile it; reports errors; returns an exit code. */
+int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
+                  qn_game **g_out);
+/* Read a whole file ("-" = stdin) of at most max bytes into *out. */
+int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
+                 qn_err *err);
+/* Write out to stdout and empty it; exit code (74 on a failed write). */
+int cmd_flush_out(qn_buf *out);
+/* cmd_flush_out, then fflush(stdout). */
+int cmd_finish_out(qn_buf *out);
+/* If argv holds --help or -h: print usage to stdout and return 1. */
+int cmd_wants_help(int argc, char **argv, const char *usage);
+/* A decimal uint64 option value; -1 when malformed. */
+int cmd_parse_u64(const char *s, uint64_t *out);
+
 typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
 
-qn_cmd_fn cmd_rules;
-extern const char cmd_rules_usage[];
+qn_cmd_fn cmd_rules, cmd_solve, cmd_validate;
+extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 
 #endif

@@ -309,20 +309,10 @@ done:
     return status;
 }
 
-static int wants_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return 1;
-    return 0;
-}
-
 int cmd_rules(int argc, char **argv, qn_ctx *ctx)
 {
-    if (wants_help(argc, argv)) {
-        fputs(cmd_rules_usage, stdout);
+    if (cmd_wants_help(argc, argv, cmd_rules_usage))
         return QN_EXIT_OK;
-    }
     if (argc < 2)
         return qn_usage_error("rules: expected 'check' or 'show' (see "
                               "'quench rules --help')");

@@ -21,6 +21,10 @@ static const struct command {
 } commands[] = {
     {"rules", cmd_rules, cmd_rules_usage,
      "check rule files and show their facts"},
+    {"solve", cmd_solve, cmd_solve_usage,
+     "solve one state exactly: least presses, plan, or repair"},
+    {"validate", cmd_validate, cmd_validate_usage,
+     "judge a stream of submitted puzzles, one verdict each"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

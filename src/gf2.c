@@ -288,7 +288,7 @@ void qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 #define TAB_MAX ((size_t)16 << 20)
 #define CHUNK 64 /* words of [syndrome | x] accumulated per pass */
 
-/* Words of the syndrome part and of the whole [syndrome | x] row. */
+/* Words of the syndrome part (it leads each [syndrome | x] table row). */
 static int syn_words(const qn_gf2fact *f)
 {
     return qn_gf2_words(f->nrows - f->rank);

@@ -144,40 +144,30 @@ void qn_gf2__xor_rows(uint64_t *d, const uint64_t *const *s, int k, size_t n)
     xor_plain(d, s, k, n);
 }
 
-typedef struct block {
-    int wi;                /* the word (64 columns) the pivots are in */
-    uint64_t mask;         /* pivot bits within the word */
-    uint64_t *prow[64];    /* pivot bit -> its row, once sorted */
-    uint64_t *idx;         /* per row: its pivot bits still to clear */
-    const uint64_t **ent;  /* GROUPS * 256 table entries for a stripe */
-} block;
-
 typedef struct elim {
     uint64_t *w;
     size_t stride;         /* words per row */
     int nrows, nw;         /* rows; words that hold columns */
     xorfn *xorn;
-    uint64_t *tab;         /* 2 * GROUPS * 255 entries of stripe words */
-    block blk[2];          /* the word pass: one block, or two (below) */
+    uint64_t *tab;         /* GROUPS * 255 entries of stripe words */
+    const uint64_t **ent;  /* GROUPS * 256 entry pointers into tab */
+    uint64_t *idx;         /* per row: its pivot bits for the block */
     uint64_t *tmp;         /* 64 rows of nw words, for reordering */
+    int stripe;            /* min(STRIPE, nw) */
 } elim;
 
 static void elim_init(elim *e, qn_gf2mat *m, int need_tmp)
 {
-    int b;
-
     e->w = m->w;
     e->stride = (size_t)m->stride;
     e->nrows = m->nrows;
     e->nw = qn_gf2_words(m->ncols);
     e->xorn = pick_xor();
-    e->tab = qn_xmalloc((size_t)GROUPS * 255 * (size_t)(STRIPE + 1) *
+    e->stripe = e->nw < STRIPE ? e->nw : STRIPE;
+    e->tab = qn_xmalloc((size_t)GROUPS * 255 * (size_t)(e->stripe + 1) *
                         sizeof(uint64_t));
-    for (b = 0; b < 2; b++) {
-        e->blk[b].ent = qn_xmalloc((size_t)GROUPS * 256 * sizeof(uint64_t *));
-        e->blk[b].idx =
-            qn_xcalloc((size_t)e->nrows + 1, sizeof(uint64_t));
-    }
+    e->ent = qn_xmalloc((size_t)GROUPS * 256 * sizeof(*e->ent));
+    e->idx = qn_xmalloc(((size_t)e->nrows + 1) * sizeof(uint64_t));
     e->tmp = need_tmp ? qn_xmalloc((size_t)64 * (size_t)(e->nw + 1) *
                                    sizeof(uint64_t))
                       : NULL;
@@ -185,13 +175,9 @@ static void elim_init(elim *e, qn_gf2mat *m, int need_tmp)
 
 static void elim_release(elim *e)
 {
-    int b;
-
-    for (b = 0; b < 2; b++) {
-        free(e->blk[b].ent);
-        free(e->blk[b].idx);
-    }
     free(e->tab);
+    free(e->ent);
+    free(e->idx);
     free(e->tmp);
 }
 
@@ -205,89 +191,66 @@ static int ctz64(uint64_t x)
     return __builtin_ctzll(x);
 }
 
-/* idx[i] = row i's pivot bits of the block, for rows [lo, hi). */
-static void block_idx(elim *e, block *bk, int lo, int hi)
+/* Rows [lo, hi), columns [s0, s0 + len): XOR in the table entries. */
+static void apply(elim *e, int lo, int hi, int s0, size_t len)
 {
-    int i;
-
-    for (i = lo; i < hi; i++)
-        bk->idx[i] = row_at(e, i)[bk->wi] & bk->mask;
-}
-
-/* Tables of one block over columns [s0, s0 + len), stored from next;
- * returns the first free word after them. */
-static uint64_t *build(elim *e, block *bk, int s0, size_t len, uint64_t *next)
-{
-    int g;
-
-    for (g = 0; g < GROUPS; g++) {
-        unsigned byte = (unsigned)(bk->mask >> (8 * g)) & 255u, v;
-        const uint64_t **ent = bk->ent + 256 * g;
-
-        /* entry v = entry (v minus lowest bit) + the lowest bit's row */
-        for (v = (0u - byte) & byte; v; v = (v - byte) & byte) {
-            unsigned prev = v & (v - 1);
-
-            memcpy(next, bk->prow[8 * g + ctz64(v)] + s0,
-                   len * sizeof(uint64_t));
-            if (prev)
-                e->xorn(next, &ent[prev], 1, len);
-            ent[v] = next;
-            next += len;
-        }
-    }
-    return next;
-}
-
-/* Rows [lo, hi), columns [s0, s0 + len): XOR in the entries of nb blocks. */
-static void apply(elim *e, block *const *bl, int nb, int lo, int hi, int s0,
-                  size_t len)
-{
-    const uint64_t *src[8];
-    int i, g, b;
+    const uint64_t *src[GROUPS];
+    int i, g;
 
     for (i = lo; i < hi; i++) {
-        uint64_t *row = row_at(e, i) + s0;
+        uint64_t x = e->idx[i];
         int k = 0;
 
-        for (b = 0; b < nb; b++) {
-            uint64_t x = bl[b]->idx[i];
+        if (!x)
+            continue;
+        for (g = 0; g < GROUPS; g++) {
+            unsigned b = (unsigned)(x >> (8 * g)) & 255u;
 
-            for (g = 0; x && g < GROUPS; g++) {
-                unsigned v = (unsigned)(x >> (8 * g)) & 255u;
-
-                if (!v)
-                    continue;
-                src[k++] = bl[b]->ent[256 * g + v];
-                if (k == 8) {
-                    e->xorn(row, src, k, len);
-                    k = 0;
-                }
-            }
+            if (b)
+                src[k++] = e->ent[256 * g + b];
         }
-        if (k)
-            e->xorn(row, src, k, len);
+        e->xorn(row_at(e, i) + s0, src, k, len);
     }
 }
 
 /*
- * Clear the pivots of blocks 0..nb-1 (their idx already set) from rows
- * [lo1, hi1) and [lo2, hi2), over the words [w0, w1). The pivot rows are
- * unit vectors on their block's pivot columns (see the top comment).
+ * Clear the pivot columns of word wi (set bits of mask) from the rows in
+ * [lo1, hi1) and [lo2, hi2); prow[b] is the pivot row of bit b. The pivot
+ * rows are unit vectors on the pivot columns (see the comment at the top).
  */
-static void update(elim *e, block *const *bl, int nb, int w0, int w1,
+static void update(elim *e, int wi, uint64_t mask, uint64_t *const *prow,
                    int lo1, int hi1, int lo2, int hi2)
 {
-    int stripe = STRIPE / nb, s0, b;
+    int i, g, s0;
 
-    for (s0 = w0; s0 < w1; s0 += stripe) {
-        size_t len = (size_t)(w1 - s0 < stripe ? w1 - s0 : stripe);
+    for (i = lo1; i < hi1; i++)
+        e->idx[i] = row_at(e, i)[wi] & mask;
+    for (i = lo2; i < hi2; i++)
+        e->idx[i] = row_at(e, i)[wi] & mask;
+
+    for (s0 = wi; s0 < e->nw; s0 += e->stripe) {
+        size_t len = (size_t)(e->nw - s0 < e->stripe ? e->nw - s0 : e->stripe);
         uint64_t *next = e->tab;
 
-        for (b = 0; b < nb; b++)
-            next = build(e, bl[b], s0, len, next);
-        apply(e, bl, nb, lo1, hi1, s0, len);
-        apply(e, bl, nb, lo2, hi2, s0, len);
+        /* Tables: entry v of group g = sum of pivot rows of bits in v. */
+        for (g = 0; g < GROUPS; g++) {
+            unsigned byte = (unsigned)(mask >> (8 * g)) & 255u, v;
+            const uint64_t **ent = e->ent + 256 * g;
+
+            for (v = (0u - byte) & byte; v; v = (v - byte) & byte) {
+                unsigned prev = v & (v - 1);
+                const uint64_t *p = prow[8 * g + ctz64(v)] + s0;
+
+                memcpy(next, p, len * sizeof(uint64_t));
+                if (prev)
+                    e->xorn(next, &ent[prev], 1, len);
+                ent[v] = next;
+                next += len;
+            }
+        }
+
+        apply(e, lo1, hi1, s0, len);
+        apply(e, lo2, hi2, s0, len);
     }
 }
 
@@ -303,174 +266,88 @@ static void swap_words(uint64_t *a, uint64_t *b, size_t n)
     }
 }
 
-/*
- * Row i still owes the update of block pend over words [pw, nw) (see the
- * two-word pass): pay it now, with plain XORs of pivot rows.
- */
-static void settle(elim *e, block *pend, int pw, int i)
-{
-    const uint64_t *src[8];
-    uint64_t x = pend->idx[i];
-    int k = 0;
-
-    for (; x; x &= x - 1) {
-        src[k++] = pend->prow[ctz64(x)] + pw;
-        if (k == 8) {
-            e->xorn(row_at(e, i) + pw, src, k, (size_t)(e->nw - pw));
-            k = 0;
-        }
-    }
-    if (k)
-        e->xorn(row_at(e, i) + pw, src, k, (size_t)(e->nw - pw));
-    pend->idx[i] = 0;
-}
-
-/*
- * Find the pivots of word wi among rows r.. (zero left of wi) into bk:
- * they end on rows r..r+p-1 sorted by column, reduced against each other
- * in word wi. Returns p. If pend is not NULL, rows still owe pend's update
- * on words [pw, nw); a row settles it before it joins the basis, and idx
- * entries move with swapped rows.
- */
-static int find_pivots(elim *e, block *bk, int wi, int r, int *pivots,
-                       block *pend, int pw)
-{
-    size_t len = (size_t)(e->nw - wi);
-    uint64_t bv[64];  /* basis: reduced word values */
-    int slot[64];     /* pivot bit -> basis index */
-    const uint64_t *src[8];
-    uint64_t mask = 0, rest;
-    int p = 0, i, j, k;
-
-    for (i = r; i < e->nrows && p < 64; i++) {
-        uint64_t *row = row_at(e, i), x = row[wi], c = x & mask, cc;
-        int b;
-
-        if (!x)
-            continue;
-        for (cc = c; cc; cc &= cc - 1)
-            x ^= bv[slot[ctz64(cc)]];
-        if (!x)
-            continue; /* in the span: the block update clears it */
-        /* A new pivot row: reduce it for real, then move it up. */
-        if (pend)
-            settle(e, pend, pw, i);
-        k = 0;
-        for (cc = c; cc; cc &= cc - 1) {
-            src[k++] = row_at(e, r + slot[ctz64(cc)]) + wi;
-            if (k == 8) {
-                e->xorn(row + wi, src, k, len);
-                k = 0;
-            }
-        }
-        if (k)
-            e->xorn(row + wi, src, k, len);
-        if (i != r + p) {
-            swap_words(row + wi, row_at(e, r + p) + wi, len);
-            if (pend) {
-                uint64_t t = pend->idx[i];
-
-                pend->idx[i] = pend->idx[r + p];
-                pend->idx[r + p] = t;
-            }
-            row = row_at(e, r + p);
-        }
-        /* Keep the basis reduced: clear the new pivot bit elsewhere. */
-        b = ctz64(x);
-        src[0] = row + wi;
-        for (j = 0; j < p; j++) {
-            if (bv[j] >> b & 1) {
-                bv[j] ^= x;
-                e->xorn(row_at(e, r + j) + wi, src, 1, len);
-            }
-        }
-        bv[p] = x;
-        slot[b] = p;
-        mask |= (uint64_t)1 << b;
-        p++;
-    }
-
-    /* Order the pivot rows by pivot column. */
-    k = 0;
-    for (rest = mask; rest; rest &= rest - 1)
-        memcpy(e->tmp + (size_t)k++ * len,
-               row_at(e, r + slot[ctz64(rest)]) + wi, len * sizeof(uint64_t));
-    k = 0;
-    for (rest = mask; rest; rest &= rest - 1) {
-        int b = ctz64(rest);
-
-        bk->prow[b] = row_at(e, r + k);
-        memcpy(bk->prow[b] + wi, e->tmp + (size_t)k * len,
-               len * sizeof(uint64_t));
-        if (pivots)
-            pivots[r + k] = 64 * wi + b;
-        k++;
-    }
-    bk->wi = wi;
-    bk->mask = mask;
-    return p;
-}
-
-/*
- * Echelon form only (full = 0) takes two words per pass when it can: every
- * pass streams all remaining rows through memory, and at 10000 columns
- * that traffic, not the XOR work, is the bottleneck. Pass for words wi and
- * wi + 1 with pivot blocks A and B:
- *   1. find A; clear A's pivots from the rows below in words wi, wi + 1
- *      only, remembering each row's A bits (its debt on words wi + 2..);
- *   2. find B in word wi + 1; a row settles its A debt before it joins
- *      B's basis, so B's pivot rows are exactly as a one-word-at-a-time
- *      elimination would have them;
- *   3. clear B's pivots from the rows below in word wi + 1, then pay both
- *      blocks' debts on words wi + 2.. in one pass with 16 tables.
- * Table lookups are linear in the pivot bits, so paying A's debt late
- * gives the same rows as paying it at once.
- */
 int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
 {
     elim e;
-    block *a, *b, *ab[2];
-    int r = 0, wi = 0;
+    int r = 0, wi;
 
     if (m->nrows == 0 || m->ncols == 0)
         return 0;
     elim_init(&e, m, 1);
-    a = ab[0] = &e.blk[0];
-    b = ab[1] = &e.blk[1];
-    while (wi < pivwords && r < e.nrows) {
-        int pa = find_pivots(&e, a, wi, r, pivots, NULL, 0), pb, lo;
+    for (wi = 0; wi < pivwords && r < e.nrows; wi++) {
+        size_t len = (size_t)(e.nw - wi);
+        uint64_t bv[64];   /* basis: reduced word values */
+        int slot[64];      /* pivot bit -> basis index */
+        uint64_t *prow[64]; /* pivot bit -> pivot row, once sorted */
+        const uint64_t *src[8];
+        uint64_t mask = 0, rest;
+        int p = 0, i, j, k;
 
-        if (!pa) {
-            wi++;
+        for (i = r; i < e.nrows && p < 64; i++) {
+            uint64_t *row = row_at(&e, i), x = row[wi], c = x & mask, cc;
+            int b;
+
+            if (!x)
+                continue;
+            for (cc = c; cc; cc &= cc - 1)
+                x ^= bv[slot[ctz64(cc)]];
+            if (!x)
+                continue; /* in the span: the block update clears it */
+            /* A new pivot row: reduce it for real, then move it up. */
+            k = 0;
+            for (cc = c; cc; cc &= cc - 1) {
+                src[k++] = row_at(&e, r + slot[ctz64(cc)]) + wi;
+                if (k == 8) {
+                    e.xorn(row + wi, src, k, len);
+                    k = 0;
+                }
+            }
+            if (k)
+                e.xorn(row + wi, src, k, len);
+            if (i != r + p) {
+                swap_words(row + wi, row_at(&e, r + p) + wi, len);
+                row = row_at(&e, r + p);
+            }
+            /* Keep the basis reduced: clear the new pivot bit elsewhere. */
+            b = ctz64(x);
+            src[0] = row + wi;
+            for (j = 0; j < p; j++) {
+                if (bv[j] >> b & 1) {
+                    bv[j] ^= x;
+                    e.xorn(row_at(&e, r + j) + wi, src, 1, len);
+                }
+            }
+            bv[p] = x;
+            slot[b] = p;
+            mask |= (uint64_t)1 << b;
+            p++;
+        }
+        if (!p)
             continue;
+
+        /* Order the pivot rows by pivot column. */
+        k = 0;
+        for (rest = mask; rest; rest &= rest - 1)
+            memcpy(e.tmp + (size_t)k++ * len,
+                   row_at(&e, r + slot[ctz64(rest)]) + wi,
+                   len * sizeof(uint64_t));
+        k = 0;
+        for (rest = mask; rest; rest &= rest - 1) {
+            int b = ctz64(rest);
+
+            prow[b] = row_at(&e, r + k);
+            memcpy(prow[b] + wi, e.tmp + (size_t)k * len,
+                   len * sizeof(uint64_t));
+            if (pivots)
+                pivots[r + k] = 64 * wi + b;
+            k++;
         }
-        lo = r + pa;
-        if (full) {
-            block_idx(&e, a, 0, r);
-            block_idx(&e, a, lo, e.nrows);
-            update(&e, &a, 1, wi, e.nw, 0, r, lo, e.nrows);
-            r = lo;
-            wi++;
-            continue;
-        }
-        block_idx(&e, a, lo, e.nrows);
-        if (wi + 1 >= pivwords || lo >= e.nrows) {
-            update(&e, &a, 1, wi, e.nw, lo, e.nrows, e.nrows, e.nrows);
-            r = lo;
-            wi++;
-            continue;
-        }
-        update(&e, &a, 1, wi, wi + 2, lo, e.nrows, e.nrows, e.nrows);
-        pb = find_pivots(&e, b, wi + 1, lo, pivots, a, wi + 2);
-        r = lo + pb;
-        if (pb) {
-            block_idx(&e, b, r, e.nrows);
-            update(&e, &b, 1, wi + 1, wi + 2, r, e.nrows, e.nrows, e.nrows);
-        }
-        if (wi + 2 < e.nw)
-            update(&e, ab, pb ? 2 : 1, wi + 2, e.nw, r, e.nrows, e.nrows,
-                   e.nrows);
-        wi += 2;
+
+        if (full)
+            update(&e, wi, mask, prow, 0, r, r + p, e.nrows);
+        else if (r + p < e.nrows)
+            update(&e, wi, mask, prow, r + p, e.nrows, e.nrows, e.nrows);
+        r += p;
     }
     elim_release(&e);
     return r;
@@ -479,31 +356,27 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
 void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r)
 {
     elim e;
-    block *bk;
     int hi, lo;
 
     if (r <= 1)
         return;
     elim_init(&e, m, 0);
-    bk = &e.blk[0];
     /* Blocks from the last: a block's rows are already clear of later
      * pivots when it is used, as in scalar back substitution. */
     for (hi = r; hi > 0; hi = lo) {
-        int k;
+        uint64_t *prow[64];
+        uint64_t mask = 0;
+        int wi = pivots[hi - 1] / 64, k;
 
-        bk->wi = pivots[hi - 1] / 64;
-        bk->mask = 0;
         lo = hi - 1;
-        while (lo > 0 && pivots[lo - 1] / 64 == bk->wi)
+        while (lo > 0 && pivots[lo - 1] / 64 == wi)
             lo--;
         for (k = lo; k < hi; k++) {
-            bk->prow[pivots[k] % 64] = row_at(&e, k);
-            bk->mask |= (uint64_t)1 << (pivots[k] % 64);
+            prow[pivots[k] % 64] = row_at(&e, k);
+            mask |= (uint64_t)1 << (pivots[k] % 64);
         }
-        if (lo > 0) {
-            block_idx(&e, bk, 0, lo);
-            update(&e, &bk, 1, bk->wi, e.nw, 0, lo, lo, lo);
-        }
+        if (lo > 0)
+            update(&e, wi, mask, prow, 0, lo, lo, lo);
     }
     elim_release(&e);
 }

@@ -6,7 +6,6 @@
 #include "quench/jsonw.h"
 
 #include <assert.h>
-#include <inttypes.h>
 #include <string.h>
 
 void qn_jsonw_init(qn_jsonw *w, qn_buf *out)
@@ -69,16 +68,34 @@ void qn_jsonw_str(qn_jsonw *w, const char *s)
     qn_jsonw_strn(w, s, strlen(s));
 }
 
+/* Decimal digits by hand: records are written by the hundred thousand. */
+static void add_u64(qn_buf *b, uint64_t v)
+{
+    char tmp[24];
+    int i = (int)sizeof(tmp);
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    qn_buf_add(b, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
 void qn_jsonw_int(qn_jsonw *w, int64_t v)
 {
     before_value(w);
-    qn_buf_addf(w->out, "%" PRId64, v);
+    if (v < 0) {
+        qn_buf_addc(w->out, '-');
+        add_u64(w->out, (uint64_t)0 - (uint64_t)v);
+    } else {
+        add_u64(w->out, (uint64_t)v);
+    }
 }
 
 void qn_jsonw_uint(qn_jsonw *w, uint64_t v)
 {
     before_value(w);
-    qn_buf_addf(w->out, "%" PRIu64, v);
+    add_u64(w->out, v);
 }
 
 void qn_jsonw_bool(qn_jsonw *w, int v)

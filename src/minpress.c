@@ -76,7 +76,7 @@ static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
     unsigned k = sys->k;
     int *a = QN_NEWN((size_t)d + 1, int), *dir = QN_NEWN((size_t)d + 1, int);
     int *f = QN_NEWN((size_t)d + 2, int);
-    uint8_t *best = qn_xmemdup(x, (size_t)n + 1);
+    uint8_t *best = qn_xmemdup(x, (size_t)n);
     uint64_t cur = sum_of(x, n), bw = cur, nopt = 1;
 
     for (int j = 0; j <= d; j++) {
@@ -150,4 +150,43 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
     if (sys->k == 2)
         return minpress_gf2(sys, out, x);
     return minpress_zk(sys, out, x);
+}
+
+/*
+ * An odometer over the kernel coefficients: bumping digit i adds g_i, and
+ * a digit that wraps has added o_i * g_i = 0 in all, so x stays x0 plus
+ * the current combination without ever subtracting.
+ */
+int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s,
+                         uint64_t limit, qn_solution_fn *fn, void *ctx)
+{
+    int n = sys->ncols, d = (int)sys->nkgen;
+    uint8_t *x = QN_NEWN((size_t)n + 1, uint8_t);
+    unsigned *c = QN_NEWN((size_t)d + 1, unsigned);
+    int64_t seen = 0;
+
+    if (qn_system_solve(sys, x, s) != QN_OK) {
+        free(x);
+        free(c);
+        return QN_EUNSOLVABLE;
+    }
+    while ((uint64_t)seen < limit) {
+        int i;
+        seen++;
+        if (fn(ctx, x))
+            break;
+        for (i = 0; i < d; i++) {
+            const uint8_t *g = sys->kgen + (size_t)i * n;
+            for (int j = 0; j < n; j++)
+                x[j] = (uint8_t)((x[j] + g[j]) % sys->k);
+            if (++c[i] < sys->korder[i])
+                break;
+            c[i] = 0;
+        }
+        if (i == d)
+            break; /* every combination visited */
+    }
+    free(x);
+    free(c);
+    return seen;
 }

@@ -178,7 +178,8 @@ int qn_system_new(qn_system **out, const uint8_t *a, int nrows, int ncols,
     sys->nrows = nrows;
     sys->ncols = ncols;
     sys->k = k;
-    sys->a = qn_xmemdup(a, n + 1);
+    sys->a = qn_xmalloc(n + 1); /* + 1: a 0 x 0 system still owns a block */
+    memcpy(sys->a, a, n);
     sys->symmetric = is_symmetric(a, nrows, ncols);
     if (k == 2) {
         build_gf2(sys);

@@ -22,6 +22,9 @@
 #define MAX_PARTS 4      /* 2*3*5*7 = 210 is the most primes below 256 */
 #define SOLVE_STACK 4096 /* scratch bytes qn_zfact_solve keeps on the stack */
 
+/* Raw sum of a[i] b[i], len <= 32768; see dot_scalar. */
+typedef uint32_t dot_fn(const uint8_t *a, const uint8_t *b, size_t len);
+
 /* dst -= f src (mod q), f given by its product table; see rowop_tail. */
 typedef void rowop_fn(uint8_t *dst, const uint8_t *src, size_t len,
                       const uint8_t *tab, unsigned q);
@@ -61,6 +64,7 @@ struct part {
     uint8_t *uinv;    /* rank: inverse mod q of u_i = d_i / p^{v_i} */
     uint8_t *tab;     /* q x 32: nibble product tables (see rowop_tail) */
     rowop_fn *rowop;  /* row operation picked for this CPU and q */
+    dot_fn *dot;      /* dot product picked for this CPU */
     uint64_t magic;   /* fastmod_magic(q) */
     unsigned ppow[9]; /* p^0 .. p^e */
     uint8_t red[256]; /* x -> x mod q */
@@ -159,22 +163,65 @@ static inline unsigned fastmod(uint32_t x, uint64_t magic, unsigned q)
 }
 #endif
 
-/* Sum of a[i] b[i] mod q, for the short sums of qn_zfact_solve. */
-static unsigned dotfast(const uint8_t *a, const uint8_t *b, size_t len,
-                        uint64_t magic, unsigned q)
+/*
+ * Raw sum of a[i] b[i] for len <= 32768 (so it fits 32 bits): the
+ * substitutions of qn_zfact_solve. The AVX2 version widens 16 bytes to
+ * 16-bit lanes and lets pmaddwd multiply and add pairs into 32-bit lanes.
+ */
+static uint32_t dot_scalar(const uint8_t *a, const uint8_t *b, size_t len)
 {
     uint32_t s0 = 0, s1 = 0;
     size_t i;
 
-    if (len > 32768)
-        return dotmod(a, b, len, q);
     for (i = 0; i + 2 <= len; i += 2) {
         s0 += (uint32_t)a[i] * b[i];
         s1 += (uint32_t)a[i + 1] * b[i + 1];
     }
     if (i < len)
         s0 += (uint32_t)a[i] * b[i];
-    return fastmod(s0 + s1, magic, q);
+    return s0 + s1;
+}
+
+#if ZK_X86 && !defined(QN_ZK_NO_AVX2) && !defined(QN_ZK_NO_SIMD)
+__attribute__((target("avx2"))) static uint32_t
+dot_avx2(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    __m256i acc = _mm256_setzero_si256();
+    __m128i h;
+    size_t i;
+
+    for (i = 0; i + 16 <= len; i += 16) {
+        __m256i x =
+            _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
+        __m256i y =
+            _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(b + i)));
+
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(x, y));
+    }
+    h = _mm_add_epi32(_mm256_castsi256_si128(acc),
+                      _mm256_extracti128_si256(acc, 1));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0xb1));
+    return (uint32_t)_mm_cvtsi128_si32(h) + dot_scalar(a + i, b + i, len - i);
+}
+#endif
+
+static dot_fn *pick_dot(void)
+{
+#if ZK_X86 && !defined(QN_ZK_NO_AVX2) && !defined(QN_ZK_NO_SIMD)
+    if (__builtin_cpu_supports("avx2"))
+        return dot_avx2;
+#endif
+    return dot_scalar;
+}
+
+/* Sum of a[i] b[i] mod q, for the short sums of qn_zfact_solve. */
+static inline unsigned dotfast(dot_fn *dot, const uint8_t *a, const uint8_t *b,
+                               size_t len, uint64_t magic, unsigned q)
+{
+    if (len > 32768)
+        return dotmod(a, b, len, q);
+    return fastmod(len < 32 ? dot_scalar(a, b, len) : dot(a, b, len), magic, q);
 }
 
 void qn_zmat_mul_vec(uint8_t *y, const qn_zmat *a, const uint8_t *x)
@@ -555,6 +602,7 @@ static void factor_part(struct part *pt, const qn_zmat *a)
         vtab[x] = (uint8_t)v;
     }
     pt->rowop = rowop;
+    pt->dot = pick_dot();
     pt->magic = fastmod_magic(q);
     /* Products mod q, to keep divisions out of the per-row work. */
     mul = QN_NEWN((size_t)q * q, uint8_t);
@@ -580,10 +628,19 @@ static void factor_part(struct part *pt, const qn_zmat *a)
     for (i = 0; i < m; i++) {
         uint8_t *row = pt->w + (size_t)i * pt->ld;
         const uint8_t *src = a->e + (size_t)i * n;
+        unsigned big = 0;
 
-        if (q == a->k) /* entries are already residues mod q */
+        /*
+         * Entries are residues mod k by contract, so for q == k a copy
+         * does; should one be out of range anyway, reduce it rather than
+         * index the tables out of bounds.
+         */
+        if (q == a->k) {
             memcpy(row, src, (size_t)n);
-        else
+            for (x = 0; x < (size_t)n; x++)
+                big |= src[x] >= q;
+        }
+        if (q != a->k || big)
             for (x = 0; x < (size_t)n; x++)
                 row[x] = pt->red[src[x]];
     }
@@ -698,13 +755,25 @@ done:
     for (r = 0; r < m; r++) {
         const uint8_t *row = pt->w + (size_t)r * pt->ld;
         int lim = r < i ? r : i;
+        uint64_t word = 0;
 
-        for (c = 0; c < lim && !row[c]; c++)
-            ;
+        /* Both scans skip zeros eight bytes at a time. */
+        for (c = 0; c + 8 <= lim; c += 8) {
+            memcpy(&word, row + c, sizeof(word));
+            if (word)
+                break;
+        }
+        while (c < lim && !row[c])
+            c++;
         pt->lbeg[r] = c;
         if (r < i) {
-            for (c = i; c > r + 1 && !row[c - 1]; c--)
-                ;
+            for (c = i; c - 8 >= r + 1; c -= 8) {
+                memcpy(&word, row + c - 8, sizeof(word));
+                if (word)
+                    break;
+            }
+            while (c > r + 1 && !row[c - 1])
+                c--;
             pt->vend[r] = c;
         }
     }
@@ -732,9 +801,9 @@ static bool solve_part(const struct part *pt, int m, int n, const uint8_t *s,
 
     for (l = 0; l < m; l++) {
         int b = pt->lbeg[l], e = l < rk ? l : rk;
-        unsigned acc =
-            pt->red[s[pt->prow[l]]] + dotfast(w + (size_t)l * pt->ld + b, t + b,
-                                              (size_t)(e - b), magic, q);
+        unsigned acc = pt->red[s[pt->prow[l]]] +
+                       dotfast(pt->dot, w + (size_t)l * pt->ld + b, t + b,
+                               (size_t)(e - b), magic, q);
 
         t[l] = (uint8_t)(acc >= q ? acc - q : acc);
         if (l >= rk && t[l])
@@ -756,8 +825,9 @@ static bool solve_part(const struct part *pt, int m, int n, const uint8_t *s,
         return true;
     memset(z, 0, (size_t)n);
     for (j = rk - 1; j >= 0; j--) {
-        unsigned acc = t[j] + dotfast(w + (size_t)j * pt->ld + j + 1, z + j + 1,
-                                      (size_t)(pt->vend[j] - j - 1), magic, q);
+        unsigned acc =
+            t[j] + dotfast(pt->dot, w + (size_t)j * pt->ld + j + 1, z + j + 1,
+                           (size_t)(pt->vend[j] - j - 1), magic, q);
 
         z[j] = (uint8_t)(acc >= q ? acc - q : acc);
     }
@@ -1254,4 +1324,13 @@ const uint8_t *qn_zfact_condition(const qn_zfact *f, size_t j)
 {
     assert(j < f->ncok);
     return f->cond + j * (size_t)f->m;
+}
+
+void qn_zfact_quotient(const qn_zfact *f, unsigned *out, const uint8_t *s)
+{
+    size_t j;
+
+    for (j = 0; j < f->ncok; j++)
+        out[j] =
+            dotmod(f->cond + j * (size_t)f->m, s, (size_t)f->m, f->cord[j]);
 }

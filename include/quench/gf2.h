@@ -96,11 +96,22 @@ typedef struct qn_gf2fact {
     qn_gf2mat tab;     /* (groups << tbits) rows of [syndrome | solution] */
 } qn_gf2fact;
 
-/* Factorise a into f (caller storage); release with qn_gf2fact_release. */
+/*
+ * Factorise a into f (caller storage); release with qn_gf2fact_release.
+ * Cost: one Four-Russians elimination of the m x (n + m) matrix [A | I]
+ * plus the solve tables, about 4 * m * (n + m - rank) / 64 words of
+ * memory (557 KB for a 1024-cell board; narrower past 16 MB). Measured:
+ * 25 cells ~10 us, 1024 cells ~3 ms.
+ */
 void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a);
 void qn_gf2fact_release(qn_gf2fact *f);
 
-/* 1 if s (qn_gf2_words(nrows) words) is in the column space of A, else 0. */
+/*
+ * 1 if s (qn_gf2_words(nrows) words) is in the column space of A, else 0.
+ * This and qn_gf2fact_solve only read f and never allocate, so any number
+ * of threads may share one factorisation. Bits of s at rows >= nrows are
+ * ignored. Cost: about nrows / 4 row XORs of the table width.
+ */
 int qn_gf2fact_is_solvable(const qn_gf2fact *f, const uint64_t *s);
 
 /*

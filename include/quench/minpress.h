@@ -39,4 +39,14 @@ typedef struct qn_minpress {
 int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
                       const uint8_t *s, uint64_t limit, qn_err *err);
 
+/*
+ * Visit solutions of A x + s = 0: call fn(ctx, x) for each, in the
+ * mixed-radix order of the kernel coefficients, until `limit` were visited
+ * or fn returns non-zero. Returns the number visited, or QN_EUNSOLVABLE.
+ * x is borrowed for the duration of the call.
+ */
+typedef int qn_solution_fn(void *ctx, const uint8_t *x);
+int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s,
+                         uint64_t limit, qn_solution_fn *fn, void *ctx);
+
 #endif

@@ -131,4 +131,12 @@ const unsigned *qn_zfact_cokernel_orders(const qn_zfact *f);
  */
 const uint8_t *qn_zfact_condition(const qn_zfact *f, size_t j);
 
+/*
+ * The quotient map itself: out[j] = (c_j . s) mod d_j for every condition
+ * j (cokernel_ngens entries), the coordinates of s's coset. s is solvable
+ * iff all are zero, and s, s' differ by an image element iff their
+ * coordinates agree. Cost: cokernel_ngens x nrows multiply-adds.
+ */
+void qn_zfact_quotient(const qn_zfact *f, unsigned *out, const uint8_t *s);
+
 #endif

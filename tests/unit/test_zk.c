@@ -12,7 +12,7 @@
 #include "quench/zk.h"
 #include "t.h"
 
-/* Failures inside a case are counted once per case, with its first words. */
+/* Failures inside a case are tallied in case_bad; the first five print. */
 static int case_bad;
 #define CASE_CHECK(cond, ...)                                                  \
     do {                                                                       \
@@ -32,8 +32,11 @@ static unsigned gcdu(unsigned a, unsigned b)
     return a;
 }
 
-/* Uniform-enough below b: the high half of t_rand (its low bits are a
- * linear function of the state, so matrices of them have small rank). */
+/*
+ * A value below b from the high half of t_rand: nearly uniform, and safe
+ * even with generators whose low bits follow a short linear recurrence
+ * (such bits make "random" matrices mod 2^e far from full rank).
+ */
 static unsigned rnd_below(uint64_t *rng, unsigned b)
 {
     return (unsigned)((t_rand(rng) >> 32) % b);
@@ -330,6 +333,7 @@ static void brute_case(const qn_zmat *a, const char *what)
                cprod, nimg, ns);
     {
         size_t *hit = calloc(cprod + 1, sizeof(*hit));
+        unsigned *coord = calloc(nc + 1, sizeof(*coord));
         size_t nhit = 0, nfibre = 0;
 
         memset(s, 0, (size_t)m);
@@ -352,6 +356,7 @@ static void brute_case(const qn_zmat *a, const char *what)
                 CASE_CHECK(!n || !memcmp(x, xs, (size_t)n),
                            "%s: x touched on failure", what);
             }
+            qn_zfact_quotient(f, coord, s);
             for (j = nc; j-- > 0;) {
                 const uint8_t *cj = qn_zfact_condition(f, j);
                 unsigned d = qn_zfact_cokernel_orders(f)[j];
@@ -359,6 +364,7 @@ static void brute_case(const qn_zmat *a, const char *what)
 
                 for (r = 0; r < m; r++)
                     acc += (unsigned long)cj[r] * s[r];
+                CASE_CHECK(coord[j] == acc % d, "%s: qn_zfact_quotient", what);
                 ci = ci * d + acc % d;
             }
             CASE_CHECK((ci == 0) == in, "%s: conditions disagree with image",
@@ -378,6 +384,7 @@ static void brute_case(const qn_zmat *a, const char *what)
         CASE_CHECK(nfibre == cprod, "%s: %zu of %zu fibres of size |image|",
                    what, nfibre, cprod);
         free(hit);
+        free(coord);
     }
     if (case_bad)
         T_FAILF("%s: %d failures", what, case_bad);
@@ -730,7 +737,7 @@ static void big_case(int m, int n, unsigned k, int kind, uint64_t *rng)
     qn_zfact *f;
     uint8_t *x0 = calloc((size_t)n + 1, 1), *x = calloc((size_t)n + 1, 1);
     uint8_t *s = calloc((size_t)m + 1, 1);
-    unsigned *y = calloc((size_t)m + 1, sizeof(*y));
+    unsigned *y = calloc((size_t)m + 1, sizeof(*y)), *coord, *coord2;
     int trial, r, c;
 
     qn_zmat_init(&a, m, n, k);
@@ -739,6 +746,8 @@ static void big_case(int m, int n, unsigned k, int kind, uint64_t *rng)
         T_FAILF("big %dx%d mod %u: factorisation failed", m, n, k);
         goto done;
     }
+    coord = calloc(qn_zfact_cokernel_ngens(f) + 1, sizeof(*coord));
+    coord2 = calloc(qn_zfact_cokernel_ngens(f) + 1, sizeof(*coord2));
     case_bad = 0;
     check_structure(f, &a);
     for (trial = 0; trial < 20; trial++) {
@@ -764,7 +773,13 @@ static void big_case(int m, int n, unsigned k, int kind, uint64_t *rng)
             for (r = 0; r < m; r++)
                 acc += (unsigned long)cj[r] * s[r];
             sat &= acc % qn_zfact_cokernel_orders(f)[j] == 0;
+            coord[j] = (unsigned)(acc % qn_zfact_cokernel_orders(f)[j]);
         }
+        qn_zfact_quotient(f, coord2, s);
+        CASE_CHECK(!qn_zfact_cokernel_ngens(f) ||
+                       !memcmp(coord, coord2,
+                               qn_zfact_cokernel_ngens(f) * sizeof(*coord)),
+                   "qn_zfact_quotient disagrees with the conditions");
         if (qn_zfact_solve(f, x, s) == QN_OK) {
             CASE_CHECK(sat, "solvable but a condition fails");
             mulv(y, &a, x);
@@ -779,6 +794,8 @@ static void big_case(int m, int n, unsigned k, int kind, uint64_t *rng)
                 case_bad);
     else
         t_pass++;
+    free(coord);
+    free(coord2);
     qn_zfact_free(f);
 done:
     qn_zmat_release(&a);
@@ -889,9 +906,43 @@ static void test_errors(void)
     qn_zmat_release(&a);
 }
 
+/* Entries beyond k-1 break the qn_zmat contract; they are read mod k. */
+static void test_unreduced(void)
+{
+    static const unsigned ks[2] = {6, 8}; /* two parts; one (q == k) */
+    uint64_t rng = 77;
+    int t;
+
+    for (t = 0; t < 2; t++) {
+        const unsigned k = ks[t];
+        qn_zmat a, b;
+        qn_zfact *fa, *fb;
+        size_t i;
+
+        qn_zmat_init(&a, 30, 30, k);
+        qn_zmat_init(&b, 30, 30, k);
+        for (i = 0; i < 900; i++) {
+            b.e[i] = (uint8_t)rnd_below(&rng, k);
+            a.e[i] = (uint8_t)(b.e[i] + k * rnd_below(&rng, 256 / k));
+        }
+        qn_zfact_new(&fa, &a, NULL);
+        qn_zfact_new(&fb, &b, NULL);
+        T_EQ(qn_zfact_kernel_ngens(fa), qn_zfact_kernel_ngens(fb));
+        T_EQ(qn_zfact_cokernel_ngens(fa), qn_zfact_cokernel_ngens(fb));
+        case_bad = 0;
+        check_structure(fa, &b);
+        T_EQ(case_bad, 0);
+        qn_zfact_free(fa);
+        qn_zfact_free(fb);
+        qn_zmat_release(&a);
+        qn_zmat_release(&b);
+    }
+}
+
 int main(void)
 {
     test_errors();
+    test_unreduced();
     test_brute();
     test_plus();
     test_nullity_table();

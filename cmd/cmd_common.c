@@ -1,0 +1,127 @@
+/*
+ * cmd_common.c: the steps several commands share: loading a rule into a
+ * game, reading an input file whole, and writing results to stdout with
+ * the write checked.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "quench/mem.h"
+
+int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
+                  qn_game **g_out)
+{
+    qn_err err = QN_ERR_INIT;
+    int rc;
+
+    *r_out = NULL;
+    *g_out = NULL;
+    rc = qn_rules_load_file(r_out, path, &err);
+    if (rc == QN_OK)
+        rc = qn_game_new(g_out, *r_out, &err);
+    if (rc == QN_OK)
+        return QN_EXIT_OK;
+    if (!err.source[0])
+        qn_err_source(&err, path);
+    qn_rules_free(*r_out);
+    *r_out = NULL;
+    return qn_report(ctx, &err);
+}
+
+int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
+                 qn_err *err)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    size_t cap = 4096, n = 0;
+    char *buf;
+
+    *out = NULL;
+    qn_err_source(err, name);
+    if (!f)
+        return qn_err_set(err, errno == ENOENT ? QN_ENOTFOUND : QN_EIO, 0,
+                          0, "cannot open: %s", strerror(errno));
+    buf = qn_xmalloc(cap);
+    for (;;) {
+        size_t got;
+        if (n == cap) {
+            if (cap >= max) {
+                free(buf);
+                if (f != stdin)
+                    fclose(f);
+                return qn_err_set(err, QN_ELIMIT, 0, 0,
+                                  "input larger than %zu bytes", max);
+            }
+            cap *= 2;
+            buf = qn_xrealloc(buf, cap + 1);
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+        free(buf);
+        if (f != stdin)
+            fclose(f);
+        return qn_err_set(err, QN_EIO, 0, 0, "read failed: %s", strerror(e));
+    }
+    if (f != stdin)
+        fclose(f);
+    *out = buf;
+    *len = n;
+    return QN_OK;
+}
+
+int cmd_flush_out(qn_buf *out)
+{
+    if (out->len && fwrite(out->buf, 1, out->len, stdout) != out->len) {
+        fprintf(stderr, "quench: writing output: %s\n", strerror(errno));
+        return QN_EXIT_IOERR;
+    }
+    qn_buf_reset(out);
+    return QN_EXIT_OK;
+}
+
+int cmd_finish_out(qn_buf *out)
+{
+    int rc = cmd_flush_out(out);
+
+    if (rc == QN_EXIT_OK && fflush(stdout) != 0) {
+        fprintf(stderr, "quench: writing output: %s\n", strerror(errno));
+        return QN_EXIT_IOERR;
+    }
+    return rc;
+}
+
+int cmd_wants_help(int argc, char **argv, const char *usage)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cmd_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (!*s || *s == '-')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}

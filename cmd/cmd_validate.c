@@ -1,0 +1,361 @@
+/*
+ * cmd_validate.c: `quench validate`: one verdict per submitted puzzle, in
+ * input order, none dropped or merged, streamed so memory stays flat.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "quench/judge.h"
+#include "quench/jsonw.h"
+#include "quench/state.h"
+#include "quench/submit.h"
+
+const char cmd_validate_usage[] =
+    "usage: quench validate RULES [FILE|-] [--jsonl|--json] [--from "
+    "FORMAT]\n"
+    "\n"
+    "Judge submitted puzzles for the family in RULES: one verdict per\n"
+    "record, in input order. Input (FILE, or stdin when absent or -) is\n"
+    "detected or given by --from: text (one state a line, rows split by\n"
+    "'/'), jsonl ({\"id\", \"state\", \"solution\"?, \"min_presses\"?} a line),\n"
+    "csv (a header naming id,state,solution,min_presses) or json (an array\n"
+    "of such records).\n"
+    "\n"
+    "Verdicts: ok (with the least presses, the grade when the rule has\n"
+    "tiers, and a witness solution), unsolvable (with the minimal repair),\n"
+    "malformed (line, column and reason), trivial (already at the goal),\n"
+    "duplicate (the same puzzle, up to the board's symmetries, as an\n"
+    "earlier submission), claim-mismatch (a claimed solution does not\n"
+    "replay, or a claimed minimum is wrong: by how much).\n"
+    "\n"
+    "  --jsonl        one JSON object per verdict\n"
+    "  --json         one JSON document: {\"verdicts\": [...], \"summary\"}\n"
+    "  --from FORMAT  auto (default), text, jsonl, csv or json\n"
+    "\n"
+    "A summary (counts per verdict) goes to stderr. Exit status: 0 when\n"
+    "every submission is ok, 1 when any is rejected, 65 when the input as\n"
+    "a whole cannot be read, 74 when output cannot be written.\n";
+
+enum out_format { OUT_TEXT, OUT_JSONL, OUT_JSON };
+
+typedef struct vopts {
+    const char *rules, *file;
+    enum out_format out;
+    qn_submit_format from;
+} vopts;
+
+static int parse_from(const char *s, qn_submit_format *f)
+{
+    static const char *names[] = {"auto", "text", "jsonl", "csv", "json"};
+    static const qn_submit_format fmts[] = {QN_SUBMIT_AUTO, QN_SUBMIT_TEXT,
+                                            QN_SUBMIT_JSONL, QN_SUBMIT_CSV,
+                                            QN_SUBMIT_JSON};
+    for (size_t i = 0; i < 5; i++)
+        if (!strcmp(s, names[i])) {
+            *f = fmts[i];
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_opts(vopts *o, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"jsonl", no_argument, NULL, 'l'},
+        {"json", no_argument, NULL, 'j'},
+        {"from", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0}};
+    int c;
+
+    memset(o, 0, sizeof(*o));
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': o->out = OUT_JSONL; break;
+        case 'j': o->out = OUT_JSON; break;
+        case 'f':
+            if (parse_from(optarg, &o->from))
+                return qn_usage_error("validate: --from takes auto, text, "
+                                      "jsonl, csv or json, not '%s'",
+                                      optarg);
+            break;
+        default:
+            return qn_usage_error("validate: unknown or incomplete option "
+                                  "'%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return qn_usage_error("validate: name a RULES file");
+    o->rules = argv[optind++];
+    o->file = optind < argc ? argv[optind++] : "-";
+    if (optind < argc)
+        return qn_usage_error("validate: one input FILE at most");
+    return QN_EXIT_OK;
+}
+
+static void json_cells(qn_jsonw *w, const uint8_t *x, int n)
+{
+    qn_jsonw_arr(w);
+    for (int i = 0; i < n; i++)
+        qn_jsonw_uint(w, x[i]);
+    qn_jsonw_end(w);
+}
+
+/* The verdict as one JSON object (a JSONL line or an array element). */
+static void verdict_json(qn_jsonw *w, const qn_game *g,
+                         const qn_submission *s, const qn_ruling *v)
+{
+    const qn_answer *a = &v->ans;
+    int n = qn_game_ncells(g);
+    const char *grade;
+
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "seq"), qn_jsonw_uint(w, s->seq);
+    qn_jsonw_key(w, "id"), qn_jsonw_str(w, s->id);
+    qn_jsonw_key(w, "verdict"), qn_jsonw_str(w, qn_verdict_name(v->verdict));
+    switch (v->verdict) {
+    case QN_VERDICT_MALFORMED:
+        qn_jsonw_key(w, "line"), qn_jsonw_int(w, s->err.line);
+        qn_jsonw_key(w, "col"), qn_jsonw_int(w, s->err.col);
+        qn_jsonw_key(w, "reason"), qn_jsonw_str(w, v->reason.buf);
+        break;
+    case QN_VERDICT_UNSOLVABLE:
+        qn_jsonw_key(w, "repair");
+        if (!a->repair_known) {
+            qn_jsonw_null(w);
+            break;
+        }
+        qn_jsonw_arr(w);
+        for (int i = 0; i < a->nrepair; i++) {
+            qn_jsonw_arr(w);
+            qn_jsonw_int(w, a->repair_cell[i]);
+            qn_jsonw_uint(w, a->repair_value[i]);
+            qn_jsonw_end(w);
+        }
+        qn_jsonw_end(w);
+        break;
+    case QN_VERDICT_DUPLICATE:
+        qn_jsonw_key(w, "duplicate_of"), qn_jsonw_uint(w, v->dup_of);
+        break;
+    case QN_VERDICT_CLAIM_MISMATCH:
+        qn_jsonw_key(w, "reason"), qn_jsonw_str(w, v->reason.buf);
+        if (!v->claim_plan_bad) {
+            qn_jsonw_key(w, "claimed_minus_true");
+            qn_jsonw_int(w, v->claim_delta);
+        }
+        /* then the true figures, as for ok */
+        /* fall through */
+    case QN_VERDICT_OK:
+        qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, a->mp.presses);
+        qn_jsonw_key(w, "exact"), qn_jsonw_bool(w, a->exact);
+        qn_jsonw_key(w, "optimal_solutions");
+        qn_jsonw_uint(w, a->exact ? a->mp.noptimal : 0);
+        qn_jsonw_key(w, "grade");
+        if ((grade = qn_game_grade(g, a->mp.presses)))
+            qn_jsonw_str(w, grade);
+        else
+            qn_jsonw_null(w);
+        qn_jsonw_key(w, "solution"), json_cells(w, a->plan, n);
+        break;
+    case QN_VERDICT_TRIVIAL:
+    default:
+        break;
+    }
+    qn_jsonw_end(w);
+}
+
+static void verdict_text(qn_buf *out, const qn_game *g,
+                         const qn_submission *s, const qn_ruling *v)
+{
+    const qn_answer *a = &v->ans;
+    const char *grade;
+    size_t start = out->len;
+
+    qn_buf_addf(out, "%llu\t%s\t%s\t", (unsigned long long)s->seq, s->id,
+                qn_verdict_name(v->verdict));
+    switch (v->verdict) {
+    case QN_VERDICT_MALFORMED:
+        qn_buf_addf(out, "%d:%d: %s", s->err.line, s->err.col,
+                    v->reason.buf);
+        break;
+    case QN_VERDICT_UNSOLVABLE:
+        if (!a->repair_known) {
+            qn_buf_adds(out, "repair not computed");
+            break;
+        }
+        qn_buf_addf(out, "change %d cell%s:", a->nrepair,
+                    a->nrepair == 1 ? "" : "s");
+        for (int i = 0; i < a->nrepair; i++) {
+            qn_buf_adds(out, i ? ", " : " ");
+            qn_game_cell_name(g, out, a->repair_cell[i]);
+            qn_buf_addf(out, " to %u", a->repair_value[i]);
+        }
+        break;
+    case QN_VERDICT_DUPLICATE:
+        qn_buf_addf(out, "same puzzle as #%llu",
+                    (unsigned long long)v->dup_of);
+        break;
+    case QN_VERDICT_TRIVIAL:
+        qn_buf_adds(out, "already at the goal");
+        break;
+    case QN_VERDICT_CLAIM_MISMATCH:
+        qn_buf_addf(out, "%s; ", v->reason.buf);
+        /* fall through */
+    case QN_VERDICT_OK:
+        qn_buf_addf(out, "%llu presses%s", (unsigned long long)a->mp.presses,
+                    a->exact ? "" : " (not proven minimal)");
+        if ((grade = qn_game_grade(g, a->mp.presses)))
+            qn_buf_addf(out, ", grade %s", grade);
+        qn_buf_adds(out, ", witness ");
+        qn_state_format(out, qn_rules_layout(qn_game_rules(g)), a->plan, '/');
+        break;
+    default:
+        break;
+    }
+    /* ids and reasons come from strangers: keep one verdict on one line */
+    for (char *p = out->buf + start; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    qn_buf_addc(out, '\n');
+}
+
+static void summary(const qn_judge *j, qn_buf *b, uint64_t total)
+{
+    qn_buf_addf(b, "validate: %llu submission%s:",
+                (unsigned long long)total, total == 1 ? "" : "s");
+    for (int v = 0; v < QN_NVERDICTS; v++)
+        qn_buf_addf(b, "%s %llu %s", v ? "," : "",
+                    (unsigned long long)qn_judge_count(j, (qn_verdict)v),
+                    qn_verdict_name((qn_verdict)v));
+}
+
+static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total)
+{
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "submissions"), qn_jsonw_uint(w, total);
+    for (int v = 0; v < QN_NVERDICTS; v++) {
+        qn_jsonw_key(w, qn_verdict_name((qn_verdict)v));
+        qn_jsonw_uint(w, qn_judge_count(j, (qn_verdict)v));
+    }
+    qn_jsonw_end(w);
+}
+
+typedef struct vrun {
+    const vopts *o;
+    const qn_game *g;
+    qn_judge *j;
+    qn_submit_reader *rd;
+    qn_buf out;
+    uint64_t total;
+} vrun;
+
+/* Read, judge and write every record; returns 0 or a whole-input code. */
+static int judge_all(vrun *vr, qn_err *err)
+{
+    const qn_submission *s;
+    qn_ruling rl;
+    qn_jsonw w;
+    int rc;
+
+    qn_ruling_init(&rl, vr->j);
+    qn_jsonw_init(&w, &vr->out);
+    if (vr->o->out == OUT_JSON) {
+        qn_jsonw_obj(&w);
+        qn_jsonw_key(&w, "verdicts");
+        qn_jsonw_arr(&w);
+    }
+    while ((rc = qn_submit_next(vr->rd, &s, err)) == 1) {
+        qn_judge_one(vr->j, &rl, s);
+        vr->total++;
+        if (vr->o->out == OUT_TEXT) {
+            verdict_text(&vr->out, vr->g, s, &rl);
+        } else {
+            verdict_json(&w, vr->g, s, &rl);
+            if (vr->o->out == OUT_JSONL)
+                qn_buf_addc(&vr->out, '\n');
+        }
+        if (vr->out.len > (1u << 16) && cmd_flush_out(&vr->out)) {
+            rc = QN_EIO;
+            qn_err_set(err, QN_EIO, 0, 0, "cannot write output");
+            break;
+        }
+    }
+    if (vr->o->out == OUT_JSON) {
+        qn_jsonw_end(&w);
+        qn_jsonw_key(&w, "summary");
+        summary_json(&w, vr->j, vr->total);
+        if (rc < 0) { /* say so inside the document, too */
+            qn_jsonw_key(&w, "error"), qn_jsonw_str(&w, err->msg);
+        }
+        qn_jsonw_end(&w);
+        qn_buf_addc(&vr->out, '\n');
+    }
+    qn_ruling_release(&rl);
+    return rc < 0 ? rc : 0;
+}
+
+int cmd_validate(int argc, char **argv, qn_ctx *ctx)
+{
+    vopts o;
+    vrun vr;
+    qn_rules *r = NULL;
+    qn_game *g = NULL;
+    qn_err err = QN_ERR_INIT;
+    FILE *in = stdin;
+    int status, rc;
+
+    if (cmd_wants_help(argc, argv, cmd_validate_usage))
+        return QN_EXIT_OK;
+    if ((status = parse_opts(&o, argc, argv)) != QN_EXIT_OK)
+        return status;
+    if ((status = cmd_load_game(ctx, o.rules, &r, &g)) != QN_EXIT_OK)
+        return status;
+    memset(&vr, 0, sizeof(vr));
+    qn_buf_init(&vr.out);
+    if (strcmp(o.file, "-") && !(in = fopen(o.file, "rb"))) {
+        qn_err_source(&err, o.file);
+        qn_err_set(&err, QN_ENOTFOUND, 0, 0, "cannot open: %s",
+                   strerror(errno));
+        status = qn_report(ctx, &err);
+        goto done;
+    }
+    rc = qn_submit_open(&vr.rd, in, strcmp(o.file, "-") ? o.file : "<stdin>",
+                        qn_rules_layout(r), qn_rules_colours(r), o.from,
+                        &err);
+    if (rc != QN_OK) {
+        status = qn_report(ctx, &err);
+        goto done;
+    }
+    vr.o = &o;
+    vr.g = g;
+    vr.j = qn_judge_new(g);
+    rc = judge_all(&vr, &err);
+    status = cmd_finish_out(&vr.out);
+    if (rc < 0) {
+        int ex = qn_report(ctx, &err);
+        status = rc == QN_EIO ? QN_EXIT_IOERR : ex;
+    } else if (status == QN_EXIT_OK &&
+               qn_judge_count(vr.j, QN_VERDICT_OK) != vr.total) {
+        status = QN_EXIT_REJECT;
+    }
+    if (!ctx->quiet) {
+        qn_buf b = QN_BUF_INIT;
+        summary(vr.j, &b, vr.total);
+        fprintf(stderr, "%s\n", b.buf);
+        qn_buf_release(&b);
+    }
+done:
+    qn_submit_close(vr.rd);
+    qn_judge_free(vr.j);
+    qn_buf_release(&vr.out);
+    if (in && in != stdin)
+        fclose(in);
+    qn_game_free(g);
+    qn_rules_free(r);
+    return status;
+}

@@ -1,0 +1,44 @@
+/*
+ * canon.h: puzzles up to the board's symmetries, and an exact set of them.
+ *
+ * Two states are the same puzzle when a symmetry of the rule (a cell
+ * permutation preserving the press matrix and the goal, see rules.h) maps
+ * one onto the other. The canonical form is the lexicographically smallest
+ * image of a state under the group. qn_seen stores canonical forms exactly
+ * (packed ceil(log2 k) bits a cell), so "duplicate" never comes from a hash
+ * collision; memory is about (packed size + 16) bytes per distinct puzzle.
+ */
+#ifndef QN_CANON_H
+#define QN_CANON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/rules.h"
+
+/*
+ * Write the canonical form of s (n = qn_rules_ncells cells) to out (n
+ * bytes; out and s must not overlap) and return the index of the symmetry
+ * that produced it (0 = identity when s is already canonical).
+ */
+size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
+
+typedef struct qn_seen qn_seen;
+
+/* A set for states of n cells with values < k. */
+qn_seen *qn_seen_new(int n, unsigned k);
+void qn_seen_free(qn_seen *set); /* NULL-safe */
+size_t qn_seen_count(const qn_seen *set);
+
+/*
+ * Insert the (already canonical) state with a payload (e.g. the submission
+ * number). Returns 1 when it was new; 0 when it was there already, and
+ * then *first (if not NULL) receives the payload stored with it first.
+ */
+int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
+                uint64_t *first);
+
+/* 1 if the canonical state is in the set (its payload to *first). */
+int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
+
+#endif
