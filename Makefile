@@ -60,6 +60,9 @@ TEST_SRC = $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC = $(sort $(wildcard bench/bench_*.c))
 
 LIB_OBJ = $(LIB_SRC:%.c=$(OBJ_DIR)/%.o)
+# The schema migrations, embedded as C strings (never committed).
+MIGRATIONS = $(sort $(wildcard db/migrations/[0-9]*.sql))
+LIB_OBJ += $(OBJ_DIR)/build/gen/migrations.o
 CMD_OBJ = $(CMD_SRC:%.c=$(OBJ_DIR)/%.o)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(OUT)/tests/%)
 BENCH_BIN = $(BENCH_SRC:bench/%.c=$(OUT)/bench/%)
@@ -83,6 +86,27 @@ deps:
 	  $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || sh scripts/install-deps
 
 $(OBJ_DIR)/%.o: %.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# db/migrations/NNNN_name.sql -> {NNNN, "NNNN_name", "<sql>"}, one C string
+# literal per line of SQL; a changed or added .sql regenerates it.
+build/gen/migrations.c: $(MIGRATIONS) Makefile
+	@mkdir -p $(@D)
+	@{ echo '/* generated from db/migrations by the Makefile: do not edit */'; \
+	  echo '#include "store_internal.h"'; \
+	  echo 'const struct qn_migration qn_migrations[] = {'; \
+	  for f in $(MIGRATIONS); do \
+	    b=$$(basename $$f .sql); \
+	    printf '    {%d, "%s",\n' "$$(echo $$b | sed 's/_.*//; s/^0*//')" "$$b"; \
+	    sed 's/\\/\\\\/g; s/"/\\"/g; s/^/     "/; s/$$/\\n"/' $$f; \
+	    echo '    },'; \
+	  done; \
+	  echo '    {0, "", ""}};'; \
+	  echo 'const size_t qn_nmigrations = $(words $(MIGRATIONS));'; \
+	} > $@.tmp && mv $@.tmp $@
+
+$(OBJ_DIR)/build/gen/migrations.o: build/gen/migrations.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 

@@ -63,7 +63,11 @@ int cmd_parse_u64(const char *s, uint64_t *out);
 
 typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
 
-qn_cmd_fn cmd_rules, cmd_solve, cmd_validate;
+qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
+extern const char cmd_generate_usage[];
+
+qn_cmd_fn cmd_pack, cmd_db;
+extern const char cmd_pack_usage[], cmd_db_usage[];
 
 #endif

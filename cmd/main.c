@@ -25,6 +25,12 @@ static const struct command {
      "solve one state exactly: least presses, plan, or repair"},
     {"validate", cmd_validate, cmd_validate_usage,
      "judge a stream of submitted puzzles, one verdict each"},
+    {"generate", cmd_generate, cmd_generate_usage,
+     "generate graded, distinct, reproducible puzzles"},
+    {"pack", cmd_pack, cmd_pack_usage,
+     "curate stored puzzles into ordered, versioned packs"},
+    {"db", cmd_db, cmd_db_usage,
+     "create, migrate, check, summarise and merge puzzle databases"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

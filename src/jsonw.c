@@ -104,6 +104,15 @@ void qn_jsonw_bool(qn_jsonw *w, int v)
     qn_buf_adds(w->out, v ? "true" : "false");
 }
 
+void qn_jsonw_real(qn_jsonw *w, double v)
+{
+    before_value(w);
+    if (v != v || v > 1e300 || v < -1e300)
+        qn_buf_adds(w->out, "null"); /* JSON has no NaN or infinity */
+    else
+        qn_buf_addf(w->out, "%.6g", v);
+}
+
 void qn_jsonw_null(qn_jsonw *w)
 {
     before_value(w);

@@ -135,3 +135,18 @@ uint64_t qn_rng_below(qn_rng *rng, uint64_t n)
     while (v >= lim);
     return v % n;
 }
+
+void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
+{
+    unsigned lim = 256 - 256 % k; /* accept bytes below lim */
+
+    for (int i = 0; i < n; i++) {
+        unsigned b;
+        do {
+            if (rng->pos == (int)sizeof(rng->buf))
+                refill(rng);
+            b = rng->buf[rng->pos++];
+        } while (b >= lim);
+        out[i] = (uint8_t)(b % k);
+    }
+}

@@ -35,6 +35,8 @@ void qn_jsonw_strn(qn_jsonw *w, const char *s, size_t len);
 void qn_jsonw_int(qn_jsonw *w, int64_t v);
 void qn_jsonw_uint(qn_jsonw *w, uint64_t v);
 void qn_jsonw_bool(qn_jsonw *w, int v);
+/* A finite double with 6 significant digits (not for integer fields). */
+void qn_jsonw_real(qn_jsonw *w, double v);
 void qn_jsonw_null(qn_jsonw *w);
 /* A pre-formatted JSON value (e.g. a decimal integer of any size). */
 void qn_jsonw_raw(qn_jsonw *w, const char *json);

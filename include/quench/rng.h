@@ -49,4 +49,12 @@ uint64_t qn_rng_u64(qn_rng *rng);
 /* Uniform in 0..n-1 without modulo bias (rejection); n >= 1. */
 uint64_t qn_rng_below(qn_rng *rng, uint64_t n);
 
+/*
+ * Fill out[0..n) with independent uniform values in 0..k-1 (2 <= k <=
+ * 256). One byte per value is drawn and rejected when it is at or above
+ * the largest multiple of k below 257, so there is no modulo bias and a
+ * value costs about one byte of the stream.
+ */
+void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k);
+
 #endif

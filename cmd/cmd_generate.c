@@ -1,0 +1,611 @@
+/*
+ * cmd_generate.c: `quench generate`: the main job. Graded, solvable,
+ * distinct puzzles for a rule, reproducible from the printed seed, as
+ * JSON Lines (a header, one record per puzzle, a summary).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "quench/distrib.h"
+#include "quench/gen.h"
+#include "quench/jsonw.h"
+#include "quench/mem.h"
+#include "quench/state.h"
+#include "quench/version.h"
+
+const char cmd_generate_usage[] =
+    "usage: quench generate RULES [-n COUNT] [--seed HEX] [--presses A..B] "
+    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] [-o FILE]\n"
+    "\n"
+    "Generate COUNT (default 10) distinct puzzles for the family in RULES:\n"
+    "uniformly random solvable states, graded by their exact minimal press\n"
+    "count, never two the same up to the board's symmetries. The same seed\n"
+    "and options give the same puzzles in the same order, whatever --jobs.\n"
+    "\n"
+    "  -n, --count N      puzzles to produce\n"
+    "  --seed HEX         1 to 64 hex digits; without it a fresh seed is\n"
+    "                     drawn, printed on stderr and recorded\n"
+    "  --presses A..B     only puzzles needing A to B presses (A.. or ..B\n"
+    "                     or one number)\n"
+    "  --tier NAME        only puzzles of that grading tier\n"
+    "  --unique-optimum   only puzzles with exactly one optimal plan\n"
+    "  --min-lit N        at least N cells differ from the goal\n"
+    "  --mode M           auto (default), sample, exhaustive or climb\n"
+    "  --max-draws N      candidates to try before giving up\n"
+    "  --jobs N           worker threads (default: the number of cores)\n"
+    "  -o, --output FILE  write there (atomically) instead of stdout\n"
+    "\n"
+    "Output: JSON Lines. A header {\"type\": \"header\", ...} with the rule,\n"
+    "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
+    "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
+    "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
+    "Exit status: 0 done, 65 empty or impossible target, 75 gave up before\n"
+    "COUNT (the target is too rare), 130 interrupted (what was produced is\n"
+    "kept and said).\n";
+
+typedef struct gen_cli {
+    const char *rules, *out_path, *tier;
+    char seed_hex[65];
+    int have_seed;
+    qn_gen_opts o;
+    qn_ctx *ctx;
+    qn_game *g;
+    qn_tiers tiers;
+    qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
+    size_t grade_max;
+    char head[128], tail[128];      /* constant record parts */
+    qn_distrib *dist;
+    FILE *out;
+    qn_buf buf;
+    double t0, last_progress;
+    int progress;
+    int write_failed;
+} gen_cli;
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A..B, A.., ..B or A. */
+static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+    const char *dots = strstr(s, "..");
+    char a[32], b[32];
+
+    if (!dots)
+        return cmd_parse_u64(s, lo) || (*hi = *lo, 0);
+    if ((size_t)(dots - s) >= sizeof(a) || strlen(dots + 2) >= sizeof(b))
+        return -1;
+    memcpy(a, s, (size_t)(dots - s));
+    a[dots - s] = '\0';
+    strcpy(b, dots + 2);
+    *lo = 1;
+    *hi = UINT64_MAX;
+    if (*a && cmd_parse_u64(a, lo))
+        return -1;
+    if (*b && cmd_parse_u64(b, hi))
+        return -1;
+    return 0;
+}
+
+static int parse_opts(gen_cli *gc, int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"count", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 's'},
+        {"presses", required_argument, NULL, 'p'},
+        {"tier", required_argument, NULL, 't'},
+        {"unique-optimum", no_argument, NULL, 'u'},
+        {"min-lit", required_argument, NULL, 'l'},
+        {"mode", required_argument, NULL, 'm'},
+        {"max-draws", required_argument, NULL, 'd'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {NULL, 0, NULL, 0}};
+    uint64_t v;
+    int c;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+    qn_gen_opts_init(&gc->o);
+    gc->o.count = 10;
+    gc->o.jobs = ncpu > 0 ? (int)ncpu : 1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "n:o:", opts, NULL)) != -1) {
+        qn_err err = QN_ERR_INIT;
+        switch (c) {
+        case 'n':
+            if (cmd_parse_u64(optarg, &gc->o.count))
+                return qn_usage_error("generate: --count needs a number, "
+                                      "got '%s'", optarg);
+            break;
+        case 's':
+            if (qn_seed_parse(&gc->o.seed, optarg, &err))
+                return qn_usage_error("generate: %s", err.msg);
+            gc->have_seed = 1;
+            break;
+        case 'p':
+            if (parse_range(optarg, &gc->o.lo, &gc->o.hi))
+                return qn_usage_error("generate: --presses takes A..B, got "
+                                      "'%s'", optarg);
+            break;
+        case 't': gc->tier = optarg; break;
+        case 'u': gc->o.unique_optimum = 1; break;
+        case 'l':
+            if (cmd_parse_u64(optarg, &v) || v > 1u << 30)
+                return qn_usage_error("generate: --min-lit needs a number");
+            gc->o.min_lit = (int)v;
+            break;
+        case 'm':
+            if (!strcmp(optarg, "auto")) gc->o.mode = QN_GEN_AUTO;
+            else if (!strcmp(optarg, "sample")) gc->o.mode = QN_GEN_SAMPLE;
+            else if (!strcmp(optarg, "exhaustive"))
+                gc->o.mode = QN_GEN_EXHAUSTIVE;
+            else if (!strcmp(optarg, "climb")) gc->o.mode = QN_GEN_CLIMB;
+            else
+                return qn_usage_error("generate: --mode takes auto, sample, "
+                                      "exhaustive or climb");
+            break;
+        case 'd':
+            if (cmd_parse_u64(optarg, &gc->o.max_draws))
+                return qn_usage_error("generate: --max-draws needs a "
+                                      "number");
+            break;
+        case 'j':
+            if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
+                return qn_usage_error("generate: --jobs takes 1..256");
+            gc->o.jobs = (int)v;
+            break;
+        case 'o': gc->out_path = optarg; break;
+        default:
+            return qn_usage_error("generate: unknown or incomplete option "
+                                  "'%s'", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return qn_usage_error("generate: name one RULES file");
+    gc->rules = argv[optind];
+    return QN_EXIT_OK;
+}
+
+/*
+ * Worker threads: one JSON line per puzzle. This runs a million times a
+ * second, so it writes straight into the buffer: the constant parts are
+ * escaped once (gc->tail, gc->grades), numbers and cells are written by
+ * hand, and only states with values past base 36 take the general path.
+ */
+static char *put_str(char *w, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(w, s, n);
+    return w + n;
+}
+
+static char *put_u64(char *w, uint64_t v)
+{
+    char tmp[24];
+    int i = (int)sizeof(tmp);
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(w, tmp + i, sizeof(tmp) - (size_t)i);
+    return w + (sizeof(tmp) - (size_t)i);
+}
+
+static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
+{
+    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+    for (int r = 0; r < l->h; r++) {
+        if (r)
+            *w++ = '/';
+        for (int c = 0; c < l->w; c++) {
+            int i = l->index[r * l->w + c];
+            *w++ = i < 0 ? '.' : digit[cells[i]];
+        }
+    }
+    return w;
+}
+
+/* The tier's name as a JSON value, escaped once in prepare_format(). */
+static const char *grade_json(const gen_cli *gc, const char *grade)
+{
+    for (size_t i = 0; grade && i < gc->tiers.n; i++)
+        if (grade == gc->tiers.name[i])
+            return gc->grade_esc[i].buf;
+    return "null";
+}
+
+/* The same record through the JSON writer (any k, any layout). */
+static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
+                           qn_buf *out)
+{
+    const qn_rules *r = qn_game_rules(gc->g);
+    int n = qn_game_ncells(gc->g);
+    char hash[65];
+    qn_jsonw w;
+    qn_buf text = QN_BUF_INIT;
+
+    qn_rules_hash(r, hash);
+    qn_jsonw_init(&w, out);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "puzzle");
+    qn_jsonw_key(&w, "id"), qn_jsonw_str(&w, p->id);
+    qn_jsonw_key(&w, "index"), qn_jsonw_uint(&w, p->index);
+    qn_jsonw_key(&w, "rule_hash"), qn_jsonw_str(&w, hash);
+    qn_state_format(&text, qn_rules_layout(r), p->state, '/');
+    qn_jsonw_key(&w, "state"), qn_jsonw_strn(&w, text.buf, text.len);
+    qn_buf_release(&text);
+    qn_jsonw_key(&w, "min_presses"), qn_jsonw_uint(&w, p->presses);
+    qn_jsonw_key(&w, "optimal_solutions"), qn_jsonw_uint(&w, p->noptimal);
+    qn_jsonw_key(&w, "solution");
+    qn_jsonw_arr(&w);
+    for (int i = 0; i < n; i++)
+        qn_jsonw_uint(&w, p->plan[i]);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "grade");
+    if (p->grade)
+        qn_jsonw_str(&w, p->grade);
+    else
+        qn_jsonw_null(&w);
+    qn_jsonw_key(&w, "seed"), qn_jsonw_str(&w, gc->seed_hex);
+    qn_jsonw_end(&w);
+    qn_buf_addc(out, '\n');
+}
+
+/* The constant parts of every record, escaped once. */
+static void prepare_format(gen_cli *gc)
+{
+    char hash[65];
+
+    qn_rules_hash(qn_game_rules(gc->g), hash);
+    snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
+             hash);
+    snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n",
+             gc->seed_hex);
+    for (size_t i = 0; i < gc->tiers.n; i++) {
+        qn_buf_init(&gc->grade_esc[i]);
+        qn_json_escape(&gc->grade_esc[i], gc->tiers.name[i],
+                       strlen(gc->tiers.name[i]));
+        if (gc->grade_esc[i].len > gc->grade_max)
+            gc->grade_max = gc->grade_esc[i].len;
+    }
+}
+
+static void format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
+{
+    const gen_cli *gc = vctx;
+    const qn_layout *l = qn_rules_layout(qn_game_rules(gc->g));
+    int n = qn_game_ncells(gc->g);
+    char *w;
+
+    if (qn_game_colours(gc->g) > 36) { /* "(NNN)" cells: general path */
+        format_general(gc, p, out);
+        return;
+    }
+    qn_buf_grow(out, 256 + strlen(gc->tail) + (size_t)l->w * l->h +
+                         (size_t)l->h + 4 * (size_t)n + gc->grade_max);
+    w = out->buf + out->len;
+    w = put_str(w, "{\"type\":\"puzzle\",\"id\":\"");
+    w = put_str(w, p->id);
+    w = put_str(w, "\",\"index\":");
+    w = put_u64(w, p->index);
+    w = put_str(w, gc->head);
+    w = put_state(w, l, p->state);
+    w = put_str(w, "\",\"min_presses\":");
+    w = put_u64(w, p->presses);
+    w = put_str(w, ",\"optimal_solutions\":");
+    w = put_u64(w, p->noptimal);
+    w = put_str(w, ",\"solution\":[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            *w++ = ',';
+        w = put_u64(w, p->plan[i]);
+    }
+    w = put_str(w, "],\"grade\":");
+    w = put_str(w, grade_json(gc, p->grade));
+    w = put_str(w, gc->tail);
+    out->len = (size_t)(w - out->buf);
+    out->buf[out->len] = '\0';
+}
+
+static int emit_puzzle(void *vctx, const qn_gen_puzzle *p)
+{
+    gen_cli *gc = vctx;
+
+    qn_buf_add(&gc->buf, p->text, p->textlen);
+    if (gc->buf.len > (1u << 16)) {
+        if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len) {
+            gc->write_failed = errno ? errno : EIO;
+            return 1;
+        }
+        qn_buf_reset(&gc->buf);
+    }
+    return 0;
+}
+
+static void progress(void *vctx, const qn_gen_stats *st)
+{
+    gen_cli *gc = vctx;
+    double t = now();
+
+    if (!gc->progress || t - gc->last_progress < 0.2)
+        return;
+    gc->last_progress = t;
+    fprintf(stderr, "\rquench: %llu/%llu puzzles, %llu draws, %.1f s ",
+            (unsigned long long)st->emitted,
+            (unsigned long long)gc->o.count, (unsigned long long)st->draws,
+            t - gc->t0);
+}
+
+static void write_header(gen_cli *gc)
+{
+    const qn_rules *r = qn_game_rules(gc->g);
+    char hash[65];
+    qn_jsonw w;
+
+    qn_rules_hash(r, hash);
+    qn_jsonw_init(&w, &gc->buf);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "header");
+    qn_jsonw_key(&w, "format"), qn_jsonw_str(&w, "quench-puzzles");
+    qn_jsonw_key(&w, "format_version"), qn_jsonw_int(&w, 1);
+    qn_jsonw_key(&w, "tool");
+    qn_buf_adds(&gc->buf, "\"quench ");
+    qn_buf_adds(&gc->buf, qn_version());
+    qn_buf_addc(&gc->buf, '"');
+    w.key_pending = 0;
+    qn_jsonw_key(&w, "rule"), qn_jsonw_str(&w, qn_rules_name(r));
+    qn_jsonw_key(&w, "rule_hash"), qn_jsonw_str(&w, hash);
+    qn_jsonw_key(&w, "seed"), qn_jsonw_str(&w, gc->seed_hex);
+    qn_jsonw_key(&w, "count"), qn_jsonw_uint(&w, gc->o.count);
+    qn_jsonw_key(&w, "presses");
+    qn_jsonw_arr(&w);
+    qn_jsonw_uint(&w, gc->o.lo);
+    if (gc->o.hi == UINT64_MAX)
+        qn_jsonw_null(&w);
+    else
+        qn_jsonw_uint(&w, gc->o.hi);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "unique_optimum"), qn_jsonw_bool(&w, gc->o.unique_optimum);
+    qn_jsonw_key(&w, "min_lit"), qn_jsonw_int(&w, gc->o.min_lit);
+    qn_jsonw_key(&w, "grader_version"), qn_jsonw_int(&w, QN_GRADER_VERSION);
+    qn_jsonw_end(&w);
+    qn_buf_addc(&gc->buf, '\n');
+}
+
+static void write_summary(gen_cli *gc, const qn_gen_stats *st, int done)
+{
+    qn_jsonw w;
+
+    qn_jsonw_init(&w, &gc->buf);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "summary");
+    qn_jsonw_key(&w, "emitted"), qn_jsonw_uint(&w, st->emitted);
+    qn_jsonw_key(&w, "complete"), qn_jsonw_bool(&w, done);
+    qn_jsonw_key(&w, "draws"), qn_jsonw_uint(&w, st->draws);
+    qn_jsonw_key(&w, "on_target"), qn_jsonw_uint(&w, st->on_target);
+    qn_jsonw_key(&w, "duplicates"), qn_jsonw_uint(&w, st->duplicates);
+    qn_jsonw_key(&w, "mode"), qn_jsonw_str(&w, qn_gen_mode_name(st->mode));
+    qn_jsonw_key(&w, "target_fraction");
+    if (st->rarity >= 0)
+        qn_jsonw_real(&w, st->rarity);
+    else
+        qn_jsonw_null(&w);
+    qn_jsonw_key(&w, "target_fraction_exact");
+    qn_jsonw_bool(&w, st->rarity_exact);
+    qn_jsonw_end(&w);
+    qn_buf_addc(&gc->buf, '\n');
+}
+
+/* Default tiers from a uniform sample, when the exact counts are too many. */
+static void sampled_tiers(gen_cli *gc)
+{
+    enum { NSAMPLE = 4096 };
+    uint64_t *p = QN_NEWN(NSAMPLE, uint64_t);
+    size_t got = qn_gen_sample_presses(gc->g, &gc->o.seed, p, NSAMPLE);
+
+    qn_tiers_from_samples(&gc->tiers, p, got,
+                          (uint64_t)qn_game_ncells(gc->g) *
+                              (qn_game_colours(gc->g) - 1));
+    free(p);
+}
+
+/* Grading tiers: the rule's own, else from the exact distribution. */
+static int setup_grading(gen_cli *gc, qn_err *err)
+{
+    const qn_rules *r = qn_game_rules(gc->g);
+    int need_dist = qn_rules_ntiers(r) == 0 || gc->tier ||
+                    gc->o.lo > 1 || gc->o.hi != UINT64_MAX;
+
+    if (need_dist &&
+        qn_distrib_compute(&gc->dist, qn_game_system(gc->g), NULL) != QN_OK)
+        gc->dist = NULL; /* too large: sampled tiers, sampling modes */
+    if (qn_rules_ntiers(r))
+        qn_tiers_from_rules(&gc->tiers, r);
+    else if (gc->dist)
+        qn_tiers_from_distrib(&gc->tiers, gc->dist);
+    else
+        sampled_tiers(gc);
+    gc->o.tiers = &gc->tiers;
+    gc->o.distrib = gc->dist;
+    if (gc->tier) {
+        size_t i;
+        for (i = 0; i < gc->tiers.n; i++)
+            if (!strcmp(gc->tiers.name[i], gc->tier))
+                break;
+        if (i == gc->tiers.n)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "no tier '%s' in this rule's grading",
+                              gc->tier);
+        if (gc->tiers.lo[i] > gc->o.lo)
+            gc->o.lo = gc->tiers.lo[i];
+        if (gc->tiers.hi[i] < gc->o.hi)
+            gc->o.hi = gc->tiers.hi[i];
+    }
+    return QN_OK;
+}
+
+/* Open the output: stdout, or a temp file beside FILE renamed at the end. */
+static int open_output(gen_cli *gc, char *tmp, size_t tmpsz)
+{
+    int fd;
+
+    if (!gc->out_path) {
+        gc->out = stdout;
+        return QN_EXIT_OK;
+    }
+    snprintf(tmp, tmpsz, "%s.tmp.XXXXXX", gc->out_path);
+    if ((fd = mkstemp(tmp)) < 0 || !(gc->out = fdopen(fd, "w"))) {
+        fprintf(stderr, "quench: %s: cannot create: %s\n", gc->out_path,
+                strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return QN_EXIT_CANTCREAT;
+    }
+    return QN_EXIT_OK;
+}
+
+/* Flush everything; for -o, fsync and rename into place. */
+static int close_output(gen_cli *gc, const char *tmp)
+{
+    int bad = gc->write_failed;
+
+    if (!bad && gc->buf.len &&
+        fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len)
+        bad = errno ? errno : EIO;
+    if (!bad && fflush(gc->out))
+        bad = errno ? errno : EIO;
+    if (gc->out_path) {
+        if (!bad && fsync(fileno(gc->out)))
+            bad = errno;
+        if (fclose(gc->out) && !bad)
+            bad = errno ? errno : EIO;
+        if (!bad && rename(tmp, gc->out_path))
+            bad = errno;
+        if (bad)
+            unlink(tmp);
+    }
+    if (bad) {
+        fprintf(stderr, "quench: %s: write failed: %s\n",
+                gc->out_path ? gc->out_path : "stdout", strerror(bad));
+        return QN_EXIT_IOERR;
+    }
+    return QN_EXIT_OK;
+}
+
+static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
+{
+    if (gc->progress)
+        fputs("\r\033[K", stderr);
+    if (rc == QN_OK) {
+        if (!gc->ctx->quiet)
+            fprintf(stderr,
+                    "quench: %llu puzzles from %llu draws (%s mode), "
+                    "%.2f s\n",
+                    (unsigned long long)st->emitted,
+                    (unsigned long long)st->draws,
+                    qn_gen_mode_name(st->mode), now() - gc->t0);
+        return QN_EXIT_OK;
+    }
+    if (interrupted) {
+        fprintf(stderr, "quench: interrupted: %llu puzzles produced\n",
+                (unsigned long long)st->emitted);
+        return QN_EXIT_INTERRUPTED;
+    }
+    if (rc == QN_ELIMIT) {
+        qn_report(gc->ctx, err);
+        return QN_EXIT_TEMPFAIL;
+    }
+    if (gc->write_failed)
+        return QN_EXIT_IOERR;
+    return qn_report(gc->ctx, err);
+}
+
+int cmd_generate(int argc, char **argv, qn_ctx *ctx)
+{
+    gen_cli gc;
+    qn_rules *r = NULL;
+    qn_gen_stats st;
+    qn_gen_hooks hooks;
+    qn_err err = QN_ERR_INIT;
+    char tmp[4096];
+    int status, rc;
+    struct sigaction sa;
+
+    if (cmd_wants_help(argc, argv, cmd_generate_usage))
+        return QN_EXIT_OK;
+    memset(&gc, 0, sizeof(gc));
+    gc.ctx = ctx;
+    qn_buf_init(&gc.buf);
+    if ((status = parse_opts(&gc, argc, argv)) != QN_EXIT_OK)
+        return status;
+    if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
+        return status;
+    if (!gc.have_seed)
+        qn_seed_random(&gc.o.seed);
+    qn_seed_format(&gc.o.seed, gc.seed_hex);
+    if (!ctx->quiet)
+        fprintf(stderr, "quench: seed %s\n", gc.seed_hex);
+    if (gc.o.max_draws == 0)
+        gc.o.max_draws = gc.o.count * 1000 + 1000000;
+    if (setup_grading(&gc, &err) != QN_OK) {
+        status = qn_report(ctx, &err);
+        goto done;
+    }
+    prepare_format(&gc);
+    if ((status = open_output(&gc, tmp, sizeof(tmp))) != QN_EXIT_OK)
+        goto done;
+    gc.t0 = gc.last_progress = now();
+    gc.progress = !ctx->quiet && isatty(2);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    write_header(&gc);
+    hooks = (qn_gen_hooks){format_puzzle, emit_puzzle, progress, &gc,
+                           &interrupted};
+    rc = qn_gen_run(gc.g, &gc.o, &hooks, &st, &err);
+    if (rc == QN_EINVAL) { /* nothing started: no output file at all */
+        if (gc.out_path) {
+            fclose(gc.out);
+            unlink(tmp);
+        }
+        status = qn_report(ctx, &err);
+        goto done;
+    }
+    write_summary(&gc, &st, rc == QN_OK);
+    status = close_output(&gc, tmp);
+    if (status == QN_EXIT_OK)
+        status = finish(&gc, rc, &st, &err);
+done:
+    signal(SIGINT, SIG_DFL);
+    qn_buf_release(&gc.buf);
+    for (size_t i = 0; i < gc.tiers.n; i++)
+        qn_buf_release(&gc.grade_esc[i]);
+    qn_distrib_free(gc.dist);
+    qn_game_free(gc.g);
+    qn_rules_free(r);
+    return status;
+}

@@ -1,0 +1,406 @@
+/*
+ * cmd_pack.c: `quench pack ...`: curate stored puzzles into named, ordered,
+ * versioned packs. Each subcommand is one transaction in the library.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "quench/buf.h"
+#include "quench/jsonw.h"
+#include "quench/mem.h"
+#include "quench/store.h"
+
+const char cmd_pack_usage[] =
+    "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...]\n"
+    "\n"
+    "  create NAME [--title T] [--description D] [--author A]\n"
+    "                       a new, empty pack (version 1)\n"
+    "  list [--json]        every pack: name, version, size, title\n"
+    "  show NAME [--json]   a pack and its puzzles in order: position, id,\n"
+    "                       min presses, grade, state\n"
+    "  add NAME ID... [--at POS]\n"
+    "                       append puzzles (or insert them from POS on)\n"
+    "  remove NAME ID...    take puzzles out; later ones move up\n"
+    "  move NAME ID POS     move one puzzle to position POS\n"
+    "  sort NAME            order by difficulty: min presses, then id\n"
+    "  rename NAME NEW      rename a pack\n"
+    "  delete NAME          delete a pack (its puzzles stay stored)\n"
+    "\n"
+    "Positions run 1..N without gaps; every change bumps the pack's\n"
+    "version. --db PATH (default: $QUENCH_DB, else db/quench.db, created\n"
+    "on first use) selects the database.\n";
+
+static const char *db_path(const char *opt)
+{
+    const char *env = getenv("QUENCH_DB");
+
+    if (opt)
+        return opt;
+    return env && *env ? env : "db/quench.db";
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent(const char *path, qn_err *err)
+{
+    char *dir = qn_xstrdup(path);
+    int rc = QN_OK;
+
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            qn_err_source(err, dir);
+            rc = qn_err_set(err, QN_EIO, 0, 0, "cannot create directory: %s",
+                            strerror(errno));
+            break;
+        }
+        *p = '/';
+    }
+    free(dir);
+    return rc;
+}
+
+typedef struct pack_cmd {
+    const qn_ctx *ctx;
+    qn_store *s;
+    int json;
+    qn_buf out;
+    qn_jsonw w;
+} pack_cmd;
+
+static int fail(pack_cmd *pc, qn_err *err)
+{
+    return qn_report(pc->ctx, err);
+}
+
+static int parse_id(const char *s, int64_t *out)
+{
+    uint64_t v;
+
+    if (cmd_parse_u64(s, &v) != 0 || v < 1 || v > (uint64_t)INT64_MAX)
+        return qn_usage_error("pack: '%s' is not a puzzle id or position",
+                              s);
+    *out = (int64_t)v;
+    return QN_EXIT_OK;
+}
+
+static int find(pack_cmd *pc, const char *name, int64_t *id)
+{
+    qn_err err = QN_ERR_INIT;
+
+    if (qn_store_pack_find(pc->s, name, id, &err) != QN_OK) {
+        qn_err_source(&err, qn_store_path(pc->s));
+        return fail(pc, &err);
+    }
+    return QN_EXIT_OK;
+}
+
+static int list_one(void *ctx, const qn_store_pack *p)
+{
+    pack_cmd *pc = ctx;
+
+    if (pc->json) {
+        qn_jsonw_obj(&pc->w);
+        qn_jsonw_key(&pc->w, "name"), qn_jsonw_str(&pc->w, p->name);
+        qn_jsonw_key(&pc->w, "title"), qn_jsonw_str(&pc->w, p->title);
+        qn_jsonw_key(&pc->w, "version"), qn_jsonw_int(&pc->w, p->version);
+        qn_jsonw_key(&pc->w, "puzzles"), qn_jsonw_int(&pc->w, p->count);
+        qn_jsonw_end(&pc->w);
+    } else {
+        qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld puzzles  %s\n", p->name,
+                    (long long)p->version, (long long)p->count, p->title);
+    }
+    return 0;
+}
+
+static int head_one(void *ctx, const qn_store_pack *p)
+{
+    pack_cmd *pc = ctx;
+
+    if (pc->json) {
+        qn_jsonw_key(&pc->w, "name"), qn_jsonw_str(&pc->w, p->name);
+        qn_jsonw_key(&pc->w, "title"), qn_jsonw_str(&pc->w, p->title);
+        qn_jsonw_key(&pc->w, "description");
+        qn_jsonw_str(&pc->w, p->description);
+        qn_jsonw_key(&pc->w, "author"), qn_jsonw_str(&pc->w, p->author);
+        qn_jsonw_key(&pc->w, "version"), qn_jsonw_int(&pc->w, p->version);
+        qn_jsonw_key(&pc->w, "created"), qn_jsonw_str(&pc->w, p->created);
+        qn_jsonw_key(&pc->w, "modified"), qn_jsonw_str(&pc->w, p->modified);
+    } else {
+        qn_buf_addf(&pc->out, "pack:        %s\n", p->name);
+        if (*p->title)
+            qn_buf_addf(&pc->out, "title:       %s\n", p->title);
+        if (*p->description)
+            qn_buf_addf(&pc->out, "description: %s\n", p->description);
+        if (*p->author)
+            qn_buf_addf(&pc->out, "author:      %s\n", p->author);
+        qn_buf_addf(&pc->out, "version:     %lld\npuzzles:     %lld\n",
+                    (long long)p->version, (long long)p->count);
+    }
+    return 0;
+}
+
+static int show_row(void *ctx, const qn_store_row *r)
+{
+    pack_cmd *pc = ctx;
+    qn_jsonw *w = &pc->w;
+
+    if (!pc->json) {
+        qn_buf_addf(&pc->out, "%5lld  #%-7lld %3llu presses  %-8s %s\n",
+                    (long long)r->position, (long long)r->id,
+                    (unsigned long long)r->min_presses,
+                    r->grade ? r->grade : "-", r->state);
+        return 0;
+    }
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "position"), qn_jsonw_int(w, r->position);
+    qn_jsonw_key(w, "id"), qn_jsonw_int(w, r->id);
+    qn_jsonw_key(w, "rule"), qn_jsonw_str(w, r->rule_name);
+    qn_jsonw_key(w, "rule_hash"), qn_jsonw_str(w, r->rule_hash);
+    qn_jsonw_key(w, "state"), qn_jsonw_str(w, r->state);
+    qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, r->min_presses);
+    qn_jsonw_key(w, "optimal_solutions"), qn_jsonw_uint(w, r->noptimal);
+    qn_jsonw_key(w, "witness"), qn_jsonw_str(w, r->witness);
+    qn_jsonw_key(w, "grade");
+    if (r->grade)
+        qn_jsonw_str(w, r->grade);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_key(w, "seed");
+    if (r->seed)
+        qn_jsonw_str(w, r->seed);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_key(w, "stream_index");
+    if (r->stream_index >= 0)
+        qn_jsonw_int(w, r->stream_index);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_end(w);
+    return 0;
+}
+
+/* Options of create/list/show; returns an exit code; sets *first to the
+ * first operand. */
+typedef struct popts {
+    const char *title, *description, *author;
+    int json;
+    int64_t at;
+} popts;
+
+static int parse_opts(int argc, char **argv, popts *o, int *first)
+{
+    static const struct option opts[] = {
+        {"title", required_argument, NULL, 't'},
+        {"description", required_argument, NULL, 'd'},
+        {"author", required_argument, NULL, 'a'},
+        {"json", no_argument, NULL, 'j'},
+        {"at", required_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0}};
+    int c;
+
+    memset(o, 0, sizeof(*o));
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 't': o->title = optarg; break;
+        case 'd': o->description = optarg; break;
+        case 'a': o->author = optarg; break;
+        case 'j': o->json = 1; break;
+        case 'p':
+            if (parse_id(optarg, &o->at))
+                return QN_EXIT_USAGE;
+            break;
+        default:
+            return qn_usage_error("pack %s: unknown option or missing "
+                                  "value '%s'",
+                                  argv[0], argv[optind - 1]);
+        }
+    }
+    *first = optind;
+    return QN_EXIT_OK;
+}
+
+static int run(pack_cmd *pc, int argc, char **argv)
+{
+    const char *sub = argv[0];
+    qn_err err = QN_ERR_INIT;
+    popts o;
+    int64_t pack = 0, id = 0, pos = 0;
+    int i = 1, st, nargs;
+    char **a;
+
+    if ((st = parse_opts(argc, argv, &o, &i)))
+        return st;
+    a = argv + i;
+    nargs = argc - i;
+    pc->json = o.json;
+#define NEED(cond, what)                                                    \
+    do {                                                                    \
+        if (!(cond))                                                        \
+            return qn_usage_error("pack %s: expected %s", sub, what);       \
+    } while (0)
+    if (!strcmp(sub, "create")) {
+        qn_store_pack p = {0, NULL, o.title, o.description, o.author,
+                           0, 0, NULL, NULL};
+        NEED(nargs == 1, "NAME");
+        p.name = a[0];
+        if (qn_store_pack_create(pc->s, &p, &pack, &err) != QN_OK)
+            return fail(pc, &err);
+        if (!pc->ctx->quiet)
+            qn_buf_addf(&pc->out, "created pack '%s'\n", a[0]);
+    } else if (!strcmp(sub, "list")) {
+        NEED(nargs == 0, "no operands");
+        if (pc->json)
+            qn_jsonw_arr(&pc->w);
+        if (qn_store_pack_list(pc->s, NULL, list_one, pc, &err) != QN_OK)
+            return fail(pc, &err);
+        if (pc->json) {
+            qn_jsonw_end(&pc->w);
+            qn_buf_addc(&pc->out, '\n');
+        }
+    } else if (!strcmp(sub, "show")) {
+        NEED(nargs == 1, "NAME");
+        if ((st = find(pc, a[0], &pack)))
+            return st;
+        if (pc->json)
+            qn_jsonw_obj(&pc->w);
+        if (qn_store_pack_list(pc->s, a[0], head_one, pc, &err) != QN_OK)
+            return fail(pc, &err);
+        if (pc->json) {
+            qn_jsonw_key(&pc->w, "puzzles");
+            qn_jsonw_arr(&pc->w);
+        }
+        if (qn_store_pack_each(pc->s, pack, show_row, pc, &err) != QN_OK)
+            return fail(pc, &err);
+        if (pc->json) {
+            qn_jsonw_end(&pc->w);
+            qn_jsonw_end(&pc->w);
+            qn_buf_addc(&pc->out, '\n');
+        }
+    } else if (!strcmp(sub, "add") || !strcmp(sub, "remove")) {
+        int add = sub[0] == 'a';
+        NEED(nargs >= 2, "NAME and at least one puzzle ID");
+        if ((st = find(pc, a[0], &pack)))
+            return st;
+        for (int j = 1; j < nargs; j++)
+            if ((st = parse_id(a[j], &id)))
+                return st;
+        /* one batch: all of the ids or none of them */
+        if (qn_store_begin(pc->s, &err) != QN_OK)
+            return fail(pc, &err);
+        for (int j = 1; j < nargs; j++) {
+            parse_id(a[j], &id);
+            if ((add ? qn_store_pack_add(pc->s, pack, id,
+                                         o.at ? o.at + j - 1 : 0, &err)
+                     : qn_store_pack_remove(pc->s, pack, id, &err)) !=
+                QN_OK) {
+                qn_store_rollback(pc->s, NULL);
+                return fail(pc, &err);
+            }
+        }
+        if (qn_store_commit(pc->s, &err) != QN_OK)
+            return fail(pc, &err);
+        if (!pc->ctx->quiet)
+            qn_buf_addf(&pc->out, "%s %d puzzle%s %s '%s'\n",
+                        add ? "added" : "removed", nargs - 1,
+                        nargs == 2 ? "" : "s", add ? "to" : "from", a[0]);
+    } else if (!strcmp(sub, "move")) {
+        NEED(nargs == 3, "NAME ID POS");
+        if ((st = find(pc, a[0], &pack)) || (st = parse_id(a[1], &id)) ||
+            (st = parse_id(a[2], &pos)))
+            return st;
+        if (qn_store_pack_move(pc->s, pack, id, pos, &err) != QN_OK)
+            return fail(pc, &err);
+    } else if (!strcmp(sub, "sort")) {
+        NEED(nargs == 1, "NAME");
+        if ((st = find(pc, a[0], &pack)))
+            return st;
+        if (qn_store_pack_sort(pc->s, pack, &err) != QN_OK)
+            return fail(pc, &err);
+    } else if (!strcmp(sub, "rename")) {
+        NEED(nargs == 2, "NAME NEW");
+        if ((st = find(pc, a[0], &pack)))
+            return st;
+        if (qn_store_pack_rename(pc->s, pack, a[1], &err) != QN_OK)
+            return fail(pc, &err);
+    } else if (!strcmp(sub, "delete")) {
+        NEED(nargs == 1, "NAME");
+        if ((st = find(pc, a[0], &pack)))
+            return st;
+        if (qn_store_pack_delete(pc->s, pack, &err) != QN_OK)
+            return fail(pc, &err);
+    } else {
+        return qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
+                              "pack --help')",
+                              sub);
+    }
+#undef NEED
+    return QN_EXIT_OK;
+}
+
+int cmd_pack(int argc, char **argv, qn_ctx *ctx)
+{
+    static const char *const subs[] = {"create", "list",   "show",
+                                       "add",    "remove", "move",
+                                       "sort",   "rename", "delete"};
+    pack_cmd pc;
+    qn_err err = QN_ERR_INIT;
+    const char *opt = NULL, *path, *busy = getenv("QUENCH_BUSY_TIMEOUT");
+    char **args;
+    int n = 0, st = QN_EXIT_OK, known = 0;
+
+    if (cmd_wants_help(argc, argv, cmd_pack_usage))
+        return QN_EXIT_OK;
+    args = QN_NEWN((size_t)argc + 1, char *);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--db")) {
+            if (i + 1 == argc) {
+                free(args);
+                return qn_usage_error("pack: --db needs a PATH");
+            }
+            opt = argv[++i];
+        } else if (!strncmp(argv[i], "--db=", 5)) {
+            opt = argv[i] + 5;
+        } else {
+            args[n++] = argv[i];
+        }
+    }
+    for (size_t i = 0; n > 0 && i < sizeof(subs) / sizeof(*subs); i++)
+        known |= !strcmp(args[0], subs[i]);
+    if (!known) {
+        st = n ? qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
+                                "pack --help')",
+                                args[0])
+               : qn_usage_error("pack: expected a subcommand (see 'quench "
+                                "pack --help')");
+        free(args);
+        return st;
+    }
+    memset(&pc, 0, sizeof(pc));
+    pc.ctx = ctx;
+    qn_buf_init(&pc.out);
+    qn_jsonw_init(&pc.w, &pc.out);
+    path = db_path(opt);
+    if (make_parent(path, &err) != QN_OK ||
+        qn_store_open(&pc.s, path, QN_STORE_CREATE, &err) != QN_OK) {
+        st = qn_report(ctx, &err);
+    } else {
+        if (busy && *busy)
+            qn_store_set_busy_timeout(pc.s, atoi(busy));
+        st = run(&pc, n, args);
+    }
+    if (st == QN_EXIT_OK)
+        st = cmd_finish_out(&pc.out);
+    qn_buf_release(&pc.out);
+    qn_store_close(pc.s);
+    free(args);
+    return st;
+}

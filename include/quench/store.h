@@ -1,0 +1,319 @@
+/*
+ * store.h: the SQLite puzzle store: rule sets, puzzles, packs and runs in
+ * one database file (schema and guarantees: docs/STORE.md).
+ *
+ * A qn_store is one connection. Every connection enforces foreign keys,
+ * uses WAL with synchronous=NORMAL and a busy timeout; writers take the
+ * write lock up front (BEGIN IMMEDIATE). Mutating calls made outside a
+ * batch run in their own transaction; inside a batch (qn_store_begin ..
+ * qn_store_commit) they join it, and a failed call undoes only its own
+ * work (a SAVEPOINT), so the batch stays usable.
+ *
+ * Codes, common to every function below unless its comment says more:
+ *   QN_EDB      an SQLite failure: corrupt file, full disk, read-only
+ *               file, constraint broken; err->msg holds sqlite3_errmsg()
+ *   QN_EBUSY    the database stayed locked by another connection for
+ *               longer than the busy timeout: retry later
+ *   QN_ENEWER   the file was written by a newer quench (schema version
+ *               above QN_STORE_SCHEMA_VERSION)
+ *   QN_EINVAL   not a quench database, or an argument breaks the schema
+ *   QN_ENOTFOUND the named pack, puzzle, rule or database does not exist
+ * err->source is the database path. Outputs are set on success only; a
+ * failed call leaves *out NULL (pointers) or untouched (numbers).
+ *
+ * Strings in row structs handed to callbacks are borrowed for the duration
+ * of the callback. A callback returning non-zero stops the walk, and the
+ * function then returns that value.
+ */
+#ifndef QN_STORE_H
+#define QN_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/err.h"
+
+/* PRAGMA application_id of every quench database: "QnCh" in ASCII. */
+#define QN_STORE_APPLICATION_ID 0x516e4368
+/* The newest schema this build knows (the last db/migrations file). */
+int qn_store_schema_version(void);
+
+typedef struct qn_store qn_store; /* opaque: one SQLite connection */
+
+enum qn_store_flags {
+    QN_STORE_CREATE = 1 << 0,     /* create the file when missing */
+    QN_STORE_READONLY = 1 << 1,   /* open read-only; writes fail QN_EDB */
+    QN_STORE_NO_MIGRATE = 1 << 2, /* leave an old schema alone (for
+                                     qn_store_migrate); others refuse it */
+};
+
+/*
+ * Open the database at `path` (":memory:" works) and bring its schema up
+ * to date: a new or older database is migrated, one transaction per
+ * migration. *out is the caller's (qn_store_close). Extra codes:
+ * QN_ENOTFOUND the file is missing and QN_STORE_CREATE was not given;
+ * QN_EINVAL the file is an SQLite database of another application;
+ * QN_ENEWER (see above); QN_EDB an old schema with READONLY or NO_MIGRATE
+ * (only qn_store_migrate may then be called).
+ */
+int qn_store_open(qn_store **out, const char *path, unsigned flags,
+                  qn_err *err);
+/* Close; rolls back an open batch. NULL is a no-op. */
+void qn_store_close(qn_store *s);
+/* The path given to qn_store_open; borrowed. */
+const char *qn_store_path(const qn_store *s);
+
+/* Busy timeout in milliseconds (default 5000; tests set it short). */
+void qn_store_set_busy_timeout(qn_store *s, int ms);
+
+/*
+ * Apply pending migrations; *from_out and *to_out (either may be NULL)
+ * receive the schema version before and after. Idempotent.
+ */
+int qn_store_migrate(qn_store *s, int *from_out, int *to_out, qn_err *err);
+/* The schema version of the open database (PRAGMA user_version). */
+int qn_store_version(qn_store *s, int *out, qn_err *err);
+
+/* ---------------------------------------------------------------------
+ * Batches: one write transaction (BEGIN IMMEDIATE). Commit makes every
+ * call since begin durable against a crash of the process (kill -9); a
+ * power loss may lose the last committed batches (synchronous=NORMAL),
+ * never corrupt the file. Rollback discards them all. Begin inside a
+ * batch is QN_EINVAL; commit/rollback outside one is QN_EINVAL.
+ */
+int qn_store_begin(qn_store *s, qn_err *err);
+int qn_store_commit(qn_store *s, qn_err *err);
+int qn_store_rollback(qn_store *s, qn_err *err);
+/* 1 while a batch is open. */
+int qn_store_in_batch(const qn_store *s);
+
+/* ---------------------------------------------------------------------
+ * Rule sets. Idempotent by hash: putting a rule whose hash is stored
+ * returns the existing id (the stored YAML is kept).
+ */
+typedef struct qn_store_rule {
+    const char *hash;  /* 64 lowercase hex digits (qn_rules_hash) */
+    const char *name;
+    const char *yaml;  /* the rule file text */
+    int cells;
+    unsigned colours;
+    const char *facts; /* free text, e.g. "kernel=4"; NULL = "" */
+} qn_store_rule;
+
+int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
+                      qn_err *err);
+/* The id of the rule with this hash: QN_ENOTFOUND when none. */
+int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
+                       qn_err *err);
+
+/* ---------------------------------------------------------------------
+ * Puzzles.
+ */
+typedef enum qn_store_provenance {
+    QN_STORE_GENERATE = 0,
+    QN_STORE_VALIDATE,
+    QN_STORE_IMPORT,
+} qn_store_provenance;
+
+/* "generate", "validate", "import" (the database spelling). */
+const char *qn_store_provenance_name(qn_store_provenance p);
+
+typedef struct qn_store_puzzle {
+    int64_t rule_id;
+    const char *state;     /* state text (state.h) */
+    const uint8_t *canon;  /* canonical key, e.g. qn_store_canon_pack */
+    size_t canon_len;      /* >= 1 */
+    uint64_t min_presses;
+    uint64_t noptimal;     /* optimal solutions */
+    const char *witness;   /* an optimal plan, per-cell counts as text */
+    const char *grade;     /* NULL = ungraded */
+    const char *grader;    /* grader version; NULL = "" */
+    const char *seed;      /* batch seed as hex; NULL = none */
+    int64_t stream_index;  /* -1 = none */
+    qn_store_provenance provenance;
+    int64_t run_id;        /* 0 = none */
+} qn_store_puzzle;
+
+/*
+ * Insert a puzzle. The UNIQUE (rule, canonical key) constraint decides:
+ * *is_new_out = 1 and *id_out = the new id, or *is_new_out = 0 and
+ * *id_out = the id of the stored puzzle with the same canonical key (the
+ * new row is not written). Either output may be NULL. Inside a batch this
+ * is one cached prepared statement and nothing more.
+ */
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
+                        int64_t *id_out, int *is_new_out, qn_err *err);
+
+/*
+ * Pack n canonical cell values (each < k, 2 <= k <= 255) into
+ * ceil(n * bits / 8) bytes, bits = ceil(log2 k), LSB first; returns the
+ * byte count. out must hold qn_store_canon_size(n, k) bytes.
+ */
+size_t qn_store_canon_size(int n, unsigned k);
+size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
+                           unsigned k);
+
+/* ---------------------------------------------------------------------
+ * Runs: who wrote what, and where a generator resumes.
+ */
+typedef struct qn_store_run {
+    const char *command;     /* "generate", "validate", ... */
+    int64_t rule_id;         /* 0 = none */
+    const char *seed;        /* hex; NULL = "" */
+    const char *options;     /* canonical option string; NULL = "" */
+    const char *tool_version;
+    uint64_t requested;      /* puzzles asked for */
+} qn_store_run;
+
+/* Start a run (status 'running'); *id_out is its id. */
+int qn_store_run_start(qn_store *s, const qn_store_run *run,
+                       int64_t *id_out, qn_err *err);
+
+/*
+ * Find the latest run with the same command, rule, seed and options (the
+ * resume key): *id_out and *next_index_out (either may be NULL); its
+ * status goes back to 'running'. QN_ENOTFOUND when there is none.
+ */
+int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      uint64_t *next_index_out, qn_err *err);
+
+/*
+ * Record progress: every stream index below next_index was handled, with
+ * the given running totals. Call it inside the batch that stored those
+ * puzzles, so progress and puzzles commit together.
+ */
+int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
+                          uint64_t stored, uint64_t duplicates, qn_err *err);
+
+/* Finish: status "done", "interrupted" or "failed"; stamps the time. */
+int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
+                        qn_err *err);
+
+/* The largest stream index stored for a run: QN_ENOTFOUND when none. */
+int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
+                       qn_err *err);
+
+/* ---------------------------------------------------------------------
+ * Packs: named, ordered lists of puzzles. Positions are 1..count with no
+ * gaps; every change to a pack's contents or order bumps its version.
+ */
+typedef struct qn_store_pack {
+    int64_t id;
+    const char *name;        /* 1..64 bytes, unique */
+    const char *title;       /* "" when absent (NULL on input = "") */
+    const char *description;
+    const char *author;
+    int64_t version;
+    int64_t count;           /* puzzles in the pack */
+    const char *created, *modified; /* ISO 8601 UTC */
+} qn_store_pack;
+
+/* Create a pack from p's name/title/description/author (other fields are
+ * ignored). QN_EINVAL when the name is taken or empty. */
+int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
+                         int64_t *id_out, qn_err *err);
+/* The id of the pack called name: QN_ENOTFOUND when none. */
+int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
+                       qn_err *err);
+
+typedef int qn_store_pack_fn(void *ctx, const qn_store_pack *p);
+/* Visit every pack by name (name == NULL), or just the named one
+ * (QN_ENOTFOUND when missing). */
+int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
+                       void *ctx, qn_err *err);
+
+/*
+ * Add a puzzle at `position` (1..count+1; 0 = append), shifting later
+ * ones down. QN_ENOTFOUND: no such pack or puzzle. QN_EINVAL: already in
+ * the pack, or the position is out of range.
+ */
+int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                      int64_t position, qn_err *err);
+/* Remove a puzzle; later ones move up. QN_ENOTFOUND when not a member. */
+int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                         qn_err *err);
+/* Move a member to position 1..count. QN_ENOTFOUND / QN_EINVAL. */
+int qn_store_pack_move(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                       int64_t position, qn_err *err);
+/* Rename; QN_EINVAL when the new name is taken or empty. */
+int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
+                         qn_err *err);
+/* Delete a pack and its membership (the puzzles stay). */
+int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
+/* Reorder by difficulty: min presses ascending, then puzzle id. */
+int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
+
+/* A stored puzzle as read back (pack export, check). */
+typedef struct qn_store_row {
+    int64_t id;
+    int64_t position;      /* in the pack; 0 outside a pack walk */
+    int64_t rule_id;
+    const char *rule_hash;
+    const char *rule_name;
+    const char *state;
+    uint64_t min_presses;
+    uint64_t noptimal;
+    const char *witness;
+    const char *grade;     /* NULL when ungraded */
+    const char *grader;
+    const char *seed;      /* NULL when none */
+    int64_t stream_index;  /* -1 when none */
+    const char *provenance;
+} qn_store_row;
+
+typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);
+/* Visit a pack's puzzles in position order. */
+int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
+                       void *ctx, qn_err *err);
+
+/* ---------------------------------------------------------------------
+ * Checking, statistics, merging.
+ */
+
+/*
+ * Visit every stored puzzle, grouped by rule (rule id, then puzzle id).
+ * rule_fn is called once before each rule's puzzles with the rule's id,
+ * hash, name and YAML text, so the caller can compile it (the store does
+ * not depend on the engine); then puzzle_fn for each of its puzzles.
+ */
+typedef int qn_store_rule_fn(void *ctx, int64_t rule_id, const char *hash,
+                             const char *name, const char *yaml);
+int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
+                         qn_store_row_fn *puzzle_fn, void *ctx, qn_err *err);
+
+/*
+ * PRAGMA integrity_check and foreign_key_check. QN_OK when both are
+ * clean; otherwise QN_EDB with the first problem in err->msg and
+ * *nproblems_out (may be NULL) the number of problem rows.
+ */
+int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err);
+
+typedef struct qn_store_counts {
+    int64_t rules, puzzles, packs, pack_entries, runs;
+} qn_store_counts;
+int qn_store_counts_get(qn_store *s, qn_store_counts *out, qn_err *err);
+
+/* The difficulty histogram: one call per (rule, min presses) with the
+ * number of puzzles, by rule name then presses. */
+typedef int qn_store_hist_fn(void *ctx, const char *rule_name,
+                             const char *rule_hash, uint64_t min_presses,
+                             int64_t count);
+int qn_store_histogram(qn_store *s, qn_store_hist_fn *fn, void *ctx,
+                       qn_err *err);
+
+typedef struct qn_store_merge_stats {
+    int64_t rules, puzzles, duplicates, packs, pack_entries, runs;
+} qn_store_merge_stats;
+
+/*
+ * Merge the quench database at `in_path` (opened read-only, not migrated:
+ * it must be at this build's schema version) into s, in one transaction:
+ * rules by hash, runs by key, puzzles by (rule, canonical key) in (rule,
+ * seed, stream index) order, packs by name (members not yet in the pack
+ * are appended in their order). Idempotent. *stats_out (may be NULL)
+ * receives what was added. QN_ENOTFOUND when in_path does not exist.
+ */
+int qn_store_merge(qn_store *s, const char *in_path,
+                   qn_store_merge_stats *stats_out, qn_err *err);
+
+#endif

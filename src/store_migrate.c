@@ -1,0 +1,98 @@
+/*
+ * store_migrate.c: bring a database's schema up to date. Each migration
+ * from db/migrations/ runs in its own BEGIN IMMEDIATE transaction that
+ * also sets PRAGMA user_version, so a crash leaves either the old or the
+ * new version, never half a migration; two processes migrating at once
+ * serialise on the write lock and the second finds nothing left to do.
+ */
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "store_internal.h"
+
+int qn_store_schema_version(void)
+{
+    return qn_nmigrations ? qn_migrations[qn_nmigrations - 1].number : 0;
+}
+
+int qn_store_version(qn_store *s, int *out, qn_err *err)
+{
+    long long v;
+    int rc = qn_store__int(s, "PRAGMA user_version", &v, err);
+
+    if (rc == QN_OK)
+        *out = (int)v;
+    return rc;
+}
+
+/* Apply migration m unless user_version already covers it. */
+static int apply(qn_store *s, const struct qn_migration *m, qn_err *err)
+{
+    char sql[128];
+    long long v;
+    int rc;
+
+    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) != QN_OK)
+        return rc;
+    /* re-read under the write lock: another process may have migrated */
+    rc = qn_store__int(s, "PRAGMA user_version", &v, err);
+    if (rc == QN_OK && v >= m->number)
+        goto done;
+    if (rc == QN_OK && v != m->number - 1) {
+        rc = qn_err_set(err, QN_EDB, 0, 0,
+                        "schema version %lld cannot take migration %s", v,
+                        m->name);
+        goto done;
+    }
+    if (rc == QN_OK && sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) !=
+                           SQLITE_OK) {
+        rc = qn_store__fail(s, sqlite3_errcode(s->db), err);
+        qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s", m->name,
+                   sqlite3_errmsg(s->db));
+        goto done;
+    }
+    if (rc == QN_OK && m->number == 1) {
+        snprintf(sql, sizeof(sql), "PRAGMA application_id = %d",
+                 (int)QN_STORE_APPLICATION_ID);
+        rc = qn_store__exec(s, sql, err);
+    }
+    if (rc == QN_OK) {
+        snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", m->number);
+        rc = qn_store__exec(s, sql, err);
+    }
+done:
+    if (rc == QN_OK && (rc = qn_store__exec(s, "COMMIT", err)) == QN_OK)
+        return QN_OK;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+int qn_store_migrate(qn_store *s, int *from_out, int *to_out, qn_err *err)
+{
+    int from, to, rc;
+
+    if (s->in_batch)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "cannot migrate inside a batch");
+    if ((rc = qn_store_version(s, &from, err)) != QN_OK)
+        return rc;
+    if (from > qn_store_schema_version()) {
+        qn_err_source(err, s->path);
+        return qn_err_set(err, QN_ENEWER, 0, 0,
+                          "database schema version %d is newer than this "
+                          "quench knows (%d); upgrade quench",
+                          from, qn_store_schema_version());
+    }
+    for (size_t i = 0; i < qn_nmigrations; i++)
+        if (qn_migrations[i].number > from &&
+            (rc = apply(s, &qn_migrations[i], err)) != QN_OK)
+            return rc;
+    if ((rc = qn_store_version(s, &to, err)) != QN_OK)
+        return rc;
+    if (from_out)
+        *from_out = from;
+    if (to_out)
+        *to_out = to;
+    return QN_OK;
+}

@@ -1,0 +1,163 @@
+#!/bin/sh
+# t400: quench db init|migrate|check|stats|merge on real database files:
+# where the database lives, schema versions, witness verification, and the
+# failure modes with their exit codes (66 missing, 74 damaged, 75 busy,
+# 78 newer). Rows are inserted with the sqlite3 shell when it is installed
+# (the generator that normally writes them is tested elsewhere).
+. "$(dirname "$0")/lib.sh"
+
+RULES=$TOP/rules/classic-5x5.yaml
+HASH=$("$QUENCH" rules show "$RULES" --json | sed 's/.*"hash":"\([0-9a-f]*\)".*/\1/')
+
+# seed DB: the classic rule and three puzzles with real witnesses
+seed() {
+    sqlite3 "$1" <<SQL
+PRAGMA foreign_keys = ON;
+INSERT INTO rules (hash, name, yaml, cells, colours)
+  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
+INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
+                     grade, seed, stream_index, provenance) VALUES
+ (1, '11000/10000/00000/00000/00000', x'01', 1, 1,
+  '10000/00000/00000/00000/00000', 'easy', 'ab', $2, 'import'),
+ (1, '01110/00100/00000/00000/00000', x'02', 1, 1,
+  '00100/00000/00000/00000/00000', 'easy', 'ab', $(($2 + 1)), 'import'),
+ (1, '11000/10000/00000/00001/00011', x'03', 2, 1,
+  '10000/00000/00000/00000/00001', 'easy', 'ab', $(($2 + 2)), 'import');
+SQL
+}
+
+# the default database: db/quench.db in the working directory
+q db init
+expect_rc 0 "db init"
+expect_out "db/quench.db: schema version 1" "db init reports the version"
+[ -f db/quench.db ] && ok || not_ok "db init creates db/quench.db"
+q db init
+expect_rc 0 "db init twice"
+# --db and QUENCH_DB
+q db --db "$TMP/sub/dir/x.db" init
+expect_rc 0 "db init --db in a new directory"
+[ -f "$TMP/sub/dir/x.db" ] && ok || not_ok "--db PATH is created"
+QUENCH_DB="$TMP/env.db" "$QUENCH" db init >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 0 "QUENCH_DB"
+[ -f "$TMP/env.db" ] && ok || not_ok "QUENCH_DB names the database"
+q db migrate --db "$TMP/x.db"
+expect_rc 0 "db migrate"
+expect_out "schema version 0 -> 1" "db migrate reports"
+q db --db "$TMP/x.db" stats
+expect_rc 0 "stats of an empty database"
+expect_out "puzzles:   0" "empty stats"
+q db --db "$TMP/x.db" frobnicate
+expect_rc 64 "unknown db subcommand"
+q db --db "$TMP/x.db" check extra
+expect_rc 64 "db check takes no operand"
+
+# missing inputs: 66
+q db --db "$TMP/none.db" check
+expect_rc 66 "check of a missing database"
+expect_err "none.db" "missing database named"
+[ ! -e "$TMP/none.db" ] && ok || not_ok "check does not create the database"
+q db merge "$TMP/m.db" "$TMP/none.db"
+expect_rc 66 "merge of a missing input"
+
+# not a database: 74; another application's database: 65
+head -c 8192 /dev/urandom >"$TMP/junk.db"
+q db --db "$TMP/junk.db" stats
+expect_rc 74 "a file that is not a database"
+expect_err "junk.db: file is not a database" "sqlite message"
+
+if command -v sqlite3 >/dev/null 2>&1; then
+    seed "$TMP/x.db" 0
+    q db --db "$TMP/x.db" stats
+    expect_rc 0 "stats"
+    expect_out "puzzles:   3" "stats counts puzzles"
+    expect_out "classic-5x5" "stats names the rule"
+    grep -qE '^ +1 +2$' "$TMP/out" && ok || not_ok "histogram: 2 puzzles of 1 press"
+    grep -qE '^ +2 +1$' "$TMP/out" && ok || not_ok "histogram: 1 puzzle of 2 presses"
+    q db --db "$TMP/x.db" check
+    expect_rc 0 "check of good puzzles"
+    expect_out "3 witnesses verified" "check verifies every witness"
+
+    # a wrong witness and a wrong minimum are found
+    cp "$TMP/x.db" "$TMP/bad.db"
+    sqlite3 "$TMP/bad.db" "UPDATE puzzles SET witness = '01000/00000/00000/00000/00000' WHERE id = 2; UPDATE puzzles SET min_presses = 3 WHERE id = 3"
+    q db --db "$TMP/bad.db" check
+    expect_rc 65 "check finds bad puzzles"
+    expect_err "puzzle 2 (classic-5x5): the witness does not solve the state" "bad witness named"
+    expect_err "puzzle 3 (classic-5x5): the stored minimum is not the minimum" "bad minimum named"
+    expect_err "2 of 3 puzzles failed" "check summary"
+
+    # the unique key refuses a duplicate
+    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance) VALUES (1, 's', x'01', 1, 1, 'w', 'import')" 2>/dev/null; then
+        not_ok "duplicate canonical key accepted"
+    else ok; fi
+
+    # merge: two shards into one, twice
+    q db --db "$TMP/s1.db" init
+    q db --db "$TMP/s2.db" init
+    seed "$TMP/s1.db" 0
+    seed "$TMP/s2.db" 10
+    sqlite3 "$TMP/s2.db" "UPDATE puzzles SET canon = x'04', state = '00000/00000/00000/00000/11000', witness = '00000/00000/00000/00000/00000' WHERE id = 3"
+    q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
+    expect_rc 0 "db merge"
+    expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"
+    expect_out "s2.db: +1 puzzles (2 duplicates)" "merge counts duplicates"
+    q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
+    expect_rc 0 "db merge again"
+    expect_out "s2.db: +0 puzzles (3 duplicates)" "merge is idempotent"
+    expect_eq "$(sqlite3 "$TMP/m.db" 'SELECT count(*) FROM puzzles')" 4 "merged puzzles"
+    expect_eq "$(sqlite3 "$TMP/m.db" 'SELECT count(*) FROM rules')" 1 "merged rules"
+    q db merge "$TMP/m.db" "$TMP/m.db"
+    expect_rc 64 "merge into itself"
+
+    # newer database: 78, and nothing changed
+    cp "$TMP/x.db" "$TMP/new.db"
+    sqlite3 "$TMP/new.db" "PRAGMA user_version = 99"
+    q db --db "$TMP/new.db" stats
+    expect_rc 78 "a newer database is refused"
+    expect_err "newer than this quench" "newer message"
+    q db merge "$TMP/m.db" "$TMP/new.db"
+    expect_rc 78 "merge refuses a newer input"
+
+    # another application's SQLite file: 65
+    sqlite3 "$TMP/other.db" "CREATE TABLE t (x)"
+    q db --db "$TMP/other.db" stats
+    expect_rc 65 "another application's database"
+    expect_err "not a quench database" "foreign database message"
+
+    # busy: another writer holds the lock past the timeout -> 75
+    (echo "BEGIN IMMEDIATE; INSERT INTO packs (name) VALUES ('held');"; sleep 3) | sqlite3 "$TMP/x.db" &
+    holder=$!
+    sleep 1
+    QUENCH_BUSY_TIMEOUT=200 "$QUENCH" pack --db "$TMP/x.db" create other >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 75 "a locked database"
+    expect_err "database is locked" "busy message"
+    wait $holder
+    q pack --db "$TMP/x.db" list
+    expect_rc 0 "after the lock"
+    if grep -q other "$TMP/out"; then not_ok "busy create half-written"; else ok; fi
+
+    # damaged file: overwrite pages in the middle -> 74, no crash
+    cp "$TMP/x.db" "$TMP/dmg.db"
+    size=$(wc -c <"$TMP/dmg.db")
+    if [ "$size" -gt 12288 ]; then
+        printf '%04096d' 0 | tr 0 '\245' | dd of="$TMP/dmg.db" bs=4096 seek=2 conv=notrunc 2>/dev/null
+        q db --db "$TMP/dmg.db" check
+        expect_rc 74 "a damaged database"
+        [ -s "$TMP/err" ] && ok || not_ok "damage reported"
+    fi
+else
+    echo "# sqlite3 shell not installed: row-level db tests skipped"
+fi
+
+# read-only file (root ignores permissions, so only as a user)
+if [ "$(id -u)" != 0 ]; then
+    q db --db "$TMP/ro.db" init
+    chmod 444 "$TMP/ro.db"
+    q pack --db "$TMP/ro.db" create p
+    expect_rc 74 "read-only database"
+    expect_err "readonly" "read-only message"
+fi
+
+done_testing

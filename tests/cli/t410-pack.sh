@@ -1,0 +1,122 @@
+#!/bin/sh
+# t410: quench pack create|list|show|add|remove|move|sort|rename|delete on
+# a real database file: dense positions, versions, JSON, and errors.
+# Puzzles are inserted with the sqlite3 shell when it is installed.
+. "$(dirname "$0")/lib.sh"
+
+DB=$TMP/x.db
+RULES=$TOP/rules/classic-5x5.yaml
+HASH=$("$QUENCH" rules show "$RULES" --json | sed 's/.*"hash":"\([0-9a-f]*\)".*/\1/')
+
+q pack --db "$DB" create starter --title "Starter" --author "t410"
+expect_rc 0 "pack create"
+expect_out "created pack 'starter'" "create message"
+q pack --db "$DB" create starter
+expect_rc 65 "pack create: name taken"
+expect_err "pack 'starter' already exists" "name taken message"
+q pack --db "$DB" list
+expect_rc 0 "pack list"
+expect_out "starter" "list names the pack"
+q pack --db "$DB" show nope
+expect_rc 66 "show of a missing pack"
+expect_err "no pack named 'nope'" "missing pack message"
+q pack --db "$DB" frob
+expect_rc 64 "unknown pack subcommand"
+q pack --db "$DB" create
+expect_rc 64 "create without NAME"
+q pack --db "$DB" add starter x1
+expect_rc 64 "bad puzzle id"
+
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "# sqlite3 shell not installed: membership tests skipped"
+    done_testing
+    exit
+fi
+
+sqlite3 "$DB" <<SQL
+INSERT INTO rules (hash, name, yaml, cells, colours)
+  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
+INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
+                     grade, provenance) VALUES
+ (1, 's1', x'01', 5, 1, 'w', 'easy', 'import'),
+ (1, 's2', x'02', 3, 1, 'w', 'easy', 'import'),
+ (1, 's3', x'03', 9, 1, 'w', 'medium', 'import'),
+ (1, 's4', x'04', 3, 1, 'w', 'easy', 'import'),
+ (1, 's5', x'05', 1, 1, 'w', 'easy', 'import');
+SQL
+
+order() { sqlite3 "$DB" "SELECT group_concat(puzzle_id, ' ') FROM (SELECT puzzle_id FROM pack_puzzles WHERE pack_id = 1 ORDER BY position)"; }
+dense() { sqlite3 "$DB" "SELECT count(*) = coalesce(max(position), 0) AND coalesce(min(position), 1) = 1 FROM pack_puzzles WHERE pack_id = 1"; }
+
+q pack --db "$DB" add starter 1 2 3 4
+expect_rc 0 "pack add"
+expect_out "added 4 puzzles to 'starter'" "add message"
+expect_eq "$(order)" "1 2 3 4" "appended in order"
+q pack --db "$DB" add starter 5 --at 2
+expect_rc 0 "pack add --at"
+expect_eq "$(order)" "1 5 2 3 4" "inserted at 2"
+q pack --db "$DB" add starter 3
+expect_rc 65 "add a member twice"
+expect_err "already in the pack" "twice message"
+q pack --db "$DB" add starter 99
+expect_rc 66 "add a missing puzzle"
+expect_err "no puzzle with id 99" "missing puzzle message"
+# all-or-nothing: one bad id adds none
+q pack --db "$DB" remove starter 4 99
+expect_rc 66 "remove with a bad id"
+expect_eq "$(order)" "1 5 2 3 4" "nothing removed"
+q pack --db "$DB" move starter 1 5
+expect_rc 0 "pack move"
+expect_eq "$(order)" "5 2 3 4 1" "moved to the end"
+q pack --db "$DB" move starter 1 6
+expect_rc 65 "move past the end"
+q pack --db "$DB" remove starter 3
+expect_rc 0 "pack remove"
+expect_eq "$(order)" "5 2 4 1" "removed"
+expect_eq "$(dense)" 1 "positions dense after remove"
+q pack --db "$DB" sort starter
+expect_rc 0 "pack sort"
+expect_eq "$(order)" "5 2 4 1" "by min presses, then id"
+q pack --db "$DB" move starter 5 2
+expect_eq "$(order)" "2 5 4 1" "by hand after sorting"
+expect_eq "$(dense)" 1 "positions dense"
+
+q pack --db "$DB" show starter
+expect_rc 0 "pack show"
+expect_out "pack:        starter" "show header"
+expect_out "author:      t410" "show author"
+expect_out "puzzles:     4" "show count"
+grep -qE '^ +1  #2 +3 presses  easy +s2$' "$TMP/out" && ok || not_ok "show row 1"
+q pack --db "$DB" show starter --json
+expect_rc 0 "pack show --json"
+expect_out '"name":"starter"' "json name"
+expect_out '"puzzles":[{"position":1,"id":2,' "json first puzzle"
+expect_out '"min_presses":3' "json presses"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [p["id"] for p in d["puzzles"]] == [2,5,4,1]' "$TMP/out" && ok || not_ok "json parses"
+fi
+v=$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")
+[ "$v" -gt 5 ] && ok || not_ok "version bumped by each change (got $v)"
+
+q pack --db "$DB" create other
+q pack --db "$DB" rename starter other
+expect_rc 65 "rename onto a taken name"
+q pack --db "$DB" rename starter first
+expect_rc 0 "pack rename"
+q pack --db "$DB" list --json
+expect_rc 0 "pack list --json"
+expect_out '{"name":"first","title":"Starter","version":' "list json"
+# a puzzle in a pack cannot be deleted behind its back
+if sqlite3 "$DB" "PRAGMA foreign_keys = ON; DELETE FROM puzzles WHERE id = 2" 2>/dev/null; then
+    not_ok "a pack member was deleted"
+else ok; fi
+q pack --db "$DB" delete first
+expect_rc 0 "pack delete"
+expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM pack_puzzles')" 0 "membership gone"
+expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" 5 "puzzles stay"
+q pack --db "$DB" delete first
+expect_rc 66 "delete twice"
+q db --db "$DB" check
+expect_rc 65 "fake witnesses fail the check"
+
+done_testing

@@ -1,0 +1,629 @@
+/*
+ * test_distrib.c: the exact minimal-press distribution against published
+ * histograms and brute force, the nth-state index, default tiers, and the
+ * symmetry counts of issue 5 (Burnside on 3x3, A075463 on 4x4).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/buf.h"
+#include "quench/canon.h"
+#include "quench/distrib.h"
+#include "quench/jsonw.h"
+#include "quench/minpress.h"
+#include "quench/rules.h"
+#include "quench/system.h"
+#include "t.h"
+#include "tboards.h"
+
+static qn_system *mksys(const uint8_t *a, int nr, int nc, unsigned k)
+{
+    qn_system *sys = NULL;
+    qn_err err = QN_ERR_INIT;
+
+    if (qn_system_new(&sys, a, nr, nc, k, &err) != QN_OK) {
+        fprintf(stderr, "qn_system_new: %s\n", err.msg);
+        exit(2);
+    }
+    return sys;
+}
+
+static qn_distrib *mkdist(const qn_system *sys)
+{
+    qn_distrib *d = NULL;
+    qn_err err = QN_ERR_INIT;
+    int code = qn_distrib_compute(&d, sys, &err);
+
+    T_EQ(code, QN_OK);
+    if (code != QN_OK) {
+        fprintf(stderr, "qn_distrib_compute: %s\n", err.msg);
+        exit(2);
+    }
+    return d;
+}
+
+/* Tiers must cover 1..max in order with no gap or overlap. */
+static int tiers_ok(const qn_tiers *t, uint64_t max)
+{
+    uint64_t next = 1;
+
+    if (max == 0)
+        return t->n == 0;
+    if (t->n == 0 || t->n > QN_TIERS_MAX)
+        return 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->lo[i] != next || t->hi[i] < t->lo[i] || !t->name[i][0])
+            return 0;
+        next = t->hi[i] + 1;
+    }
+    return t->hi[t->n - 1] == max;
+}
+
+/* Compare against a "m<TAB>states" file; 0 rows past the maximum. */
+static void check_golden(const char *path, int w, int h)
+{
+    FILE *f = fopen(path, "r");
+    uint8_t *a = t_plus(w, h, 1);
+    qn_system *sys = mksys(a, w * h, w * h, 2);
+    qn_distrib *d = mkdist(sys);
+    char line[128];
+    unsigned long long m, states, total = 0, rows = 0, last = 0;
+
+    T_CHECK(f != NULL);
+    if (!f)
+        exit(2);
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "%llu %llu", &m, &states) != 2)
+            continue; /* the header */
+        rows++;
+        total += states;
+        if (states)
+            last = m;
+        if (qn_distrib_count(d, (size_t)m) != states)
+            T_FAILF("%s: m = %llu: %llu states, expected %llu", path, m,
+                    (unsigned long long)qn_distrib_count(d, (size_t)m), states);
+    }
+    fclose(f);
+    T_CHECK(rows > 10);
+    T_EQ(qn_distrib_len(d), last + 1);
+    T_EQ(qn_distrib_total(d), total);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+}
+
+/*
+ * Brute force: every press vector x in 0..k-1 per column; the state it
+ * solves is s = -(A x). best[index of s in base k] = least sum(x).
+ * Returns the table (k^nr entries, 0xFFFF = unsolvable).
+ */
+static uint16_t *brute(const uint8_t *a, int nr, int nc, unsigned k)
+{
+    size_t ns = 1, nx = 1;
+    uint16_t *best;
+    unsigned x[16] = {0}, s[16];
+
+    for (int i = 0; i < nr; i++)
+        ns *= k;
+    for (int j = 0; j < nc; j++)
+        nx *= k;
+    best = malloc(ns * sizeof(*best));
+    memset(best, 0xFF, ns * sizeof(*best));
+    for (size_t it = 0; it < nx; it++) {
+        size_t v = it, idx = 0;
+        unsigned sum = 0;
+        for (int j = 0; j < nc; j++) {
+            x[j] = (unsigned)(v % k), v /= k;
+            sum += x[j];
+        }
+        for (int i = nr - 1; i >= 0; i--) {
+            s[i] = 0;
+            for (int j = 0; j < nc; j++)
+                s[i] += a[i * nc + j] * x[j];
+            s[i] = (k - s[i] % k) % k;
+            idx = idx * k + s[i];
+        }
+        if (sum < best[idx])
+            best[idx] = (uint16_t)sum;
+    }
+    return best;
+}
+
+static size_t state_index(const uint8_t *s, int nr, unsigned k)
+{
+    size_t idx = 0;
+
+    for (int i = nr - 1; i >= 0; i--)
+        idx = idx * k + s[i];
+    return idx;
+}
+
+/*
+ * Histogram, total and the complete nth enumeration against brute force:
+ * every state listed for m is distinct, needs m presses and they are all.
+ */
+static int check_against_brute(const uint8_t *a, int nr, int nc, unsigned k,
+                               const char *what)
+{
+    qn_system *sys = mksys(a, nr, nc, k);
+    qn_distrib *d = mkdist(sys);
+    uint16_t *best = brute(a, nr, nc, k);
+    size_t ns = 1, hist[1024] = {0}, maxm = 0, total = 0;
+    qn_tiers tiers;
+    uint8_t *seen, s[16];
+    int bad = 0;
+
+    for (int i = 0; i < nr; i++)
+        ns *= k;
+    for (size_t i = 0; i < ns; i++)
+        if (best[i] != 0xFFFF) {
+            hist[best[i]]++;
+            total++;
+            maxm = best[i] > maxm ? best[i] : maxm;
+        }
+    if (qn_distrib_total(d) != total || qn_distrib_len(d) != maxm + 1)
+        bad = 1;
+    for (size_t m = 0; m <= maxm + 1; m++)
+        if (qn_distrib_count(d, m) != hist[m])
+            bad = 1;
+    seen = calloc(ns, 1);
+    for (size_t m = 0; m < qn_distrib_len(d) && !bad; m++) {
+        uint64_t prev = 0;
+        for (uint64_t i = 0; i < qn_distrib_count(d, m); i++) {
+            uint64_t idx = qn_distrib_nth(d, m, i, s);
+            size_t si = state_index(s, nr, k);
+            if ((i && idx <= prev) || seen[si] || best[si] != m)
+                bad = 1;
+            seen[si] = 1;
+            prev = idx;
+        }
+    }
+    qn_tiers_from_distrib(&tiers, d);
+    if (!tiers_ok(&tiers, maxm))
+        bad = 1;
+    if (bad)
+        T_FAILF("%s: distribution differs from brute force (%dx%d mod %u)",
+                what, nr, nc, k);
+    else
+        t_pass++;
+    free(seen);
+    free(best);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    return !bad;
+}
+
+static void test_classic(void)
+{
+    uint8_t *a = t_plus(3, 3, 1);
+    qn_system *sys = mksys(a, 9, 9, 2);
+    qn_distrib *d = mkdist(sys);
+    static const uint64_t binom9[10] = {1, 9, 36, 84, 126, 126, 84, 36, 9, 1};
+
+    T_EQ(qn_distrib_total(d), 512);
+    T_EQ(qn_distrib_len(d), 10);
+    for (size_t m = 0; m < 10; m++)
+        T_EQ(qn_distrib_count(d, m), binom9[m]);
+    T_EQ(qn_distrib_count(d, 10), 0);
+    T_EQ(qn_distrib_ncells(d), 9);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+
+    check_golden("tests/golden/plus_4x4_min_presses.tsv", 4, 4);
+    check_golden("tests/golden/plus_5x5_min_presses.tsv", 5, 5);
+}
+
+static void test_ring(void)
+{
+    uint8_t *a = t_ring(6);
+    qn_system *sys = mksys(a, 6, 6, 8);
+    qn_distrib *d = mkdist(sys);
+
+    T_EQ(qn_distrib_total(d), 4096);
+    check_against_brute(a, 6, 6, 8, "ring6 mod 8");
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+}
+
+/*
+ * Random systems, k = 2..6, up to 6 x 6 (rectangular too). Entries are
+ * drawn from a small menu so that rank-deficient matrices, big kernels
+ * (the k = 2 BFS path) and zero divisors (k = 4, 6) all occur.
+ */
+static void test_random(void)
+{
+    uint64_t seed = 20261122;
+    int ok = 0, cases = 0;
+
+    for (unsigned k = 2; k <= 6; k++)
+        for (int rep = 0; rep < 60; rep++) {
+            int nr = 1 + (int)(t_rand(&seed) % 6),
+                nc = 1 + (int)(t_rand(&seed) % 6);
+            unsigned style = (unsigned)(t_rand(&seed) % 4);
+            uint8_t a[36];
+            unsigned div = k % 2 == 0 ? 2 : (k % 3 == 0 ? 3 : 1);
+            char what[64];
+
+            if (k == 6 && nc == 6 && nr == 6)
+                nc = 5; /* keep the brute force small */
+            for (int i = 0; i < nr * nc; i++) {
+                uint64_t r = t_rand(&seed);
+                unsigned v = (unsigned)(r % k);
+                if (style == 1 && r % 3)
+                    v = 0; /* sparse: rank deficient */
+                else if (style == 2)
+                    v = (v * div) % k; /* zero divisors only */
+                else if (style == 3 && nc > 1 && i % nc == nc - 1)
+                    v = a[i - 1]; /* repeated columns */
+                a[i] = (uint8_t)v;
+            }
+            snprintf(what, sizeof(what), "random k=%u rep %d style %u", k, rep,
+                     style);
+            ok += check_against_brute(a, nr, nc, k, what);
+            cases++;
+        }
+    /* Large k: distances past 254 use the 16-bit table. */
+    for (int rep = 0; rep < 12; rep++) {
+        static const unsigned ks[4] = {97, 128, 200, 255};
+        unsigned k = ks[rep % 4];
+        int nr = 1 + rep % 2, nc = 1 + (rep / 2) % 2;
+        uint8_t a[4];
+        char what[64];
+
+        for (int i = 0; i < nr * nc; i++)
+            a[i] = (uint8_t)(t_rand(&seed) % k);
+        if (rep % 3 == 0)
+            a[0] = 1; /* a unit: a cyclic image of order k */
+        snprintf(what, sizeof(what), "large k=%u rep %d", k, rep);
+        ok += check_against_brute(a, nr, nc, k, what);
+        cases++;
+    }
+    T_EQ(ok, cases);
+
+    /* The zero matrix: only the goal is solvable; no tiers. */
+    {
+        uint8_t z[4] = {0};
+        qn_system *sys = mksys(z, 2, 2, 3);
+        qn_distrib *d = mkdist(sys);
+        qn_tiers t;
+        uint8_t s[2] = {9, 9};
+
+        T_EQ(qn_distrib_total(d), 1);
+        T_EQ(qn_distrib_len(d), 1);
+        T_EQ(qn_distrib_nth(d, 0, 0, s), 0);
+        T_CHECK(s[0] == 0 && s[1] == 0);
+        qn_tiers_from_distrib(&t, d);
+        T_EQ(t.n, 0);
+        qn_distrib_free(d);
+        qn_system_free(sys);
+    }
+}
+
+/* nth on classic 5x5: the hardest 7350 states, checked by minpress. */
+static void test_nth(void)
+{
+    uint8_t *a = t_plus(5, 5, 1);
+    qn_system *sys = mksys(a, 25, 25, 2);
+    qn_distrib *d = mkdist(sys);
+    uint8_t s[25], x[25];
+    qn_minpress mp;
+    qn_err err = QN_ERR_INIT;
+    uint64_t prev = 0, seed = 7;
+    int bad = 0, nbad = 0;
+    char *seen = calloc((size_t)1 << 25, 1);
+
+    T_EQ(qn_distrib_count(d, 15), 7350);
+    for (uint64_t i = 0; i < 7350; i++) {
+        uint64_t idx = qn_distrib_nth(d, 15, i, s);
+        uint32_t key = 0;
+        for (int c = 0; c < 25; c++)
+            key |= (uint32_t)s[c] << c;
+        if ((i && idx <= prev) || seen[key])
+            bad++;
+        seen[key] = 1;
+        prev = idx;
+        if (qn_minpress_solve(sys, &mp, x, s, QN_MINPRESS_DEFAULT_LIMIT,
+                              &err) != QN_OK ||
+            mp.presses != 15)
+            nbad++;
+    }
+    T_EQ(bad, 0);
+    T_EQ(nbad, 0);
+    /* m = 1: exactly the 25 single presses. */
+    memset(seen, 0, (size_t)1 << 25);
+    bad = 0;
+    for (uint64_t i = 0; i < 25; i++) {
+        uint32_t key = 0;
+        int lit = 0;
+        qn_distrib_nth(d, 1, i, s);
+        for (int c = 0; c < 25; c++)
+            key |= (uint32_t)s[c] << c, lit += s[c];
+        if (seen[key] || lit < 3 || lit > 5)
+            bad++;
+        seen[key] = 1;
+    }
+    T_EQ(bad, 0);
+    /* Random picks at every press count. */
+    nbad = 0;
+    for (size_t m = 0; m < qn_distrib_len(d); m++)
+        for (int rep = 0; rep < 40; rep++) {
+            uint64_t i = t_rand(&seed) % qn_distrib_count(d, m);
+            qn_distrib_nth(d, m, i, s);
+            if (qn_minpress_solve(sys, &mp, x, s, QN_MINPRESS_DEFAULT_LIMIT,
+                                  &err) != QN_OK ||
+                mp.presses != m)
+                nbad++;
+        }
+    T_EQ(nbad, 0);
+    free(seen);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+}
+
+static void test_limit(void)
+{
+    uint8_t *a = t_plus(5, 5, 1);
+    qn_system *sys = mksys(a, 25, 25, 3);
+    qn_distrib *d = (qn_distrib *)&d;
+    qn_err err = QN_ERR_INIT;
+
+    T_EQ(qn_distrib_compute(&d, sys, &err), QN_ELIMIT);
+    T_CHECK(d == NULL);
+    T_EQ(err.code, QN_ELIMIT);
+    T_CHECK(strstr(err.msg, "2^26") != NULL);
+    qn_system_free(sys);
+    free(a);
+}
+
+static void test_json(void)
+{
+    uint8_t *a = t_plus(3, 3, 1);
+    qn_system *sys = mksys(a, 9, 9, 2);
+    qn_distrib *d = mkdist(sys);
+    qn_buf b = QN_BUF_INIT;
+    qn_jsonw w;
+
+    qn_jsonw_init(&w, &b);
+    qn_distrib_json(d, &w);
+    T_CHECK(b.len > 0 && strcmp(b.buf, "[1,9,36,84,126,126,84,36,9,1]") == 0);
+    qn_buf_release(&b);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+}
+
+static void test_tiers(void)
+{
+    uint8_t *a = t_plus(5, 5, 1);
+    qn_system *sys = mksys(a, 25, 25, 2);
+    qn_distrib *d = mkdist(sys);
+    qn_tiers t;
+    uint64_t seed = 99, samples[2000];
+    qn_rules *r = NULL;
+    qn_err err = QN_ERR_INIT;
+
+    qn_tiers_from_distrib(&t, d);
+    T_CHECK(tiers_ok(&t, 15));
+    T_EQ(t.n, 5);
+    /* The documented example cut (distrib.h). */
+    T_EQ(t.hi[0], 7);
+    T_EQ(t.hi[1], 9);
+    T_EQ(t.hi[2], 10);
+    T_EQ(t.hi[3], 12);
+    T_CHECK(strcmp(qn_tiers_grade(&t, 15), "master") == 0);
+    T_CHECK(strcmp(qn_tiers_grade(&t, 1), "easy") == 0);
+    T_CHECK(qn_tiers_grade(&t, 0) == NULL);
+    T_CHECK(qn_tiers_grade(&t, 16) == NULL);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+
+    /* Small distributions: one tier per press count. */
+    a = t_plus(1, 2, 1); /* 2 cells: states need 0 or 1 press */
+    sys = mksys(a, 2, 2, 2);
+    d = mkdist(sys);
+    qn_tiers_from_distrib(&t, d);
+    T_CHECK(tiers_ok(&t, qn_distrib_len(d) - 1));
+    T_EQ(t.n, qn_distrib_len(d) - 1);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    free(a);
+
+    /* Random distributions from the brute-force systems and samples. */
+    for (int rep = 0; rep < 200; rep++) {
+        size_t n = 1 + t_rand(&seed) % 2000;
+        uint64_t spread = 1 + t_rand(&seed) % 40, max = 0, bound;
+        for (size_t i = 0; i < n; i++) {
+            samples[i] = t_rand(&seed) % (spread + 1);
+            if (rep % 3 == 0)
+                samples[i] = samples[i] * samples[i] / (spread + 1);
+            max = samples[i] > max ? samples[i] : max;
+        }
+        bound = rep % 2 ? max + t_rand(&seed) % 5 : 0;
+        qn_tiers_from_samples(&t, samples, n, bound);
+        if (!tiers_ok(&t, bound > max ? bound : max))
+            T_FAILF("sample tiers rep %d: gap or overlap", rep);
+        else
+            t_pass++;
+        for (size_t i = 0; i < n; i++)
+            if (samples[i] && !qn_tiers_grade(&t, samples[i]))
+                T_FAILF("sample tiers rep %d: %llu ungraded", rep,
+                        (unsigned long long)samples[i]);
+    }
+    qn_tiers_from_samples(&t, samples, 0, 0);
+    T_EQ(t.n, 0);
+
+    /* Tiers from a rule file are copied verbatim. */
+    T_EQ(qn_rules_load_file(&r, "rules/classic-5x5.yaml", &err), QN_OK);
+    if (r) {
+        T_EQ(qn_tiers_from_rules(&t, r), 3);
+        T_CHECK(strcmp(t.name[0], "easy") == 0 && t.lo[0] == 1 && t.hi[0] == 5);
+        T_CHECK(strcmp(qn_tiers_grade(&t, 12), "hard") == 0);
+        qn_rules_free(r);
+    }
+    T_EQ(qn_rules_load_file(&r, "rules/classic-3x3.yaml", &err), QN_OK);
+    if (r) {
+        T_EQ(qn_tiers_from_rules(&t, r), 0);
+        qn_rules_free(r);
+    }
+}
+
+/* The 8 symmetries of the w x w square as cell permutations, built here. */
+static void square_syms(int w, int p[8][64])
+{
+    for (int s = 0; s < 8; s++)
+        for (int r = 0; r < w; r++)
+            for (int c = 0; c < w; c++) {
+                int rr = r, cc = c, t;
+                if (s & 1)
+                    cc = w - 1 - cc; /* mirror */
+                for (int q = 0; q < (s >> 1); q++) {
+                    t = rr, rr = cc, cc = w - 1 - t; /* rotate 90 */
+                }
+                p[s][r * w + c] = rr * w + cc;
+            }
+}
+
+static int ncycles(const int *p, int n)
+{
+    int seen[64] = {0}, nc = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (seen[i])
+            continue;
+        nc++;
+        for (int j = i; !seen[j]; j = p[j])
+            seen[j] = 1;
+    }
+    return nc;
+}
+
+static void test_burnside(void)
+{
+    qn_rules *r = NULL;
+    qn_err err = QN_ERR_INIT;
+    int p[8][64], distinct = 1;
+    uint64_t fixed = 0;
+    uint8_t s[9], cf[9];
+    char *isc = calloc(512, 1);
+    size_t norbits = 0;
+
+    square_syms(3, p);
+    for (int a = 0; a < 8; a++)
+        for (int b = 0; b < a; b++)
+            if (!memcmp(p[a], p[b], 9 * sizeof(int)))
+                distinct = 0;
+    T_CHECK(distinct);
+    for (int g = 0; g < 8; g++)
+        fixed += (uint64_t)1 << ncycles(p[g], 9);
+    T_EQ(fixed % 8, 0);
+    T_EQ(fixed / 8, 102);
+
+    T_EQ(qn_rules_load_file(&r, "rules/classic-3x3.yaml", &err), QN_OK);
+    if (!r)
+        return;
+    T_EQ(qn_rules_nsyms(r), 8);
+    for (unsigned v = 0; v < 512; v++) {
+        unsigned key = 0;
+        for (int i = 0; i < 9; i++)
+            s[i] = (uint8_t)((v >> i) & 1);
+        qn_canon_form(r, cf, s);
+        for (int i = 0; i < 9; i++)
+            key |= (unsigned)cf[i] << i;
+        if (!isc[key])
+            norbits++;
+        isc[key] = 1;
+    }
+    T_EQ(norbits, fixed / 8);
+    free(isc);
+    qn_rules_free(r);
+}
+
+typedef struct collect {
+    int n;
+    uint8_t x[64][16];
+} collect;
+
+static int collect_fn(void *ctx, const uint8_t *x)
+{
+    collect *c = ctx;
+
+    if (c->n < 64)
+        memcpy(c->x[c->n], x, 16);
+    c->n++;
+    return 0;
+}
+
+/* The 16 solutions of the all-on 4x4 board: 5 classes (OEIS A075463). */
+static void test_a075463(void)
+{
+    qn_rules *r = NULL;
+    qn_err err = QN_ERR_INIT;
+    qn_system *sys;
+    uint8_t s[16], cf[64][16];
+    const uint8_t *goal;
+    collect c;
+    int nclass = 0, p[8][64], nclass_own = 0;
+    uint8_t own[64][16];
+
+    T_EQ(qn_rules_load_file(&r, "rules/whack-a-mole-4x4.yaml", &err), QN_OK);
+    if (!r)
+        return;
+    T_EQ(qn_rules_ncells(r), 16);
+    T_EQ(qn_rules_nsyms(r), 8);
+    sys = mksys(qn_rules_matrix(r), 16, 16, 2);
+    goal = qn_rules_goal(r);
+    for (int i = 0; i < 16; i++)
+        s[i] = (uint8_t)(1 ^ goal[i]); /* all on, relative to the goal */
+    memset(&c, 0, sizeof(c));
+    T_EQ(qn_minpress_each(sys, s, 1000, collect_fn, &c), 16);
+    T_EQ(c.n, 16);
+    square_syms(4, p);
+    for (int i = 0; i < c.n && i < 64; i++) {
+        uint8_t y[16], best[16];
+        int dup = 0;
+
+        qn_canon_form(r, cf[nclass], c.x[i]);
+        for (int j = 0; j < nclass; j++)
+            if (!memcmp(cf[j], cf[nclass], 16))
+                dup = 1;
+        if (!dup)
+            nclass++;
+        /* The same with the test's own permutations. */
+        memcpy(best, c.x[i], 16);
+        for (int g = 1; g < 8; g++) {
+            for (int k = 0; k < 16; k++)
+                y[p[g][k]] = c.x[i][k];
+            if (memcmp(y, best, 16) < 0)
+                memcpy(best, y, 16);
+        }
+        dup = 0;
+        for (int j = 0; j < nclass_own; j++)
+            if (!memcmp(own[j], best, 16))
+                dup = 1;
+        if (!dup)
+            memcpy(own[nclass_own++], best, 16);
+    }
+    T_EQ(nclass, 5);
+    T_EQ(nclass_own, 5);
+    qn_system_free(sys);
+    qn_rules_free(r);
+}
+
+int main(void)
+{
+    test_classic();
+    test_ring();
+    test_random();
+    test_nth();
+    test_limit();
+    test_json();
+    test_tiers();
+    test_burnside();
+    test_a075463();
+    return t_done();
+}

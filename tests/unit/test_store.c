@@ -1,0 +1,677 @@
+/*
+ * test_store.c: the SQLite store on real files in a temporary directory
+ * (and :memory: for the schema version): migrations, application_id,
+ * foreign keys, the duplicate constraint, pack order, rollback, merge, and
+ * the failure modes (newer, foreign, corrupt, read-only, locked), each
+ * asserting the exact code and that outputs stayed NULL.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "quench/buf.h"
+#include "quench/canon.h"
+#include "quench/game.h"
+#include "quench/rules.h"
+#include "quench/state.h"
+#include "quench/store.h"
+#include "t.h"
+
+static char tmpdir[] = "/tmp/qn_store_XXXXXX";
+static qn_rules *rules;
+static qn_game *game;
+static char rule_hash[65];
+
+static const char *tpath(const char *name)
+{
+    static char buf[4][512];
+    static int i;
+    i = (i + 1) % 4;
+    snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
+    return buf[i];
+}
+
+static long long raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    long long v = -1;
+
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -2;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+static int raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc;
+
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -1;
+    rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+/* A hash of a query's whole output, to compare databases. */
+static unsigned long long raw_digest(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    unsigned long long h = 1469598103934665603ULL;
+
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW)
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const unsigned char *t = sqlite3_column_blob(st, c);
+                int n = sqlite3_column_bytes(st, c);
+                for (int i = 0; i < n; i++)
+                    h = (h ^ t[i]) * 1099511628211ULL;
+                h = (h ^ 0xff) * 1099511628211ULL;
+            }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return h;
+}
+
+/* A solvable classic 5x5 puzzle from stream index i: fills p. */
+typedef struct tpuz {
+    char state[64], witness[64];
+    uint8_t canon[8];
+    qn_store_puzzle p;
+} tpuz;
+
+static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
+{
+    int n = qn_rules_ncells(rules);
+    uint8_t s[64], c[64];
+    uint64_t seed = i * 7919 + 13;
+    qn_answer a;
+    qn_buf b = QN_BUF_INIT;
+
+    qn_answer_init(&a, game);
+    for (;;) {
+        for (int j = 0; j < n; j++)
+            s[j] = t_rand(&seed) & 1;
+        qn_game_answer(game, &a, s);
+        if (a.solvable && !a.at_goal)
+            break;
+    }
+    qn_state_format(&b, qn_rules_layout(rules), s, '/');
+    snprintf(t->state, sizeof(t->state), "%s", b.buf);
+    qn_buf_reset(&b);
+    qn_state_format(&b, qn_rules_layout(rules), a.plan, '/');
+    snprintf(t->witness, sizeof(t->witness), "%s", b.buf);
+    qn_buf_release(&b);
+    qn_canon_form(rules, c, s);
+    memset(&t->p, 0, sizeof(t->p));
+    t->p.rule_id = rule_id;
+    t->p.state = t->state;
+    t->p.canon = t->canon;
+    t->p.canon_len = qn_store_canon_pack(t->canon, c, n, 2);
+    t->p.min_presses = a.mp.presses;
+    t->p.noptimal = a.mp.noptimal;
+    t->p.witness = t->witness;
+    t->p.grade = qn_game_grade(game, a.mp.presses);
+    t->p.grader = "test-1";
+    t->p.seed = "00ff";
+    t->p.stream_index = (int64_t)i;
+    t->p.provenance = QN_STORE_GENERATE;
+    qn_answer_release(&a);
+}
+
+static int64_t put_rule(qn_store *s)
+{
+    qn_store_rule r = {rule_hash, "classic-5x5", "quench: 1\n", 25, 2,
+                       "kernel=4"};
+    int64_t id = 0;
+    T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
+    return id;
+}
+
+static qn_store *open_ok(const char *path)
+{
+    qn_store *s = NULL;
+    qn_err err = QN_ERR_INIT;
+    int rc = qn_store_open(&s, path, QN_STORE_CREATE, &err);
+    if (rc != QN_OK)
+        fprintf(stderr, "open %s: %s\n", path, err.msg);
+    T_EQ(rc, QN_OK);
+    return s;
+}
+
+static void test_schema(void)
+{
+    qn_store *s = open_ok(":memory:");
+    int v = -1, from = -1, to = -1;
+
+    T_CHECK(s != NULL);
+    T_EQ(qn_store_version(s, &v, NULL), QN_OK);
+    T_EQ(v, qn_store_schema_version());
+    T_CHECK(qn_store_schema_version() >= 1);
+    T_EQ(qn_store_migrate(s, &from, &to, NULL), QN_OK);
+    T_EQ(from, to);
+    qn_store_close(s);
+
+    /* a real file: application_id, user_version, WAL */
+    s = open_ok(tpath("a.db"));
+    put_rule(s);
+    qn_store_close(s);
+    T_EQ(raw_int(tpath("a.db"), "PRAGMA application_id"),
+         QN_STORE_APPLICATION_ID);
+    T_EQ(raw_int(tpath("a.db"), "PRAGMA user_version"),
+         qn_store_schema_version());
+    T_EQ(raw_int(tpath("a.db"),
+                 "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                 " AND sql LIKE '%STRICT%'"),
+         5);
+    T_EQ(raw_int(tpath("a.db"), "SELECT count(*) FROM rules"), 1);
+    /* NO_MIGRATE on an empty file leaves version 0; migrate reports 0->N */
+    {
+        qn_store *m = NULL;
+        T_EQ(qn_store_open(&m, tpath("m.db"),
+                           QN_STORE_CREATE | QN_STORE_NO_MIGRATE, NULL),
+             QN_OK);
+        T_EQ(qn_store_version(m, &v, NULL), QN_OK);
+        T_EQ(v, 0);
+        T_EQ(qn_store_migrate(m, &from, &to, NULL), QN_OK);
+        T_EQ(from, 0);
+        T_EQ(to, qn_store_schema_version());
+        qn_store_close(m);
+    }
+}
+
+static void test_refusals(void)
+{
+    qn_store *s = (qn_store *)&s; /* not NULL: must be cleared */
+    qn_err err = QN_ERR_INIT;
+
+    /* missing without CREATE */
+    T_EQ(qn_store_open(&s, tpath("none.db"), 0, &err), QN_ENOTFOUND);
+    T_CHECK(s == NULL);
+    T_CHECK(access(tpath("none.db"), F_OK) != 0);
+
+    /* newer */
+    s = open_ok(tpath("new.db"));
+    qn_store_close(s);
+    T_EQ(raw_exec(tpath("new.db"), "PRAGMA user_version = 999"), SQLITE_OK);
+    s = (qn_store *)&s;
+    T_EQ(qn_store_open(&s, tpath("new.db"), QN_STORE_CREATE, &err),
+         QN_ENEWER);
+    T_CHECK(s == NULL);
+    T_CHECK(strstr(err.msg, "newer") != NULL);
+    T_CHECK(!strcmp(err.source, tpath("new.db")));
+
+    /* another application's database */
+    T_EQ(raw_exec(tpath("other.db"), "CREATE TABLE t (x)"), SQLITE_OK);
+    s = (qn_store *)&s;
+    T_EQ(qn_store_open(&s, tpath("other.db"), 0, &err), QN_EINVAL);
+    T_CHECK(s == NULL);
+    T_CHECK(strstr(err.msg, "not a quench database") != NULL);
+
+    /* not SQLite at all */
+    {
+        FILE *f = fopen(tpath("junk.db"), "wb");
+        for (int i = 0; i < 8192; i++)
+            fputc(i * 37 & 0xff, f);
+        fclose(f);
+    }
+    s = (qn_store *)&s;
+    T_EQ(qn_store_open(&s, tpath("junk.db"), 0, &err), QN_EDB);
+    T_CHECK(s == NULL);
+    T_CHECK(strstr(err.msg, "not a database") != NULL);
+}
+
+static void test_puzzles(void)
+{
+    qn_store *s = open_ok(tpath("p.db"));
+    qn_err err = QN_ERR_INIT;
+    int64_t rid = put_rule(s), rid2 = 0, id = 0, id2 = 0;
+    int is_new = -1;
+    tpuz t, u;
+    uint8_t st[64], rot[64], c[64];
+    const int *sym;
+
+    /* rules are idempotent by hash */
+    rid2 = put_rule(s);
+    T_EQ(rid, rid2);
+    T_EQ(qn_store_find_rule(s, rule_hash, &rid2, NULL), QN_OK);
+    T_EQ(rid, rid2);
+    T_EQ(qn_store_find_rule(s, "00", &rid2, NULL), QN_ENOTFOUND);
+
+    make_puzzle(&t, rid, 1);
+    T_EQ(qn_store_put_puzzle(s, &t.p, &id, &is_new, &err), QN_OK);
+    T_EQ(is_new, 1);
+    T_CHECK(id > 0);
+    /* the same puzzle again, and a rotation of it: refused by the key */
+    T_EQ(qn_store_put_puzzle(s, &t.p, &id2, &is_new, &err), QN_OK);
+    T_EQ(is_new, 0);
+    T_EQ(id2, id);
+    u = t;
+    u.p.state = u.state;
+    u.p.canon = u.canon;
+    u.p.witness = u.witness;
+    T_EQ(qn_state_parse(st, qn_rules_layout(rules), 2, t.state,
+                        strlen(t.state), NULL),
+         QN_OK);
+    T_CHECK(qn_rules_nsyms(rules) == 8);
+    sym = qn_rules_sym(rules, 1);
+    for (int i = 0; i < 25; i++)
+        rot[sym[i]] = st[i];
+    {
+        qn_buf b = QN_BUF_INIT;
+        qn_state_format(&b, qn_rules_layout(rules), rot, '/');
+        snprintf(u.state, sizeof(u.state), "%s", b.buf);
+        qn_buf_release(&b);
+    }
+    qn_canon_form(rules, c, rot);
+    u.p.canon_len = qn_store_canon_pack(u.canon, c, 25, 2);
+    T_EQ(qn_store_put_puzzle(s, &u.p, &id2, &is_new, &err), QN_OK);
+    T_EQ(is_new, 0);
+    T_EQ(id2, id);
+    /* the constraint itself refuses a raw duplicate insert */
+    T_EQ(raw_exec(tpath("p.db"),
+                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                  " optimal, witness, provenance) SELECT rule_id, state,"
+                  " canon, 1, 1, '', 'import' FROM puzzles LIMIT 1"),
+         SQLITE_CONSTRAINT);
+
+    /* foreign keys are on: an unknown rule is refused */
+    make_puzzle(&u, 9999, 2);
+    id2 = -7;
+    T_EQ(qn_store_put_puzzle(s, &u.p, &id2, NULL, &err), QN_EDB);
+    T_CHECK(strstr(err.msg, "FOREIGN KEY") != NULL);
+    T_EQ(id2, -7);
+    /* and a bad provenance by CHECK through raw SQL */
+    T_EQ(raw_exec(tpath("p.db"),
+                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                  " optimal, witness, provenance) VALUES (1, 'x', x'01', 1,"
+                  " 1, '', 'magic')"),
+         SQLITE_CONSTRAINT);
+    /* STRICT: text into an integer column is refused */
+    T_EQ(raw_exec(tpath("p.db"),
+                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                  " optimal, witness, provenance) VALUES (1, 'x', x'02',"
+                  " 'many', 1, '', 'import')"),
+         SQLITE_CONSTRAINT);
+
+    /* rollback leaves nothing; commit keeps everything */
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    T_EQ(qn_store_begin(s, NULL), QN_EINVAL);
+    for (int i = 10; i < 30; i++) {
+        make_puzzle(&u, rid, (uint64_t)i);
+        T_EQ(qn_store_put_puzzle(s, &u.p, NULL, NULL, NULL), QN_OK);
+    }
+    T_EQ(qn_store_rollback(s, NULL), QN_OK);
+    T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+    T_EQ(qn_store_commit(s, NULL), QN_EINVAL);
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    for (int i = 10; i < 30; i++) {
+        make_puzzle(&u, rid, (uint64_t)i);
+        T_EQ(qn_store_put_puzzle(s, &u.p, NULL, NULL, NULL), QN_OK);
+    }
+    /* a failing call inside a batch undoes only itself */
+    {
+        qn_store_pack p = {0, "", NULL, NULL, NULL, 0, 0, NULL, NULL};
+        int64_t pid = -3;
+        T_EQ(qn_store_pack_create(s, &p, &pid, &err), QN_EINVAL);
+        T_EQ(pid, -3);
+    }
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    T_CHECK(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles") > 15);
+    qn_store_close(s);
+}
+
+static void check_dense(const char *path, int64_t pack_id, int64_t want)
+{
+    char sql[256];
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) = %lld AND coalesce(min(position), 1) = 1 AND"
+             " coalesce(max(position), 0) = count(*) FROM pack_puzzles"
+             " WHERE pack_id = %lld",
+             (long long)want, (long long)pack_id);
+    T_EQ(raw_int(path, sql), 1);
+}
+
+struct order {
+    int64_t ids[64];
+    int n;
+};
+
+static int collect(void *ctx, const qn_store_row *row)
+{
+    struct order *o = ctx;
+    if (row->position != o->n + 1)
+        return 99;
+    o->ids[o->n++] = row->id;
+    return 0;
+}
+
+static int count_packs(void *ctx, const qn_store_pack *p)
+{
+    (void)p;
+    ++*(int *)ctx;
+    return 0;
+}
+
+static void test_packs(void)
+{
+    const char *path = tpath("k.db");
+    qn_store *s = open_ok(path);
+    qn_err err = QN_ERR_INIT;
+    int64_t rid = put_rule(s), ids[8], pk = 0, pk2 = -5;
+    qn_store_pack p = {0, "starter", "Starter", "easy ones", "me", 0, 0,
+                       NULL, NULL};
+    struct order o;
+    int n = 0;
+    tpuz t;
+
+    for (int i = 0; i < 8; i++) {
+        make_puzzle(&t, rid, (uint64_t)(100 + i));
+        T_EQ(qn_store_put_puzzle(s, &t.p, &ids[i], NULL, NULL), QN_OK);
+    }
+    T_EQ(qn_store_pack_create(s, &p, &pk, &err), QN_OK);
+    T_EQ(qn_store_pack_create(s, &p, &pk2, &err), QN_EINVAL);
+    T_EQ(pk2, -5);
+    for (int i = 0; i < 6; i++)
+        T_EQ(qn_store_pack_add(s, pk, ids[i], 0, NULL), QN_OK);
+    check_dense(path, pk, 6);
+    T_EQ(qn_store_pack_add(s, pk, ids[2], 0, NULL), QN_EINVAL);
+    T_EQ(qn_store_pack_add(s, pk, 424242, 0, NULL), QN_ENOTFOUND);
+    T_EQ(qn_store_pack_add(s, pk, ids[6], 9, NULL), QN_EINVAL);
+    T_EQ(qn_store_pack_add(s, pk, ids[6], 1, NULL), QN_OK); /* at front */
+    check_dense(path, pk, 7);
+    T_EQ(qn_store_pack_move(s, pk, ids[6], 7, NULL), QN_OK); /* to back */
+    T_EQ(qn_store_pack_move(s, pk, ids[0], 3, NULL), QN_OK);
+    T_EQ(qn_store_pack_move(s, pk, ids[7], 1, NULL), QN_ENOTFOUND);
+    T_EQ(qn_store_pack_move(s, pk, ids[0], 8, NULL), QN_EINVAL);
+    T_EQ(qn_store_pack_remove(s, pk, ids[3], NULL), QN_OK);
+    T_EQ(qn_store_pack_remove(s, pk, ids[3], NULL), QN_ENOTFOUND);
+    check_dense(path, pk, 6);
+    o.n = 0;
+    T_EQ(qn_store_pack_each(s, pk, collect, &o, NULL), 0);
+    T_EQ(o.n, 6);
+    /* 0..5 + 6 at front -> 6 0 1 2 3 4 5 -> 0 1 2 3 4 5 6 -> 1 2 0 3 4 5 6
+     * -> remove 3 -> 1 2 0 4 5 6 */
+    {
+        int64_t want[6] = {ids[1], ids[2], ids[0], ids[4], ids[5], ids[6]};
+        for (int i = 0; i < 6; i++)
+            T_EQ(o.ids[i], want[i]);
+    }
+    /* by difficulty: min presses non-decreasing, ties by id */
+    T_EQ(qn_store_pack_sort(s, pk, NULL), QN_OK);
+    check_dense(path, pk, 6);
+    T_EQ(raw_int(path,
+                 "SELECT count(*) FROM pack_puzzles a JOIN pack_puzzles b"
+                 " ON a.pack_id = b.pack_id AND b.position = a.position + 1"
+                 " JOIN puzzles pa ON pa.id = a.puzzle_id JOIN puzzles pb"
+                 " ON pb.id = b.puzzle_id WHERE pa.min_presses >"
+                 " pb.min_presses OR (pa.min_presses = pb.min_presses AND"
+                 " pa.id > pb.id)"),
+         0);
+    T_CHECK(raw_int(path, "SELECT version FROM packs") > 5);
+    /* a puzzle in a pack cannot be deleted */
+    T_EQ(raw_exec(path, "PRAGMA foreign_keys = ON; DELETE FROM puzzles"),
+         SQLITE_CONSTRAINT);
+    /* rename, list, delete */
+    p.name = "second";
+    T_EQ(qn_store_pack_create(s, &p, &pk2, NULL), QN_OK);
+    T_EQ(qn_store_pack_rename(s, pk, "second", &err), QN_EINVAL);
+    T_EQ(qn_store_pack_rename(s, pk, "first", &err), QN_OK);
+    T_EQ(qn_store_pack_find(s, "first", &pk2, NULL), QN_OK);
+    T_EQ(pk2, pk);
+    T_EQ(qn_store_pack_list(s, NULL, count_packs, &n, NULL), 0);
+    T_EQ(n, 2);
+    T_EQ(qn_store_pack_list(s, "nope", count_packs, &n, &err), QN_ENOTFOUND);
+    T_EQ(qn_store_pack_delete(s, pk, NULL), QN_OK);
+    T_EQ(qn_store_pack_delete(s, pk, NULL), QN_ENOTFOUND);
+    T_EQ(raw_int(path, "SELECT count(*) FROM pack_puzzles"), 0);
+    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles"), 8);
+    qn_store_close(s);
+}
+
+static void test_runs(void)
+{
+    qn_store *s = open_ok(tpath("r.db"));
+    int64_t rid = put_rule(s), run = 0, again = 0;
+    qn_store_run r = {"generate", rid, "abcd", "count=10", "0.1.0", 10};
+    uint64_t next = 99, max = 0;
+    tpuz t;
+
+    T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_ENOTFOUND);
+    T_EQ(next, 99);
+    T_EQ(qn_store_run_start(s, &r, &run, NULL), QN_OK);
+    T_EQ(qn_store_max_index(s, run, &max, NULL), QN_ENOTFOUND);
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    for (int i = 0; i < 5; i++) {
+        make_puzzle(&t, rid, (uint64_t)i);
+        t.p.run_id = run;
+        T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    }
+    T_EQ(qn_store_run_progress(s, run, 5, 5, 0, NULL), QN_OK);
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    T_EQ(qn_store_max_index(s, run, &max, NULL), QN_OK);
+    T_EQ(max, 4);
+    T_EQ(qn_store_run_finish(s, run, "interrupted", NULL), QN_OK);
+    T_EQ(qn_store_run_finish(s, run, "bogus", NULL), QN_EINVAL);
+    T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_OK);
+    T_EQ(again, run);
+    T_EQ(next, 5);
+    r.options = "count=20";
+    T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_ENOTFOUND);
+    qn_store_close(s);
+}
+
+/* Puzzles of stream indices [lo, hi) with step `step`, into path. */
+static void fill(const char *path, int lo, int hi, int step, const char *pack)
+{
+    qn_store *s = open_ok(path);
+    int64_t rid = put_rule(s), run = 0, pk = 0, id;
+    qn_store_run r = {"generate", rid, "00ff", "n=40", "0.1.0", 40};
+    qn_store_pack p = {0, pack, "", "", "", 0, 0, NULL, NULL};
+    tpuz t;
+    int is_new;
+
+    T_EQ(qn_store_run_start(s, &r, &run, NULL), QN_OK);
+    T_EQ(qn_store_pack_create(s, &p, &pk, NULL), QN_OK);
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    for (int i = lo; i < hi; i += step) {
+        make_puzzle(&t, rid, (uint64_t)(i % 15)); /* repeats: duplicates */
+        t.p.stream_index = i;
+        t.p.run_id = run;
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, &is_new, NULL), QN_OK);
+        if (is_new && i % 3 == 0)
+            T_EQ(qn_store_pack_add(s, pk, id, 0, NULL), QN_OK);
+    }
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    T_EQ(qn_store_run_finish(s, run, "done", NULL), QN_OK);
+    qn_store_close(s);
+}
+
+static void test_merge(void)
+{
+    const char *content =
+        "SELECT r.hash, p.state, p.canon, p.min_presses, p.optimal,"
+        " p.witness, p.grade, p.seed, p.stream_index FROM puzzles p"
+        " JOIN rules r ON r.id = p.rule_id ORDER BY p.canon";
+    qn_store *s;
+    qn_store_merge_stats st;
+    qn_err err = QN_ERR_INIT;
+
+    fill(tpath("all.db"), 0, 40, 1, "single");
+    fill(tpath("s0.db"), 0, 40, 2, "shard");
+    fill(tpath("s1.db"), 1, 40, 2, "shard");
+    s = open_ok(tpath("out.db"));
+    T_EQ(qn_store_merge(s, tpath("s0.db"), &st, &err), QN_OK);
+    T_EQ(qn_store_merge(s, tpath("s1.db"), &st, &err), QN_OK);
+    T_CHECK(st.duplicates > 0);
+    T_EQ(st.runs, 1);
+    /* idempotent */
+    T_EQ(qn_store_merge(s, tpath("s1.db"), &st, &err), QN_OK);
+    T_EQ(st.puzzles, 0);
+    T_EQ(st.runs, 0);
+    T_EQ(st.pack_entries, 0);
+    /* missing, newer inputs */
+    T_EQ(qn_store_merge(s, tpath("nothere.db"), &st, &err), QN_ENOTFOUND);
+    T_EQ(qn_store_merge(s, tpath("new.db"), &st, &err), QN_ENEWER);
+    if (qn_store_check(s, NULL, &err) != QN_OK)
+        T_FAILF("check after merge: %s", err.msg);
+    qn_store_close(s);
+    T_EQ(raw_int(tpath("out.db"), "SELECT count(*) FROM puzzles"),
+         raw_int(tpath("all.db"), "SELECT count(*) FROM puzzles"));
+    T_CHECK(raw_digest(tpath("out.db"), content) ==
+            raw_digest(tpath("all.db"), content));
+    T_EQ(raw_int(tpath("out.db"), "SELECT count(*) FROM runs"), 2);
+    /* the pack holds both shards' members, densely */
+    T_EQ(raw_int(tpath("out.db"),
+                 "SELECT count(*) = max(position) FROM pack_puzzles"),
+         1);
+    T_CHECK(raw_int(tpath("out.db"), "SELECT count(*) FROM pack_puzzles") >=
+            raw_int(tpath("s0.db"), "SELECT count(*) FROM pack_puzzles"));
+}
+
+static void test_corrupt(void)
+{
+    const char *path = tpath("c.db");
+    qn_store *s = open_ok(path);
+    qn_err err = QN_ERR_INIT;
+    int64_t rid = put_rule(s);
+    tpuz t;
+    FILE *f;
+    long size;
+    int rc;
+
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    for (int i = 0; i < 400; i++) {
+        make_puzzle(&t, rid, (uint64_t)i);
+        qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL);
+    }
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    qn_store_close(s); /* checkpoints the WAL into the file */
+    f = fopen(path, "r+b");
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    T_CHECK(size > 4 * 4096);
+    /* scribble over the middle pages (b-tree pages of the puzzles) */
+    for (long off = 4096 * 2; off < size; off += 4096) {
+        fseek(f, off + 8, SEEK_SET);
+        for (int i = 0; i < 64; i++)
+            fputc(0xa5, f);
+    }
+    fclose(f);
+    s = NULL;
+    rc = qn_store_open(&s, path, 0, &err);
+    if (rc == QN_OK) {
+        int64_t nbad = 0;
+        rc = qn_store_check(s, &nbad, &err);
+        T_EQ(rc, QN_EDB);
+        T_CHECK(err.msg[0] != '\0');
+        qn_store_close(s);
+    } else {
+        T_EQ(rc, QN_EDB);
+        T_CHECK(s == NULL);
+    }
+    /* a truncated header page */
+    T_EQ(truncate(path, 50), 0);
+    s = (qn_store *)&s;
+    rc = qn_store_open(&s, path, 0, &err);
+    T_CHECK(rc == QN_EDB || rc == QN_EINVAL);
+    T_CHECK(s == NULL);
+    T_CHECK(err.msg[0] != '\0');
+}
+
+static void test_readonly_and_busy(void)
+{
+    const char *path = tpath("l.db");
+    qn_store *a = open_ok(path), *b = NULL, *ro = NULL;
+    qn_err err = QN_ERR_INIT;
+    int64_t rid = put_rule(a), id = -9;
+    int is_new = -9;
+    tpuz t;
+
+    /* read-only: reads work, writes fail QN_EDB with SQLite's message */
+    T_EQ(qn_store_open(&ro, path, QN_STORE_READONLY, &err), QN_OK);
+    make_puzzle(&t, rid, 1);
+    T_EQ(qn_store_put_puzzle(ro, &t.p, &id, &is_new, &err), QN_EDB);
+    T_CHECK(strstr(err.msg, "readonly") != NULL);
+    T_EQ(id, -9);
+    T_EQ(is_new, -9);
+    T_EQ(qn_store_find_rule(ro, rule_hash, &id, NULL), QN_OK);
+    qn_store_close(ro);
+
+    /* locked: another connection holds BEGIN IMMEDIATE */
+    b = open_ok(path);
+    qn_store_set_busy_timeout(b, 50);
+    T_EQ(qn_store_begin(a, NULL), QN_OK);
+    T_EQ(qn_store_begin(b, &err), QN_EBUSY);
+    T_CHECK(strstr(err.msg, "locked") != NULL);
+    T_EQ(qn_store_in_batch(b), 0);
+    id = -9;
+    T_EQ(qn_store_put_puzzle(b, &t.p, &id, NULL, &err), QN_EBUSY);
+    T_EQ(id, -9);
+    T_EQ(qn_store_put_puzzle(a, &t.p, &id, NULL, &err), QN_OK);
+    T_EQ(qn_store_commit(a, NULL), QN_OK);
+    /* released: b writes now, and sees a's puzzle as a duplicate */
+    T_EQ(qn_store_put_puzzle(b, &t.p, &id, &is_new, &err), QN_OK);
+    T_EQ(is_new, 0);
+    qn_store_close(b);
+    qn_store_close(a);
+}
+
+static void test_canon_pack(void)
+{
+    uint8_t cells[5] = {1, 0, 1, 1, 0}, out[4];
+    uint8_t c3[3] = {2, 1, 0};
+
+    T_EQ(qn_store_canon_size(25, 2), 4);
+    T_EQ(qn_store_canon_size(3, 3), 1);
+    T_EQ(qn_store_canon_size(10, 255), 10);
+    T_EQ(qn_store_canon_pack(out, cells, 5, 2), 1);
+    T_EQ(out[0], 0x0d);
+    T_EQ(qn_store_canon_pack(out, c3, 3, 3), 1);
+    T_EQ(out[0], 0x06);
+}
+
+int main(void)
+{
+    char cmd[600];
+
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    if (qn_rules_load_file(&rules, "rules/classic-5x5.yaml", NULL) != QN_OK ||
+        qn_game_new(&game, rules, NULL) != QN_OK) {
+        fprintf(stderr, "cannot load rules/classic-5x5.yaml\n");
+        return 1;
+    }
+    qn_rules_hash(rules, rule_hash);
+    test_canon_pack();
+    test_schema();
+    test_refusals();
+    test_puzzles();
+    test_packs();
+    test_runs();
+    test_merge();
+    test_corrupt();
+    test_readonly_and_busy();
+    qn_game_free(game);
+    qn_rules_free(rules);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmpdir);
+    return t_done();
+}
