@@ -5,8 +5,13 @@
 #ifndef QN_BENCH_H
 #define QN_BENCH_H
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_now(void)
 {
@@ -34,6 +39,35 @@ static inline int bench_reps(int dflt)
     const char *s = getenv("QN_BENCH_REPS");
     int n = s ? atoi(s) : dflt;
     return n > 0 ? n : dflt;
+}
+
+/*
+ * Run argv (the real quench binary, as a user would) with stdout to
+ * /dev/null; return wall seconds and the child's peak RSS in *rss_kb (if
+ * not NULL). Exits the benchmark if the command fails (status > 1).
+ */
+static inline double bench_exec(const char *const argv[], long *rss_kb)
+{
+    struct rusage ru;
+    int status;
+    double t0 = bench_now();
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    wait4(pid, &status, 0, &ru);
+    if (rss_kb)
+        *rss_kb = ru.ru_maxrss;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+        fprintf(stderr, "bench: %s failed (status %d)\n", argv[0], status);
+        exit(1);
+    }
+    return bench_now() - t0;
 }
 
 #endif

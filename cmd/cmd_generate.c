@@ -318,9 +318,13 @@ static void format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
     w = put_u64(w, p->noptimal);
     w = put_str(w, ",\"solution\":[");
     for (int i = 0; i < n; i++) {
+        unsigned v = p->plan[i];
         if (i)
             *w++ = ',';
-        w = put_u64(w, p->plan[i]);
+        if (v < 10) /* the usual case: one digit */
+            *w++ = (char)('0' + v);
+        else
+            w = put_u64(w, v);
     }
     w = put_str(w, "],\"grade\":");
     w = put_str(w, grade_json(gc, p->grade));

@@ -9,22 +9,28 @@
 
 #include "quench/mem.h"
 
+/*
+ * The image of s under symmetry g is t[j] = s[q[j]] with q the inverse
+ * permutation, so images can be compared with the best so far cell by
+ * cell and abandoned at the first larger cell, which is where almost all
+ * of them lose.
+ */
 size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
 {
     int n = qn_rules_ncells(r);
     size_t nsyms = qn_rules_nsyms(r), best = 0;
-    uint8_t tmp[4096];
 
     memcpy(out, s, (size_t)n);
-    /* n <= QN_RULES_MAX_CELLS = 4096, so tmp always fits */
     for (size_t g = 1; g < nsyms; g++) {
-        const int *p = qn_rules_sym(r, g);
-        for (int i = 0; i < n; i++)
-            tmp[p[i]] = s[i];
-        if (memcmp(tmp, out, (size_t)n) < 0) {
-            memcpy(out, tmp, (size_t)n);
-            best = g;
-        }
+        const int *q = qn_rules_sym_inverse(r, g);
+        int j = 0;
+        while (j < n && s[q[j]] == out[j])
+            j++;
+        if (j == n || s[q[j]] > out[j])
+            continue;
+        for (; j < n; j++)
+            out[j] = s[q[j]];
+        best = g;
     }
     return best;
 }
@@ -79,6 +85,11 @@ static void pack(const qn_seen *set, uint8_t *out, const uint8_t *s)
     size_t bit = 0;
 
     memset(out, 0, set->bytes);
+    if (set->bits == 1) { /* the common k = 2 case, a bit a cell */
+        for (int i = 0; i < set->n; i++)
+            out[i >> 3] |= (uint8_t)((s[i] & 1) << (i & 7));
+        return;
+    }
     for (int i = 0; i < set->n; i++, bit += (size_t)set->bits)
         for (int b = 0; b < set->bits; b++)
             if (s[i] >> b & 1)
@@ -115,22 +126,39 @@ static void grow(qn_seen *set)
     set->nslot = nslot;
 }
 
-/* Pack canon into set->key and find its slot: taken (match) or empty. */
-static size_t lookup(qn_seen *set, const uint8_t *canon, int *found)
+/* Find the slot of a packed key: taken (a match) or the empty one. */
+static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
+                    int *found)
 {
-    size_t h;
+    size_t h = hash & (set->nslot - 1);
 
-    pack(set, set->key, canon);
-    h = hash_bytes(set->key, set->bytes) & (set->nslot - 1);
     for (; set->slot[h]; h = (h + 1) & (set->nslot - 1)) {
         size_t i = set->slot[h] - 1;
-        if (!memcmp(set->arena + i * set->bytes, set->key, set->bytes)) {
+        if (!memcmp(set->arena + i * set->bytes, key, set->bytes)) {
             *found = 1;
             return h;
         }
     }
     *found = 0;
     return h;
+}
+
+static size_t lookup(qn_seen *set, const uint8_t *canon, int *found)
+{
+    pack(set, set->key, canon);
+    return probe(set, set->key, hash_bytes(set->key, set->bytes), found);
+}
+
+size_t qn_seen_key_size(const qn_seen *set)
+{
+    return set->bytes;
+}
+
+void qn_seen_prepare(const qn_seen *set, uint8_t *key, uint64_t *hash,
+                     const uint8_t *canon)
+{
+    pack(set, key, canon);
+    *hash = hash_bytes(key, set->bytes);
 }
 
 int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
@@ -146,8 +174,17 @@ int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
 int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
                 uint64_t *first)
 {
+    pack(set, set->key, canon);
+    return qn_seen_add_prepared(set, set->key,
+                                hash_bytes(set->key, set->bytes), payload,
+                                first);
+}
+
+int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
+                         uint64_t payload, uint64_t *first)
+{
     int found;
-    size_t h = lookup(set, canon, &found);
+    size_t h = probe(set, key, hash, &found);
 
     if (found) {
         if (first)
@@ -159,7 +196,7 @@ int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
         set->arena = qn_xreallocarray(set->arena, set->cap, set->bytes);
         set->pay = QN_RENEW(set->pay, set->cap, uint64_t);
     }
-    memcpy(set->arena + set->count * set->bytes, set->key, set->bytes);
+    memcpy(set->arena + set->count * set->bytes, key, set->bytes);
     set->pay[set->count] = payload;
     set->slot[h] = (uint32_t)(++set->count);
     if (set->count * 2 > set->nslot)

@@ -22,10 +22,13 @@
 #include "quench/hash.h"
 #include "quench/mem.h"
 
-#define BLOCK 512         /* candidates per block */
+#define BLOCK 1024        /* candidates per block */
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
 #define REDRAWS 64        /* draws before a candidate gives up */
+#ifndef CLIMB_STEPS
+#define CLIMB_STEPS(n) ((n) + 20) /* tries before a climb is dropped */
+#endif
 
 const char *qn_gen_mode_name(qn_gen_mode m)
 {
@@ -129,6 +132,11 @@ static int exhaustive(const genctx *c, qn_rng *rng, scratch *s,
     return 0;
 }
 
+static int is_zero_diff(const genctx *c, const uint8_t *state)
+{
+    return memcmp(state, c->goal, (size_t)c->n) == 0;
+}
+
 /* state += t * (column j of A): pressing cell j, t times. */
 static void press(const genctx *c, uint8_t *state, int j, unsigned t)
 {
@@ -140,17 +148,51 @@ static void press(const genctx *c, uint8_t *state, int j, unsigned t)
 }
 
 /*
- * Climb: from a uniform sample, try random presses and keep those that do
- * not move the exact minimum away from the target range; give up after a
- * bounded number of steps. Each step is graded exactly.
+ * Where a climb starts. A state made by pressing w distinct cells once
+ * needs at most w presses, and usually exactly w when w is below about
+ * half the board: another plan would have to be that press set plus a
+ * quiet pattern, which tends to be heavier. So for a hard target
+ * (lo above what sampling reaches) start from w = lo..lo+2 random presses;
+ * otherwise from a uniform sample.
+ */
+static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
+                       uint8_t *state)
+{
+    int w, n = c->n;
+    int *cells = (int *)s->ans.repair_cell; /* n ints of scratch */
+
+    if (c->o->lo <= 1 || c->o->lo > (uint64_t)n)
+        return sample(c, rng, s, state);
+    w = (int)c->o->lo + (int)qn_rng_below(rng, 3);
+    if (w > n)
+        w = n;
+    for (int i = 0; i < n; i++)
+        cells[i] = i;
+    memcpy(state, c->goal, (size_t)n);
+    for (int i = 0; i < w; i++) { /* w distinct cells, Fisher-Yates */
+        int j = i + (int)qn_rng_below(rng, (uint64_t)(n - i)), t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+        /* the puzzle is what pressing cells[i] undoes: subtract A e_j */
+        press(c, state, cells[i], c->k - 1);
+    }
+    return !is_zero_diff(c, state);
+}
+
+/*
+ * Climb: from the start above, try random presses and keep those that do
+ * not move the exact minimum away from the target range. A climb that
+ * has not arrived after CLIMB_STEPS tries is dropped (local maxima are
+ * common near the top, and a fresh start is cheaper than waiting). Each
+ * step is graded exactly, and so is the candidate before it is emitted.
  */
 static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 {
     uint8_t *trial = s->d;
     uint64_t m;
-    int steps = 40 * c->n + 200;
+    int steps = CLIMB_STEPS(c->n);
 
-    if (!sample(c, rng, s, state))
+    if (!climb_start(c, rng, s, state))
         return 0;
     qn_game_answer(c->g, &s->ans, state);
     m = s->ans.mp.presses;
@@ -219,11 +261,13 @@ typedef struct block {
     uint64_t *presses, *nopt;
     int *lit;
     char (*id)[17];
+    uint8_t *key;     /* n packed canonical keys (qn_seen_prepare) */
+    uint64_t *hash;
     size_t *off;      /* n + 1 offsets into text */
     qn_buf text;
 } block;
 
-static void block_init(block *b, int ncells)
+static void block_init(block *b, int ncells, size_t keysize)
 {
     memset(b, 0, sizeof(*b));
     b->ok = QN_NEWN(BLOCK, uint8_t);
@@ -234,6 +278,8 @@ static void block_init(block *b, int ncells)
     b->nopt = QN_NEWN(BLOCK, uint64_t);
     b->lit = QN_NEWN(BLOCK, int);
     b->id = qn_xcalloc(BLOCK, sizeof(*b->id));
+    b->key = QN_NEWN(BLOCK * keysize + 1, uint8_t);
+    b->hash = QN_NEWN(BLOCK, uint64_t);
     b->off = QN_NEWN(BLOCK + 1, size_t);
     qn_buf_init(&b->text);
 }
@@ -248,24 +294,20 @@ static void block_release(block *b)
     free(b->nopt);
     free(b->lit);
     free(b->id);
+    free(b->key);
+    free(b->hash);
     free(b->off);
     qn_buf_release(&b->text);
 }
 
+/* The content id: SipHash of the canonical form, keyed by the rule. */
 static void content_id(const genctx *c, const uint8_t *canon, char id[17])
 {
     static const char hex[] = "0123456789abcdef";
-    uint8_t dig[QN_HASH_BYTES];
-    qn_hash h;
+    uint64_t v = qn_hash_short(c->rule_digest, canon, (size_t)c->n);
 
-    qn_hash_init(&h);
-    qn_hash_update(&h, c->rule_digest, sizeof(c->rule_digest));
-    qn_hash_update(&h, canon, (size_t)c->n);
-    qn_hash_final(&h, dig);
-    for (int i = 0; i < 8; i++) {
-        id[2 * i] = hex[dig[i] >> 4];
-        id[2 * i + 1] = hex[dig[i] & 15];
-    }
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        id[i] = hex[v & 15];
     id[16] = '\0';
 }
 
@@ -291,8 +333,10 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
 }
 
 static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
-                       uint64_t first, scratch *s)
+                       uint64_t first, scratch *s, const qn_seen *seen)
 {
+    size_t ks = qn_seen_key_size(seen);
+
     b->first = first;
     b->n = BLOCK;
     qn_buf_reset(&b->text);
@@ -308,6 +352,8 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         b->nopt[i] = s->ans.mp.noptimal;
         b->lit[i] = count_lit(c, b->state + o);
         qn_canon_form(qn_game_rules(c->g), b->canon + o, b->state + o);
+        qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
+                        b->canon + o);
         content_id(c, b->canon + o, b->id[i]);
         if (h->format) {
             qn_gen_puzzle p;
@@ -331,6 +377,7 @@ typedef struct pool {
     int nslots;
     block *slots;
     uint64_t *holds;     /* per slot: block number + 1 when ready, or 0 */
+    qn_seen *seen;       /* read-only for workers (qn_seen_prepare) */
 } pool;
 
 static void *worker(void *arg)
@@ -351,7 +398,7 @@ static void *worker(void *arg)
         b = p->next++;
         pthread_mutex_unlock(&p->mu);
         fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots],
-                   b * BLOCK, &s);
+                   b * BLOCK, &s, p->seen);
         pthread_mutex_lock(&p->mu);
         p->holds[b % (uint64_t)p->nslots] = b + 1;
         pthread_cond_broadcast(&p->ready_cv);
@@ -371,8 +418,9 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
         if (!b->ok[i])
             continue;
         st->on_target++;
-        if (!qn_seen_add(seen, b->canon + (size_t)i * c->n, b->first + i,
-                         NULL)) {
+        if (!qn_seen_add_prepared(seen,
+                                  b->key + (size_t)i * qn_seen_key_size(seen),
+                                  b->hash[i], b->first + i, NULL)) {
             st->duplicates++;
             continue;
         }
@@ -403,11 +451,12 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     memset(&p, 0, sizeof(p));
     p.c = c;
     p.h = h;
+    p.seen = seen;
     p.nslots = 2 * jobs + 2;
     p.slots = QN_NEWN((size_t)p.nslots, block);
     p.holds = QN_NEWN((size_t)p.nslots, uint64_t);
     for (int i = 0; i < p.nslots; i++)
-        block_init(&p.slots[i], c->n);
+        block_init(&p.slots[i], c->n, qn_seen_key_size(seen));
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.ready_cv, NULL);
     pthread_cond_init(&p.free_cv, NULL);

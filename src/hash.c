@@ -81,3 +81,14 @@ void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len)
     qn_hash_final(&h, d);
     qn_hash_hex(hex_out, d);
 }
+
+uint64_t qn_hash_short(const uint8_t key[16], const void *data, size_t len)
+{
+    uint8_t out[crypto_shorthash_BYTES];
+    uint64_t v = 0;
+
+    crypto_shorthash(out, data, len, key);
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)out[i] << (8 * i);
+    return v;
+}

@@ -65,14 +65,17 @@ void qn_seed_format(const qn_seed *seed, char hex_out[65])
     sodium_bin2hex(hex_out, 65, seed->b, sizeof(seed->b));
 }
 
-/* out = BLAKE2b-256 keyed by key over the 8 little-endian bytes of n. */
+/*
+ * out = the first 32 bytes of ChaCha20 under key with the 96-bit nonce
+ * (n as 8 little-endian bytes, then zeros): a PRF of (key, n).
+ */
 static void derive(uint8_t out[32], const uint8_t key[32], uint64_t n)
 {
-    uint8_t le[8];
+    uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
 
     for (int i = 0; i < 8; i++)
-        le[i] = (uint8_t)(n >> (8 * i));
-    crypto_generichash(out, 32, le, sizeof(le), key, 32);
+        nonce[i] = (uint8_t)(n >> (8 * i));
+    crypto_stream_chacha20_ietf(out, 32, nonce, key);
 }
 
 void qn_rng_init(qn_rng *rng, const qn_seed *seed, uint64_t index)
@@ -86,7 +89,11 @@ static void refill(qn_rng *rng)
 {
     uint8_t k[randombytes_SEEDBYTES];
 
-    derive(k, rng->key, rng->block++);
+    if (rng->block == 0)
+        memcpy(k, rng->key, sizeof(k));
+    else
+        derive(k, rng->key, rng->block);
+    rng->block++;
     randombytes_buf_deterministic(rng->buf, sizeof(rng->buf), k);
     rng->pos = 0;
 }
@@ -140,6 +147,20 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
 {
     unsigned lim = 256 - 256 % k; /* accept bytes below lim */
 
+    if ((k & (k - 1)) == 0 && k < 256) { /* a power of two: take bits */
+        int bits = __builtin_ctz(k), have = 0;
+        uint64_t pool = 0;
+        for (int i = 0; i < n; i++) {
+            if (have < bits) {
+                qn_rng_bytes(rng, &pool, sizeof(pool));
+                have = 64;
+            }
+            out[i] = (uint8_t)(pool & (k - 1));
+            pool >>= bits;
+            have -= bits;
+        }
+        return;
+    }
     for (int i = 0; i < n; i++) {
         unsigned b;
         do {

@@ -32,6 +32,7 @@ struct qn_rules {
     tier *tiers;
     size_t ntiers;
     int *syms; /* nsyms * n */
+    int *syminv; /* nsyms * n: the inverse permutations */
     size_t nsyms;
     char symname[128];
 };
@@ -1116,6 +1117,10 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
             }
     build_hash(r);
     build_syms(r);
+    r->syminv = QN_NEWN(r->nsyms * (size_t)r->n + 1, int);
+    for (size_t g = 0; g < r->nsyms; g++)
+        for (int c = 0; c < r->n; c++)
+            r->syminv[g * (size_t)r->n + r->syms[g * (size_t)r->n + c]] = c;
     *out = r;
     return QN_OK;
 fail:
@@ -1141,6 +1146,7 @@ void qn_rules_free(qn_rules *r)
         free(r->tiers[i].name);
     free(r->tiers);
     free(r->syms);
+    free(r->syminv);
     free(r);
 }
 
@@ -1211,6 +1217,11 @@ int qn_rules_tier_hi(const qn_rules *r, size_t i)
 {
     return r->tiers[i].hi;
 }
+const int *qn_rules_sym_inverse(const qn_rules *r, size_t i)
+{
+    return r->syminv + i * (size_t)r->n;
+}
+
 size_t qn_rules_nsyms(const qn_rules *r)
 {
     return r->nsyms;

@@ -7,17 +7,32 @@
 #include "quench/system.h"
 
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "quench/mem.h"
 #include "system_internal.h"
 
-/* Bit i of w = (v[i] & 1). */
+/*
+ * Bit i of w = (v[i] & 1). SSE2 (in every x86-64) gathers 16 cells at a
+ * time: shifting bit 0 of each byte to bit 7 lets movemask collect them.
+ */
 static void pack_bits(uint64_t *w, const uint8_t *v, int n)
 {
+    int i = 0;
+
     memset(w, 0, (size_t)qn_gf2_words(n) * sizeof(*w));
-    for (int i = 0; i < n; i++)
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v + i));
+        x = _mm_slli_epi16(_mm_and_si128(x, _mm_set1_epi8(1)), 7);
+        w[i / 64] |= (uint64_t)(unsigned)_mm_movemask_epi8(x) << (i % 64);
+    }
+#endif
+    for (; i < n; i++)
         w[i / 64] |= (uint64_t)(v[i] & 1) << (i % 64);
 }
 

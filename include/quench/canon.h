@@ -38,6 +38,18 @@ size_t qn_seen_count(const qn_seen *set);
 int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
                 uint64_t *first);
 
+/*
+ * Split work for threads: qn_seen_prepare packs a canonical state into
+ * key (qn_seen_key_size bytes) and hashes it, touching nothing shared, so
+ * workers can do it; qn_seen_add_prepared then only probes the table.
+ * Same results as qn_seen_add.
+ */
+size_t qn_seen_key_size(const qn_seen *set);
+void qn_seen_prepare(const qn_seen *set, uint8_t *key, uint64_t *hash,
+                     const uint8_t *canon);
+int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
+                         uint64_t payload, uint64_t *first);
+
 /* 1 if the canonical state is in the set (its payload to *first). */
 int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
 

@@ -32,4 +32,11 @@ void qn_hash_hex(char hex_out[QN_HASH_HEX],
 /* One-shot: hex digest of `len` bytes. */
 void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len);
 
+/*
+ * A keyed 64-bit hash (SipHash-2-4, libsodium's crypto_shorthash): fast,
+ * for short content ids. Not collision-resistant against someone who
+ * knows the key; never used where that matters.
+ */
+uint64_t qn_hash_short(const uint8_t key[16], const void *data, size_t len);
+
 #endif

@@ -228,6 +228,8 @@ int qn_rules_tier_hi(const qn_rules *r, size_t i);
  */
 size_t qn_rules_nsyms(const qn_rules *r);
 const int *qn_rules_sym(const qn_rules *r, size_t i);
+/* The inverse of symmetry i: q[p[i]] = i (borrowed, ncells ints). */
+const int *qn_rules_sym_inverse(const qn_rules *r, size_t i);
 /* e.g. "D4 (order 8)", "C2 x C2 (order 4)", "trivial". Borrowed. */
 const char *qn_rules_symmetry_name(const qn_rules *r);
 

@@ -154,6 +154,8 @@ static void test_shipped(void)
         {"rules/sigma-5x5.yaml", 25, 2},
         {"rules/cross-7x7.yaml", 33, 2},
         {"rules/four-colour-10x10.yaml", 100, 4},
+        {"rules/classic-7x7.yaml", 49, 2},
+        {"rules/classic-9x9.yaml", 81, 2},
     };
     size_t i, nfiles = 0;
     DIR *d = opendir("rules");
@@ -209,6 +211,8 @@ static void test_plus_family(void)
         {"rules/sigma-5x5.yaml", 5, 5, SIGMA, 1},
         {"rules/moore-6x6.yaml", 6, 6, MOORE, 1},
         {"rules/torus-5x5.yaml", 5, 5, TORUS_PLUS, 1},
+        {"rules/classic-7x7.yaml", 7, 7, PLUS, 1},
+        {"rules/classic-9x9.yaml", 9, 9, PLUS, 1},
     };
     size_t i;
 
