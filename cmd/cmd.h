@@ -60,6 +60,15 @@ int cmd_finish_out(qn_buf *out);
 int cmd_wants_help(int argc, char **argv, const char *usage);
 /* A decimal uint64 option value; -1 when malformed. */
 int cmd_parse_u64(const char *s, uint64_t *out);
+/* The database: --db's value, else $QUENCH_DB, else db/quench.db. */
+const char *cmd_db_path(const char *opt);
+/*
+ * Open (with QN_STORE_CREATE: create, with its directory) the database at
+ * path, honouring $QUENCH_BUSY_TIMEOUT (ms); reports errors; exit code.
+ */
+struct qn_store;
+int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
+                   struct qn_store **out);
 
 typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
 

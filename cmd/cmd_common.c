@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "cmd.h"
 #include "quench/mem.h"
+#include "quench/store.h"
 
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_game **g_out)
@@ -124,4 +127,54 @@ int cmd_parse_u64(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+const char *cmd_db_path(const char *opt)
+{
+    const char *env = getenv("QUENCH_DB");
+
+    if (opt)
+        return opt;
+    return env && *env ? env : "db/quench.db";
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent(const char *path, qn_err *err)
+{
+    char *dir = qn_xstrdup(path);
+    int rc = QN_OK;
+
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            qn_err_source(err, dir);
+            rc = qn_err_set(err, QN_EIO, 0, 0, "cannot create directory: %s",
+                            strerror(errno));
+            break;
+        }
+        *p = '/';
+    }
+    free(dir);
+    return rc;
+}
+
+int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
+                   qn_store **out)
+{
+    qn_err err = QN_ERR_INIT;
+    const char *busy = getenv("QUENCH_BUSY_TIMEOUT");
+    int rc = QN_OK;
+
+    *out = NULL;
+    if (flags & QN_STORE_CREATE)
+        rc = make_parent(path, &err);
+    if (rc == QN_OK)
+        rc = qn_store_open(out, path, flags, &err);
+    if (rc != QN_OK)
+        return qn_report(ctx, &err);
+    if (busy && *busy)
+        qn_store_set_busy_timeout(*out, atoi(busy));
+    return QN_EXIT_OK;
 }

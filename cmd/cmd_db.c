@@ -39,62 +39,11 @@ const char cmd_db_usage[] =
     "  QUENCH_BUSY_TIMEOUT=MS  how long to wait for another writer\n"
     "                  (default 5000) before exit 75\n";
 
-/* "db/quench.db" unless --db or QUENCH_DB says otherwise. */
-static const char *db_path(const char *opt)
-{
-    const char *env = getenv("QUENCH_DB");
-
-    if (opt)
-        return opt;
-    return env && *env ? env : "db/quench.db";
-}
-
-/* mkdir -p of the directory part of path. */
-static int make_parent(const char *path, qn_err *err)
-{
-    char *dir = qn_xstrdup(path);
-    int rc = QN_OK;
-
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            qn_err_source(err, dir);
-            rc = qn_err_set(err, QN_EIO, 0, 0, "cannot create directory: %s",
-                            strerror(errno));
-            break;
-        }
-        *p = '/';
-    }
-    free(dir);
-    return rc;
-}
-
-static int open_store(const qn_ctx *ctx, const char *path, unsigned flags,
-                      qn_store **out)
-{
-    qn_err err = QN_ERR_INIT;
-    const char *busy = getenv("QUENCH_BUSY_TIMEOUT");
-    int rc = QN_OK;
-
-    *out = NULL;
-    if (flags & QN_STORE_CREATE)
-        rc = make_parent(path, &err);
-    if (rc == QN_OK)
-        rc = qn_store_open(out, path, flags, &err);
-    if (rc != QN_OK)
-        return qn_report(ctx, &err);
-    if (busy && *busy)
-        qn_store_set_busy_timeout(*out, atoi(busy));
-    return QN_EXIT_OK;
-}
-
 static int db_init(const qn_ctx *ctx, const char *path)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
-    int v = 0, st = open_store(ctx, path, QN_STORE_CREATE, &s);
+    int v = 0, st = cmd_open_store(ctx, path, QN_STORE_CREATE, &s);
 
     if (st)
         return st;
@@ -111,7 +60,7 @@ static int db_migrate(const qn_ctx *ctx, const char *path)
     qn_store *s;
     qn_err err = QN_ERR_INIT;
     int from = 0, to = 0;
-    int st = open_store(ctx, path, QN_STORE_CREATE | QN_STORE_NO_MIGRATE, &s);
+    int st = cmd_open_store(ctx, path, QN_STORE_CREATE | QN_STORE_NO_MIGRATE, &s);
 
     if (st)
         return st;
@@ -229,7 +178,7 @@ static int db_check(const qn_ctx *ctx, const char *path)
     qn_err err = QN_ERR_INIT;
     checker c;
     int64_t nproblems = 0;
-    int rc, st = open_store(ctx, path, 0, &s);
+    int rc, st = cmd_open_store(ctx, path, 0, &s);
 
     if (st)
         return st;
@@ -284,7 +233,7 @@ static int db_stats(const qn_ctx *ctx, const char *path)
     qn_store_counts n;
     qn_buf out = QN_BUF_INIT;
     hist h = {&out, ""};
-    int v = 0, st = open_store(ctx, path, 0, &s);
+    int v = 0, st = cmd_open_store(ctx, path, 0, &s);
 
     if (st)
         return st;
@@ -322,7 +271,7 @@ static int db_merge(const qn_ctx *ctx, int argc, char **argv)
         if (!strcmp(argv[i], argv[0]))
             return qn_usage_error("db merge: '%s' is both OUT and IN",
                                   argv[0]);
-    if ((st = open_store(ctx, argv[0], QN_STORE_CREATE, &s)))
+    if ((st = cmd_open_store(ctx, argv[0], QN_STORE_CREATE, &s)))
         return st;
     for (int i = 1; i < argc; i++) {
         qn_err err = QN_ERR_INIT;
@@ -374,13 +323,13 @@ int cmd_db(int argc, char **argv, qn_ctx *ctx)
         st = qn_usage_error("db %s: unexpected argument '%s'", args[0],
                             args[1]);
     } else if (!strcmp(args[0], "init")) {
-        st = db_init(ctx, db_path(opt));
+        st = db_init(ctx, cmd_db_path(opt));
     } else if (!strcmp(args[0], "migrate")) {
-        st = db_migrate(ctx, db_path(opt));
+        st = db_migrate(ctx, cmd_db_path(opt));
     } else if (!strcmp(args[0], "check")) {
-        st = db_check(ctx, db_path(opt));
+        st = db_check(ctx, cmd_db_path(opt));
     } else if (!strcmp(args[0], "stats")) {
-        st = db_stats(ctx, db_path(opt));
+        st = db_stats(ctx, cmd_db_path(opt));
     } else {
         st = qn_usage_error("db: unknown subcommand '%s'", args[0]);
     }

@@ -18,11 +18,13 @@
 #include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/state.h"
+#include "quench/store.h"
 #include "quench/version.h"
 
 const char cmd_generate_usage[] =
     "usage: quench generate RULES [-n COUNT] [--seed HEX] [--presses A..B] "
-    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] [-o FILE]\n"
+    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] [-o FILE] "
+    "[--db DB [--pack NAME]]\n"
     "\n"
     "Generate COUNT (default 10) distinct puzzles for the family in RULES:\n"
     "uniformly random solvable states, graded by their exact minimal press\n"
@@ -41,6 +43,14 @@ const char cmd_generate_usage[] =
     "  --max-draws N      candidates to try before giving up\n"
     "  --jobs N           worker threads (default: the number of cores)\n"
     "  -o, --output FILE  write there (atomically) instead of stdout\n"
+    "  --db DB            also store the puzzles in the SQLite database DB\n"
+    "                     (\"-\" for $QUENCH_DB or db/quench.db), a batch per\n"
+    "                     transaction; each puzzle is printed only after its\n"
+    "                     batch committed. Running the same command again\n"
+    "                     resumes an interrupted run.\n"
+    "  --pack NAME        with --db: add the new puzzles to this pack\n"
+    "                     (created when missing)\n"
+    "  --batch N          with --db: puzzles per transaction (4096)\n"
     "\n"
     "Output: JSON Lines. A header {\"type\": \"header\", ...} with the rule,\n"
     "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
@@ -67,7 +77,21 @@ typedef struct gen_cli {
     double t0, last_progress;
     int progress;
     int write_failed;
+    /* --db */
+    const char *db_opt, *pack;
+    qn_store *store;
+    int64_t rule_id, run_id, pack_id;
+    uint64_t stored_before, dups_before; /* from an interrupted run */
+    uint64_t stored, dups, in_batch, next_index;
+    qn_buf pending;    /* records of the open batch, printed on commit */
+    qn_buf cell_text;  /* scratch for state and witness text */
+    uint8_t *canon_key;
+    qn_err db_err;
+    int db_failed;
+    uint64_t batch;    /* puzzles per transaction */
 } gen_cli;
+
+#define DB_BATCH 4096 /* default puzzles per transaction */
 
 static volatile sig_atomic_t interrupted;
 
@@ -119,6 +143,9 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         {"max-draws", required_argument, NULL, 'd'},
         {"jobs", required_argument, NULL, 'j'},
         {"output", required_argument, NULL, 'o'},
+        {"db", required_argument, NULL, 'D'},
+        {"pack", required_argument, NULL, 'P'},
+        {"batch", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0}};
     uint64_t v;
     int c;
@@ -126,6 +153,7 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
 
     qn_gen_opts_init(&gc->o);
     gc->o.count = 10;
+    gc->batch = DB_BATCH;
     gc->o.jobs = ncpu > 0 ? (int)ncpu : 1;
     optind = 1;
     opterr = 0;
@@ -175,6 +203,13 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
             gc->o.jobs = (int)v;
             break;
         case 'o': gc->out_path = optarg; break;
+        case 'D': gc->db_opt = optarg; break;
+        case 'P': gc->pack = optarg; break;
+        case 'B':
+            if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
+                return qn_usage_error("generate: --batch needs a number "
+                                      ">= 1");
+            break;
         default:
             return qn_usage_error("generate: unknown or incomplete option "
                                   "'%s'", argv[optind - 1]);
@@ -182,6 +217,8 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
     }
     if (optind != argc - 1)
         return qn_usage_error("generate: name one RULES file");
+    if (gc->pack && !gc->db_opt)
+        return qn_usage_error("generate: --pack needs --db");
     gc->rules = argv[optind];
     return QN_EXIT_OK;
 }
@@ -348,6 +385,92 @@ static int emit_puzzle(void *vctx, const qn_gen_puzzle *p)
     return 0;
 }
 
+/* Commit the open batch with the run's progress, then print its records. */
+static int commit_batch(gen_cli *gc)
+{
+    int rc;
+
+    if (!qn_store_in_batch(gc->store))
+        return QN_OK;
+    rc = qn_store_run_progress(gc->store, gc->run_id, gc->next_index,
+                               gc->stored_before + gc->stored,
+                               gc->dups_before + gc->dups, &gc->db_err);
+    if (rc == QN_OK)
+        rc = qn_store_commit(gc->store, &gc->db_err);
+    if (rc != QN_OK) {
+        qn_store_rollback(gc->store, NULL);
+        gc->db_failed = 1;
+        return rc;
+    }
+    gc->in_batch = 0;
+    qn_buf_add(&gc->buf, gc->pending.buf, gc->pending.len);
+    qn_buf_reset(&gc->pending);
+    if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len) {
+        gc->write_failed = errno ? errno : EIO;
+        return QN_EIO;
+    }
+    qn_buf_reset(&gc->buf);
+    return QN_OK;
+}
+
+/* --db: store the puzzle in the open batch; print it after the commit. */
+static int emit_stored(void *vctx, const qn_gen_puzzle *p)
+{
+    gen_cli *gc = vctx;
+    const qn_rules *r = qn_game_rules(gc->g);
+    qn_store_puzzle sp;
+    int64_t id;
+    int is_new, rc = QN_OK;
+    size_t witness_at;
+    char grader[16];
+
+    if (!qn_store_in_batch(gc->store) &&
+        qn_store_begin(gc->store, &gc->db_err) != QN_OK) {
+        gc->db_failed = 1;
+        return QN_GEN_STOP;
+    }
+    qn_buf_reset(&gc->cell_text);
+    qn_state_format(&gc->cell_text, qn_rules_layout(r), p->state, '/');
+    witness_at = gc->cell_text.len + 1;
+    qn_buf_addc(&gc->cell_text, '\0');
+    qn_state_format(&gc->cell_text, qn_rules_layout(r), p->plan, '/');
+    snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
+    memset(&sp, 0, sizeof(sp));
+    sp.rule_id = gc->rule_id;
+    sp.state = gc->cell_text.buf;
+    sp.canon = gc->canon_key;
+    sp.canon_len = qn_store_canon_pack(gc->canon_key, p->canon,
+                                       qn_game_ncells(gc->g),
+                                       qn_game_colours(gc->g));
+    sp.min_presses = p->presses;
+    sp.noptimal = p->noptimal;
+    sp.witness = gc->cell_text.buf + witness_at;
+    sp.grade = p->grade;
+    sp.grader = grader;
+    sp.seed = gc->seed_hex;
+    sp.stream_index = (int64_t)p->index;
+    sp.provenance = QN_STORE_GENERATE;
+    sp.run_id = gc->run_id;
+    gc->next_index = p->index + 1;
+    rc = qn_store_put_puzzle(gc->store, &sp, &id, &is_new, &gc->db_err);
+    if (rc == QN_OK && is_new && gc->pack_id)
+        rc = qn_store_pack_add(gc->store, gc->pack_id, id, 0, &gc->db_err);
+    if (rc != QN_OK) {
+        qn_store_rollback(gc->store, NULL);
+        gc->db_failed = 1;
+        return QN_GEN_STOP;
+    }
+    if (!is_new) {
+        gc->dups++;
+        return QN_GEN_ALREADY;
+    }
+    gc->stored++;
+    qn_buf_add(&gc->pending, p->text, p->textlen);
+    if (++gc->in_batch >= gc->batch && commit_batch(gc) != QN_OK)
+        return QN_GEN_STOP;
+    return QN_GEN_EMITTED;
+}
+
 static void progress(void *vctx, const qn_gen_stats *st)
 {
     gen_cli *gc = vctx;
@@ -420,6 +543,102 @@ static void write_summary(gen_cli *gc, const qn_gen_stats *st, int done)
     qn_jsonw_bool(&w, st->rarity_exact);
     qn_jsonw_end(&w);
     qn_buf_addc(&gc->buf, '\n');
+}
+
+/* The options that define a run's output, for finding it to resume. */
+static void run_key(const gen_cli *gc, qn_buf *b)
+{
+    qn_buf_addf(b, "count=%llu presses=%llu..%llu unique=%d min_lit=%d "
+                   "tier=%s mode=%s max_draws=%llu pack=%s",
+                (unsigned long long)gc->o.count,
+                (unsigned long long)gc->o.lo, (unsigned long long)gc->o.hi,
+                gc->o.unique_optimum, gc->o.min_lit,
+                gc->tier ? gc->tier : "", qn_gen_mode_name(gc->o.mode),
+                (unsigned long long)gc->o.max_draws,
+                gc->pack ? gc->pack : "");
+}
+
+/*
+ * --db: store the rule, find an interrupted run with the same seed and
+ * options (then start where it stopped: every candidate before its
+ * next_index was handled in a committed batch) or start a new one, and
+ * find or create the pack.
+ */
+static int setup_store(gen_cli *gc)
+{
+    const qn_rules *r = qn_game_rules(gc->g);
+    char hash[65], *yaml = NULL;
+    size_t len;
+    qn_buf key = QN_BUF_INIT;
+    qn_store_rule sr;
+    qn_store_run run;
+    int rc, status;
+
+    status = cmd_open_store(gc->ctx,
+                            cmd_db_path(strcmp(gc->db_opt, "-") ? gc->db_opt
+                                                               : NULL),
+                            QN_STORE_CREATE, &gc->store);
+    if (status != QN_EXIT_OK)
+        return status;
+    rc = cmd_read_all(gc->rules, QN_RULES_MAX_FILE, &yaml, &len,
+                      &gc->db_err);
+    qn_rules_hash(r, hash);
+    memset(&sr, 0, sizeof(sr));
+    sr.hash = hash;
+    sr.name = qn_rules_name(r);
+    sr.yaml = yaml;
+    sr.cells = qn_rules_ncells(r);
+    sr.colours = qn_rules_colours(r);
+    if (rc == QN_OK)
+        rc = qn_store_put_rule(gc->store, &sr, &gc->rule_id, &gc->db_err);
+    free(yaml);
+    run_key(gc, &key);
+    memset(&run, 0, sizeof(run));
+    run.command = "generate";
+    run.rule_id = gc->rule_id;
+    run.seed = gc->seed_hex;
+    run.options = key.buf;
+    run.tool_version = qn_version();
+    run.requested = gc->o.count;
+    if (rc == QN_OK) {
+        rc = qn_store_run_find(gc->store, &run, &gc->run_id,
+                               &gc->o.start_index, &gc->db_err);
+        if (rc == QN_OK)
+            rc = qn_store_run_totals(gc->store, gc->run_id,
+                                     &gc->stored_before, &gc->dups_before,
+                                     &gc->db_err);
+        else if (rc == QN_ENOTFOUND)
+            rc = qn_store_run_start(gc->store, &run, &gc->run_id,
+                                    &gc->db_err);
+    }
+    qn_buf_release(&key);
+    if (rc == QN_OK && gc->pack) {
+        rc = qn_store_pack_find(gc->store, gc->pack, &gc->pack_id,
+                                &gc->db_err);
+        if (rc == QN_ENOTFOUND) {
+            qn_store_pack pk;
+            memset(&pk, 0, sizeof(pk));
+            pk.name = gc->pack;
+            rc = qn_store_pack_create(gc->store, &pk, &gc->pack_id,
+                                      &gc->db_err);
+        }
+    }
+    if (rc != QN_OK)
+        return qn_report(gc->ctx, &gc->db_err);
+    gc->next_index = gc->o.start_index;
+    gc->o.count = gc->o.count > gc->stored_before
+                      ? gc->o.count - gc->stored_before
+                      : 0;
+    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_game_ncells(gc->g),
+                                                 qn_game_colours(gc->g)) + 1,
+                            uint8_t);
+    if (gc->stored_before && !gc->ctx->quiet)
+        fprintf(stderr, "quench: resuming run %lld at candidate %llu, %llu "
+                        "puzzles already stored\n",
+                (long long)gc->run_id,
+                (unsigned long long)gc->o.start_index,
+                (unsigned long long)gc->stored_before);
+    return QN_EXIT_OK;
 }
 
 /* Default tiers from a uniform sample, when the exact counts are too many. */
@@ -564,6 +783,8 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     memset(&gc, 0, sizeof(gc));
     gc.ctx = ctx;
     qn_buf_init(&gc.buf);
+    qn_buf_init(&gc.pending);
+    qn_buf_init(&gc.cell_text);
     if ((status = parse_opts(&gc, argc, argv)) != QN_EXIT_OK)
         return status;
     if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
@@ -580,6 +801,8 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
         goto done;
     }
     prepare_format(&gc);
+    if (gc.db_opt && (status = setup_store(&gc)) != QN_EXIT_OK)
+        goto done;
     if ((status = open_output(&gc, tmp, sizeof(tmp))) != QN_EXIT_OK)
         goto done;
     gc.t0 = gc.last_progress = now();
@@ -588,9 +811,24 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
     write_header(&gc);
-    hooks = (qn_gen_hooks){format_puzzle, emit_puzzle, progress, &gc,
-                           &interrupted};
+    hooks = (qn_gen_hooks){format_puzzle,
+                           gc.store ? emit_stored : emit_puzzle, progress,
+                           &gc, &interrupted};
     rc = qn_gen_run(gc.g, &gc.o, &hooks, &st, &err);
+    if (gc.store) {
+        /* what was stored is kept, on success, interrupt or error alike */
+        if (!gc.db_failed && commit_batch(&gc) == QN_OK)
+            qn_store_run_finish(gc.store, gc.run_id,
+                                rc == QN_OK ? "done"
+                                : interrupted ? "interrupted"
+                                              : "failed",
+                                NULL);
+        if (gc.db_failed) {
+            status = qn_report(ctx, &gc.db_err);
+            goto done;
+        }
+        st.emitted += gc.stored_before;
+    }
     if (rc == QN_EINVAL) { /* nothing started: no output file at all */
         if (gc.out_path) {
             fclose(gc.out);
@@ -605,6 +843,10 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
         status = finish(&gc, rc, &st, &err);
 done:
     signal(SIGINT, SIG_DFL);
+    qn_store_close(gc.store);
+    qn_buf_release(&gc.pending);
+    qn_buf_release(&gc.cell_text);
+    free(gc.canon_key);
     qn_buf_release(&gc.buf);
     for (size_t i = 0; i < gc.tiers.n; i++)
         qn_buf_release(&gc.grade_esc[i]);

@@ -35,37 +35,6 @@ const char cmd_pack_usage[] =
     "version. --db PATH (default: $QUENCH_DB, else db/quench.db, created\n"
     "on first use) selects the database.\n";
 
-static const char *db_path(const char *opt)
-{
-    const char *env = getenv("QUENCH_DB");
-
-    if (opt)
-        return opt;
-    return env && *env ? env : "db/quench.db";
-}
-
-/* mkdir -p of the directory part of path. */
-static int make_parent(const char *path, qn_err *err)
-{
-    char *dir = qn_xstrdup(path);
-    int rc = QN_OK;
-
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            qn_err_source(err, dir);
-            rc = qn_err_set(err, QN_EIO, 0, 0, "cannot create directory: %s",
-                            strerror(errno));
-            break;
-        }
-        *p = '/';
-    }
-    free(dir);
-    return rc;
-}
-
 typedef struct pack_cmd {
     const qn_ctx *ctx;
     qn_store *s;
@@ -352,8 +321,7 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
                                        "add",    "remove", "move",
                                        "sort",   "rename", "delete"};
     pack_cmd pc;
-    qn_err err = QN_ERR_INIT;
-    const char *opt = NULL, *path, *busy = getenv("QUENCH_BUSY_TIMEOUT");
+    const char *opt = NULL, *path;
     char **args;
     int n = 0, st = QN_EXIT_OK, known = 0;
 
@@ -388,15 +356,10 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     pc.ctx = ctx;
     qn_buf_init(&pc.out);
     qn_jsonw_init(&pc.w, &pc.out);
-    path = db_path(opt);
-    if (make_parent(path, &err) != QN_OK ||
-        qn_store_open(&pc.s, path, QN_STORE_CREATE, &err) != QN_OK) {
-        st = qn_report(ctx, &err);
-    } else {
-        if (busy && *busy)
-            qn_store_set_busy_timeout(pc.s, atoi(busy));
+    path = cmd_db_path(opt);
+    st = cmd_open_store(ctx, path, QN_STORE_CREATE, &pc.s);
+    if (st == QN_EXIT_OK)
         st = run(&pc, n, args);
-    }
     if (st == QN_EXIT_OK)
         st = cmd_finish_out(&pc.out);
     qn_buf_release(&pc.out);

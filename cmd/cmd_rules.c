@@ -9,13 +9,15 @@
 
 #include "cmd.h"
 #include "quench/buf.h"
+#include "quench/distrib.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/system.h"
 
 const char cmd_rules_usage[] =
-    "usage: quench rules (check FILE... | show FILE [--json] [--matrix])\n"
+    "usage: quench rules (check FILE... | show FILE [--json] [--matrix] "
+    "[--distribution])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -29,6 +31,10 @@ const char cmd_rules_usage[] =
     "                  symmetric, hash)\n"
     "    --matrix      also print the press matrix (row i, column j: what\n"
     "                  pressing cell j adds to cell i)\n"
+    "    --distribution  also the exact number of solvable states needing\n"
+    "                  each minimal press count (rules with at most 2^26\n"
+    "                  solvable states), and the grading tiers; in --json\n"
+    "                  as \"distribution\": [count for 0, 1, 2, ...]\n"
     "  FILE may be - for standard input.\n";
 
 static int rules_check(int argc, char **argv, qn_ctx *ctx)
@@ -143,8 +149,84 @@ static void board_text(qn_buf *b, const qn_layout *l)
     }
 }
 
+/* What --distribution adds: the exact histogram (or why not) and tiers. */
+typedef struct dist_info {
+    int wanted;
+    qn_distrib *d;      /* NULL when not computed */
+    qn_err err;         /* why not */
+    qn_tiers tiers;
+    const char *source; /* "rule", "distribution" or "none" */
+} dist_info;
+
+static void dist_info_init(dist_info *di, const qn_rules *r,
+                           const qn_system *sys)
+{
+    if (qn_distrib_compute(&di->d, sys, &di->err) != QN_OK)
+        di->d = NULL;
+    if (qn_tiers_from_rules(&di->tiers, r))
+        di->source = "rule";
+    else if (di->d)
+        qn_tiers_from_distrib(&di->tiers, di->d), di->source = "distribution";
+    else
+        di->source = "none";
+}
+
+static void json_distribution(qn_jsonw *w, const dist_info *di)
+{
+    qn_jsonw_key(w, "distribution");
+    if (di->d)
+        qn_distrib_json(di->d, w);
+    else
+        qn_jsonw_null(w);
+    if (!di->d) {
+        qn_jsonw_key(w, "distribution_note");
+        qn_jsonw_str(w, di->err.msg);
+    }
+    qn_jsonw_key(w, "tiers_source"), qn_jsonw_str(w, di->source);
+    qn_jsonw_key(w, "tiers");
+    qn_jsonw_arr(w);
+    for (size_t i = 0; i < di->tiers.n; i++) {
+        qn_jsonw_obj(w);
+        qn_jsonw_key(w, "name"), qn_jsonw_str(w, di->tiers.name[i]);
+        qn_jsonw_key(w, "lo"), qn_jsonw_uint(w, di->tiers.lo[i]);
+        qn_jsonw_key(w, "hi"), qn_jsonw_uint(w, di->tiers.hi[i]);
+        qn_jsonw_end(w);
+    }
+    qn_jsonw_end(w);
+}
+
+/* A table: presses, states, share and cumulative share of solvable ones. */
+static void text_distribution(qn_buf *out, const dist_info *di)
+{
+    uint64_t total, cum = 0;
+
+    if (!di->d) {
+        qn_buf_addf(out, "distribution:     not computed: %s\n", di->err.msg);
+    } else {
+        total = qn_distrib_total(di->d);
+        qn_buf_adds(out, "distribution (solvable states by minimal presses):\n"
+                         "  presses       states    share   cumulative\n");
+        for (size_t m = 0; m < qn_distrib_len(di->d); m++) {
+            uint64_t c = qn_distrib_count(di->d, m);
+            cum += c;
+            qn_buf_addf(out, "  %7zu %12llu  %6.3f%%   %7.3f%%\n", m,
+                        (unsigned long long)c, 100.0 * (double)c / (double)total,
+                        100.0 * (double)cum / (double)total);
+        }
+    }
+    qn_buf_addf(out, "grading tiers (%s):", di->source);
+    for (size_t i = 0; i < di->tiers.n; i++)
+        qn_buf_addf(out, " %s %llu-%llu%s", di->tiers.name[i],
+                    (unsigned long long)di->tiers.lo[i],
+                    (unsigned long long)di->tiers.hi[i],
+                    i + 1 < di->tiers.n ? "," : "");
+    if (!di->tiers.n)
+        qn_buf_adds(out, " none");
+    qn_buf_addc(out, '\n');
+}
+
 static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
-                      int matrix)
+                      int matrix, const dist_info *di)
 {
     const qn_layout *l = qn_rules_layout(r);
     char hash[65];
@@ -179,6 +261,8 @@ static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_jsonw_key(&w, "order"), qn_jsonw_uint(&w, qn_rules_nsyms(r));
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "hash"), qn_jsonw_str(&w, hash);
+    if (di->wanted)
+        json_distribution(&w, di);
     if (matrix) {
         const uint8_t *a = qn_rules_matrix(r);
         qn_jsonw_key(&w, "matrix");
@@ -211,7 +295,7 @@ static void show_size(qn_buf *out, const qn_system *sys,
 }
 
 static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
-                      int matrix)
+                      int matrix, const dist_info *di)
 {
     int n = qn_rules_ncells(r);
     unsigned k = qn_rules_colours(r);
@@ -246,6 +330,8 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     }
     qn_buf_addf(out, "symmetry group:   %s\n", qn_rules_symmetry_name(r));
     qn_buf_addf(out, "hash:             %s\n", hash);
+    if (di->wanted)
+        text_distribution(out, di);
     if (matrix) {
         const uint8_t *a = qn_rules_matrix(r);
         qn_buf_adds(out, "matrix (row i: what each press adds to cell i):\n");
@@ -260,15 +346,19 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
 
 static int rules_show(int argc, char **argv, qn_ctx *ctx)
 {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"matrix", no_argument, NULL, 'm'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'},
+        {"matrix", no_argument, NULL, 'm'},
+        {"distribution", no_argument, NULL, 'd'},
+        {NULL, 0, NULL, 0}};
     int json = 0, matrix = 0, c, rc, status;
+    dist_info di;
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
     qn_system *sys = NULL;
     qn_buf out = QN_BUF_INIT;
 
+    memset(&di, 0, sizeof(di));
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -276,6 +366,8 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
             json = 1;
         else if (c == 'm')
             matrix = 1;
+        else if (c == 'd')
+            di.wanted = 1;
         else
             return qn_usage_error("rules show: unknown option '%s'",
                                   argv[optind - 1]);
@@ -292,10 +384,12 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         status = qn_report(ctx, &err);
         goto done;
     }
+    if (di.wanted)
+        dist_info_init(&di, r, sys);
     if (json)
-        show_json(&out, r, sys, matrix);
+        show_json(&out, r, sys, matrix, &di);
     else
-        show_text(&out, r, sys, matrix);
+        show_text(&out, r, sys, matrix, &di);
     status = fwrite(out.buf, 1, out.len, stdout) == out.len &&
                      fflush(stdout) == 0
                  ? QN_EXIT_OK
@@ -303,6 +397,7 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
     if (status)
         perror("quench: stdout");
 done:
+    qn_distrib_free(di.d);
     qn_buf_release(&out);
     qn_system_free(sys);
     qn_rules_free(r);

@@ -398,7 +398,7 @@ static void *worker(void *arg)
         b = p->next++;
         pthread_mutex_unlock(&p->mu);
         fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots],
-                   b * BLOCK, &s, p->seen);
+                   p->c->o->start_index + b * BLOCK, &s, p->seen);
         pthread_mutex_lock(&p->mu);
         p->holds[b % (uint64_t)p->nslots] = b + 1;
         pthread_cond_broadcast(&p->ready_cv);
@@ -427,9 +427,16 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
         view(c, b, i, &p);
         if (!h->format)
             p.text = NULL, p.textlen = 0;
-        st->emitted++;
-        if (h->emit(h->ctx, &p))
+        switch (h->emit(h->ctx, &p)) {
+        case QN_GEN_EMITTED:
+            st->emitted++;
+            break;
+        case QN_GEN_ALREADY:
+            st->duplicates++;
+            continue;
+        default:
             return -1;
+        }
         if (st->emitted == c->o->count)
             return 1;
     }

@@ -150,19 +150,43 @@ static void close_handle(qn_store *s)
     free(s);
 }
 
+static int header(qn_store *s, long long *app, long long *ver,
+                  long long *nobj, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = prep(s, &st,
+                  "SELECT (SELECT application_id FROM pragma_application_id),"
+                  " (SELECT user_version FROM pragma_user_version),"
+                  " (SELECT count(*) FROM sqlite_schema)",
+                  err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *app = sqlite3_column_int64(st, 0);
+        *ver = sqlite3_column_int64(st, 1);
+        *nobj = sqlite3_column_int64(st, 2);
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Check the header fields; migrate unless told not to. */
 static int setup(qn_store *s, unsigned flags, qn_err *err)
 {
-    long long app, ver, nobj;
+    long long app = 0, ver = 0, nobj = 0;
     int rc, latest = qn_store_schema_version();
     int ro = (flags & QN_STORE_READONLY) || sqlite3_db_readonly(s->db, "main");
     char sql[64];
 
+    /* one statement, so one snapshot: another process may be creating
+     * the schema right now, and three separate reads could straddle it */
     if ((rc = qn_store__exec(s, "PRAGMA foreign_keys = ON", err)) ||
-        (rc = qn_store__int(s, "PRAGMA application_id", &app, err)) ||
-        (rc = qn_store__int(s, "PRAGMA user_version", &ver, err)) ||
-        (rc = qn_store__int(s, "SELECT count(*) FROM sqlite_schema", &nobj,
-                            err)))
+        (rc = header(s, &app, &ver, &nobj, err)))
         return rc;
     if (app != QN_STORE_APPLICATION_ID && !(app == 0 && ver == 0 && nobj == 0))
         return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -225,7 +249,19 @@ int qn_store_open(qn_store **out, const char *path, unsigned flags,
         goto fail;
     }
     sqlite3_busy_timeout(s->db, s->busy_ms);
-    if ((rc = setup(s, flags, err)) != QN_OK)
+    /*
+     * Two processes opening a new file at once both try to switch it to
+     * WAL and migrate it; SQLite answers one of them SQLITE_BUSY at once,
+     * without its busy handler, where waiting could deadlock. setup() is
+     * idempotent, so retry it for up to the busy timeout.
+     */
+    for (int waited = 0;; waited += 10) {
+        rc = setup(s, flags, err);
+        if (rc != QN_EBUSY || waited >= s->busy_ms)
+            break;
+        sqlite3_sleep(10);
+    }
+    if (rc != QN_OK)
         goto fail;
     *out = s;
     return QN_OK;
@@ -501,6 +537,31 @@ int qn_store_run_start(qn_store *s, const qn_store_run *run,
     rc = step_done(s, st, err);
     if (rc == QN_OK)
         *id_out = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
+                        uint64_t *duplicates_out, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, r;
+
+    rc = prep(s, &st, "SELECT stored, duplicates FROM runs WHERE id = ?",
+              err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *stored_out = (uint64_t)sqlite3_column_int64(st, 0);
+        *duplicates_out = (uint64_t)sqlite3_column_int64(st, 1);
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                        (long long)run_id);
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
     sqlite3_finalize(st);
     return rc;
 }

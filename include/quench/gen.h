@@ -59,6 +59,7 @@ typedef struct qn_gen_opts {
                              rarer than 1 in 10^4 */
     const struct qn_distrib *distrib; /* optional, borrowed */
     const struct qn_tiers *tiers;     /* optional, borrowed: grades */
+    uint64_t start_index; /* first candidate looked at (resuming a run) */
 } qn_gen_opts;
 
 /* Defaults: count 1, any presses >= 1, 1 job, AUTO. */
@@ -95,7 +96,12 @@ typedef struct qn_gen_stats {
 /* Runs in worker threads: format p into out (appending). */
 typedef void qn_gen_format_fn(void *ctx, const qn_gen_puzzle *p,
                               qn_buf *out);
-/* Runs on the calling thread, in index order; non-zero stops the run. */
+/*
+ * Runs on the calling thread, in index order. Returns QN_GEN_EMITTED, or
+ * QN_GEN_ALREADY when the puzzle turned out to be known already (e.g. a
+ * database refused it as a duplicate: not counted), or QN_GEN_STOP.
+ */
+enum { QN_GEN_EMITTED = 0, QN_GEN_STOP = 1, QN_GEN_ALREADY = 2 };
 typedef int qn_gen_emit_fn(void *ctx, const qn_gen_puzzle *p);
 /* Runs on the calling thread every block: progress. */
 typedef void qn_gen_progress_fn(void *ctx, const qn_gen_stats *st);

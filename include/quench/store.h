@@ -185,6 +185,10 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
 int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
                           uint64_t stored, uint64_t duplicates, qn_err *err);
 
+/* The running totals last recorded for a run (QN_ENOTFOUND: no run). */
+int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
+                        uint64_t *duplicates_out, qn_err *err);
+
 /* Finish: status "done", "interrupted" or "failed"; stamps the time. */
 int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
                         qn_err *err);
