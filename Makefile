@@ -75,7 +75,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps bench install uninstall format clean
+.PHONY: all deps check check-deps bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -138,6 +138,16 @@ check-deps:
 
 bench: $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# The main job on the bundled default: a graded pack of classic 5x5
+# puzzles in db/quench.db (created on first use), then what it holds.
+DEMO_SEED ?= 2026
+demo: $(QUENCH)
+	$(QUENCH) generate rules/classic-5x5.yaml -n 100 --seed $(DEMO_SEED) \
+	  --db db/quench.db --pack classic-5x5-starter >/dev/null
+	$(QUENCH) pack sort classic-5x5-starter --db db/quench.db
+	$(QUENCH) pack show classic-5x5-starter --db db/quench.db
+	$(QUENCH) db stats --db db/quench.db
 
 build/quench.pc: Makefile
 	@mkdir -p $(@D)

@@ -216,6 +216,23 @@ int main(void)
     printf("  bare insert loop    %10.0f rows/s\n", (double)n / b);
     printf("  qn_store_put_puzzle %10.0f rows/s  (%.0f%% of bare)\n",
            (double)n / a, 100.0 * b / a);
+    {
+        /* issue 6's figure: the real generate --db, same schema, same run */
+        char gpath[96], nbuf[32], bbuf[32];
+        const char *argv[] = {"build/quench", "-q", "generate",
+                              "rules/classic-7x7.yaml", "-n", nbuf, "--seed",
+                              "1", "--jobs", "2", "--db", gpath, "--batch",
+                              bbuf, NULL};
+        double g;
+
+        snprintf(gpath, sizeof(gpath), "%s/generate.db", dir);
+        snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
+        snprintf(bbuf, sizeof(bbuf), "%" PRIu64, batch);
+        g = bench_exec(argv, NULL);
+        printf("  generate+grade+store classic 7x7 %10.0f puzzles/s  (%.0f%% "
+               "of bare; target >= 70%%: %s)\n",
+               (double)n / g, 100.0 * b / g, b / g >= 0.7 ? "PASS" : "FAIL");
+    }
     snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
     if (system(rm) != 0)
         fprintf(stderr, "bench_store: could not remove %s\n", dir);

@@ -49,7 +49,8 @@ int qn_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 /* Load a rule file and compile it; reports errors; returns an exit code. */
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_game **g_out);
-/* Read a whole file ("-" = stdin) of at most max bytes into *out. */
+/* Read a whole file ("-" = stdin) of at most max bytes into *out,
+ * NUL-terminated (*len excludes the NUL); free() it. */
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
                  qn_err *err);
 /* Write out to stdout and empty it; exit code (74 on a failed write). */

@@ -47,7 +47,7 @@ int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
     if (!f)
         return qn_err_set(err, errno == ENOENT ? QN_ENOTFOUND : QN_EIO, 0,
                           0, "cannot open: %s", strerror(errno));
-    buf = qn_xmalloc(cap);
+    buf = qn_xmalloc(cap + 1);
     for (;;) {
         size_t got;
         if (n == cap) {
@@ -75,6 +75,7 @@ int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
     }
     if (f != stdin)
         fclose(f);
+    buf[n] = '\0'; /* callers may treat it as a string */
     *out = buf;
     *len = n;
     return QN_OK;
