@@ -11,12 +11,17 @@
 #include "cmd.h"
 #include "quench/judge.h"
 #include "quench/jsonw.h"
+#include "quench/canon.h"
+#include "quench/distrib.h"
+#include "quench/mem.h"
 #include "quench/state.h"
+#include "quench/store.h"
 #include "quench/submit.h"
+#include "quench/version.h"
 
 const char cmd_validate_usage[] =
     "usage: quench validate RULES [FILE|-] [--jsonl|--json] [--from "
-    "FORMAT]\n"
+    "FORMAT] [--db DB [--into PACK]]\n"
     "\n"
     "Judge submitted puzzles for the family in RULES: one verdict per\n"
     "record, in input order. Input (FILE, or stdin when absent or -) is\n"
@@ -35,6 +40,11 @@ const char cmd_validate_usage[] =
     "  --jsonl        one JSON object per verdict\n"
     "  --json         one JSON document: {\"verdicts\": [...], \"summary\"}\n"
     "  --from FORMAT  auto (default), text, jsonl, csv or json\n"
+    "  --db DB        also call a puzzle stored in the SQLite database DB\n"
+    "                 (\"-\" for $QUENCH_DB or db/quench.db) a duplicate\n"
+    "  --into PACK    with --db: store the ok puzzles and add them to PACK\n"
+    "                 (created when missing), a batch per transaction;\n"
+    "                 verdicts are printed once their batch committed\n"
     "\n"
     "A summary (counts per verdict) goes to stderr. Exit status: 0 when\n"
     "every submission is ok, 1 when any is rejected, 65 when the input as\n"
@@ -43,7 +53,7 @@ const char cmd_validate_usage[] =
 enum out_format { OUT_TEXT, OUT_JSONL, OUT_JSON };
 
 typedef struct vopts {
-    const char *rules, *file;
+    const char *rules, *file, *db, *into;
     enum out_format out;
     qn_submit_format from;
 } vopts;
@@ -68,6 +78,8 @@ static int parse_opts(vopts *o, int argc, char **argv)
         {"jsonl", no_argument, NULL, 'l'},
         {"json", no_argument, NULL, 'j'},
         {"from", required_argument, NULL, 'f'},
+        {"db", required_argument, NULL, 'D'},
+        {"into", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     int c;
 
@@ -84,6 +96,8 @@ static int parse_opts(vopts *o, int argc, char **argv)
                                       "jsonl, csv or json, not '%s'",
                                       optarg);
             break;
+        case 'D': o->db = optarg; break;
+        case 'I': o->into = optarg; break;
         default:
             return qn_usage_error("validate: unknown or incomplete option "
                                   "'%s'", argv[optind - 1]);
@@ -95,6 +109,8 @@ static int parse_opts(vopts *o, int argc, char **argv)
     o->file = optind < argc ? argv[optind++] : "-";
     if (optind < argc)
         return qn_usage_error("validate: one input FILE at most");
+    if (o->into && !o->db)
+        return qn_usage_error("validate: --into needs --db");
     return QN_EXIT_OK;
 }
 
@@ -140,7 +156,12 @@ static void verdict_json(qn_jsonw *w, const qn_game *g,
         qn_jsonw_end(w);
         break;
     case QN_VERDICT_DUPLICATE:
-        qn_jsonw_key(w, "duplicate_of"), qn_jsonw_uint(w, v->dup_of);
+        if (v->dup_stored) {
+            qn_jsonw_key(w, "duplicate_of_stored");
+            qn_jsonw_int(w, v->dup_stored);
+        } else {
+            qn_jsonw_key(w, "duplicate_of"), qn_jsonw_uint(w, v->dup_of);
+        }
         break;
     case QN_VERDICT_CLAIM_MISMATCH:
         qn_jsonw_key(w, "reason"), qn_jsonw_str(w, v->reason.buf);
@@ -197,8 +218,12 @@ static void verdict_text(qn_buf *out, const qn_game *g,
         }
         break;
     case QN_VERDICT_DUPLICATE:
-        qn_buf_addf(out, "same puzzle as #%llu",
-                    (unsigned long long)v->dup_of);
+        if (v->dup_stored)
+            qn_buf_addf(out, "same puzzle as stored puzzle %lld",
+                        (long long)v->dup_stored);
+        else
+            qn_buf_addf(out, "same puzzle as #%llu",
+                        (unsigned long long)v->dup_of);
         break;
     case QN_VERDICT_TRIVIAL:
         qn_buf_adds(out, "already at the goal");
@@ -252,7 +277,83 @@ typedef struct vrun {
     qn_submit_reader *rd;
     qn_buf out;
     uint64_t total;
+    /* --db / --into */
+    qn_store *store;
+    int64_t rule_id;     /* 0: the rule is not stored, nothing to compare */
+    int64_t pack_id;
+    uint64_t in_batch, stored;
+    uint8_t *canon, *key;
+    qn_buf text;
+    qn_err db_err;
 } vrun;
+
+#define VALIDATE_BATCH 4096
+
+/* Commit the open batch, then release the verdicts it covers. */
+static int commit_batch(vrun *vr)
+{
+    if (qn_store_in_batch(vr->store) &&
+        qn_store_commit(vr->store, &vr->db_err) != QN_OK)
+        return QN_EDB;
+    vr->in_batch = 0;
+    return cmd_flush_out(&vr->out) ? QN_EIO : QN_OK;
+}
+
+/*
+ * An ok puzzle meets the database: a duplicate when it is stored already;
+ * with --into, stored (and added to the pack) otherwise.
+ */
+static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
+{
+    const qn_rules *r = qn_game_rules(vr->g);
+    int n = qn_game_ncells(vr->g), is_new, rc;
+    size_t klen, witness_at;
+    int64_t id;
+    qn_store_puzzle sp;
+    char grader[16];
+
+    if (!vr->rule_id)
+        return QN_OK; /* the rule was never stored: nothing to compare */
+    qn_canon_form(r, vr->canon, s->cells);
+    klen = qn_store_canon_pack(vr->key, vr->canon, n, qn_game_colours(vr->g));
+    if (!vr->o->into) {
+        rc = qn_store_find_puzzle(vr->store, vr->rule_id, vr->key, klen, &id,
+                                  &vr->db_err);
+        if (rc == QN_OK)
+            qn_judge_stored_duplicate(vr->j, rl, id);
+        return rc == QN_ENOTFOUND ? QN_OK : rc;
+    }
+    if (!qn_store_in_batch(vr->store) &&
+        (rc = qn_store_begin(vr->store, &vr->db_err)) != QN_OK)
+        return rc;
+    qn_buf_reset(&vr->text);
+    qn_state_format(&vr->text, qn_rules_layout(r), s->cells, '/');
+    witness_at = vr->text.len + 1;
+    qn_buf_addc(&vr->text, '\0');
+    qn_state_format(&vr->text, qn_rules_layout(r), rl->ans.plan, '/');
+    snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
+    memset(&sp, 0, sizeof(sp));
+    sp.rule_id = vr->rule_id;
+    sp.state = vr->text.buf;
+    sp.canon = vr->key;
+    sp.canon_len = klen;
+    sp.min_presses = rl->ans.mp.presses;
+    sp.noptimal = rl->ans.mp.noptimal;
+    sp.witness = vr->text.buf + witness_at;
+    sp.grade = qn_game_grade(vr->g, rl->ans.mp.presses);
+    sp.grader = grader;
+    sp.stream_index = -1;
+    sp.provenance = QN_STORE_VALIDATE;
+    rc = qn_store_put_puzzle(vr->store, &sp, &id, &is_new, &vr->db_err);
+    if (rc == QN_OK && !is_new)
+        qn_judge_stored_duplicate(vr->j, rl, id);
+    if (rc == QN_OK && is_new) {
+        vr->stored++;
+        vr->in_batch++;
+        rc = qn_store_pack_add(vr->store, vr->pack_id, id, 0, &vr->db_err);
+    }
+    return rc;
+}
 
 /* Read, judge and write every record; returns 0 or a whole-input code. */
 static int judge_all(vrun *vr, qn_err *err)
@@ -272,6 +373,12 @@ static int judge_all(vrun *vr, qn_err *err)
     while ((rc = qn_submit_next(vr->rd, &s, err)) == 1) {
         qn_judge_one(vr->j, &rl, s);
         vr->total++;
+        if (vr->store && rl.verdict == QN_VERDICT_OK &&
+            against_store(vr, s, &rl) != QN_OK) {
+            *err = vr->db_err;
+            rc = QN_EDB;
+            break;
+        }
         if (vr->o->out == OUT_TEXT) {
             verdict_text(&vr->out, vr->g, s, &rl);
         } else {
@@ -279,7 +386,14 @@ static int judge_all(vrun *vr, qn_err *err)
             if (vr->o->out == OUT_JSONL)
                 qn_buf_addc(&vr->out, '\n');
         }
-        if (vr->out.len > (1u << 16) && cmd_flush_out(&vr->out)) {
+        if (vr->o->into) {
+            /* verdicts wait for their batch: printed means stored */
+            if (vr->in_batch >= VALIDATE_BATCH &&
+                (rc = commit_batch(vr)) != QN_OK) {
+                *err = vr->db_err;
+                break;
+            }
+        } else if (vr->out.len > (1u << 16) && cmd_flush_out(&vr->out)) {
             rc = QN_EIO;
             qn_err_set(err, QN_EIO, 0, 0, "cannot write output");
             break;
@@ -295,8 +409,68 @@ static int judge_all(vrun *vr, qn_err *err)
         qn_jsonw_end(&w);
         qn_buf_addc(&vr->out, '\n');
     }
+    if (vr->store && rc >= 0 && commit_batch(vr) != QN_OK) {
+        *err = vr->db_err;
+        rc = QN_EDB;
+    }
+    if (rc < 0 && vr->store && qn_store_in_batch(vr->store)) {
+        /* nothing of an unfinished batch is kept, or printed */
+        qn_store_rollback(vr->store, NULL);
+        qn_buf_reset(&vr->out);
+    }
     qn_ruling_release(&rl);
     return rc < 0 ? rc : 0;
+}
+
+/* --db: the rule's id (stored for --into), and the pack. */
+static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
+{
+    char hash[65], *yaml = NULL;
+    size_t len;
+    qn_store_rule sr;
+    int rc, st;
+
+    st = cmd_open_store(ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db
+                                                               : NULL),
+                        QN_STORE_CREATE, &vr->store);
+    if (st != QN_EXIT_OK)
+        return st;
+    qn_rules_hash(r, hash);
+    if (!vr->o->into) {
+        rc = qn_store_find_rule(vr->store, hash, &vr->rule_id, &vr->db_err);
+        if (rc == QN_ENOTFOUND)
+            vr->rule_id = 0, rc = QN_OK;
+    } else {
+        rc = cmd_read_all(vr->o->rules, QN_RULES_MAX_FILE, &yaml, &len,
+                          &vr->db_err);
+        memset(&sr, 0, sizeof(sr));
+        sr.hash = hash;
+        sr.name = qn_rules_name(r);
+        sr.yaml = yaml;
+        sr.cells = qn_rules_ncells(r);
+        sr.colours = qn_rules_colours(r);
+        if (rc == QN_OK)
+            rc = qn_store_put_rule(vr->store, &sr, &vr->rule_id, &vr->db_err);
+        free(yaml);
+        if (rc == QN_OK) {
+            rc = qn_store_pack_find(vr->store, vr->o->into, &vr->pack_id,
+                                    &vr->db_err);
+            if (rc == QN_ENOTFOUND) {
+                qn_store_pack pk;
+                memset(&pk, 0, sizeof(pk));
+                pk.name = vr->o->into;
+                rc = qn_store_pack_create(vr->store, &pk, &vr->pack_id,
+                                          &vr->db_err);
+            }
+        }
+    }
+    if (rc != QN_OK)
+        return qn_report(ctx, &vr->db_err);
+    vr->canon = QN_NEWN((size_t)qn_rules_ncells(r) + 1, uint8_t);
+    vr->key = QN_NEWN(qn_store_canon_size(qn_rules_ncells(r),
+                                          qn_rules_colours(r)) + 1,
+                      uint8_t);
+    return QN_EXIT_OK;
 }
 
 int cmd_validate(int argc, char **argv, qn_ctx *ctx)
@@ -317,6 +491,11 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
         return status;
     memset(&vr, 0, sizeof(vr));
     qn_buf_init(&vr.out);
+    qn_buf_init(&vr.text);
+    vr.o = &o;
+    vr.g = g;
+    if (o.db && (status = setup_store(ctx, &vr, r)) != QN_EXIT_OK)
+        goto done;
     if (strcmp(o.file, "-") && !(in = fopen(o.file, "rb"))) {
         qn_err_source(&err, o.file);
         qn_err_set(&err, QN_ENOTFOUND, 0, 0, "cannot open: %s",
@@ -331,14 +510,12 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
         status = qn_report(ctx, &err);
         goto done;
     }
-    vr.o = &o;
-    vr.g = g;
     vr.j = qn_judge_new(g);
     rc = judge_all(&vr, &err);
     status = cmd_finish_out(&vr.out);
     if (rc < 0) {
         int ex = qn_report(ctx, &err);
-        status = rc == QN_EIO ? QN_EXIT_IOERR : ex;
+        status = rc == QN_EIO || rc == QN_EDB ? QN_EXIT_IOERR : ex;
     } else if (status == QN_EXIT_OK &&
                qn_judge_count(vr.j, QN_VERDICT_OK) != vr.total) {
         status = QN_EXIT_REJECT;
@@ -350,6 +527,10 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
         qn_buf_release(&b);
     }
 done:
+    qn_store_close(vr.store);
+    qn_buf_release(&vr.text);
+    free(vr.canon);
+    free(vr.key);
     qn_submit_close(vr.rd);
     qn_judge_free(vr.j);
     qn_buf_release(&vr.out);

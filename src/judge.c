@@ -115,8 +115,17 @@ void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
 {
     qn_buf_reset(&out->reason);
     out->dup_of = 0;
+    out->dup_stored = 0;
     out->claim_plan_bad = 0;
     out->claim_delta = 0;
     out->verdict = decide(j, out, sub);
     j->count[out->verdict]++;
+}
+
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, int64_t id)
+{
+    j->count[r->verdict]--;
+    r->verdict = QN_VERDICT_DUPLICATE;
+    r->dup_stored = id;
+    j->count[r->verdict]++;
 }

@@ -355,6 +355,30 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
     return rc;
 }
 
+int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
+                         size_t canon_len, int64_t *id_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = prep(s, &st,
+                  "SELECT id FROM puzzles WHERE rule_id = ? AND canon = ?",
+                  err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, rule_id);
+    sqlite3_bind_blob(st, 2, canon, (int)canon_len, SQLITE_TRANSIENT);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err)
 {

@@ -39,7 +39,8 @@ const char *qn_verdict_name(qn_verdict v);
 typedef struct qn_ruling {
     qn_verdict verdict;
     qn_answer ans;        /* solvable/unsolvable details (not malformed) */
-    uint64_t dup_of;      /* duplicate: seq of the first submission */
+    uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
+    int64_t dup_stored;   /* duplicate of a stored puzzle: its id, or 0 */
     qn_buf reason;        /* malformed/claim-mismatch: why, in words */
     int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
     int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
@@ -56,6 +57,12 @@ void qn_ruling_release(qn_ruling *r);
 
 /* Judge one record (from qn_submit_next) into *out. */
 void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
+
+/*
+ * The caller found r's puzzle stored already (a database): turn an ok
+ * verdict into a duplicate of stored puzzle `id`, keeping counts right.
+ */
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, int64_t id);
 
 /* How many records got verdict v so far. */
 uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);

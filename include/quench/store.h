@@ -102,6 +102,10 @@ typedef struct qn_store_rule {
 
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err);
+/* The id of the stored puzzle of this rule with this canonical key:
+ * QN_ENOTFOUND when there is none. */
+int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
+                         size_t canon_len, int64_t *id_out, qn_err *err);
 /* The id of the rule with this hash: QN_ENOTFOUND when none. */
 int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
                        qn_err *err);

@@ -69,4 +69,19 @@ printf '{"id": "two\\nlines", "state": "1100/1000/0000/0000"}\n' >nl.jsonl
 q validate "$W" nl.jsonl
 expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 1 "one line per verdict"
 
+# With --db: stored puzzles count as duplicates; --into stores the ok ones
+# in a pack, so a second identical run finds them all.
+printf '0100/1110/0001/1101\n1100/1000/0000/0000\n1000/0000/0000/0000\n' >mix.txt
+q validate "$W" mix.txt --db v.db --into mine --jsonl
+expect_rc 1 "--into: one unsolvable"
+q pack show mine --db v.db --json
+expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["puzzles"]))' "$TMP/out")" 2 "the two ok puzzles stored in the pack"
+q validate "$W" mix.txt --db v.db --jsonl
+expect_eq "$(python3 -c "
+import json,sys
+print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")" "duplicate duplicate unsolvable" "stored puzzles are duplicates"
+expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; print("duplicate_of_stored" in json.load(sys.stdin))')" True "names the stored puzzle"
+q validate "$W" mix.txt --into mine
+expect_rc 64 "--into without --db"
+
 done_testing
