@@ -179,3 +179,38 @@ int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
         qn_store_set_busy_timeout(*out, atoi(busy));
     return QN_EXIT_OK;
 }
+
+int cmd_store_rule(qn_store *s, const char *path, const qn_rules *r,
+                   int64_t *id_out, qn_err *err)
+{
+    char hash[65], *yaml = NULL;
+    size_t len;
+    qn_store_rule sr;
+    int rc = cmd_read_all(path, QN_RULES_MAX_FILE, &yaml, &len, err);
+
+    qn_rules_hash(r, hash);
+    memset(&sr, 0, sizeof(sr));
+    sr.hash = hash;
+    sr.name = qn_rules_name(r);
+    sr.yaml = yaml;
+    sr.cells = qn_rules_ncells(r);
+    sr.colours = qn_rules_colours(r);
+    if (rc == QN_OK)
+        rc = qn_store_put_rule(s, &sr, id_out, err);
+    free(yaml);
+    return rc;
+}
+
+int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
+                   qn_err *err)
+{
+    int rc = qn_store_pack_find(s, name, id_out, err);
+
+    if (rc == QN_ENOTFOUND) {
+        qn_store_pack pk;
+        memset(&pk, 0, sizeof(pk));
+        pk.name = name;
+        rc = qn_store_pack_create(s, &pk, id_out, err);
+    }
+    return rc;
+}

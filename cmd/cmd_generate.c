@@ -236,19 +236,6 @@ static char *put_str(char *w, const char *s)
     return w + n;
 }
 
-static char *put_u64(char *w, uint64_t v)
-{
-    char tmp[24];
-    int i = (int)sizeof(tmp);
-
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(w, tmp + i, sizeof(tmp) - (size_t)i);
-    return w + (sizeof(tmp) - (size_t)i);
-}
-
 static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
 {
     static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -346,13 +333,13 @@ static void format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
     w = put_str(w, "{\"type\":\"puzzle\",\"id\":\"");
     w = put_str(w, p->id);
     w = put_str(w, "\",\"index\":");
-    w = put_u64(w, p->index);
+    w = qn_json_put_u64(w, p->index);
     w = put_str(w, gc->head);
     w = put_state(w, l, p->state);
     w = put_str(w, "\",\"min_presses\":");
-    w = put_u64(w, p->presses);
+    w = qn_json_put_u64(w, p->presses);
     w = put_str(w, ",\"optimal_solutions\":");
-    w = put_u64(w, p->noptimal);
+    w = qn_json_put_u64(w, p->noptimal);
     w = put_str(w, ",\"solution\":[");
     for (int i = 0; i < n; i++) {
         unsigned v = p->plan[i];
@@ -361,7 +348,7 @@ static void format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
         if (v < 10) /* the usual case: one digit */
             *w++ = (char)('0' + v);
         else
-            w = put_u64(w, v);
+            w = qn_json_put_u64(w, v);
     }
     w = put_str(w, "],\"grade\":");
     w = put_str(w, grade_json(gc, p->grade));
@@ -567,10 +554,7 @@ static void run_key(const gen_cli *gc, qn_buf *b)
 static int setup_store(gen_cli *gc)
 {
     const qn_rules *r = qn_game_rules(gc->g);
-    char hash[65], *yaml = NULL;
-    size_t len;
     qn_buf key = QN_BUF_INIT;
-    qn_store_rule sr;
     qn_store_run run;
     int rc, status;
 
@@ -580,18 +564,7 @@ static int setup_store(gen_cli *gc)
                             QN_STORE_CREATE, &gc->store);
     if (status != QN_EXIT_OK)
         return status;
-    rc = cmd_read_all(gc->rules, QN_RULES_MAX_FILE, &yaml, &len,
-                      &gc->db_err);
-    qn_rules_hash(r, hash);
-    memset(&sr, 0, sizeof(sr));
-    sr.hash = hash;
-    sr.name = qn_rules_name(r);
-    sr.yaml = yaml;
-    sr.cells = qn_rules_ncells(r);
-    sr.colours = qn_rules_colours(r);
-    if (rc == QN_OK)
-        rc = qn_store_put_rule(gc->store, &sr, &gc->rule_id, &gc->db_err);
-    free(yaml);
+    rc = cmd_store_rule(gc->store, gc->rules, r, &gc->rule_id, &gc->db_err);
     run_key(gc, &key);
     memset(&run, 0, sizeof(run));
     run.command = "generate";
@@ -612,17 +585,8 @@ static int setup_store(gen_cli *gc)
                                     &gc->db_err);
     }
     qn_buf_release(&key);
-    if (rc == QN_OK && gc->pack) {
-        rc = qn_store_pack_find(gc->store, gc->pack, &gc->pack_id,
-                                &gc->db_err);
-        if (rc == QN_ENOTFOUND) {
-            qn_store_pack pk;
-            memset(&pk, 0, sizeof(pk));
-            pk.name = gc->pack;
-            rc = qn_store_pack_create(gc->store, &pk, &gc->pack_id,
-                                      &gc->db_err);
-        }
-    }
+    if (rc == QN_OK && gc->pack)
+        rc = cmd_store_pack(gc->store, gc->pack, &gc->pack_id, &gc->db_err);
     if (rc != QN_OK)
         return qn_report(gc->ctx, &gc->db_err);
     gc->next_index = gc->o.start_index;

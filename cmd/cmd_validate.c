@@ -425,9 +425,7 @@ static int judge_all(vrun *vr, qn_err *err)
 /* --db: the rule's id (stored for --into), and the pack. */
 static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
 {
-    char hash[65], *yaml = NULL;
-    size_t len;
-    qn_store_rule sr;
+    char hash[65];
     int rc, st;
 
     st = cmd_open_store(ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db
@@ -441,28 +439,11 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
         if (rc == QN_ENOTFOUND)
             vr->rule_id = 0, rc = QN_OK;
     } else {
-        rc = cmd_read_all(vr->o->rules, QN_RULES_MAX_FILE, &yaml, &len,
-                          &vr->db_err);
-        memset(&sr, 0, sizeof(sr));
-        sr.hash = hash;
-        sr.name = qn_rules_name(r);
-        sr.yaml = yaml;
-        sr.cells = qn_rules_ncells(r);
-        sr.colours = qn_rules_colours(r);
+        rc = cmd_store_rule(vr->store, vr->o->rules, r, &vr->rule_id,
+                            &vr->db_err);
         if (rc == QN_OK)
-            rc = qn_store_put_rule(vr->store, &sr, &vr->rule_id, &vr->db_err);
-        free(yaml);
-        if (rc == QN_OK) {
-            rc = qn_store_pack_find(vr->store, vr->o->into, &vr->pack_id,
-                                    &vr->db_err);
-            if (rc == QN_ENOTFOUND) {
-                qn_store_pack pk;
-                memset(&pk, 0, sizeof(pk));
-                pk.name = vr->o->into;
-                rc = qn_store_pack_create(vr->store, &pk, &vr->pack_id,
-                                          &vr->db_err);
-            }
-        }
+            rc = cmd_store_pack(vr->store, vr->o->into, &vr->pack_id,
+                                &vr->db_err);
     }
     if (rc != QN_OK)
         return qn_report(ctx, &vr->db_err);

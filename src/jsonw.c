@@ -69,7 +69,7 @@ void qn_jsonw_str(qn_jsonw *w, const char *s)
 }
 
 /* Decimal digits by hand: records are written by the hundred thousand. */
-static void add_u64(qn_buf *b, uint64_t v)
+char *qn_json_put_u64(char *dst, uint64_t v)
 {
     char tmp[24];
     int i = (int)sizeof(tmp);
@@ -78,7 +78,15 @@ static void add_u64(qn_buf *b, uint64_t v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    qn_buf_add(b, tmp + i, sizeof(tmp) - (size_t)i);
+    memcpy(dst, tmp + i, sizeof(tmp) - (size_t)i);
+    return dst + (sizeof(tmp) - (size_t)i);
+}
+
+static void add_u64(qn_buf *b, uint64_t v)
+{
+    char tmp[24];
+
+    qn_buf_add(b, tmp, (size_t)(qn_json_put_u64(tmp, v) - tmp));
 }
 
 void qn_jsonw_int(qn_jsonw *w, int64_t v)

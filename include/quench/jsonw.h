@@ -41,6 +41,9 @@ void qn_jsonw_null(qn_jsonw *w);
 /* A pre-formatted JSON value (e.g. a decimal integer of any size). */
 void qn_jsonw_raw(qn_jsonw *w, const char *json);
 
+/* Write v's decimal digits at dst (room for 20) and return the end. */
+char *qn_json_put_u64(char *dst, uint64_t v);
+
 /* Append s to out as a JSON string literal, quotes included. */
 void qn_json_escape(qn_buf *out, const char *s, size_t len);
 
