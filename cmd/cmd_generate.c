@@ -51,6 +51,9 @@ const char cmd_generate_usage[] =
     "  --pack NAME        with --db: add the new puzzles to this pack\n"
     "                     (created when missing)\n"
     "  --batch N          with --db: puzzles per transaction (4096)\n"
+    "  --shard I/N        only the puzzles of this run whose index is I\n"
+    "                     mod N (0 <= I < N): run N shards on N machines,\n"
+    "                     each into its own --db, then 'quench db merge'\n"
     "\n"
     "Output: JSON Lines. A header {\"type\": \"header\", ...} with the rule,\n"
     "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
@@ -89,6 +92,7 @@ typedef struct gen_cli {
     qn_err db_err;
     int db_failed;
     uint64_t batch;    /* puzzles per transaction */
+    int shard_spec;
 } gen_cli;
 
 #define DB_BATCH 4096 /* default puzzles per transaction */
@@ -146,6 +150,7 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         {"db", required_argument, NULL, 'D'},
         {"pack", required_argument, NULL, 'P'},
         {"batch", required_argument, NULL, 'B'},
+        {"shard", required_argument, NULL, 'S'},
         {NULL, 0, NULL, 0}};
     uint64_t v;
     int c;
@@ -205,6 +210,19 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         case 'o': gc->out_path = optarg; break;
         case 'D': gc->db_opt = optarg; break;
         case 'P': gc->pack = optarg; break;
+        case 'S': {
+            char *slash = strchr(optarg, '/');
+            if (!slash)
+                return qn_usage_error("generate: --shard takes I/N");
+            *slash = '\0';
+            if (cmd_parse_u64(optarg, &gc->o.shard) ||
+                cmd_parse_u64(slash + 1, &gc->o.nshards) ||
+                gc->o.nshards < 1 || gc->o.shard >= gc->o.nshards)
+                return qn_usage_error("generate: --shard takes I/N with "
+                                      "0 <= I < N");
+            gc->shard_spec = 1;
+            break;
+        }
         case 'B':
             if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
                 return qn_usage_error("generate: --batch needs a number "
@@ -447,6 +465,8 @@ static int emit_stored(void *vctx, const qn_gen_puzzle *p)
         gc->db_failed = 1;
         return QN_GEN_STOP;
     }
+    if (is_new == 2) /* stored by this run before it was interrupted */
+        return QN_GEN_EMITTED;
     if (!is_new) {
         gc->dups++;
         return QN_GEN_ALREADY;
@@ -503,6 +523,13 @@ static void write_header(gen_cli *gc)
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "unique_optimum"), qn_jsonw_bool(&w, gc->o.unique_optimum);
     qn_jsonw_key(&w, "min_lit"), qn_jsonw_int(&w, gc->o.min_lit);
+    if (gc->shard_spec) {
+        qn_jsonw_key(&w, "shard");
+        qn_jsonw_arr(&w);
+        qn_jsonw_uint(&w, gc->o.shard);
+        qn_jsonw_uint(&w, gc->o.nshards);
+        qn_jsonw_end(&w);
+    }
     qn_jsonw_key(&w, "grader_version"), qn_jsonw_int(&w, QN_GRADER_VERSION);
     qn_jsonw_end(&w);
     qn_buf_addc(&gc->buf, '\n');
@@ -536,20 +563,23 @@ static void write_summary(gen_cli *gc, const qn_gen_stats *st, int done)
 static void run_key(const gen_cli *gc, qn_buf *b)
 {
     qn_buf_addf(b, "count=%llu presses=%llu..%llu unique=%d min_lit=%d "
-                   "tier=%s mode=%s max_draws=%llu pack=%s",
+                   "tier=%s mode=%s max_draws=%llu pack=%s shard=%llu/%llu",
                 (unsigned long long)gc->o.count,
                 (unsigned long long)gc->o.lo, (unsigned long long)gc->o.hi,
                 gc->o.unique_optimum, gc->o.min_lit,
                 gc->tier ? gc->tier : "", qn_gen_mode_name(gc->o.mode),
                 (unsigned long long)gc->o.max_draws,
-                gc->pack ? gc->pack : "");
+                gc->pack ? gc->pack : "", (unsigned long long)gc->o.shard,
+                (unsigned long long)gc->o.nshards);
 }
 
 /*
  * --db: store the rule, find an interrupted run with the same seed and
- * options (then start where it stopped: every candidate before its
- * next_index was handled in a committed batch) or start a new one, and
- * find or create the pack.
+ * options or start a new one, and find or create the pack. A resumed run
+ * replays its candidates from the start (cheap next to storing them):
+ * the puzzles it stored before are met again, counted and not printed
+ * twice, so the count, the symmetry dedup and the shard split come out
+ * exactly as in an uninterrupted run.
  */
 static int setup_store(gen_cli *gc)
 {
@@ -574,8 +604,9 @@ static int setup_store(gen_cli *gc)
     run.tool_version = qn_version();
     run.requested = gc->o.count;
     if (rc == QN_OK) {
-        rc = qn_store_run_find(gc->store, &run, &gc->run_id,
-                               &gc->o.start_index, &gc->db_err);
+        uint64_t next = 0;
+        rc = qn_store_run_find(gc->store, &run, &gc->run_id, &next,
+                               &gc->db_err);
         if (rc == QN_OK)
             rc = qn_store_run_totals(gc->store, gc->run_id,
                                      &gc->stored_before, &gc->dups_before,
@@ -589,18 +620,14 @@ static int setup_store(gen_cli *gc)
         rc = cmd_store_pack(gc->store, gc->pack, &gc->pack_id, &gc->db_err);
     if (rc != QN_OK)
         return qn_report(gc->ctx, &gc->db_err);
-    gc->next_index = gc->o.start_index;
-    gc->o.count = gc->o.count > gc->stored_before
-                      ? gc->o.count - gc->stored_before
-                      : 0;
+    gc->next_index = 0;
     gc->canon_key = QN_NEWN(qn_store_canon_size(qn_game_ncells(gc->g),
                                                  qn_game_colours(gc->g)) + 1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
-        fprintf(stderr, "quench: resuming run %lld at candidate %llu, %llu "
-                        "puzzles already stored\n",
+        fprintf(stderr, "quench: resuming run %lld: %llu puzzles already "
+                        "stored\n",
                 (long long)gc->run_id,
-                (unsigned long long)gc->o.start_index,
                 (unsigned long long)gc->stored_before);
     return QN_EXIT_OK;
 }
@@ -791,7 +818,6 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
             status = qn_report(ctx, &gc.db_err);
             goto done;
         }
-        st.emitted += gc.stored_before;
     }
     if (rc == QN_EINVAL) { /* nothing started: no output file at all */
         if (gc.out_path) {

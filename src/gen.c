@@ -233,6 +233,47 @@ static int count_lit(const genctx *c, const uint8_t *state)
 }
 
 /* Make candidate `index` into state and s->ans; 1 if on target. */
+/* Does the run need candidate `index` graded and emitted here? */
+static int mine(const genctx *c, uint64_t index)
+{
+    return c->o->nshards <= 1 || index % c->o->nshards == c->o->shard;
+}
+
+/* Targets decided without grading: only "solvable, not the goal, lit". */
+static int grade_free(const genctx *c)
+{
+    return c->o->lo <= 1 && c->o->hi == UINT64_MAX &&
+           !c->o->unique_optimum && c->mode == QN_GEN_SAMPLE;
+}
+
+/*
+ * Make candidate `index` into state; grade it into s->ans unless it is
+ * another shard's and the target needs no grade (*graded says which).
+ * Returns 1 if it is on target.
+ */
+static int candidate2(const genctx *c, qn_gen_mode mode, uint64_t index,
+                      scratch *s, uint8_t *state, int *graded)
+{
+    qn_rng rng;
+    int made;
+
+    qn_rng_init(&rng, &c->o->seed, index);
+    if (mode == QN_GEN_EXHAUSTIVE)
+        made = exhaustive(c, &rng, s, state);
+    else if (mode == QN_GEN_CLIMB)
+        made = climb(c, &rng, s, state);
+    else
+        made = sample(c, &rng, s, state);
+    *graded = 0;
+    if (!made)
+        return 0;
+    if (!mine(c, index) && grade_free(c))
+        return count_lit(c, state) >= c->o->min_lit;
+    *graded = 1;
+    qn_game_answer(c->g, &s->ans, state);
+    return on_target(c, &s->ans, count_lit(c, state));
+}
+
 static int candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                      scratch *s, uint8_t *state)
 {
@@ -343,17 +384,20 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
     for (int i = 0; i < BLOCK; i++) {
         size_t o = (size_t)i * c->n;
         b->off[i] = b->text.len;
-        b->ok[i] = (uint8_t)candidate(c, c->mode, first + (uint64_t)i, s,
-                                      b->state + o);
+        int graded;
+        b->ok[i] = (uint8_t)candidate2(c, c->mode, first + (uint64_t)i, s,
+                                       b->state + o, &graded);
         if (!b->ok[i])
             continue;
+        qn_canon_form(qn_game_rules(c->g), b->canon + o, b->state + o);
+        qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
+                        b->canon + o);
+        if (!mine(c, first + (uint64_t)i))
+            continue; /* another shard's: only its key counts here */
         memcpy(b->plan + o, s->ans.plan, (size_t)c->n);
         b->presses[i] = s->ans.mp.presses;
         b->nopt[i] = s->ans.mp.noptimal;
         b->lit[i] = count_lit(c, b->state + o);
-        qn_canon_form(qn_game_rules(c->g), b->canon + o, b->state + o);
-        qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
-                        b->canon + o);
         content_id(c, b->canon + o, b->id[i]);
         if (h->format) {
             qn_gen_puzzle p;
@@ -422,6 +466,13 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
                                   b->key + (size_t)i * qn_seen_key_size(seen),
                                   b->hash[i], b->first + i, NULL)) {
             st->duplicates++;
+            continue;
+        }
+        if (!mine(c, b->first + (uint64_t)i)) {
+            st->emitted++; /* emitted by its own shard */
+            st->other_shards++;
+            if (st->emitted == c->o->count)
+                return 1;
             continue;
         }
         view(c, b, i, &p);

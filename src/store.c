@@ -511,7 +511,8 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
     /* a duplicate up to symmetry: report the puzzle that holds the key */
     if (!s->dup_puzzle &&
         (rc = prep(s, &s->dup_puzzle,
-                   "SELECT id FROM puzzles WHERE rule_id = ? AND canon = ?",
+                   "SELECT id, run_id, stream_index FROM puzzles"
+                   " WHERE rule_id = ? AND canon = ?",
                    err)) != QN_OK)
         return rc;
     st = s->dup_puzzle;
@@ -519,10 +520,14 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
     sqlite3_bind_blob(st, 2, p->canon, (int)p->canon_len, SQLITE_STATIC);
     r = sqlite3_step(st);
     if (r == SQLITE_ROW) {
+        /* the same run storing the same candidate again: a resumed run */
+        int same = p->run_id > 0 && p->stream_index >= 0 &&
+                   sqlite3_column_int64(st, 1) == p->run_id &&
+                   sqlite3_column_int64(st, 2) == p->stream_index;
         if (id_out)
             *id_out = sqlite3_column_int64(st, 0);
         if (is_new_out)
-            *is_new_out = 0;
+            *is_new_out = same ? 2 : 0;
         rc = QN_OK;
     } else {
         rc = r == SQLITE_DONE ? qn_err_set(err, QN_ERR, 0, 0,

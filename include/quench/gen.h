@@ -60,7 +60,20 @@ typedef struct qn_gen_opts {
     const struct qn_distrib *distrib; /* optional, borrowed */
     const struct qn_tiers *tiers;     /* optional, borrowed: grades */
     uint64_t start_index; /* first candidate looked at (resuming a run) */
+    uint64_t shard, nshards; /* emit only candidates with index % nshards
+                                == shard (nshards 0 or 1: all); see below */
 } qn_gen_opts;
+
+/*
+ * Shards. Shard I of N emits exactly the puzzles of the unsharded run
+ * whose candidate index is I mod N: every shard still makes every
+ * candidate's state and canonical form (cheap), so that "new up to
+ * symmetry" and "stop after count" are decided exactly as in the single
+ * run, but grades, formats and hands over only its own candidates. That
+ * split needs a target that does not depend on the grade (no press range,
+ * tier or unique-optimum filter); with such a target every shard grades
+ * every candidate, which is still exact but not faster.
+ */
 
 /* Defaults: count 1, any presses >= 1, 1 job, AUTO. */
 void qn_gen_opts_init(qn_gen_opts *o);
@@ -85,7 +98,8 @@ typedef struct qn_gen_stats {
     uint64_t draws;       /* candidates looked at */
     uint64_t on_target;   /* of those, meeting the target */
     uint64_t duplicates;  /* on target but seen before */
-    uint64_t emitted;
+    uint64_t emitted;     /* by the whole run (all shards) */
+    uint64_t other_shards;/* of those, emitted by other shards */
     qn_gen_mode mode;     /* the mode that ran */
     double rarity;        /* fraction of solvable states on target:
                              exact (EXHAUSTIVE), estimated (others), or

@@ -140,10 +140,12 @@ typedef struct qn_store_puzzle {
 
 /*
  * Insert a puzzle. The UNIQUE (rule, canonical key) constraint decides:
- * *is_new_out = 1 and *id_out = the new id, or *is_new_out = 0 and
- * *id_out = the id of the stored puzzle with the same canonical key (the
- * new row is not written). Either output may be NULL. Inside a batch this
- * is one cached prepared statement and nothing more.
+ * *is_new_out = 1 and *id_out = the new id; or the new row is not written
+ * and *id_out = the id of the stored puzzle with the same canonical key,
+ * with *is_new_out = 2 when that row came from the same run and stream
+ * index (a resumed run meeting its own earlier output), else 0. Either
+ * output may be NULL. Inside a batch this is one cached prepared
+ * statement and nothing more.
  */
 int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
                         int64_t *id_out, int *is_new_out, qn_err *err);
