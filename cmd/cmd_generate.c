@@ -745,8 +745,15 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
         return QN_EXIT_OK;
     }
     if (interrupted) {
-        fprintf(stderr, "quench: interrupted: %llu puzzles produced\n",
-                (unsigned long long)st->emitted);
+        if (gc->store)
+            fprintf(stderr, "quench: interrupted: %llu puzzles stored in "
+                            "this session (%llu in the run); run the same "
+                            "command again to resume\n",
+                    (unsigned long long)gc->stored,
+                    (unsigned long long)(gc->stored_before + gc->stored));
+        else
+            fprintf(stderr, "quench: interrupted: %llu puzzles produced\n",
+                    (unsigned long long)st->emitted);
         return QN_EXIT_INTERRUPTED;
     }
     if (rc == QN_ELIMIT) {

@@ -3,6 +3,7 @@
  * non-option, dispatches to a subcommand from commands[], and owns the only
  * error reporter. Commands hold no algorithms: parse, call src/, print.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,9 @@ int main(int argc, char **argv)
 
     if (fail)
         qn_mem_fail_after(atol(fail));
+    /* past a file size limit, let write() fail with EFBIG (reported as a
+     * full disk, with nothing half-written) rather than die of SIGXFSZ */
+    signal(SIGXFSZ, SIG_IGN);
     if (qn_rng_global_init(&err) != QN_OK)
         return qn_report(&ctx, &err);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {

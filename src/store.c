@@ -34,6 +34,16 @@ int qn_store__fail(qn_store *s, int rc, qn_err *err)
                           "database is locked by another writer for more "
                           "than %d ms (%s); retry later",
                           s ? s->busy_ms : 0, msg);
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY: {
+        /* say what the system said: "file too large", "no space left" */
+        int e = s && s->db ? sqlite3_system_errno(s->db) : 0;
+        if (e)
+            return qn_err_set(err, QN_EDB, 0, 0, "%s: %s", msg, strerror(e));
+        return qn_err_set(err, QN_EDB, 0, 0, "%s", msg);
+    }
     default:
         return qn_err_set(err, QN_EDB, 0, 0, "%s", msg);
     }

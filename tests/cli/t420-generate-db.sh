@@ -70,6 +70,39 @@ PY
     if cmp -s crash.txt ref.txt; then ok; else not_ok "round $round: resumed content differs from the uninterrupted run"; fi
 done
 
+# Ctrl-C: the open batch is committed, exit 130, the count is said, and
+# running again completes the run exactly.
+rm -f int.db*
+"$QUENCH" generate $ARGS --db int.db >int.jsonl 2>int.err &
+pid=$!
+sleep 0.15
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ "$rc" -eq 130 ] || [ "$rc" -eq 0 ]; then ok; else not_ok "SIGINT: exit $rc, expected 130"; fi
+if [ "$rc" -eq 130 ]; then
+    grep -q "interrupted: .* puzzles stored" int.err && ok || not_ok "SIGINT: no count said"
+fi
+q -q generate $ARGS --db int.db
+expect_rc 0 "resume after Ctrl-C"
+dump int.db | cmp -s - ref.txt && ok || not_ok "Ctrl-C then resume differs from the single run"
+
+# Output that cannot be written: exit 74, the database still consistent.
+rm -f full.db*
+"$QUENCH" -q generate $ARGS --db full.db >/dev/full 2>full.err
+expect_eq "$?" 74 "stdout on a full device: exit 74"
+q db check --db full.db
+expect_rc 0 "database consistent after the failed write"
+
+# A full disk (here a file size limit): exit 74 with SQLite's reason, and
+# the committed batches intact.
+rm -f fz.db*
+(ulimit -f 400; "$QUENCH" -q generate $ARGS --db fz.db >/dev/null 2>fz.err)
+expect_eq "$?" 74 "file size limit: exit 74"
+grep -q "fz.db: .*error" fz.err && ok || not_ok "file size limit: no located message"
+q db check --db fz.db
+expect_rc 0 "database intact after the full disk"
+
 # Shards: 3 shards into 3 databases, merged, hold exactly the single run.
 for i in 0 1 2; do
     q -q generate $ARGS --shard $i/3 --db shard$i.db
