@@ -31,7 +31,7 @@ OPT = -O2 -g $(ARCH_FLAGS)
 SAN =
 OUT = build
 else ifeq ($(VARIANT),debug)
-OPT = -O0 -g
+OPT = -O0 -g -gdwarf-4 # valgrind 3.19 reads DWARF 4
 SAN =
 OUT = build/debug
 else ifeq ($(VARIANT),san)

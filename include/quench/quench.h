@@ -8,6 +8,7 @@
 
 #include "quench/buf.h"
 #include "quench/err.h"
+#include "quench/flip.h"
 #include "quench/gf2.h"
 #include "quench/hash.h"
 #include "quench/jsonw.h"
@@ -18,6 +19,7 @@
 #include "quench/rng.h"
 #include "quench/rules.h"
 #include "quench/state.h"
+#include "quench/svg.h"
 #include "quench/system.h"
 #include "quench/version.h"
 #include "quench/zk.h"

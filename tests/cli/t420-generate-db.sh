@@ -7,7 +7,7 @@
 # generators writing to one database at once.
 . "$(dirname "$0")/lib.sh"
 R=$TOP/rules
-ROUNDS=${QN_KILL_ROUNDS:-6}
+ROUNDS=${QN_KILL_ROUNDS:-12}
 ARGS="$R/classic-7x7.yaml -n 20000 --seed 77 --batch 500 --jobs 2"
 
 # dump DB: the stored puzzles as "stream_index state" lines, sorted
