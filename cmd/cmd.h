@@ -86,4 +86,7 @@ extern const char cmd_generate_usage[];
 qn_cmd_fn cmd_pack, cmd_db;
 extern const char cmd_pack_usage[], cmd_db_usage[];
 
+qn_cmd_fn cmd_export, cmd_import;
+extern const char cmd_export_usage[], cmd_import_usage[];
+
 #endif

@@ -32,6 +32,10 @@ static const struct command {
      "curate stored puzzles into ordered, versioned packs"},
     {"db", cmd_db, cmd_db_usage,
      "create, migrate, check, summarise and merge puzzle databases"},
+    {"export", cmd_export, cmd_export_usage,
+     "write a pack as json, jsonl, csv, Flip game IDs or svg"},
+    {"import", cmd_import, cmd_import_usage,
+     "read an exported pack back, re-verifying every puzzle"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

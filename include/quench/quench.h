@@ -8,6 +8,7 @@
 
 #include "quench/buf.h"
 #include "quench/err.h"
+#include "quench/export.h"
 #include "quench/flip.h"
 #include "quench/gf2.h"
 #include "quench/hash.h"

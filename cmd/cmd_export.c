@@ -1,0 +1,178 @@
+/*
+ * cmd_export.c: `quench export PACK --format F [-o FILE|-]`: write a
+ * stored pack as json, jsonl, csv, Flip game IDs or svg (export.h). A
+ * file is written atomically: a temporary file beside it, fsync, rename.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "quench/buf.h"
+#include "quench/export.h"
+#include "quench/mem.h"
+#include "quench/store.h"
+
+const char cmd_export_usage[] =
+    "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle N] "
+    "[--db PATH]\n"
+    "\n"
+    "Write the stored pack PACK for games and pipelines (docs/EXPORT.md):\n"
+    "  json    one quench-pack document (schema: docs/quench-pack.schema.json)\n"
+    "  jsonl   a header record, then one record per puzzle, one per line\n"
+    "  csv     RFC 4180: id,state,min_presses,optimal_solutions,solution,\n"
+    "          grade,seed (state and solution in the state text format)\n"
+    "  flip    one Simon Tatham's Flip game ID per puzzle (2 colours,\n"
+    "          rectangular boards without holes, all-off goal)\n"
+    "  svg     a contact sheet of the pack, or puzzle N with --puzzle N\n"
+    "\n"
+    "-o FILE writes FILE atomically (default, or -o -: standard output).\n"
+    "Puzzles are numbered by their position in the pack, from 1. --db PATH\n"
+    "(default: $QUENCH_DB, else db/quench.db) selects the database.\n";
+
+/*
+ * Write len bytes to path through a temporary file in the same directory:
+ * fsync, then rename over path, so readers see the old file or the whole
+ * new one. On failure the temporary file is removed. Returns an exit code
+ * (73: cannot create, 74: write failed) after reporting.
+ */
+static int write_atomic(const qn_ctx *ctx, const char *path, const char *data,
+                        size_t len)
+{
+    qn_err err = QN_ERR_INIT;
+    const char *slash = strrchr(path, '/');
+    qn_buf tmp = QN_BUF_INIT;
+    mode_t mask;
+    int fd, st = QN_EXIT_OK;
+    size_t off = 0;
+
+    if (slash)
+        qn_buf_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+                    slash + 1);
+    else
+        qn_buf_addf(&tmp, ".%s.XXXXXX", path);
+    fd = mkstemp(tmp.buf);
+    if (fd < 0) {
+        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
+                   strerror(errno));
+        qn_report(ctx, &err);
+        qn_buf_release(&tmp);
+        return QN_EXIT_CANTCREAT;
+    }
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0)
+        goto fail;
+    while (off < len) {
+        ssize_t n = write(fd, data + off, len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            goto fail;
+        off += (size_t)n;
+    }
+    if (fsync(fd) != 0)
+        goto fail;
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp.buf, path) != 0) {
+        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
+                   strerror(errno));
+        qn_report(ctx, &err);
+        unlink(tmp.buf);
+        qn_buf_release(&tmp);
+        return QN_EXIT_CANTCREAT;
+    }
+    qn_buf_release(&tmp);
+    return st;
+fail:
+    qn_err_set(&err, QN_EIO, 0, 0, "cannot write '%s': %s", path,
+               strerror(errno));
+    qn_report(ctx, &err);
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp.buf);
+    qn_buf_release(&tmp);
+    return QN_EXIT_IOERR;
+}
+
+int cmd_export(int argc, char **argv, qn_ctx *ctx)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
+        {"puzzle", required_argument, NULL, 'p'},
+        {"db", required_argument, NULL, 'D'},
+        {NULL, 0, NULL, 0}};
+    const char *db = NULL, *outpath = NULL, *pack;
+    qn_export_format fmt = QN_EXPORT_JSON;
+    qn_export_opts eo;
+    int have_format = 0, c, st;
+    qn_store *s = NULL;
+    qn_pack_doc doc;
+    qn_buf out = QN_BUF_INIT;
+    qn_err err = QN_ERR_INIT;
+    uint64_t v;
+
+    if (cmd_wants_help(argc, argv, cmd_export_usage))
+        return QN_EXIT_OK;
+    memset(&eo, 0, sizeof(eo));
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "f:o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (qn_export_format_parse(&fmt, optarg, &err) != QN_OK)
+                return qn_usage_error("export: %s", err.msg);
+            have_format = 1;
+            break;
+        case 'o': outpath = optarg; break;
+        case 'p':
+            if (cmd_parse_u64(optarg, &v) || v < 1 || v > INT64_MAX)
+                return qn_usage_error("export: --puzzle needs a position "
+                                      "1.., got '%s'", optarg);
+            eo.puzzle = (int64_t)v;
+            break;
+        case 'D': db = optarg; break;
+        default:
+            return qn_usage_error("export: unknown or incomplete option "
+                                  "'%s'", argv[optind - 1]);
+        }
+    }
+    if (!have_format)
+        return qn_usage_error("export: --format is required (json, jsonl, "
+                              "csv, flip, svg)");
+    if (optind != argc - 1)
+        return qn_usage_error("export: give exactly one PACK");
+    if (eo.puzzle && fmt != QN_EXPORT_SVG)
+        return qn_usage_error("export: --puzzle goes with --format svg");
+    pack = argv[optind];
+    st = cmd_open_store(ctx, cmd_db_path(db), 0, &s);
+    if (st)
+        return st;
+    if (qn_pack_doc_load(&doc, s, pack, &err) != QN_OK) {
+        if (err.code == QN_ENOTFOUND)
+            qn_err_source(&err, qn_store_path(s));
+        qn_store_close(s);
+        return qn_report(ctx, &err);
+    }
+    qn_store_close(s);
+    if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
+        st = qn_report(ctx, &err);
+    } else if (!outpath || strcmp(outpath, "-") == 0) {
+        st = cmd_finish_out(&out);
+    } else {
+        st = write_atomic(ctx, outpath, out.buf, out.len);
+    }
+    qn_buf_release(&out);
+    qn_pack_doc_release(&doc);
+    return st;
+}

@@ -1,0 +1,168 @@
+/*
+ * export.h: packs as documents for games and pipelines (docs/EXPORT.md).
+ *
+ * A pack is read from the store into a qn_pack_doc, an in-memory "pack
+ * document": the pack's metadata, each rule spelled out per cell (what a
+ * press of each cell adds to which cells) with its board kept as
+ * information, and the puzzles in pack order. The writers (json, jsonl,
+ * csv, flip, svg) work from that document only, so an export never
+ * depends on database ids or timestamps: the same pack gives the same
+ * bytes, and a document imported into another database exports
+ * byte-identically. qn_pack_doc_parse_json (json_pack.c) reads a
+ * quench-pack JSON back; qn_pack_import re-verifies it and stores it.
+ */
+#ifndef QN_EXPORT_H
+#define QN_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/buf.h"
+#include "quench/err.h"
+#include "quench/rules.h"
+#include "quench/store.h"
+
+#define QN_PACK_FORMAT "quench-pack"
+#define QN_PACK_FORMAT_VERSION 1
+#define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
+#define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
+#define QN_PACK_MAX_RULES 256         /* rules in one document */
+#define QN_PACK_MAX_PUZZLES (1 << 20) /* puzzles in one document */
+
+/* The export formats: one list feeding the enum and the CLI spellings. */
+#define QN_EXPORT_FORMATS(X)                                                 \
+    X(JSON, "json")                                                          \
+    X(JSONL, "jsonl")                                                        \
+    X(CSV, "csv")                                                            \
+    X(FLIP, "flip")                                                          \
+    X(SVG, "svg")
+
+typedef enum qn_export_format {
+#define QN_X_(e, s) QN_EXPORT_##e,
+    QN_EXPORT_FORMATS(QN_X_)
+#undef QN_X_
+    QN_EXPORT_NFORMATS
+} qn_export_format;
+
+/* The CLI spelling of f ("json", ...). */
+const char *qn_export_format_name(qn_export_format f);
+/* Parse a spelling: QN_OK, or QN_ESYNTAX naming the known formats. */
+int qn_export_format_parse(qn_export_format *out, const char *name,
+                           qn_err *err);
+
+/* One rule of a document. Strings and arrays are owned by the document. */
+typedef struct qn_pack_rule {
+    char *hash;        /* 64 lowercase hex digits (qn_rules_hash) */
+    char *name, *title, *description, *author; /* "" when absent */
+    unsigned colours;  /* k, 2..255 */
+    qn_layout_kind kind;
+    int w, h, wrap, side; /* as in qn_layout */
+    int ncells;
+    int *row, *col;    /* ncells: each cell's position */
+    uint8_t *matrix;   /* ncells^2: A[i * n + j] = what pressing j adds to i */
+    uint8_t *goal;     /* ncells values < k */
+    size_t ntiers;
+    char **tier_name;  /* ntiers */
+    int *tier_lo, *tier_hi;
+    qn_rules *rules;   /* compiled (owned); NULL until built */
+} qn_pack_rule;
+
+/* One puzzle. state and solution hold the rule's ncells values. */
+typedef struct qn_pack_puzzle {
+    int64_t id;          /* position in the pack, 1..npuzzles */
+    size_t rule;         /* index into doc->rules */
+    uint8_t *state;      /* the start state (values < k) */
+    uint8_t *solution;   /* an optimal plan: per-cell press counts */
+    uint64_t min_presses;
+    uint64_t noptimal;   /* optimal solutions */
+    char *grade;         /* "" when ungraded */
+    char *grader;        /* grader version; "" when unknown */
+    char *seed;          /* batch seed as hex; "" when none */
+    int64_t index;       /* stream index; -1 when none */
+} qn_pack_puzzle;
+
+typedef struct qn_pack_doc {
+    char *name, *title, *description, *author;
+    qn_pack_rule *rules;
+    size_t nrules;
+    qn_pack_puzzle *puzzles;
+    size_t npuzzles;
+} qn_pack_doc;
+
+/* Release everything a document owns and zero it; safe on a zeroed doc. */
+void qn_pack_doc_release(qn_pack_doc *doc);
+
+/*
+ * Fill `out` (uninitialised) with the rule r spelled out: metadata, board,
+ * per-cell effects, goal, tiers. out->rules stays NULL (r is borrowed and
+ * not kept). Release with qn_pack_rule_release.
+ */
+void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r);
+void qn_pack_rule_release(qn_pack_rule *pr);
+
+/*
+ * Append an equivalent rule file (YAML, docs/RULES.md) for pr to out: its
+ * board and every cell's press as an explicit `effects:` entry, so it
+ * loads to the same matrix, goal, tiers and hash.
+ */
+void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr);
+
+/*
+ * Compile pr: build its YAML, load it, and check that the result has
+ * pr's hash and cell positions. Sets pr->rules. QN_EINVAL with the reason
+ * (e.g. "rule 'x': its effects hash to H, the document says H2").
+ */
+int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err);
+
+/*
+ * Read the pack called `name` from s into `out` (uninitialised): rules
+ * compiled, puzzles parsed. QN_ENOTFOUND: no such pack; QN_EINVAL: a
+ * stored rule or puzzle does not load. On failure out is left empty.
+ */
+int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
+                     qn_err *err);
+
+typedef struct qn_export_opts {
+    int64_t puzzle; /* svg: the puzzle at this position alone; 0 = sheet */
+} qn_export_opts;
+
+/*
+ * Append doc in format f to out. QN_EINVAL when the format cannot express
+ * the pack (flip: qn_flip_can_express's message; svg: several rules on a
+ * sheet), QN_ENOTFOUND when o->puzzle is not in the pack. On failure out
+ * may hold a partial document. o may be NULL.
+ */
+int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
+                    const qn_export_opts *o, qn_err *err);
+
+/*
+ * Parse a quench-pack JSON document (json_pack.c; strict: duplicate keys,
+ * non-integer numbers, unknown keys, wrong types and limits are errors)
+ * into out (uninitialised). Rules are compiled (qn_pack_rule_compile) and
+ * every puzzle's state and solution are checked against its rule's size
+ * and colours. Codes: QN_ESYNTAX malformed JSON (err line/col set);
+ * QN_EINVAL or QN_ELIMIT a document that breaks the schema, with the
+ * puzzle id in the message where one is concerned. err->source = source.
+ * On failure out is left empty.
+ */
+int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
+                           const char *source, qn_err *err);
+
+/*
+ * Re-verify every puzzle of doc: its solution replays to the goal, uses
+ * min_presses presses, and min_presses and the optimal count equal what
+ * quench computes. QN_EINVAL naming the first bad puzzle and the reason.
+ */
+int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
+
+/*
+ * Store doc (already verified) in s in one transaction: its rules (as the
+ * YAML of qn_pack_rule_yaml), its puzzles (provenance "import") and a new
+ * pack called `name` (NULL = the document's name) holding them in order.
+ * QN_EINVAL when the pack name is taken or the document holds the same
+ * puzzle twice; nothing is written on failure.
+ */
+int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
+                   qn_err *err);
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * test_export.c: the pack document (export.h): every shipped rule rebuilds
+ * from its per-cell effects to the same hash; documents write, parse and
+ * write again byte-identically; strict parsing and verification reject
+ * what they must, with outputs left empty.
+ */
+#include "quench/export.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/game.h"
+#include "quench/mem.h"
+#include "t.h"
+
+static qn_rules *load(const char *path)
+{
+    qn_rules *r = NULL;
+    qn_err e = QN_ERR_INIT;
+
+    if (qn_rules_load_file(&r, path, &e) != QN_OK) {
+        T_FAILF("%s:%d:%d: %s", e.source, e.line, e.col, e.msg);
+        return NULL;
+    }
+    return r;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Rebuild every shipped rule from its effects: same hash and board. */
+static void test_rebuild_all(void)
+{
+    DIR *d = opendir("rules");
+    struct dirent *de;
+    char *names[256];
+    size_t n = 0;
+
+    T_CHECK(d != NULL);
+    if (!d)
+        return;
+    while ((de = readdir(d)) != NULL && n < 256) {
+        size_t len = strlen(de->d_name);
+        if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0)
+            names[n++] = qn_xstrdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof(*names), cmp_str);
+    T_CHECK(n >= 10);
+    for (size_t i = 0; i < n; i++) {
+        char path[512], hash[65];
+        qn_rules *r;
+        qn_pack_rule pr;
+        qn_err e = QN_ERR_INIT;
+
+        snprintf(path, sizeof(path), "rules/%s", names[i]);
+        free(names[i]);
+        r = load(path);
+        if (!r)
+            continue;
+        if (qn_rules_ncells(r) > 1024) { /* keep the test quick */
+            qn_rules_free(r);
+            continue;
+        }
+        qn_pack_rule_from_rules(&pr, r);
+        T_CHECK(pr.rules == NULL);
+        if (qn_pack_rule_compile(&pr, &e) != QN_OK) {
+            T_FAILF("%s: %s", path, e.msg);
+        } else {
+            qn_rules_hash(pr.rules, hash);
+            qn_rules_hash(r, hash);
+            T_CHECK(strcmp(hash, pr.hash) == 0);
+            qn_rules_hash(pr.rules, hash);
+            T_CHECK(strcmp(hash, pr.hash) == 0);
+            T_EQ(qn_rules_ntiers(pr.rules), qn_rules_ntiers(r));
+            T_CHECK(strcmp(qn_rules_name(pr.rules), qn_rules_name(r)) == 0);
+            T_CHECK(strcmp(qn_rules_title(pr.rules), qn_rules_title(r)) == 0);
+            T_EQ(qn_rules_layout(pr.rules)->kind, qn_rules_layout(r)->kind);
+            T_EQ(qn_rules_layout(pr.rules)->wrap, qn_rules_layout(r)->wrap);
+        }
+        /* a changed effect no longer matches the hash */
+        pr.matrix[1] = (uint8_t)((pr.matrix[1] + 1) % pr.colours);
+        T_EQ(qn_pack_rule_compile(&pr, &e), QN_EINVAL);
+        qn_pack_rule_release(&pr);
+        qn_rules_free(r);
+    }
+}
+
+/* A one-rule document with npuz puzzles from seeded random presses. */
+static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
+{
+    qn_rules *r = load(path);
+    qn_game *g = NULL;
+    qn_answer a;
+    uint64_t seed = 7;
+    int n;
+
+    memset(doc, 0, sizeof(*doc));
+    doc->name = qn_xstrdup("unit");
+    doc->title = qn_xstrdup("Unit \"test\" pack");
+    doc->description = qn_xstrdup("line one\nline two, with a comma");
+    doc->author = qn_xstrdup("");
+    if (!r)
+        return;
+    T_EQ(qn_game_new(&g, r, NULL), QN_OK);
+    qn_answer_init(&a, g);
+    n = qn_rules_ncells(r);
+    doc->rules = QN_NEWN(1, qn_pack_rule);
+    doc->nrules = 1;
+    qn_pack_rule_from_rules(&doc->rules[0], r);
+    doc->rules[0].rules = r;
+    doc->puzzles = QN_NEWN(npuz, qn_pack_puzzle);
+    while (doc->npuzzles < npuz) {
+        qn_pack_puzzle *p = &doc->puzzles[doc->npuzzles];
+        uint8_t *s = QN_NEWN((size_t)n, uint8_t);
+        const uint8_t *goal = qn_rules_goal(r), *m = qn_rules_matrix(r);
+        unsigned k = qn_rules_colours(r);
+        for (int i = 0; i < n; i++)
+            s[i] = goal[i];
+        for (int j = 0; j < n; j++) {
+            unsigned x = (unsigned)(t_rand(&seed) % k);
+            for (int i = 0; i < n; i++) /* s = goal - A x */
+                s[i] = (uint8_t)((s[i] + (k - (m[i * n + j] * x) % k)) % k);
+        }
+        qn_game_answer(g, &a, s);
+        if (a.at_goal || !a.exact) {
+            free(s);
+            continue;
+        }
+        p->id = (int64_t)doc->npuzzles + 1;
+        p->state = s;
+        p->solution = qn_xmemdup(a.plan, (size_t)n);
+        p->min_presses = a.mp.presses;
+        p->noptimal = a.mp.noptimal;
+        p->grade = qn_xstrdup(doc->npuzzles % 2 ? "hard" : "");
+        p->grader = qn_xstrdup("1");
+        p->seed = qn_xstrdup(doc->npuzzles % 2 ? "00ff" : "");
+        p->index = doc->npuzzles % 2 ? (int64_t)doc->npuzzles : -1;
+        doc->npuzzles++;
+    }
+    qn_answer_release(&a);
+    qn_game_free(g);
+}
+
+static void test_roundtrip(const char *path)
+{
+    qn_pack_doc doc, back;
+    qn_buf a = QN_BUF_INIT, b = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+
+    make_doc(&doc, path, 6);
+    T_EQ(qn_pack_doc_verify(&doc, &e), QN_OK);
+    T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    if (qn_pack_doc_parse_json(&back, a.buf, a.len, "a.json", &e) != QN_OK) {
+        T_FAILF("%s: %s", path, e.msg);
+    } else {
+        T_EQ(back.npuzzles, 6);
+        T_EQ(qn_pack_doc_verify(&back, &e), QN_OK);
+        T_EQ(qn_export_write(&b, &back, QN_EXPORT_JSON, NULL, &e), QN_OK);
+        T_CHECK(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0);
+        qn_pack_doc_release(&back);
+    }
+    /* tampering: a witness, then min presses */
+    doc.puzzles[2].solution[0] =
+        (uint8_t)((doc.puzzles[2].solution[0] + 1) % doc.rules[0].colours);
+    T_EQ(qn_pack_doc_verify(&doc, &e), QN_EINVAL);
+    T_CHECK(strncmp(e.msg, "puzzle 3: ", 10) == 0);
+    qn_buf_reset(&b);
+    qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e);
+    T_CHECK(strncmp(b.buf, "id,state,min_presses,optimal_solutions,solution,"
+                           "grade,seed\r\n", 59) == 0);
+    T_CHECK(strstr(b.buf, ",hard,00ff\r\n") != NULL);
+    qn_buf_release(&a);
+    qn_buf_release(&b);
+    qn_pack_doc_release(&doc);
+    qn_pack_doc_release(&doc); /* safe twice */
+}
+
+static void parse_fails(const char *text, int code, int line, int col,
+                        const char *msg)
+{
+    qn_pack_doc doc;
+    qn_err e = QN_ERR_INIT;
+
+    memset(&doc, 0xff, sizeof(doc));
+    T_EQ(qn_pack_doc_parse_json(&doc, text, strlen(text), "t.json", &e), code);
+    T_CHECK(doc.rules == NULL && doc.puzzles == NULL && doc.name == NULL);
+    if (line) {
+        T_EQ(e.line, line);
+        T_EQ(e.col, col);
+    }
+    if (!strstr(e.msg, msg))
+        T_FAILF("'%s' lacks '%s'", e.msg, msg);
+    T_CHECK(strcmp(e.source, "t.json") == 0);
+}
+
+static void test_parse_errors(void)
+{
+    parse_fails("{\"format\": 1,\n \"x\": }", QN_ESYNTAX, 2, 7, "invalid JSON");
+    parse_fails("{\"a\": 1, \"a\": 2}", QN_ESYNTAX, 0, 0, "duplicate");
+    parse_fails("[[[[[[[[[[1]]]]]]]]]]", QN_ELIMIT, 1, 9, "nested deeper");
+    parse_fails("[]", QN_EINVAL, 0, 0, "must be a JSON object");
+    parse_fails("{\"format\": \"quench-pack\", \"format_version\": 2}",
+                QN_EINVAL, 0, 0, "'format_version' is 2");
+    parse_fails("{\"format\": \"other\"}", QN_EINVAL, 0, 0, "expected");
+    parse_fails("{\"format\": \"quench-pack\", \"format_version\": 1.0}",
+                QN_EINVAL, 0, 0, "must be an integer");
+    parse_fails("{\"extra\": 1}", QN_EINVAL, 0, 0, "unknown key 'extra'");
+}
+
+static void test_formats(void)
+{
+    qn_export_format f;
+    qn_err e = QN_ERR_INIT;
+
+    for (int i = 0; i < QN_EXPORT_NFORMATS; i++) {
+        T_EQ(qn_export_format_parse(&f, qn_export_format_name(
+                                            (qn_export_format)i), &e),
+             QN_OK);
+        T_EQ(f, i);
+    }
+    T_EQ(qn_export_format_parse(&f, "xml", &e), QN_ESYNTAX);
+}
+
+int main(void)
+{
+    test_formats();
+    test_rebuild_all();
+    test_roundtrip("rules/classic-5x5.yaml");
+    test_roundtrip("rules/hexagon-3.yaml");
+    test_roundtrip("rules/ring6-mod8.yaml");
+    test_roundtrip("rules/cross-7x7.yaml");
+    test_parse_errors();
+    return t_done();
+}
