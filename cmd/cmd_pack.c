@@ -11,7 +11,10 @@
 
 #include "cmd.h"
 #include "quench/buf.h"
+#include "quench/distrib.h"
+#include "quench/export.h"
 #include "quench/jsonw.h"
+#include "quench/svg.h"
 #include "quench/mem.h"
 #include "quench/store.h"
 
@@ -21,6 +24,8 @@ const char cmd_pack_usage[] =
     "  create NAME [--title T] [--description D] [--author A]\n"
     "                       a new, empty pack (version 1)\n"
     "  list [--json]        every pack: name, version, size, title\n"
+    "  show NAME --svg      the pack's minimal-press histogram against the\n"
+    "                       rule's exact distribution, as an SVG picture\n"
     "  show NAME [--json]   a pack and its puzzles in order: position, id,\n"
     "                       min presses, grade, state\n"
     "  add NAME ID... [--at POS]\n"
@@ -159,7 +164,7 @@ static int show_row(void *ctx, const qn_store_row *r)
  * first operand. */
 typedef struct popts {
     const char *title, *description, *author;
-    int json;
+    int json, svg;
     int64_t at;
 } popts;
 
@@ -171,6 +176,7 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         {"author", required_argument, NULL, 'a'},
         {"json", no_argument, NULL, 'j'},
         {"at", required_argument, NULL, 'p'},
+        {"svg", no_argument, NULL, 's'},
         {NULL, 0, NULL, 0}};
     int c;
 
@@ -183,6 +189,7 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         case 'd': o->description = optarg; break;
         case 'a': o->author = optarg; break;
         case 'j': o->json = 1; break;
+        case 's': o->svg = 1; break;
         case 'p':
             if (parse_id(optarg, &o->at))
                 return QN_EXIT_USAGE;
@@ -194,6 +201,54 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         }
     }
     *first = optind;
+    return QN_EXIT_OK;
+}
+
+/*
+ * pack show --svg: where the pack sits. Its puzzles' minimal press counts
+ * as shares, drawn against the share of all solvable states of the rule
+ * at each count (the exact distribution; left out when the pack mixes
+ * rules or the rule has too many states to count).
+ */
+static int show_svg(pack_cmd *pc, const char *name)
+{
+    qn_pack_doc doc;
+    qn_err err = QN_ERR_INIT;
+    qn_system *sys = NULL;
+    qn_distrib *dist = NULL;
+    uint64_t *pack = NULL, *all = NULL;
+    size_t plen = 1, dlen = 0;
+    char title[256];
+
+    if (qn_pack_doc_load(&doc, pc->s, name, &err) != QN_OK)
+        return fail(pc, &err);
+    for (size_t i = 0; i < doc.npuzzles; i++)
+        if (doc.puzzles[i].min_presses + 1 > plen)
+            plen = (size_t)doc.puzzles[i].min_presses + 1;
+    pack = calloc(plen, sizeof(*pack));
+    for (size_t i = 0; i < doc.npuzzles; i++)
+        pack[doc.puzzles[i].min_presses]++;
+    if (doc.nrules == 1) {
+        const qn_rules *r = doc.rules[0].rules;
+        if (qn_system_new(&sys, qn_rules_matrix(r), qn_rules_ncells(r),
+                          qn_rules_ncells(r), qn_rules_colours(r),
+                          NULL) == QN_OK &&
+            qn_distrib_compute(&dist, sys, NULL) == QN_OK) {
+            dlen = qn_distrib_len(dist);
+            all = calloc(dlen, sizeof(*all));
+            for (size_t m = 0; m < dlen; m++)
+                all[m] = qn_distrib_count(dist, m);
+        }
+    }
+    snprintf(title, sizeof(title), "pack %s: %zu puzzles%s", name,
+             doc.npuzzles,
+             all ? " against all solvable states" : "");
+    qn_svg_histogram(&pc->out, pack, plen, all, dlen, title);
+    free(pack);
+    free(all);
+    qn_distrib_free(dist);
+    qn_system_free(sys);
+    qn_pack_doc_release(&doc);
     return QN_EXIT_OK;
 }
 
@@ -235,6 +290,9 @@ static int run(pack_cmd *pc, int argc, char **argv)
             qn_jsonw_end(&pc->w);
             qn_buf_addc(&pc->out, '\n');
         }
+    } else if (!strcmp(sub, "show") && o.svg) {
+        NEED(nargs == 1, "NAME");
+        return show_svg(pc, a[0]);
     } else if (!strcmp(sub, "show")) {
         NEED(nargs == 1, "NAME");
         if ((st = find(pc, a[0], &pack)))
