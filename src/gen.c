@@ -232,7 +232,6 @@ static int count_lit(const genctx *c, const uint8_t *state)
     return lit;
 }
 
-/* Make candidate `index` into state and s->ans; 1 if on target. */
 /* Does the run need candidate `index` graded and emitted here? */
 static int mine(const genctx *c, uint64_t index)
 {
@@ -274,23 +273,13 @@ static int candidate2(const genctx *c, qn_gen_mode mode, uint64_t index,
     return on_target(c, &s->ans, count_lit(c, state));
 }
 
+/* The same, always graded (pilot, sampling, regeneration: no shards). */
 static int candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                      scratch *s, uint8_t *state)
 {
-    qn_rng rng;
-    int made;
+    int graded;
 
-    qn_rng_init(&rng, &c->o->seed, index);
-    if (mode == QN_GEN_EXHAUSTIVE)
-        made = exhaustive(c, &rng, s, state);
-    else if (mode == QN_GEN_CLIMB)
-        made = climb(c, &rng, s, state);
-    else
-        made = sample(c, &rng, s, state);
-    if (!made)
-        return 0;
-    qn_game_answer(c->g, &s->ans, state);
-    return on_target(c, &s->ans, count_lit(c, state));
+    return candidate2(c, mode, index, s, state, &graded);
 }
 
 /* A block of consecutive candidates, as a worker leaves it. */
