@@ -1,7 +1,8 @@
 /*
  * cmd_export.c: `quench export PACK --format F [-o FILE|-]`: write a
- * stored pack as json, jsonl, csv, Flip game IDs or svg (export.h). A
- * file is written atomically: a temporary file beside it, fsync, rename.
+ * stored pack as json, jsonl, csv, Flip game IDs, svg or a playable html
+ * page (export.h). A file is written atomically: a temporary file beside
+ * it, fsync, rename.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@ const char cmd_export_usage[] =
     "  flip    one Simon Tatham's Flip game ID per puzzle (2 colours,\n"
     "          rectangular boards without holes, all-off goal)\n"
     "  svg     a contact sheet of the pack, or puzzle N with --puzzle N\n"
+    "  html    one self-contained page that plays the pack in a browser\n"
     "\n"
     "-o FILE writes FILE atomically (default, or -o -: standard output).\n"
     "Puzzles are numbered by their position in the pack, from 1. --db PATH\n"
@@ -149,7 +151,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     }
     if (!have_format)
         return qn_usage_error("export: --format is required (json, jsonl, "
-                              "csv, flip, svg)");
+                              "csv, flip, svg, html)");
     if (optind != argc - 1)
         return qn_usage_error("export: give exactly one PACK");
     if (eo.puzzle && fmt != QN_EXPORT_SVG)

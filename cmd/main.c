@@ -33,7 +33,7 @@ static const struct command {
     {"db", cmd_db, cmd_db_usage,
      "create, migrate, check, summarise and merge puzzle databases"},
     {"export", cmd_export, cmd_export_usage,
-     "write a pack as json, jsonl, csv, Flip game IDs or svg"},
+     "write a pack as json, jsonl, csv, Flip IDs, svg or html"},
     {"import", cmd_import, cmd_import_usage,
      "read an exported pack back, re-verifying every puzzle"},
 };

@@ -1,7 +1,8 @@
 /*
  * export.c: the pack document (export.h): read from the store, written as
- * json, jsonl, csv, Flip IDs or svg, verified and stored on import. The
- * JSON reader is json_pack.c (the only jansson user besides json_in.c).
+ * json, jsonl, csv, Flip IDs, svg or html (export_html.c), verified and
+ * stored on import. The JSON reader is json_pack.c (the only jansson user
+ * besides json_in.c).
  */
 #include "quench/export.h"
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_internal.h"
 #include "quench/canon.h"
 #include "quench/flip.h"
 #include "quench/game.h"
@@ -41,7 +43,8 @@ int qn_export_format_parse(qn_export_format *out, const char *name,
             return QN_OK;
         }
     return qn_err_set(err, QN_ESYNTAX, 0, 0,
-                      "unknown format '%s' (json, jsonl, csv, flip, svg)",
+                      "unknown format '%s' (json, jsonl, csv, flip, svg, "
+                      "html)",
                       name);
 }
 
@@ -757,6 +760,13 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
     case QN_EXPORT_CSV: write_csv(out, doc); return QN_OK;
     case QN_EXPORT_FLIP: return write_flip(out, doc, err);
     case QN_EXPORT_SVG: return write_svg(out, doc, o ? o->puzzle : 0, err);
+    case QN_EXPORT_HTML: {
+        qn_buf json = QN_BUF_INIT;
+        write_json(&json, doc);
+        qn_export__html(out, doc, json.buf, json.len);
+        qn_buf_release(&json);
+        return QN_OK;
+    }
     case QN_EXPORT_NFORMATS: break;
     }
     return qn_err_set(err, QN_ERR, 0, 0, "bad export format %d", (int)f);

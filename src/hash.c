@@ -14,6 +14,8 @@ _Static_assert(sizeof(crypto_generichash_state) <= sizeof(qn_hash),
                "qn_hash too small for crypto_generichash_state");
 _Static_assert(_Alignof(crypto_generichash_state) <= 64,
                "qn_hash under-aligned for crypto_generichash_state");
+_Static_assert(QN_SHA256_BYTES == crypto_hash_sha256_BYTES,
+               "SHA-256 digest size");
 _Static_assert(QN_HASH_BYTES >= crypto_generichash_BYTES_MIN &&
                    QN_HASH_BYTES <= crypto_generichash_BYTES_MAX,
                "digest size out of libsodium's range");
@@ -80,6 +82,13 @@ void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len)
     qn_hash_update(&h, data, len);
     qn_hash_final(&h, d);
     qn_hash_hex(hex_out, d);
+}
+
+void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data,
+                    size_t len)
+{
+    pthread_once(&sodium_once, start_sodium);
+    crypto_hash_sha256(out, data, len);
 }
 
 uint64_t qn_hash_short(const uint8_t key[16], const void *data, size_t len)

@@ -5,7 +5,7 @@
  * document": the pack's metadata, each rule spelled out per cell (what a
  * press of each cell adds to which cells) with its board kept as
  * information, and the puzzles in pack order. The writers (json, jsonl,
- * csv, flip, svg) work from that document only, so an export never
+ * csv, flip, svg, html) work from that document only, so an export never
  * depends on database ids or timestamps: the same pack gives the same
  * bytes, and a document imported into another database exports
  * byte-identically. qn_pack_doc_parse_json (json_pack.c) reads a
@@ -35,7 +35,8 @@
     X(JSONL, "jsonl")                                                        \
     X(CSV, "csv")                                                            \
     X(FLIP, "flip")                                                          \
-    X(SVG, "svg")
+    X(SVG, "svg")                                                            \
+    X(HTML, "html")
 
 typedef enum qn_export_format {
 #define QN_X_(e, s) QN_EXPORT_##e,

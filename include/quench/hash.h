@@ -33,6 +33,14 @@ void qn_hash_hex(char hex_out[QN_HASH_HEX],
 void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len);
 
 /*
+ * SHA-256 of `len` bytes (libsodium's crypto_hash_sha256), for digests a
+ * standard names, such as a Content-Security-Policy script hash.
+ */
+#define QN_SHA256_BYTES 32
+void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data,
+                    size_t len);
+
+/*
  * A keyed 64-bit hash (SipHash-2-4, libsodium's crypto_shorthash): fast,
  * for short content ids. Not collision-resistant against someone who
  * knows the key; never used where that matters.

@@ -1,0 +1,112 @@
+#!/bin/sh
+# t510: quench export --format html in a real browser. The page carries a
+# self-test (#selftest) that clicks every puzzle's witness, follows hints,
+# presses each cell once and undoes it, and reports whether any request
+# left the page; headless Chromium runs it and --dump-dom reads the verdict.
+# Needs chromium and xmllint: when missing the checks FAIL (not skipped):
+# run scripts/install-deps.
+. "$(dirname "$0")/lib.sh"
+
+DB=$TMP/x.db
+PACKS="classic-5x5 hexagon-3 ring6-mod8"
+SHOTS=${OUT:-$TMP}
+case $SHOTS in /*) ;; *) SHOTS=$TOP/$SHOTS ;; esac
+
+CHROMIUM=
+for c in chromium chromium-browser; do
+    if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$c; break; fi
+done
+[ -n "$CHROMIUM" ] ||
+    not_ok "chromium is missing: run scripts/install-deps (apt-get install chromium)"
+have_xmllint=1
+command -v xmllint >/dev/null 2>&1 || {
+    have_xmllint=0
+    not_ok "xmllint is missing: run scripts/install-deps (libxml2-utils)"
+}
+
+# browser URL ARGS...: headless Chromium, no network, a throwaway profile;
+# the DOM after the page's scripts have run goes to $TMP/dom.
+browser() {
+    url=$1
+    shift
+    : >"$TMP/dom"
+    [ -n "$CHROMIUM" ] || return 1
+    prof=$(mktemp -d "$TMP/prof.XXXXXX")
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+        --disable-quic --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --disable-dev-shm-usage \
+        --user-data-dir="$prof" --virtual-time-budget=10000 "$@" "$url" \
+        >"$TMP/dom" 2>"$TMP/chromium.err"
+}
+
+q export x --format html --db "$DB"
+expect_rc 66 "export html: no database"
+
+for r in $PACKS; do
+    q generate "$TOP/rules/$r.yaml" -n 10 --seed 1 --db "$DB" --pack "$r"
+    expect_rc 0 "generate $r"
+    q export "$r" --db "$DB" --format html -o "$TMP/$r.html"
+    expect_rc 0 "export $r html"
+    page=$TMP/$r.html
+
+    # Static checks: it parses; one CSP meta forbidding everything but its
+    # own hashed script and style; the data never closes its script block.
+    if [ "$have_xmllint" -eq 1 ] &&
+        xmllint --html --noout "$page" 2>"$TMP/xmllint.err"; then ok
+    else
+        not_ok "$r: xmllint --html"
+        sed 's/^/    xmllint: /' "$TMP/xmllint.err" 2>/dev/null | head -n 5
+    fi
+    csp=$(grep -c "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]*='; style-src 'sha256-[A-Za-z0-9+/]*='; img-src data:; base-uri 'none'; form-action 'none'\">" "$page")
+    expect_eq "$csp" 1 "$r: CSP meta"
+    if grep -o "connect-src\|unsafe-inline\|unsafe-eval\|https\?://[^\"' ]*" "$page" |
+        grep -v '^http://www.w3.org/2000/svg$' | grep -q .; then
+        not_ok "$r: page names a remote or unsafe source"
+    else ok; fi
+    nopen=$(grep -o '<script[ >]' "$page" | wc -l)
+    nclose=$(grep -o '</script' "$page" | wc -l)
+    expect_eq "$nopen $nclose" "2 2" "$r: script elements vs '</script'"
+    if sed -n '/<script type="application\/json" id="pack">/,/<\/script>/p' \
+        "$page" | sed 's/^<script type="application\/json" id="pack">//; s/<\/script>$//' |
+        grep -q '<'; then not_ok "$r: a raw '<' in the embedded JSON"
+    else ok; fi
+
+    # The self-test in the browser.
+    browser "file://$page#selftest" --dump-dom
+    crc=$?
+    if grep -q '<pre id="selftest">PASS n=10 checks=[0-9]* requests=0</pre>' "$TMP/dom"; then
+        ok
+    else
+        not_ok "$r: browser self-test (chromium exit $crc)"
+        sed -n '/<pre id="selftest">/,/<\/pre>/p' "$TMP/dom" | head -n 20 |
+            sed 's/^/    page: /'
+        tail -n 3 "$TMP/chromium.err" 2>/dev/null | sed 's/^/    chromium: /'
+    fi
+done
+
+# The CSP is enforced: a page whose script no longer matches its hash
+# must not run (no self-test verdict at all).
+sed 's/const S = 48;/const S = 49;/' "$TMP/classic-5x5.html" >"$TMP/tampered.html"
+browser "file://$TMP/tampered.html#selftest" --dump-dom
+if [ -n "$CHROMIUM" ] && grep -q '<h1 id="title"></h1>' "$TMP/dom" &&
+    ! grep -q '<pre id="selftest">' "$TMP/dom"; then ok
+else not_ok "a script that does not match the CSP hash still ran"; fi
+
+# The self-test can fail: a pack whose first par is off by one (the JSON
+# is data, outside the CSP hash) must report FAIL.
+sed 's/"min_presses":\([0-9]*\),/"min_presses":1\1,/' \
+    "$TMP/classic-5x5.html" >"$TMP/wrong-par.html"
+browser "file://$TMP/wrong-par.html#selftest" --dump-dom
+if grep -q '<pre id="selftest">FAIL n=10' "$TMP/dom" &&
+    grep -q 'moves, par 1' "$TMP/dom"; then ok
+else not_ok "the self-test did not catch a wrong par"; fi
+
+# A screenshot of the first hexagon puzzle, kept in the build directory.
+mkdir -p "$SHOTS" 2>/dev/null
+rm -f "$SHOTS/html-export.png"
+browser "file://$TMP/hexagon-3.html" --screenshot="$SHOTS/html-export.png" \
+    --window-size=900,700
+if [ -s "$SHOTS/html-export.png" ]; then ok
+else not_ok "no screenshot at $SHOTS/html-export.png"; fi
+
+done_testing
