@@ -7,6 +7,7 @@
 #define QN_QUENCH_H
 
 #include "quench/buf.h"
+#include "quench/chase.h"
 #include "quench/err.h"
 #include "quench/export.h"
 #include "quench/flip.h"
