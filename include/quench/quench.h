@@ -17,6 +17,7 @@
 #include "quench/layout.h"
 #include "quench/mem.h"
 #include "quench/minpress.h"
+#include "quench/netpbm.h"
 #include "quench/repair.h"
 #include "quench/rng.h"
 #include "quench/rules.h"
