@@ -6,6 +6,7 @@
 #define QN_BENCH_H
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -39,6 +40,30 @@ static inline int bench_reps(int dflt)
     const char *s = getenv("QN_BENCH_REPS");
     int n = s ? atoi(s) : dflt;
     return n > 0 ? n : dflt;
+}
+
+/*
+ * A random k = 2 system on n cells whose kernel has dimension d and dense
+ * generators: each of the last d columns is the sum of a random half of
+ * the others. Caller frees.
+ */
+static inline uint8_t *bench_random_kernel(int n, int d, uint64_t seed)
+{
+    uint8_t *a = calloc((size_t)n * n, 1);
+
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n - d; c++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[(size_t)r * n + c] = (uint8_t)(seed >> 63);
+        }
+    for (int c = n - d; c < n; c++)
+        for (int j = 0; j < n - d; j++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            if (seed >> 63)
+                for (int r = 0; r < n; r++)
+                    a[(size_t)r * n + c] ^= a[(size_t)r * n + j];
+        }
+    return a;
 }
 
 /*

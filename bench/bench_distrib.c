@@ -104,28 +104,6 @@ static void run(const char *label, const uint8_t *a, int n, unsigned k,
     free(s);
 }
 
-/*
- * A random k = 2 system on n cells of rank n - d: the last d columns are
- * sums of random halves of the others (a big kernel forces the BFS).
- */
-static uint8_t *random_with_kernel(int n, int d, uint64_t seed)
-{
-    uint8_t *a = calloc((size_t)n * n, 1);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n - d; c++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            a[(size_t)r * n + c] = (uint8_t)(seed >> 63);
-        }
-    for (int c = n - d; c < n; c++)
-        for (int j = 0; j < n - d; j++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            if (seed >> 63)
-                for (int r = 0; r < n; r++)
-                    a[(size_t)r * n + c] ^= a[(size_t)r * n + j];
-        }
-    return a;
-}
-
 static void rule_file(const char *path)
 {
     qn_rules *r = NULL;
@@ -167,10 +145,10 @@ int main(void)
     run("lights-out-2000 5x5 k=3", a, 25, 3, NULL);
     free(a);
     /* At the limit (2^26 states): the slow paths. */
-    a = random_with_kernel(30, 4, 11);
+    a = bench_random_kernel(30, 4, 11);
     run("random 30 cells, rank 26, kernel 2^4", a, 30, 2, NULL);
     free(a);
-    a = random_with_kernel(40, 14, 12);
+    a = bench_random_kernel(40, 14, 12);
     run("random 40 cells, rank 26, kernel 2^14", a, 40, 2, NULL);
     free(a);
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)

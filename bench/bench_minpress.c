@@ -27,28 +27,6 @@ static uint8_t *plus(int w, int h)
     return a;
 }
 
-/*
- * A random n-cell system whose kernel has dimension d and dense generators:
- * each of the last d columns is the sum of a random half of the others.
- */
-static uint8_t *random_with_kernel(int n, int d, uint64_t seed)
-{
-    uint8_t *a = calloc((size_t)n * n, 1);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n - d; c++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            a[(size_t)r * n + c] = (uint8_t)(seed >> 63);
-        }
-    for (int c = n - d; c < n; c++)
-        for (int j = 0; j < n - d; j++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            if (seed >> 63)
-                for (int r = 0; r < n; r++)
-                    a[(size_t)r * n + c] ^= a[(size_t)r * n + j];
-        }
-    return a;
-}
-
 static void walk(const char *label, uint8_t *a, int n, unsigned k)
 {
     qn_system *sys;
@@ -134,10 +112,10 @@ int main(void)
     a = plus(32, 32);
     walk("plus 32x32 (nullity 20)", a, 1024, 2);
     free(a);
-    a = random_with_kernel(1024, 24, 99);
+    a = bench_random_kernel(1024, 24, 99);
     walk("random dense 1024 cells, kernel 2^24", a, 1024, 2);
     free(a);
-    a = random_with_kernel(256, 26, 7);
+    a = bench_random_kernel(256, 26, 7);
     walk("random dense 256 cells, kernel 2^26", a, 256, 2);
     free(a);
     a = plus(4, 4);

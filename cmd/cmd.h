@@ -61,6 +61,13 @@ int cmd_finish_out(qn_buf *out);
 int cmd_wants_help(int argc, char **argv, const char *usage);
 /* A decimal uint64 option value; -1 when malformed. */
 int cmd_parse_u64(const char *s, uint64_t *out);
+/*
+ * Pull "--db PATH" / "--db=PATH" out of argv[1..] for subcommand-style
+ * commands (pack, db): *opt is its value (or NULL), *args (free() it) the
+ * remaining words, *nargs their number. Returns an exit code.
+ */
+int cmd_take_db_opt(int argc, char **argv, const char *cmd,
+                    const char **opt, char ***args, int *nargs);
 /* The database: --db's value, else $QUENCH_DB, else db/quench.db. */
 const char *cmd_db_path(const char *opt);
 /*

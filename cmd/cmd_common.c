@@ -214,3 +214,28 @@ int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
     }
     return rc;
 }
+
+int cmd_take_db_opt(int argc, char **argv, const char *cmd,
+                    const char **opt, char ***args, int *nargs)
+{
+    char **a = QN_NEWN((size_t)argc + 1, char *);
+    int n = 0;
+
+    *opt = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--db")) {
+            if (i + 1 == argc) {
+                free(a);
+                return qn_usage_error("%s: --db needs a PATH", cmd);
+            }
+            *opt = argv[++i];
+        } else if (!strncmp(argv[i], "--db=", 5)) {
+            *opt = argv[i] + 5;
+        } else {
+            a[n++] = argv[i];
+        }
+    }
+    *args = a;
+    *nargs = n;
+    return QN_EXIT_OK;
+}

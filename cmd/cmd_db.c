@@ -300,20 +300,8 @@ int cmd_db(int argc, char **argv, qn_ctx *ctx)
     if (cmd_wants_help(argc, argv, cmd_db_usage))
         return QN_EXIT_OK;
     /* --db PATH / --db=PATH anywhere after the command word */
-    args = QN_NEWN((size_t)argc + 1, char *);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--db")) {
-            if (i + 1 == argc) {
-                free(args);
-                return qn_usage_error("db: --db needs a PATH");
-            }
-            opt = argv[++i];
-        } else if (!strncmp(argv[i], "--db=", 5)) {
-            opt = argv[i] + 5;
-        } else {
-            args[n++] = argv[i];
-        }
-    }
+    if ((st = cmd_take_db_opt(argc, argv, "db", &opt, &args, &n)))
+        return st;
     if (n < 1) {
         st = qn_usage_error("db: expected init, migrate, check, stats or "
                             "merge (see 'quench db --help')");

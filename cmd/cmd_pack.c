@@ -385,20 +385,9 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
 
     if (cmd_wants_help(argc, argv, cmd_pack_usage))
         return QN_EXIT_OK;
-    args = QN_NEWN((size_t)argc + 1, char *);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--db")) {
-            if (i + 1 == argc) {
-                free(args);
-                return qn_usage_error("pack: --db needs a PATH");
-            }
-            opt = argv[++i];
-        } else if (!strncmp(argv[i], "--db=", 5)) {
-            opt = argv[i] + 5;
-        } else {
-            args[n++] = argv[i];
-        }
-    }
+    /* --db PATH / --db=PATH anywhere after the command word */
+    if ((st = cmd_take_db_opt(argc, argv, "pack", &opt, &args, &n)))
+        return st;
     for (size_t i = 0; n > 0 && i < sizeof(subs) / sizeof(*subs); i++)
         known |= !strcmp(args[0], subs[i]);
     if (!known) {

@@ -390,12 +390,7 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         show_json(&out, r, sys, matrix, &di);
     else
         show_text(&out, r, sys, matrix, &di);
-    status = fwrite(out.buf, 1, out.len, stdout) == out.len &&
-                     fflush(stdout) == 0
-                 ? QN_EXIT_OK
-                 : QN_EXIT_IOERR;
-    if (status)
-        perror("quench: stdout");
+    status = cmd_finish_out(&out);
 done:
     qn_distrib_free(di.d);
     qn_buf_release(&out);

@@ -14,18 +14,7 @@
 #include "quench/game.h"
 #include "quench/mem.h"
 #include "t.h"
-
-static qn_rules *load(const char *path)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_file(&r, path, &e) != QN_OK) {
-        T_FAILF("%s:%d:%d: %s", e.source, e.line, e.col, e.msg);
-        return NULL;
-    }
-    return r;
-}
+#include "trules.h"
 
 static int cmp_str(const void *a, const void *b)
 {

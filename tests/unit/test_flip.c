@@ -14,30 +14,7 @@
 #include "quench/buf.h"
 #include "quench/rules.h"
 #include "t.h"
-
-static qn_rules *load(const char *path)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_file(&r, path, &e) != QN_OK) {
-        T_FAILF("%s:%d:%d: %s", e.source, e.line, e.col, e.msg);
-        return NULL;
-    }
-    return r;
-}
-
-static qn_rules *load_text(const char *text)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_buf(&r, text, strlen(text), "<text>", &e) != QN_OK) {
-        T_FAILF("<text>:%d:%d: %s\n%s", e.line, e.col, e.msg, text);
-        return NULL;
-    }
-    return r;
-}
+#include "trules.h"
 
 /* Encode `state` under `r` and compare with `want` byte for byte. */
 static void check_encode(const qn_rules *r, const uint8_t *state,

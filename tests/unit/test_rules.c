@@ -16,33 +16,9 @@
 #include "quench/hash.h"
 #include "quench/layout.h"
 #include "t.h"
+#include "trules.h"
 
 #define MAXN 128
-
-static qn_rules *load(const char *path)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_file(&r, path, &e) != QN_OK) {
-        T_FAILF("%s:%d:%d: %s", e.source, e.line, e.col, e.msg);
-        return NULL;
-    }
-    t_pass++;
-    return r;
-}
-
-static qn_rules *load_text(const char *text)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_buf(&r, text, strlen(text), "<text>", &e) != QN_OK) {
-        T_FAILF("%s:%d:%d: %s\n%s", e.source, e.line, e.col, e.msg, text);
-        return NULL;
-    }
-    return r;
-}
 
 /* Compare a rule set's matrix with want[i * n + j]; report the first
  * difference. */

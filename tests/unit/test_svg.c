@@ -18,32 +18,9 @@
 #include "quench/layout.h"
 #include "quench/rules.h"
 #include "t.h"
+#include "trules.h"
 
 #define MAXC 4096
-
-static qn_rules *load(const char *path)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_file(&r, path, &e) != QN_OK) {
-        T_FAILF("%s:%d:%d: %s", e.source, e.line, e.col, e.msg);
-        return NULL;
-    }
-    return r;
-}
-
-static qn_rules *load_text(const char *text)
-{
-    qn_rules *r = NULL;
-    qn_err e = QN_ERR_INIT;
-
-    if (qn_rules_load_buf(&r, text, strlen(text), "<text>", &e) != QN_OK) {
-        T_FAILF("<text>:%d:%d: %s", e.line, e.col, e.msg);
-        return NULL;
-    }
-    return r;
-}
 
 /* Run xmllint --noout on the document; 1 when it is well-formed. */
 static int well_formed(const qn_buf *b, const char *what)
