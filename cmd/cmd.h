@@ -51,6 +51,14 @@ int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_game **g_out);
 /* Read a whole file ("-" = stdin) of at most max bytes into *out,
  * NUL-terminated (*len excludes the NUL); free() it. */
+/*
+ * Write len bytes to path through a temporary file in the same directory:
+ * fsync, then rename over path, so readers see the old file or the whole
+ * new one. Returns an exit code (73: cannot create, 74: write failed)
+ * after reporting.
+ */
+int cmd_write_atomic(const qn_ctx *ctx, const char *path, const char *data,
+                     size_t len);
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
                  qn_err *err);
 /* Write out to stdout and empty it; exit code (74 on a failed write). */
@@ -83,6 +91,19 @@ int cmd_store_rule(struct qn_store *s, const char *path, const qn_rules *r,
 /* The id of the pack called name, created when missing. */
 int cmd_store_pack(struct qn_store *s, const char *name, int64_t *id_out,
                    qn_err *err);
+
+/* `quench solve`'s options, shared with its big-board half. */
+typedef struct solve_opts {
+    const char *rules, *state, *file, *output;
+    int json, all, plain, has_fill;
+    unsigned fill;
+    int sw, sh; /* --size, 0 when absent */
+    uint64_t limit, walk_limit;
+} solve_opts;
+struct qn_grid_rule;
+/* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
+int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
+                   const struct qn_grid_rule *r);
 
 typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
 

@@ -37,75 +37,6 @@ const char cmd_export_usage[] =
     "Puzzles are numbered by their position in the pack, from 1. --db PATH\n"
     "(default: $QUENCH_DB, else db/quench.db) selects the database.\n";
 
-/*
- * Write len bytes to path through a temporary file in the same directory:
- * fsync, then rename over path, so readers see the old file or the whole
- * new one. On failure the temporary file is removed. Returns an exit code
- * (73: cannot create, 74: write failed) after reporting.
- */
-static int write_atomic(const qn_ctx *ctx, const char *path, const char *data,
-                        size_t len)
-{
-    qn_err err = QN_ERR_INIT;
-    const char *slash = strrchr(path, '/');
-    qn_buf tmp = QN_BUF_INIT;
-    mode_t mask;
-    int fd, st = QN_EXIT_OK;
-    size_t off = 0;
-
-    if (slash)
-        qn_buf_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
-                    slash + 1);
-    else
-        qn_buf_addf(&tmp, ".%s.XXXXXX", path);
-    fd = mkstemp(tmp.buf);
-    if (fd < 0) {
-        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
-                   strerror(errno));
-        qn_report(ctx, &err);
-        qn_buf_release(&tmp);
-        return QN_EXIT_CANTCREAT;
-    }
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0)
-        goto fail;
-    while (off < len) {
-        ssize_t n = write(fd, data + off, len - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            goto fail;
-        off += (size_t)n;
-    }
-    if (fsync(fd) != 0)
-        goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp.buf, path) != 0) {
-        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
-                   strerror(errno));
-        qn_report(ctx, &err);
-        unlink(tmp.buf);
-        qn_buf_release(&tmp);
-        return QN_EXIT_CANTCREAT;
-    }
-    qn_buf_release(&tmp);
-    return st;
-fail:
-    qn_err_set(&err, QN_EIO, 0, 0, "cannot write '%s': %s", path,
-               strerror(errno));
-    qn_report(ctx, &err);
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp.buf);
-    qn_buf_release(&tmp);
-    return QN_EXIT_IOERR;
-}
-
 int cmd_export(int argc, char **argv, qn_ctx *ctx)
 {
     static const struct option opts[] = {
@@ -172,7 +103,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     } else if (!outpath || strcmp(outpath, "-") == 0) {
         st = cmd_finish_out(&out);
     } else {
-        st = write_atomic(ctx, outpath, out.buf, out.len);
+        st = cmd_write_atomic(ctx, outpath, out.buf, out.len);
     }
     qn_buf_release(&out);
     qn_pack_doc_release(&doc);

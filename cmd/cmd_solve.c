@@ -4,6 +4,7 @@
  * and total solutions there are, a replay check; or why it is unsolvable
  * and the fewest cells to change.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +13,26 @@
 #include "cmd.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/netpbm.h"
 #include "quench/state.h"
 #include "quench/submit.h"
 
 const char cmd_solve_usage[] =
-    "usage: quench solve RULES (--state S | FILE | -) [--json] [--all "
-    "[--limit N]]\n"
+    "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
+    "                    [--all [--limit N]] [--size WxH] [-o FILE [--plain]]\n"
     "\n"
     "Solve one state of the puzzle family in RULES exactly.\n"
     "\n"
     "  --state S      the state: text format (base 36 per cell, rows split\n"
     "                 by '/' or newlines, '.' for holes) or a JSON array of\n"
-    "                 cell values; FILE or - (stdin) holds the same\n"
+    "                 cell values; FILE or - (stdin) holds the same, or a\n"
+    "                 netpbm image (PBM for 2 colours, PGM with maxval k-1);\n"
+    "                 --state NAME.pbm (.pgm, .pnm) reads that image\n"
+    "  --fill V       the state with every cell V (the all-on board: 1)\n"
+    "  --size WxH     solve RULES' stencil on a W x H grid instead of the\n"
+    "                 file's board\n"
+    "  -o FILE        also write the solution (press counts) as a netpbm\n"
+    "                 image: raw PBM/PGM, plain with --plain; atomically\n"
     "  --json         one JSON object: solvable, min_presses, exact,\n"
     "                 optimal_solutions, solutions, solution (per-cell\n"
     "                 press counts), presses (cells in the order to press),\n"
@@ -33,16 +42,23 @@ const char cmd_solve_usage[] =
     "                 (default 2^30); beyond it the answer is marked not\n"
     "                 proven minimal\n"
     "\n"
-    "Exit status: 0 solvable, 1 unsolvable, 65 bad state or rules, 66 a\n"
-    "file is missing.\n";
+    "Boards of more than 4096 cells (plain grids with one stencil) are\n"
+    "solved by light chasing or the polynomial method; their states come\n"
+    "as images or --fill, and the solution goes to -o FILE.\n"
+    "\n"
+    "Exit status: 0 solvable, 1 unsolvable, 64 bad usage, 65 bad state or\n"
+    "rules, 66 a file is missing, 73/74 the output cannot be written.\n";
 
 #define MAX_STATE_FILE ((size_t)64 << 20)
 
-typedef struct solve_opts {
-    const char *rules, *state, *file;
-    int json, all;
-    uint64_t limit, walk_limit;
-} solve_opts;
+/* A name ending in .pbm, .pgm or .pnm. */
+static int is_image_name(const char *s)
+{
+    size_t n = strlen(s);
+
+    return n > 4 && (!strcmp(s + n - 4, ".pbm") || !strcmp(s + n - 4, ".pgm") ||
+                     !strcmp(s + n - 4, ".pnm"));
+}
 
 static int parse_opts(solve_opts *o, int argc, char **argv)
 {
@@ -52,28 +68,61 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
         {"all", no_argument, NULL, 'a'},
         {"limit", required_argument, NULL, 'l'},
         {"walk-limit", required_argument, NULL, 'w'},
+        {"fill", required_argument, NULL, 'f'},
+        {"size", required_argument, NULL, 'z'},
+        {"output", required_argument, NULL, 'o'},
+        {"plain", no_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
-    int c;
+    int c, used = 0;
+    uint64_t v;
 
     memset(o, 0, sizeof(*o));
     o->limit = 100;
     o->walk_limit = QN_MINPRESS_DEFAULT_LIMIT;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
         switch (c) {
-        case 's': o->state = optarg; break;
-        case 'j': o->json = 1; break;
-        case 'a': o->all = 1; break;
+        case 's':
+            o->state = optarg;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'p':
+            o->plain = 1;
+            break;
+        case 'f':
+            if (cmd_parse_u64(optarg, &v) || v > 254)
+                return qn_usage_error("solve: --fill needs a colour 0..254, "
+                                      "got '%s'",
+                                      optarg);
+            o->has_fill = 1;
+            o->fill = (unsigned)v;
+            break;
+        case 'z':
+            if (sscanf(optarg, "%dx%d%n", &o->sw, &o->sh, &used) != 2 ||
+                optarg[used] || o->sw < 1 || o->sh < 1)
+                return qn_usage_error("solve: --size needs WxH, got '%s'",
+                                      optarg);
+            break;
+        case 'j':
+            o->json = 1;
+            break;
+        case 'a':
+            o->all = 1;
+            break;
         case 'l':
             if (cmd_parse_u64(optarg, &o->limit))
                 return qn_usage_error("solve: --limit needs a number, got "
-                                      "'%s'", optarg);
+                                      "'%s'",
+                                      optarg);
             break;
         case 'w':
             if (cmd_parse_u64(optarg, &o->walk_limit))
                 return qn_usage_error("solve: --walk-limit needs a number, "
-                                      "got '%s'", optarg);
+                                      "got '%s'",
+                                      optarg);
             break;
         default:
             return qn_usage_error("solve: unknown or incomplete option '%s'",
@@ -85,21 +134,64 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
     o->rules = argv[optind++];
     if (optind < argc)
         o->file = argv[optind++];
-    if (optind < argc || !!o->state == !!o->file)
-        return qn_usage_error("solve: give the state as --state S or as "
-                              "one FILE (or -)");
+    if (o->state && !o->file && is_image_name(o->state)) {
+        o->file = o->state; /* --state board.pbm names an image */
+        o->state = NULL;
+    }
+    if (optind < argc || !!o->state + !!o->file + o->has_fill != 1)
+        return qn_usage_error("solve: give the state as one of --state S, "
+                              "--fill V or one FILE (or -)");
+    if (o->plain && !o->output)
+        return qn_usage_error("solve: --plain is for the -o image");
     return QN_EXIT_OK;
 }
 
-/* Read the state from --state or the file into cells (ncells values). */
-static int read_state(const qn_ctx *ctx, const solve_opts *o,
-                      const qn_rules *r, uint8_t *cells)
+/* A netpbm image starts "P1".."P5" and a blank or a comment. */
+static int is_pnm(const char *text, size_t len)
+{
+    return len >= 3 && text[0] == 'P' && text[1] >= '1' && text[1] <= '5' &&
+           (strchr(" \t\r\n\v\f#", text[2]) != NULL);
+}
+
+/* A state image for the dense model: the board must be a full grid. */
+static int read_pnm_state(const qn_rules *r, uint8_t *cells, char *text,
+                          size_t len, qn_err *err)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    FILE *f;
+    int rc;
+
+    if (l->kind != QN_LAYOUT_GRID || l->ncells != l->w * l->h)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "images are for grid boards without holes");
+    f = fmemopen(text, len, "rb");
+    if (!f)
+        return qn_err_set(err, QN_EIO, 0, 0, "cannot read the image: %s",
+                          strerror(errno));
+    rc = qn_pnm_read(f, l->w, l->h, qn_rules_colours(r), cells, NULL, err);
+    fclose(f);
+    return rc;
+}
+
+/* Read the state from --state, --fill or the file into cells. */
+static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
+                      uint8_t *cells)
 {
     qn_err err = QN_ERR_INIT;
     char *text = NULL;
     size_t len;
     int rc;
 
+    if (o->has_fill) {
+        if (o->fill >= qn_rules_colours(r)) {
+            qn_err_set(&err, QN_EINVAL, 0, 0,
+                       "--fill %u is not a colour: the rule has %u", o->fill,
+                       qn_rules_colours(r));
+            return qn_report(ctx, &err);
+        }
+        memset(cells, (int)o->fill, (size_t)qn_rules_ncells(r));
+        return QN_EXIT_OK;
+    }
     if (o->state) {
         rc = qn_submit_parse_state(cells, qn_rules_layout(r),
                                    qn_rules_colours(r), o->state,
@@ -107,14 +199,37 @@ static int read_state(const qn_ctx *ctx, const solve_opts *o,
         qn_err_source(&err, "--state");
     } else {
         rc = cmd_read_all(o->file, MAX_STATE_FILE, &text, &len, &err);
-        if (rc == QN_OK) {
+        if (rc == QN_OK && is_pnm(text, len))
+            rc = read_pnm_state(r, cells, text, len, &err);
+        else if (rc == QN_OK)
             rc = qn_submit_parse_state(cells, qn_rules_layout(r),
                                        qn_rules_colours(r), text, len, &err);
-            qn_err_source(&err, strcmp(o->file, "-") ? o->file : "<stdin>");
-        }
+        qn_err_source(&err, strcmp(o->file, "-") ? o->file : "<stdin>");
         free(text);
     }
     return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+}
+
+/* -o: the plan as an image (grid boards without holes only). */
+static int write_plan(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
+                      const uint8_t *plan)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    qn_err err = QN_ERR_INIT;
+    qn_buf img = QN_BUF_INIT;
+    int st;
+
+    if (l->kind != QN_LAYOUT_GRID || l->ncells != l->w * l->h) {
+        qn_err_set(&err, QN_EINVAL, 0, 0,
+                   "-o writes images, which need a grid board without "
+                   "holes");
+        return qn_report(ctx, &err);
+    }
+    qn_pnm_write_buf(&img, l->w, l->h, qn_rules_colours(r), plan,
+                     o->plain ? 0 : QN_PNM_RAW, NULL);
+    st = cmd_write_atomic(ctx, o->output, img.buf, img.len);
+    qn_buf_release(&img);
+    return st;
 }
 
 /* The presses in the order a player can follow: each cell, times over. */
@@ -290,10 +405,27 @@ static void solve_json(qn_jsonw *w, const qn_game *g, const qn_answer *a,
     qn_buf_release(&why);
 }
 
+/* Load RULES at --size: the dense model, or a big grid (*r NULL). */
+static int load(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+                qn_game **g, qn_grid_rule *grid)
+{
+    qn_err err = QN_ERR_INIT;
+    int rc = qn_rules_load_sized(r, grid, o->rules, o->sw, o->sh, &err);
+
+    if (rc == QN_OK && *r)
+        rc = qn_game_new(g, *r, &err);
+    if (rc == QN_OK)
+        return QN_EXIT_OK;
+    if (!err.source[0])
+        qn_err_source(&err, o->rules);
+    return qn_report(ctx, &err);
+}
+
 int cmd_solve(int argc, char **argv, qn_ctx *ctx)
 {
     solve_opts o;
     qn_rules *r = NULL;
+    qn_grid_rule grid;
     qn_game *g = NULL;
     qn_answer a;
     qn_buf out = QN_BUF_INIT;
@@ -304,8 +436,15 @@ int cmd_solve(int argc, char **argv, qn_ctx *ctx)
         return QN_EXIT_OK;
     if ((status = parse_opts(&o, argc, argv)) != QN_EXIT_OK)
         return status;
-    if ((status = cmd_load_game(ctx, o.rules, &r, &g)) != QN_EXIT_OK)
+    if ((status = load(ctx, &o, &r, &g, &grid)) != QN_EXIT_OK) {
+        qn_rules_free(r);
         return status;
+    }
+    if (!r) {
+        status = cmd_solve_grid(ctx, &o, &grid);
+        qn_grid_rule_release(&grid);
+        return status;
+    }
     qn_game_set_walk_limit(g, o.walk_limit);
     cells = QN_NEWN((size_t)qn_game_ncells(g) + 1, uint8_t);
     qn_answer_init(&a, g);
@@ -334,6 +473,9 @@ int cmd_solve(int argc, char **argv, qn_ctx *ctx)
             qn_game_each_solution(g, cells, o.limit, list_one, &ac);
         }
     }
+    if (o.output && a.solvable &&
+        (status = write_plan(ctx, &o, r, a.plan)) != QN_EXIT_OK)
+        goto done;
     status = cmd_finish_out(&out);
     if (status == QN_EXIT_OK && !a.solvable)
         status = QN_EXIT_REJECT;

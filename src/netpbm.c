@@ -493,3 +493,70 @@ int qn_pnm_write_buf(qn_buf *out, int w, int h, unsigned k,
     free(s);
     return QN_OK;
 }
+
+/* ---- bit boards -------------------------------------------------------- */
+
+/* A P4 byte holds 8 cells with the first one in its top bit. */
+static uint8_t reverse8(uint8_t b)
+{
+    b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
+    b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
+    return (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
+}
+
+int qn_pnm_read_bits(FILE *f, const qn_pnm_info *info, qn_bitboard *b,
+                     qn_err *err)
+{
+    size_t rowbytes = ((size_t)info->w + 7) / 8;
+    size_t total = rowbytes * (size_t)info->h;
+    uint8_t *row;
+    int rc = QN_OK;
+
+    if (info->format != QN_PNM_P4) {
+        uint8_t *cells = QN_NEWN((size_t)info->w * (size_t)info->h, uint8_t);
+        rc = qn_pnm_read_cells(f, info, 2, cells, err);
+        if (rc == QN_OK)
+            qn_bitboard_from_cells(b, cells);
+        free(cells);
+        return rc;
+    }
+    row = qn_xmalloc(rowbytes);
+    for (int y = 0; y < info->h; y++) {
+        uint64_t *out = qn_bitboard_row(b, y);
+        size_t got = fread(row, 1, rowbytes, f);
+        if (got != rowbytes) {
+            rc = short_raw(f, info->offset, total,
+                           (size_t)y * rowbytes + got, err);
+            break;
+        }
+        memset(out, 0, b->stride * 8);
+        for (size_t i = 0; i < rowbytes; i++)
+            out[i / 8] |= (uint64_t)reverse8(row[i]) << (8 * (i % 8));
+        out[b->stride - 1] &= qn_bitboard_tail_mask(b); /* pad bits */
+    }
+    free(row);
+    return rc;
+}
+
+void qn_pnm_write_bits_buf(qn_buf *out, const qn_bitboard *b, unsigned flags)
+{
+    bool raw = flags & QN_PNM_RAW;
+    size_t rowbytes = ((size_t)b->w + 7) / 8;
+
+    qn_buf_addf(out, "P%d\n%d %d\n", raw ? 4 : 1, b->w, b->h);
+    for (int y = 0; y < b->h; y++) {
+        const uint64_t *row = qn_bitboard_row(b, y);
+        if (raw) {
+            for (size_t i = 0; i < rowbytes; i++)
+                qn_buf_addc(out, (char)reverse8(
+                                     (uint8_t)(row[i / 8] >> (8 * (i % 8)))));
+            continue;
+        }
+        for (int x = 0; x < b->w; x++) {
+            if (x && x % LINE_MAX_CHARS == 0)
+                qn_buf_addc(out, '\n');
+            qn_buf_addc(out, (char)('0' + qn_bitboard_get(b, x, y)));
+        }
+        qn_buf_addc(out, '\n');
+    }
+}

@@ -14,6 +14,7 @@
 #include "quench/hash.h"
 #include "quench/mem.h"
 #include "quench/state.h"
+#include "rules_internal.h"
 
 typedef struct tier {
     char *name;
@@ -78,9 +79,7 @@ void qn_rules_spec_release(qn_rules_spec *spec)
 /* ------------------------------------------------------------------ */
 /* Errors */
 
-static int fail(qn_err *err, qn_mark m, const char *fmt, ...) QN_PRINTF(3, 4);
-
-static int fail(qn_err *err, qn_mark m, const char *fmt, ...)
+int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
 {
     va_list ap;
     char msg[256];
@@ -121,12 +120,12 @@ static int is_slug(const char *s, size_t max)
     return 1;
 }
 
-static int check_amount(long a, unsigned k, qn_mark m, qn_err *err)
+int qn_rules__check_amount(long a, unsigned k, qn_mark m, qn_err *err)
 {
     if (a < 1)
-        return fail(err, m, "amount must be at least 1, got %ld", a);
+        return qn_rules__fail(err, m, "amount must be at least 1, got %ld", a);
     if (a >= (long)k)
-        return fail(err, m, "amount %ld must be less than colours (%u)", a, k);
+        return qn_rules__fail(err, m, "amount %ld must be less than colours (%u)", a, k);
     return QN_OK;
 }
 
@@ -159,7 +158,7 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
             if (!started)
                 continue;
             if (c > 0 && c < w)
-                return fail(err, here,
+                return qn_rules__fail(err, here,
                             "mask row %d has %d cells, board is "
                             "%d wide",
                             r, c, w);
@@ -173,26 +172,26 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
             continue;
         }
         if (empty)
-            return fail(err, empty_at, "mask row %d is empty", r);
+            return qn_rules__fail(err, empty_at, "mask row %d is empty", r);
         if (ch != '#' && ch != '.') {
             if ((unsigned char)ch >= 0x21 && (unsigned char)ch < 0x7f)
-                return fail(err, here,
+                return qn_rules__fail(err, here,
                             "bad character '%c' in mask (use '#' for a cell, "
                             "'.' for a hole)",
                             ch);
-            return fail(err, here,
+            return qn_rules__fail(err, here,
                         "bad byte 0x%02x in mask (use '#' for a cell, '.' "
                         "for a hole)",
                         (unsigned char)ch);
         }
         started = 1;
         if (r >= h)
-            return fail(err, here,
+            return qn_rules__fail(err, here,
                         "mask has more than %d rows, the "
                         "board's height",
                         h);
         if (c >= w)
-            return fail(err, here,
+            return qn_rules__fail(err, here,
                         "mask row %d is longer than the board "
                         "width %d",
                         r, w);
@@ -201,12 +200,12 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
         last = text_pos(t, line, col + 1);
     }
     if (!started)
-        return fail(err, t->mark, "mask is empty");
+        return qn_rules__fail(err, t->mark, "mask is empty");
     if (c > 0 && c < w)
-        return fail(err, last, "mask row %d has %d cells, board is %d wide", r,
+        return qn_rules__fail(err, last, "mask row %d has %d cells, board is %d wide", r,
                     c, w);
     if (r + (c == w) != h)
-        return fail(err, t->mark, "mask has %d rows, board has %d",
+        return qn_rules__fail(err, t->mark, "mask has %d rows, board has %d",
                     r + (c == w), h);
     return QN_OK;
 }
@@ -219,31 +218,31 @@ static int build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
     long n;
 
     if (!s->has_board)
-        return fail(err, s->mark, "missing 'board'");
+        return qn_rules__fail(err, s->mark, "missing 'board'");
     if (kinds == 0)
-        return fail(err, s->board_mark,
+        return qn_rules__fail(err, s->board_mark,
                     "board needs one of 'grid', 'hex', 'hexagon', 'graph'");
     if (kinds > 1)
-        return fail(err, s->shape_mark,
+        return qn_rules__fail(err, s->shape_mark,
                     "board has more than one of 'grid', 'hex', 'hexagon', "
                     "'graph'");
     if (s->has_wrap && !s->has_grid && s->wrap != QN_WRAP_NONE)
-        return fail(err, s->wrap_mark, "'wrap' is only for grid boards");
+        return qn_rules__fail(err, s->wrap_mark, "'wrap' is only for grid boards");
     if (s->mask.text && !s->has_grid && !s->has_hex)
-        return fail(err, s->mask.mark,
+        return qn_rules__fail(err, s->mask.mark,
                     "'mask' is only for grid and hex "
                     "boards");
     if (s->has_grid || s->has_hex) {
         const char *what = s->has_grid ? "grid" : "hex";
         if (s->w < 1 || s->w > QN_LAYOUT_MAX_SIDE)
-            return fail(err, s->w_mark, "%s width must be 1..%d, got %ld", what,
+            return qn_rules__fail(err, s->w_mark, "%s width must be 1..%d, got %ld", what,
                         QN_LAYOUT_MAX_SIDE, s->w);
         if (s->h < 1 || s->h > QN_LAYOUT_MAX_SIDE)
-            return fail(err, s->h_mark, "%s height must be 1..%d, got %ld",
+            return qn_rules__fail(err, s->h_mark, "%s height must be 1..%d, got %ld",
                         what, QN_LAYOUT_MAX_SIDE, s->h);
         n = s->w * s->h;
         if (n > QN_LAYOUT_MAX_POSITIONS)
-            return fail(err, s->shape_mark,
+            return qn_rules__fail(err, s->shape_mark,
                         "%s has %ld positions, the limit is %d", what, n,
                         QN_LAYOUT_MAX_POSITIONS);
         if (s->mask.text) {
@@ -254,7 +253,7 @@ static int build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
             for (rc = 0; rc < n && !active[rc]; rc++)
                 ;
             if (rc == n) {
-                rc = fail(err, s->mask.mark, "mask has no cells");
+                rc = qn_rules__fail(err, s->mask.mark, "mask has no cells");
                 goto done;
             }
         }
@@ -265,14 +264,14 @@ static int build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
             rc = qn_layout_init_hex(l, (int)s->w, (int)s->h, active, err);
     } else if (s->has_hexagon) {
         if (s->side < 1 || s->side > QN_LAYOUT_MAX_HEXAGON)
-            return fail(err, s->shape_mark,
+            return qn_rules__fail(err, s->shape_mark,
                         "hexagon side must be 1..%d, "
                         "got %ld",
                         QN_LAYOUT_MAX_HEXAGON, s->side);
         rc = qn_layout_init_hexagon(l, (int)s->side, err);
     } else {
         if (s->nnodes < 1 || s->nnodes > QN_RULES_MAX_CELLS)
-            return fail(err, s->shape_mark,
+            return qn_rules__fail(err, s->shape_mark,
                         "graph must have 1..%d cells, "
                         "got %ld",
                         QN_RULES_MAX_CELLS, s->nnodes);
@@ -287,7 +286,7 @@ static int build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
         goto done;
     }
     if (l->ncells > QN_RULES_MAX_CELLS)
-        rc = fail(err, s->shape_mark, "board has %d cells, the limit is %d",
+        rc = qn_rules__fail(err, s->shape_mark, "board has %d cells, the limit is %d",
                   l->ncells, QN_RULES_MAX_CELLS);
 done:
     free(active);
@@ -297,10 +296,7 @@ done:
 /* ------------------------------------------------------------------ */
 /* Stencils */
 
-typedef struct off {
-    int dx, dy;
-    unsigned amount;
-} off;
+typedef qn_rules_off off;
 
 static const int plus_offs[][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
 static const int x_offs[][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
@@ -338,14 +334,14 @@ static const char *stencil_name(qn_stencil_kind kind)
  * it; offset lists are taken as written and `self` adds or removes [0, 0]
  * only when given.
  */
-static int expand(off **out, size_t *nout, const qn_stencil_spec *st,
-                  const qn_rules_spec *s, const qn_layout *l, unsigned k,
-                  const char *what, qn_err *err)
+int qn_rules__expand(off **out, size_t *nout, const qn_stencil_spec *st,
+                     const qn_rules_spec *s, int is_hex, unsigned k,
+                     const char *what, qn_err *err)
 {
     unsigned amount = s->has_amount ? (unsigned)s->amount : 1;
     const int(*tab)[2] = NULL;
     size_t ntab = 0, i, j, n = 0;
-    int self = s->self, is_hex = l->kind != QN_LAYOUT_GRID, rc;
+    int self = s->self, rc;
     off *o;
 
     *out = NULL;
@@ -371,11 +367,11 @@ static int expand(off **out, size_t *nout, const qn_stencil_spec *st,
         break;
     }
     if (st->kind == QN_STENCIL_HEX && !is_hex)
-        return fail(err, st->mark,
+        return qn_rules__fail(err, st->mark,
                     "stencil 'hex' is for hex boards; grids "
                     "use plus, x, moore, knight, rowcol or a list");
     if (st->kind != QN_STENCIL_HEX && st->kind != QN_STENCIL_LIST && is_hex)
-        return fail(err, st->mark,
+        return qn_rules__fail(err, st->mark,
                     "stencil '%s' is for grids; hex boards "
                     "use 'hex' or a list of [dq, dr] offsets",
                     stencil_name(st->kind));
@@ -391,11 +387,11 @@ static int expand(off **out, size_t *nout, const qn_stencil_spec *st,
     if (st->kind == QN_STENCIL_LIST) {
         if (st->noffsets == 0) {
             free(o);
-            return fail(err, st->mark, "%s stencil has no offsets", what);
+            return qn_rules__fail(err, st->mark, "%s stencil has no offsets", what);
         }
         if (st->noffsets > QN_RULES_MAX_OFFSETS) {
             free(o);
-            return fail(err, st->mark,
+            return qn_rules__fail(err, st->mark,
                         "%s stencil has %zu offsets, the "
                         "limit is %d",
                         what, st->noffsets, QN_RULES_MAX_OFFSETS);
@@ -406,13 +402,13 @@ static int expand(off **out, size_t *nout, const qn_stencil_spec *st,
             if (a->dx < -QN_LAYOUT_MAX_SIDE || a->dx > QN_LAYOUT_MAX_SIDE ||
                 a->dy < -QN_LAYOUT_MAX_SIDE || a->dy > QN_LAYOUT_MAX_SIDE) {
                 free(o);
-                return fail(err, a->mark,
+                return qn_rules__fail(err, a->mark,
                             "offset [%d, %d] is larger than "
                             "any board (limit %d)",
                             a->dx, a->dy, QN_LAYOUT_MAX_SIDE);
             }
             if (a->has_amount) {
-                if ((rc = check_amount(a->amount, k, a->mark, err))) {
+                if ((rc = qn_rules__check_amount(a->amount, k, a->mark, err))) {
                     free(o);
                     return rc;
                 }
@@ -421,7 +417,7 @@ static int expand(off **out, size_t *nout, const qn_stencil_spec *st,
             for (j = 0; j < i; j++) {
                 if (st->offsets[j].dx == a->dx && st->offsets[j].dy == a->dy) {
                     free(o);
-                    return fail(err, a->mark, "offset [%d, %d] listed twice",
+                    return qn_rules__fail(err, a->mark, "offset [%d, %d] listed twice",
                                 a->dx, a->dy);
                 }
             }
@@ -543,23 +539,23 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
 
     memset(cs, 0, sizeof(cs));
     if (s->has_press && l->kind == QN_LAYOUT_GRAPH)
-        return fail(err, s->press_mark,
+        return qn_rules__fail(err, s->press_mark,
                     "'press' needs a grid or hex board; "
                     "graph boards use 'effects'");
     if (!s->has_press && !s->has_effects)
-        return fail(err, s->mark, "missing 'press' (or 'effects')");
-    if (s->has_amount && (rc = check_amount(s->amount, k, s->amount_mark, err)))
+        return qn_rules__fail(err, s->mark, "missing 'press' (or 'effects')");
+    if (s->has_amount && (rc = qn_rules__check_amount(s->amount, k, s->amount_mark, err)))
         return rc;
     if (has_classes && (l->kind != QN_LAYOUT_GRID || l->wrap)) {
         const qn_stencil_spec *c0 = s->corner.kind ? &s->corner
                                     : s->edge.kind ? &s->edge
                                                    : &s->interior;
-        return fail(err, c0->mark,
+        return qn_rules__fail(err, c0->mark,
                     "per-class stencils need a grid board "
                     "without wrap");
     }
     if (s->has_press && !s->stencil.kind && !has_classes)
-        return fail(err, s->press_mark,
+        return qn_rules__fail(err, s->press_mark,
                     "press needs 'stencil' or 'corner', "
                     "'edge' and 'interior'");
     for (j = 0; j < 4; j++) {
@@ -571,10 +567,12 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
         cs[j].spec = sp;
         if (sp->kind != QN_STENCIL_ROWCOL &&
             (rc =
-                 expand(&cs[j].offs, &cs[j].noffs, sp, s, l, k, names[j], err)))
+                 qn_rules__expand(&cs[j].offs, &cs[j].noffs, sp, s,
+                                  l->kind != QN_LAYOUT_GRID, k, names[j],
+                                  err)))
             goto done;
         if (sp->kind == QN_STENCIL_ROWCOL && l->kind != QN_LAYOUT_GRID) {
-            rc = fail(err, sp->mark,
+            rc = qn_rules__fail(err, sp->mark,
                       "stencil 'rowcol' is for grids; hex "
                       "boards use 'hex' or a list of [dq, dr] offsets");
             goto done;
@@ -595,13 +593,13 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
     for (e = 0; e < s->neffects; e++) {
         const qn_effect_spec *ef = &s->effects[e];
         if (ef->cell < 0 || ef->cell >= n) {
-            rc = fail(err, ef->mark, "cell %ld out of range 0..%d", ef->cell,
+            rc = qn_rules__fail(err, ef->mark, "cell %ld out of range 0..%d", ef->cell,
                       n - 1);
             goto done;
         }
         j = (int)ef->cell;
         if (given[j]) {
-            rc = fail(err, ef->mark,
+            rc = qn_rules__fail(err, ef->mark,
                       "effects of cell %d given twice (first "
                       "on line %d)",
                       j, emark[j].line);
@@ -615,20 +613,20 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
             const qn_effect_target *tg = &ef->targets[t];
             unsigned am = amount;
             if (tg->cell < 0 || tg->cell >= n) {
-                rc = fail(err, tg->mark, "cell %ld out of range 0..%d",
+                rc = qn_rules__fail(err, tg->mark, "cell %ld out of range 0..%d",
                           tg->cell, n - 1);
                 goto done;
             }
             for (u = 0; u < t; u++)
                 if (ef->targets[u].cell == tg->cell) {
-                    rc = fail(err, tg->mark,
+                    rc = qn_rules__fail(err, tg->mark,
                               "cell %ld listed twice in the "
                               "effects of cell %d",
                               tg->cell, j);
                     goto done;
                 }
             if (tg->has_amount) {
-                if ((rc = check_amount(tg->amount, k, tg->mark, err)))
+                if ((rc = qn_rules__check_amount(tg->amount, k, tg->mark, err)))
                     goto done;
                 am = (unsigned)tg->amount;
             }
@@ -658,11 +656,11 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
             m = s->effects_mark;
         }
         if (l->kind == QN_LAYOUT_GRAPH) {
-            rc = fail(err, m, "press of cell %d has no effect%s", j,
+            rc = qn_rules__fail(err, m, "press of cell %d has no effect%s", j,
                       given[j] ? "" : " (it has no 'effects' entry)");
         } else {
             qn_layout_rc(l, j, &rr, &cc);
-            rc = fail(err, m,
+            rc = qn_rules__fail(err, m,
                       "press of cell %d (row %d, col %d) has no "
                       "effect",
                       j, rr, cc);
@@ -688,7 +686,7 @@ static int build_goal(qn_rules *r, const qn_rules_spec *s, qn_err *err)
     if (qn_state_parse(r->goal, &r->layout, r->k, t->text, t->len, &e) == QN_OK)
         return QN_OK;
     m = text_pos(t, e.line, e.col);
-    return fail(err, m, "goal: %s", e.msg);
+    return qn_rules__fail(err, m, "goal: %s", e.msg);
 }
 
 static int build_tiers(qn_rules *r, const qn_rules_spec *s, qn_err *err)
@@ -697,29 +695,29 @@ static int build_tiers(qn_rules *r, const qn_rules_spec *s, qn_err *err)
     size_t i;
 
     if (s->ntiers > QN_RULES_MAX_TIERS)
-        return fail(err, s->grading_mark,
+        return qn_rules__fail(err, s->grading_mark,
                     "grading has %zu tiers, the limit "
                     "is %d",
                     s->ntiers, QN_RULES_MAX_TIERS);
     for (i = 0; i < s->ntiers; i++) {
         const qn_tier_spec *t = &s->tiers[i];
         if (!is_slug(t->name, QN_RULES_MAX_NAME))
-            return fail(err, t->mark,
+            return qn_rules__fail(err, t->mark,
                         "tier name '%s' must be a slug: "
                         "lowercase letters, digits, '-' and '_'",
                         t->name);
         if (t->lo < 0 || t->hi < t->lo)
-            return fail(err, t->mark,
+            return qn_rules__fail(err, t->mark,
                         "tier '%s' range %ld..%ld must be "
                         "lo..hi with 0 <= lo <= hi",
                         t->name, t->lo, t->hi);
         if (t->hi > most)
-            return fail(err, t->mark,
+            return qn_rules__fail(err, t->mark,
                         "tier '%s' range %ld..%ld goes past "
                         "%ld, the most presses a board can take",
                         t->name, t->lo, t->hi, most);
         if (i > 0 && t->lo <= s->tiers[i - 1].hi)
-            return fail(err, t->mark,
+            return qn_rules__fail(err, t->mark,
                         "tier '%s' range %ld..%ld must start "
                         "after '%s' (%ld..%ld)",
                         t->name, t->lo, t->hi, s->tiers[i - 1].name,
@@ -1046,6 +1044,40 @@ static void build_syms(qn_rules *r)
     free(rows);
 }
 
+/* The checks every rule file passes, whatever its board. */
+int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
+{
+    const char *texts[3] = {s->title, s->description, s->author};
+    const qn_mark marks[3] = {s->title_mark, s->description_mark,
+                              s->author_mark};
+    static const char *const keys[3] = {"title", "description", "author"};
+
+    if (!s->has_version)
+        return qn_rules__fail(err, s->mark,
+                              "missing 'quench: %d' (the schema version)",
+                              QN_RULES_VERSION);
+    if (s->version != QN_RULES_VERSION)
+        return qn_rules__fail(err, s->version_mark,
+                              "unsupported schema version %ld (this quench "
+                              "reads %d)",
+                              s->version, QN_RULES_VERSION);
+    if (!s->name)
+        return qn_rules__fail(err, s->mark, "missing 'name'");
+    if (!is_slug(s->name, QN_RULES_MAX_NAME))
+        return qn_rules__fail(err, s->name_mark,
+                              "name '%.64s' must be a slug of up to %d "
+                              "lowercase letters, digits, '-' and '_'",
+                              s->name, QN_RULES_MAX_NAME);
+    for (int i = 0; i < 3; i++)
+        if (texts[i] && strlen(texts[i]) > QN_RULES_MAX_TEXT)
+            return qn_rules__fail(err, marks[i], "%s is longer than %d bytes",
+                                  keys[i], QN_RULES_MAX_TEXT);
+    if (s->has_colours && (s->colours < 2 || s->colours > 255))
+        return qn_rules__fail(err, s->colours_mark,
+                              "colours must be 2..255, got %ld", s->colours);
+    return QN_OK;
+}
+
 int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
                    qn_err *err)
 {
@@ -1053,47 +1085,8 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
     int rc, i, j, n;
 
     *out = NULL;
-    if (!s->has_version) {
-        rc = fail(err, s->mark, "missing 'quench: %d' (the schema version)",
-                  QN_RULES_VERSION);
+    if ((rc = qn_rules__check_header(s, err)) != QN_OK)
         goto fail;
-    }
-    if (s->version != QN_RULES_VERSION) {
-        rc = fail(err, s->version_mark,
-                  "unsupported schema version %ld "
-                  "(this quench reads %d)",
-                  s->version, QN_RULES_VERSION);
-        goto fail;
-    }
-    if (!s->name) {
-        rc = fail(err, s->mark, "missing 'name'");
-        goto fail;
-    }
-    if (!is_slug(s->name, QN_RULES_MAX_NAME)) {
-        rc = fail(err, s->name_mark,
-                  "name '%.64s' must be a slug of up to "
-                  "%d lowercase letters, digits, '-' and '_'",
-                  s->name, QN_RULES_MAX_NAME);
-        goto fail;
-    }
-    {
-        const char *texts[3] = {s->title, s->description, s->author};
-        const qn_mark marks[3] = {s->title_mark, s->description_mark,
-                                  s->author_mark};
-        static const char *const keys[3] = {"title", "description", "author"};
-        for (i = 0; i < 3; i++) {
-            if (texts[i] && strlen(texts[i]) > QN_RULES_MAX_TEXT) {
-                rc = fail(err, marks[i], "%s is longer than %d bytes", keys[i],
-                          QN_RULES_MAX_TEXT);
-                goto fail;
-            }
-        }
-    }
-    if (s->has_colours && (s->colours < 2 || s->colours > 255)) {
-        rc = fail(err, s->colours_mark, "colours must be 2..255, got %ld",
-                  s->colours);
-        goto fail;
-    }
     r->k = s->has_colours ? (unsigned)s->colours : 2;
     if ((rc = build_layout(&r->layout, s, err)) != QN_OK)
         goto fail;

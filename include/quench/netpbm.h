@@ -39,6 +39,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "quench/bitboard.h"
 #include "quench/buf.h"
 #include "quench/err.h"
 
@@ -103,5 +104,17 @@ int qn_pnm_write(FILE *f, int w, int h, unsigned k, const uint8_t *cells,
                  unsigned flags, qn_err *err);
 int qn_pnm_write_buf(qn_buf *out, int w, int h, unsigned k,
                      const uint8_t *cells, unsigned flags, qn_err *err);
+
+/*
+ * Bit boards (k = 2), for boards too big for a byte per cell.
+ * qn_pnm_read_bits reads the raster described by `info` into `b`, already
+ * initialised to info->w x info->h: a P4 raster streams a row at a time
+ * (no cell array); P1, P2 and P5 (maxval 1) go through one byte per cell.
+ * Same errors as qn_pnm_read_cells with k = 2. qn_pnm_write_bits_buf
+ * appends `b` as P4 (QN_PNM_RAW) or P1; it cannot fail.
+ */
+int qn_pnm_read_bits(FILE *f, const qn_pnm_info *info, qn_bitboard *b,
+                     qn_err *err);
+void qn_pnm_write_bits_buf(qn_buf *out, const qn_bitboard *b, unsigned flags);
 
 #endif

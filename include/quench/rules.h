@@ -233,4 +233,48 @@ const int *qn_rules_sym_inverse(const qn_rules *r, size_t i);
 /* e.g. "D4 (order 8)", "C2 x C2 (order 4)", "trivial". Borrowed. */
 const char *qn_rules_symmetry_name(const qn_rules *r);
 
+/* ---------------------------------------------------------------------
+ * Big grid rules (rules_grid.c). A rule file whose board is a plain grid
+ * (no wrap, no mask) pressed by one stencil (not rowcol; no per-class
+ * stencils, effects or goal) is a stencil on a w x h grid, and the chase
+ * solvers (grid.h) handle it far beyond QN_RULES_MAX_CELLS: such a rule
+ * is read as a qn_grid_rule, with no dense matrix at all.
+ */
+#define QN_GRID_MAX_SIDE 65536
+#define QN_GRID_MAX_CELLS (1LL << 30)
+
+typedef struct qn_grid_rule {
+    char *name;        /* owned */
+    int w, h;          /* 1..QN_GRID_MAX_SIDE, w * h <= QN_GRID_MAX_CELLS */
+    unsigned k;        /* 2..255 */
+    int (*offsets)[3]; /* {dx, dy, amount 1..k-1}, owned */
+    size_t noffsets;
+} qn_grid_rule;
+
+/*
+ * Read `spec` as a grid rule; w, h > 0 replace the file's board size
+ * (--size). Returns QN_OK (*out filled; release with
+ * qn_grid_rule_release), or QN_EINVAL at the offending value (a board
+ * other than a grid, wrap, mask, goal, effects, per-class or rowcol
+ * stencils: each named) or QN_ELIMIT (a side or the cell count over the
+ * limits above); *out is then zeroed.
+ */
+int qn_rules_grid(qn_grid_rule *out, const qn_rules_spec *spec, int w, int h,
+                  const char *source, qn_err *err);
+void qn_grid_rule_release(qn_grid_rule *g); /* zeroes; safe when zeroed */
+
+/* 1 when spec's board, resized to w x h if w, h > 0, is a grid too big
+ * for the dense model (a side over QN_LAYOUT_MAX_SIDE or more than
+ * QN_RULES_MAX_CELLS cells): the caller reads it with qn_rules_grid. */
+int qn_rules_spec_is_big(const qn_rules_spec *spec, int w, int h);
+
+/*
+ * Load the rule file at `path` ("-": stdin) for a board of w x h (0, 0:
+ * the file's size): a dense *dense_out (as qn_rules_load_file) when the
+ * board fits the dense model, else *grid_out (as qn_rules_grid) with
+ * *dense_out NULL. Codes as qn_rules_load_file, plus QN_ELIMIT.
+ */
+int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
+                        const char *path, int w, int h, qn_err *err);
+
 #endif
