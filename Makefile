@@ -4,6 +4,8 @@
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
+#   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
+#   make torture              the whole malformed-input corpus
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page
 
 VARIANT ?= release
@@ -75,7 +77,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps bench demo install uninstall format clean
+.PHONY: all deps check check-deps check-fuzz fuzz torture bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -129,9 +131,36 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps
 	$(CC) $(ALL_CFLAGS) $(M4RI_FLAGS) -MF $(OBJ_DIR)/bench/$*.d -o $@ $< \
 	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
 
-check: $(QUENCH) $(TEST_BIN) check-deps
+check: $(QUENCH) $(TEST_BIN) check-deps check-fuzz
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
+	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
+
+# Fuzzing (issue #9): libFuzzer targets in fuzz/; check replays every seed
+# and regression input through the same target code, built with $(CC).
+FUZZ_TARGETS = $(patsubst fuzz/fuzz_%.c,%,$(sort $(wildcard fuzz/fuzz_*.c)))
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(OUT)/fuzz-replay/%)
+FUZZ_RUNS ?= 10000000
+
+$(OUT)/fuzz-replay/%: fuzz/replay.c fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
+	@mkdir -p $(@D) $(OBJ_DIR)/fuzz
+	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/fuzz/replay_$*.d -o $@ \
+	  fuzz/replay.c fuzz/fuzz_$*.c $(LIBQ) $(ALL_LDFLAGS) $(LIBS)
+
+check-fuzz: $(FUZZ_REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+	  printf 'fuzz %-7s ' $$t; \
+	  $(OUT)/fuzz-replay/$$t fuzz/corpus/$$t || exit 1; \
+	done
+
+# The whole malformed-input corpus (check runs a sample: t900)
+torture: $(QUENCH)
+	python3 scripts/torture.py --quench $(abspath $(QUENCH)) \
+	  --jobs $$(nproc) --out $(OUT)/torture
+
+# A libFuzzer campaign (clang): make fuzz [FUZZ_RUNS=N]
+fuzz:
+	sh scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
 check-deps:
 	@sh tests/deps.sh

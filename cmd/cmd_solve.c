@@ -60,6 +60,26 @@ static int is_image_name(const char *s)
                      !strcmp(s + n - 4, ".pnm"));
 }
 
+/* --size WxH: decimal sides 1..QN_GRID_MAX_SIDE, nothing else. */
+static int parse_size(const char *arg, int *w, int *h)
+{
+    uint64_t v[2];
+    const char *x = strchr(arg, 'x');
+    char side[24];
+
+    if (!x || (size_t)(x - arg) >= sizeof side)
+        return -1;
+    memcpy(side, arg, (size_t)(x - arg));
+    side[x - arg] = '\0';
+    if (cmd_parse_u64(side, &v[0]) || cmd_parse_u64(x + 1, &v[1]) ||
+        v[0] < 1 || v[1] < 1 || v[0] > QN_GRID_MAX_SIDE ||
+        v[1] > QN_GRID_MAX_SIDE)
+        return -1;
+    *w = (int)v[0];
+    *h = (int)v[1];
+    return 0;
+}
+
 static int parse_opts(solve_opts *o, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -73,7 +93,7 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"plain", no_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
-    int c, used = 0;
+    int c;
     uint64_t v;
 
     memset(o, 0, sizeof(*o));
@@ -101,10 +121,10 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
             o->fill = (unsigned)v;
             break;
         case 'z':
-            if (sscanf(optarg, "%dx%d%n", &o->sw, &o->sh, &used) != 2 ||
-                optarg[used] || o->sw < 1 || o->sh < 1)
-                return qn_usage_error("solve: --size needs WxH, got '%s'",
-                                      optarg);
+            if (parse_size(optarg, &o->sw, &o->sh))
+                return qn_usage_error("solve: --size needs WxH with sides "
+                                      "1..%d, got '%s'",
+                                      QN_GRID_MAX_SIDE, optarg);
             break;
         case 'j':
             o->json = 1;

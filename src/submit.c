@@ -797,7 +797,7 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
 
 static int next_csv(qn_submit_reader *r, qn_err *err)
 {
-    field f[MAXCOLS];
+    field f[MAXCOLS + 1]; /* one past: where a surplus field starts */
     const char *why = "", *t;
     size_t boff = 0, len;
     long long line;
@@ -818,7 +818,7 @@ static int next_csv(qn_submit_reader *r, qn_err *err)
     len = r->scratch.len;
     if (bad_bytes(r, r->scratch.buf, len, line, 1))
         return 1;
-    nf = csv_split(r, len, f, MAXCOLS, &boff, &why);
+    nf = csv_split(r, len, f, MAXCOLS + 1, &boff, &why);
     t = r->scratch.buf;
     if (nf < 0) {
         qn_submit__pos(t, boff, clamp_int(line), 1, &ln, &cl);

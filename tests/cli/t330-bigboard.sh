@@ -192,7 +192,7 @@ expect_err "nu.yaml: " "refusal names the file"
 expect_err "not invertible" "refusal says why"
 [ ! -e no.pbm ] && ok || not_ok "nothing written on refusal"
 q solve "$R/classic-5x5.yaml" --size 70000x2 --fill 1
-expect_rc 65 "over the side limit"
+expect_rc 64 "over the side limit: a usage error"
 
 # The dense model takes images and -o too.
 python3 -c "open('s5.pgm','wb').write(b'P5\n5 5\n1\n'+bytes([1]*25))"

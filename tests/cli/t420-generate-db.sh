@@ -48,8 +48,11 @@ import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 ok = db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 fk = not db.execute("PRAGMA foreign_key_check").fetchall()
-stored = {s for (s,) in db.execute("SELECT state FROM puzzles")}
-runs = db.execute("SELECT stored FROM runs").fetchall()
+# killed before the schema's first commit: an empty file, which is valid
+# (migrations are one transaction, so a partial schema would fail below)
+empty = not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+stored = set() if empty else {s for (s,) in db.execute("SELECT state FROM puzzles")}
+runs = [] if empty else db.execute("SELECT stored FROM runs").fetchall()
 run_stored = runs[0][0] if runs else 0
 printed = []
 for line in open(sys.argv[2]):
