@@ -132,9 +132,9 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps
 	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
 
 check: $(QUENCH) $(TEST_BIN) check-deps check-fuzz
+	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
-	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
 
 # Fuzzing (issue #9): libFuzzer targets in fuzz/; check replays every seed
 # and regression input through the same target code, built with $(CC).

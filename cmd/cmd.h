@@ -101,6 +101,8 @@ typedef struct solve_opts {
     uint64_t limit, walk_limit;
 } solve_opts;
 struct qn_grid_rule;
+/* --fill V must be a colour below k: 0, or -1 after reporting (exit 65). */
+int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);

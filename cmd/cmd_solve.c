@@ -71,9 +71,8 @@ static int parse_size(const char *arg, int *w, int *h)
         return -1;
     memcpy(side, arg, (size_t)(x - arg));
     side[x - arg] = '\0';
-    if (cmd_parse_u64(side, &v[0]) || cmd_parse_u64(x + 1, &v[1]) ||
-        v[0] < 1 || v[1] < 1 || v[0] > QN_GRID_MAX_SIDE ||
-        v[1] > QN_GRID_MAX_SIDE)
+    if (cmd_parse_u64(side, &v[0]) || cmd_parse_u64(x + 1, &v[1]) || v[0] < 1 ||
+        v[1] < 1 || v[0] > QN_GRID_MAX_SIDE || v[1] > QN_GRID_MAX_SIDE)
         return -1;
     *w = (int)v[0];
     *h = (int)v[1];
@@ -193,6 +192,18 @@ static int read_pnm_state(const qn_rules *r, uint8_t *cells, char *text,
     return rc;
 }
 
+int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k)
+{
+    qn_err err = QN_ERR_INIT;
+
+    if (o->fill < k)
+        return 0;
+    qn_err_set(&err, QN_EINVAL, 0, 0,
+               "--fill %u is not a colour: the rule has %u", o->fill, k);
+    qn_report(ctx, &err);
+    return -1;
+}
+
 /* Read the state from --state, --fill or the file into cells. */
 static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
                       uint8_t *cells)
@@ -203,12 +214,8 @@ static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
     int rc;
 
     if (o->has_fill) {
-        if (o->fill >= qn_rules_colours(r)) {
-            qn_err_set(&err, QN_EINVAL, 0, 0,
-                       "--fill %u is not a colour: the rule has %u", o->fill,
-                       qn_rules_colours(r));
-            return qn_report(ctx, &err);
-        }
+        if (cmd_solve_check_fill(ctx, o, qn_rules_colours(r)))
+            return QN_EXIT_DATAERR;
         memset(cells, (int)o->fill, (size_t)qn_rules_ncells(r));
         return QN_EXIT_OK;
     }

@@ -24,12 +24,8 @@ static int read_grid_state(const qn_ctx *ctx, const solve_opts *o,
     int rc;
 
     if (o->has_fill) {
-        if (o->fill >= s->k) {
-            qn_err_set(&err, QN_EINVAL, 0, 0,
-                       "--fill %u is not a colour: the rule has %u", o->fill,
-                       s->k);
-            return qn_report(ctx, &err);
-        }
+        if (cmd_solve_check_fill(ctx, o, s->k))
+            return QN_EXIT_DATAERR;
         qn_grid_state_fill(s, o->fill);
         return QN_EXIT_OK;
     }

@@ -29,8 +29,9 @@ struct qn_plus2 {
 /* ---- rows ---------------------------------------------------------- */
 
 /*
- * One chase step over a whole row: nx = T cur + (c ? prev : 0) + s (s may
- * be NULL). T cur = alpha cur + cur shifted one cell either way.
+ * One chase step over a whole row: nx = T cur + (c ? prev : 0) + s (prev
+ * and s may be NULL for zero). T cur = alpha cur + cur shifted one cell
+ * either way.
  */
 static void step(const qn_plus2 *p, uint64_t *nx, const uint64_t *cur,
                  const uint64_t *prev, const uint64_t *s)
@@ -44,7 +45,7 @@ static void step(const qn_plus2 *p, uint64_t *nx, const uint64_t *cur,
             t ^= cur[j - 1] >> 63;
         if (j + 1 < nw)
             t ^= cur[j + 1] << 63;
-        if (p->c)
+        if (p->c && prev)
             t ^= prev[j];
         if (s)
             t ^= s[j];
@@ -110,11 +111,8 @@ static void from_poly(const qn_plus2 *p, uint64_t *v, const qn_gf2x *f,
 {
     memset(v, 0, p->nw * 8);
     for (long j = f->deg; j >= 0; j--) {
-        /* v = T v + f_j e_0: a chase step with no row above */
-        step(p, scratch, v, v, NULL);
-        if (p->c) /* step added c * prev = v; take it back out */
-            for (size_t i = 0; i < p->nw; i++)
-                scratch[i] ^= v[i];
+        /* v = T v + f_j e_0 */
+        step(p, scratch, v, NULL, NULL);
         scratch[0] ^= (uint64_t)qn_gf2x_coeff(f, j);
         memcpy(v, scratch, p->nw * 8);
     }

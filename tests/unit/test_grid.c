@@ -33,7 +33,7 @@ static void to_state(qn_grid_state *g, const uint8_t *c)
         memcpy(g->cells, c, (size_t)g->w * g->h);
 }
 
-/* One board: methods counted by name in *seen. */
+/* One board, eight random states (every other one solvable). */
 static void compare(int w, int h, unsigned k, const int (*off)[3], int n,
                     long *bad, long *cases)
 {

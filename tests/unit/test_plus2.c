@@ -206,7 +206,7 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
                           long *bad)
 {
     int w = dc->w, h = dc->h, cells = w * h;
-    uint8_t *x = malloc((size_t)cells), *xo = malloc((size_t)cells);
+    uint8_t *x = malloc((size_t)cells);
     qn_bitboard bs, bx, br;
     qn_minpress mp;
     qn_plus2_min pm;
@@ -223,7 +223,6 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
         (*bad)++;
     } else if (rd == QN_OK) {
         qn_bitboard_apply(&br, &bx, &bs, dc->off, (size_t)dc->n);
-        qn_bitboard_to_cells(&bx, xo);
         if (!qn_bitboard_is_zero(&br) || !pm.exact ||
             pm.presses != mp.presses || pm.noptimal != mp.noptimal ||
             pm.presses != qn_bitboard_count(&bx) ||
@@ -249,7 +248,6 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
     qn_bitboard_release(&bx);
     qn_bitboard_release(&br);
     free(x);
-    free(xo);
 }
 
 /* The generators are quiet and span 2^d distinct patterns. */
@@ -297,7 +295,7 @@ static void check_kernel(const qn_plus2 *p, dense_case *dc, long *bad)
 
 static void test_against_dense(void)
 {
-    long bad = 0, cases = 0;
+    long bad = 0;
 
     for (int v = 0; v < 8; v++)
         for (int w = 1; w <= 8; w++)
@@ -323,7 +321,6 @@ static void test_against_dense(void)
                                             (const int(*)[3])off, n);
                         }
                         compare_state(&dc, p, s, &bad);
-                        cases++;
                     }
                 }
                 qn_plus2_free(p);
@@ -333,7 +330,6 @@ static void test_against_dense(void)
                 free(x);
             }
     T_EQ(bad, 0);
-    T_CHECK(cases == 8 * 64 * 6);
 }
 
 static const int classic[5][3] = {
