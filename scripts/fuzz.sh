@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 RUNS=${1:-10000000}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-"rules state submit pnm import flip diff"}
+TARGETS=${*:-"rules state submit pnm import flip diff gen"}
 CLANG=${CLANG:-clang}
 OUT=build/fuzz
 JOBS=${FUZZ_JOBS:-1}
@@ -55,7 +55,7 @@ run_one() {
     mkdir -p $OUT/corpus-$t $OUT/crashes-$t
     dict=""
     [ -f fuzz/dict/$t.dict ] && dict="-dict=fuzz/dict/$t.dict"
-    [ $t = diff ] && dict=""
+    [ $t = diff ] || [ $t = gen ] && dict=""
     maxt=""
     [ -n "${FUZZ_MAX_TIME:-}" ] && maxt="-max_total_time=$FUZZ_MAX_TIME"
     log=$OUT/fuzz_$t.log

@@ -339,6 +339,54 @@ static int unknown_key(const ctx *x, const char *key, size_t off)
                    shown);
 }
 
+/* What generate and export write beside a puzzle: read and ignored. */
+static const char *const info_keys[] = {
+    "index", "rule",           "rule_hash", "optimal_solutions",
+    "grade", "grader_version", "seed",      "lit"};
+
+static int is_info_key(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
+        if (strcmp(key, info_keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The record's "type" (generate) or "record" (export) member, when it has
+ * one: "puzzle" is a submission; "header", "summary" (generate) and
+ * "pack" (export) are quench's own records around the puzzles
+ * (rec->is_meta); anything else is an error.
+ */
+static int record_type(qn_submit__rec *rec, const json_t *j, const ctx *x)
+{
+    static const char *const names[2] = {"type", "record"};
+    size_t koff = 0, voff = 0, i;
+
+    for (i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(j, names[i]);
+        const char *t = json_string_value(v);
+        if (!v)
+            continue;
+        if (!find_member(x->text, x->len, names[i], &koff, &voff))
+            voff = skip_ws(x->text, x->len, 0);
+        if (t && strcmp(t, "puzzle") == 0)
+            continue;
+        if (t && (strcmp(t, "header") == 0 || strcmp(t, "summary") == 0 ||
+                  strcmp(t, "pack") == 0)) {
+            rec->is_meta = 1;
+            continue;
+        }
+        return fail_at(x, QN_ESYNTAX, voff,
+                       "%s must be \"puzzle\" (or \"header\", "
+                       "\"summary\", \"pack\" on quench's own records)",
+                       names[i]);
+    }
+    return QN_OK;
+}
+
 static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
                   size_t at)
 {
@@ -373,7 +421,7 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
     json_t *j, *v;
     int rc = QN_OK;
 
-    rec->has_id = rec->has_solution = rec->has_min = 0;
+    rec->has_id = rec->has_solution = rec->has_min = rec->is_meta = 0;
     j = load(&x, JSON_DECODE_ANY);
     if (!j)
         return err ? err->code : QN_ESYNTAX;
@@ -386,11 +434,16 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
     v = json_object_get(j, "id");
     if (v && find_member(text, len, "id", &koff, &voff))
         (void)get_id(rec, v, &(ctx){text, len, line, col, NULL}, voff);
+    if ((rc = record_type(rec, j, &x)) < 0 || rec->is_meta)
+        goto done;
     json_object_foreach(j, key, v)
     {
         if (!find_member(text, len, key, &koff, &voff))
             koff = voff = skip_ws(text, len, 0);
-        if (strcmp(key, "id") == 0) {
+        if (strcmp(key, "type") == 0 || strcmp(key, "record") == 0 ||
+            is_info_key(key)) {
+            /* checked above, or informational */
+        } else if (strcmp(key, "id") == 0) {
             rc = get_id(rec, v, &x, voff);
         } else if (strcmp(key, "state") == 0) {
             if (json_is_string(v))

@@ -291,6 +291,20 @@ static int hex_candidate(const qn_layout *l, int t, int *p, int *tq, int *tr)
     return 1;
 }
 
+/* Every cell is hit exactly once; seen[] is n bytes of scratch. */
+static int is_bijection(const int *p, size_t n, uint8_t *seen)
+{
+    size_t i;
+    int ok = 1;
+
+    memset(seen, 0, n);
+    for (i = 0; ok && i < n; i++) {
+        ok = !seen[p[i]];
+        seen[p[i]] = 1;
+    }
+    return ok;
+}
+
 void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
                           int **perms_out, int **point_out, size_t *n_out,
                           int *truncated_out)
@@ -298,6 +312,7 @@ void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
     size_t n = (size_t)l->ncells, nkept = 0, cap = 16, ntrans, k;
     int *perms = QN_NEWN(cap * n, int), *points = QN_NEWN(cap, int);
     int *p = QN_NEWN(n, int), *tq = NULL, *tr = NULL;
+    uint8_t *seen = QN_NEWN(n, uint8_t);
     int t, npoint, tx, ty, ok, txn, tyn;
     size_t i;
 
@@ -327,6 +342,8 @@ void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
                     ok = grid_candidate(l, t, tx, ty, p);
                 else
                     ok = hex_candidate(l, t, p, tq, tr);
+                /* a wrap can fold a rotated narrow board onto itself */
+                ok = ok && is_bijection(p, n, seen);
                 for (k = 0; ok && k < nkept; k++)
                     if (!memcmp(perms + k * n, p, n * sizeof(int)))
                         ok = 0;
@@ -344,6 +361,7 @@ void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
     }
 done:
     free(p);
+    free(seen);
     free(tq);
     free(tr);
     *perms_out = perms;

@@ -24,11 +24,23 @@
  * long" and never "buffer too small".
  */
 #define BUFCAP (2 * (size_t)QN_SUBMIT_MAX_LINE)
-#define MAXCOLS 4
+#define MAXCOLS 7
 
-enum col_kind { COL_ID, COL_STATE, COL_SOLUTION, COL_MIN };
-static const char *const col_names[MAXCOLS] = {"id", "state", "solution",
-                                               "min_presses"};
+/* The columns after COL_MIN are what `quench export --format csv` writes
+ * beside a puzzle: accepted and ignored, so validate reads quench's own
+ * CSV. */
+enum col_kind {
+    COL_ID,
+    COL_STATE,
+    COL_SOLUTION,
+    COL_MIN,
+    COL_OPTIMAL,
+    COL_GRADE,
+    COL_SEED
+};
+static const char *const col_names[MAXCOLS] = {
+    "id", "state", "solution", "min_presses", "optimal_solutions", "grade",
+    "seed"};
 
 /* Where the JSON-document reader is. */
 enum json_phase { JS_START, JS_FIRST, JS_ELEM, JS_AFTER, JS_END };
@@ -457,6 +469,13 @@ static int finish(qn_submit_reader *r)
     return 1;
 }
 
+/* A header record (quench's own output) was read: it is not a
+ * submission, so take back the number begin() gave it. */
+static void skip_meta(qn_submit_reader *r)
+{
+    r->seq--;
+}
+
 /* Check bytes; 0 when clean, else the record is marked malformed. */
 static int bad_bytes(qn_submit_reader *r, const char *s, size_t n,
                      long long line, long long col)
@@ -523,19 +542,24 @@ static int next_jsonl(qn_submit_reader *r, qn_err *err)
     int rc, tl;
     qn_err e = QN_ERR_INIT;
 
-    do {
-        rc = get_line(r, &s, &n, &line, &tl, err);
-        if (rc <= 0)
-            return rc;
-    } while (!tl && is_blank(s, n));
-    begin(r, line, 1);
-    if (tl)
-        return too_long(r, line, "line");
-    if (bad_bytes(r, s, n, line, 1))
-        return 1;
-    if (qn_submit__json_record(&r->data, s, n, clamp_int(line), 1, &e) < 0)
-        bad_err(r, &e);
-    return finish(r);
+    for (;;) {
+        do {
+            rc = get_line(r, &s, &n, &line, &tl, err);
+            if (rc <= 0)
+                return rc;
+        } while (!tl && is_blank(s, n));
+        begin(r, line, 1);
+        if (tl)
+            return too_long(r, line, "line");
+        if (bad_bytes(r, s, n, line, 1))
+            return 1;
+        if (qn_submit__json_record(&r->data, s, n, clamp_int(line), 1, &e) <
+            0)
+            bad_err(r, &e);
+        if (!r->rec.ok || !r->data.is_meta)
+            return finish(r);
+        skip_meta(r);
+    }
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -1146,8 +1170,12 @@ static int next_json(qn_submit_reader *r, qn_err *err)
                 qn_err e = QN_ERR_INIT;
                 if (qn_submit__json_record(&r->data, r->scratch.buf,
                                            r->scratch.len, clamp_int(line),
-                                           clamp_int(col), &e) < 0)
+                                           clamp_int(col), &e) < 0) {
                     bad_err(r, &e);
+                } else if (r->data.is_meta) {
+                    skip_meta(r);
+                    continue;
+                }
             }
             return finish(r);
         case JS_AFTER:

@@ -19,6 +19,8 @@ typedef struct qn_submit__rec {
     uint8_t *cells;    /* l->ncells, owned by the reader */
     uint8_t *solution; /* l->ncells, owned by the reader */
     int has_solution, has_min, has_id;
+    int is_meta; /* JSON: one of quench's own records around the puzzles
+                    ("type": "header"/"summary", "record": "pack") */
     uint64_t min_presses;
     char id[QN_SUBMIT_MAX_ID + 1]; /* NUL-terminated when has_id */
 } qn_submit__rec;
@@ -55,7 +57,10 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
  *
  * qn_submit__json_record: one record object into rec (cells, and solution,
  * min_presses, id when present). rec->has_id is set as soon as a valid id
- * is seen, even when the record is malformed. Returns QN_OK, QN_ESYNTAX or
+ * is seen, even when the record is malformed. A record quench writes
+ * itself is read as it is: "type"/"record" "puzzle" is a submission,
+ * "header"/"summary"/"pack" sets rec->is_meta (nothing else is read), and the
+ * informational keys of generate and export are ignored. Returns QN_OK, QN_ESYNTAX or
  * QN_ELIMIT (nesting deeper than QN_SUBMIT_MAX_DEPTH).
  */
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,

@@ -84,4 +84,25 @@ expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; print("duplicat
 q validate "$W" mix.txt --into mine
 expect_rc 64 "--into without --db"
 
+# validate(generate(seed)) is ok: every shipped rule, quench's own JSONL
+# (header and summary records around the puzzles) and export's CSV and
+# JSONL are read back, and every puzzle gets verdict ok.
+for rf in "$R"/*.yaml; do
+    name=$(basename "$rf" .yaml)
+    case $name in lights-out-2000) continue ;; esac
+    q generate "$rf" -n 6 --seed 9e11 --jobs 2 --db own.db --pack "$name"
+    expect_rc 0 "$name: generate"
+    cp "$TMP/out" "$name.jsonl"
+    n=$(grep -c '"type":"puzzle"' "$name.jsonl")
+    q validate "$rf" "$name.jsonl"
+    expect_rc 0 "$name: validate(generate) exit 0"
+    expect_err "$n submissions: $n ok," "$name: all $n generated puzzles ok"
+    for fmt in csv jsonl; do
+        q export "$name" --db own.db --format $fmt -o "$name.$fmt"
+        q validate "$rf" "$name.$fmt"
+        expect_rc 0 "$name: validate(export $fmt) exit 0"
+        expect_err "$n submissions: $n ok," "$name: export $fmt all ok"
+    done
+done
+
 done_testing

@@ -494,27 +494,63 @@ static void square_sym(int t, int s, int r, int c, int *ro, int *co)
     *co = c;
 }
 
-/* Every reported symmetry must be an automorphism of A and the goal. */
+/* Every reported symmetry must be a permutation and an automorphism of
+ * A and the goal. */
 static int syms_valid(const qn_rules *r)
 {
     int n = qn_rules_ncells(r), i, j;
     const uint8_t *a = qn_rules_matrix(r), *g = qn_rules_goal(r);
     size_t s;
+    char *seen = malloc((size_t)n);
 
     for (i = 0; i < n; i++)
         if (qn_rules_sym(r, 0)[i] != i)
-            return 0;
+            return free(seen), 0;
     for (s = 0; s < qn_rules_nsyms(r); s++) {
         const int *p = qn_rules_sym(r, s);
+        memset(seen, 0, (size_t)n);
+        for (i = 0; i < n; i++) {
+            if (seen[p[i]]++)
+                return free(seen), 0;
+        }
         for (i = 0; i < n; i++) {
             if (g[p[i]] != g[i])
                 return 0;
             for (j = 0; j < n; j++)
                 if (a[p[i] * n + p[j]] != a[i * n + j])
-                    return 0;
+                    return free(seen), 0;
         }
     }
+    free(seen);
     return 1;
+}
+
+/* How many of the n! permutations of cells preserve A (n <= 8). */
+static int brute_automorphisms(const uint8_t *a, int n)
+{
+    int p[8], c[8] = {0}, k = 0, autos = 0, x, y;
+
+    for (x = 0; x < n; x++)
+        p[x] = x;
+    for (;;) { /* Heap's algorithm, checking each permutation */
+        int ok = 1;
+        for (x = 0; x < n; x++)
+            for (y = 0; y < n; y++)
+                ok &= a[p[x] * n + p[y]] == a[x * n + y];
+        autos += ok;
+        while (k < n && c[k] >= k) {
+            c[k] = 0;
+            k++;
+        }
+        if (k == n)
+            return autos;
+        x = k % 2 ? c[k] : 0;
+        y = p[x];
+        p[x] = p[k];
+        p[k] = y;
+        c[k]++;
+        k = 0;
+    }
 }
 
 static void test_symmetry(void)
@@ -553,27 +589,7 @@ static void test_symmetry(void)
     /* Graph boards: count automorphisms of the ring by brute force over
      * all 720 permutations of its 6 cells. */
     if ((r = load("rules/ring6-mod8.yaml")) != NULL) {
-        const uint8_t *a = qn_rules_matrix(r);
-        int p[6] = {0, 1, 2, 3, 4, 5}, c[6] = {0}, k = 0, autos = 0;
-        for (;;) { /* Heap's algorithm, checking each permutation */
-            int ok = 1;
-            for (x = 0; x < 6; x++)
-                for (y = 0; y < 6; y++)
-                    ok &= a[p[x] * 6 + p[y]] == a[x * 6 + y];
-            autos += ok;
-            while (k < 6 && c[k] >= k) {
-                c[k] = 0;
-                k++;
-            }
-            if (k == 6)
-                break;
-            x = k % 2 ? c[k] : 0;
-            y = p[x];
-            p[x] = p[k];
-            p[k] = y;
-            c[k]++;
-            k = 0;
-        }
+        int autos = brute_automorphisms(qn_rules_matrix(r), 6);
         T_EQ(autos, 12);
         T_EQ(qn_rules_nsyms(r), (size_t)autos);
         T_CHECK(!strcmp(qn_rules_symmetry_name(r), "D6 (order 12)"));
@@ -585,6 +601,18 @@ static void test_symmetry(void)
                        "  1: [[1, 2], [2, 1]]\n  2: [[2, 1]]\n")) != NULL) {
         T_EQ(qn_rules_nsyms(r), 1);
         T_CHECK(!strcmp(qn_rules_symmetry_name(r), "trivial"));
+        qn_rules_free(r);
+    }
+    /* A 1 x 5 torus with left-right neighbours is a 5-cycle, whose
+     * automorphisms are D5. Rotations by 90 degrees fold the row onto one
+     * cell and must not be offered (found by fuzzing). */
+    if ((r = load_text("quench: 1\nname: cycle\ncolours: 5\n"
+                       "board: {grid: [1, 5], wrap: both}\n"
+                       "press: {stencil: [[0, -1], [0, 0], [0, 1]]}\n")) !=
+        NULL) {
+        T_CHECK(syms_valid(r));
+        T_EQ(qn_rules_nsyms(r),
+             (size_t)brute_automorphisms(qn_rules_matrix(r), 5));
         qn_rules_free(r);
     }
     /* A 4 x 5 grid: only the 4 symmetries of a rectangle. */
