@@ -5,7 +5,8 @@
 #   make check VARIANT=san    the same under ASan + UBSan
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
-#   make torture              the whole malformed-input corpus
+#   make torture              malformed-input corpus, kill -9 rounds,
+#                             allocation-failure sweep (issue #9)
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page
 
 VARIANT ?= release
@@ -154,9 +155,16 @@ check-fuzz: $(FUZZ_REPLAY)
 	done
 
 # The whole malformed-input corpus (check runs a sample: t900)
+# make torture: the whole malformed-input corpus, 1000 kill -9 rounds
+# (250 per scenario) and the allocation-failure sweep over every CLI test.
+KILL_ROUNDS ?= 250
 torture: $(QUENCH)
 	python3 scripts/torture.py --quench $(abspath $(QUENCH)) \
 	  --jobs $$(nproc) --out $(OUT)/torture
+	python3 scripts/killtorture.py --quench $(abspath $(QUENCH)) \
+	  --rounds $(KILL_ROUNDS)
+	QUENCH=$(abspath $(QUENCH)) FAULTS_OUT=$(abspath $(OUT))/faults \
+	  sh tests/faults-all.sh
 
 # A libFuzzer campaign (clang): make fuzz [FUZZ_RUNS=N]
 fuzz:

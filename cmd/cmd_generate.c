@@ -458,7 +458,9 @@ static int emit_stored(void *vctx, const qn_gen_puzzle *p)
     sp.run_id = gc->run_id;
     gc->next_index = p->index + 1;
     rc = qn_store_put_puzzle(gc->store, &sp, &id, &is_new, &gc->db_err);
-    if (rc == QN_OK && is_new && gc->pack_id)
+    /* is_new 2: stored (and added, in the same transaction) by this run
+     * before it was interrupted */
+    if (rc == QN_OK && is_new == 1 && gc->pack_id)
         rc = qn_store_pack_add(gc->store, gc->pack_id, id, 0, &gc->db_err);
     if (rc != QN_OK) {
         qn_store_rollback(gc->store, NULL);

@@ -3,6 +3,7 @@
  * non-option, dispatches to a subcommand from commands[], and owns the only
  * error reporter. Commands hold no algorithms: parse, call src/, print.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,6 +111,7 @@ int qn_exit_for(qn_code code)
     case QN_EDB: return QN_EXIT_IOERR;
     case QN_EBUSY: return QN_EXIT_TEMPFAIL;
     case QN_ENEWER: return QN_EXIT_CONFIG;
+    case QN_ENOMEM: return QN_EXIT_OSERR;
     case QN_ERR: break;
     }
     return QN_EXIT_SOFTWARE;
@@ -162,7 +164,24 @@ int qn_usage_error(const char *fmt, ...)
     return QN_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/*
+ * Whatever a command printed must have reached its destination: a full
+ * disk or a closed pipe behind stdout turns success into 74 (as git does
+ * after every builtin), even where the command itself did not check.
+ */
+static int finish_stdout(int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status == QN_EXIT_OK || status == QN_EXIT_REJECT) {
+        fprintf(stderr, "quench: writing output: %s\n",
+                errno ? strerror(errno) : "write error");
+        return QN_EXIT_IOERR;
+    }
+    return status;
+}
+
+static int run(int argc, char **argv)
 {
     qn_ctx ctx = {0, 0};
     qn_err err = QN_ERR_INIT;
@@ -170,8 +189,13 @@ int main(int argc, char **argv)
     const char *fail = getenv("QN_FAIL_ALLOC");
     int i;
 
-    if (fail)
+    qn_mem_hook_jansson();
+    if (fail) {
+        const char *libs = getenv("QN_FAIL_ALLOC_LIBS");
         qn_mem_fail_after(atol(fail));
+        if (libs && strchr(libs, 's'))
+            qn_mem_hook_sqlite();
+    }
     /* past a file size limit, let write() fail with EFBIG (reported as a
      * full disk, with nothing half-written) rather than die of SIGXFSZ */
     signal(SIGXFSZ, SIG_IGN);
@@ -206,4 +230,9 @@ int main(int argc, char **argv)
                               "help')",
                               argv[i]);
     return c->fn(argc - i, argv + i, &ctx);
+}
+
+int main(int argc, char **argv)
+{
+    return finish_stdout(run(argc, argv));
 }

@@ -50,6 +50,7 @@ const char *qn_code_name(qn_code code)
     case QN_ELIMIT: return "limit exceeded";
     case QN_EBUSY: return "busy";
     case QN_ENEWER: return "newer database";
+    case QN_ENOMEM: return "out of memory";
     }
     return "unknown error";
 }

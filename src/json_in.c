@@ -6,6 +6,8 @@
  */
 #include "submit_internal.h"
 
+#include "quench/mem.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,6 +175,8 @@ static int check_depth(const ctx *x)
  */
 static int fail_json(const ctx *x, const json_error_t *je)
 {
+    if (json_error_code(je) == json_error_out_of_memory)
+        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
     size_t pos = je->position > 0 ? (size_t)je->position : 0, off = pos;
     const char *near = strstr(je->text, " near '");
     size_t tlen = strlen(je->text);

@@ -492,6 +492,8 @@ int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
     if (rc != QN_OK)
         goto done;
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root && json_error_code(&je) == json_error_out_of_memory)
+        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
     if (!root) {
         rc = qn_err_set(err, QN_ESYNTAX, je.line > 0 ? je.line : 0,
                         je.column > 0 ? je.column : 0, "invalid JSON: %s",

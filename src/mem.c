@@ -4,30 +4,39 @@
  */
 #include "quench/mem.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static long fail_at = -1; /* allocation number that fails; -1 = never */
-static long nalloc;
+static atomic_long nalloc; /* worker threads allocate too */
 
 void qn_mem_fail_after(long n)
 {
     fail_at = n;
-    nalloc = 0;
+    atomic_store(&nalloc, 0);
 }
 
-static void oom(void)
+_Noreturn void qn_mem_oom(void)
 {
     fputs("quench: out of memory\n", stderr);
     exit(71);
 }
 
+int qn_mem_inject(void)
+{
+    if (fail_at < 0 || atomic_fetch_add(&nalloc, 1) + 1 != fail_at)
+        return 0;
+    fprintf(stderr, "quench: injected allocation failure %ld\n", fail_at);
+    return 1;
+}
+
 static void count(void)
 {
-    if (fail_at >= 0 && ++nalloc >= fail_at)
-        oom();
+    if (qn_mem_inject())
+        qn_mem_oom();
 }
 
 void *qn_xmalloc(size_t size)
@@ -37,7 +46,7 @@ void *qn_xmalloc(size_t size)
     count();
     p = malloc(size ? size : 1);
     if (!p)
-        oom();
+        qn_mem_oom();
     return p;
 }
 
@@ -47,10 +56,10 @@ void *qn_xcalloc(size_t n, size_t size)
 
     count();
     if (n && size > SIZE_MAX / n)
-        oom();
+        qn_mem_oom();
     p = calloc(n ? n : 1, size ? size : 1);
     if (!p)
-        oom();
+        qn_mem_oom();
     return p;
 }
 
@@ -61,14 +70,14 @@ void *qn_xrealloc(void *p, size_t size)
     count();
     q = realloc(p, size ? size : 1);
     if (!q)
-        oom();
+        qn_mem_oom();
     return q;
 }
 
 void *qn_xreallocarray(void *p, size_t n, size_t size)
 {
     if (n && size > SIZE_MAX / n)
-        oom();
+        qn_mem_oom();
     return qn_xrealloc(p, n * size);
 }
 

@@ -36,6 +36,9 @@ typedef struct node {
     size_t norigins;
     struct node **kids; /* seq: items; map: key, value, key, value... */
     size_t nkids, cap;
+    size_t *keys;       /* map with many keys: hash table of key index + 1
+                           into kids (0 = empty), hcap slots, or NULL */
+    size_t hcap;
 } node;
 
 static void node_free(node *n)
@@ -47,6 +50,7 @@ static void node_free(node *n)
     for (i = 0; i < n->nkids; i++)
         node_free(n->kids[i]);
     free(n->kids);
+    free(n->keys);
     free(n->val);
     free(n->origins);
     free(n);
@@ -316,10 +320,85 @@ static int check_props(ctx *c, const yaml_event_t *ev)
 
 /* Attach a finished node to its parent (or make it the root), rejecting
  * non-scalar and duplicate mapping keys. Takes ownership of n. */
+#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The keys of a rule file, in do_top's order. */
+static const char *const top_keys[] = {
+    "quench", "name",  "title",   "description", "author", "colours",
+    "board",  "press", "effects", "goal",        "grading"};
+
+static int unknown(ctx *c, const node *k, const char *what,
+                   const char *const *valid, size_t nvalid);
+
+/* Maps with more keys than this get a hash table for the duplicate check
+ * (a hostile file may hold 10^5 keys). */
+#define KEYS_LINEAR 16
+
+static size_t key_hash(const node *k)
+{
+    uint64_t h = 14695981039346656037u;
+    size_t i;
+
+    for (i = 0; i < k->len; i++)
+        h = (h ^ (unsigned char)k->val[i]) * 1099511628211u; /* FNV-1a */
+    return (size_t)h;
+}
+
+static int same_key(const node *a, const node *b)
+{
+    return a->len == b->len && !memcmp(a->val, b->val, a->len);
+}
+
+/* Put key kids[i] in p's table (known absent); the table has room. */
+static void keys_put(node *p, size_t i)
+{
+    size_t h = key_hash(p->kids[i]) & (p->hcap - 1);
+
+    while (p->keys[h])
+        h = (h + 1) & (p->hcap - 1);
+    p->keys[h] = i + 1;
+}
+
+/* The earlier key of p equal to n, or NULL; keeps p's table big enough
+ * for one more key. */
+static const node *find_key(node *p, const node *n)
+{
+    size_t nkeys = p->nkids / 2, i, h;
+
+    if (nkeys < KEYS_LINEAR) {
+        for (i = 0; i < p->nkids; i += 2)
+            if (same_key(p->kids[i], n))
+                return p->kids[i];
+        return NULL;
+    }
+    if (2 * (nkeys + 1) > p->hcap) { /* load at most 1/2 */
+        free(p->keys);
+        p->hcap = p->hcap ? 2 * p->hcap : 4 * KEYS_LINEAR;
+        p->keys = QN_NEWN(p->hcap, size_t);
+        for (i = 0; i < p->nkids; i += 2)
+            keys_put(p, i);
+    }
+    for (h = key_hash(n) & (p->hcap - 1); p->keys[h];
+         h = (h + 1) & (p->hcap - 1))
+        if (same_key(p->kids[p->keys[h] - 1], n))
+            return p->kids[p->keys[h] - 1];
+    return NULL;
+}
+
+static int is_top_key(const node *k)
+{
+    size_t i;
+
+    for (i = 0; i < NKEYS(top_keys); i++)
+        if (!strcmp(k->val, top_keys[i]))
+            return 1;
+    return 0;
+}
+
 static int attach(ctx *c, node **stack, int depth, node **root, node *n)
 {
     node *p;
-    size_t i;
+    const node *first;
 
     if (depth == 0) {
         *root = n;
@@ -334,17 +413,25 @@ static int attach(ctx *c, node **stack, int depth, node **root, node *n)
                        "mapping keys must be strings or numbers, "
                        "not collections");
         }
-        for (i = 0; i < p->nkids; i += 2) {
-            if (p->kids[i]->len == n->len &&
-                !memcmp(p->kids[i]->val, n->val, n->len)) {
-                int rc = syn(c, n->mark,
-                             "duplicate key '%.60s' (first on "
-                             "line %d)",
-                             n->val, p->kids[i]->mark.line);
-                node_free(n);
-                return rc;
-            }
+        if ((first = find_key(p, n)) != NULL) {
+            int rc = syn(c, n->mark,
+                         "duplicate key '%.60s' (first on line %d)", n->val,
+                         first->mark.line);
+            node_free(n);
+            return rc;
         }
+        add_kid(p, n);
+        if (p->keys)
+            keys_put(p, p->nkids - 1);
+        return QN_OK;
+    }
+    if (depth == 1 && p->type == N_MAP && !is_top_key(p->kids[p->nkids - 1])) {
+        /* as its value starts (its anchor or tag refused first), not once
+         * the tree is built: junk under an unknown key is never read */
+        int rc = unknown(c, p->kids[p->nkids - 1], "key", top_keys,
+                         NKEYS(top_keys));
+        node_free(n);
+        return rc;
     }
     add_kid(p, n);
     return QN_OK;
@@ -673,7 +760,6 @@ static int get_text(ctx *c, const node *n, const char *what, qn_text_spec *t)
 /* ------------------------------------------------------------------ */
 /* The schema */
 
-#define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 static int get_pair(ctx *c, const node *n, const char *what, long *a, long *b,
                     qn_mark *ma, qn_mark *mb)
@@ -947,9 +1033,7 @@ static int do_grading(ctx *c, const node *n, qn_rules_spec *s)
 
 static int do_top(ctx *c, const node *n, qn_rules_spec *s)
 {
-    static const char *const keys[] = {
-        "quench", "name",  "title",   "description", "author", "colours",
-        "board",  "press", "effects", "goal",        "grading"};
+    const char *const *keys = top_keys;
     size_t i;
     int rc, which = 0;
 
@@ -959,7 +1043,7 @@ static int do_top(ctx *c, const node *n, qn_rules_spec *s)
     s->mark = n->mark;
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
-        if ((rc = lookup(c, k, "key", keys, NKEYS(keys), &which)))
+        if ((rc = lookup(c, k, "key", keys, NKEYS(top_keys), &which)))
             return rc;
         switch (which) {
         case 0:

@@ -28,6 +28,8 @@ int qn_store__fail(qn_store *s, int rc, qn_err *err)
     if (s)
         qn_err_source(err, s->path);
     switch (rc & 0xff) {
+    case SQLITE_NOMEM:
+        return qn_err_set(err, QN_ENOMEM, 0, 0, "%s", msg);
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         return qn_err_set(err, QN_EBUSY, 0, 0,
@@ -891,6 +893,22 @@ static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
     return rc;
 }
 
+static int bump_version(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prep(s, &st,
+                  "UPDATE packs SET version = version + 1, modified ="
+                  " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                  err);
+
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        rc = step_done(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 /* Write the membership back as positions 1..n and bump the version. */
 static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
                    qn_err *err)
@@ -917,18 +935,51 @@ static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
+    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
+}
+
+/*
+ * Append one puzzle (the pack's common edit: generate --pack, pack add)
+ * without reading the membership, so n appends cost O(n log n), not
+ * O(n^2). Part of the caller's transaction.
+ */
+static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                         qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = prep(s, &st,
+                  "SELECT position FROM pack_puzzles"
+                  " WHERE pack_id = ? AND puzzle_id = ?",
+                  err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    sqlite3_bind_int64(st, 2, puzzle_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "puzzle %lld is already in the pack (position %lld)",
+                        (long long)puzzle_id,
+                        (long long)sqlite3_column_int64(st, 0));
+    else if (r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
     st = NULL;
     if (rc == QN_OK)
         rc = prep(s, &st,
-                  "UPDATE packs SET version = version + 1, modified ="
-                  " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                  "INSERT INTO pack_puzzles (pack_id, puzzle_id, position)"
+                  " SELECT ?1, ?2, coalesce(max(position), 0) + 1"
+                  " FROM pack_puzzles WHERE pack_id = ?1",
                   err);
     if (rc == QN_OK) {
         sqlite3_bind_int64(st, 1, pack_id);
+        sqlite3_bind_int64(st, 2, puzzle_id);
         rc = step_done(s, st, err);
     }
     sqlite3_finalize(st);
-    return rc;
+    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
 }
 
 static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)
@@ -970,8 +1021,13 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     if ((rc = tx_begin(s, err)) != QN_OK)
         return rc;
     if ((rc = pack_exists(s, pack_id, err)) != QN_OK ||
-        (op != OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK) ||
-        (rc = members(s, pack_id, &v, &n, err)) != QN_OK)
+        (op != OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK))
+        goto done;
+    if (op == OP_ADD && position == 0) {
+        rc = append_member(s, pack_id, puzzle_id, err);
+        goto done;
+    }
+    if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
         goto done;
     at = op == OP_SORT ? n : find_member(v, n, puzzle_id);
     switch (op) {

@@ -20,6 +20,7 @@ typedef enum qn_code {
     QN_ELIMIT = -8,      /* input or search exceeds a documented limit */
     QN_EBUSY = -9,       /* resource busy (database locked): retry later */
     QN_ENEWER = -10,     /* database written by a newer quench */
+    QN_ENOMEM = -11,     /* a library (SQLite) ran out of memory */
 } qn_code;
 
 typedef struct qn_err {

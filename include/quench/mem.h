@@ -17,11 +17,28 @@ char *qn_xstrdup(const char *s);
 char *qn_xstrndup(const char *s, size_t n);
 void *qn_xmemdup(const void *p, size_t size);
 
+/* Print "quench: out of memory" and exit with status 71. */
+_Noreturn void qn_mem_oom(void);
+
 /*
  * Allocation failure injection for tests: when QN_FAIL_ALLOC=N is set in the
- * environment, the N-th allocation (1-based) fails as if memory ran out.
+ * environment, the N-th allocation (1-based, counted across threads) fails
+ * as if memory ran out, and "quench: injected allocation failure N" goes to
+ * stderr first, so a sweep over N knows when N is past the last allocation.
+ * qn_mem_hook_sqlite() (src/store_mem.c) routes SQLite's allocations
+ * through the same count; a failure there returns NULL to SQLite, which
+ * reports SQLITE_NOMEM (QN_ENOMEM, exit 71) or recovers. libyaml's own
+ * allocations are not counted.
+ *
+ * qn_mem_hook_jansson() (src/json_mem.c) makes jansson allocate under this
+ * policy (exit 71, counted): call it once before any JSON is read, as the
+ * CLI does; jansson left alone reports a failed allocation inside a string
+ * as a syntax error.
  */
 void qn_mem_fail_after(long n);
+int qn_mem_inject(void); /* 1 when this allocation is the one to fail */
+void qn_mem_hook_sqlite(void);  /* before any other SQLite call */
+void qn_mem_hook_jansson(void);
 
 #define QN_NEW(type) ((type *)qn_xcalloc(1, sizeof(type)))
 #define QN_NEWN(n, type) ((type *)qn_xcalloc((n), sizeof(type)))

@@ -14,7 +14,10 @@ ok() { PASS=$((PASS + 1)); }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok: $*"; }
 
 # q ARGS...: run quench; sets $rc, stdout in $TMP/out, stderr in $TMP/err.
+# With QN_FAULTS=1 each command first goes through the allocation-failure
+# sweep (tests/faults.sh).
 q() {
+    [ -z "${QN_FAULTS:-}" ] || TMP=$TMP sh "$TOP/tests/faults.sh" "$@"
     "$QUENCH" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
 }
@@ -22,6 +25,7 @@ q() {
 qin() {
     f=$1
     shift
+    [ -z "${QN_FAULTS:-}" ] || TMP=$TMP QN_FAULTS_STDIN=$f sh "$TOP/tests/faults.sh" "$@"
     "$QUENCH" "$@" >"$TMP/out" 2>"$TMP/err" <"$f"
     rc=$?
 }

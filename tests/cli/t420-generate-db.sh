@@ -73,6 +73,22 @@ PY
     if cmp -s crash.txt ref.txt; then ok; else not_ok "round $round: resumed content differs from the uninterrupted run"; fi
 done
 
+# With --pack: a resumed run does not add its earlier puzzles twice (they
+# joined the pack in the transaction that stored them).
+rm -f pk.db*
+q -q generate $ARGS --db pk.db --pack g --batch 100 -n 5000
+"$QUENCH" -q generate $ARGS --db pk2.db --pack g --batch 100 -n 5000 >/dev/null 2>&1 &
+pid=$!
+sleep 0.15
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+q -q generate $ARGS --db pk2.db --pack g --batch 100 -n 5000
+expect_rc 0 "--pack: resume a killed run"
+q pack --db pk2.db show g
+cp "$TMP/out" pk2.txt
+q pack --db pk.db show g
+if cmp -s "$TMP/out" pk2.txt; then ok; else not_ok "--pack: resumed pack differs from the uninterrupted one"; fi
+
 # Ctrl-C: the open batch is committed, exit 130, the count is said, and
 # running again completes the run exactly.
 rm -f int.db*

@@ -703,6 +703,7 @@ static int is_syntax_case(const char *path)
         "alias",          "alias-bomb",      "tag",
         "two-documents",  "duplicate-key",   "deep-nesting",
         "utf16",          "nul-byte",        "invalid-utf8",
+        "duplicate-effects-key-many",
         "control-char",   "key-is-sequence", "nul-escape",
     };
     const char *base = strrchr(path, '/') + 1;

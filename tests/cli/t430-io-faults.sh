@@ -1,0 +1,132 @@
+#!/bin/sh
+# t430: I/O faults (issue #9): every command that writes, against a full
+# device (/dev/full), a file size limit (ulimit -f, the full disk of a
+# test), a read-only database and a database locked by another writer.
+# Each must exit with its documented status (74 i/o error, 75 busy), say
+# where, and lose nothing: the database passes `db check` and holds what
+# it held before the failed command.
+. "$(dirname "$0")/lib.sh"
+R=$TOP/rules
+C=$R/classic-3x3.yaml
+
+# A database with one pack, and files the commands read.
+q -q generate "$C" -n 6 --seed 5eed --db base.db --pack p
+expect_rc 0 "set-up: generate"
+q export p --db base.db --format json -o p.json
+expect_rc 0 "set-up: export"
+printf '100/000/000\n010/111/010\n' >subs.txt
+dump() { # the rows that matter, in a stable order
+    python3 - "$1" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for t in ('puzzles', 'packs', 'pack_puzzles'):
+    for row in c.execute('select * from %s order by 1, 2' % t):
+        print(t, row)
+PY
+}
+dump base.db >base.txt
+
+# Commands that write to the database, with a fresh copy of base.db each.
+writers() {
+    cat <<'CMDS'
+generate RULE -n 4 --seed 77 --db D --pack g
+pack --db D create fresh
+pack --db D sort p
+pack --db D rename p q
+pack --db D delete p
+import p2.json --db D
+validate RULE subs.txt --db D --into v
+db --db D migrate
+CMDS
+}
+writers >cmds.txt
+sed 's/"name":"p"/"name":"p2"/' p.json >p2.json
+
+# 1. Standard output on a full device: 74 and a message; the database
+#    (where the command writes one) passes check.
+for cmd in "rules check $C" "solve $C --state 100/000/000" \
+           "validate $C subs.txt" "export p --db base.db --format csv" \
+           "export p --db base.db --format jsonl" "pack --db base.db list" \
+           "db --db base.db stats" "generate $C -n 3 --seed 1"; do
+    # shellcheck disable=SC2086
+    "$QUENCH" $cmd >/dev/full 2>err.txt
+    expect_eq "$?" 74 "$cmd > /dev/full: exit 74"
+    grep -qi "no space\|write" err.txt && ok || not_ok "$cmd > /dev/full: no message"
+done
+cp base.db full.db
+"$QUENCH" generate "$C" -n 4 --seed 77 --db full.db --pack g >/dev/full 2>err.txt
+expect_eq "$?" 74 "generate --db > /dev/full: exit 74"
+q db check --db full.db
+expect_rc 0 "generate --db > /dev/full: database consistent"
+
+# 2. A file size limit below what the database needs: 74 with SQLite's
+#    reason at the database's name; the database as it was.
+while read -r line; do
+    rm -f lim.db* && cp base.db lim.db
+    cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|lim.db|")
+    # the limit is 1 block past the current size: the first growth fails
+    blocks=$(( $(wc -c <lim.db) / 512 + 1 ))
+    # shellcheck disable=SC2086
+    (ulimit -f $blocks; "$QUENCH" $cmd >/dev/null 2>err.txt)
+    rc=$?
+    case $rc in
+    0) ok ;; # the change fitted in the pages the file already had
+    74) grep -q "lim.db" err.txt && ok || not_ok "$line: ulimit: no located message" ;;
+    *) not_ok "$line: ulimit -f: exit $rc, expected 0 or 74"; sed 's/^/    /' err.txt | head -3 ;;
+    esac
+    q db check --db lim.db
+    expect_rc 0 "$line: ulimit -f: database passes check"
+    if [ $rc -ne 0 ]; then
+        dump lim.db | cmp -s - base.txt && ok || not_ok "$line: ulimit -f: database changed"
+    fi
+done <cmds.txt
+
+# 3. A read-only database: 74 naming it, nothing changed. Root ignores
+#    file modes, so as root the command runs as nobody (setpriv).
+as_user() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+chmod 755 "$TMP"
+chmod 644 p2.json subs.txt
+while read -r line; do
+    rm -f ro.db* && cp base.db ro.db && chmod 444 ro.db
+    cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|ro.db|")
+    # shellcheck disable=SC2086
+    as_user "$QUENCH" $cmd >/dev/null 2>err.txt
+    rc=$?
+    expect_eq "$rc" 74 "$line: read-only database: exit 74"
+    grep -q "ro.db" err.txt && grep -qi "read.only\|readonly" err.txt && ok ||
+        { not_ok "$line: read-only: message"; sed 's/^/    /' err.txt | head -3; }
+    dump ro.db | cmp -s - base.txt && ok || not_ok "$line: read-only: database changed"
+done <cmds.txt
+
+# 4. Locked by another writer past the timeout: 75, nothing changed, and
+#    the same command works once the lock is gone.
+if command -v sqlite3 >/dev/null 2>&1; then
+    while read -r line; do
+        case $line in "db --db D migrate") continue ;; esac
+        rm -f lk.db* && cp base.db lk.db
+        cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|lk.db|")
+        (echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);"; sleep 2) | sqlite3 lk.db &
+        holder=$!
+        sleep 0.5
+        # shellcheck disable=SC2086
+        QUENCH_BUSY_TIMEOUT=100 "$QUENCH" $cmd >/dev/null 2>err.txt
+        expect_eq "$?" 75 "$line: locked database: exit 75"
+        grep -q "locked" err.txt && ok || not_ok "$line: locked: message"
+        wait $holder
+        dump lk.db | cmp -s - base.txt && ok || not_ok "$line: locked: database changed"
+        # shellcheck disable=SC2086
+        "$QUENCH" $cmd >/dev/null 2>err.txt
+        rc=$?
+        case $rc in 0|1) ok ;; *) not_ok "$line: after the lock: exit $rc" ;; esac
+    done <cmds.txt
+else
+    echo "# sqlite3 shell not installed: lock tests skipped"
+fi
+
+done_testing

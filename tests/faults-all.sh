@@ -1,0 +1,32 @@
+#!/bin/sh
+# tests/faults-all.sh [TEST...]: the allocation-failure sweep (issue #9)
+# over every CLI test (default tests/cli/t*.sh): each quench command they
+# run is first re-run failing its N-th allocation for every N
+# (tests/faults.sh). Prints per test the commands, the failure points and
+# the failures, then the totals; exit 1 when any point failed.
+# Environment: QUENCH, QN_FAIL_ALLOC_LIBS (default j: jansson's allocations
+# counted too; add s for SQLite's, thousands more points per database
+# command), FAULTS_OUT (default build/faults).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${QUENCH:?QUENCH must name the quench binary under test}"
+out=${FAULTS_OUT:-$top/build/faults}
+export QN_FAIL_ALLOC_LIBS=${QN_FAIL_ALLOC_LIBS-j}
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.log.fail
+[ $# -gt 0 ] || set -- "$top"/tests/cli/t[0-9]*.sh
+start=$(date +%s)
+for t in "$@"; do
+    name=$(basename "$t" .sh)
+    QN_FAULTS=1 QN_FAULTS_LOG="$out/$name.log" sh "$t" >"$out/$name.out" 2>&1
+    touch "$out/$name.log"
+    awk -v n="$name" '{c++; p += $1; f += $2}
+        END {printf "%-24s %5d commands %8d points %4d failures\n", n, c, p, f}' \
+        "$out/$name.log"
+done
+cat "$out"/*.log | awk -v s=$(( $(date +%s) - start )) '{c++; p += $1; f += $2}
+    END {printf "faults: %d commands, %d allocation failure points, %d failures, %d s\n", c, p, f, s;
+         exit f > 0}'
+rc=$?
+cat "$out"/*.log.fail 2>/dev/null | head -n 40
+exit $rc
