@@ -7,6 +7,7 @@
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
 #   make torture              malformed-input corpus, kill -9 rounds,
 #                             allocation-failure sweep (issue #9)
+#   make valgrind VARIANT=debug  every CLI test under valgrind
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page
 
 VARIANT ?= release
@@ -78,7 +79,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps check-fuzz fuzz torture bench demo install uninstall format clean
+.PHONY: all deps check check-deps check-fuzz fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -165,6 +166,10 @@ torture: $(QUENCH)
 	  --rounds $(KILL_ROUNDS)
 	QUENCH=$(abspath $(QUENCH)) FAULTS_OUT=$(abspath $(OUT))/faults \
 	  sh tests/faults-all.sh
+
+# Every CLI test with quench under valgrind (best with VARIANT=debug).
+valgrind: $(QUENCH)
+	QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) sh tests/valgrind.sh
 
 # A libFuzzer campaign (clang): make fuzz [FUZZ_RUNS=N]
 fuzz:

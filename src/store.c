@@ -97,10 +97,16 @@ int qn_store__int(qn_store *s, const char *sql, long long *out, qn_err *err)
     return rc;
 }
 
+/*
+ * SQLITE_STATIC: every caller steps the statement while v is alive, and a
+ * copy could fail for want of memory, which sqlite3_bind_text reports only
+ * by its return value: the statement would then run with NULL (found by
+ * failing SQLite's allocations, tests/faults.sh).
+ */
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
 {
     if (v)
-        sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, i);
 }
@@ -134,6 +140,11 @@ static int tx_begin(qn_store *s, qn_err *err)
 
 static int tx_end(qn_store *s, int rc, qn_err *err)
 {
+    /* SQLite ends the transaction itself after some errors (out of
+     * memory, I/O): never report such a call as done */
+    if (rc == QN_OK && sqlite3_get_autocommit(s->db))
+        rc = qn_err_set(err, QN_EDB, 0, 0,
+                        "the transaction was rolled back by SQLite");
     if (rc == QN_OK) {
         rc = qn_store__exec(s, s->in_batch ? "RELEASE qn_op" : "COMMIT", err);
         if (rc == QN_OK)
@@ -379,7 +390,7 @@ int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, rule_id);
-    sqlite3_bind_blob(st, 2, canon, (int)canon_len, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, canon, (int)canon_len, SQLITE_STATIC);
     r = sqlite3_step(st);
     if (r == SQLITE_ROW)
         *id_out = sqlite3_column_int64(st, 0);
@@ -786,20 +797,40 @@ int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
     return rc;
 }
 
+/*
+ * QN_OK when no pack but `self` (0: none) is named `name`; QN_EINVAL when
+ * another is; any other error of the lookup (out of memory, I/O) as it
+ * is, never taken for "no such pack".
+ */
+static int name_free(qn_store *s, const char *name, int64_t self,
+                     qn_err *err)
+{
+    int64_t other = 0;
+    qn_err e = QN_ERR_INIT;
+    int rc = qn_store_pack_find(s, name, &other, &e);
+
+    if (rc == QN_ENOTFOUND || (rc == QN_OK && other == self))
+        return QN_OK;
+    if (rc == QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "pack '%s' already exists",
+                          name);
+    if (err)
+        *err = e;
+    return rc;
+}
+
 int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
                          int64_t *id_out, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
-    int64_t id;
+    int64_t id = 0;
     int rc;
 
     if ((rc = name_ok(p->name, err)) != QN_OK)
         return rc;
     if ((rc = tx_begin(s, err)) != QN_OK)
         return rc;
-    if (qn_store_pack_find(s, p->name, &id, NULL) == QN_OK)
-        rc = qn_err_set(err, QN_EINVAL, 0, 0, "pack '%s' already exists",
-                        p->name);
+    rc = name_free(s, p->name, 0, err);
     if (rc == QN_OK)
         rc = prep(s, &st,
                   "INSERT INTO packs (name, title, description, author)"
@@ -1131,7 +1162,6 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
                          qn_err *err)
 {
     sqlite3_stmt *st = NULL;
-    int64_t other;
     int rc;
 
     if ((rc = name_ok(name, err)) != QN_OK)
@@ -1139,10 +1169,8 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
     if ((rc = tx_begin(s, err)) != QN_OK)
         return rc;
     rc = pack_exists(s, pack_id, err);
-    if (rc == QN_OK && qn_store_pack_find(s, name, &other, NULL) == QN_OK &&
-        other != pack_id)
-        rc = qn_err_set(err, QN_EINVAL, 0, 0, "pack '%s' already exists",
-                        name);
+    if (rc == QN_OK)
+        rc = name_free(s, name, pack_id, err);
     if (rc == QN_OK)
         rc = prep(s, &st,
                   "UPDATE packs SET name = ?, version = version + 1,"

@@ -111,7 +111,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
         case $line in "db --db D migrate") continue ;; esac
         rm -f lk.db* && cp base.db lk.db
         cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|lk.db|")
-        (echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);"; sleep 2) | sqlite3 lk.db &
+        (echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);"; sleep 1) | sqlite3 lk.db &
         holder=$!
         sleep 0.5
         # shellcheck disable=SC2086

@@ -25,6 +25,8 @@ for cmd in "rules check $W" "solve $W --state 0100/1110/0001/1101" \
     # shellcheck disable=SC2086
     TMP=$TMP sh "$TOP/tests/faults.sh" $cmd
 done
+# SQLite's own allocations failing too, in a command that writes
+QN_FAIL_ALLOC_LIBS=sj TMP=$TMP sh "$TOP/tests/faults.sh" pack --db f.db create fresh
 points=$(awk '{p += $1} END {print p}' faults.log)
 failures=$(awk '{f += $2} END {print f}' faults.log)
 expect_eq "$failures" 0 "allocation failures handled at all $points points"
