@@ -318,8 +318,6 @@ static int check_props(ctx *c, const yaml_event_t *ev)
     return QN_OK;
 }
 
-/* Attach a finished node to its parent (or make it the root), rejecting
- * non-scalar and duplicate mapping keys. Takes ownership of n. */
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The keys of a rule file, in do_top's order. */
@@ -395,6 +393,9 @@ static int is_top_key(const node *k)
     return 0;
 }
 
+/* Attach a finished node to its parent (or make it the root), rejecting
+ * non-scalar and duplicate mapping keys, and unknown keys of the rule file
+ * itself. Takes ownership of n. */
 static int attach(ctx *c, node **stack, int depth, node **root, node *n)
 {
     node *p;

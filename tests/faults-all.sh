@@ -6,14 +6,16 @@
 # the failures, then the totals; exit 1 when any point failed.
 # Environment: QUENCH, QN_FAIL_ALLOC_LIBS (default j: jansson's allocations
 # counted too; add s for SQLite's, thousands more points per database
-# command), FAULTS_OUT (default build/faults).
+# command), QN_FAULTS_MAX (default 3000 points per command, 0: every N;
+# commands cut there are listed), FAULTS_OUT (default build/faults).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${QUENCH:?QUENCH must name the quench binary under test}"
 out=${FAULTS_OUT:-$top/build/faults}
 export QN_FAIL_ALLOC_LIBS=${QN_FAIL_ALLOC_LIBS-j}
+export QN_FAULTS_MAX=${QN_FAULTS_MAX-3000}
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.log.fail
+rm -f "$out"/*.log "$out"/*.log.fail "$out"/*.log.capped
 [ $# -gt 0 ] || set -- "$top"/tests/cli/t[0-9]*.sh
 start=$(date +%s)
 for t in "$@"; do
@@ -28,5 +30,8 @@ cat "$out"/*.log | awk -v s=$(( $(date +%s) - start )) '{c++; p += $1; f += $2}
     END {printf "faults: %d commands, %d allocation failure points, %d failures, %d s\n", c, p, f, s;
          exit f > 0}'
 rc=$?
+capped=$(cat "$out"/*.log.capped 2>/dev/null | wc -l)
+[ "$capped" -eq 0 ] ||
+    echo "faults: $capped commands stopped at $QN_FAULTS_MAX points (QN_FAULTS_MAX=0: all)"
 cat "$out"/*.log.fail 2>/dev/null | head -n 40
 exit $rc

@@ -14,7 +14,9 @@
 # $QN_FAULTS_LOG.fail.
 #
 # Environment: QUENCH, TMP (the test's directory), QN_FAULTS_LOG,
-# QN_FAULTS_STDIN (a file for standard input, else /dev/null).
+# QN_FAULTS_STDIN (a file for standard input, else /dev/null),
+# QN_FAULTS_MAX (stop after that many points, 0 or unset: never; a command
+# stopped there is also listed in $QN_FAULTS_LOG.capped).
 in=${QN_FAULTS_STDIN:-/dev/null}
 case $in in /*) ;; *) in=$TMP/$in ;; esac
 S=$(mktemp -d)
@@ -31,6 +33,10 @@ while :; do
     (cd "$S/w" && QN_FAIL_ALLOC=$n "$QUENCH" "$@" >"$S/out" 2>"$S/err" <"$in")
     rc=$?
     grep -q "injected allocation failure" "$S/err" || break
+    if [ "${QN_FAULTS_MAX:-0}" -gt 0 ] && [ $n -gt "$QN_FAULTS_MAX" ]; then
+        echo "$*" >>"$QN_FAULTS_LOG.capped"
+        break
+    fi
     why=""
     if [ $rc -eq 71 ]; then
         grep -q "out of memory" "$S/err" || why="exit 71 without 'out of memory'"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/valgrind.sh: every CLI test with each quench command run under
+# tests/valgrind.sh [TEST...]: every CLI test (default tests/cli/t*.sh)
+# with each quench command run under
 # valgrind (memcheck: invalid reads and writes, uninitialised values,
 # definite leaks). Each process logs to $OUT/valgrind/PID.log, which stays
 # empty when valgrind found nothing; prints the number of quench processes
@@ -23,7 +24,12 @@ exec valgrind -q --error-exitcode=0 --leak-check=full \\
 WRAP
 chmod +x "$wrap"
 start=$(date +%s)
-QUENCH=$wrap sh "$top/tests/run.sh" >"$out/run.txt" 2>&1
+[ $# -gt 0 ] || set -- "$top"/tests/cli/t[0-9]*.sh
+for t in "$@"; do
+    name=$(basename "$t" .sh)
+    (cd "$top" && QUENCH=$wrap sh "$t") >"$out/$name.txt" 2>&1
+    echo "$name: $(grep -E '^[0-9]+ passed' "$out/$name.txt" | tail -n 1)"
+done >"$out/run.txt"
 nproc=$(ls "$out"/*.log 2>/dev/null | wc -l)
 bad=0
 for f in "$out"/*.log; do
@@ -31,6 +37,6 @@ for f in "$out"/*.log; do
     bad=$((bad + 1))
     [ $bad -le 5 ] && { echo "== $f"; head -n 30 "$f"; }
 done
-grep -E '^FAIL|passed, ' "$out/run.txt"
+cat "$out/run.txt"
 echo "valgrind: $nproc quench processes, $bad with memory errors, $(( $(date +%s) - start )) s"
 [ $bad -eq 0 ]
