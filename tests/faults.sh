@@ -23,7 +23,22 @@ S=$(mktemp -d)
 copy() {
     rm -rf "$S/w" && cp -R "$TMP" "$S/w"
 }
+# Arguments naming the test's directory by its absolute path point into
+# the copy instead; databases already damaged on purpose are not checked.
+n=0
+for a in "$@"; do
+    [ $n -eq 0 ] && set --
+    n=1
+    case $a in "$TMP"/*) a=$S/w/${a#"$TMP"/} ;; esac
+    set -- "$@" "$a"
+done
 copy
+damaged=""
+for db in "$S"/w/*.db; do
+    [ -f "$db" ] || continue
+    [ "$(sqlite3 "$db" 'PRAGMA integrity_check' 2>&1)" = ok ] ||
+        damaged="$damaged $(basename "$db")"
+done
 (cd "$S/w" && "$QUENCH" "$@" >"$S/ref.out" 2>"$S/ref.err" <"$in")
 ref=$?
 n=1
@@ -49,6 +64,7 @@ while :; do
     fi
     for db in "$S"/w/*.db; do
         [ -f "$db" ] || continue
+        case "$damaged " in *" $(basename "$db") "*) continue ;; esac
         r=$(sqlite3 "$db" 'PRAGMA integrity_check' 2>&1)
         [ "$r" = ok ] || why="$(basename "$db"): integrity: $r"
     done
