@@ -6,8 +6,12 @@
  * loop of raw prepared statements with the same SQL, pragmas and batch
  * size. Prints both rates and their ratio; the generator side (generate +
  * grade + store must reach 70% of the bare rate) is added with `generate
- * --db`. QN_BENCH_ROWS (default 1000000) and QN_BENCH_BATCH (default
- * 10000) override the sizes.
+ * --db`. Then appends the first QN_BENCH_PACK (default 20000) of those
+ * puzzles to a pack, PACK_BATCH per transaction as generate --pack does,
+ * and compares an append near the end with one near the start: equal
+ * when appending is O(1) in the pack's size, as issue 9's finding (pack
+ * appends once rewrote the pack) requires. QN_BENCH_ROWS (default
+ * 1000000) and QN_BENCH_BATCH (default 10000) override the sizes.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -182,6 +186,64 @@ static double bare(const char *path, uint64_t n, uint64_t batch)
     return t0;
 }
 
+#define PACK_BATCH 250 /* generate's default batch */
+#define PACK_EDGE 8     /* batches timed at each end */
+
+/* Per-append time (s) of each batch appending puzzles 1..n to a new
+ * pack in path; the database holds at least n puzzles. */
+static double *pack_appends(const char *path, uint64_t n, int *nbatch)
+{
+    qn_store *s;
+    qn_err err = QN_ERR_INIT;
+    qn_store_pack pk = {0, "bench", "", "", "", 0, 0, NULL, NULL};
+    int64_t pid;
+    int nb = (int)((n + PACK_BATCH - 1) / PACK_BATCH), b = 0;
+    double *t = calloc((size_t)nb, sizeof(double));
+
+    if (qn_store_open(&s, path, 0, &err) != QN_OK ||
+        qn_store_pack_create(s, &pk, &pid, &err) != QN_OK)
+        goto fail;
+    for (uint64_t i = 0; i < n; i += PACK_BATCH, b++) {
+        uint64_t end = i + PACK_BATCH < n ? i + PACK_BATCH : n;
+        double t0 = bench_now();
+        if (qn_store_begin(s, &err) != QN_OK)
+            goto fail;
+        for (uint64_t j = i; j < end; j++)
+            if (qn_store_pack_add(s, pid, (int64_t)j + 1, 0, &err) != QN_OK)
+                goto fail;
+        if (qn_store_commit(s, &err) != QN_OK)
+            goto fail;
+        t[b] = (bench_now() - t0) / (double)(end - i);
+    }
+    qn_store_close(s);
+    *nbatch = nb;
+    return t;
+fail:
+    fprintf(stderr, "bench_store: pack: %s\n", err.msg);
+    exit(1);
+}
+
+static void bench_pack(const char *path, uint64_t n)
+{
+    int nb;
+    double *t = pack_appends(path, n, &nb);
+    int edge = nb / 2 < PACK_EDGE ? nb / 2 : PACK_EDGE;
+    double first, last;
+
+    if (edge < 1) {
+        free(t);
+        return;
+    }
+    first = bench_median(t, edge);
+    last = bench_median(t + nb - edge, edge);
+    printf("  pack append, %" PRIu64 " puzzles in batches of %d: "
+           "%.1f us each at the start, %.1f us at the end (x%.2f; "
+           "O(1) target <= x2: %s)\n",
+           n, PACK_BATCH, first * 1e6, last * 1e6, last / first,
+           last <= 2 * first ? "PASS" : "FAIL");
+    free(t);
+}
+
 static uint64_t env_u64(const char *name, uint64_t dflt)
 {
     const char *s = getenv(name);
@@ -216,6 +278,10 @@ int main(void)
     printf("  bare insert loop    %10.0f rows/s\n", (double)n / b);
     printf("  qn_store_put_puzzle %10.0f rows/s  (%.0f%% of bare)\n",
            (double)n / a, 100.0 * b / a);
+    {
+        uint64_t np = env_u64("QN_BENCH_PACK", 20000);
+        bench_pack(path, np < n ? np : n); /* path: via_api's puzzles */
+    }
     {
         /* issue 6's figure: the real generate --db, same schema, same run */
         char gpath[96], nbuf[32], bbuf[32];

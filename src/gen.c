@@ -22,7 +22,8 @@
 #include "quench/hash.h"
 #include "quench/mem.h"
 
-#define BLOCK 1024        /* candidates per block */
+#define BLOCK 1024        /* candidates per block, at most */
+#define FIRST_BLOCK 4     /* the first block's size; each next one doubles */
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
 #define REDRAWS 64        /* draws before a candidate gives up */
@@ -282,10 +283,29 @@ static int candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
     return candidate2(c, mode, index, s, state, &graded);
 }
 
+/* Block b holds candidates block_start(b) .. block_start(b + 1) - 1 past
+ * start_index. Blocks grow from FIRST_BLOCK to BLOCK, so a run that
+ * needs a few puzzles grades a few dozen candidates, not BLOCK per
+ * worker, while long runs keep large blocks. Which candidate is which
+ * never depends on the sizes, so neither does the output. */
+static uint64_t block_start(uint64_t b)
+{
+    uint64_t grow = 0; /* doublings from FIRST_BLOCK to BLOCK */
+
+    while ((uint64_t)FIRST_BLOCK << grow < BLOCK)
+        grow++;
+    if (b <= grow)
+        return (uint64_t)FIRST_BLOCK * ((UINT64_C(1) << b) - 1);
+    return (uint64_t)FIRST_BLOCK * ((UINT64_C(1) << grow) - 1) +
+           (b - grow) * BLOCK;
+}
+
 /* A block of consecutive candidates, as a worker leaves it. */
 typedef struct block {
     uint64_t first;
     int n;            /* candidates in the block */
+    int cap;          /* candidates the arrays hold */
+    size_t ncells, keysize;
     uint8_t *ok;      /* on target */
     uint8_t *state, *canon, *plan; /* n * ncells each */
     uint64_t *presses, *nopt;
@@ -300,18 +320,31 @@ typedef struct block {
 static void block_init(block *b, int ncells, size_t keysize)
 {
     memset(b, 0, sizeof(*b));
-    b->ok = QN_NEWN(BLOCK, uint8_t);
-    b->state = QN_NEWN((size_t)BLOCK * ncells + 1, uint8_t);
-    b->canon = QN_NEWN((size_t)BLOCK * ncells + 1, uint8_t);
-    b->plan = QN_NEWN((size_t)BLOCK * ncells + 1, uint8_t);
-    b->presses = QN_NEWN(BLOCK, uint64_t);
-    b->nopt = QN_NEWN(BLOCK, uint64_t);
-    b->lit = QN_NEWN(BLOCK, int);
-    b->id = qn_xcalloc(BLOCK, sizeof(*b->id));
-    b->key = QN_NEWN(BLOCK * keysize + 1, uint8_t);
-    b->hash = QN_NEWN(BLOCK, uint64_t);
-    b->off = QN_NEWN(BLOCK + 1, size_t);
+    b->ncells = (size_t)ncells;
+    b->keysize = keysize;
     qn_buf_init(&b->text);
+}
+
+/* Room for n candidates. Slots grow with the blocks, so a short run never
+ * allocates (and clears) BLOCK-sized arrays it does not use. */
+static void block_reserve(block *b, int n)
+{
+    size_t c = (size_t)n;
+
+    if (n <= b->cap)
+        return;
+    b->ok = QN_RENEW(b->ok, c, uint8_t);
+    b->state = QN_RENEW(b->state, c * b->ncells + 1, uint8_t);
+    b->canon = QN_RENEW(b->canon, c * b->ncells + 1, uint8_t);
+    b->plan = QN_RENEW(b->plan, c * b->ncells + 1, uint8_t);
+    b->presses = QN_RENEW(b->presses, c, uint64_t);
+    b->nopt = QN_RENEW(b->nopt, c, uint64_t);
+    b->lit = QN_RENEW(b->lit, c, int);
+    b->id = qn_xreallocarray(b->id, c, sizeof(*b->id));
+    b->key = QN_RENEW(b->key, c * b->keysize + 1, uint8_t);
+    b->hash = QN_RENEW(b->hash, c, uint64_t);
+    b->off = QN_RENEW(b->off, c + 1, size_t);
+    b->cap = n;
 }
 
 static void block_release(block *b)
@@ -363,14 +396,16 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
 }
 
 static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
-                       uint64_t first, scratch *s, const qn_seen *seen)
+                       uint64_t num, scratch *s, const qn_seen *seen)
 {
     size_t ks = qn_seen_key_size(seen);
+    uint64_t first = c->o->start_index + block_start(num);
 
     b->first = first;
-    b->n = BLOCK;
+    b->n = (int)(block_start(num + 1) - block_start(num));
+    block_reserve(b, b->n);
     qn_buf_reset(&b->text);
-    for (int i = 0; i < BLOCK; i++) {
+    for (int i = 0; i < b->n; i++) {
         size_t o = (size_t)i * c->n;
         b->off[i] = b->text.len;
         int graded;
@@ -395,7 +430,7 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
             h->format(h->ctx, &p, &b->text);
         }
     }
-    b->off[BLOCK] = b->text.len;
+    b->off[b->n] = b->text.len;
 }
 
 /* The worker pool: blocks are claimed in order and consumed in order. */
@@ -430,8 +465,8 @@ static void *worker(void *arg)
         }
         b = p->next++;
         pthread_mutex_unlock(&p->mu);
-        fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots],
-                   p->c->o->start_index + b * BLOCK, &s, p->seen);
+        fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots], b, &s,
+                   p->seen);
         pthread_mutex_lock(&p->mu);
         p->holds[b % (uint64_t)p->nslots] = b + 1;
         pthread_cond_broadcast(&p->ready_cv);
@@ -447,6 +482,8 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
 {
     for (int i = 0; i < b->n; i++) {
         qn_gen_puzzle p;
+        if (st->draws >= c->o->max_draws)
+            return 2; /* exactly max_draws, whatever the block sizes */
         st->draws++;
         if (!b->ok[i])
             continue;
@@ -488,12 +525,50 @@ static int stopped(const qn_gen_hooks *h)
     return h->stop && *h->stop;
 }
 
+/* After consuming a block: report, and stop when asked to or out of
+ * draws. Returns consume's result, or -1 (stopped) or 2 (no draws left). */
+static int after_block(const genctx *c, const qn_gen_hooks *h,
+                       qn_gen_stats *st, int rc)
+{
+    if (h->progress)
+        h->progress(h->ctx, st);
+    if (rc == 0 && stopped(h))
+        rc = -1;
+    if (rc == 0 && st->draws >= c->o->max_draws)
+        rc = 2;
+    return rc;
+}
+
+/* jobs == 0: fill and consume each block in the caller's thread. For
+ * callers that cannot have threads, and short runs, where starting a
+ * worker costs more than the work (the fuzz target makes thousands a
+ * second). */
+static int run_inline(const genctx *c, const qn_gen_hooks *h,
+                      qn_gen_stats *st)
+{
+    qn_seen *seen = qn_seen_new(c->n, c->k);
+    scratch s;
+    block blk;
+    int rc = 0;
+
+    scratch_init(&s, c);
+    block_init(&blk, c->n, qn_seen_key_size(seen));
+    for (uint64_t b = 0; rc == 0; b++) {
+        fill_block(c, h, &blk, b, &s, seen);
+        rc = after_block(c, h, st, consume(c, h, &blk, seen, st));
+    }
+    block_release(&blk);
+    scratch_release(&s);
+    qn_seen_free(seen);
+    return rc;
+}
+
 static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
     pool p;
     pthread_t *th;
     qn_seen *seen = qn_seen_new(c->n, c->k);
-    int jobs = c->o->jobs > 0 ? c->o->jobs : 1, rc = 0;
+    int jobs = c->o->jobs, rc = 0;
 
     memset(&p, 0, sizeof(p));
     p.c = c;
@@ -516,13 +591,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
         while (p.holds[b % (uint64_t)p.nslots] != b + 1)
             pthread_cond_wait(&p.ready_cv, &p.mu);
         pthread_mutex_unlock(&p.mu);
-        rc = consume(c, h, blk, seen, st);
-        if (h->progress)
-            h->progress(h->ctx, st);
-        if (rc == 0 && stopped(h))
-            rc = -1;
-        if (rc == 0 && st->draws >= c->o->max_draws)
-            rc = 2;
+        rc = after_block(c, h, st, consume(c, h, blk, seen, st));
         pthread_mutex_lock(&p.mu);
         p.holds[b % (uint64_t)p.nslots] = 0;
         p.consumed++;
@@ -662,7 +731,7 @@ int qn_gen_run(const qn_game *g, const qn_gen_opts *o, const qn_gen_hooks *h,
         return rc;
     if (o->count == 0)
         return QN_OK;
-    rc = run_pool(&c, h, st);
+    rc = o->jobs > 0 ? run_pool(&c, h, st) : run_inline(&c, h, st);
     if (rc == 1)
         return QN_OK;
     if (rc == 2)

@@ -51,8 +51,9 @@ typedef struct qn_gen_opts {
     uint64_t lo, hi;      /* accepted minimal press counts, inclusive */
     int unique_optimum;   /* 1: exactly one optimal plan */
     int min_lit;          /* at least this many cells differ from goal */
-    int jobs;             /* worker threads, >= 1 */
-    uint64_t max_draws;   /* candidates to try before giving up */
+    int jobs;             /* worker threads; 0: none, the caller's thread
+                             does the work (the output is the same) */
+    uint64_t max_draws;   /* candidates to try before giving up (exactly) */
     qn_gen_mode mode;     /* AUTO: EXHAUSTIVE when a distribution is given
                              and the range is restricted, else SAMPLE, or
                              CLIMB when a pilot sample finds the target

@@ -115,6 +115,14 @@ static void test_reproducible(void)
     o.jobs = 3;
     T_EQ(run(g, &o, &c), QN_OK);
     T_EQ(a.count, 3000);
+    {
+        sink d; /* and in the caller's thread */
+        o.jobs = 0;
+        T_EQ(run(g, &o, &d), QN_OK);
+        T_EQ(d.count, 3000);
+        T_CHECK(!memcmp(a.states, d.states, a.count * 25));
+        sink_free(&d);
+    }
     T_CHECK(a.count == b.count && a.count == c.count);
     T_CHECK(!memcmp(a.states, b.states, a.count * 25) &&
             !memcmp(a.states, c.states, a.count * 25));
@@ -289,9 +297,49 @@ static void test_climb(void)
     qn_rules_free(r);
 }
 
+/* max_draws is exact, below one block and past several, and the run's
+ * result does not depend on the number of workers. */
+static void test_draw_limit(void)
+{
+    static const uint64_t limits[] = {5, 16, 17, 3000};
+    qn_rules *r;
+    qn_game *g = load("rules/classic-3x3.yaml", &r);
+
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        uint64_t emitted = 0;
+        for (int jobs = 0; jobs <= 3; jobs++) {
+            qn_gen_opts o;
+            qn_gen_stats st;
+            qn_err err = QN_ERR_INIT;
+            sink s;
+            qn_gen_hooks h;
+
+            qn_gen_opts_init(&o);
+            qn_seed_parse(&o.seed, "d2a5", NULL);
+            o.count = 1000; /* more than the 512 states hold */
+            o.mode = QN_GEN_SAMPLE;
+            o.max_draws = limits[i];
+            o.jobs = jobs;
+            memset(&s, 0, sizeof(s));
+            s.n = 9;
+            h = (qn_gen_hooks){NULL, collect, NULL, &s, NULL};
+            T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_ELIMIT);
+            T_EQ(st.draws, limits[i]);
+            T_CHECK(s.count == st.emitted && s.count <= limits[i]);
+            if (jobs == 0)
+                emitted = s.count;
+            T_EQ(s.count, emitted);
+            sink_free(&s);
+        }
+    }
+    qn_game_free(g);
+    qn_rules_free(r);
+}
+
 int main(void)
 {
     test_reproducible();
+    test_draw_limit();
     test_uniform();
     test_exhaustive();
     test_filters();
