@@ -19,6 +19,11 @@ void qn_mem_fail_after(long n)
     atomic_store(&nalloc, 0);
 }
 
+long qn_mem_counted(void)
+{
+    return atomic_load(&nalloc);
+}
+
 _Noreturn void qn_mem_oom(void)
 {
     fputs("quench: out of memory\n", stderr);

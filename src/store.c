@@ -150,10 +150,17 @@ static int tx_end(qn_store *s, int rc, qn_err *err)
         if (rc == QN_OK)
             return QN_OK;
     }
-    sqlite3_exec(s->db,
-                 s->in_batch ? "ROLLBACK TO qn_op; RELEASE qn_op" : "ROLLBACK",
-                 NULL, NULL, NULL);
-    return rc;
+    /* The rollback itself needs memory (to prepare it): when it fails the
+     * transaction stays open, and rc may be a benign QN_ENOTFOUND the
+     * caller would carry on from, into "cannot start a transaction within
+     * a transaction". Report the failed rollback instead (found by
+     * failing SQLite's allocations, tests/faults.sh). When SQLite has
+     * already rolled back, there is nothing to undo and rc says why. */
+    if (sqlite3_get_autocommit(s->db))
+        return rc;
+    int undo = qn_store__exec(
+        s, s->in_batch ? "ROLLBACK TO qn_op; RELEASE qn_op" : "ROLLBACK", err);
+    return undo != QN_OK ? undo : rc;
 }
 
 /* ---------------------------------------------------------------------

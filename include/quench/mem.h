@@ -35,7 +35,8 @@ _Noreturn void qn_mem_oom(void);
  * CLI does; jansson left alone reports a failed allocation inside a string
  * as a syntax error.
  */
-void qn_mem_fail_after(long n);
+void qn_mem_fail_after(long n); /* n < 0: never; resets the count */
+long qn_mem_counted(void); /* allocations counted since qn_mem_fail_after */
 int qn_mem_inject(void); /* 1 when this allocation is the one to fail */
 void qn_mem_hook_sqlite(void);  /* before any other SQLite call */
 void qn_mem_hook_jansson(void);

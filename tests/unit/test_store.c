@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -15,6 +16,7 @@
 #include "quench/buf.h"
 #include "quench/canon.h"
 #include "quench/game.h"
+#include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 #include "quench/store.h"
@@ -645,9 +647,84 @@ static void test_canon_pack(void)
     T_EQ(out[0], 0x06);
 }
 
+/*
+ * A call that ends in an error or finds nothing rolls its transaction
+ * back, and that ROLLBACK needs memory too. Fail each of run_find's
+ * allocations in turn (in a child: quench's own allocator exits 71 on
+ * failure) and require after each that the handle either said "out of
+ * memory" or can open a batch: never a transaction left open behind a
+ * benign QN_ENOTFOUND (generate then failed with "cannot start a
+ * transaction within a transaction"; found by tests/faults.sh).
+ */
+enum { NM_CLEAN, NM_REPORTED, NM_OPEN_TX, NM_DONE, NM_SETUP };
+
+static int nomem_child(const char *path, long n)
+{
+    qn_store *s;
+    qn_store_run r = {"generate", 1, "feed", "count=1", "0.1.0", 1};
+    int64_t id;
+    uint64_t next;
+    int rc;
+
+    if (qn_store_open(&s, path, 0, NULL) != QN_OK)
+        return NM_SETUP;
+    qn_mem_fail_after(n);
+    rc = qn_store_run_find(s, &r, &id, &next, NULL);
+    if (qn_mem_counted() < n)
+        return NM_DONE; /* past the last allocation */
+    qn_mem_fail_after(-1);
+    if (rc == QN_ENOMEM)
+        return NM_REPORTED;
+    if (rc != QN_ENOTFOUND || qn_store_begin(s, NULL) != QN_OK)
+        return NM_OPEN_TX;
+    qn_store_rollback(s, NULL);
+    qn_store_close(s);
+    return NM_CLEAN;
+}
+
+static void test_nomem_rollback(void)
+{
+    qn_store *s = open_ok(tpath("nomem.db"));
+    int counts[NM_SETUP + 2] = {0};
+    long n;
+
+    put_rule(s);
+    qn_store_close(s);
+    for (n = 1; n < 100000; n++) {
+        int status, code;
+        pid_t pid;
+
+        fflush(NULL);
+        pid = fork();
+        if (pid == 0) {
+            if (!freopen("/dev/null", "w", stderr)) /* the marker lines */
+                _exit(NM_SETUP);
+            _exit(nomem_child(tpath("nomem.db"), n));
+        }
+        T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        /* 71: quench's own allocation failed, the documented exit */
+        code = WIFEXITED(status) && WEXITSTATUS(status) == 71
+                   ? NM_REPORTED
+                   : WIFEXITED(status) && WEXITSTATUS(status) <= NM_SETUP
+                         ? WEXITSTATUS(status)
+                         : NM_SETUP + 1;
+        counts[code]++;
+        if (code == NM_DONE || code >= NM_SETUP)
+            break;
+    }
+    T_EQ(counts[NM_DONE], 1);
+    T_EQ(counts[NM_OPEN_TX], 0);
+    T_EQ(counts[NM_SETUP] + counts[NM_SETUP + 1], 0);
+    T_CHECK(counts[NM_REPORTED] > 0); /* SQLite's failures were met */
+}
+
 int main(void)
 {
     char cmd[600];
+
+    /* SQLite allocates through quench's counted allocator (never failing
+     * unless a test asks): before any other SQLite call */
+    qn_mem_hook_sqlite();
 
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
@@ -665,6 +742,7 @@ int main(void)
     test_puzzles();
     test_packs();
     test_runs();
+    test_nomem_rollback();
     test_merge();
     test_corrupt();
     test_readonly_and_busy();
