@@ -15,6 +15,7 @@ out=${FAULTS_OUT:-$top/build/faults}
 export QN_FAIL_ALLOC_LIBS=${QN_FAIL_ALLOC_LIBS-j}
 export QN_FAULTS_MAX=${QN_FAULTS_MAX-3000}
 mkdir -p "$out"
+out=$(cd "$out" && pwd) # the tests run in their own directories
 rm -f "$out"/*.log "$out"/*.log.fail "$out"/*.log.capped
 [ $# -gt 0 ] || set -- "$top"/tests/cli/t[0-9]*.sh
 start=$(date +%s)
