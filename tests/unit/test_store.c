@@ -656,7 +656,7 @@ static void test_canon_pack(void)
  * benign QN_ENOTFOUND (generate then failed with "cannot start a
  * transaction within a transaction"; found by tests/faults.sh).
  */
-enum { NM_CLEAN, NM_REPORTED, NM_OPEN_TX, NM_DONE, NM_SETUP };
+enum { NM_CLEAN, NM_REPORTED, NM_OPEN_TX, NM_WRONG, NM_DONE, NM_SETUP };
 
 static int nomem_child(const char *path, long n)
 {
@@ -675,7 +675,9 @@ static int nomem_child(const char *path, long n)
     qn_mem_fail_after(-1);
     if (rc == QN_ENOMEM)
         return NM_REPORTED;
-    if (rc != QN_ENOTFOUND || qn_store_begin(s, NULL) != QN_OK)
+    if (rc != QN_ENOTFOUND)
+        return NM_WRONG; /* neither the answer nor out of memory */
+    if (qn_store_begin(s, NULL) != QN_OK)
         return NM_OPEN_TX;
     qn_store_rollback(s, NULL);
     qn_store_close(s);
@@ -714,6 +716,7 @@ static void test_nomem_rollback(void)
     }
     T_EQ(counts[NM_DONE], 1);
     T_EQ(counts[NM_OPEN_TX], 0);
+    T_EQ(counts[NM_WRONG], 0);
     T_EQ(counts[NM_SETUP] + counts[NM_SETUP + 1], 0);
     T_CHECK(counts[NM_REPORTED] > 0); /* SQLite's failures were met */
 }
