@@ -90,11 +90,14 @@ as_user() {
         "$@"
     fi
 }
+# nobody may not reach the checkout (a clone under a mktemp -d, mode 700):
+# the rule file it reads is copied next to the database
 chmod 755 "$TMP"
-chmod 644 p2.json subs.txt
+cp "$C" ro-rule.yaml
+chmod 644 p2.json subs.txt ro-rule.yaml
 while read -r line; do
     rm -f ro.db* && cp base.db ro.db && chmod 444 ro.db
-    cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|ro.db|")
+    cmd=$(echo "$line" | sed "s|RULE|$TMP/ro-rule.yaml|; s|D|ro.db|")
     # shellcheck disable=SC2086
     as_user "$QUENCH" $cmd >/dev/null 2>err.txt
     rc=$?
