@@ -157,7 +157,9 @@ check-fuzz: $(FUZZ_REPLAY)
 
 # The whole malformed-input corpus (check runs a sample: t900)
 # make torture: the whole malformed-input corpus, 1000 kill -9 rounds
-# (250 per scenario) and the allocation-failure sweep over every CLI test.
+# (250 per scenario) and the allocation-failure sweep over every CLI test
+# for every N (some 170,000 runs of quench: hours of one core; set
+# QN_FAULTS_MAX=N to cut each command at N points).
 KILL_ROUNDS ?= 250
 torture: $(QUENCH)
 	python3 scripts/torture.py --quench $(abspath $(QUENCH)) \

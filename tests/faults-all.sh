@@ -6,14 +6,15 @@
 # the failures, then the totals; exit 1 when any point failed.
 # Environment: QUENCH, QN_FAIL_ALLOC_LIBS (default j: jansson's allocations
 # counted too; add s for SQLite's, thousands more points per database
-# command), QN_FAULTS_MAX (default 3000 points per command, 0: every N;
-# commands cut there are listed), FAULTS_OUT (default build/faults).
+# command), QN_FAULTS_MAX (default 0: every N; a number stops each command
+# after that many points, and the commands cut there are listed),
+# FAULTS_OUT (default build/faults).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${QUENCH:?QUENCH must name the quench binary under test}"
 out=${FAULTS_OUT:-$top/build/faults}
 export QN_FAIL_ALLOC_LIBS=${QN_FAIL_ALLOC_LIBS-j}
-export QN_FAULTS_MAX=${QN_FAULTS_MAX-3000}
+export QN_FAULTS_MAX=${QN_FAULTS_MAX-0}
 mkdir -p "$out"
 out=$(cd "$out" && pwd) # the tests run in their own directories
 rm -f "$out"/*.log "$out"/*.log.fail "$out"/*.log.capped
