@@ -29,7 +29,11 @@ int qn_store__fail(qn_store *s, int rc, qn_err *err)
         qn_err_source(err, s->path);
     switch (rc & 0xff) {
     case SQLITE_NOMEM:
-        return qn_err_set(err, QN_ENOMEM, 0, 0, "%s", msg);
+        /* sqlite3_errmsg may name the step that wanted the memory instead
+         * ("unable to open a temporary database file ..."): say the cause */
+        if (strstr(msg, "out of memory"))
+            return qn_err_set(err, QN_ENOMEM, 0, 0, "%s", msg);
+        return qn_err_set(err, QN_ENOMEM, 0, 0, "out of memory (%s)", msg);
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         return qn_err_set(err, QN_EBUSY, 0, 0,
