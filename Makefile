@@ -155,7 +155,6 @@ check-fuzz: $(FUZZ_REPLAY)
 	  $(OUT)/fuzz-replay/$$t fuzz/corpus/$$t || exit 1; \
 	done
 
-# The whole malformed-input corpus (check runs a sample: t900)
 # make torture: the whole malformed-input corpus, 1000 kill -9 rounds
 # (250 per scenario) and the allocation-failure sweep over every CLI test
 # for every N (some 170,000 runs of quench: hours of one core; set
