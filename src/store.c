@@ -1490,6 +1490,32 @@ static int merge_members(qn_store *s, int64_t *added, qn_err *err)
     return rc;
 }
 
+/* Attach in_path as src. A merge whose DETACH failed (it needs memory
+ * too) left src attached, and ATTACH then failed with "database src is
+ * already in use" (found by failing SQLite's allocations,
+ * tests/faults.sh): detach such a leftover first. */
+static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
+{
+    long long left = 0;
+    sqlite3_stmt *at = NULL;
+    int rc;
+
+    rc = qn_store__int(s,
+                       "SELECT count(*) FROM pragma_database_list"
+                       " WHERE name = 'src'",
+                       &left, err);
+    if (rc == QN_OK && left)
+        rc = qn_store__exec(s, "DETACH DATABASE src", err);
+    if (rc == QN_OK)
+        rc = prep(s, &at, "ATTACH DATABASE ? AS src", err);
+    if (rc != QN_OK)
+        return rc;
+    bind_text(at, 1, in_path);
+    rc = step_done(s, at, err);
+    sqlite3_finalize(at);
+    return rc;
+}
+
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
@@ -1497,7 +1523,6 @@ int qn_store_merge(qn_store *s, const char *in_path,
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
     int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy, &st.packs};
     long long nsrc = 0, before = 0, after = 0;
-    sqlite3_stmt *at = NULL;
     int rc, ver;
 
     if (s->in_batch)
@@ -1519,14 +1544,9 @@ int qn_store_merge(qn_store *s, const char *in_path,
     qn_store_close(in);
     if (rc != QN_OK)
         return rc;
-    if ((rc = prep(s, &at, "ATTACH DATABASE ? AS src", err)) != QN_OK)
+    if ((rc = merge_attach(s, in_path, err)) != QN_OK)
         return rc;
-    bind_text(at, 1, in_path);
-    rc = step_done(s, at, err);
-    sqlite3_finalize(at);
-    if (rc != QN_OK)
-        return rc;
-    rc = qn_store__exec(s, "BEGIN IMMEDIATE", err);
+    rc = tx_begin(s, err);
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM main.puzzles", &before,
                            err);
@@ -1539,15 +1559,18 @@ int qn_store_merge(qn_store *s, const char *in_path,
         st.puzzles = after - before;
     if (rc == QN_OK)
         rc = merge_members(s, &st.pack_entries, err);
-    if (rc == QN_OK)
-        rc = qn_store__exec(s, "COMMIT", err);
-    if (rc != QN_OK)
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
-    if (rc == QN_OK) {
-        st.duplicates = nsrc - st.puzzles;
-        if (stats_out)
-            *stats_out = st;
+    rc = tx_end(s, rc, err);
+    if (rc != QN_OK) { /* err says why; the next merge detaches src */
+        sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+        return rc;
     }
-    return rc;
+    /* The input is merged. A DETACH that fails (it needs memory) is
+     * reported all the same: the caller may stop there, and merging the
+     * input again adds nothing. */
+    if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
+        return rc;
+    st.duplicates = nsrc - st.puzzles;
+    if (stats_out)
+        *stats_out = st;
+    return QN_OK;
 }

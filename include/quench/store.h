@@ -321,7 +321,9 @@ typedef struct qn_store_merge_stats {
  * rules by hash, runs by key, puzzles by (rule, canonical key) in (rule,
  * seed, stream index) order, packs by name (members not yet in the pack
  * are appended in their order). Idempotent. *stats_out (may be NULL)
- * receives what was added. QN_ENOTFOUND when in_path does not exist.
+ * receives what was added. QN_ENOTFOUND when in_path does not exist;
+ * QN_ENOMEM may also come after the commit (detaching the input), with
+ * the input merged: merging it again adds nothing.
  */
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err);

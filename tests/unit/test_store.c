@@ -767,6 +767,61 @@ static void test_nomem_check(void)
     T_CHECK(counts[NM_REPORTED] > 0);
 }
 
+/*
+ * db merge with SQLite's allocations failing. DETACH needs memory too: a
+ * failed one after the commit was ignored, and the next input's ATTACH
+ * failed with "database src is already in use" (exit 74; found by
+ * tests/faults.sh with QN_FAIL_ALLOC_LIBS=sj). Merge one shard failing
+ * the n-th allocation: it must succeed or say out of memory; then, nothing
+ * failing, merging both shards on the same handle must succeed and give
+ * the single run's puzzles (merging again adds nothing).
+ */
+static long long nm_merge_want; /* puzzles of the single run */
+
+static int nomem_merge_child(const char *unused, long n)
+{
+    char out[600];
+    qn_store *s;
+    qn_err err = QN_ERR_INIT;
+    int rc, failed;
+
+    (void)unused;
+    snprintf(out, sizeof(out), "%s/nmmerge-%ld.db", tmpdir, n);
+    if (qn_store_open(&s, out, QN_STORE_CREATE, NULL) != QN_OK)
+        return NM_SETUP;
+    qn_mem_fail_after(n);
+    rc = qn_store_merge(s, tpath("n0.db"), NULL, &err);
+    failed = qn_mem_counted() >= n;
+    qn_mem_fail_after(-1);
+    if (rc != QN_OK && (rc != QN_ENOMEM || !strstr(err.msg, "out of memory")))
+        return NM_WRONG;
+    if (qn_store_merge(s, tpath("n0.db"), NULL, &err) ||
+        qn_store_merge(s, tpath("n1.db"), NULL, &err))
+        return NM_WRONG;
+    qn_store_close(s);
+    if (raw_int(out, "SELECT count(*) FROM puzzles") != nm_merge_want)
+        return NM_WRONG;
+    unlink(out);
+    if (!failed) /* past the last allocation */
+        return rc == QN_OK ? NM_DONE : NM_SETUP;
+    return rc == QN_OK ? NM_CLEAN : NM_REPORTED;
+}
+
+static void test_nomem_merge(void)
+{
+    int counts[NM_SETUP + 2] = {0};
+
+    /* small shards: the sweep's points grow with the rows merged */
+    fill(tpath("n0.db"), 0, 6, 2, "shard");
+    fill(tpath("n1.db"), 1, 6, 2, "shard");
+    fill(tpath("n.db"), 0, 6, 1, "single");
+    nm_merge_want = raw_int(tpath("n.db"), "SELECT count(*) FROM puzzles");
+    T_CHECK(nm_merge_want > 0);
+    nomem_sweep(NULL, nomem_merge_child, counts);
+    T_EQ(counts[NM_WRONG], 0);
+    T_CHECK(counts[NM_REPORTED] > 0);
+}
+
 int main(void)
 {
     char cmd[600];
@@ -794,6 +849,7 @@ int main(void)
     test_nomem_rollback();
     test_nomem_check();
     test_merge();
+    test_nomem_merge();
     test_corrupt();
     test_readonly_and_busy();
     qn_game_free(game);
