@@ -29,17 +29,22 @@ dump base.db >base.txt
 # Commands that write to the database, with a fresh copy of base.db each.
 writers() {
     cat <<'CMDS'
-generate RULE -n 4 --seed 77 --db D --pack g
-pack --db D create fresh
-pack --db D sort p
-pack --db D rename p q
-pack --db D delete p
-import p2.json --db D
-validate RULE subs.txt --db D --into v
-db --db D migrate
+generate @RULE@ -n 4 --seed 77 --db @DB@ --pack g
+pack --db @DB@ create fresh
+pack --db @DB@ sort p
+pack --db @DB@ rename p q
+pack --db @DB@ delete p
+import p2.json --db @DB@
+validate @RULE@ subs.txt --db @DB@ --into v
+db --db @DB@ migrate
 CMDS
 }
 writers >cmds.txt
+# fill LINE DB RULE: the command of LINE on database DB with rule file RULE.
+# The placeholders cannot occur in a path (a bare D did, in a mktemp name).
+fill() {
+    echo "$1" | sed "s|@DB@|$2|g; s|@RULE@|$3|g"
+}
 sed 's/"name":"p"/"name":"p2"/' p.json >p2.json
 
 # 1. Standard output on a full device: 74 and a message; the database
@@ -63,7 +68,7 @@ expect_rc 0 "generate --db > /dev/full: database consistent"
 #    reason at the database's name; the database as it was.
 while read -r line; do
     rm -f lim.db* && cp base.db lim.db
-    cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|lim.db|")
+    cmd=$(fill "$line" lim.db "$C")
     # the limit is 1 block past the current size: the first growth fails
     blocks=$(( $(wc -c <lim.db) / 512 + 1 ))
     # shellcheck disable=SC2086
@@ -97,7 +102,7 @@ cp "$C" ro-rule.yaml
 chmod 644 p2.json subs.txt ro-rule.yaml
 while read -r line; do
     rm -f ro.db* && cp base.db ro.db && chmod 444 ro.db
-    cmd=$(echo "$line" | sed "s|RULE|$TMP/ro-rule.yaml|; s|D|ro.db|")
+    cmd=$(fill "$line" ro.db "$TMP/ro-rule.yaml")
     # shellcheck disable=SC2086
     as_user "$QUENCH" $cmd >/dev/null 2>err.txt
     rc=$?
@@ -111,9 +116,9 @@ done <cmds.txt
 #    the same command works once the lock is gone.
 if command -v sqlite3 >/dev/null 2>&1; then
     while read -r line; do
-        case $line in "db --db D migrate") continue ;; esac
+        case $line in "db --db @DB@ migrate") continue ;; esac
         rm -f lk.db* && cp base.db lk.db
-        cmd=$(echo "$line" | sed "s|RULE|$C|; s|D|lk.db|")
+        cmd=$(fill "$line" lk.db "$C")
         (echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);"; sleep 1) | sqlite3 lk.db &
         holder=$!
         sleep 0.5
