@@ -5,6 +5,8 @@
 #ifndef QN_CMD_H
 #define QN_CMD_H
 
+#include <stdio.h>
+
 #include "quench/err.h"
 
 /* Exit statuses: the table in the README and the man page. */
@@ -20,7 +22,12 @@ enum qn_exit {
     QN_EXIT_IOERR = 74,    /* read or write failed */
     QN_EXIT_TEMPFAIL = 75, /* database busy: retry later */
     QN_EXIT_CONFIG = 78,   /* database newer than this binary */
-    QN_EXIT_INTERRUPTED = 130
+    QN_EXIT_SIGNAL = 128,  /* + the signal: 129 SIGHUP, 130 SIGINT, 143
+                              SIGTERM: stopped early, what was produced
+                              is kept (generate) */
+    QN_EXIT_INTERRUPTED = 130,
+    QN_EXIT_PIPE = 141     /* standard output closed by its reader (as
+                              if killed by SIGPIPE), said quietly */
 };
 
 typedef struct qn_ctx {
@@ -51,16 +58,46 @@ int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_game **g_out);
 /* Read a whole file ("-" = stdin) of at most max bytes into *out,
  * NUL-terminated (*len excludes the NUL); free() it. */
-/*
- * Write len bytes to path through a temporary file in the same directory:
- * fsync, then rename over path, so readers see the old file or the whole
- * new one. Returns an exit code (73: cannot create, 74: write failed)
- * after reporting.
- */
-int cmd_write_atomic(const qn_ctx *ctx, const char *path, const char *data,
-                     size_t len);
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
                  qn_err *err);
+/*
+ * cmd_output.c: an output destination. path NULL or "-" is standard
+ * output. A regular file, or a name that does not exist yet, is written
+ * through a temporary file beside it (".NAME.XXXXXX": 0666 less the umask
+ * when new, the old file's permissions when replaced), fsync'd and renamed
+ * over it on commit, so readers see the old file or the whole new one. A
+ * symbolic link is followed to the file it names, which is replaced; a
+ * device or FIFO is written in place, never replaced. Exit codes after
+ * reporting: 73 cannot create, 74 write failed, 141 closed pipe (quiet).
+ */
+typedef struct cmd_out {
+    const char *name; /* for messages: path as given, or "standard output" */
+    FILE *f;          /* write here; NULL once committed or discarded */
+    char *target;     /* the file written or replaced, links followed */
+    char *tmp;        /* the temporary file; NULL when written in place */
+} cmd_out;
+
+int cmd_out_open(cmd_out *o, const char *path);
+/* Flush, fsync, rename into place; an exit code. o is released. */
+int cmd_out_commit(cmd_out *o);
+/* Drop the output: the temporary file goes, the target is untouched. */
+void cmd_out_discard(cmd_out *o);
+/* The whole of data to path (or stdout) through cmd_out; an exit code. */
+int cmd_write_atomic(const char *path, const char *data, size_t len);
+/* For fatal-signal handlers: remove the temporary file being written.
+ * Async-signal-safe. */
+void cmd_out_signal_cleanup(void);
+/*
+ * A write to name failed with errno e: 141 for EPIPE (the reader left,
+ * nothing said), else 74 after "quench: NAME: write failed: ...".
+ */
+int cmd_write_error(const char *name, int e);
+/*
+ * Install fn (sigaction flags) for SIGINT, SIGTERM and SIGHUP, the signals
+ * that ask a process to stop (Ctrl-C, kill, timeout, Slurm, docker stop,
+ * Kubernetes; a closed terminal), except those ignored at start-up.
+ */
+void cmd_catch_stop_signals(void (*fn)(int), int flags);
 /* Write out to stdout and empty it; exit code (74 on a failed write). */
 int cmd_flush_out(qn_buf *out);
 /* cmd_flush_out, then fflush(stdout). */
@@ -103,6 +140,8 @@ typedef struct solve_opts {
 struct qn_grid_rule;
 /* --fill V must be a colour below k: 0, or -1 after reporting (exit 65). */
 int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
+/* The report to stdout, or to stderr when -o - has the image there. */
+int cmd_solve_report(const solve_opts *o, qn_buf *out);
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);

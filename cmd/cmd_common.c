@@ -4,13 +4,12 @@
  * the write checked.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "quench/mem.h"
@@ -85,10 +84,8 @@ int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
 
 int cmd_flush_out(qn_buf *out)
 {
-    if (out->len && fwrite(out->buf, 1, out->len, stdout) != out->len) {
-        fprintf(stderr, "quench: writing output: %s\n", strerror(errno));
-        return QN_EXIT_IOERR;
-    }
+    if (out->len && fwrite(out->buf, 1, out->len, stdout) != out->len)
+        return cmd_write_error("standard output", errno);
     qn_buf_reset(out);
     return QN_EXIT_OK;
 }
@@ -97,10 +94,8 @@ int cmd_finish_out(qn_buf *out)
 {
     int rc = cmd_flush_out(out);
 
-    if (rc == QN_EXIT_OK && fflush(stdout) != 0) {
-        fprintf(stderr, "quench: writing output: %s\n", strerror(errno));
-        return QN_EXIT_IOERR;
-    }
+    if (rc == QN_EXIT_OK && fflush(stdout) != 0)
+        return cmd_write_error("standard output", errno);
     return rc;
 }
 
@@ -242,71 +237,20 @@ int cmd_take_db_opt(int argc, char **argv, const char *cmd,
     return QN_EXIT_OK;
 }
 
-/*
- * Write len bytes to path through a temporary file in the same directory:
- * fsync, then rename over path, so readers see the old file or the whole
- * new one. On failure the temporary file is removed. Returns an exit code
- * (73: cannot create, 74: write failed) after reporting.
- */
-int cmd_write_atomic(const qn_ctx *ctx, const char *path, const char *data,
-                     size_t len)
+void cmd_catch_stop_signals(void (*fn)(int), int flags)
 {
-    qn_err err = QN_ERR_INIT;
-    const char *slash = strrchr(path, '/');
-    qn_buf tmp = QN_BUF_INIT;
-    mode_t mask;
-    int fd, st = QN_EXIT_OK;
-    size_t off = 0;
+    static const int stop[] = {SIGINT, SIGTERM, SIGHUP};
 
-    if (slash)
-        qn_buf_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
-                    slash + 1);
-    else
-        qn_buf_addf(&tmp, ".%s.XXXXXX", path);
-    fd = mkstemp(tmp.buf);
-    if (fd < 0) {
-        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
-                   strerror(errno));
-        qn_report(ctx, &err);
-        qn_buf_release(&tmp);
-        return QN_EXIT_CANTCREAT;
-    }
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0)
-        goto fail;
-    while (off < len) {
-        ssize_t n = write(fd, data + off, len - off);
-        if (n < 0 && errno == EINTR)
+    for (size_t i = 0; i < sizeof(stop) / sizeof(*stop); i++) {
+        struct sigaction sa, old;
+        /* ignored when we started (nohup, a background job of a
+         * non-interactive shell): the caller wants it ignored */
+        if (sigaction(stop[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
-        if (n <= 0)
-            goto fail;
-        off += (size_t)n;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = fn;
+        sa.sa_flags = flags;
+        sigemptyset(&sa.sa_mask);
+        sigaction(stop[i], &sa, NULL);
     }
-    if (fsync(fd) != 0)
-        goto fail;
-    if (close(fd) != 0) {
-        fd = -1;
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp.buf, path) != 0) {
-        qn_err_set(&err, QN_EIO, 0, 0, "cannot create '%s': %s", path,
-                   strerror(errno));
-        qn_report(ctx, &err);
-        unlink(tmp.buf);
-        qn_buf_release(&tmp);
-        return QN_EXIT_CANTCREAT;
-    }
-    qn_buf_release(&tmp);
-    return st;
-fail:
-    qn_err_set(&err, QN_EIO, 0, 0, "cannot write '%s': %s", path,
-               strerror(errno));
-    qn_report(ctx, &err);
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp.buf);
-    qn_buf_release(&tmp);
-    return QN_EXIT_IOERR;
 }

@@ -32,7 +32,9 @@ const char cmd_db_usage[] =
     "  stats           counts, and the difficulty histogram per rule\n"
     "  merge OUT IN... copy rules, runs, puzzles and packs of the shard\n"
     "                  databases IN into OUT (created when missing), one\n"
-    "                  transaction per IN; merging twice changes nothing\n"
+    "                  transaction per IN; merging twice changes nothing.\n"
+    "                  Every IN is checked (there, undamaged, this schema\n"
+    "                  version) before OUT is touched\n"
     "\n"
     "  --db PATH       the database (default: $QUENCH_DB, else\n"
     "                  db/quench.db); not used by merge\n"
@@ -260,6 +262,22 @@ done:
     return st;
 }
 
+/* IN names OUT itself, by another name (a link, ./OUT) or the same. */
+static int same_file(const char *out, const char *in)
+{
+    struct stat a, b;
+
+    if (!strcmp(out, in))
+        return 1;
+    return stat(out, &a) == 0 && stat(in, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/*
+ * Every input is checked (there, a quench database at this schema
+ * version, undamaged) before OUT is opened or created: a bad input leaves
+ * OUT as it was. Then one transaction per input.
+ */
 static int db_merge(const qn_ctx *ctx, int argc, char **argv)
 {
     qn_store *s;
@@ -268,9 +286,14 @@ static int db_merge(const qn_ctx *ctx, int argc, char **argv)
     if (argc < 2)
         return qn_usage_error("db merge: name OUT and at least one IN");
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], argv[0]))
-            return qn_usage_error("db merge: '%s' is both OUT and IN",
-                                  argv[0]);
+        if (same_file(argv[0], argv[i]))
+            return qn_usage_error("db merge: '%s' is OUT ('%s') itself",
+                                  argv[i], argv[0]);
+    for (int i = 1; i < argc; i++) {
+        qn_err err = QN_ERR_INIT;
+        if (qn_store_merge_check(argv[i], &err) != QN_OK)
+            return qn_report(ctx, &err);
+    }
     if ((st = cmd_open_store(ctx, argv[0], QN_STORE_CREATE, &s)))
         return st;
     for (int i = 1; i < argc; i++) {

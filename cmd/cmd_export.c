@@ -100,10 +100,8 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     qn_store_close(s);
     if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
         st = qn_report(ctx, &err);
-    } else if (!outpath || strcmp(outpath, "-") == 0) {
-        st = cmd_finish_out(&out);
     } else {
-        st = cmd_write_atomic(ctx, outpath, out.buf, out.len);
+        st = cmd_write_atomic(outpath, out.buf, out.len);
     }
     qn_buf_release(&out);
     qn_pack_doc_release(&doc);

@@ -42,7 +42,8 @@ const char cmd_generate_usage[] =
     "  --mode M           auto (default), sample, exhaustive or climb\n"
     "  --max-draws N      candidates to try before giving up\n"
     "  --jobs N           worker threads (default: the number of cores)\n"
-    "  -o, --output FILE  write there (atomically) instead of stdout\n"
+    "  -o, --output FILE  write there (atomically; - for stdout) instead of\n"
+    "                     stdout\n"
     "  --db DB            also store the puzzles in the SQLite database DB\n"
     "                     (\"-\" for $QUENCH_DB or db/quench.db), a batch per\n"
     "                     transaction; each puzzle is printed only after its\n"
@@ -60,8 +61,9 @@ const char cmd_generate_usage[] =
     "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
     "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
     "Exit status: 0 done, 65 empty or impossible target, 75 gave up before\n"
-    "COUNT (the target is too rare), 130 interrupted (what was produced is\n"
-    "kept and said).\n";
+    "COUNT (the target is too rare) or the --db run is being written by\n"
+    "another process, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (what\n"
+    "was produced is kept and said), 141 the reader of stdout left.\n";
 
 typedef struct gen_cli {
     const char *rules, *out_path, *tier;
@@ -75,7 +77,7 @@ typedef struct gen_cli {
     size_t grade_max;
     char head[128], tail[128];      /* constant record parts */
     qn_distrib *dist;
-    FILE *out;
+    cmd_out out;
     qn_buf buf;
     double t0, last_progress;
     int progress;
@@ -97,12 +99,23 @@ typedef struct gen_cli {
 
 #define DB_BATCH 4096 /* default puzzles per transaction */
 
+/* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+/*
+ * The first stop signal ends the run gracefully: the current record is
+ * finished, the batch committed, the summary written. A second one stops
+ * at once (the open batch rolls back, the temporary file goes).
+ */
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    if (interrupted) {
+        cmd_out_signal_cleanup();
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    interrupted = sig;
 }
 
 static double now(void)
@@ -381,7 +394,7 @@ static int emit_puzzle(void *vctx, const qn_gen_puzzle *p)
 
     qn_buf_add(&gc->buf, p->text, p->textlen);
     if (gc->buf.len > (1u << 16)) {
-        if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len) {
+        if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len) {
             gc->write_failed = errno ? errno : EIO;
             return 1;
         }
@@ -410,7 +423,7 @@ static int commit_batch(gen_cli *gc)
     gc->in_batch = 0;
     qn_buf_add(&gc->buf, gc->pending.buf, gc->pending.len);
     qn_buf_reset(&gc->pending);
-    if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len) {
+    if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len) {
         gc->write_failed = errno ? errno : EIO;
         return QN_EIO;
     }
@@ -605,18 +618,12 @@ static int setup_store(gen_cli *gc)
     run.options = key.buf;
     run.tool_version = qn_version();
     run.requested = gc->o.count;
-    if (rc == QN_OK) {
-        uint64_t next = 0;
-        rc = qn_store_run_find(gc->store, &run, &gc->run_id, &next,
+    if (rc == QN_OK)
+        rc = qn_store_run_open(gc->store, &run, &gc->run_id, NULL,
                                &gc->db_err);
-        if (rc == QN_OK)
-            rc = qn_store_run_totals(gc->store, gc->run_id,
-                                     &gc->stored_before, &gc->dups_before,
-                                     &gc->db_err);
-        else if (rc == QN_ENOTFOUND)
-            rc = qn_store_run_start(gc->store, &run, &gc->run_id,
-                                    &gc->db_err);
-    }
+    if (rc == QN_OK)
+        rc = qn_store_run_totals(gc->store, gc->run_id, &gc->stored_before,
+                                 &gc->dups_before, &gc->db_err);
     qn_buf_release(&key);
     if (rc == QN_OK && gc->pack)
         rc = cmd_store_pack(gc->store, gc->pack, &gc->pack_id, &gc->db_err);
@@ -682,54 +689,29 @@ static int setup_grading(gen_cli *gc, qn_err *err)
     return QN_OK;
 }
 
-/* Open the output: stdout, or a temp file beside FILE renamed at the end. */
-static int open_output(gen_cli *gc, char *tmp, size_t tmpsz)
-{
-    int fd;
-
-    if (!gc->out_path) {
-        gc->out = stdout;
-        return QN_EXIT_OK;
-    }
-    snprintf(tmp, tmpsz, "%s.tmp.XXXXXX", gc->out_path);
-    if ((fd = mkstemp(tmp)) < 0 || !(gc->out = fdopen(fd, "w"))) {
-        fprintf(stderr, "quench: %s: cannot create: %s\n", gc->out_path,
-                strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        return QN_EXIT_CANTCREAT;
-    }
-    return QN_EXIT_OK;
-}
-
-/* Flush everything; for -o, fsync and rename into place. */
-static int close_output(gen_cli *gc, const char *tmp)
+/* Flush what is buffered, then commit the output (for -o: fsync, rename). */
+static int close_output(gen_cli *gc)
 {
     int bad = gc->write_failed;
 
     if (!bad && gc->buf.len &&
-        fwrite(gc->buf.buf, 1, gc->buf.len, gc->out) != gc->buf.len)
+        fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len)
         bad = errno ? errno : EIO;
-    if (!bad && fflush(gc->out))
-        bad = errno ? errno : EIO;
-    if (gc->out_path) {
-        if (!bad && fsync(fileno(gc->out)))
-            bad = errno;
-        if (fclose(gc->out) && !bad)
-            bad = errno ? errno : EIO;
-        if (!bad && rename(tmp, gc->out_path))
-            bad = errno;
-        if (bad)
-            unlink(tmp);
-    }
     if (bad) {
-        fprintf(stderr, "quench: %s: write failed: %s\n",
-                gc->out_path ? gc->out_path : "stdout", strerror(bad));
-        return QN_EXIT_IOERR;
+        const char *name = gc->out.name;
+        cmd_out_discard(&gc->out);
+        return cmd_write_error(name, bad);
     }
-    return QN_EXIT_OK;
+    return cmd_out_commit(&gc->out);
+}
+
+static const char *stop_reason(void)
+{
+    switch (interrupted) {
+    case SIGTERM: return "terminated (SIGTERM)";
+    case SIGHUP: return "hung up (SIGHUP)";
+    default: return "interrupted";
+    }
 }
 
 static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
@@ -748,23 +730,32 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
     }
     if (interrupted) {
         if (gc->store)
-            fprintf(stderr, "quench: interrupted: %llu puzzles stored in "
-                            "this session (%llu in the run); run the same "
+            fprintf(stderr, "quench: %s: %llu puzzles stored in this "
+                            "session (%llu in the run); run the same "
                             "command again to resume\n",
-                    (unsigned long long)gc->stored,
+                    stop_reason(), (unsigned long long)gc->stored,
                     (unsigned long long)(gc->stored_before + gc->stored));
         else
-            fprintf(stderr, "quench: interrupted: %llu puzzles produced\n",
-                    (unsigned long long)st->emitted);
-        return QN_EXIT_INTERRUPTED;
+            fprintf(stderr, "quench: %s: %llu puzzles produced\n",
+                    stop_reason(), (unsigned long long)st->emitted);
+        return QN_EXIT_SIGNAL + interrupted;
     }
     if (rc == QN_ELIMIT) {
         qn_report(gc->ctx, err);
         return QN_EXIT_TEMPFAIL;
     }
-    if (gc->write_failed)
-        return QN_EXIT_IOERR;
     return qn_report(gc->ctx, err);
+}
+
+/* The run's status in the database once qn_gen_run has returned rc. */
+static const char *run_status(const gen_cli *gc, int rc)
+{
+    if (rc == QN_OK)
+        return "done";
+    /* a signal, or the reader of our output gone: resumable, not broken */
+    if (interrupted || gc->write_failed == EPIPE)
+        return "interrupted";
+    return "failed";
 }
 
 int cmd_generate(int argc, char **argv, qn_ctx *ctx)
@@ -774,9 +765,7 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     qn_gen_stats st;
     qn_gen_hooks hooks;
     qn_err err = QN_ERR_INIT;
-    char tmp[4096];
     int status, rc;
-    struct sigaction sa;
 
     if (cmd_wants_help(argc, argv, cmd_generate_usage))
         return QN_EXIT_OK;
@@ -803,45 +792,40 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     prepare_format(&gc);
     if (gc.db_opt && (status = setup_store(&gc)) != QN_EXIT_OK)
         goto done;
-    if ((status = open_output(&gc, tmp, sizeof(tmp))) != QN_EXIT_OK)
+    if ((status = cmd_out_open(&gc.out, gc.out_path)) != QN_EXIT_OK)
         goto done;
     gc.t0 = gc.last_progress = now();
     gc.progress = !ctx->quiet && isatty(2);
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, NULL);
+    cmd_catch_stop_signals(on_stop_signal, SA_RESTART);
     write_header(&gc);
     hooks = (qn_gen_hooks){format_puzzle,
                            gc.store ? emit_stored : emit_puzzle, progress,
                            &gc, &interrupted};
     rc = qn_gen_run(gc.g, &gc.o, &hooks, &st, &err);
     if (gc.store) {
-        /* what was stored is kept, on success, interrupt or error alike */
-        if (!gc.db_failed && commit_batch(&gc) == QN_OK)
-            qn_store_run_finish(gc.store, gc.run_id,
-                                rc == QN_OK ? "done"
-                                : interrupted ? "interrupted"
-                                              : "failed",
+        /* what was stored is kept, on success, interrupt or error alike
+         * (also when only printing it failed) */
+        if (!gc.db_failed)
+            commit_batch(&gc);
+        if (!gc.db_failed)
+            qn_store_run_finish(gc.store, gc.run_id, run_status(&gc, rc),
                                 NULL);
         if (gc.db_failed) {
+            cmd_out_discard(&gc.out);
             status = qn_report(ctx, &gc.db_err);
             goto done;
         }
     }
     if (rc == QN_EINVAL) { /* nothing started: no output file at all */
-        if (gc.out_path) {
-            fclose(gc.out);
-            unlink(tmp);
-        }
+        cmd_out_discard(&gc.out);
         status = qn_report(ctx, &err);
         goto done;
     }
     write_summary(&gc, &st, rc == QN_OK);
-    status = close_output(&gc, tmp);
+    status = close_output(&gc);
     if (status == QN_EXIT_OK)
         status = finish(&gc, rc, &st, &err);
 done:
-    signal(SIGINT, SIG_DFL);
     qn_store_close(gc.store);
     qn_buf_release(&gc.pending);
     qn_buf_release(&gc.cell_text);

@@ -37,8 +37,8 @@ const char cmd_pack_usage[] =
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
     "\n"
     "Positions run 1..N without gaps; every change bumps the pack's\n"
-    "version. --db PATH (default: $QUENCH_DB, else db/quench.db, created\n"
-    "on first use) selects the database.\n";
+    "version. --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
+    "selects the database; only create creates it when missing.\n";
 
 typedef struct pack_cmd {
     const qn_ctx *ctx;
@@ -404,7 +404,11 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     qn_buf_init(&pc.out);
     qn_jsonw_init(&pc.w, &pc.out);
     path = cmd_db_path(opt);
-    st = cmd_open_store(ctx, path, QN_STORE_CREATE, &pc.s);
+    /* only `create` may create the database: a mistyped --db for the
+     * others is a missing file (66), not a fresh empty database */
+    st = cmd_open_store(ctx, path,
+                        strcmp(args[0], "create") ? 0 : QN_STORE_CREATE,
+                        &pc.s);
     if (st == QN_EXIT_OK)
         st = run(&pc, n, args);
     if (st == QN_EXIT_OK)

@@ -32,7 +32,8 @@ const char cmd_solve_usage[] =
     "  --size WxH     solve RULES' stencil on a W x H grid instead of the\n"
     "                 file's board\n"
     "  -o FILE        also write the solution (press counts) as a netpbm\n"
-    "                 image: raw PBM/PGM, plain with --plain; atomically\n"
+    "                 image: raw PBM/PGM, plain with --plain; atomically;\n"
+    "                 -o - puts it on stdout and the report on stderr\n"
     "  --json         one JSON object: solvable, min_presses, exact,\n"
     "                 optimal_solutions, solutions, solution (per-cell\n"
     "                 press counts), presses (cells in the order to press),\n"
@@ -254,7 +255,7 @@ static int write_plan(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
     }
     qn_pnm_write_buf(&img, l->w, l->h, qn_rules_colours(r), plan,
                      o->plain ? 0 : QN_PNM_RAW, NULL);
-    st = cmd_write_atomic(ctx, o->output, img.buf, img.len);
+    st = cmd_write_atomic(o->output, img.buf, img.len);
     qn_buf_release(&img);
     return st;
 }
@@ -448,6 +449,18 @@ static int load(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
     return qn_report(ctx, &err);
 }
 
+int cmd_solve_report(const solve_opts *o, qn_buf *out)
+{
+    /* -o - puts the image on stdout: the report goes beside it, to
+     * stderr, so the image stays a file a pipe can take */
+    if (o->output && !strcmp(o->output, "-")) {
+        fwrite(out->buf, 1, out->len, stderr);
+        qn_buf_reset(out);
+        return QN_EXIT_OK;
+    }
+    return cmd_finish_out(out);
+}
+
 int cmd_solve(int argc, char **argv, qn_ctx *ctx)
 {
     solve_opts o;
@@ -503,7 +516,7 @@ int cmd_solve(int argc, char **argv, qn_ctx *ctx)
     if (o.output && a.solvable &&
         (status = write_plan(ctx, &o, r, a.plan)) != QN_EXIT_OK)
         goto done;
-    status = cmd_finish_out(&out);
+    status = cmd_solve_report(&o, &out);
     if (status == QN_EXIT_OK && !a.solvable)
         status = QN_EXIT_REJECT;
 done:

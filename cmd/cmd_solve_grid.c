@@ -94,7 +94,8 @@ static void report_text(qn_buf *out, const solve_opts *o, const qn_grid_rule *r,
                 replay ? "reaches the goal (checked against the stencil)"
                        : "FAILED");
     if (o->output)
-        qn_buf_addf(out, "solution:      written to %s\n", o->output);
+        qn_buf_addf(out, "solution:      written to %s\n",
+                    strcmp(o->output, "-") ? o->output : "standard output");
     else
         qn_buf_adds(out, "solution:      not written (give -o FILE)\n");
 }
@@ -172,7 +173,7 @@ int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
     if (rc == QN_OK && o->output) {
         qn_buf img = QN_BUF_INIT;
         qn_grid_state_write_pnm(&img, &x, o->plain ? 0 : QN_PNM_RAW);
-        status = cmd_write_atomic(ctx, o->output, img.buf, img.len);
+        status = cmd_write_atomic(o->output, img.buf, img.len);
         qn_buf_release(&img);
         if (status != QN_EXIT_OK)
             goto done;
@@ -181,7 +182,7 @@ int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
         report_json(&out, o, r, g, &a, rc, replay);
     else
         report_text(&out, o, r, g, &a, rc, replay);
-    status = cmd_finish_out(&out);
+    status = cmd_solve_report(o, &out);
     if (status == QN_EXIT_OK && rc != QN_OK)
         status = QN_EXIT_REJECT;
     if (status == QN_EXIT_OK && !replay)

@@ -285,6 +285,7 @@ typedef struct vrun {
     uint8_t *canon, *key;
     qn_buf text;
     qn_err db_err;
+    int write_status;    /* a failed write's exit code (74, or 141) */
 } vrun;
 
 #define VALIDATE_BATCH 4096
@@ -296,7 +297,7 @@ static int commit_batch(vrun *vr)
         qn_store_commit(vr->store, &vr->db_err) != QN_OK)
         return QN_EDB;
     vr->in_batch = 0;
-    return cmd_flush_out(&vr->out) ? QN_EIO : QN_OK;
+    return (vr->write_status = cmd_flush_out(&vr->out)) ? QN_EIO : QN_OK;
 }
 
 /*
@@ -390,12 +391,13 @@ static int judge_all(vrun *vr, qn_err *err)
             /* verdicts wait for their batch: printed means stored */
             if (vr->in_batch >= VALIDATE_BATCH &&
                 (rc = commit_batch(vr)) != QN_OK) {
-                *err = vr->db_err;
+                if (!vr->write_status)
+                    *err = vr->db_err;
                 break;
             }
-        } else if (vr->out.len > (1u << 16) && cmd_flush_out(&vr->out)) {
+        } else if (vr->out.len > (1u << 16) &&
+                   (vr->write_status = cmd_flush_out(&vr->out))) {
             rc = QN_EIO;
-            qn_err_set(err, QN_EIO, 0, 0, "cannot write output");
             break;
         }
     }
@@ -410,8 +412,9 @@ static int judge_all(vrun *vr, qn_err *err)
         qn_buf_addc(&vr->out, '\n');
     }
     if (vr->store && rc >= 0 && commit_batch(vr) != QN_OK) {
-        *err = vr->db_err;
-        rc = QN_EDB;
+        if (!vr->write_status)
+            *err = vr->db_err;
+        rc = vr->write_status ? QN_EIO : QN_EDB;
     }
     if (rc < 0 && vr->store && qn_store_in_batch(vr->store)) {
         /* nothing of an unfinished batch is kept, or printed */
@@ -428,9 +431,10 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
     char hash[65];
     int rc, st;
 
+    /* only --into stores: a plain --db compares, and must exist */
     st = cmd_open_store(ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db
                                                                : NULL),
-                        QN_STORE_CREATE, &vr->store);
+                        vr->o->into ? QN_STORE_CREATE : 0, &vr->store);
     if (st != QN_EXIT_OK)
         return st;
     qn_rules_hash(r, hash);
@@ -493,10 +497,14 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     }
     vr.j = qn_judge_new(g);
     rc = judge_all(&vr, &err);
-    status = cmd_finish_out(&vr.out);
-    if (rc < 0) {
+    status = vr.write_status ? vr.write_status : cmd_finish_out(&vr.out);
+    if (status == QN_EXIT_PIPE) {
+        goto done; /* the reader left: nothing more to say */
+    } else if (vr.write_status) {
+        /* said by cmd_flush_out */
+    } else if (rc < 0) {
         int ex = qn_report(ctx, &err);
-        status = rc == QN_EIO || rc == QN_EDB ? QN_EXIT_IOERR : ex;
+        status = rc == QN_EDB ? QN_EXIT_IOERR : ex;
     } else if (status == QN_EXIT_OK &&
                qn_judge_count(vr.j, QN_VERDICT_OK) != vr.total) {
         status = QN_EXIT_REJECT;

@@ -166,19 +166,40 @@ int qn_usage_error(const char *fmt, ...)
 
 /*
  * Whatever a command printed must have reached its destination: a full
- * disk or a closed pipe behind stdout turns success into 74 (as git does
- * after every builtin), even where the command itself did not check.
+ * disk behind stdout turns success into 74 (as git does after every
+ * builtin), a reader that left into a quiet 141, even where the command
+ * itself did not check.
  */
 static int finish_stdout(int status)
 {
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
-    if (status == QN_EXIT_OK || status == QN_EXIT_REJECT) {
-        fprintf(stderr, "quench: writing output: %s\n",
-                errno ? strerror(errno) : "write error");
-        return QN_EXIT_IOERR;
-    }
+    if (status == QN_EXIT_OK || status == QN_EXIT_REJECT)
+        return cmd_write_error("standard output", errno);
     return status;
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP in a command that does not stop gracefully
+ * (generate does): remove the temporary output file, then die of the
+ * signal as before, so the shell sees it.
+ */
+static void on_fatal_signal(int sig)
+{
+    cmd_out_signal_cleanup();
+    raise(sig); /* SA_RESETHAND: the default action, once we return */
+}
+
+static void setup_signals(void)
+{
+    cmd_catch_stop_signals(on_fatal_signal, SA_RESETHAND);
+    /* a closed pipe is a failed write (EPIPE), reported as 141 by
+     * cmd_write_error after the command has tidied up: the database run
+     * marked, the batch committed; never a death in the middle of it */
+    signal(SIGPIPE, SIG_IGN);
+    /* past a file size limit, let write() fail with EFBIG (reported as a
+     * full disk, with nothing half-written) rather than die of SIGXFSZ */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 static int run(int argc, char **argv)
@@ -196,9 +217,7 @@ static int run(int argc, char **argv)
         if (libs && strchr(libs, 's'))
             qn_mem_hook_sqlite();
     }
-    /* past a file size limit, let write() fail with EFBIG (reported as a
-     * full disk, with nothing half-written) rather than die of SIGXFSZ */
-    signal(SIGXFSZ, SIG_IGN);
+    setup_signals();
     if (qn_rng_global_init(&err) != QN_OK)
         return qn_report(&ctx, &err);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {

@@ -180,6 +180,7 @@ static void close_handle(qn_store *s)
     sqlite3_finalize(s->put_puzzle);
     sqlite3_finalize(s->dup_puzzle);
     sqlite3_close_v2(s->db);
+    qn_store__claims_release(s);
     free(s->path);
     free(s);
 }
@@ -273,6 +274,7 @@ int qn_store_open(qn_store **out, const char *path, unsigned flags,
     s = QN_NEW(qn_store);
     s->path = qn_xstrdup(path);
     s->busy_ms = DEFAULT_BUSY_MS;
+    s->claim_fd = -1;
     oflags = (flags & QN_STORE_READONLY)
                  ? SQLITE_OPEN_READONLY
                  : SQLITE_OPEN_READWRITE |
@@ -576,8 +578,20 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
 /* ---------------------------------------------------------------------
  * Runs.
  */
-int qn_store_run_start(qn_store *s, const qn_store_run *run,
-                       int64_t *id_out, qn_err *err)
+/* The resume key (command, rule, seed, options) as parameters 1..4. */
+static void bind_run_key(sqlite3_stmt *st, const qn_store_run *run)
+{
+    bind_text(st, 1, run->command);
+    if (run->rule_id > 0)
+        sqlite3_bind_int64(st, 2, run->rule_id);
+    else
+        sqlite3_bind_null(st, 2);
+    bind_text(st, 3, run->seed ? run->seed : "");
+    bind_text(st, 4, run->options ? run->options : "");
+}
+
+static int insert_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      qn_err *err)
 {
     sqlite3_stmt *st;
     int rc = prep(s, &st,
@@ -588,19 +602,28 @@ int qn_store_run_start(qn_store *s, const qn_store_run *run,
 
     if (rc != QN_OK)
         return rc;
-    bind_text(st, 1, run->command);
-    if (run->rule_id > 0)
-        sqlite3_bind_int64(st, 2, run->rule_id);
-    else
-        sqlite3_bind_null(st, 2);
-    bind_text(st, 3, run->seed ? run->seed : "");
-    bind_text(st, 4, run->options ? run->options : "");
+    bind_run_key(st, run);
     bind_text(st, 5, run->tool_version ? run->tool_version : "");
     sqlite3_bind_int64(st, 6, clamp64(run->requested));
     rc = step_done(s, st, err);
     if (rc == QN_OK)
         *id_out = sqlite3_last_insert_rowid(s->db);
     sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_start(qn_store *s, const qn_store_run *run,
+                       int64_t *id_out, qn_err *err)
+{
+    int64_t id = 0;
+    int rc = tx_begin(s, err);
+
+    /* claimed before the commit shows it to anyone who might resume it */
+    if (rc == QN_OK && (rc = insert_run(s, run, &id, err)) == QN_OK)
+        rc = qn_store__claim_run(s, id, err);
+    rc = tx_end(s, rc, err);
+    if (rc == QN_OK)
+        *id_out = id;
     return rc;
 }
 
@@ -629,41 +652,40 @@ int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
     return rc;
 }
 
-int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
-                      uint64_t *next_index_out, qn_err *err)
+/* The latest run with run's key: QN_ENOTFOUND when there is none. */
+static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                    uint64_t *next_out, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
-    int64_t id = 0;
-    uint64_t next = 0;
     int rc, r;
 
-    if ((rc = tx_begin(s, err)) != QN_OK)
-        return rc;
     rc = prep(s, &st,
               "SELECT id, next_index FROM runs WHERE command = ? AND"
               " rule_id IS ? AND seed = ? AND options = ?"
               " ORDER BY id DESC LIMIT 1",
               err);
-    if (rc == QN_OK) {
-        bind_text(st, 1, run->command);
-        if (run->rule_id > 0)
-            sqlite3_bind_int64(st, 2, run->rule_id);
-        else
-            sqlite3_bind_null(st, 2);
-        bind_text(st, 3, run->seed ? run->seed : "");
-        bind_text(st, 4, run->options ? run->options : "");
-        r = sqlite3_step(st);
-        if (r == SQLITE_ROW) {
-            id = sqlite3_column_int64(st, 0);
-            next = (uint64_t)sqlite3_column_int64(st, 1);
-        } else if (r == SQLITE_DONE) {
-            rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
-        } else {
-            rc = qn_store__fail(s, r, err);
-        }
+    if (rc != QN_OK)
+        return rc;
+    bind_run_key(st, run);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *id_out = sqlite3_column_int64(st, 0);
+        *next_out = (uint64_t)sqlite3_column_int64(st, 1);
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
+    } else {
+        rc = qn_store__fail(s, r, err);
     }
     sqlite3_finalize(st);
-    st = NULL;
+    return rc;
+}
+
+/* Claim run id and mark it running again. */
+static int resume_run(qn_store *s, int64_t id, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = qn_store__claim_run(s, id, err);
+
     if (rc == QN_OK)
         rc = prep(s, &st,
                   "UPDATE runs SET status = 'running', finished = NULL"
@@ -674,12 +696,50 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
         rc = step_done(s, st, err);
     }
     sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      uint64_t *next_index_out, qn_err *err)
+{
+    int64_t id = 0;
+    uint64_t next = 0;
+    int rc = tx_begin(s, err);
+
+    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+        rc = resume_run(s, id, err);
     rc = tx_end(s, rc, err);
     if (rc == QN_OK) {
         if (id_out)
             *id_out = id;
         if (next_index_out)
             *next_index_out = next;
+    }
+    return rc;
+}
+
+int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      int *resumed_out, qn_err *err)
+{
+    int64_t id = 0;
+    uint64_t next = 0;
+    int resumed = 1, rc = tx_begin(s, err);
+
+    /* one transaction: two processes starting the same command at once
+     * meet here one after the other, and the second finds the first's
+     * run (claimed, so it is refused) instead of starting a twin */
+    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+        rc = resume_run(s, id, err);
+    else if (rc == QN_ENOTFOUND && (rc = insert_run(s, run, &id, err)) ==
+                                       QN_OK) {
+        resumed = 0;
+        rc = qn_store__claim_run(s, id, err);
+    }
+    rc = tx_end(s, rc, err);
+    if (rc == QN_OK) {
+        *id_out = id;
+        if (resumed_out)
+            *resumed_out = resumed;
     }
     return rc;
 }
@@ -1516,33 +1576,94 @@ static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
     return rc;
 }
 
+/* PRAGMA quick_check of the schema db ("main", "src"): QN_OK when it
+ * says ok, else QN_EDB with its first finding and *damaged set (a check
+ * that could not run leaves it 0). */
+static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = prep(s, &st, "SELECT quick_check FROM pragma_quick_check(1, ?)",
+                  err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    bind_text(st, 1, db);
+    r = sqlite3_step(st);
+    *damaged = r == SQLITE_ROW && strcmp(col_str(st, 0), "ok");
+    if (*damaged) {
+        /* "*** in database main ***\nPage 7: ..." on one line */
+        const char *why = col_str(st, 0), *nl = strrchr(why, '\n');
+        rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
+                        nl ? nl + 1 : why);
+    }
+    else if (r != SQLITE_ROW && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* What keeps in_path from being merged: missing, foreign, newer, at
+ * another schema version, or damaged. Errors name in_path. */
+static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
+                          qn_err *err)
+{
+    qn_store *in = NULL;
+    int rc, ver, damaged;
+
+    rc = qn_store_open(&in, in_path, QN_STORE_READONLY | QN_STORE_NO_MIGRATE,
+                       err);
+    if (rc == QN_OK && (rc = qn_store_version(in, &ver, err)) == QN_OK &&
+        ver != qn_store_schema_version())
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "schema version %d, expected %d; run 'quench db "
+                        "migrate' on it first",
+                        ver, qn_store_schema_version());
+    /* quick_check reads every page and record once: a damaged input is
+     * refused before OUT changes, not found half-way into the merge */
+    if (rc == QN_OK && deep)
+        rc = quick_check(in, "main", &damaged, err);
+    if (rc == QN_OK && npuzzles)
+        rc = qn_store__int(in, "SELECT count(*) FROM puzzles", npuzzles, err);
+    qn_store_close(in);
+    if (rc != QN_OK)
+        qn_err_source(err, in_path);
+    return rc;
+}
+
+int qn_store_merge_check(const char *in_path, qn_err *err)
+{
+    return merge_input_ok(in_path, 1, NULL, err);
+}
+
+/*
+ * A merge statement failed: SQLite says "malformed" whichever of the two
+ * files is damaged. Name the input when it is the damaged one.
+ */
+static void blame_input(qn_store *s, const char *in_path, qn_err *err)
+{
+    int damaged = 0;
+
+    if (err && err->code == QN_EDB) {
+        quick_check(s, "src", &damaged, NULL);
+        if (damaged)
+            qn_err_source(err, in_path);
+    }
+}
+
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
-    qn_store *in = NULL;
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
     int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy, &st.packs};
     long long nsrc = 0, before = 0, after = 0;
-    int rc, ver;
+    int rc;
 
     if (s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "cannot merge inside a batch");
     /* open the input on its own first: missing, foreign, newer or
      * corrupt inputs are reported against their own path */
-    rc = qn_store_open(&in, in_path, QN_STORE_READONLY | QN_STORE_NO_MIGRATE,
-                       err);
-    if (rc == QN_OK && (rc = qn_store_version(in, &ver, err)) == QN_OK &&
-        ver != qn_store_schema_version()) {
-        qn_err_source(err, in_path);
-        rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                        "schema version %d, expected %d; run 'quench db "
-                        "migrate' on it first",
-                        ver, qn_store_schema_version());
-    }
-    if (rc == QN_OK)
-        rc = qn_store__int(in, "SELECT count(*) FROM puzzles", &nsrc, err);
-    qn_store_close(in);
-    if (rc != QN_OK)
+    if ((rc = merge_input_ok(in_path, 0, &nsrc, err)) != QN_OK)
         return rc;
     if ((rc = merge_attach(s, in_path, err)) != QN_OK)
         return rc;
@@ -1561,6 +1682,7 @@ int qn_store_merge(qn_store *s, const char *in_path,
         rc = merge_members(s, &st.pack_entries, err);
     rc = tx_end(s, rc, err);
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
+        blame_input(s, in_path, err);
         sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
         return rc;
     }

@@ -171,17 +171,37 @@ typedef struct qn_store_run {
     uint64_t requested;      /* puzzles asked for */
 } qn_store_run;
 
-/* Start a run (status 'running'); *id_out is its id. */
+/*
+ * Runs are claimed: while a connection is writing a run (from start or
+ * find until it is closed), another connection, in this process or any
+ * other, that tries to start or resume it gets QN_EBUSY, so two copies of
+ * one command never share a run and its counts. The claim is a lock on
+ * the file PATH-lock beside the database (created when first needed,
+ * never removed), released when the connection closes or its process
+ * ends, kill -9 included. In-memory databases are not claimed.
+ */
+
+/* Start a run (status 'running'), claimed; *id_out is its id. */
 int qn_store_run_start(qn_store *s, const qn_store_run *run,
                        int64_t *id_out, qn_err *err);
 
 /*
  * Find the latest run with the same command, rule, seed and options (the
  * resume key): *id_out and *next_index_out (either may be NULL); its
- * status goes back to 'running'. QN_ENOTFOUND when there is none.
+ * status goes back to 'running' and it is claimed. QN_ENOTFOUND when there
+ * is none; QN_EBUSY when another connection is writing it.
  */
 int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
                       uint64_t *next_index_out, qn_err *err);
+
+/*
+ * Find and resume the run with run's key (*resumed_out = 1), or start it
+ * (*resumed_out = 0; may be NULL), in one transaction, so two processes
+ * opening the same run at once never start two twins. QN_EBUSY when
+ * another connection is writing it.
+ */
+int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      int *resumed_out, qn_err *err);
 
 /*
  * Record progress: every stream index below next_index was handled, with
@@ -327,5 +347,14 @@ typedef struct qn_store_merge_stats {
  */
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err);
+
+/*
+ * Whether in_path can be merged: it exists (else QN_ENOTFOUND), is a
+ * quench database (QN_EINVAL) at this build's schema version (QN_ENEWER
+ * when newer, QN_EINVAL when older) and passes PRAGMA quick_check (QN_EDB
+ * naming the damage). err->source is in_path. Check every input before the
+ * first qn_store_merge, so that a bad one leaves OUT untouched.
+ */
+int qn_store_merge_check(const char *in_path, qn_err *err);
 
 #endif

@@ -30,6 +30,14 @@ qin() {
     rc=$?
 }
 
+# dfl CMD...: exec CMD with SIGINT, SIGTERM and SIGHUP at their default
+# actions. A background job of sh starts with SIGINT ignored, and quench
+# keeps a signal ignored when it starts ignored (as nohup expects), so a
+# test that sends SIGINT to a background quench starts it through dfl.
+dfl() {
+    exec env --default-signal=INT,TERM,HUP "$@"
+}
+
 expect_rc() { # status, label
     if [ "$rc" -eq "$1" ]; then ok; else
         not_ok "$2: exit $rc, expected $1"

@@ -92,7 +92,7 @@ if cmp -s "$TMP/out" pk2.txt; then ok; else not_ok "--pack: resumed pack differs
 # Ctrl-C: the open batch is committed, exit 130, the count is said, and
 # running again completes the run exactly.
 rm -f int.db*
-"$QUENCH" generate $ARGS --db int.db >int.jsonl 2>int.err &
+(dfl "$QUENCH" generate $ARGS --db int.db >int.jsonl 2>int.err) &
 pid=$!
 sleep 0.15
 kill -INT $pid 2>/dev/null

@@ -477,6 +477,42 @@ static void test_runs(void)
     qn_store_close(s);
 }
 
+/*
+ * Run claims: a second connection cannot start or resume a run another
+ * connection is writing, whatever else opens and closes meanwhile; once
+ * the writer closes, the run resumes.
+ */
+static void test_run_claims(void)
+{
+    const char *path = tpath("claim.db");
+    qn_store *a = open_ok(path), *b = open_ok(path), *c;
+    qn_store_run r = {"generate", put_rule(a), "beef", "count=3", "0.1.0", 3};
+    qn_err err = QN_ERR_INIT;
+    int64_t id = 0, id2 = -1;
+    uint64_t next = 0;
+    int resumed = -1;
+
+    T_EQ(qn_store_run_open(a, &r, &id, &resumed, NULL), QN_OK);
+    T_EQ(resumed, 0);
+    T_EQ(qn_store_run_open(b, &r, &id2, &resumed, &err), QN_EBUSY);
+    T_CHECK(strstr(err.msg, "another process") != NULL);
+    T_EQ(id2, -1);
+    T_EQ(qn_store_run_find(b, &r, &id2, &next, NULL), QN_EBUSY);
+    /* a third connection opened and closed: a's claim stays */
+    c = open_ok(path);
+    qn_store_close(c);
+    T_EQ(qn_store_run_open(b, &r, &id2, &resumed, NULL), QN_EBUSY);
+    /* the writer re-opening its own run is no conflict */
+    T_EQ(qn_store_run_open(a, &r, &id2, &resumed, NULL), QN_OK);
+    T_EQ(id2, id);
+    qn_store_close(a);
+    T_EQ(qn_store_run_open(b, &r, &id2, &resumed, NULL), QN_OK);
+    T_EQ(id2, id);
+    T_EQ(resumed, 1);
+    T_EQ(raw_int(path, "SELECT count(*) FROM runs"), 1);
+    qn_store_close(b);
+}
+
 /* Puzzles of stream indices [lo, hi) with step `step`, into path. */
 static void fill(const char *path, int lo, int hi, int step, const char *pack)
 {
@@ -529,6 +565,9 @@ static void test_merge(void)
     /* missing, newer inputs */
     T_EQ(qn_store_merge(s, tpath("nothere.db"), &st, &err), QN_ENOTFOUND);
     T_EQ(qn_store_merge(s, tpath("new.db"), &st, &err), QN_ENEWER);
+    T_EQ(qn_store_merge_check(tpath("nothere.db"), &err), QN_ENOTFOUND);
+    T_EQ(qn_store_merge_check(tpath("new.db"), &err), QN_ENEWER);
+    T_EQ(qn_store_merge_check(tpath("s1.db"), &err), QN_OK);
     if (qn_store_check(s, NULL, &err) != QN_OK)
         T_FAILF("check after merge: %s", err.msg);
     qn_store_close(s);
@@ -586,6 +625,10 @@ static void test_corrupt(void)
         T_EQ(rc, QN_EDB);
         T_CHECK(s == NULL);
     }
+    /* refused as a merge input, by its own name */
+    err = (qn_err)QN_ERR_INIT;
+    T_EQ(qn_store_merge_check(path, &err), QN_EDB);
+    T_CHECK(strcmp(err.source, path) == 0);
     /* a truncated header page */
     T_EQ(truncate(path, 50), 0);
     s = (qn_store *)&s;
@@ -855,6 +898,7 @@ int main(void)
     test_puzzles();
     test_packs();
     test_runs();
+    test_run_claims();
     test_nomem_rollback();
     test_nomem_check();
     test_merge();
