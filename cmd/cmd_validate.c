@@ -46,9 +46,12 @@ const char cmd_validate_usage[] =
     "                 (created when missing), a batch per transaction;\n"
     "                 verdicts are printed once their batch committed\n"
     "\n"
-    "A summary (counts per verdict) goes to stderr. Exit status: 0 when\n"
-    "every submission is ok, 1 when any is rejected, 65 when the input as\n"
-    "a whole cannot be read, 74 when output cannot be written.\n";
+    "A line, CSV record or JSON element over 1 MiB is malformed as soon as\n"
+    "the limit is passed; 64 MiB without a record (a line that never ends)\n"
+    "end the input. A summary (counts per verdict) goes to stderr. Exit\n"
+    "status: 0 when every submission is ok, 1 when any is rejected, 65 when\n"
+    "the input as a whole cannot be read, 66 when FILE cannot be opened,\n"
+    "74 when output cannot be written.\n";
 
 enum out_format { OUT_TEXT, OUT_JSONL, OUT_JSON };
 
