@@ -165,13 +165,6 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
     return QN_EXIT_OK;
 }
 
-/* A netpbm image starts "P1".."P5" and a blank or a comment. */
-static int is_pnm(const char *text, size_t len)
-{
-    return len >= 3 && text[0] == 'P' && text[1] >= '1' && text[1] <= '5' &&
-           (strchr(" \t\r\n\v\f#", text[2]) != NULL);
-}
-
 /* A state image for the dense model: the board must be a full grid. */
 static int read_pnm_state(const qn_rules *r, uint8_t *cells, char *text,
                           size_t len, qn_err *err)
@@ -226,7 +219,7 @@ static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
         qn_err_source(&err, "--state");
     } else {
         rc = cmd_read_all(o->file, MAX_STATE_FILE, &text, &len, &err);
-        if (rc == QN_OK && is_pnm(text, len))
+        if (rc == QN_OK && qn_pnm_is_image(text, len))
             rc = read_pnm_state(r, cells, text, len, &err);
         else if (rc == QN_OK)
             rc = qn_submit_parse_state(cells, qn_rules_layout(r),
