@@ -41,6 +41,8 @@ const char cmd_generate_usage[] =
     "  --min-lit N        at least N cells differ from the goal\n"
     "  --mode M           auto (default), sample, exhaustive or climb\n"
     "  --max-draws N      candidates to try before giving up\n"
+    "  --walk-limit N     the largest kernel walked to grade a puzzle\n"
+    "                     exactly (default 2^30); a rule past it is refused\n"
     "  --jobs N           worker threads (default: the number of cores)\n"
     "  -o, --output FILE  write there (atomically) instead of stdout\n"
     "  --db DB            also store the puzzles in the SQLite database DB\n"
@@ -59,7 +61,9 @@ const char cmd_generate_usage[] =
     "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
     "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
     "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
-    "Exit status: 0 done, 65 empty or impossible target, 75 gave up before\n"
+    "Exit status: 0 done, 64 bad usage (also an empty --presses range), 65\n"
+    "empty or impossible target, or a rule that cannot be graded exactly\n"
+    "(its kernel is past --walk-limit), 75 gave up before\n"
     "COUNT (the target is too rare), 130 interrupted (what was produced is\n"
     "kept and said).\n";
 
@@ -67,6 +71,7 @@ typedef struct gen_cli {
     const char *rules, *out_path, *tier;
     char seed_hex[65];
     int have_seed;
+    uint64_t walk_limit;
     qn_gen_opts o;
     qn_ctx *ctx;
     qn_game *g;
@@ -112,8 +117,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A..B, A.., ..B or A. */
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+/* A..B, A.., ..B or A (an absent A is 1, an absent B unbounded). */
+static int parse_bounds(const char *s, uint64_t *lo, uint64_t *hi)
 {
     const char *dots = strstr(s, "..");
     char a[32], b[32];
@@ -134,6 +139,15 @@ static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
     return 0;
 }
 
+/* A..B as parse_bounds: -1 when malformed, -2 when no count is in it
+ * (A > B, or B = 0: a puzzle needs a press), which no rule changes. */
+static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+    if (parse_bounds(s, lo, hi))
+        return -1;
+    return *lo > *hi || *hi == 0 ? -2 : 0;
+}
+
 static int parse_opts(gen_cli *gc, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -151,14 +165,16 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         {"pack", required_argument, NULL, 'P'},
         {"batch", required_argument, NULL, 'B'},
         {"shard", required_argument, NULL, 'S'},
+        {"walk-limit", required_argument, NULL, 'w'},
         {NULL, 0, NULL, 0}};
     uint64_t v;
-    int c;
+    int c, rc, batch_given = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
     qn_gen_opts_init(&gc->o);
     gc->o.count = 10;
     gc->batch = DB_BATCH;
+    gc->walk_limit = QN_MINPRESS_DEFAULT_LIMIT;
     gc->o.jobs = ncpu > 0 ? (int)ncpu : 1;
     optind = 1;
     opterr = 0;
@@ -176,7 +192,12 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
             gc->have_seed = 1;
             break;
         case 'p':
-            if (parse_range(optarg, &gc->o.lo, &gc->o.hi))
+            rc = parse_range(optarg, &gc->o.lo, &gc->o.hi);
+            if (rc == -2)
+                return qn_usage_error("generate: --presses %s is empty: "
+                                      "A..B needs 1 <= B and A <= B",
+                                      optarg);
+            if (rc)
                 return qn_usage_error("generate: --presses takes A..B, got "
                                       "'%s'", optarg);
             break;
@@ -227,6 +248,13 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
             if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
                 return qn_usage_error("generate: --batch needs a number "
                                       ">= 1");
+            batch_given = 1;
+            break;
+        case 'w':
+            if (cmd_parse_u64(optarg, &gc->walk_limit))
+                return qn_usage_error("generate: --walk-limit needs a "
+                                      "number, got '%s'",
+                                      optarg);
             break;
         default:
             return qn_usage_error("generate: unknown or incomplete option "
@@ -237,6 +265,8 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         return qn_usage_error("generate: name one RULES file");
     if (gc->pack && !gc->db_opt)
         return qn_usage_error("generate: --pack needs --db");
+    if (batch_given && !gc->db_opt)
+        return qn_usage_error("generate: --batch needs --db");
     gc->rules = argv[optind];
     return QN_EXIT_OK;
 }
@@ -773,7 +803,7 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     qn_rules *r = NULL;
     qn_gen_stats st;
     qn_gen_hooks hooks;
-    qn_err err = QN_ERR_INIT;
+    qn_err err = QN_ERR_INIT, why = QN_ERR_INIT;
     char tmp[4096];
     int status, rc;
     struct sigaction sa;
@@ -789,6 +819,14 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
         return status;
     if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
         return status;
+    qn_game_set_walk_limit(gc.g, gc.walk_limit);
+    if (qn_game_check_exact(gc.g, &why) != QN_OK) {
+        /* no puzzle could be graded: refuse before anything is printed */
+        qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
+        qn_err_source(&err, gc.rules);
+        status = qn_report(ctx, &err);
+        goto done;
+    }
     if (!gc.have_seed)
         qn_seed_random(&gc.o.seed);
     qn_seed_format(&gc.o.seed, gc.seed_hex);
