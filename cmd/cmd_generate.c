@@ -23,7 +23,8 @@
 
 const char cmd_generate_usage[] =
     "usage: quench generate RULES [-n COUNT] [--seed HEX] [--presses A..B] "
-    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] [-o FILE] "
+    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] "
+    "[--walk-limit N] [-o FILE] "
     "[--db DB [--pack NAME]]\n"
     "\n"
     "Generate COUNT (default 10) distinct puzzles for the family in RULES:\n"
