@@ -178,6 +178,20 @@ q solve self.yaml --size 5000x5000 --fill 1
 expect_rc 65 "self-only on a big grid"
 expect_err "self.yaml: stencil not chaseable" "big grid: both reasons"
 
+# -v shows the offending line again: from regular files only (a FIFO whose
+# writer is gone blocked the report for ever), counting lines, not 512-byte
+# pieces of them.
+mkfifo fifo
+{ printf '1x1/010/101\n' >fifo & } 2>/dev/null
+qt -v solve "$R/classic-3x3.yaml" fifo
+expect_rc 65 "-v with a FIFO input"
+expect_err "fifo:1:2: value 'x' (33) must be less than colours (2)" "-v with a FIFO: the error"
+{ printf '# %0600d\n' 0; printf 'quench: 1\nname: long\ncolours: 300\nboard: {grid: [3, 3]}\npress: {stencil: plus}\n'; } >long.yaml
+q -v rules check long.yaml
+expect_rc 65 "-v after a long line"
+expect_err "long.yaml:4:10: colours must be 2..255, got 300" "-v after a long line: located"
+expect_err "  colours: 300" "-v after a long line: the right line shown"
+
 # 5. Options that are wrong whatever the rule: usage (64), before the rule
 #    is read (a missing one would be 66) and before the seed is printed.
 for opt in "--presses 5..3" "--presses 0" "--presses ..0" "--batch 5"; do
