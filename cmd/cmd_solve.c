@@ -92,7 +92,7 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"plain", no_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
-    int c;
+    int c, limit_given = 0;
     uint64_t v;
 
     memset(o, 0, sizeof(*o));
@@ -132,6 +132,7 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
             o->all = 1;
             break;
         case 'l':
+            limit_given = 1;
             if (cmd_parse_u64(optarg, &o->limit))
                 return qn_usage_error("solve: --limit needs a number, got "
                                       "'%s'",
@@ -162,6 +163,8 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
                               "--fill V or one FILE (or -)");
     if (o->plain && !o->output)
         return qn_usage_error("solve: --plain is for the -o image");
+    if (limit_given && !o->all)
+        return qn_usage_error("solve: --limit is for --all");
     return QN_EXIT_OK;
 }
 

@@ -202,6 +202,9 @@ for opt in "--presses 5..3" "--presses 0" "--presses ..0" "--batch 5"; do
     grep -q seed "$TMP/err" && not_ok "generate $opt: seed printed" || ok
 done
 expect_err "--batch needs --db" "--batch without --db: message"
+q solve missing.yaml --fill 1 --limit 3
+expect_rc 64 "solve --limit without --all"
+expect_err "--limit is for --all" "solve --limit without --all: message"
 
 # 6. A rule past the walk limit cannot be graded exactly: refused at once
 #    (65), naming the limit, before the seed; --max-draws only bounds the
