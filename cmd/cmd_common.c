@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "quench/file.h"
 #include "quench/mem.h"
 #include "quench/store.h"
 
@@ -38,48 +39,7 @@ int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
                  qn_err *err)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    const char *name = strcmp(path, "-") ? path : "<stdin>";
-    size_t cap = 4096, n = 0;
-    char *buf;
-
-    *out = NULL;
-    qn_err_source(err, name);
-    if (!f)
-        return qn_err_set(err, errno == ENOENT ? QN_ENOTFOUND : QN_EIO, 0,
-                          0, "cannot open: %s", strerror(errno));
-    buf = qn_xmalloc(cap + 1);
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            if (cap >= max) {
-                free(buf);
-                if (f != stdin)
-                    fclose(f);
-                return qn_err_set(err, QN_ELIMIT, 0, 0,
-                                  "input larger than %zu bytes", max);
-            }
-            cap *= 2;
-            buf = qn_xrealloc(buf, cap + 1);
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        free(buf);
-        if (f != stdin)
-            fclose(f);
-        return qn_err_set(err, QN_EIO, 0, 0, "read failed: %s", strerror(e));
-    }
-    if (f != stdin)
-        fclose(f);
-    buf[n] = '\0'; /* callers may treat it as a string */
-    *out = buf;
-    *len = n;
-    return QN_OK;
+    return qn_file_read_all(out, len, path, max, err);
 }
 
 int cmd_flush_out(qn_buf *out)

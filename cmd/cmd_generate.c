@@ -23,7 +23,8 @@
 
 const char cmd_generate_usage[] =
     "usage: quench generate RULES [-n COUNT] [--seed HEX] [--presses A..B] "
-    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] [-o FILE] "
+    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] "
+    "[--walk-limit N] [-o FILE] "
     "[--db DB [--pack NAME]]\n"
     "\n"
     "Generate COUNT (default 10) distinct puzzles for the family in RULES:\n"
@@ -41,6 +42,8 @@ const char cmd_generate_usage[] =
     "  --min-lit N        at least N cells differ from the goal\n"
     "  --mode M           auto (default), sample, exhaustive or climb\n"
     "  --max-draws N      candidates to try before giving up\n"
+    "  --walk-limit N     the largest kernel walked to grade a puzzle\n"
+    "                     exactly (default 2^30); a rule past it is refused\n"
     "  --jobs N           worker threads (default: the number of cores)\n"
     "  -o, --output FILE  write there (atomically; - for stdout) instead of\n"
     "                     stdout\n"
@@ -60,15 +63,18 @@ const char cmd_generate_usage[] =
     "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
     "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
     "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
-    "Exit status: 0 done, 65 empty or impossible target, 75 gave up before\n"
-    "COUNT (the target is too rare) or the --db run is being written by\n"
-    "another process, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (what\n"
-    "was produced is kept and said), 141 the reader of stdout left.\n";
+    "Exit status: 0 done, 64 bad usage (also an empty --presses range), 65\n"
+    "empty or impossible target, or a rule that cannot be graded exactly\n"
+    "(its kernel is past --walk-limit), 75 gave up before COUNT (the\n"
+    "target is too rare) or the --db run is being written by another\n"
+    "process, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (what was\n"
+    "produced is kept and said), 141 the reader of stdout left.\n";
 
 typedef struct gen_cli {
     const char *rules, *out_path, *tier;
     char seed_hex[65];
     int have_seed;
+    uint64_t walk_limit;
     qn_gen_opts o;
     qn_ctx *ctx;
     qn_game *g;
@@ -125,8 +131,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A..B, A.., ..B or A. */
-static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+/* A..B, A.., ..B or A (an absent A is 1, an absent B unbounded). */
+static int parse_bounds(const char *s, uint64_t *lo, uint64_t *hi)
 {
     const char *dots = strstr(s, "..");
     char a[32], b[32];
@@ -147,6 +153,15 @@ static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
     return 0;
 }
 
+/* A..B as parse_bounds: -1 when malformed, -2 when no count is in it
+ * (A > B, or B = 0: a puzzle needs a press), which no rule changes. */
+static int parse_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+    if (parse_bounds(s, lo, hi))
+        return -1;
+    return *lo > *hi || *hi == 0 ? -2 : 0;
+}
+
 static int parse_opts(gen_cli *gc, int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -164,14 +179,16 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         {"pack", required_argument, NULL, 'P'},
         {"batch", required_argument, NULL, 'B'},
         {"shard", required_argument, NULL, 'S'},
+        {"walk-limit", required_argument, NULL, 'w'},
         {NULL, 0, NULL, 0}};
     uint64_t v;
-    int c;
+    int c, rc, batch_given = 0;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
     qn_gen_opts_init(&gc->o);
     gc->o.count = 10;
     gc->batch = DB_BATCH;
+    gc->walk_limit = QN_MINPRESS_DEFAULT_LIMIT;
     gc->o.jobs = ncpu > 0 ? (int)ncpu : 1;
     optind = 1;
     opterr = 0;
@@ -189,7 +206,12 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
             gc->have_seed = 1;
             break;
         case 'p':
-            if (parse_range(optarg, &gc->o.lo, &gc->o.hi))
+            rc = parse_range(optarg, &gc->o.lo, &gc->o.hi);
+            if (rc == -2)
+                return qn_usage_error("generate: --presses %s is empty: "
+                                      "A..B needs 1 <= B and A <= B",
+                                      optarg);
+            if (rc)
                 return qn_usage_error("generate: --presses takes A..B, got "
                                       "'%s'", optarg);
             break;
@@ -240,6 +262,13 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
             if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
                 return qn_usage_error("generate: --batch needs a number "
                                       ">= 1");
+            batch_given = 1;
+            break;
+        case 'w':
+            if (cmd_parse_u64(optarg, &gc->walk_limit))
+                return qn_usage_error("generate: --walk-limit needs a "
+                                      "number, got '%s'",
+                                      optarg);
             break;
         default:
             return qn_usage_error("generate: unknown or incomplete option "
@@ -250,6 +279,8 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         return qn_usage_error("generate: name one RULES file");
     if (gc->pack && !gc->db_opt)
         return qn_usage_error("generate: --pack needs --db");
+    if (batch_given && !gc->db_opt)
+        return qn_usage_error("generate: --batch needs --db");
     gc->rules = argv[optind];
     return QN_EXIT_OK;
 }
@@ -764,7 +795,7 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
     qn_rules *r = NULL;
     qn_gen_stats st;
     qn_gen_hooks hooks;
-    qn_err err = QN_ERR_INIT;
+    qn_err err = QN_ERR_INIT, why = QN_ERR_INIT;
     int status, rc;
 
     if (cmd_wants_help(argc, argv, cmd_generate_usage))
@@ -778,6 +809,14 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
         return status;
     if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
         return status;
+    qn_game_set_walk_limit(gc.g, gc.walk_limit);
+    if (qn_game_check_exact(gc.g, &why) != QN_OK) {
+        /* no puzzle could be graded: refuse before anything is printed */
+        qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
+        qn_err_source(&err, gc.rules);
+        status = qn_report(ctx, &err);
+        goto done;
+    }
     if (!gc.have_seed)
         qn_seed_random(&gc.o.seed);
     qn_seed_format(&gc.o.seed, gc.seed_hex);

@@ -93,7 +93,7 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"plain", no_argument, NULL, 'p'},
         {NULL, 0, NULL, 0}};
-    int c;
+    int c, limit_given = 0;
     uint64_t v;
 
     memset(o, 0, sizeof(*o));
@@ -133,6 +133,7 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
             o->all = 1;
             break;
         case 'l':
+            limit_given = 1;
             if (cmd_parse_u64(optarg, &o->limit))
                 return qn_usage_error("solve: --limit needs a number, got "
                                       "'%s'",
@@ -163,14 +164,9 @@ static int parse_opts(solve_opts *o, int argc, char **argv)
                               "--fill V or one FILE (or -)");
     if (o->plain && !o->output)
         return qn_usage_error("solve: --plain is for the -o image");
+    if (limit_given && !o->all)
+        return qn_usage_error("solve: --limit is for --all");
     return QN_EXIT_OK;
-}
-
-/* A netpbm image starts "P1".."P5" and a blank or a comment. */
-static int is_pnm(const char *text, size_t len)
-{
-    return len >= 3 && text[0] == 'P' && text[1] >= '1' && text[1] <= '5' &&
-           (strchr(" \t\r\n\v\f#", text[2]) != NULL);
 }
 
 /* A state image for the dense model: the board must be a full grid. */
@@ -227,7 +223,7 @@ static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
         qn_err_source(&err, "--state");
     } else {
         rc = cmd_read_all(o->file, MAX_STATE_FILE, &text, &len, &err);
-        if (rc == QN_OK && is_pnm(text, len))
+        if (rc == QN_OK && qn_pnm_is_image(text, len))
             rc = read_pnm_state(r, cells, text, len, &err);
         else if (rc == QN_OK)
             rc = qn_submit_parse_state(cells, qn_rules_layout(r),

@@ -4,12 +4,12 @@
  * from netpbm images or --fill, the plan goes to -o FILE, and the report
  * gives the figures, never the cells.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "quench/file.h"
 #include "quench/grid.h"
 #include "quench/jsonw.h"
 #include "quench/netpbm.h"
@@ -37,16 +37,10 @@ static int read_grid_state(const qn_ctx *ctx, const solve_opts *o,
         return qn_report(ctx, &err);
     }
     name = strcmp(o->file, "-") ? o->file : "<stdin>";
-    f = strcmp(o->file, "-") ? fopen(o->file, "rb") : stdin;
-    if (!f) {
-        qn_err_set(&err, errno == ENOENT ? QN_ENOTFOUND : QN_EIO, 0, 0,
-                   "cannot open: %s", strerror(errno));
-        qn_err_source(&err, name);
+    if (qn_file_open_read(&f, o->file, &err) != QN_OK)
         return qn_report(ctx, &err);
-    }
     rc = qn_grid_state_read_pnm(s, f, &err);
-    if (f != stdin)
-        fclose(f);
+    qn_file_close(f);
     if (rc == QN_OK)
         return QN_EXIT_OK;
     qn_err_source(&err, name);

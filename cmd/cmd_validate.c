@@ -2,7 +2,6 @@
  * cmd_validate.c: `quench validate`: one verdict per submitted puzzle, in
  * input order, none dropped or merged, streamed so memory stays flat.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "quench/jsonw.h"
 #include "quench/canon.h"
 #include "quench/distrib.h"
+#include "quench/file.h"
 #include "quench/mem.h"
 #include "quench/state.h"
 #include "quench/store.h"
@@ -46,9 +46,12 @@ const char cmd_validate_usage[] =
     "                 (created when missing), a batch per transaction;\n"
     "                 verdicts are printed once their batch committed\n"
     "\n"
-    "A summary (counts per verdict) goes to stderr. Exit status: 0 when\n"
-    "every submission is ok, 1 when any is rejected, 65 when the input as\n"
-    "a whole cannot be read, 74 when output cannot be written.\n";
+    "A line, CSV record or JSON element over 1 MiB is malformed as soon as\n"
+    "the limit is passed; 64 MiB without a record (a line that never ends)\n"
+    "end the input. A summary (counts per verdict) goes to stderr. Exit\n"
+    "status: 0 when every submission is ok, 1 when any is rejected, 65 when\n"
+    "the input as a whole cannot be read, 66 when FILE cannot be opened,\n"
+    "74 when output cannot be written.\n";
 
 enum out_format { OUT_TEXT, OUT_JSONL, OUT_JSON };
 
@@ -465,7 +468,7 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     qn_rules *r = NULL;
     qn_game *g = NULL;
     qn_err err = QN_ERR_INIT;
-    FILE *in = stdin;
+    FILE *in = NULL;
     int status, rc;
 
     if (cmd_wants_help(argc, argv, cmd_validate_usage))
@@ -481,10 +484,7 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     vr.g = g;
     if (o.db && (status = setup_store(ctx, &vr, r)) != QN_EXIT_OK)
         goto done;
-    if (strcmp(o.file, "-") && !(in = fopen(o.file, "rb"))) {
-        qn_err_source(&err, o.file);
-        qn_err_set(&err, QN_ENOTFOUND, 0, 0, "cannot open: %s",
-                   strerror(errno));
+    if (qn_file_open_read(&in, o.file, &err) != QN_OK) {
         status = qn_report(ctx, &err);
         goto done;
     }
@@ -523,8 +523,7 @@ done:
     qn_submit_close(vr.rd);
     qn_judge_free(vr.j);
     qn_buf_release(&vr.out);
-    if (in && in != stdin)
-        fclose(in);
+    qn_file_close(in);
     qn_game_free(g);
     qn_rules_free(r);
     return status;

@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cmd.h"
 #include "quench/mem.h"
 #include "quench/rng.h"
@@ -117,24 +121,40 @@ int qn_exit_for(qn_code code)
     return QN_EXIT_SOFTWARE;
 }
 
-/* With -v: the source line and a caret under the column. */
+/*
+ * With -v: the source line and a caret under the column. Only a regular
+ * file is read again: a FIFO whose writer is gone would block the open
+ * for ever, and a device (/dev/zero) has no lines to show. The file is
+ * opened non-blocking, so even a FIFO swapped in after the check cannot
+ * hang the report.
+ */
 static void show_source_line(const qn_err *err)
 {
+    struct stat st;
     FILE *f;
     char line[512];
-    int n = 0;
+    int n = 1, fd, at_start = 1;
 
     if (!err->source[0] || err->line < 1 || !strcmp(err->source, "<stdin>"))
         return;
-    if (!(f = fopen(err->source, "r")))
+    if ((fd = open(err->source, O_RDONLY | O_NONBLOCK)) < 0)
         return;
-    while (fgets(line, sizeof(line), f))
-        if (++n == err->line) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        !(f = fdopen(fd, "r"))) {
+        close(fd);
+        return;
+    }
+    /* lines longer than the buffer come in pieces: count line ends */
+    while (n <= err->line && fgets(line, sizeof(line), f)) {
+        int ends = strchr(line, '\n') != NULL;
+        if (n == err->line && at_start) {
             line[strcspn(line, "\r\n")] = '\0';
             fprintf(stderr, "  %s\n  %*s^\n", line,
                     err->col > 1 ? err->col - 1 : 0, "");
-            break;
         }
+        at_start = ends;
+        n += ends;
+    }
     fclose(f);
 }
 

@@ -4,6 +4,7 @@
  */
 #include "quench/game.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,27 @@ const qn_repair *qn_game_repair(const qn_game *g) { return g->rep; }
 void qn_game_set_walk_limit(qn_game *g, uint64_t limit)
 {
     g->limit = limit;
+}
+
+int qn_game_check_exact(const qn_game *g, qn_err *err)
+{
+    qn_buf size = QN_BUF_INIT;
+    char lim[32];
+    int rc;
+
+    if (qn_minpress_exact(g->sys, g->limit))
+        return QN_OK;
+    qn_system_group_factors(g->sys, QN_KERNEL, &size);
+    if (g->limit && !(g->limit & (g->limit - 1)))
+        snprintf(lim, sizeof(lim), "2^%d", __builtin_ctzll(g->limit));
+    else
+        snprintf(lim, sizeof(lim), "%llu", (unsigned long long)g->limit);
+    rc = qn_err_set(err, QN_ELIMIT, 0, 0,
+                    "cannot grade exactly: the kernel has %s elements, more "
+                    "than the walk limit %s",
+                    size.buf, lim);
+    qn_buf_release(&size);
+    return rc;
 }
 
 void qn_answer_init(qn_answer *a, const qn_game *g)

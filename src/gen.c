@@ -645,7 +645,13 @@ static int plan_run(genctx *c, qn_gen_stats *st, qn_err *err)
 {
     const qn_gen_opts *o = c->o;
     uint64_t maxp = (uint64_t)c->n * (c->k - 1);
+    qn_err e = QN_ERR_INIT;
 
+    /* Every puzzle is graded exactly before it is emitted. Past the walk
+     * limit no grade is exact, for any state: say so now, rather than
+     * draw until max_draws and blame the target's rarity. */
+    if (qn_game_check_exact(c->g, &e) != QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "%s", e.msg);
     if (o->lo > o->hi)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "empty press range %llu..%llu",

@@ -6,6 +6,7 @@
 #include "quench/grid.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,8 +144,11 @@ int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err)
     }
     rc = qn_chase_new(&g->ch, r->w, r->h, r->k, off, r->noffsets, err);
     if (rc != QN_OK) {
-        if (e2.code == QN_EINVAL && rc == QN_EINVAL)
-            qn_err_set(err, QN_EINVAL, 0, 0, "%s; and %s", err->msg, e2.msg);
+        if (err && e2.code == QN_EINVAL && rc == QN_EINVAL) {
+            char why[sizeof(err->msg)]; /* err->msg is also the target */
+            snprintf(why, sizeof(why), "%s", err->msg);
+            qn_err_set(err, QN_EINVAL, 0, 0, "%s; and %s", why, e2.msg);
+        }
         qn_grid_free(g);
         return rc;
     }

@@ -124,6 +124,11 @@ static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
     return QN_OK;
 }
 
+int qn_minpress_exact(const qn_system *sys, uint64_t limit)
+{
+    return coset_size(sys, limit) != 0;
+}
+
 int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
                       const uint8_t *s, uint64_t limit, qn_err *err)
 {

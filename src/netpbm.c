@@ -67,18 +67,36 @@ static int eof_err(rd *r, qn_err *err, const char *what)
                       what, r->off);
 }
 
-/* Skip whitespace and '#' comments (each to the end of its line). */
-static void skip_ws_comments(rd *r)
+/* A run (blanks, comments, digits) that began at byte `start` has gone
+ * on past QN_PNM_MAX_RUN bytes: an endless input, not an image. */
+static int run_too_long(long start, int line, int col, const char *what,
+                        qn_err *err)
 {
+    return qn_err_set(err, QN_ELIMIT, line, col,
+                      "%s longer than %ld bytes (the limit; byte offset %ld)",
+                      what, (long)QN_PNM_MAX_RUN, start);
+}
+
+/* Skip whitespace and '#' comments (each to the end of its line), at most
+ * QN_PNM_MAX_RUN bytes of them. */
+static int skip_ws_comments(rd *r, qn_err *err)
+{
+    long start = r->off;
+    int line = r->line, col = r->col;
+
     for (;;) {
         int c = peekc(r);
+        if (r->off - start > QN_PNM_MAX_RUN)
+            return run_too_long(start, line, col,
+                                "whitespace and comments", err);
         if (is_ws(c)) {
             nextc(r);
         } else if (c == '#') {
-            while ((c = peekc(r)) != EOF && c != '\n' && c != '\r')
+            while ((c = peekc(r)) != EOF && c != '\n' && c != '\r' &&
+                   r->off - start <= QN_PNM_MAX_RUN)
                 nextc(r);
         } else {
-            return;
+            return QN_OK;
         }
     }
 }
@@ -92,8 +110,11 @@ static void skip_ws_comments(rd *r)
 static int header_uint(rd *r, const char *what, bool last_raw, long *out,
                        qn_err *err)
 {
-    skip_ws_comments(r);
+    int rc = skip_ws_comments(r, err);
+    if (rc != QN_OK)
+        return rc;
     int line = r->line, col = r->col;
+    long start = r->off;
     int c = peekc(r);
     if (c == EOF)
         return eof_err(r, err,
@@ -112,11 +133,19 @@ static int header_uint(rd *r, const char *what, bool last_raw, long *out,
         if (v > INT_MAX)
             return qn_err_set(err, QN_ELIMIT, line, col,
                               "%s is too large (over %d)", what, INT_MAX);
+        if (r->off - start > QN_PNM_MAX_RUN) /* zeros for ever */
+            return run_too_long(start, line, col, what, err);
     }
     if (c == '#' && last_raw) {
         /* the comment's line end is the one whitespace byte */
-        while ((c = peekc(r)) != EOF && c != '\n' && c != '\r')
+        start = r->off;
+        line = r->line;
+        col = r->col;
+        while ((c = peekc(r)) != EOF && c != '\n' && c != '\r') {
             nextc(r);
+            if (r->off - start > QN_PNM_MAX_RUN)
+                return run_too_long(start, line, col, "comment", err);
+        }
     } else if (c == '#') {
         *out = v; /* the next field skips the comment */
         return QN_OK;
@@ -133,6 +162,14 @@ static int header_uint(rd *r, const char *what, bool last_raw, long *out,
         nextc(r); /* exactly one whitespace byte, then the raster */
     *out = v;
     return QN_OK;
+}
+
+int qn_pnm_is_image(const char *text, size_t len)
+{
+    /* P3, P6 (PPM) and P7 (PAM) too: they are images quench refuses with
+     * a reason, not state text with a bad first value 'P' */
+    return len >= 3 && text[0] == 'P' && text[1] >= '1' && text[1] <= '7' &&
+           (is_ws((unsigned char)text[2]) || text[2] == '#');
 }
 
 int qn_pnm_read_header(FILE *f, qn_pnm_info *out, qn_err *err)
@@ -152,11 +189,12 @@ int qn_pnm_read_header(FILE *f, qn_pnm_info *out, qn_err *err)
     if (c2 == '3' || c2 == '6')
         return qn_err_set(err, QN_EINVAL, 1, 1,
                           "PPM (colour, P%c) images are not supported: use "
-                          "PBM or PGM",
+                          "PBM (P1, P4) or PGM (P2, P5)",
                           c2);
     if (c2 == '7')
         return qn_err_set(err, QN_EINVAL, 1, 1,
-                          "PAM (P7) images are not supported: use PBM or PGM");
+                          "PAM (P7) images are not supported: use PBM (P1, "
+                          "P4) or PGM (P2, P5)");
     qn_pnm_format fmt = (qn_pnm_format)(c2 - '0');
     int c = peekc(&r);
     if (!is_ws(c) && c != '#') {
@@ -192,8 +230,9 @@ int qn_pnm_read_header(FILE *f, qn_pnm_info *out, qn_err *err)
         return qn_err_set(err, QN_ELIMIT, line, col,
                           "image %ldx%ld has more than %ld cells", w, h,
                           QN_PNM_MAX_CELLS);
-    if (!raw)
-        skip_ws_comments(&r); /* plain: comments may end the header too */
+    /* plain: comments may end the header too */
+    if (!raw && (rc = skip_ws_comments(&r, err)) != QN_OK)
+        return rc;
     out->format = fmt;
     out->w = (int)w;
     out->h = (int)h;
@@ -263,9 +302,14 @@ static int read_plain(FILE *f, const qn_pnm_info *info, uint8_t *cells,
     size_t w = (size_t)info->w, n = w * (size_t)info->h;
     bool pbm = info->format == QN_PNM_P1;
     for (size_t i = 0; i < n; i++) {
-        int c;
-        while (is_ws(c = peekc(&r)))
+        long start = r.off;
+        int c, line0 = r.line, col0 = r.col;
+        while (is_ws(c = peekc(&r))) {
             nextc(&r);
+            if (r.off - start > QN_PNM_MAX_RUN)
+                return run_too_long(start, line0, col0, "whitespace",
+                                    err);
+        }
         if (c == EOF) {
             if (ferror(f))
                 return qn_err_set(err, QN_EIO, r.line, r.col, "read failed: %s",
@@ -291,10 +335,14 @@ static int read_plain(FILE *f, const qn_pnm_info *info, uint8_t *cells,
                               "got '%c'",
                               c >= 32 && c < 127 ? c : '?');
         unsigned long v = 0;
+        start = r.off;
         while (is_digit(c = peekc(&r))) {
             nextc(&r);
             if (v <= 65535) /* saturate: anything above is out of range */
                 v = v * 10 + (unsigned long)(c - '0');
+            if (r.off - start > QN_PNM_MAX_RUN)
+                return run_too_long(start, line, col, "a PGM sample",
+                                    err);
         }
         if (c != EOF && !is_ws(c))
             return qn_err_set(err, QN_ESYNTAX, r.line, r.col,

@@ -385,10 +385,6 @@ int qn_rules__expand(off **out, size_t *nout, const qn_stencil_spec *st,
     for (i = 0; i < ntab; i++)
         o[n++] = (off){tab[i][0], tab[i][1], amount};
     if (st->kind == QN_STENCIL_LIST) {
-        if (st->noffsets == 0) {
-            free(o);
-            return qn_rules__fail(err, st->mark, "%s stencil has no offsets", what);
-        }
         if (st->noffsets > QN_RULES_MAX_OFFSETS) {
             free(o);
             return qn_rules__fail(err, st->mark,
@@ -431,6 +427,21 @@ int qn_rules__expand(off **out, size_t *nout, const qn_stencil_spec *st,
                     break;
             if (j == st->noffsets)
                 o[n++] = (off){0, 0, amount};
+        }
+        /* An empty list with self: true is a press that changes only its
+         * own cell: trivial, but a rule. Nothing at all is an error. */
+        if (n == 0) {
+            free(o);
+            if (st->noffsets > 0)
+                return qn_rules__fail(err, st->mark,
+                            "%s stencil has no offsets once self: false "
+                            "removes [0, 0]",
+                            what);
+            return qn_rules__fail(err, st->mark,
+                        "%s stencil has no offsets (list some, or add "
+                        "self: true for a press that changes its own "
+                        "cell)",
+                        what);
         }
     } else if (st->kind != QN_STENCIL_ROWCOL && self != 0) {
         o[n++] = (off){0, 0, amount};
@@ -565,10 +576,13 @@ static int build_matrix(qn_rules *r, const qn_rules_spec *s, qn_err *err)
         if (!sp)
             continue;
         cs[j].spec = sp;
+        /* a class without a stencil of its own borrows `stencil`, and
+         * its errors are that one's */
         if (sp->kind != QN_STENCIL_ROWCOL &&
             (rc =
                  qn_rules__expand(&cs[j].offs, &cs[j].noffs, sp, s,
-                                  l->kind != QN_LAYOUT_GRID, k, names[j],
+                                  l->kind != QN_LAYOUT_GRID, k,
+                                  sp == &s->stencil ? "press" : names[j],
                                   err)))
             goto done;
         if (sp->kind == QN_STENCIL_ROWCOL && l->kind != QN_LAYOUT_GRID) {

@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "quench/buf.h"
+#include "quench/file.h"
 #include "quench/mem.h"
 #include "quench/version.h"
 
@@ -1148,51 +1149,19 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
 /*
  * Read a whole rule file (at most QN_RULES_MAX_FILE bytes; "-" is stdin)
  * into *buf_out (malloc'd). Returns QN_OK or the error, with source set.
+ * A bigger file is the same syntax error as a bigger buffer (see parse):
+ * reading stops one byte past the limit, so /dev/zero is refused at once.
  */
 static int read_rule_file(const char *path, char **buf_out, size_t *len_out,
                           qn_err *err)
 {
-    const char *source = strcmp(path, "-") ? path : "<stdin>";
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    size_t cap = 65536, len = 0, got;
-    char *buf;
+    int rc = qn_file_read_all(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
 
-    *buf_out = NULL;
-    *len_out = 0;
-    if (!f) {
-        int e = errno;
-        qn_err_set(err, e == ENOENT ? QN_ENOTFOUND : QN_EIO, 0, 0,
-                   "cannot open file: %s", strerror(e));
-        qn_err_source(err, source);
-        return e == ENOENT ? QN_ENOTFOUND : QN_EIO;
-    }
-    buf = qn_xmalloc(cap);
-    /* Read at most one byte past the limit: enough to refuse big files
-     * without swallowing them. */
-    while (len <= QN_RULES_MAX_FILE) {
-        if (len == cap) {
-            cap *= 2;
-            buf = qn_xrealloc(buf, cap);
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        if (f != stdin)
-            fclose(f);
-        free(buf);
-        qn_err_set(err, QN_EIO, 0, 0, "cannot read file: %s", strerror(e));
-        qn_err_source(err, source);
-        return QN_EIO;
-    }
-    if (f != stdin)
-        fclose(f);
-    *buf_out = buf;
-    *len_out = len;
-    return QN_OK;
+    if (rc == QN_ELIMIT)
+        return qn_err_set(err, QN_ESYNTAX, 1, 1,
+                          "file is larger than %d bytes (the limit)",
+                          QN_RULES_MAX_FILE);
+    return rc;
 }
 
 static const char *source_name(const char *path)

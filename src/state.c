@@ -12,8 +12,9 @@ enum tok_kind { T_END, T_SEP, T_VALUE, T_HOLE, T_BAD };
 typedef struct tok {
     enum tok_kind kind;
     int line, col;  /* 1-based start of the token */
-    unsigned value; /* T_VALUE */
-    char text[16];  /* the token as written (truncated), for messages */
+    unsigned value; /* T_VALUE; saturates at 256: no colour is that big */
+    char text[40];  /* the token as written (shortened), for messages */
+    const char *why; /* T_BAD: the whole message, when not "bad <text>" */
 } tok;
 
 typedef struct lexer {
@@ -54,6 +55,7 @@ static void next(lexer *x, tok *t)
     t->line = x->line;
     t->col = x->col;
     t->text[0] = '\0';
+    t->why = NULL;
     if (x->i >= x->len) {
         t->kind = T_END;
         return;
@@ -71,25 +73,36 @@ static void next(lexer *x, tok *t)
         return;
     }
     if (ch == '(') {
-        /* "(NNN)": a decimal value, for moduli above 36. */
+        /* "(NNN)": a decimal value, for moduli above 36. Any number of
+         * digits is read, so a value too big is reported as one. */
+        size_t start = x->i, nd;
         unsigned v = 0;
-        int nd = 0;
         advance(x);
-        while (x->i < x->len && x->s[x->i] >= '0' && x->s[x->i] <= '9' &&
-               nd < 4) {
+        while (x->i < x->len && x->s[x->i] >= '0' && x->s[x->i] <= '9') {
             v = v * 10 + (unsigned)(x->s[x->i] - '0');
-            nd++;
+            if (v > 256)
+                v = 256;
             advance(x);
         }
-        if (nd == 0 || nd > 3 || x->i >= x->len || x->s[x->i] != ')') {
-            t->kind = T_BAD;
-            strcpy(t->text, "character '('");
+        nd = x->i - start - 1;
+        t->kind = T_BAD;
+        if (nd == 0) {
+            t->why = "'(' must be followed by a decimal value and ')'";
+            return;
+        }
+        if (x->i >= x->len || x->s[x->i] != ')') {
+            t->why = "a decimal value in '(' has no closing ')'";
             return;
         }
         advance(x);
         t->kind = T_VALUE;
         t->value = v;
-        snprintf(t->text, sizeof(t->text), "(%u)", v);
+        if (nd + 2 < sizeof(t->text))
+            snprintf(t->text, sizeof(t->text), "%.*s", (int)nd + 2,
+                     x->s + start);
+        else
+            snprintf(t->text, sizeof(t->text), "%.*s...)",
+                     (int)sizeof(t->text) - 6, x->s + start);
         return;
     }
     if (digit_value(ch) >= 0) {
@@ -179,6 +192,8 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
             return qn_err_set(err, QN_ESYNTAX, empty_line, empty_col,
                               "row %d is empty", row);
         started = 1;
+        if (t.kind == T_BAD && t.why)
+            return qn_err_set(err, QN_ESYNTAX, t.line, t.col, "%s", t.why);
         if (t.kind == T_BAD)
             return qn_err_set(err, QN_ESYNTAX, t.line, t.col, "bad %s in state",
                               t.text);
@@ -206,6 +221,11 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
                     return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
                                       "value '%s' must be less than "
                                       "colours (%u)",
+                                      t.text, k);
+                if (t.text[0] == '(')
+                    return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
+                                      "value %s must be less than colours "
+                                      "(%u)",
                                       t.text, k);
                 return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
                                   "value '%s' (%u) must be less than "

@@ -42,8 +42,15 @@ static const char *const col_names[MAXCOLS] = {
     "id", "state", "solution", "min_presses", "optimal_solutions", "grade",
     "seed"};
 
-/* Where the JSON-document reader is. */
-enum json_phase { JS_START, JS_FIRST, JS_ELEM, JS_AFTER, JS_END };
+/* Where the JSON-document reader is. JS_SKIP: inside an element over
+ * the limit, whose malformed record was already returned. */
+enum json_phase { JS_START, JS_FIRST, JS_ELEM, JS_SKIP, JS_AFTER, JS_END };
+
+/* How far the scan of one JSON array element has got. */
+typedef struct jscan {
+    int depth, in_str, esc, scalar;
+    long long line, col; /* where the element starts */
+} jscan;
 
 struct qn_submit_reader {
     FILE *in;             /* borrowed */
@@ -54,6 +61,12 @@ struct qn_submit_reader {
     char *buf;            /* BUFCAP bytes; data in [pos, end) */
     size_t pos, end;
     int eof;              /* fread reported end of input */
+    uint64_t nread;       /* bytes read from `in` so far */
+    uint64_t mark;        /* nread at the end of the last record returned
+                             (bytes since then: the gap, see fill) */
+    int skip_line;        /* the rest of an over-long line is still to be
+                             skipped (its record went out at the limit) */
+    char skipping[64];    /* what is being skipped, for the gap error */
     long long line;       /* line number of buf[pos] */
     long long col;        /* column of buf[pos] (JSON document only) */
     int state;            /* 0 reading, 1 ended, < 0 fatal code */
@@ -71,6 +84,7 @@ struct qn_submit_reader {
     /* JSON document */
     enum json_phase js;
     int js_records;           /* 1: array of objects; 0: one state */
+    jscan jsk;                /* the element being read or skipped */
 };
 
 /* ---- shared helpers ----------------------------------------------------- */
@@ -286,7 +300,11 @@ static int set_fatal(qn_submit_reader *r, qn_err *err, qn_code code,
 
 /*
  * Compact the buffer and read more. Returns the bytes added (0 at the end
- * of the input, which sets r->eof) or QN_EIO.
+ * of the input, which sets r->eof), QN_EIO, or QN_ELIMIT when more than
+ * QN_SUBMIT_MAX_GAP bytes have gone by since the last record: every read
+ * of the reader comes through here, so this one check bounds the input
+ * consumed without a result (an over-long line that never ends, endless
+ * blank lines), whatever the format.
  */
 static long fill(qn_submit_reader *r, qn_err *err)
 {
@@ -294,6 +312,17 @@ static long fill(qn_submit_reader *r, qn_err *err)
 
     if (r->eof)
         return 0;
+    if (r->nread - r->mark >= (uint64_t)QN_SUBMIT_MAX_GAP) {
+        if (r->skipping[0])
+            return set_fatal(r, err, QN_ELIMIT, r->line, 0,
+                             "%s has no end within %d bytes: the rest of "
+                             "the input is not read",
+                             r->skipping, QN_SUBMIT_MAX_GAP);
+        return set_fatal(r, err, QN_ELIMIT, r->line, 0,
+                         "no submission within %d bytes: the rest of the "
+                         "input is not read",
+                         QN_SUBMIT_MAX_GAP);
+    }
     if (r->pos > 0) {
         memmove(r->buf, r->buf + r->pos, r->end - r->pos);
         r->end -= r->pos;
@@ -309,14 +338,42 @@ static long fill(qn_submit_reader *r, qn_err *err)
         r->eof = 1;
     }
     r->end += n;
+    r->nread += n;
     return (long)n;
+}
+
+/*
+ * Skip the rest of an over-long line, up to and including its newline.
+ * Returns 0 or a negative code (an endless line meets fill's gap check).
+ */
+static int skip_rest_of_line(qn_submit_reader *r, qn_err *err)
+{
+    for (;;) {
+        const char *nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
+        long got;
+        if (nl) {
+            r->pos = (size_t)(nl - r->buf) + 1;
+            break;
+        }
+        r->pos = r->end;
+        if ((got = fill(r, err)) < 0)
+            return (int)got;
+        if (got == 0)
+            break;
+    }
+    r->skip_line = 0;
+    r->skipping[0] = '\0';
+    r->line++;
+    return 0;
 }
 
 /*
  * The next physical line, without its LF or CRLF. Returns 1 with *s, *n
  * and *line_out set (borrowed from the buffer until the next read), or
- * with *too_long set for a line over QN_SUBMIT_MAX_LINE bytes, which has
- * then been skipped without buffering it; 0 at the end; QN_EIO.
+ * with *too_long set for a line over QN_SUBMIT_MAX_LINE bytes: that is
+ * known as soon as the limit is passed, so the line is returned then,
+ * without waiting for its end, and its rest is skipped unbuffered on the
+ * next call. Returns 0 at the end, or a negative code.
  */
 static int get_line(qn_submit_reader *r, const char **s, size_t *n,
                     long long *line_out, int *too_long, qn_err *err)
@@ -324,8 +381,11 @@ static int get_line(qn_submit_reader *r, const char **s, size_t *n,
     size_t scanned = 0, len, next;
     const char *nl;
     long got;
+    int rc;
 
     *too_long = 0;
+    if (r->skip_line && (rc = skip_rest_of_line(r, err)) < 0)
+        return rc;
     for (;;) {
         size_t avail = r->end - r->pos;
         nl = memchr(r->buf + r->pos + scanned, '\n', avail - scanned);
@@ -336,23 +396,15 @@ static int get_line(qn_submit_reader *r, const char **s, size_t *n,
         }
         scanned = avail;
         if (avail > (size_t)QN_SUBMIT_MAX_LINE + 1) {
-            /* Too long: drop everything up to the next newline. */
+            /* Too long (the +1 leaves room for a CR): say so now, drop
+             * what is buffered, skip the rest before the next line. */
             *too_long = 1;
-            *line_out = r->line++;
+            *line_out = r->line;
             r->pos = r->end;
-            for (;;) {
-                got = fill(r, err);
-                if (got < 0)
-                    return (int)got;
-                if (got == 0 && r->pos == r->end)
-                    return 1;
-                nl = memchr(r->buf + r->pos, '\n', r->end - r->pos);
-                if (nl) {
-                    r->pos = (size_t)(nl - r->buf) + 1;
-                    return 1;
-                }
-                r->pos = r->end;
-            }
+            r->skip_line = 1;
+            snprintf(r->skipping, sizeof(r->skipping), "line %lld",
+                     r->line);
+            return 1;
         }
         if (r->eof) {
             if (avail == 0)
@@ -959,59 +1011,83 @@ static int skip_blanks(qn_submit_reader *r, qn_err *err)
 }
 
 /*
- * Read one element of the top-level array into r->scratch (stopping the
- * copy past QN_SUBMIT_MAX_LINE but still scanning to its end). Returns 1,
- * or a negative code (fatal already set) at an I/O error or when the input
- * ends inside the element.
+ * Scan on through the element of *js, copying its bytes to r->scratch
+ * while `copy` and below QN_SUBMIT_MAX_LINE (then *tl is set). Returns 1
+ * at the element's end; 0 when the copy reached the limit and
+ * `stop_at_limit` (nothing past the limit consumed: scanning resumes with
+ * the same *js); or a negative code (fatal already set) at an I/O error,
+ * the gap limit, or when the input ends inside the element.
  */
-static int json_element(qn_submit_reader *r, int *tl, qn_err *err)
+static int json_scan(qn_submit_reader *r, jscan *js, int copy,
+                     int stop_at_limit, int *tl, qn_err *err)
 {
-    int c, depth = 0, in_str = 0, esc = 0, scalar;
-    long long line = r->line, col = r->col;
+    int c;
 
-    *tl = 0;
-    qn_buf_reset(&r->scratch);
-    c = peekc(r, err);
-    scalar = c != '"' && c != '[' && c != '{';
     for (;;) {
         c = peekc(r, err);
         if (c < -1)
             return r->state;
         if (c == -1) {
-            if (scalar && depth == 0)
+            if (js->scalar && js->depth == 0)
                 return 1;
-            return set_fatal(r, err, QN_ESYNTAX, line, col,
+            return set_fatal(r, err, QN_ESYNTAX, js->line, js->col,
                              "JSON array element not closed at the end of "
                              "the input");
         }
-        if (scalar && !in_str &&
+        if (js->scalar && !js->in_str &&
             (c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' ||
              c == '\n' || c == '\r'))
             return 1;
-        step(r);
-        if (r->scratch.len < (size_t)QN_SUBMIT_MAX_LINE)
-            qn_buf_addc(&r->scratch, (char)c);
-        else
+        if (copy && r->scratch.len >= (size_t)QN_SUBMIT_MAX_LINE) {
             *tl = 1;
-        if (in_str) {
-            if (esc)
-                esc = 0;
+            copy = 0;
+            if (stop_at_limit)
+                return 0;
+        }
+        step(r);
+        if (copy)
+            qn_buf_addc(&r->scratch, (char)c);
+        if (js->in_str) {
+            if (js->esc)
+                js->esc = 0;
             else if (c == '\\')
-                esc = 1;
+                js->esc = 1;
             else if (c == '"') {
-                in_str = 0;
-                if (depth == 0 && !scalar)
+                js->in_str = 0;
+                if (js->depth == 0 && !js->scalar)
                     return 1;
             }
         } else if (c == '"') {
-            in_str = 1;
+            js->in_str = 1;
         } else if (c == '[' || c == '{') {
-            depth++;
+            js->depth++;
         } else if (c == ']' || c == '}') {
-            if (--depth <= 0 && !scalar)
+            if (--js->depth <= 0 && !js->scalar)
                 return 1;
         }
     }
+}
+
+/*
+ * Read one element of the top-level array into r->scratch: all of it, or
+ * (stop_at_limit) up to QN_SUBMIT_MAX_LINE bytes, leaving the rest for
+ * json_scan to skip. *tl says the element went past the limit. Returns
+ * json_scan's result.
+ */
+static int json_element(qn_submit_reader *r, int stop_at_limit, int *tl,
+                        qn_err *err)
+{
+    jscan *js = &r->jsk;
+    int c;
+
+    *tl = 0;
+    qn_buf_reset(&r->scratch);
+    c = peekc(r, err);
+    memset(js, 0, sizeof(*js));
+    js->scalar = c != '"' && c != '[' && c != '{';
+    js->line = r->line;
+    js->col = r->col;
+    return json_scan(r, js, 1, stop_at_limit, tl, err);
 }
 
 /* The whole-document single state: every element one cell value. */
@@ -1031,7 +1107,7 @@ static int json_one_state(qn_submit_reader *r, long long line, long long col,
             return r->state;
         el_line = r->line;
         el_col = r->col;
-        rc = json_element(r, &tl, err);
+        rc = json_element(r, 0, &tl, err);
         if (rc < 0)
             return rc;
         if (count == ncells && !first_extra_line) {
@@ -1114,6 +1190,15 @@ static int next_json(qn_submit_reader *r, qn_err *err)
     int c, tl, rc;
 
     for (;;) {
+        if (r->js == JS_SKIP) {
+            /* the rest of an over-long element: blanks there may be
+             * inside a string, so skip_blanks must not run first */
+            rc = json_scan(r, &r->jsk, 0, 0, &tl, err);
+            if (rc < 0)
+                return rc;
+            r->skipping[0] = '\0';
+            r->js = JS_AFTER;
+        }
         c = skip_blanks(r, err);
         if (c < -1)
             return r->state;
@@ -1155,15 +1240,20 @@ static int next_json(qn_submit_reader *r, qn_err *err)
                                  "expected a JSON value after ','");
             line = r->line;
             col = r->col;
-            rc = json_element(r, &tl, err);
+            rc = json_element(r, 1, &tl, err);
             if (rc < 0)
                 return rc;
             r->js = JS_AFTER;
             begin(r, line, col);
-            if (tl)
+            if (tl) {
+                /* said at the limit; the rest is skipped next time */
+                r->js = JS_SKIP;
+                snprintf(r->skipping, sizeof(r->skipping),
+                         "JSON element at %lld:%lld", line, col);
                 return bad(r, QN_ELIMIT, line, col,
                            "JSON element longer than %d bytes",
                            QN_SUBMIT_MAX_LINE);
+            }
             if (bad_bytes(r, r->scratch.buf, r->scratch.len, line, col))
                 return 1;
             {
@@ -1195,6 +1285,7 @@ static int next_json(qn_submit_reader *r, qn_err *err)
                                  "input");
             return set_fatal(r, err, QN_ESYNTAX, r->line, r->col,
                              "expected ',' or ']' in the JSON array");
+        case JS_SKIP: /* handled above */
         case JS_END:
             if (c == -1)
                 return 0;
@@ -1303,8 +1394,10 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
             *err = r->fatal;
         return r->state;
     }
-    if (rc > 0)
+    if (rc > 0) {
         *rec_out = &r->rec;
+        r->mark = r->nread - (r->end - r->pos); /* a new gap starts */
+    }
     return rc;
 }
 

@@ -14,7 +14,8 @@ typedef enum qn_code {
     QN_EIO = -2,         /* open/read/write failed; strerror(errno) in msg */
     QN_ESYNTAX = -3,     /* malformed YAML, state text or option value */
     QN_EINVAL = -4,      /* well-formed but violates the rules/schema */
-    QN_ENOTFOUND = -5,   /* rule set, puzzle id or file missing */
+    QN_ENOTFOUND = -5,   /* rule set or puzzle id missing; an input file
+                            that cannot be opened (file.h) */
     QN_EUNSOLVABLE = -6, /* state has no solution under its rules */
     QN_EDB = -7,         /* SQLite failure; sqlite3_errmsg() in msg */
     QN_ELIMIT = -8,      /* input or search exceeds a documented limit */

@@ -39,6 +39,14 @@ const qn_repair *qn_game_repair(const qn_game *g);
 void qn_game_set_walk_limit(qn_game *g, uint64_t limit);
 
 /*
+ * QN_OK when every solvable state's minimum is proven under the walk
+ * limit (qn_minpress_exact); else QN_ELIMIT, with a message naming the
+ * kernel's size and the limit. Whoever needs exact grades (the generator)
+ * asks this once instead of finding out per state.
+ */
+int qn_game_check_exact(const qn_game *g, qn_err *err);
+
+/*
  * The answer for one state. Buffers are sized for the game by
  * qn_answer_init and reused across calls; release with
  * qn_answer_release.

@@ -132,7 +132,9 @@ typedef struct qn_gen_hooks {
 /*
  * Generate. Returns QN_OK when `count` puzzles were emitted; QN_EINVAL
  * for an empty target (checked before any work when the distribution or
- * the board's bounds prove it); QN_ELIMIT when max_draws ran out first
+ * the board's bounds prove it), or when no puzzle can be graded exactly
+ * (the kernel is past the game's walk limit: qn_game_check_exact);
+ * QN_ELIMIT when max_draws ran out first
  * (st says how many were emitted); QN_ERR when stopped by *stop or emit.
  */
 int qn_gen_run(const qn_game *g, const qn_gen_opts *o, const qn_gen_hooks *h,

@@ -40,6 +40,14 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
                       const uint8_t *s, uint64_t limit, qn_err *err);
 
 /*
+ * 1 when qn_minpress_solve walks the coset under `limit` (the kernel has
+ * at most `limit` elements; a trivial kernel always), so every solvable
+ * state gets a proven minimum; 0 when no state can (QN_ELIMIT for all).
+ * The kernel is the same for every state, so this is known up front.
+ */
+int qn_minpress_exact(const qn_system *sys, uint64_t limit);
+
+/*
  * Visit solutions of A x + s = 0: call fn(ctx, x) for each, in the
  * mixed-radix order of the kernel coefficients, until `limit` were visited
  * or fn returns non-zero. Returns the number visited, or QN_EUNSOLVABLE.

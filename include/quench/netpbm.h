@@ -30,7 +30,8 @@
  * in err for the header and plain rasters and the byte offset in the
  * message for raw rasters; QN_EINVAL for well-formed images that do not fit
  * (sample > maxval, maxval != k - 1, PBM with k != 2, size mismatch, PPM);
- * QN_ELIMIT for sizes over QN_PNM_MAX_CELLS or maxval > 255 (16-bit);
+ * QN_ELIMIT for sizes over QN_PNM_MAX_CELLS, maxval > 255 (16-bit), or a
+ * run over QN_PNM_MAX_RUN bytes;
  * QN_EIO for read/write failures.
  */
 #ifndef QN_NETPBM_H
@@ -45,6 +46,13 @@
 
 /* Largest w*h accepted on input and output: 2^31 - 1 cells. */
 #define QN_PNM_MAX_CELLS 2147483647L
+/*
+ * Longest run read as one piece: the whitespace and comments between two
+ * header fields or plain samples, or the digits of one number (leading
+ * zeros included). A longer run is QN_ELIMIT, so an endless input (a
+ * comment or blanks or zeros for ever) fails within a bounded read.
+ */
+#define QN_PNM_MAX_RUN (1L << 20)
 
 /* The five supported formats; the value is the digit of the magic "Pn". */
 typedef enum qn_pnm_format {
@@ -61,6 +69,14 @@ typedef struct qn_pnm_info {
     long offset;     /* bytes consumed so far (header end), for messages */
     int line, col;   /* 1-based position after the header */
 } qn_pnm_info;
+
+/*
+ * 1 when `text` (len bytes) starts like a netpbm file: "P1".."P7" then
+ * whitespace or '#'. That includes the colour PPM (P3, P6) and PAM (P7)
+ * formats, so a caller telling images from state text hands those to
+ * qn_pnm_read_header, which refuses them by name.
+ */
+int qn_pnm_is_image(const char *text, size_t len);
 
 /*
  * Parse a header from `f`, leaving `f` at the first raster byte. Returns

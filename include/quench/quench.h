@@ -11,6 +11,7 @@
 #include "quench/chase.h"
 #include "quench/err.h"
 #include "quench/export.h"
+#include "quench/file.h"
 #include "quench/flip.h"
 #include "quench/gf2.h"
 #include "quench/gf2x.h"

@@ -164,8 +164,9 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *spec,
  * then build it. On success *out is the caller's (qn_rules_free). On
  * failure *out is NULL, nothing is left allocated, and err holds exactly
  * one diagnostic with source, 1-based line and col:
- *   QN_ENOTFOUND the file does not exist (line 0)
- *   QN_EIO       the file cannot be opened or read (line 0)
+ *   QN_ENOTFOUND the file cannot be opened: missing, unreadable, or a
+ *                directory (qn_file_open_read; line 0)
+ *   QN_EIO       another open failure, or a failed read (line 0)
  *   QN_ESYNTAX   malformed YAML, a YAML feature quench refuses (anchors,
  *                aliases, tags, several documents, duplicate keys), bytes
  *                that are not UTF-8 text, or a limit above (QN_RULES_MAX_*)

@@ -3,7 +3,9 @@
  *
  *   - a cell is 0-9 then a-z (base 36; A-Z accepted on input, lowercase on
  *     output), or a decimal number in parentheses, e.g. "(200)", for the
- *     values 36..254 that only moduli above 36 have;
+ *     values 36..254 that only moduli above 36 have (any number of digits
+ *     is read as one value, so "(99999999999999999999)" is a value too big,
+ *     not a bad character);
  *   - '.' marks a hole (a masked position, or outside a hexagon);
  *   - rows are separated by '/' or a newline, top row first; each row has
  *     exactly w positions (see layout.h for hex rows);

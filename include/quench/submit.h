@@ -1,7 +1,7 @@
 /*
  * submit.h: reading submissions (states to validate) from a stream, with
- * bounded memory whatever the input: millions of records, a 1 GB line or
- * binary junk. Every record, well-formed or not, comes back in input order;
+ * bounded memory whatever the input: millions of records, a line that never
+ * ends or binary junk. Every record, well-formed or not, comes back in input order;
  * a malformed record carries the absolute line:col of its first problem.
  *
  * Formats (QN_SUBMIT_AUTO picks one from the first non-blank byte):
@@ -52,8 +52,16 @@
  * Limits: a line (TEXT, JSONL), a CSV record or an element of a JSON array
  * holds at most QN_SUBMIT_MAX_LINE bytes (a trailing CR not counted); a
  * longer one is one malformed record (QN_ELIMIT, even if it would have
- * been a comment), skipped without being buffered; a CSV record cut off
- * this way resumes at the next physical line. JSON nesting deeper than
+ * been a comment), returned as soon as the limit is passed (not at the
+ * line's end, which may never come), and its rest is skipped without being
+ * buffered; a CSV record cut off this way resumes at the next physical
+ * line. At most QN_SUBMIT_MAX_GAP bytes are read without a record coming
+ * out: past that (the rest of an over-long line or element that still has
+ * not ended, as /dev/zero's never does; a one-state JSON document that
+ * long; a run of blank lines, comments or quench's own header records) the
+ * input as a whole fails with QN_ELIMIT, after every record before it was
+ * returned. So every input ends, and a bounded stretch of it yields a
+ * verdict or an error. JSON nesting deeper than
  * QN_SUBMIT_MAX_DEPTH is malformed. NUL bytes and invalid UTF-8 are
  * malformed ("NUL byte", "invalid UTF-8") wherever they appear in a record
  * (skipped TEXT comment lines are not looked at). A one-state JSON document
@@ -75,6 +83,7 @@
 #include "quench/layout.h"
 
 #define QN_SUBMIT_MAX_LINE (1 << 20) /* bytes per line / record / element */
+#define QN_SUBMIT_MAX_GAP (1 << 26)  /* bytes read without a record (64 MiB) */
 #define QN_SUBMIT_MAX_ID 256         /* bytes in an id */
 #define QN_SUBMIT_MAX_DEPTH 8        /* JSON nesting within one record */
 
@@ -130,8 +139,9 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
  * the input. Returns a negative code, with a located `err`, when the input
  * as a whole cannot be read: QN_EIO (read error), QN_ESYNTAX (a CSV header
  * that is missing or invalid, a JSON document that is not an array or is
- * broken between elements). After 0 or a negative code, further calls
- * return the same.
+ * broken between elements), QN_ELIMIT (a CSV header over the line limit,
+ * QN_SUBMIT_MAX_GAP bytes without a record). After 0 or a negative code,
+ * further calls return the same.
  */
 int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
                    qn_err *err);

@@ -38,6 +38,17 @@ dfl() {
     exec env --default-signal=INT,TERM,HUP "$@"
 }
 
+# as_user CMD...: run CMD where file modes apply. Root ignores them, so as
+# root CMD runs as nobody (setpriv, util-linux); the files it reads must
+# then be reachable by nobody (chmod 755 "$TMP").
+as_user() {
+    if [ "$(id -u)" = 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+
 expect_rc() { # status, label
     if [ "$rc" -eq "$1" ]; then ok; else
         not_ok "$2: exit $rc, expected $1"

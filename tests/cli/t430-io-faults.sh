@@ -87,14 +87,7 @@ while read -r line; do
 done <cmds.txt
 
 # 3. A read-only database: 74 naming it, nothing changed. Root ignores
-#    file modes, so as root the command runs as nobody (setpriv).
-as_user() {
-    if [ "$(id -u)" = 0 ]; then
-        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-    else
-        "$@"
-    fi
-}
+#    file modes, so as root the command runs as nobody (as_user).
 # nobody may not reach the checkout (a clone under a mktemp -d, mode 700):
 # the rule file it reads is copied next to the database
 chmod 755 "$TMP"

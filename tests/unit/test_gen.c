@@ -336,10 +336,51 @@ static void test_draw_limit(void)
     qn_rules_free(r);
 }
 
+/*
+ * Past the walk limit no grade is exact, so nothing can be emitted: the
+ * run is refused before any draw. Classic 5x5 has 4 quiet patterns
+ * (Anderson and Feil, 1998): limit 4 grades it, limit 3 cannot.
+ */
+static void test_walk_limit(void)
+{
+    qn_rules *r;
+    qn_game *g = load("rules/classic-5x5.yaml", &r);
+    qn_gen_opts o;
+    qn_gen_stats st;
+    qn_err err = QN_ERR_INIT;
+    sink s;
+    qn_gen_hooks h = {NULL, collect, NULL, &s, NULL};
+
+    qn_gen_opts_init(&o);
+    qn_seed_parse(&o.seed, "ab", NULL);
+    o.count = 3;
+    o.jobs = 0;
+    o.max_draws = 1000;
+    memset(&s, 0, sizeof(s));
+    s.n = 25;
+    qn_game_set_walk_limit(g, 3);
+    T_EQ(qn_game_check_exact(g, &err), QN_ELIMIT);
+    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+    T_EQ(st.draws, 0);
+    T_EQ(s.count, 0);
+    T_CHECK(strstr(err.msg, "2^2 elements, more than the walk limit 3"));
+    sink_free(&s);
+    memset(&s, 0, sizeof(s));
+    s.n = 25;
+    qn_game_set_walk_limit(g, 4);
+    T_EQ(qn_game_check_exact(g, NULL), QN_OK);
+    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_OK);
+    T_EQ(s.count, 3);
+    sink_free(&s);
+    qn_game_free(g);
+    qn_rules_free(r);
+}
+
 int main(void)
 {
     test_reproducible();
     test_draw_limit();
+    test_walk_limit();
     test_uniform();
     test_exhaustive();
     test_filters();

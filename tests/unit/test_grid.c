@@ -132,5 +132,15 @@ int main(void)
         T_CHECK(g && !strcmp(qn_grid_method(g), "light chasing"));
         qn_grid_free(g);
     }
+    /* no method: both refusals are given, the chase's first */
+    {
+        static const int self_only[1][3] = {{0, 0, 1}};
+        qn_grid_rule r = {(char *)"t", 9, 7, 2, (int(*)[3])self_only, 1};
+        qn_grid *g = NULL;
+        qn_err err = QN_ERR_INIT;
+        T_EQ(qn_grid_new(&g, &r, &err), QN_EINVAL);
+        T_CHECK(!strncmp(err.msg, "stencil not chaseable: ", 23));
+        T_CHECK(strstr(err.msg, "; and not a plus stencil") != NULL);
+    }
     return t_done();
 }

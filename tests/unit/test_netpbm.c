@@ -3,6 +3,7 @@
  * written out literally, hand-packed P4 bytes, header comments, plain<->raw
  * round trips of random states, and every rejection we promise.
  */
+#define _GNU_SOURCE /* tendless.h */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "quench/err.h"
 #include "quench/netpbm.h"
 #include "t.h"
+#include "tendless.h"
 
 /* A read-only stream over `len` bytes (tmpfile: works for len == 0 too). */
 static FILE *mem_in(const void *data, size_t len)
@@ -330,6 +332,61 @@ static void test_reject(void)
     qn_buf_release(&b);
 }
 
+/*
+ * Endless inputs (issue #17): a comment, blanks or zeros that never end,
+ * in the header or a plain raster, fail with QN_ELIMIT having read about
+ * QN_PNM_MAX_RUN bytes, never running on to the stream's cap.
+ */
+static void test_endless(void)
+{
+    static const struct {
+        const char *prefix;
+        char fill;
+        int line, col; /* where the run starts */
+    } cases[] = {
+        {"P1\n#", 'y', 1, 3},       {"P1 ", ' ', 1, 3},
+        {"P1 ", '0', 1, 4},          {"P4 8 1#", 'y', 1, 7},
+        {"P5 8 1 1#", 'y', 1, 9},   {"P1 2 1\n", ' ', 1, 7},
+        {"P2 2 1 255\n", '0', 2, 1}, {"P2 2 1 255\n7", '\n', 2, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t_endless e = {cases[i].prefix, 0, cases[i].fill, 0,
+                       16 * (uint64_t)QN_PNM_MAX_RUN};
+        FILE *f = t_endless_open(&e);
+        qn_err err = QN_ERR_INIT;
+        qn_pnm_info info;
+        uint8_t cells[8];
+        int rc = qn_pnm_read_header(f, &info, &err);
+
+        if (rc == QN_OK)
+            rc = qn_pnm_read_cells(f, &info, info.maxval + 1, cells, &err);
+        if (rc != QN_ELIMIT || err.line != cases[i].line ||
+            err.col != cases[i].col || !strstr(err.msg, "the limit"))
+            T_FAILF("endless case %zu: rc %d at %d:%d: %s", i, rc, err.line,
+                    err.col, err.msg);
+        else
+            t_pass++;
+        /* stdio reads ahead a buffer or so */
+        T_CHECK(e.served <= (uint64_t)QN_PNM_MAX_RUN + 65536);
+        fclose(f);
+    }
+}
+
+/* What looks like an image is read as one: PPM and PAM too, so they are
+ * refused by name rather than misread as state text starting 'P'. */
+static void test_is_image(void)
+{
+    T_EQ(qn_pnm_is_image("P1 2 1\n01", 9), 1);
+    T_EQ(qn_pnm_is_image("P4\n#c\n", 6), 1);
+    T_EQ(qn_pnm_is_image("P6\n5 5\n255\n", 11), 1);
+    T_EQ(qn_pnm_is_image("P3 1 1 255\n", 11), 1);
+    T_EQ(qn_pnm_is_image("P7\nWIDTH 1\n", 11), 1);
+    T_EQ(qn_pnm_is_image("P8 1 1\n", 7), 0);
+    T_EQ(qn_pnm_is_image("P12/010", 7), 0);
+    T_EQ(qn_pnm_is_image("P1", 2), 0);
+    T_EQ(qn_pnm_is_image("101/010/101", 11), 0);
+}
+
 /* Write, read back, compare; returns the encoded bytes. */
 static int roundtrip(const uint8_t *cells, int w, int h, unsigned k,
                      unsigned flags, qn_buf *enc)
@@ -453,6 +510,8 @@ int main(void)
     test_p4_bytes();
     test_comments_and_ws();
     test_reject();
+    test_endless();
+    test_is_image();
     test_roundtrip();
     test_big_tmpfile();
     return t_done();

@@ -294,6 +294,26 @@ static void test_class_orientation(void)
     qn_rules_free(r);
 }
 
+/*
+ * An empty offset list with self: true is a press that changes only its
+ * own cell (RULES.md: a list is taken as written, self: true adds [0, 0]):
+ * the identity matrix, times the amount.
+ */
+static void test_self_only(void)
+{
+    static uint8_t want[MAXN * MAXN];
+    qn_rules *r = load_text("quench: 1\nname: self-only\ncolours: 3\n"
+                            "board: {grid: [2, 2]}\n"
+                            "press: {stencil: [], self: true, amount: 2}\n");
+
+    memset(want, 0, sizeof(want));
+    for (int i = 0; i < 4; i++)
+        want[i * 4 + i] = 2;
+    if (r)
+        same_matrix(r, want, 4, "self only");
+    qn_rules_free(r);
+}
+
 static void test_ring_hex_mask(void)
 {
     static uint8_t want[MAXN * MAXN];
@@ -898,6 +918,7 @@ int main(void)
     test_plus_family();
     test_merlin_quatrainment();
     test_class_orientation();
+    test_self_only();
     test_ring_hex_mask();
     test_equivalence();
     test_symmetry();

@@ -91,6 +91,9 @@ static void test_basic(void)
     qn_state_format(&b, &l, c, '/');
     T_CHECK(!strcmp(b.buf, "(254)(36)z/000/007"));
     qn_buf_release(&b);
+    /* leading zeros are just decimal */
+    T_EQ(qn_state_parse(c, &l, 255, "(0000254)00/000/000", 19, NULL), QN_OK);
+    T_EQ(c[0], 254);
     qn_layout_release(&l);
 }
 
@@ -127,9 +130,21 @@ static void test_errors(void)
          "value 'A' (10) must be less than "
          "colours (3)");
     bads(&l, 200, "101/0(200)0/101", 1, 6,
-         "value '(200)' (200) must be "
-         "less than colours (200)");
-    bads(&l, 200, "101/0(12/101", 1, 6, "bad character '(' in state");
+         "value (200) must be less than colours (200)");
+    /* a value of any length is read as one, and reported where it is */
+    bads(&l, 2, "101/0(99999999999999999999)0/101", 1, 6,
+         "value (99999999999999999999) must be less than colours (2)");
+    bads(&l, 255, "101/0(4294967297)0/101", 1, 6,
+         "value (4294967297) must be less than colours (255)");
+    bads(&l, 2, "101/0(1234567890123456789012345678901234567890)0/101", 1, 6,
+         "value (123456789012345678901234567890123...) must be less than "
+         "colours (2)");
+    bads(&l, 200, "101/0(12/101", 1, 6,
+         "a decimal value in '(' has no closing ')'");
+    bads(&l, 200, "101/0()0/101", 1, 6,
+         "'(' must be followed by a decimal value and ')'");
+    bads(&l, 200, "101/0(x)0/101", 1, 6,
+         "'(' must be followed by a decimal value and ')'");
     bads(&l, 2, "", 1, 1, "state is empty, board has 3 rows");
     bads(&l, 2, " \n / \n", 1, 1, "state is empty, board has 3 rows");
     bads(&l, 2, "101//010/101", 1, 5, "row 1 is empty");

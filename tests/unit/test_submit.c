@@ -7,6 +7,7 @@
  * Run from the project root. QN_SUBMIT_BLESS=1 rewrites the .expect files
  * from the current output (review the diff before committing it).
  */
+#define _GNU_SOURCE /* fopencookie: an endless input that counts its bytes */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "quench/state.h"
 #include "quench/submit.h"
 #include "t.h"
+#include "tendless.h"
 
 #define CORPUS "tests/submit"
 
@@ -881,6 +883,80 @@ static void bench_formats(void)
     qn_layout_release(&l);
 }
 
+/*
+ * Inputs that never end (issue #17): /dev/zero read as text, a JSON string
+ * that never closes, endless blank lines. The over-long record comes out
+ * as soon as its limit is passed, having read at most a buffer past it;
+ * then, QN_SUBMIT_MAX_GAP bytes without a record later, the input fails
+ * as a whole with QN_ELIMIT. Never does the reader run to the cap.
+ */
+static void test_endless(void)
+{
+    static const struct {
+        const char *prefix;
+        char fill;
+        qn_submit_format fmt;
+        int nrecs;      /* records before the fatal error */
+        int bad_last;   /* the last of them is the over-long one */
+        const char *why;
+    } cases[] = {
+        {"10101/01010/10101/01010/10101\n", '\0', QN_SUBMIT_AUTO, 2, 1,
+         "line 2 has no end within"},
+        {"10101/01010/10101/01010/10101\n", 'y', QN_SUBMIT_TEXT, 2, 1,
+         "line 2 has no end within"},
+        {"{\"state\":\"", 'y', QN_SUBMIT_JSONL, 1, 1,
+         "line 1 has no end within"},
+        {"state\n", '1', QN_SUBMIT_CSV, 1, 1, "line 2 has no end within"},
+        {"[{\"state\":\"10101/01010/10101/01010/10101\"},{\"id\":\"", ' ',
+         QN_SUBMIT_AUTO, 2, 1, "JSON element at 1:44 has no end within"},
+        {"[0,", ' ', QN_SUBMIT_JSON, 0, 0, "no submission within"},
+        {"[", '\0', QN_SUBMIT_JSON, 0, 0, "no submission within"},
+        {"# comments for ever\n", '\n', QN_SUBMIT_TEXT, 0, 0,
+         "no submission within"},
+    };
+    const uint64_t slack = 4 * (uint64_t)QN_SUBMIT_MAX_LINE;
+    qn_layout l = {0};
+
+    qn_layout_init_grid(&l, 5, 5, 0, NULL, NULL);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        t_endless e = {cases[i].prefix, 0, cases[i].fill, 0,
+                       4 * (uint64_t)QN_SUBMIT_MAX_GAP};
+        qn_submit_reader *r = NULL;
+        const qn_submission *rec;
+        qn_err err = QN_ERR_INIT;
+        FILE *f = t_endless_open(&e);
+        int rc, n = 0;
+
+        T_EQ(qn_submit_open(&r, f, "zero", &l, 2, cases[i].fmt, &err),
+             QN_OK);
+        while ((rc = qn_submit_next(r, &rec, &err)) == 1) {
+            n++;
+            if (n == cases[i].nrecs && cases[i].bad_last) {
+                T_CHECK(!rec->ok && rec->err.code == QN_ELIMIT);
+                if (e.served > e.plen + (uint64_t)QN_SUBMIT_MAX_LINE + slack)
+                    T_FAILF("case %zu: the over-long record came after "
+                            "%llu bytes", i,
+                            (unsigned long long)e.served);
+            }
+        }
+        T_EQ(n, cases[i].nrecs);
+        T_EQ(rc, QN_ELIMIT);
+        T_EQ(err.code, QN_ELIMIT);
+        if (!strstr(err.msg, cases[i].why))
+            T_FAILF("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].why);
+        T_CHECK(strcmp(err.source, "zero") == 0);
+        /* the gap was counted from the last record, not from the start */
+        T_CHECK(e.served >= (uint64_t)QN_SUBMIT_MAX_GAP);
+        T_CHECK(e.served <= e.plen + (uint64_t)QN_SUBMIT_MAX_LINE +
+                                (uint64_t)QN_SUBMIT_MAX_GAP + slack);
+        /* and it stays failed */
+        T_EQ(qn_submit_next(r, &rec, &err), QN_ELIMIT);
+        qn_submit_close(r);
+        fclose(f);
+    }
+    qn_layout_release(&l);
+}
+
 /* A stream that cannot be read is a whole-input error, never a record. */
 static void test_io_error(void)
 {
@@ -911,6 +987,7 @@ int main(void)
     test_round_trips();
     test_boundaries();
     test_huge();
+    test_endless();
     test_junk();
     test_million();
     bench_formats();
