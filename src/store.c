@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -257,20 +258,41 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
     return QN_OK;
 }
 
+/*
+ * A database that cannot be opened at all is a missing input (66), as for
+ * every other input file (file.h): not there (unless it may be created),
+ * a directory, or not readable. SQLite would say only "unable to open
+ * database file" (74).
+ */
+static int can_open(const char *path, unsigned flags, qn_err *err)
+{
+    struct stat sb;
+    int e = 0;
+
+    if (stat(path, &sb) != 0) {
+        if (errno != ENOENT || !(flags & QN_STORE_CREATE))
+            e = errno;
+    } else if (S_ISDIR(sb.st_mode)) {
+        e = EISDIR;
+    } else if (access(path, R_OK) != 0 && errno == EACCES) {
+        e = EACCES; /* unreadable (a read-only one is SQLite's to report) */
+    }
+    if (!e)
+        return QN_OK;
+    qn_err_source(err, path);
+    return qn_err_set(err, e == EIO ? QN_EIO : QN_ENOTFOUND, 0, 0,
+                      "cannot open database: %s", strerror(e));
+}
+
 int qn_store_open(qn_store **out, const char *path, unsigned flags,
                   qn_err *err)
 {
     qn_store *s;
-    struct stat sb;
     int oflags, rc;
 
     *out = NULL;
-    if (!is_memory(path) && !(flags & QN_STORE_CREATE) &&
-        stat(path, &sb) != 0) {
-        qn_err_source(err, path);
-        return qn_err_set(err, errno == ENOENT ? QN_ENOTFOUND : QN_EIO, 0, 0,
-                          "cannot open database: %s", strerror(errno));
-    }
+    if (!is_memory(path) && (rc = can_open(path, flags, err)) != QN_OK)
+        return rc;
     s = QN_NEW(qn_store);
     s->path = qn_xstrdup(path);
     s->busy_ms = DEFAULT_BUSY_MS;

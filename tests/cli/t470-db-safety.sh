@@ -30,6 +30,19 @@ expect_eq "$?" 66 "pack list on a missing \$QUENCH_DB: exit 66"
 expect_eq "$(ls env-typo.db* 2>/dev/null)" "" "pack list created no \$QUENCH_DB"
 q pack create fresh --db made.db
 expect_rc 0 "pack create still creates the database"
+# a database that is there but cannot be opened is a missing input too
+mkdir dir.db
+for cmd in "pack list" "db stats" "generate $C3 -n 2 --seed 1"; do
+    # shellcheck disable=SC2086
+    q $cmd --db dir.db
+    expect_rc 66 "$cmd on a directory as the database: exit 66"
+    expect_err "dir.db: cannot open database: Is a directory" "$cmd on a directory: says why"
+done
+cp made.db locked.db && chmod 000 locked.db && chmod 755 "$TMP"
+as_user "$QUENCH" pack list --db "$TMP/locked.db" >/dev/null 2>"$TMP/err"
+rc=$?
+expect_rc 66 "pack list on an unreadable database: exit 66"
+expect_err "Permission denied" "pack list on an unreadable database: says why"
 
 # 2. db merge: inputs checked first, OUT untouched when one is bad.
 q -q generate "$C3" -n 5 --seed 1 --db a.db --pack pa
