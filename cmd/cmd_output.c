@@ -165,8 +165,10 @@ int cmd_out_open(cmd_out *o, const char *path)
     if (st.st_mode && !S_ISREG(st.st_mode)) {
         /* a device or FIFO is written, never replaced: renaming over
          * /dev/null would take it away from the whole system */
-        if (S_ISDIR(st.st_mode))
+        if (S_ISDIR(st.st_mode)) {
+            cmd_out_discard(o);
             return cannot_create(path, EISDIR);
+        }
         fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     } else {
         fd = open_tmp(o, &st);
