@@ -53,8 +53,8 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
     }
     if (optind != argc - 1)
         return qn_usage_error("import: give exactly one FILE");
-    if (name && (!*name || strlen(name) > 64))
-        return qn_usage_error("import: --pack needs a name of 1..64 bytes");
+    if (name && (st = cmd_check_pack_name("import: --pack", name)))
+        return st;
     path = argv[optind];
     source = strcmp(path, "-") == 0 ? "<stdin>" : path;
     if (cmd_read_all(path, QN_PACK_MAX_FILE, &text, &len, &err) != QN_OK)

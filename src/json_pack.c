@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "quench/mem.h"
+#include "quench/store.h"
 
 /* "rule 2: " or "puzzle 17: " or "": who an error is about. */
 typedef struct where {
@@ -403,6 +404,19 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
     return QN_OK;
 }
 
+/* The pack's name and texts pass what every other way in checks. */
+static int check_pack(const qn_pack_doc *doc, qn_err *err)
+{
+    qn_store_pack pk;
+
+    memset(&pk, 0, sizeof(pk));
+    pk.name = doc->name;
+    pk.title = doc->title;
+    pk.description = doc->description;
+    pk.author = doc->author;
+    return qn_store_pack_check(&pk, err);
+}
+
 static const char *const top_keys[] = {"format", "format_version", "pack",
                                        "rules", "puzzles", NULL};
 static const char *const pack_keys[] = {"name", "title", "description",
@@ -440,8 +454,8 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
         (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
         (rc = get_str(pack, "author", &doc->author, err, &pat)))
         return rc;
-    if (!*doc->name || strlen(doc->name) > 64)
-        return bad(err, &pat, "'name' must be 1..64 bytes");
+    if ((rc = check_pack(doc, err)))
+        return rc;
     rules = member(root, "rules", JSON_ARRAY, "an array of objects", err,
                    &at);
     if (!rules)

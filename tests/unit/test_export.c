@@ -201,6 +201,64 @@ static void test_parse_errors(void)
     parse_fails("{\"extra\": 1}", QN_EINVAL, 0, 0, "unknown key 'extra'");
 }
 
+static void set(char **field, const char *v)
+{
+    free(*field);
+    *field = qn_xstrdup(v);
+}
+
+/* doc, written and parsed back: QN_OK, or QN_EINVAL with `want`. */
+static void reparse(const qn_pack_doc *doc, const char *want,
+                    const char *what)
+{
+    qn_buf a = QN_BUF_INIT;
+    qn_pack_doc back;
+    qn_err e = QN_ERR_INIT;
+
+    T_EQ(qn_export_write(&a, doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    if (qn_pack_doc_parse_json(&back, a.buf, a.len, "u.json", &e) ==
+        QN_OK) {
+        if (want)
+            T_FAILF("%s: accepted, want '%s'", what, want);
+        qn_pack_doc_release(&back);
+    } else if (!want) {
+        T_FAILF("%s: refused: %s", what, e.msg);
+    } else {
+        T_EQ(e.code, QN_EINVAL);
+        if (!strstr(e.msg, want))
+            T_FAILF("%s: '%s' lacks '%s'", what, e.msg, want);
+    }
+    qn_buf_release(&a);
+}
+
+/* The pack's name and texts pass qn_store_pack_check (test_text.c has
+ * the table): a document's like any other. */
+static void test_import_pack_texts(void)
+{
+    char big[4098];
+    qn_pack_doc doc;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 1);
+    set(&doc.name, "evil\033[31mred\nline");
+    reparse(&doc, "pack name 'evil\033[31mred\nline' holds a control "
+                  "character (U+001B) at byte 5", "ESC in the name");
+    set(&doc.name, "-rf");
+    reparse(&doc, "begins with '-'", "option-like name");
+    set(&doc.name, "unit");
+    set(&doc.title, "two\nlines");
+    reparse(&doc, "pack 'unit': title holds a control character (U+000A)",
+            "newline in the title");
+    set(&doc.title, "");
+    set(&doc.author, "\xe2\x80\xae"); /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    reparse(&doc, "author holds a bidirectional formatting character",
+            "RLO in the author");
+    memset(big, 'x', 4096);
+    big[4096] = '\0';
+    set(&doc.author, big);
+    reparse(&doc, NULL, "4096-byte author");
+    qn_pack_doc_release(&doc);
+}
+
 static void test_formats(void)
 {
     qn_export_format f;
@@ -224,5 +282,6 @@ int main(void)
     test_roundtrip("rules/ring6-mod8.yaml");
     test_roundtrip("rules/cross-7x7.yaml");
     test_parse_errors();
+    test_import_pack_texts();
     return t_done();
 }
