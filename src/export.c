@@ -638,14 +638,25 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
     }
 }
 
-/* One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
+/*
+ * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. A
+ * spreadsheet runs a cell that begins with = + - @ TAB or CR as a formula
+ * (CSV injection): such a field gets a leading ' inside the quotes, as
+ * OWASP recommends, so it shows as text. quench's own values (states,
+ * solutions, tier names, hex seeds) never begin with one of them; a hand
+ * edited or older database may hold anything.
+ */
 static void csv_field(qn_buf *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    int formula = *s && strchr("=+-@\t\r", *s);
+
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         qn_buf_adds(out, s);
         return;
     }
     qn_buf_addc(out, '"');
+    if (formula)
+        qn_buf_addc(out, '\'');
     for (; *s; s++) {
         if (*s == '"')
             qn_buf_addc(out, '"');

@@ -80,6 +80,10 @@ static void test_rebuild_all(void)
 }
 
 /* A one-rule document with npuz puzzles from seeded random presses. */
+/* A seed as quench writes it (qn_seed_format: 64 lowercase hex digits). */
+#define SEED_FF                                                             \
+    "00000000000000000000000000000000000000000000000000000000000000ff"
+
 static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
 {
     qn_rules *r = load(path);
@@ -127,7 +131,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         p->noptimal = a.mp.noptimal;
         p->grade = qn_xstrdup(doc->npuzzles % 2 ? "hard" : "");
         p->grader = qn_xstrdup("1");
-        p->seed = qn_xstrdup(doc->npuzzles % 2 ? "00ff" : "");
+        p->seed = qn_xstrdup(doc->npuzzles % 2 ? SEED_FF : "");
         p->index = doc->npuzzles % 2 ? (int64_t)doc->npuzzles : -1;
         doc->npuzzles++;
     }
@@ -162,7 +166,7 @@ static void test_roundtrip(const char *path)
     qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e);
     T_CHECK(strncmp(b.buf, "id,state,min_presses,optimal_solutions,solution,"
                            "grade,seed\r\n", 59) == 0);
-    T_CHECK(strstr(b.buf, ",hard,00ff\r\n") != NULL);
+    T_CHECK(strstr(b.buf, ",hard," SEED_FF "\r\n") != NULL);
     qn_buf_release(&a);
     qn_buf_release(&b);
     qn_pack_doc_release(&doc);
@@ -231,6 +235,53 @@ static void reparse(const qn_pack_doc *doc, const char *want,
     qn_buf_release(&a);
 }
 
+/*
+ * An imported grade, grader version and seed are what quench writes: a
+ * tier of the rule (the default names easy..master of distrib.h when it
+ * has none), a decimal number, 64 lowercase hex digits (qn_seed_format);
+ * anything else, such as a spreadsheet formula, is refused.
+ */
+static void test_import_fields(void)
+{
+    static const char *const grades[] = {
+        "=cmd|' /C calc'!A0", "+1", "-1", "@SUM(A1)", "\teasy", "\reasy",
+        "Easy", "easy ", "expert" /* a default name, not a 5x5 tier */};
+    static const char *const seeds[] = {
+        "=1+1", "@A1", "0x" SEED_FF, SEED_FF "0", SEED_FF + 1,
+        "00000000000000000000000000000000000000000000000000000000000000FF"};
+    static const char *const graders[] = {"-1", "=1", "01", "1.0",
+                                          "1234567890", " 1"};
+    qn_pack_doc doc;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    reparse(&doc, NULL, "as made");
+    for (size_t i = 0; i < sizeof(grades) / sizeof(*grades); i++) {
+        set(&doc.puzzles[1].grade, grades[i]);
+        reparse(&doc, "puzzle 2: 'grade'", grades[i]);
+    }
+    set(&doc.puzzles[1].grade, "medium"); /* a 5x5 tier */
+    reparse(&doc, NULL, "medium");
+    for (size_t i = 0; i < sizeof(seeds) / sizeof(*seeds); i++) {
+        set(&doc.puzzles[1].seed, seeds[i]);
+        reparse(&doc, "puzzle 2: 'seed'", seeds[i]);
+    }
+    set(&doc.puzzles[1].seed, "");
+    for (size_t i = 0; i < sizeof(graders) / sizeof(*graders); i++) {
+        set(&doc.puzzles[1].grader, graders[i]);
+        reparse(&doc, "puzzle 2: 'grader_version'", graders[i]);
+    }
+    set(&doc.puzzles[1].grader, "");
+    reparse(&doc, NULL, "no grader");
+    qn_pack_doc_release(&doc);
+
+    make_doc(&doc, "rules/cross-7x7.yaml", 2); /* no tiers */
+    set(&doc.puzzles[1].grade, "master");
+    reparse(&doc, NULL, "master");
+    set(&doc.puzzles[1].grade, "=1");
+    reparse(&doc, "is not a default tier name", "=1");
+    qn_pack_doc_release(&doc);
+}
+
 /* The pack's name and texts pass qn_store_pack_check (test_text.c has
  * the table): a document's like any other. */
 static void test_import_pack_texts(void)
@@ -259,6 +310,34 @@ static void test_import_pack_texts(void)
     qn_pack_doc_release(&doc);
 }
 
+/* OWASP's CSV injection rule: a cell beginning with = + - @ TAB or CR is
+ * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). */
+static void test_csv_formulas(void)
+{
+    static const char *const in[] = {"=cmd|' /C calc'!A0", "+1", "-2",
+                                     "@SUM(A1)", "\tx", "\rx", "a=b",
+                                     "say \"hi\"", "=\"q\""};
+    static const char *const out[] = {
+        ",\"'=cmd|' /C calc'!A0\",", ",\"'+1\",", ",\"'-2\",",
+        ",\"'@SUM(A1)\",", ",\"'\tx\",", ",\"'\rx\",", ",a=b,",
+        ",\"say \"\"hi\"\"\",", ",\"'=\"\"q\"\"\","};
+    qn_pack_doc doc;
+    qn_buf b = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 1);
+    set(&doc.puzzles[0].seed, "");
+    for (size_t i = 0; i < sizeof(in) / sizeof(*in); i++) {
+        qn_buf_reset(&b);
+        set(&doc.puzzles[0].grade, in[i]); /* a hand-edited database */
+        T_EQ(qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e), QN_OK);
+        if (!strstr(b.buf, out[i]))
+            T_FAILF("csv of '%s': %s", in[i], b.buf);
+    }
+    qn_buf_release(&b);
+    qn_pack_doc_release(&doc);
+}
+
 static void test_formats(void)
 {
     qn_export_format f;
@@ -282,6 +361,8 @@ int main(void)
     test_roundtrip("rules/ring6-mod8.yaml");
     test_roundtrip("rules/cross-7x7.yaml");
     test_parse_errors();
+    test_import_fields();
     test_import_pack_texts();
+    test_csv_formulas();
     return t_done();
 }
