@@ -338,6 +338,50 @@ static void test_csv_formulas(void)
     qn_pack_doc_release(&doc);
 }
 
+typedef struct seen {
+    char what[8][96];
+    size_t n;
+} seen;
+
+static void on_diff(void *ctx, const qn_pack_diff *d)
+{
+    seen *x = ctx;
+
+    if (x->n < 8)
+        snprintf(x->what[x->n], sizeof(x->what[0]), "%lld %s %s|%s",
+                 (long long)d->puzzle, d->field, d->stored, d->document);
+    x->n++;
+}
+
+/* Every field where the pack read back differs is named, rules first,
+ * with the kept value and the document's. */
+static void test_diff(void)
+{
+    qn_pack_doc doc, kept;
+    qn_buf a = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+    seen x;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    T_EQ(qn_pack_doc_parse_json(&kept, a.buf, a.len, "k", &e), QN_OK);
+    memset(&x, 0, sizeof(x));
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 0);
+    set(&kept.rules[0].title, "Kept");
+    set(&kept.puzzles[1].grade, "easy");
+    set(&kept.puzzles[1].seed, "");
+    kept.puzzles[2].index = 9;
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 4);
+    T_EQ(x.n, 4);
+    T_CHECK(!strcmp(x.what[0], "0 title Kept|Lights Out (5x5)"));
+    T_CHECK(!strcmp(x.what[1], "2 grade easy|hard"));
+    T_CHECK(!strcmp(x.what[2], "2 seed |" SEED_FF));
+    T_CHECK(!strcmp(x.what[3], "3 index 9|-1"));
+    qn_pack_doc_release(&kept);
+    qn_pack_doc_release(&doc);
+    qn_buf_release(&a);
+}
+
 static void test_formats(void)
 {
     qn_export_format f;
@@ -364,5 +408,6 @@ int main(void)
     test_import_fields();
     test_import_pack_texts();
     test_csv_formulas();
+    test_diff();
     return t_done();
 }
