@@ -128,6 +128,14 @@ int cmd_store_rule(struct qn_store *s, const char *path, const qn_rules *r,
 /* The id of the pack called name, created when missing. */
 int cmd_store_pack(struct qn_store *s, const char *name, int64_t *id_out,
                    qn_err *err);
+/*
+ * A pack name, or a pack's name and texts, given on the command line:
+ * 0 when they pass qn_store_pack_check, else 64 (usage) after saying
+ * "quench: CMD: " and what is wrong.
+ */
+struct qn_store_pack;
+int cmd_check_pack(const char *cmd, const struct qn_store_pack *p);
+int cmd_check_pack_name(const char *cmd, const char *name);
 
 /* `quench solve`'s options, shared with its big-board half. */
 typedef struct solve_opts {

@@ -172,6 +172,24 @@ int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
     return rc;
 }
 
+int cmd_check_pack(const char *cmd, const qn_store_pack *p)
+{
+    qn_err err = QN_ERR_INIT;
+
+    if (qn_store_pack_check(p, &err) == QN_OK)
+        return QN_EXIT_OK;
+    return qn_usage_error("%s: %s", cmd, err.msg);
+}
+
+int cmd_check_pack_name(const char *cmd, const char *name)
+{
+    qn_store_pack p;
+
+    memset(&p, 0, sizeof(p));
+    p.name = name;
+    return cmd_check_pack(cmd, &p);
+}
+
 int cmd_take_db_opt(int argc, char **argv, const char *cmd,
                     const char **opt, char ***args, int *nargs)
 {

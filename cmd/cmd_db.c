@@ -17,6 +17,7 @@
 #include "quench/rules.h"
 #include "quench/state.h"
 #include "quench/store.h"
+#include "quench/text.h"
 
 const char cmd_db_usage[] =
     "usage: quench db [--db PATH] (init | migrate | check | stats | merge OUT IN...)\n"
@@ -123,8 +124,10 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     }
     qn_rules_hash(c->rules, h);
     if (strcmp(h, hash)) {
-        fprintf(stderr, "%s: %s: stored hash %s, the YAML hashes to %s\n",
-                c->path, src, hash, h);
+        qn_err_set(&err, QN_EINVAL, 0, 0,
+                   "%s: stored hash %s, the YAML hashes to %s", src, hash, h);
+        qn_err_source(&err, c->path);
+        qn_report(c->ctx, &err);
         c->bad++;
         return 0;
     }
@@ -167,9 +170,12 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
     else if (c->ans.exact && c->ans.mp.noptimal != row->noptimal)
         why = "the stored optimal count is wrong";
     if (why) {
+        qn_err err = QN_ERR_INIT;
         c->bad++;
-        fprintf(stderr, "%s: puzzle %lld (%s): %s\n", c->path,
-                (long long)row->id, row->rule_name, why);
+        qn_err_set(&err, QN_EINVAL, 0, 0, "puzzle %lld (%s): %s",
+                   (long long)row->id, row->rule_name, why);
+        qn_err_source(&err, c->path);
+        qn_report(c->ctx, &err);
     }
     return 0;
 }
@@ -220,8 +226,16 @@ static int add_hist(void *ctx, const char *name, const char *hash,
     hist *h = ctx;
 
     if (strcmp(h->last, hash)) {
+        char head[16];
         snprintf(h->last, sizeof(h->last), "%s", hash);
-        qn_buf_addf(h->out, "\n%s (%.12s)\n  presses  puzzles\n", name, hash);
+        snprintf(head, sizeof(head), "%.12s", hash);
+        /* escaped: an old database, or one edited by hand, may hold
+         * anything (text.h) */
+        qn_buf_addc(h->out, '\n');
+        qn_text_escape(h->out, name);
+        qn_buf_adds(h->out, " (");
+        qn_text_escape(h->out, head);
+        qn_buf_adds(h->out, ")\n  presses  puzzles\n");
     }
     qn_buf_addf(h->out, "  %7llu  %7lld\n", (unsigned long long)presses,
                 (long long)count);

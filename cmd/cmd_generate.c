@@ -281,6 +281,8 @@ static int parse_opts(gen_cli *gc, int argc, char **argv)
         return qn_usage_error("generate: --pack needs --db");
     if (batch_given && !gc->db_opt)
         return qn_usage_error("generate: --batch needs --db");
+    if (gc->pack && cmd_check_pack_name("generate: --pack", gc->pack))
+        return QN_EXIT_USAGE;
     gc->rules = argv[optind];
     return QN_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include "quench/svg.h"
 #include "quench/mem.h"
 #include "quench/store.h"
+#include "quench/text.h"
 
 const char cmd_pack_usage[] =
     "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...]\n"
@@ -37,7 +38,10 @@ const char cmd_pack_usage[] =
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
     "\n"
     "Positions run 1..N without gaps; every change bumps the pack's\n"
-    "version. --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
+    "version. A name is 1..64 bytes of UTF-8 without control characters,\n"
+    "not beginning with '-' nor beginning or ending with a space; a title,\n"
+    "description or author at most 4096 bytes, on one line (a description\n"
+    "may span lines). --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
     "selects the database; only create creates it when missing.\n";
 
 typedef struct pack_cmd {
@@ -87,10 +91,24 @@ static int list_one(void *ctx, const qn_store_pack *p)
         qn_jsonw_key(&pc->w, "puzzles"), qn_jsonw_int(&pc->w, p->count);
         qn_jsonw_end(&pc->w);
     } else {
-        qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld puzzles  %s\n", p->name,
-                    (long long)p->version, (long long)p->count, p->title);
+        qn_buf name = QN_BUF_INIT;
+        qn_text_escape(&name, p->name);
+        qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld puzzles  ", name.buf,
+                    (long long)p->version, (long long)p->count);
+        qn_text_escape(&pc->out, p->title);
+        qn_buf_addc(&pc->out, '\n');
+        qn_buf_release(&name);
     }
     return 0;
+}
+
+/* "key:  value" with the value escaped for a terminal (text.h): an old
+ * database, or one edited by hand, may hold anything. */
+static void show_field(qn_buf *out, const char *key, const char *value)
+{
+    qn_buf_adds(out, key);
+    qn_text_escape(out, value);
+    qn_buf_addc(out, '\n');
 }
 
 static int head_one(void *ctx, const qn_store_pack *p)
@@ -107,13 +125,13 @@ static int head_one(void *ctx, const qn_store_pack *p)
         qn_jsonw_key(&pc->w, "created"), qn_jsonw_str(&pc->w, p->created);
         qn_jsonw_key(&pc->w, "modified"), qn_jsonw_str(&pc->w, p->modified);
     } else {
-        qn_buf_addf(&pc->out, "pack:        %s\n", p->name);
+        show_field(&pc->out, "pack:        ", p->name);
         if (*p->title)
-            qn_buf_addf(&pc->out, "title:       %s\n", p->title);
+            show_field(&pc->out, "title:       ", p->title);
         if (*p->description)
-            qn_buf_addf(&pc->out, "description: %s\n", p->description);
+            show_field(&pc->out, "description: ", p->description);
         if (*p->author)
-            qn_buf_addf(&pc->out, "author:      %s\n", p->author);
+            show_field(&pc->out, "author:      ", p->author);
         qn_buf_addf(&pc->out, "version:     %lld\npuzzles:     %lld\n",
                     (long long)p->version, (long long)p->count);
     }
@@ -126,10 +144,13 @@ static int show_row(void *ctx, const qn_store_row *r)
     qn_jsonw *w = &pc->w;
 
     if (!pc->json) {
-        qn_buf_addf(&pc->out, "%5lld  #%-7lld %3llu presses  %-8s %s\n",
+        qn_buf grade = QN_BUF_INIT;
+        qn_text_escape(&grade, r->grade ? r->grade : "-");
+        qn_buf_addf(&pc->out, "%5lld  #%-7lld %3llu presses  %-8s ",
                     (long long)r->position, (long long)r->id,
-                    (unsigned long long)r->min_presses,
-                    r->grade ? r->grade : "-", r->state);
+                    (unsigned long long)r->min_presses, grade.buf);
+        show_field(&pc->out, "", r->state);
+        qn_buf_release(&grade);
         return 0;
     }
     qn_jsonw_obj(w);
@@ -276,6 +297,8 @@ static int run(pack_cmd *pc, int argc, char **argv)
                            0, 0, NULL, NULL};
         NEED(nargs == 1, "NAME");
         p.name = a[0];
+        if ((st = cmd_check_pack("pack create", &p)))
+            return st;
         if (qn_store_pack_create(pc->s, &p, &pack, &err) != QN_OK)
             return fail(pc, &err);
         if (!pc->ctx->quiet)
@@ -354,7 +377,8 @@ static int run(pack_cmd *pc, int argc, char **argv)
             return fail(pc, &err);
     } else if (!strcmp(sub, "rename")) {
         NEED(nargs == 2, "NAME NEW");
-        if ((st = find(pc, a[0], &pack)))
+        if ((st = cmd_check_pack_name("pack rename", a[1])) ||
+            (st = find(pc, a[0], &pack)))
             return st;
         if (qn_store_pack_rename(pc->s, pack, a[1], &err) != QN_OK)
             return fail(pc, &err);

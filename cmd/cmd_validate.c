@@ -114,6 +114,8 @@ static int parse_opts(vopts *o, int argc, char **argv)
         return qn_usage_error("validate: one input FILE at most");
     if (o->into && !o->db)
         return qn_usage_error("validate: --into needs --db");
+    if (o->into && cmd_check_pack_name("validate: --into", o->into))
+        return QN_EXIT_USAGE;
     return QN_EXIT_OK;
 }
 

@@ -15,8 +15,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "quench/buf.h"
 #include "quench/mem.h"
 #include "quench/rng.h"
+#include "quench/text.h"
 #include "quench/version.h"
 
 static const struct command {
@@ -122,6 +124,22 @@ int qn_exit_for(qn_code code)
 }
 
 /*
+ * One line of stderr. Messages quote names and values from files,
+ * databases and the command line: their control characters are escaped
+ * (text.h), so no message can move the cursor or fake another line.
+ */
+static void put_line(const char *prefix, const char *text)
+{
+    qn_buf b = QN_BUF_INIT;
+
+    qn_text_escape(&b, prefix);
+    qn_text_escape(&b, text);
+    qn_buf_addc(&b, '\n');
+    fputs(b.buf, stderr);
+    qn_buf_release(&b);
+}
+
+/*
  * With -v: the source line and a caret under the column. Only a regular
  * file is read again: a FIFO whose writer is gone would block the open
  * for ever, and a device (/dev/zero) has no lines to show. The file is
@@ -149,8 +167,8 @@ static void show_source_line(const qn_err *err)
         int ends = strchr(line, '\n') != NULL;
         if (n == err->line && at_start) {
             line[strcspn(line, "\r\n")] = '\0';
-            fprintf(stderr, "  %s\n  %*s^\n", line,
-                    err->col > 1 ? err->col - 1 : 0, "");
+            put_line("  ", line);
+            fprintf(stderr, "  %*s^\n", err->col > 1 ? err->col - 1 : 0, "");
         }
         at_start = ends;
         n += ends;
@@ -160,13 +178,16 @@ static void show_source_line(const qn_err *err)
 
 int qn_report(const qn_ctx *ctx, const qn_err *err)
 {
+    char where[300];
+
     if (err->source[0] && err->line > 0)
-        fprintf(stderr, "%s:%d:%d: %s\n", err->source, err->line,
-                err->col > 0 ? err->col : 1, err->msg);
+        snprintf(where, sizeof(where), "%s:%d:%d: ", err->source, err->line,
+                 err->col > 0 ? err->col : 1);
     else if (err->source[0])
-        fprintf(stderr, "%s: %s\n", err->source, err->msg);
+        snprintf(where, sizeof(where), "%s: ", err->source);
     else
-        fprintf(stderr, "quench: %s\n", err->msg);
+        snprintf(where, sizeof(where), "quench: ");
+    put_line(where, err->msg);
     if (ctx && ctx->verbose)
         show_source_line(err);
     return qn_exit_for(err->code);
@@ -174,13 +195,14 @@ int qn_report(const qn_ctx *ctx, const qn_err *err)
 
 int qn_usage_error(const char *fmt, ...)
 {
+    qn_buf msg = QN_BUF_INIT;
     va_list ap;
 
-    fputs("quench: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    qn_buf_vaddf(&msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    put_line("quench: ", msg.buf);
+    qn_buf_release(&msg);
     return QN_EXIT_USAGE;
 }
 

@@ -742,6 +742,12 @@ void qn_distrib_json(const qn_distrib *d, qn_jsonw *w)
 static const char *const default_names[QN_TIERS_DEFAULT] = {
     "easy", "medium", "hard", "expert", "master"};
 
+const char *qn_tiers_default_name(size_t i)
+{
+    assert(i < QN_TIERS_DEFAULT);
+    return default_names[i];
+}
+
 /* Cumulative shares where tiers 0..3 end (nearest press count). */
 static const double default_cuts[QN_TIERS_DEFAULT - 1] = {0.10, 0.40, 0.70,
                                                           0.95};

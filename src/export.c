@@ -638,14 +638,25 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
     }
 }
 
-/* One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
+/*
+ * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. A
+ * spreadsheet runs a cell that begins with = + - @ TAB or CR as a formula
+ * (CSV injection): such a field gets a leading ' inside the quotes, as
+ * OWASP recommends, so it shows as text. quench's own values (states,
+ * solutions, tier names, hex seeds) never begin with one of them; a hand
+ * edited or older database may hold anything.
+ */
 static void csv_field(qn_buf *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    int formula = *s && strchr("=+-@\t\r", *s);
+
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         qn_buf_adds(out, s);
         return;
     }
     qn_buf_addc(out, '"');
+    if (formula)
+        qn_buf_addc(out, '\'');
     for (; *s; s++) {
         if (*s == '"')
             qn_buf_addc(out, '"');
@@ -933,15 +944,26 @@ done:
 }
 
 int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
-                   qn_err *err)
+                   qn_pack_diff_fn *fn, void *ctx, qn_err *err)
 {
+    qn_pack_doc kept;
     int rc = qn_store_begin(s, err);
 
+    memset(&kept, 0, sizeof(kept));
     if (rc != QN_OK)
         return rc;
-    rc = import_in_batch(s, doc, name ? name : doc->name, err);
-    if (rc == QN_OK)
-        return qn_store_commit(s, err);
-    qn_store_rollback(s, NULL);
+    name = name ? name : doc->name;
+    rc = import_in_batch(s, doc, name, err);
+    /* the pack as an export will write it: stored rows win (export.h) */
+    if (rc == QN_OK && fn)
+        rc = qn_pack_doc_load(&kept, s, name, err);
+    if (rc != QN_OK) {
+        qn_store_rollback(s, NULL);
+        return rc;
+    }
+    rc = qn_store_commit(s, err);
+    if (rc == QN_OK && fn)
+        qn_pack_doc_diff(doc, &kept, fn, ctx);
+    qn_pack_doc_release(&kept);
     return rc;
 }

@@ -13,7 +13,10 @@
 
 #include <jansson.h>
 
+#include "quench/distrib.h"
 #include "quench/mem.h"
+#include "quench/rng.h"
+#include "quench/store.h"
 
 /* "rule 2: " or "puzzle 17: " or "": who an error is about. */
 typedef struct where {
@@ -342,6 +345,53 @@ static int parse_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
     return qn_pack_rule_compile(pr, err);
 }
 
+/*
+ * grade, grader_version and seed are stored and exported as they are (a
+ * spreadsheet opening the csv export may run a cell that begins with
+ * '='), so they must be what quench itself writes: a grade is "" or a
+ * tier name of the puzzle's rule (the default tier names when the rule
+ * has no tiers, distrib.h); a grader version "" or a decimal number; a
+ * seed "" or qn_seed_format's 64 lowercase hex digits.
+ */
+static int is_tier(const char *grade, const qn_pack_rule *pr)
+{
+    for (size_t t = 0; t < pr->ntiers; t++)
+        if (!strcmp(grade, pr->tier_name[t]))
+            return 1;
+    for (size_t t = 0; !pr->ntiers && t < QN_TIERS_DEFAULT; t++)
+        if (!strcmp(grade, qn_tiers_default_name(t)))
+            return 1;
+    return 0;
+}
+
+static int is_decimal(const char *s, size_t max)
+{
+    size_t n = strspn(s, "0123456789");
+
+    return n >= 1 && n <= max && !s[n] && (s[0] != '0' || n == 1);
+}
+
+static int check_record(const qn_pack_puzzle *p, const qn_pack_rule *pr,
+                        qn_err *err, const where *at)
+{
+    if (*p->grade && !is_tier(p->grade, pr))
+        return bad(err, at,
+                   pr->ntiers ? "'grade' '%.64s' is not a tier of rule '%s'"
+                              : "'grade' '%.64s' is not a default tier name "
+                                "(rule '%s' has no tiers)",
+                   p->grade, pr->name);
+    if (*p->grader && !is_decimal(p->grader, 9))
+        return bad(err, at, "'grader_version' '%.16s' is not a number of "
+                            "up to 9 digits",
+                   p->grader);
+    if (*p->seed && !(strlen(p->seed) == 2 * QN_SEED_BYTES &&
+                      strspn(p->seed, "0123456789abcdef") ==
+                          2 * QN_SEED_BYTES))
+        return bad(err, at, "'seed' must be \"\" or %d lowercase hex digits",
+                   2 * QN_SEED_BYTES);
+    return QN_OK;
+}
+
 static const char *const puzzle_keys[] = {
     "id", "rule", "state", "min_presses", "optimal_solutions", "solution",
     "grade", "grader_version", "seed", "index", NULL};
@@ -400,7 +450,20 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
         (rc = get_str(jp, "grader_version", &p->grader, err, &at)) ||
         (rc = get_str(jp, "seed", &p->seed, err, &at)))
         return rc;
-    return QN_OK;
+    return check_record(p, pr, err, &at);
+}
+
+/* The pack's name and texts pass what every other way in checks. */
+static int check_pack(const qn_pack_doc *doc, qn_err *err)
+{
+    qn_store_pack pk;
+
+    memset(&pk, 0, sizeof(pk));
+    pk.name = doc->name;
+    pk.title = doc->title;
+    pk.description = doc->description;
+    pk.author = doc->author;
+    return qn_store_pack_check(&pk, err);
 }
 
 static const char *const top_keys[] = {"format", "format_version", "pack",
@@ -440,8 +503,8 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
         (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
         (rc = get_str(pack, "author", &doc->author, err, &pat)))
         return rc;
-    if (!*doc->name || strlen(doc->name) > 64)
-        return bad(err, &pat, "'name' must be 1..64 bytes");
+    if ((rc = check_pack(doc, err)))
+        return rc;
     rules = member(root, "rules", JSON_ARRAY, "an array of objects", err,
                    &at);
     if (!rules)

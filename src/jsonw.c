@@ -8,6 +8,8 @@
 #include <assert.h>
 #include <string.h>
 
+#include "quench/text.h"
+
 void qn_jsonw_init(qn_jsonw *w, qn_buf *out)
 {
     memset(w, 0, sizeof(*w));
@@ -133,37 +135,6 @@ void qn_jsonw_raw(qn_jsonw *w, const char *json)
     qn_buf_adds(w->out, json);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t len;
-    uint32_t cp;
-
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xe0) == 0xc0)
-        len = 2, cp = s[0] & 0x1f;
-    else if ((s[0] & 0xf0) == 0xe0)
-        len = 3, cp = s[0] & 0x0f;
-    else if ((s[0] & 0xf8) == 0xf0)
-        len = 4, cp = s[0] & 0x07;
-    else
-        return 0;
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    /* reject overlong forms, surrogates and values past U+10FFFF */
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-        (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
-}
-
 void qn_json_escape(qn_buf *out, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -186,7 +157,7 @@ void qn_json_escape(qn_buf *out, const char *s, size_t len)
         } else if (c == '<') {
             /* keeps "</script>" inert when JSON is embedded in HTML */
             qn_buf_adds(out, "\\u003c"), i++;
-        } else if ((n = utf8_len(p + i, len - i)) == 0) {
+        } else if ((n = qn_text_utf8(s + i, len - i, NULL)) == 0) {
             qn_buf_adds(out, "\\ufffd"), i++;
         } else {
             qn_buf_add(out, p + i, n);

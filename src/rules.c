@@ -14,6 +14,7 @@
 #include "quench/hash.h"
 #include "quench/mem.h"
 #include "quench/state.h"
+#include "quench/text.h"
 #include "rules_internal.h"
 
 typedef struct tier {
@@ -1065,6 +1066,7 @@ int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
     const qn_mark marks[3] = {s->title_mark, s->description_mark,
                               s->author_mark};
     static const char *const keys[3] = {"title", "description", "author"};
+    qn_err why = QN_ERR_INIT;
 
     if (!s->has_version)
         return qn_rules__fail(err, s->mark,
@@ -1082,10 +1084,13 @@ int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
                               "name '%.64s' must be a slug of up to %d "
                               "lowercase letters, digits, '-' and '_'",
                               s->name, QN_RULES_MAX_NAME);
+    /* the checks of a pack's texts (text.h): a description may span
+     * lines, a title or author may not */
     for (int i = 0; i < 3; i++)
-        if (texts[i] && strlen(texts[i]) > QN_RULES_MAX_TEXT)
-            return qn_rules__fail(err, marks[i], "%s is longer than %d bytes",
-                                  keys[i], QN_RULES_MAX_TEXT);
+        if (texts[i] && qn_text_check(texts[i], QN_RULES_MAX_TEXT,
+                                      i == 1 ? QN_TEXT_LINES : 0, keys[i],
+                                      &why) != QN_OK)
+            return qn_rules__fail(err, marks[i], "%s", why.msg);
     if (s->has_colours && (s->colours < 2 || s->colours > 255))
         return qn_rules__fail(err, s->colours_mark,
                               "colours must be 2..255, got %ld", s->colours);

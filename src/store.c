@@ -860,16 +860,6 @@ static int pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
     return rc;
 }
 
-static int name_ok(const char *name, qn_err *err)
-{
-    size_t n = name ? strlen(name) : 0;
-
-    if (n < 1 || n > 64)
-        return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "pack name must be 1..64 bytes, got %zu", n);
-    return QN_OK;
-}
-
 int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
                        qn_err *err)
 {
@@ -919,7 +909,7 @@ int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
     int64_t id = 0;
     int rc;
 
-    if ((rc = name_ok(p->name, err)) != QN_OK)
+    if ((rc = qn_store_pack_check(p, err)) != QN_OK)
         return rc;
     if ((rc = tx_begin(s, err)) != QN_OK)
         return rc;
@@ -1257,7 +1247,7 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
     sqlite3_stmt *st = NULL;
     int rc;
 
-    if ((rc = name_ok(name, err)) != QN_OK)
+    if ((rc = qn_store_pack_check_name(name, err)) != QN_OK)
         return rc;
     if ((rc = tx_begin(s, err)) != QN_OK)
         return rc;
@@ -1572,6 +1562,11 @@ static int merge_members(qn_store *s, int64_t *added, qn_err *err)
     return rc;
 }
 
+static int merge_check_pack(void *err, const qn_store_pack *p)
+{
+    return qn_store_pack_check(p, err);
+}
+
 /* Attach in_path as src. A merge whose DETACH failed (it needs memory
  * too) left src attached, and ATTACH then failed with "database src is
  * already in use" (found by failing SQLite's allocations,
@@ -1645,6 +1640,10 @@ static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
      * refused before OUT changes, not found half-way into the merge */
     if (rc == QN_OK && deep)
         rc = quick_check(in, "main", &damaged, err);
+    /* its packs pass the checks of every other way in (an older quench,
+     * or sqlite3, may have written anything) */
+    if (rc == QN_OK)
+        rc = qn_store_pack_list(in, NULL, merge_check_pack, err, err);
     if (rc == QN_OK && npuzzles)
         rc = qn_store__int(in, "SELECT count(*) FROM puzzles", npuzzles, err);
     qn_store_close(in);

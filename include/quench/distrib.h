@@ -161,6 +161,9 @@ void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
 void qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
                            uint64_t max_presses);
 
+/* The name of default tier i < QN_TIERS_DEFAULT ("easy", ...); static. */
+const char *qn_tiers_default_name(size_t i);
+
 /* The tier containing `presses` (borrowed from t), or NULL if none does. */
 const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses);
 

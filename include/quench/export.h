@@ -157,13 +157,47 @@ int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
 
 /*
+ * A value the database keeps where a document has another. Rules are
+ * stored once per hash and puzzles once per rule and canonical form (up
+ * to symmetry), so importing a rule or puzzle the database already holds
+ * (the same puzzle legitimately comes from several seeds and runs) keeps
+ * the stored row: its texts, board and tiers, or its state (maybe a
+ * symmetric image of the document's), solution, grade, seed and index.
+ */
+typedef struct qn_pack_diff {
+    int64_t puzzle;       /* the document's puzzle id; 0: a rule's field */
+    const char *rule;     /* the rule's name in the document */
+    const char *field;    /* the document's key: "seed", "grade", "title" */
+    const char *stored;   /* the value kept, as text: strings as they are,
+                             numbers in decimal, cells in the state text
+                             format, a board as "grid 5x5, wrap x",
+                             tiers as "easy 1-7, hard 8-9" or "none" */
+    const char *document; /* the document's value, written the same way */
+} qn_pack_diff;
+/* Called once per differing field; the strings live during the call. */
+typedef void qn_pack_diff_fn(void *ctx, const qn_pack_diff *d);
+
+/*
+ * Compare doc with kept, the same pack as the store now holds it
+ * (qn_pack_doc_load): each rule of doc with the rule of kept of the same
+ * hash, and puzzle i with puzzle i, field by field, rules first. Calls
+ * fn(ctx, ...) for every field that differs and returns their number.
+ */
+size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
+                        qn_pack_diff_fn *fn, void *ctx);
+
+/*
  * Store doc (already verified) in s in one transaction: its rules (as the
  * YAML of qn_pack_rule_yaml), its puzzles (provenance "import") and a new
  * pack called `name` (NULL = the document's name) holding them in order.
- * QN_EINVAL when the pack name is taken or the document holds the same
- * puzzle twice; nothing is written on failure.
+ * QN_EINVAL when the pack name is taken or fails qn_store_pack_check, or
+ * the document holds the same puzzle twice; nothing is written on
+ * failure. After the commit, fn (when not NULL) hears of every value the
+ * database kept where the document has another (qn_pack_doc_diff against
+ * the pack read back inside the transaction, so what an export of the new
+ * pack writes): the import still succeeds.
  */
 int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
-                   qn_err *err);
+                   qn_pack_diff_fn *fn, void *ctx, qn_err *err);
 
 #endif

@@ -30,6 +30,7 @@
 #include "quench/state.h"
 #include "quench/svg.h"
 #include "quench/system.h"
+#include "quench/text.h"
 #include "quench/version.h"
 #include "quench/zk.h"
 

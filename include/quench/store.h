@@ -227,9 +227,22 @@ int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
  * Packs: named, ordered lists of puzzles. Positions are 1..count with no
  * gaps; every change to a pack's contents or order bumps its version.
  */
+/*
+ * What a pack's name and texts may hold, whoever sets them (pack create
+ * and rename, generate --pack, validate --into, import, db merge): well
+ * formed UTF-8 without control characters, line separators or
+ * bidirectional formatting characters (text.h); a name is 1..64 bytes,
+ * does not begin with '-' and has no space at either end; a title,
+ * description or author is at most 4096 bytes (the limit of a rule's
+ * texts), and only a description may hold line feeds.
+ */
+#define QN_STORE_PACK_NAME_MAX 64   /* bytes in a pack name */
+#define QN_STORE_PACK_TEXT_MAX 4096 /* bytes in a title, description or
+                                       author */
+
 typedef struct qn_store_pack {
     int64_t id;
-    const char *name;        /* 1..64 bytes, unique */
+    const char *name;        /* unique; QN_STORE_PACK_NAME_MAX bytes */
     const char *title;       /* "" when absent (NULL on input = "") */
     const char *description;
     const char *author;
@@ -238,8 +251,15 @@ typedef struct qn_store_pack {
     const char *created, *modified; /* ISO 8601 UTC */
 } qn_store_pack;
 
+/* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
+ * the reason ("pack name '-x' begins with '-' ..."). */
+int qn_store_pack_check_name(const char *name, qn_err *err);
+/* Check p's name, title, description and author (NULL texts are ""). */
+int qn_store_pack_check(const qn_store_pack *p, qn_err *err);
+
 /* Create a pack from p's name/title/description/author (other fields are
- * ignored). QN_EINVAL when the name is taken or empty. */
+ * ignored). QN_EINVAL when the name is taken or p fails
+ * qn_store_pack_check. */
 int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
                          int64_t *id_out, qn_err *err);
 /* The id of the pack called name: QN_ENOTFOUND when none. */
@@ -265,7 +285,8 @@ int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
 /* Move a member to position 1..count. QN_ENOTFOUND / QN_EINVAL. */
 int qn_store_pack_move(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                        int64_t position, qn_err *err);
-/* Rename; QN_EINVAL when the new name is taken or empty. */
+/* Rename; QN_EINVAL when the new name is taken or fails
+ * qn_store_pack_check_name. */
 int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
                          qn_err *err);
 /* Delete a pack and its membership (the puzzles stay). */
@@ -341,9 +362,10 @@ typedef struct qn_store_merge_stats {
  * rules by hash, runs by key, puzzles by (rule, canonical key) in (rule,
  * seed, stream index) order, packs by name (members not yet in the pack
  * are appended in their order). Idempotent. *stats_out (may be NULL)
- * receives what was added. QN_ENOTFOUND when in_path does not exist;
- * QN_ENOMEM may also come after the commit (detaching the input), with
- * the input merged: merging it again adds nothing.
+ * receives what was added. QN_EINVAL, with nothing written, when a pack
+ * of the input fails qn_store_pack_check; QN_ENOTFOUND when in_path does
+ * not exist; QN_ENOMEM may also come after the commit (detaching the
+ * input), with the input merged: merging it again adds nothing.
  */
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err);
@@ -351,7 +373,8 @@ int qn_store_merge(qn_store *s, const char *in_path,
 /*
  * Whether in_path can be merged: it exists (else QN_ENOTFOUND), is a
  * quench database (QN_EINVAL) at this build's schema version (QN_ENEWER
- * when newer, QN_EINVAL when older) and passes PRAGMA quick_check (QN_EDB
+ * when newer, QN_EINVAL when older), its packs pass qn_store_pack_check
+ * (QN_EINVAL) and it passes PRAGMA quick_check (QN_EDB
  * naming the damage). err->source is in_path. Check every input before the
  * first qn_store_merge, so that a bad one leaves OUT untouched.
  */

@@ -80,6 +80,10 @@ static void test_rebuild_all(void)
 }
 
 /* A one-rule document with npuz puzzles from seeded random presses. */
+/* A seed as quench writes it (qn_seed_format: 64 lowercase hex digits). */
+#define SEED_FF                                                             \
+    "00000000000000000000000000000000000000000000000000000000000000ff"
+
 static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
 {
     qn_rules *r = load(path);
@@ -127,7 +131,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         p->noptimal = a.mp.noptimal;
         p->grade = qn_xstrdup(doc->npuzzles % 2 ? "hard" : "");
         p->grader = qn_xstrdup("1");
-        p->seed = qn_xstrdup(doc->npuzzles % 2 ? "00ff" : "");
+        p->seed = qn_xstrdup(doc->npuzzles % 2 ? SEED_FF : "");
         p->index = doc->npuzzles % 2 ? (int64_t)doc->npuzzles : -1;
         doc->npuzzles++;
     }
@@ -162,7 +166,7 @@ static void test_roundtrip(const char *path)
     qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e);
     T_CHECK(strncmp(b.buf, "id,state,min_presses,optimal_solutions,solution,"
                            "grade,seed\r\n", 59) == 0);
-    T_CHECK(strstr(b.buf, ",hard,00ff\r\n") != NULL);
+    T_CHECK(strstr(b.buf, ",hard," SEED_FF "\r\n") != NULL);
     qn_buf_release(&a);
     qn_buf_release(&b);
     qn_pack_doc_release(&doc);
@@ -201,6 +205,183 @@ static void test_parse_errors(void)
     parse_fails("{\"extra\": 1}", QN_EINVAL, 0, 0, "unknown key 'extra'");
 }
 
+static void set(char **field, const char *v)
+{
+    free(*field);
+    *field = qn_xstrdup(v);
+}
+
+/* doc, written and parsed back: QN_OK, or QN_EINVAL with `want`. */
+static void reparse(const qn_pack_doc *doc, const char *want,
+                    const char *what)
+{
+    qn_buf a = QN_BUF_INIT;
+    qn_pack_doc back;
+    qn_err e = QN_ERR_INIT;
+
+    T_EQ(qn_export_write(&a, doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    if (qn_pack_doc_parse_json(&back, a.buf, a.len, "u.json", &e) ==
+        QN_OK) {
+        if (want)
+            T_FAILF("%s: accepted, want '%s'", what, want);
+        qn_pack_doc_release(&back);
+    } else if (!want) {
+        T_FAILF("%s: refused: %s", what, e.msg);
+    } else {
+        T_EQ(e.code, QN_EINVAL);
+        if (!strstr(e.msg, want))
+            T_FAILF("%s: '%s' lacks '%s'", what, e.msg, want);
+    }
+    qn_buf_release(&a);
+}
+
+/*
+ * An imported grade, grader version and seed are what quench writes: a
+ * tier of the rule (the default names easy..master of distrib.h when it
+ * has none), a decimal number, 64 lowercase hex digits (qn_seed_format);
+ * anything else, such as a spreadsheet formula, is refused.
+ */
+static void test_import_fields(void)
+{
+    static const char *const grades[] = {
+        "=cmd|' /C calc'!A0", "+1", "-1", "@SUM(A1)", "\teasy", "\reasy",
+        "Easy", "easy ", "expert" /* a default name, not a 5x5 tier */};
+    static const char *const seeds[] = {
+        "=1+1", "@A1", "0x" SEED_FF, SEED_FF "0", SEED_FF + 1,
+        "00000000000000000000000000000000000000000000000000000000000000FF"};
+    static const char *const graders[] = {"-1", "=1", "01", "1.0",
+                                          "1234567890", " 1"};
+    qn_pack_doc doc;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    reparse(&doc, NULL, "as made");
+    for (size_t i = 0; i < sizeof(grades) / sizeof(*grades); i++) {
+        set(&doc.puzzles[1].grade, grades[i]);
+        reparse(&doc, "puzzle 2: 'grade'", grades[i]);
+    }
+    set(&doc.puzzles[1].grade, "medium"); /* a 5x5 tier */
+    reparse(&doc, NULL, "medium");
+    for (size_t i = 0; i < sizeof(seeds) / sizeof(*seeds); i++) {
+        set(&doc.puzzles[1].seed, seeds[i]);
+        reparse(&doc, "puzzle 2: 'seed'", seeds[i]);
+    }
+    set(&doc.puzzles[1].seed, "");
+    for (size_t i = 0; i < sizeof(graders) / sizeof(*graders); i++) {
+        set(&doc.puzzles[1].grader, graders[i]);
+        reparse(&doc, "puzzle 2: 'grader_version'", graders[i]);
+    }
+    set(&doc.puzzles[1].grader, "");
+    reparse(&doc, NULL, "no grader");
+    qn_pack_doc_release(&doc);
+
+    make_doc(&doc, "rules/cross-7x7.yaml", 2); /* no tiers */
+    set(&doc.puzzles[1].grade, "master");
+    reparse(&doc, NULL, "master");
+    set(&doc.puzzles[1].grade, "=1");
+    reparse(&doc, "is not a default tier name", "=1");
+    qn_pack_doc_release(&doc);
+}
+
+/* The pack's name and texts pass qn_store_pack_check (test_text.c has
+ * the table): a document's like any other. */
+static void test_import_pack_texts(void)
+{
+    char big[4098];
+    qn_pack_doc doc;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 1);
+    set(&doc.name, "evil\033[31mred\nline");
+    reparse(&doc, "pack name 'evil\033[31mred\nline' holds a control "
+                  "character (U+001B) at byte 5", "ESC in the name");
+    set(&doc.name, "-rf");
+    reparse(&doc, "begins with '-'", "option-like name");
+    set(&doc.name, "unit");
+    set(&doc.title, "two\nlines");
+    reparse(&doc, "pack 'unit': title holds a control character (U+000A)",
+            "newline in the title");
+    set(&doc.title, "");
+    set(&doc.author, "\xe2\x80\xae"); /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    reparse(&doc, "author holds a bidirectional formatting character",
+            "RLO in the author");
+    memset(big, 'x', 4096);
+    big[4096] = '\0';
+    set(&doc.author, big);
+    reparse(&doc, NULL, "4096-byte author");
+    qn_pack_doc_release(&doc);
+}
+
+/* OWASP's CSV injection rule: a cell beginning with = + - @ TAB or CR is
+ * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). */
+static void test_csv_formulas(void)
+{
+    static const char *const in[] = {"=cmd|' /C calc'!A0", "+1", "-2",
+                                     "@SUM(A1)", "\tx", "\rx", "a=b",
+                                     "say \"hi\"", "=\"q\""};
+    static const char *const out[] = {
+        ",\"'=cmd|' /C calc'!A0\",", ",\"'+1\",", ",\"'-2\",",
+        ",\"'@SUM(A1)\",", ",\"'\tx\",", ",\"'\rx\",", ",a=b,",
+        ",\"say \"\"hi\"\"\",", ",\"'=\"\"q\"\"\","};
+    qn_pack_doc doc;
+    qn_buf b = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 1);
+    set(&doc.puzzles[0].seed, "");
+    for (size_t i = 0; i < sizeof(in) / sizeof(*in); i++) {
+        qn_buf_reset(&b);
+        set(&doc.puzzles[0].grade, in[i]); /* a hand-edited database */
+        T_EQ(qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e), QN_OK);
+        if (!strstr(b.buf, out[i]))
+            T_FAILF("csv of '%s': %s", in[i], b.buf);
+    }
+    qn_buf_release(&b);
+    qn_pack_doc_release(&doc);
+}
+
+typedef struct seen {
+    char what[8][96];
+    size_t n;
+} seen;
+
+static void on_diff(void *ctx, const qn_pack_diff *d)
+{
+    seen *x = ctx;
+
+    if (x->n < 8)
+        snprintf(x->what[x->n], sizeof(x->what[0]), "%lld %s %s|%s",
+                 (long long)d->puzzle, d->field, d->stored, d->document);
+    x->n++;
+}
+
+/* Every field where the pack read back differs is named, rules first,
+ * with the kept value and the document's. */
+static void test_diff(void)
+{
+    qn_pack_doc doc, kept;
+    qn_buf a = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+    seen x;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    T_EQ(qn_pack_doc_parse_json(&kept, a.buf, a.len, "k", &e), QN_OK);
+    memset(&x, 0, sizeof(x));
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 0);
+    set(&kept.rules[0].title, "Kept");
+    set(&kept.puzzles[1].grade, "easy");
+    set(&kept.puzzles[1].seed, "");
+    kept.puzzles[2].index = 9;
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 4);
+    T_EQ(x.n, 4);
+    T_CHECK(!strcmp(x.what[0], "0 title Kept|Lights Out (5x5)"));
+    T_CHECK(!strcmp(x.what[1], "2 grade easy|hard"));
+    T_CHECK(!strcmp(x.what[2], "2 seed |" SEED_FF));
+    T_CHECK(!strcmp(x.what[3], "3 index 9|-1"));
+    qn_pack_doc_release(&kept);
+    qn_pack_doc_release(&doc);
+    qn_buf_release(&a);
+}
+
 static void test_formats(void)
 {
     qn_export_format f;
@@ -224,5 +405,9 @@ int main(void)
     test_roundtrip("rules/ring6-mod8.yaml");
     test_roundtrip("rules/cross-7x7.yaml");
     test_parse_errors();
+    test_import_fields();
+    test_import_pack_texts();
+    test_csv_formulas();
+    test_diff();
     return t_done();
 }

@@ -584,6 +584,55 @@ static void test_merge(void)
             raw_int(tpath("s0.db"), "SELECT count(*) FROM pack_puzzles"));
 }
 
+/*
+ * A pack's name and texts pass qn_store_pack_check whoever sets them:
+ * create and rename refuse and write nothing, and a merge refuses an
+ * input whose packs (written by an older quench, or by sqlite3) do not.
+ */
+static void test_pack_names(void)
+{
+    static char title[QN_STORE_PACK_TEXT_MAX + 2];
+    const char *path = tpath("names.db");
+    qn_store *s = open_ok(path);
+    qn_store_pack p = {0, "ok", NULL, NULL, NULL, 0, 0, NULL, NULL};
+    qn_err err = QN_ERR_INIT;
+    int64_t pk = 0, other = -7;
+
+    T_EQ(qn_store_pack_create(s, &p, &pk, &err), QN_OK);
+    p.name = "red\x1b[31m";
+    T_EQ(qn_store_pack_create(s, &p, &other, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "control character (U+001B)") != NULL);
+    p.name = "long title";
+    memset(title, 'x', sizeof(title) - 1);
+    p.title = title;
+    T_EQ(qn_store_pack_create(s, &p, &other, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "title is 4097 bytes") != NULL);
+    T_EQ(other, -7);
+    T_EQ(qn_store_pack_rename(s, pk, "-x", &err), QN_EINVAL);
+    T_EQ(qn_store_pack_rename(s, pk, "a\xe2\x80\xae" "b", &err), QN_EINVAL);
+    qn_store_close(s);
+    T_EQ(raw_int(path, "SELECT count(*) FROM packs WHERE name = 'ok'"), 1);
+    T_EQ(raw_int(path, "SELECT count(*) FROM packs"), 1);
+
+    fill(tpath("badname.db"), 0, 10, 1, "shard");
+    T_EQ(raw_exec(tpath("badname.db"),
+                  "UPDATE packs SET name = 'shard' || char(27) || '[2J'"),
+         SQLITE_OK);
+    s = open_ok(tpath("names-out.db"));
+    T_EQ(qn_store_merge(s, tpath("badname.db"), NULL, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "pack name 'shard\x1b[2J' holds a control "
+                            "character") != NULL);
+    T_CHECK(strcmp(err.source, tpath("badname.db")) == 0);
+    T_EQ(raw_exec(tpath("badname.db"),
+                  "UPDATE packs SET name = 'shard', title = 'a' || char(10)"),
+         SQLITE_OK);
+    T_EQ(qn_store_merge(s, tpath("badname.db"), NULL, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "pack 'shard': title") != NULL);
+    qn_store_close(s);
+    T_EQ(raw_int(tpath("names-out.db"), "SELECT count(*) FROM puzzles"), 0);
+    T_EQ(raw_int(tpath("names-out.db"), "SELECT count(*) FROM packs"), 0);
+}
+
 static void test_corrupt(void)
 {
     const char *path = tpath("c.db");
@@ -902,6 +951,7 @@ int main(void)
     test_nomem_rollback();
     test_nomem_check();
     test_merge();
+    test_pack_names();
     test_nomem_merge();
     test_corrupt();
     test_readonly_and_busy();
