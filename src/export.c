@@ -328,6 +328,7 @@ typedef struct load_ctx {
     size_t nrows, cap;
     int64_t *rule_ids; /* nrules, first-appearance order */
     char **yaml;       /* their stored YAML, read with their puzzles */
+    char **hash;       /* and their stored hashes */
     size_t nrules;
 } load_ctx;
 
@@ -375,24 +376,43 @@ static int on_row(void *vctx, const qn_store_row *row)
             return 0;
     x->rule_ids = qn_xreallocarray(x->rule_ids, i + 1, sizeof(int64_t));
     x->yaml = qn_xreallocarray(x->yaml, i + 1, sizeof(char *));
+    x->hash = qn_xreallocarray(x->hash, i + 1, sizeof(char *));
     x->rule_ids[i] = row->rule_id;
     x->yaml[i] = dup_or_empty(row->rule_yaml);
+    x->hash[i] = dup_or_empty(row->rule_hash);
     x->nrules = i + 1;
     return 0;
 }
 
-/* Compile the gathered rules into out->rules. */
+/*
+ * Compile the gathered rules into out->rules. A rule is known by its
+ * hash: stored text that no longer hashes to it was changed after it was
+ * stored (db check says the same), and its puzzles would be written out
+ * under another rule.
+ */
 static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
 {
     out->rules = QN_NEWN(x->nrules ? x->nrules : 1, qn_pack_rule);
     out->nrules = x->nrules; /* zeroed entries release cleanly */
     for (size_t i = 0; i < x->nrules; i++) {
         qn_rules *r = NULL;
-        if (qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]),
-                              "<stored rule>", err) != QN_OK)
-            return QN_EINVAL;
+        if (qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "",
+                              err) != QN_OK) {
+            char why[320];
+            snprintf(why, sizeof(why), "%d:%d: %s", err ? err->line : 0,
+                     err ? err->col : 0, err ? err->msg : "");
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "stored rule %lld does not load: %s",
+                              (long long)x->rule_ids[i], why);
+        }
         qn_pack_rule_from_rules(&out->rules[i], r);
         out->rules[i].rules = r;
+        if (strcmp(out->rules[i].hash, x->hash[i]) != 0)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "stored rule %lld (%s) hashes to %s, the "
+                              "database says %s",
+                              (long long)x->rule_ids[i], out->rules[i].name,
+                              out->rules[i].hash, x->hash[i]);
     }
     return QN_OK;
 }
@@ -488,12 +508,17 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
         free(x.rows[i].seed);
     }
     free(x.rows);
-    for (size_t i = 0; i < x.nrules; i++)
+    for (size_t i = 0; i < x.nrules; i++) {
         free(x.yaml[i]);
+        free(x.hash[i]);
+    }
     free(x.yaml);
+    free(x.hash);
     free(x.rule_ids);
-    if (rc != QN_OK)
+    if (rc != QN_OK) {
+        qn_err_source(err, qn_store_path(s)); /* what is wrong is in it */
         qn_pack_doc_release(out);
+    }
     return rc;
 }
 

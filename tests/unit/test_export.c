@@ -286,6 +286,16 @@ static int load_big(const char *path, qn_pack_doc *out, qn_err *e)
     return rc;
 }
 
+/* Run sql on the database at path. */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
 /*
  * A page of the puzzles table that the pack walk reaches only after its
  * first rows (found by the last puzzle's state text) is scribbled over:
@@ -336,24 +346,50 @@ static void test_load_damaged_row(const char *dir)
     char path[512];
     qn_pack_doc doc, back;
     qn_err e = QN_ERR_INIT;
-    sqlite3 *db;
 
     snprintf(path, sizeof(path), "%s/row.db", dir);
     store_pack(path, &doc);
     qn_pack_doc_release(&doc);
-    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    T_EQ(sqlite3_exec(db,
-                      "UPDATE puzzles SET min_presses = 4611686018427387904"
-                      " WHERE id = (SELECT puzzle_id FROM pack_puzzles"
-                      " WHERE position = 7)",
-                      NULL, NULL, NULL),
-         SQLITE_OK);
-    sqlite3_close(db);
+    raw_exec(path, "UPDATE puzzles SET min_presses = 4611686018427387904"
+                   " WHERE id = (SELECT puzzle_id FROM pack_puzzles"
+                   " WHERE position = 7)");
     T_EQ(load_big(path, &back, &e), QN_EINVAL);
     T_CHECK(doc_is_empty(&back));
     if (!strstr(e.msg, "stored puzzle 7 of pack 'big'") ||
         !strstr(e.msg, "min_presses is 4611686018427387904"))
         T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
+}
+
+/*
+ * Stored rule text that no longer hashes to the rule's stored hash does
+ * not load (it was exported as another rule: the rule with 3 colours),
+ * nor does text that no longer parses; both name the database.
+ */
+static void test_load_damaged_rule(const char *dir)
+{
+    char path[512], want[200];
+    qn_pack_doc doc, back;
+    qn_err e = QN_ERR_INIT;
+
+    snprintf(path, sizeof(path), "%s/rule.db", dir);
+    store_pack(path, &doc);
+    snprintf(want, sizeof(want), "the database says %s", doc.rules[0].hash);
+    qn_pack_doc_release(&doc);
+    raw_exec(path, "UPDATE rules SET yaml = replace(yaml, 'colours: 2',"
+                   " 'colours: 3')");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (!strstr(e.msg, "stored rule 1 (") || !strstr(e.msg, want))
+        T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
+    raw_exec(path, "UPDATE rules SET yaml = replace(yaml, 'colours: 3',"
+                   " 'colours: three')");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (!strstr(e.msg, "stored rule 1 does not load: "))
+        T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
 }
 
 static void test_load_damaged(void)
@@ -366,6 +402,7 @@ static void test_load_damaged(void)
     }
     test_load_damaged_page(dir);
     test_load_damaged_row(dir);
+    test_load_damaged_rule(dir);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
