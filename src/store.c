@@ -1481,6 +1481,14 @@ static int merge_members(qn_store *s, int64_t *added, qn_err *err)
             pack = p;
             pos = sqlite3_column_int64(sel, 2);
         }
+        if (pos == INT64_MAX) { /* positions are 1..count: a damaged pack */
+            qn_err_source(err, s->path);
+            rc = qn_err_set(err, QN_EDB, 0, 0,
+                            "pack %lld has a member at position %lld and "
+                            "no room after it: the database is damaged",
+                            (long long)p, (long long)pos);
+            break;
+        }
         sqlite3_bind_int64(ins, 1, p);
         sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 1));
         sqlite3_bind_int64(ins, 3, ++pos);
