@@ -71,6 +71,8 @@ SAN_PATTERNS = ('AddressSanitizer', 'runtime error', 'LeakSanitizer',
 # docs/quench.1 EXIT STATUS: what a damaged database may earn. 64 (usage)
 # and 70 (internal error) are findings: the command lines are well formed.
 ALLOWED = {0, 65, 66, 71, 73, 74, 75, 78}
+# The inputs of the commands, beside each damaged copy.
+AUX = ('states.txt', 'pack.json', 'extra.db')
 # The b-trees that hold quench's data (tables; their indexes are added).
 TABLES = ('rules', 'runs', 'puzzles', 'packs', 'pack_puzzles')
 
@@ -113,7 +115,7 @@ def gen_argv(rulefile, n, seed, db, pack):
 
 
 def build_fixtures(quench, fdir):
-    """The databases, the aux inputs (states.txt, pack.json, shard.db)."""
+    """The databases, and the inputs of their commands (AUX)."""
     if os.path.isdir(fdir):
         shutil.rmtree(fdir)
     os.makedirs(fdir)
@@ -155,6 +157,10 @@ def build_fixtures(quench, fdir):
         f.write(q('export', 'ring', '--format', 'json', '--db', 'main.db',
                   stdout=subprocess.PIPE))
     q('import', 'pack.json', '--db', 'merged.db', '--pack', 'imported')
+    # extra.db: new puzzles for each fixture's pack, for db merge into it
+    q(*gen_argv('classic-5x5.yaml', 10, 21, 'extra.db', 'p'))
+    q(*gen_argv('torus-5x5.yaml', 10, 22, 'extra.db', 'shard'))
+    q(*gen_argv('classic-7x7.yaml', 10, 23, 'extra.db', 'big'))
     fx.append(Fixture('merged', 'merged.db', 'shard',
                       gen_argv('torus-5x5.yaml', 30, 12, '@DB@', 'shard'),
                       'torus-5x5.yaml'))
@@ -229,7 +235,7 @@ def commands(f):
           ('db-check', ['db', 'check', '--db', DB]),
           ('db-migrate', ['db', 'migrate', '--db', DB]),
           ('merge-in', ['db', 'merge', 'out.db', DB]),
-          ('merge-out', ['db', 'merge', DB, 'shard.db']),
+          ('merge-out', ['db', 'merge', DB, 'extra.db']),
           ('generate', gen),
           ('validate', ['validate', rule(f.vrule), 'states.txt',
                         '--db', DB]),
@@ -338,8 +344,34 @@ ROW_EDITS = [
 ]
 
 
+def row_edit(db, rng):
+    """Make one of ROW_EDITS on db; what was done, in words."""
+    ids = {t: [r[0] for r in db.execute(
+        'SELECT %s FROM %s ORDER BY 1' %
+        ('rowid' if t == 'pack_puzzles' else 'id', t))] for t in TABLES}
+    edits = [e for e in ROW_EDITS if all(ids[t] for t in TABLES
+                                         if t in e[0])]
+    if not edits:
+        return 'no row left to edit'
+    sql, params = rng.choice(edits)
+    if params is None:  # the rule text, one character off
+        rid = rng.choice(ids['rules'])
+        yaml = db.execute('SELECT yaml FROM rules WHERE id = ?',
+                          (rid,)).fetchone()[0]
+        args = (mutate(rng, yaml), rid)
+    else:
+        args = params(rng, ids)
+    shown = repr(args) if len(repr(args)) < 300 else repr(args)[:300] + '...'
+    try:
+        db.execute(sql, args)
+        db.commit()
+        return '%s with %s' % (sql, shown)
+    except sqlite3.Error as e:  # a UNIQUE or NOT NULL constraint
+        return '%s with %s refused by SQLite (%s)' % (sql, shown, e)
+
+
 def row_damage(f, rng):
-    """(bytes, what): one of ROW_EDITS made on a copy of f with SQLite,
+    """(bytes, what): 1..3 of ROW_EDITS made on a copy of f with SQLite,
     foreign keys and CHECK constraints off."""
     fd, tmp = tempfile.mkstemp(suffix='.db')
     try:
@@ -348,29 +380,10 @@ def row_damage(f, rng):
         db = sqlite3.connect(tmp)
         db.execute('PRAGMA foreign_keys = OFF')
         db.execute('PRAGMA ignore_check_constraints = ON')
-        ids = {t: [r[0] for r in db.execute(
-            'SELECT %s FROM %s ORDER BY 1' %
-            ('rowid' if t == 'pack_puzzles' else 'id', t))] for t in TABLES}
-        sql, params = rng.choice([e for e in ROW_EDITS if all(
-            ids[t] for t in TABLES if t in e[0])])
-        if params is None:  # the rule text, one character off
-            rid = rng.choice(ids['rules'])
-            yaml = db.execute('SELECT yaml FROM rules WHERE id = ?',
-                              (rid,)).fetchone()[0]
-            args = (mutate(rng, yaml), rid)
-        else:
-            args = params(rng, ids)
-        try:
-            db.execute(sql, args)
-            db.commit()
-            what = '%s with %r' % (sql, args if len(repr(args)) < 300
-                                   else repr(args)[:300] + '...')
-        except sqlite3.Error as e:  # a UNIQUE or NOT NULL constraint
-            what = '%s with %r refused by SQLite (%s): undamaged' % (
-                sql, args, e)
+        what = [row_edit(db, rng) for _ in range(rng.randrange(1, 4))]
         db.close()
         with open(tmp, 'rb') as fh:
-            return fh.read(), '%s: rows: %s' % (f.name, what)
+            return fh.read(), '%s: rows: %s' % (f.name, '; '.join(what))
     finally:
         for x in ('', '-wal', '-shm'):
             if os.path.exists(tmp + x):
@@ -456,7 +469,7 @@ def damage(f, rng, kind=None, page=None, offset=None, arg=None):
     return bytes(d), '%s: %s' % (f.name, what)
 
 
-# Deterministic damages that failed before issue #17's fixes (t450 runs
+# Deterministic damages that failed before issue #17's fixes (t455 runs
 # them): fixture, kind, page, offset in the page (None: drawn), and the
 # kind's argument (None: drawn). A page is (b-tree name, index into its
 # pages in file order; -1: the last), or 1 for the header page; page-dup's
@@ -504,7 +517,7 @@ def run_one(quench, f, data, argv, timeout, aux, base):
     try:
         with open(os.path.join(d, 'q.db'), 'wb') as fh:
             fh.write(data)
-        for name in ('states.txt', 'pack.json', 'shard.db'):
+        for name in AUX:
             shutil.copy(os.path.join(aux, name), os.path.join(d, name))
         argv = ['q.db' if a == '@DB@' else a for a in argv]
         try:  # run() kills the command when it times out
@@ -545,7 +558,7 @@ def keep(outdir, tag, data, aux, argv, quench, err, what):
     os.makedirs(cdir, exist_ok=True)
     with open(os.path.join(cdir, 'q.db'), 'wb') as fh:
         fh.write(data)
-    for name in ('states.txt', 'pack.json', 'shard.db'):
+    for name in AUX:
         shutil.copy(os.path.join(aux, name), os.path.join(cdir, name))
     argv = ['q.db' if a == '@DB@' else a for a in argv]
     cmd = 'cd %s && cp q.db damaged.db && %s %s' % (
@@ -652,8 +665,9 @@ def main():
           '%s, %.0f s' %
           (quench, a.seed, a.rounds,
            ' + %d cases' % len(cases) if cases else '', len(jobs), len(fails),
-           ' (%s)' % ', '.join('%s %d' % kv for kv in sorted(kinds.items()))
-           if fails else '', wall))
+           ' (%s; in %d damaged files)' % (
+               ', '.join('%s %d' % kv for kv in sorted(kinds.items())),
+               len({x[0] for x in fails})) if fails else '', wall))
     return 1 if fails else 0
 
 

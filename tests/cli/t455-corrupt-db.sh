@@ -1,5 +1,5 @@
 #!/bin/sh
-# t450: damaged databases never crash quench (issue #17). A sample of
+# t455: damaged databases never crash quench (issue #17). A sample of
 # `make torture`'s corruption sweep (scripts/corrupt.py): seeded damage to
 # copies of real databases, then every command that reads a database: no
 # signal, no sanitizer report, no exit 70, a message with every failure.
@@ -17,6 +17,7 @@ then ok; else
     not_ok "corruption sweep"
     grep -A 4 '^FAIL' sweep.txt | head -n 40
 fi
+rm -rf "$TMP/sweep" # (the allocation-failure sweep copies this directory)
 
 # sql DB STATEMENT: run STATEMENT on DB with SQLite's CHECKs off
 sql() {
