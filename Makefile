@@ -6,7 +6,8 @@
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
 #   make torture              malformed-input corpus, kill -9 rounds,
-#                             allocation-failure sweep (issue #9)
+#                             allocation-failure sweep (issue #9),
+#                             damaged databases (issue #17)
 #   make valgrind VARIANT=debug  every CLI test under valgrind
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page
 
@@ -156,15 +157,20 @@ check-fuzz: $(FUZZ_REPLAY)
 	done
 
 # make torture: the whole malformed-input corpus, 1000 kill -9 rounds
-# (250 per scenario) and the allocation-failure sweep over every CLI test
-# for every N (some 170,000 runs of quench: hours of one core; set
-# QN_FAULTS_MAX=N to cut each command at N points).
+# (250 per scenario), 500 rounds of damaged databases under every command
+# that reads one (15,000 runs: minutes on 2 cores in the release build)
+# and the allocation-failure sweep over every CLI test for every N (some
+# 170,000 runs of quench: hours of one core; set QN_FAULTS_MAX=N to cut
+# each command at N points).
 KILL_ROUNDS ?= 250
+CORRUPT_ROUNDS ?= 500
 torture: $(QUENCH)
 	python3 scripts/torture.py --quench $(abspath $(QUENCH)) \
 	  --jobs $$(nproc) --out $(OUT)/torture
 	python3 scripts/killtorture.py --quench $(abspath $(QUENCH)) \
 	  --rounds $(KILL_ROUNDS)
+	python3 scripts/corrupt.py --quench $(abspath $(QUENCH)) --case all \
+	  --rounds $(CORRUPT_ROUNDS) --jobs $$(nproc) --out $(OUT)/corrupt
 	QUENCH=$(abspath $(QUENCH)) FAULTS_OUT=$(abspath $(OUT))/faults \
 	  sh tests/faults-all.sh
 

@@ -92,8 +92,6 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     if (st)
         return st;
     if (qn_pack_doc_load(&doc, s, pack, &err) != QN_OK) {
-        if (err.code == QN_ENOTFOUND)
-            qn_err_source(&err, qn_store_path(s));
         qn_store_close(s);
         return qn_report(ctx, &err);
     }

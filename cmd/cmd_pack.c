@@ -246,7 +246,7 @@ static int show_svg(pack_cmd *pc, const char *name)
     for (size_t i = 0; i < doc.npuzzles; i++)
         if (doc.puzzles[i].min_presses + 1 > plen)
             plen = (size_t)doc.puzzles[i].min_presses + 1;
-    pack = calloc(plen, sizeof(*pack));
+    pack = QN_NEWN(plen, uint64_t); /* plen <= ncells * (k - 1) + 1 */
     for (size_t i = 0; i < doc.npuzzles; i++)
         pack[doc.puzzles[i].min_presses]++;
     if (doc.nrules == 1) {
@@ -256,7 +256,7 @@ static int show_svg(pack_cmd *pc, const char *name)
                           NULL) == QN_OK &&
             qn_distrib_compute(&dist, sys, NULL) == QN_OK) {
             dlen = qn_distrib_len(dist);
-            all = calloc(dlen, sizeof(*all));
+            all = QN_NEWN(dlen, uint64_t);
             for (size_t m = 0; m < dlen; m++)
                 all[m] = qn_distrib_count(dist, m);
         }

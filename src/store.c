@@ -1287,10 +1287,14 @@ int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err)
     return tx_end(s, rc, err);
 }
 
-/* Columns 0..12 of ROW_COLUMNS into a row. */
+/* Columns 0..13 of ROW_COLUMNS into a row. The rule's YAML comes with
+ * its puzzles from the same statement: a second query for it could
+ * disagree with the first in a damaged file (one read through an index,
+ * the other through the table). */
 #define ROW_COLUMNS                                                         \
     "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"  \
-    " p.witness, p.grade, p.grader, p.seed, p.stream_index, p.provenance"
+    " p.witness, p.grade, p.grader, p.seed, p.stream_index, p.provenance," \
+    " r.yaml"
 
 static void read_row(sqlite3_stmt *st, qn_store_row *row)
 {
@@ -1309,6 +1313,7 @@ static void read_row(sqlite3_stmt *st, qn_store_row *row)
                             ? -1
                             : sqlite3_column_int64(st, 11);
     row->provenance = col_str(st, 12);
+    row->rule_yaml = col_str(st, 13);
     row->position = 0;
 }
 
@@ -1332,7 +1337,7 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         qn_store_row row;
         read_row(st, &row);
-        row.position = sqlite3_column_int64(st, 13);
+        row.position = sqlite3_column_int64(st, 14);
         if ((rc = fn(ctx, &row)) != 0)
             break;
     }
@@ -1353,7 +1358,7 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
     int rc, r;
 
     rc = prep(s, &st,
-              "SELECT " ROW_COLUMNS ", r.yaml FROM puzzles p"
+              "SELECT " ROW_COLUMNS " FROM puzzles p"
               " JOIN rules r ON r.id = p.rule_id ORDER BY p.rule_id, p.id",
               err);
     if (rc != QN_OK)
@@ -1365,7 +1370,7 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
             last = row.rule_id;
             if (rule_fn &&
                 (rc = rule_fn(ctx, row.rule_id, row.rule_hash, row.rule_name,
-                              col_str(st, 13))) != 0)
+                              row.rule_yaml)) != 0)
                 break;
         }
         if ((rc = puzzle_fn(ctx, &row)) != 0)
@@ -1547,6 +1552,14 @@ static int merge_members(qn_store *s, int64_t *added, qn_err *err)
         if (p != pack) {
             pack = p;
             pos = sqlite3_column_int64(sel, 2);
+        }
+        if (pos == INT64_MAX) { /* positions are 1..count: a damaged pack */
+            qn_err_source(err, s->path);
+            rc = qn_err_set(err, QN_EDB, 0, 0,
+                            "pack %lld has a member at position %lld and "
+                            "no room after it: the database is damaged",
+                            (long long)p, (long long)pos);
+            break;
         }
         sqlite3_bind_int64(ins, 1, p);
         sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 1));

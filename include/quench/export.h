@@ -118,7 +118,10 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err);
 /*
  * Read the pack called `name` from s into `out` (uninitialised): rules
  * compiled, puzzles parsed. QN_ENOTFOUND: no such pack; QN_EINVAL: a
- * stored rule or puzzle does not load. On failure out is left empty.
+ * stored rule or puzzle does not load (a text does not parse under its
+ * rule, or the solution's presses do not sum to min_presses, so
+ * min_presses <= ncells * (k - 1) holds for every loaded puzzle); QN_EDB:
+ * the file is damaged. On failure out is left empty (zeroed).
  */
 int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
                      qn_err *err);

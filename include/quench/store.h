@@ -301,6 +301,7 @@ typedef struct qn_store_row {
     int64_t rule_id;
     const char *rule_hash;
     const char *rule_name;
+    const char *rule_yaml; /* the rule file text, as stored */
     const char *state;
     uint64_t min_presses;
     uint64_t noptimal;

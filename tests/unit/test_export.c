@@ -2,7 +2,8 @@
  * test_export.c: the pack document (export.h): every shipped rule rebuilds
  * from its per-cell effects to the same hash; documents write, parse and
  * write again byte-identically; strict parsing and verification reject
- * what they must, with outputs left empty.
+ * what they must, with outputs left empty; loading a pack from a damaged
+ * database fails cleanly.
  */
 #include "quench/export.h"
 
@@ -11,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "quench/game.h"
 #include "quench/mem.h"
+#include "quench/state.h"
 #include "t.h"
 #include "trules.h"
 
@@ -396,6 +400,195 @@ static void test_formats(void)
     T_EQ(qn_export_format_parse(&f, "xml", &e), QN_ESYNTAX);
 }
 
+/* The whole file at path, malloc'd; *len its size. */
+static unsigned char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b;
+
+    *len = 0;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    b = qn_xmalloc((size_t)*len + 1);
+    if (fread(b, 1, (size_t)*len, f) != (size_t)*len)
+        *len = 0;
+    fclose(f);
+    return b;
+}
+
+/* The file offset of the stored text of puzzle p's state, or -1. */
+static long state_offset(const unsigned char *b, long len,
+                         const qn_pack_doc *doc, size_t p)
+{
+    qn_buf t = QN_BUF_INIT;
+    long at = -1;
+
+    qn_state_format(&t, qn_rules_layout(doc->rules[0].rules),
+                    doc->puzzles[p].state, '/');
+    for (long i = 0; at < 0 && i + (long)t.len <= len; i++)
+        if (memcmp(b + i, t.buf, t.len) == 0)
+            at = i;
+    qn_buf_release(&t);
+    return at;
+}
+
+static int doc_is_empty(const qn_pack_doc *d)
+{
+    return !d->name && !d->rules && !d->nrules && !d->puzzles &&
+           !d->npuzzles;
+}
+
+/* A pack of 300 puzzles stored at path (the caller's tmp directory). */
+static void store_pack(const char *path, qn_pack_doc *doc)
+{
+    qn_store *s = NULL;
+    qn_err e = QN_ERR_INIT;
+
+    make_doc(doc, "rules/classic-5x5.yaml", 300);
+    T_EQ(qn_store_open(&s, path, QN_STORE_CREATE, &e), QN_OK);
+    if (s && qn_pack_import(s, doc, "big", NULL, NULL, &e) != QN_OK)
+        T_FAILF("import: %s", e.msg);
+    qn_store_close(s); /* checkpoints the WAL into the file */
+}
+
+/* Load pack "big" from path: the code; *out is released before return. */
+static int load_big(const char *path, qn_pack_doc *out, qn_err *e)
+{
+    qn_store *s = NULL;
+    int rc = qn_store_open(&s, path, 0, e);
+
+    memset(out, 0xff, sizeof(*out));
+    if (rc == QN_OK)
+        rc = qn_pack_doc_load(out, s, "big", e);
+    qn_store_close(s);
+    return rc;
+}
+
+/* Run sql on the database at path. */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/*
+ * A page of the puzzles table that the pack walk reaches only after its
+ * first rows (found by the last puzzle's state text) is scribbled over:
+ * the walk fails part-way with an SQLite error. The document must come
+ * back empty (before the fix its rule count outran its NULL rule array,
+ * and releasing it crashed: issue #17).
+ */
+static void test_load_damaged_page(const char *dir)
+{
+    char path[512];
+    qn_pack_doc doc, back;
+    qn_err e = QN_ERR_INIT;
+    unsigned char *b;
+    long len, first, last;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/page.db", dir);
+    store_pack(path, &doc);
+    b = slurp(path, &len);
+    first = state_offset(b, len, &doc, 0);
+    last = state_offset(b, len, &doc, doc.npuzzles - 1);
+    free(b);
+    T_CHECK(first > 0 && last > 0);
+    /* the first rows are read from another page than the damaged one */
+    T_CHECK(first / 4096 != last / 4096);
+    f = fopen(path, "r+b");
+    T_CHECK(f != NULL);
+    if (f && last > 0) {
+        fseek(f, last / 4096 * 4096, SEEK_SET);
+        for (int i = 0; i < 4096; i++)
+            fputc(0xa5, f);
+        fclose(f);
+    }
+    T_EQ(load_big(path, &back, &e), QN_EDB);
+    T_CHECK(doc_is_empty(&back));
+    T_CHECK(strstr(e.msg, "malformed") != NULL);
+    qn_pack_doc_release(&back); /* safe on what a failed load leaves */
+    qn_pack_doc_release(&doc);
+}
+
+/*
+ * A stored puzzle whose min_presses no longer matches its solution (a
+ * minimal plan's press counts sum to the minimum) does not load: pack
+ * show --svg sized a histogram by it (2^62 bins).
+ */
+static void test_load_damaged_row(const char *dir)
+{
+    char path[512];
+    qn_pack_doc doc, back;
+    qn_err e = QN_ERR_INIT;
+
+    snprintf(path, sizeof(path), "%s/row.db", dir);
+    store_pack(path, &doc);
+    qn_pack_doc_release(&doc);
+    raw_exec(path, "UPDATE puzzles SET min_presses = 4611686018427387904"
+                   " WHERE id = (SELECT puzzle_id FROM pack_puzzles"
+                   " WHERE position = 7)");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (!strstr(e.msg, "stored puzzle 7 of pack 'big'") ||
+        !strstr(e.msg, "min_presses is 4611686018427387904"))
+        T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
+}
+
+/*
+ * Stored rule text that no longer hashes to the rule's stored hash does
+ * not load (it was exported as another rule: the rule with 3 colours),
+ * nor does text that no longer parses; both name the database.
+ */
+static void test_load_damaged_rule(const char *dir)
+{
+    char path[512], want[200];
+    qn_pack_doc doc, back;
+    qn_err e = QN_ERR_INIT;
+
+    snprintf(path, sizeof(path), "%s/rule.db", dir);
+    store_pack(path, &doc);
+    snprintf(want, sizeof(want), "the database says %s", doc.rules[0].hash);
+    qn_pack_doc_release(&doc);
+    raw_exec(path, "UPDATE rules SET yaml = replace(yaml, 'colours: 2',"
+                   " 'colours: 3')");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (!strstr(e.msg, "stored rule 1 (") || !strstr(e.msg, want))
+        T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
+    raw_exec(path, "UPDATE rules SET yaml = replace(yaml, 'colours: 3',"
+                   " 'colours: three')");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (!strstr(e.msg, "stored rule 1 does not load: "))
+        T_FAILF("message: %s", e.msg);
+    T_CHECK(strcmp(e.source, path) == 0);
+}
+
+static void test_load_damaged(void)
+{
+    char dir[] = "/tmp/qn_export_XXXXXX", cmd[600];
+
+    if (!mkdtemp(dir)) {
+        T_FAILF("mkdtemp failed");
+        return;
+    }
+    test_load_damaged_page(dir);
+    test_load_damaged_row(dir);
+    test_load_damaged_rule(dir);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int main(void)
 {
     test_formats();
@@ -409,5 +602,6 @@ int main(void)
     test_import_pack_texts();
     test_csv_formulas();
     test_diff();
+    test_load_damaged();
     return t_done();
 }

@@ -633,6 +633,37 @@ static void test_pack_names(void)
     T_EQ(raw_int(tpath("names-out.db"), "SELECT count(*) FROM packs"), 0);
 }
 
+/*
+ * A damaged OUT whose pack has its one member at the last position SQLite
+ * can store (positions should be 1..count) cannot take the shard's other
+ * members after it: the merge fails, changing nothing (position + 1
+ * overflowed).
+ */
+static void test_merge_last_position(void)
+{
+    const char *members = "SELECT pack_id, puzzle_id, position"
+                          " FROM pack_puzzles ORDER BY 1, 2";
+    qn_store *s;
+    qn_err err = QN_ERR_INIT;
+    unsigned long long before;
+
+    fill(tpath("lp0.db"), 0, 40, 2, "shard");
+    fill(tpath("lp1.db"), 1, 40, 2, "shard");
+    T_EQ(raw_exec(tpath("lp0.db"),
+                  "PRAGMA ignore_check_constraints = ON;"
+                  " DELETE FROM pack_puzzles WHERE position > 1;"
+                  " UPDATE pack_puzzles SET position = 9223372036854775807"),
+         SQLITE_OK);
+    before = raw_digest(tpath("lp0.db"), members);
+    s = open_ok(tpath("lp0.db"));
+    T_EQ(qn_store_merge(s, tpath("lp1.db"), NULL, &err), QN_EDB);
+    if (!strstr(err.msg, "at position 9223372036854775807 and no room"))
+        T_FAILF("message: %s", err.msg);
+    T_CHECK(strcmp(err.source, tpath("lp0.db")) == 0);
+    qn_store_close(s);
+    T_CHECK(raw_digest(tpath("lp0.db"), members) == before);
+}
+
 static void test_corrupt(void)
 {
     const char *path = tpath("c.db");
@@ -953,6 +984,7 @@ int main(void)
     test_merge();
     test_pack_names();
     test_nomem_merge();
+    test_merge_last_position();
     test_corrupt();
     test_readonly_and_busy();
     qn_game_free(game);
