@@ -8,9 +8,10 @@ pass=0
 fail=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+start=$(date +%s)
 
-tally() { # name, exit status; reads "N passed, N failed" from $log
-    name=$1 rc=$2
+tally() { # name, exit status, seconds; reads "N passed, N failed" from $log
+    name=$1 rc=$2 secs=$3
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
     f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
@@ -21,23 +22,25 @@ tally() { # name, exit status; reads "N passed, N failed" from $log
     pass=$((pass + p))
     fail=$((fail + f))
     if [ "$f" -ne 0 ]; then
-        echo "FAIL $name (exit $rc)"
+        echo "FAIL $name (exit $rc, $secs s)"
         sed 's/^/    /' "$log" | tail -n 40
     else
-        echo "ok   $name: $p checks"
+        echo "ok   $name: $p checks, $secs s"
     fi
 }
 
 for t in "$@"; do
+    t0=$(date +%s)
     (cd "$top" && "$t") >"$log" 2>&1
-    tally "$(basename "$t")" $?
+    tally "$(basename "$t")" $? $(($(date +%s) - t0))
 done
 
 for t in "$top"/tests/cli/t[0-9]*.sh; do
     [ -e "$t" ] || continue
+    t0=$(date +%s)
     (cd "$top" && sh "$t") >"$log" 2>&1
-    tally "cli/$(basename "$t")" $?
+    tally "cli/$(basename "$t")" $? $(($(date +%s) - t0))
 done
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed in $(($(date +%s) - start)) s"
 [ "$fail" -eq 0 ]
