@@ -94,7 +94,10 @@ if cmp -s "$TMP/out" pk2.txt; then ok; else not_ok "--pack: resumed pack differs
 rm -f int.db*
 (dfl "$QUENCH" generate $ARGS --db int.db >int.jsonl 2>int.err) &
 pid=$!
-sleep 0.15
+# the signal must come once the run is under way (its first record out):
+# sooner, it would meet the default action, not quench's handler
+i=0
+while [ ! -s int.jsonl ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $pid 2>/dev/null
 wait $pid
 rc=$?
