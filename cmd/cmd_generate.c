@@ -77,7 +77,7 @@ typedef struct gen_cli {
     uint64_t walk_limit;
     qn_gen_opts o;
     qn_ctx *ctx;
-    qn_game *g;
+    qn_solver *g;
     qn_tiers tiers;
     qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
     size_t grade_max;
@@ -328,8 +328,8 @@ static const char *grade_json(const gen_cli *gc, const char *grade)
 static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
                            qn_buf *out)
 {
-    const qn_rules *r = qn_game_rules(gc->g);
-    int n = qn_game_ncells(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->g);
+    int n = qn_solver_ncells(gc->g);
     char hash[65];
     qn_jsonw w;
     qn_buf text = QN_BUF_INIT;
@@ -366,7 +366,7 @@ static void prepare_format(gen_cli *gc)
 {
     char hash[65];
 
-    qn_rules_hash(qn_game_rules(gc->g), hash);
+    qn_rules_hash(qn_solver_rules(gc->g), hash);
     snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
              hash);
     snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n",
@@ -383,11 +383,11 @@ static void prepare_format(gen_cli *gc)
 static void format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
 {
     const gen_cli *gc = vctx;
-    const qn_layout *l = qn_rules_layout(qn_game_rules(gc->g));
-    int n = qn_game_ncells(gc->g);
+    const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->g));
+    int n = qn_solver_ncells(gc->g);
     char *w;
 
-    if (qn_game_colours(gc->g) > 36) { /* "(NNN)" cells: general path */
+    if (qn_solver_colours(gc->g) > 36) { /* "(NNN)" cells: general path */
         format_general(gc, p, out);
         return;
     }
@@ -468,7 +468,7 @@ static int commit_batch(gen_cli *gc)
 static int emit_stored(void *vctx, const qn_gen_puzzle *p)
 {
     gen_cli *gc = vctx;
-    const qn_rules *r = qn_game_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->g);
     qn_store_puzzle sp;
     int64_t id;
     int is_new, rc = QN_OK;
@@ -491,8 +491,8 @@ static int emit_stored(void *vctx, const qn_gen_puzzle *p)
     sp.state = gc->cell_text.buf;
     sp.canon = gc->canon_key;
     sp.canon_len = qn_store_canon_pack(gc->canon_key, p->canon,
-                                       qn_game_ncells(gc->g),
-                                       qn_game_colours(gc->g));
+                                       qn_solver_ncells(gc->g),
+                                       qn_solver_colours(gc->g));
     sp.min_presses = p->presses;
     sp.noptimal = p->noptimal;
     sp.witness = gc->cell_text.buf + witness_at;
@@ -542,7 +542,7 @@ static void progress(void *vctx, const qn_gen_stats *st)
 
 static void write_header(gen_cli *gc)
 {
-    const qn_rules *r = qn_game_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->g);
     char hash[65];
     qn_jsonw w;
 
@@ -631,7 +631,7 @@ static void run_key(const gen_cli *gc, qn_buf *b)
  */
 static int setup_store(gen_cli *gc)
 {
-    const qn_rules *r = qn_game_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->g);
     qn_buf key = QN_BUF_INIT;
     qn_store_run run;
     int rc, status;
@@ -663,8 +663,8 @@ static int setup_store(gen_cli *gc)
     if (rc != QN_OK)
         return qn_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
-    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_game_ncells(gc->g),
-                                                 qn_game_colours(gc->g)) + 1,
+    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->g),
+                                                 qn_solver_colours(gc->g)) + 1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
         fprintf(stderr, "quench: resuming run %lld: %llu puzzles already "
@@ -682,20 +682,20 @@ static void sampled_tiers(gen_cli *gc)
     size_t got = qn_gen_sample_presses(gc->g, &gc->o.seed, p, NSAMPLE);
 
     qn_tiers_from_samples(&gc->tiers, p, got,
-                          (uint64_t)qn_game_ncells(gc->g) *
-                              (qn_game_colours(gc->g) - 1));
+                          (uint64_t)qn_solver_ncells(gc->g) *
+                              (qn_solver_colours(gc->g) - 1));
     free(p);
 }
 
 /* Grading tiers: the rule's own, else from the exact distribution. */
 static int setup_grading(gen_cli *gc, qn_err *err)
 {
-    const qn_rules *r = qn_game_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->g);
     int need_dist = qn_rules_ntiers(r) == 0 || gc->tier ||
                     gc->o.lo > 1 || gc->o.hi != UINT64_MAX;
 
     if (need_dist &&
-        qn_distrib_compute(&gc->dist, qn_game_system(gc->g), NULL) != QN_OK)
+        qn_distrib_compute(&gc->dist, qn_solver_system(gc->g), NULL) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
     if (qn_rules_ntiers(r))
         qn_tiers_from_rules(&gc->tiers, r);
@@ -811,8 +811,8 @@ int cmd_generate(int argc, char **argv, qn_ctx *ctx)
         return status;
     if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
         return status;
-    qn_game_set_walk_limit(gc.g, gc.walk_limit);
-    if (qn_game_check_exact(gc.g, &why) != QN_OK) {
+    qn_solver_set_walk_limit(gc.g, gc.walk_limit);
+    if (qn_solver_check_exact(gc.g, &why) != QN_OK) {
         /* no puzzle could be graded: refuse before anything is printed */
         qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
         qn_err_source(&err, gc.rules);
@@ -875,7 +875,7 @@ done:
     for (size_t i = 0; i < gc.tiers.n; i++)
         qn_buf_release(&gc.grade_esc[i]);
     qn_distrib_free(gc.dist);
-    qn_game_free(gc.g);
+    qn_solver_free(gc.g);
     qn_rules_free(r);
     return status;
 }

@@ -1,8 +1,8 @@
 /*
- * game.c: a rule compiled for answers: goal offset, solving, explaining
+ * solver.c: a rule compiled for answers: goal offset, solving, explaining
  * and repairing states.
  */
-#include "quench/game.h"
+#include "quench/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "quench/mem.h"
 
-struct qn_game {
+struct qn_solver {
     const qn_rules *rules;
     qn_system *sys;
     qn_repair *rep;     /* NULL when too large */
@@ -20,13 +20,13 @@ struct qn_game {
     uint64_t limit;
 };
 
-int qn_game_new(qn_game **out, const qn_rules *r, qn_err *err)
+int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err)
 {
-    qn_game *g;
+    qn_solver *g;
     int rc, n = qn_rules_ncells(r);
 
     *out = NULL;
-    g = QN_NEW(qn_game);
+    g = QN_NEW(qn_solver);
     g->rules = r;
     g->n = n;
     g->k = qn_rules_colours(r);
@@ -44,7 +44,7 @@ int qn_game_new(qn_game **out, const qn_rules *r, qn_err *err)
     return QN_OK;
 }
 
-void qn_game_free(qn_game *g)
+void qn_solver_free(qn_solver *g)
 {
     if (!g)
         return;
@@ -53,18 +53,18 @@ void qn_game_free(qn_game *g)
     free(g);
 }
 
-const qn_rules *qn_game_rules(const qn_game *g) { return g->rules; }
-const qn_system *qn_game_system(const qn_game *g) { return g->sys; }
-int qn_game_ncells(const qn_game *g) { return g->n; }
-unsigned qn_game_colours(const qn_game *g) { return g->k; }
-const qn_repair *qn_game_repair(const qn_game *g) { return g->rep; }
+const qn_rules *qn_solver_rules(const qn_solver *g) { return g->rules; }
+const qn_system *qn_solver_system(const qn_solver *g) { return g->sys; }
+int qn_solver_ncells(const qn_solver *g) { return g->n; }
+unsigned qn_solver_colours(const qn_solver *g) { return g->k; }
+const qn_repair *qn_solver_repair(const qn_solver *g) { return g->rep; }
 
-void qn_game_set_walk_limit(qn_game *g, uint64_t limit)
+void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit)
 {
     g->limit = limit;
 }
 
-int qn_game_check_exact(const qn_game *g, qn_err *err)
+int qn_solver_check_exact(const qn_solver *g, qn_err *err)
 {
     qn_buf size = QN_BUF_INIT;
     char lim[32];
@@ -85,7 +85,7 @@ int qn_game_check_exact(const qn_game *g, qn_err *err)
     return rc;
 }
 
-void qn_answer_init(qn_answer *a, const qn_game *g)
+void qn_answer_init(qn_answer *a, const qn_solver *g)
 {
     memset(a, 0, sizeof(*a));
     a->plan = QN_NEWN((size_t)g->n + 1, uint8_t);
@@ -102,13 +102,13 @@ void qn_answer_release(qn_answer *a)
 }
 
 /* d = state - goal (mod k): what the presses must cancel. */
-static void offset(const qn_game *g, uint8_t *d, const uint8_t *state)
+static void offset(const qn_solver *g, uint8_t *d, const uint8_t *state)
 {
     for (int i = 0; i < g->n; i++)
         d[i] = (uint8_t)((state[i] + g->k - g->goal[i]) % g->k);
 }
 
-int qn_game_answer(const qn_game *g, qn_answer *a, const uint8_t *state)
+int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state)
 {
     uint8_t stack[4096], *d = stack;
     int rc;
@@ -139,7 +139,7 @@ int qn_game_answer(const qn_game *g, qn_answer *a, const uint8_t *state)
     return QN_OK;
 }
 
-void qn_game_cell_name(const qn_game *g, qn_buf *out, int cell)
+void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
 {
     const qn_layout *l = qn_rules_layout(g->rules);
     int r, c;
@@ -156,7 +156,7 @@ void qn_game_cell_name(const qn_game *g, qn_buf *out, int cell)
  * A condition c . d == 0 (mod m) on the offset state d. For m = 2 with 0/1
  * weights it is a parity: "an even number of lit cells among ...".
  */
-static void explain_one(const qn_game *g, qn_buf *out, const uint8_t *c,
+static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
                         unsigned m, unsigned v)
 {
     int shown = 0, total = 0, unit = 1;
@@ -176,7 +176,7 @@ static void explain_one(const qn_game *g, qn_buf *out, const uint8_t *c,
         qn_buf_adds(out, shown ? ", " : "");
         if (!(m == 2 && unit) && c[i] != 1)
             qn_buf_addf(out, "%u*", c[i]);
-        qn_game_cell_name(g, out, i);
+        qn_solver_cell_name(g, out, i);
         shown++;
     }
     if (total > shown)
@@ -190,7 +190,7 @@ static void explain_one(const qn_game *g, qn_buf *out, const uint8_t *c,
                     m, v, m);
 }
 
-void qn_game_explain(const qn_game *g, qn_buf *out, const uint8_t *state,
+void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
                      int max)
 {
     uint8_t stack[4096], *d = stack;
@@ -215,7 +215,7 @@ void qn_game_explain(const qn_game *g, qn_buf *out, const uint8_t *state,
         qn_buf_addf(out, "... and %d more conditions\n", failed - max);
 }
 
-const char *qn_game_grade(const qn_game *g, uint64_t presses)
+const char *qn_solver_grade(const qn_solver *g, uint64_t presses)
 {
     size_t nt = qn_rules_ntiers(g->rules);
 
@@ -226,7 +226,7 @@ const char *qn_game_grade(const qn_game *g, uint64_t presses)
     return NULL;
 }
 
-int qn_game_replays(const qn_game *g, const uint8_t *state,
+int qn_solver_replays(const qn_solver *g, const uint8_t *state,
                     const uint8_t *plan)
 {
     uint8_t stack[4096], *y = stack;
@@ -235,7 +235,7 @@ int qn_game_replays(const qn_game *g, const uint8_t *state,
     return memcmp(y, g->goal, (size_t)g->n) == 0;
 }
 
-int64_t qn_game_each_solution(const qn_game *g, const uint8_t *state,
+int64_t qn_solver_each_solution(const qn_solver *g, const uint8_t *state,
                               uint64_t limit, qn_solution_fn *fn, void *ctx)
 {
     uint8_t stack[4096];

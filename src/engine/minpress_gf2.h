@@ -1,8 +1,8 @@
 /*
- * walk2.h: the k = 2 coset walk's inner loop (private to minpress.c).
+ * minpress_gf2.h: the k = 2 coset walk's inner loop (private to minpress.c).
  */
-#ifndef QN_WALK2_H
-#define QN_WALK2_H
+#ifndef QN_MINPRESS_GF2_H
+#define QN_MINPRESS_GF2_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /*
- * store_mem.c: route SQLite's allocations through the failure-injection
+ * store_alloc.c: route SQLite's allocations through the failure-injection
  * count of mem.c (QN_FAIL_ALLOC, tests only; see mem.h). A failed
  * allocation returns NULL to SQLite, which reports SQLITE_NOMEM: quench
  * must turn that into a clean QN_ENOMEM (exit 71) with the transaction

@@ -1,5 +1,5 @@
 /*
- * plusp.h: Sutner's polynomial method for plus-shaped stencils over GF(p),
+ * plus_gfp.h: Sutner's polynomial method for plus-shaped stencils over GF(p),
  * p prime (2..251; p = 2 is accepted for cross-checks, the bit-packed GF(2)
  * path lives elsewhere).
  *
@@ -25,40 +25,40 @@
  * are polynomials mod Q_w and the condition is a f_y = f_{-z} (mod Q_w),
  * a = P_h mod Q_w. With g = gcd(a, Q_w) it is solvable iff g | f_{-z}, and
  * the kernel is {m Q_w/g : deg m < deg g}: dimension deg g. Costs:
- * qn_plusp_new is O(h w + w^2) field operations (P_h by its recurrence, one
+ * qn_plus_gfp_new is O(h w + w^2) field operations (P_h by its recurrence, one
  * extended Euclid), a solve O(h w + w^2) (two chases, a few O(w^2)
  * polynomial steps), a kernel generator O(h w + w^2). Memory: the object is
  * O(w); a call allocates O(w) scratch plus, when transposed, one board.
  */
-#ifndef QN_PLUSP_H
-#define QN_PLUSP_H
+#ifndef QN_PLUS_GFP_H
+#define QN_PLUS_GFP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "quench/err.h"
 
-typedef struct qn_plusp qn_plusp; /* immutable after qn_plusp_new */
+typedef struct qn_plus_gfp qn_plus_gfp; /* immutable after qn_plus_gfp_new */
 
-#define QN_PLUSP_MAX_CELLS (1 << 28) /* w * h */
-#define QN_PLUSP_MAX_WIDTH 65536     /* the chase width (uint32 sums) */
+#define QN_PLUS_GFP_MAX_CELLS (1 << 28) /* w * h */
+#define QN_PLUS_GFP_MAX_WIDTH 65536     /* the chase width (uint32 sums) */
 
 /*
  * Prepare the plus-shaped stencil offsets[0..noffsets) (each {dx, dy,
  * amount}; amounts are taken mod p, repeated offsets add up, zero amounts
  * are dropped) on a w x h board over GF(p). Nothing is borrowed. *out is the
- * caller's (free with qn_plusp_free); NULL on failure. Errors: QN_EINVAL
+ * caller's (free with qn_plus_gfp_free); NULL on failure. Errors: QN_EINVAL
  * (p not a prime in 2..251, w or h < 1, or the stencil not plus-shaped in
  * either orientation: the message names the offending offset, in the
- * caller's coordinates), QN_ELIMIT (w * h over QN_PLUSP_MAX_CELLS or the
- * chase width over QN_PLUSP_MAX_WIDTH).
+ * caller's coordinates), QN_ELIMIT (w * h over QN_PLUS_GFP_MAX_CELLS or the
+ * chase width over QN_PLUS_GFP_MAX_WIDTH).
  */
-int qn_plusp_new(qn_plusp **out, int w, int h, unsigned p,
+int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
                  const int (*offsets)[3], size_t noffsets, qn_err *err);
-void qn_plusp_free(qn_plusp *c); /* NULL-safe */
+void qn_plus_gfp_free(qn_plus_gfp *c); /* NULL-safe */
 
-int qn_plusp_width(const qn_plusp *c);      /* the chase width (a side) */
-int qn_plusp_transposed(const qn_plusp *c); /* 1 if chased along x */
+int qn_plus_gfp_width(const qn_plus_gfp *c);      /* the chase width (a side) */
+int qn_plus_gfp_transposed(const qn_plus_gfp *c); /* 1 if chased along x */
 
 /*
  * Write one solution of A x + s = 0 to x_out (w * h entries, row-major; s
@@ -68,17 +68,17 @@ int qn_plusp_transposed(const qn_plusp *c); /* 1 if chased along x */
  * is replayed against the stencil before returning (an assert). Const and
  * thread-safe: every call has its own scratch.
  */
-int qn_plusp_solve(const qn_plusp *c, uint8_t *x_out, const uint8_t *s,
+int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
                    qn_err *err);
 
 /* deg g: the kernel (quiet press patterns) has p^dim elements. */
-size_t qn_plusp_kernel_dim(const qn_plusp *c);
+size_t qn_plus_gfp_kernel_dim(const qn_plus_gfp *c);
 
 /*
- * Kernel generator i < qn_plusp_kernel_dim(c) as a full press pattern
+ * Kernel generator i < qn_plus_gfp_kernel_dim(c) as a full press pattern
  * (w * h entries, caller's order) in x_out. The generators are independent
  * over GF(p) and span the kernel. Allocates one board when transposed.
  */
-void qn_plusp_kernel_gen(const qn_plusp *c, size_t i, uint8_t *x_out);
+void qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out);
 
 #endif

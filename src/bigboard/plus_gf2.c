@@ -1,10 +1,10 @@
 /*
- * plus2.c: the plus family over GF(2) on bit boards, by chasing and the
- * polynomial method (see plus2.h for the mathematics). Everything inside
+ * plus_gf2.c: the plus family over GF(2) on bit boards, by chasing and the
+ * polynomial method (see plus_gf2.h for the mathematics). Everything inside
  * works in the chase orientation (width W = cw, height H = ch); the public
  * functions transpose at the boundary.
  */
-#include "quench/plus2.h"
+#include "quench/plus_gf2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "quench/gf2x.h"
 #include "quench/mem.h"
 
-struct qn_plus2 {
+struct qn_plus_gf2 {
     int w, h;      /* the caller's board */
     int cw, ch;    /* chase orientation */
     int tr;        /* 1: chase cell (cx, cy) is the caller's (cy, cx) */
@@ -33,7 +33,7 @@ struct qn_plus2 {
  * and s may be NULL for zero). T cur = alpha cur + cur shifted one cell
  * either way.
  */
-static void step(const qn_plus2 *p, uint64_t *nx, const uint64_t *cur,
+static void step(const qn_plus_gf2 *p, uint64_t *nx, const uint64_t *cur,
                  const uint64_t *prev, const uint64_t *s)
 {
     size_t nw = p->nw;
@@ -59,7 +59,7 @@ static void step(const qn_plus2 *p, uint64_t *nx, const uint64_t *cur,
  * rows go to out when it is not NULL (chase orientation), and the
  * residual, the would-be row H, to res. scratch holds 3 rows.
  */
-static void chase(const qn_plus2 *p, const qn_bitboard *s, const uint64_t *y,
+static void chase(const qn_plus_gf2 *p, const qn_bitboard *s, const uint64_t *y,
                   qn_bitboard *out, uint64_t *res, uint64_t *scratch)
 {
     size_t nw = p->nw;
@@ -85,7 +85,7 @@ static void chase(const qn_plus2 *p, const qn_bitboard *s, const uint64_t *y,
 /* ---- polynomials and vectors ---------------------------------------- */
 
 /* f = sum_j v_j Q_j (v a row of W bits), by Clenshaw's recurrence. */
-static void to_poly(const qn_plus2 *p, qn_gf2x *f, const uint64_t *v)
+static void to_poly(const qn_plus_gf2 *p, qn_gf2x *f, const uint64_t *v)
 {
     qn_gf2x b1 = QN_GF2X_INIT, b2 = QN_GF2X_INIT, t;
 
@@ -106,7 +106,7 @@ static void to_poly(const qn_plus2 *p, qn_gf2x *f, const uint64_t *v)
 }
 
 /* v = f(T) e_0 (a row), by Horner; scratch holds one row. */
-static void from_poly(const qn_plus2 *p, uint64_t *v, const qn_gf2x *f,
+static void from_poly(const qn_plus_gf2 *p, uint64_t *v, const qn_gf2x *f,
                       uint64_t *scratch)
 {
     memset(v, 0, p->nw * 8);
@@ -119,7 +119,7 @@ static void from_poly(const qn_plus2 *p, uint64_t *v, const qn_gf2x *f,
 }
 
 /* Q_W by its recurrence, and a = P_H mod Q_W by P's. */
-static void setup_polys(qn_plus2 *p)
+static void setup_polys(qn_plus_gf2 *p)
 {
     qn_gf2x a0 = QN_GF2X_INIT, a1 = QN_GF2X_INIT, t, s = QN_GF2X_INIT;
     qn_gf2x q0 = QN_GF2X_INIT, r = QN_GF2X_INIT, quo = QN_GF2X_INIT;
@@ -162,7 +162,7 @@ static void setup_polys(qn_plus2 *p)
 /* ---- setting up ----------------------------------------------------- */
 
 /* alpha, c and the shape check in orientation tr; 0 if not plus-shaped. */
-static int shape(qn_plus2 *p, int tr, const int (*off)[3], size_t n, char *why,
+static int shape(qn_plus_gf2 *p, int tr, const int (*off)[3], size_t n, char *why,
                  size_t whylen)
 {
     int amt[3][3] = {{0}}; /* [dy + 1][dx + 1] mod 2 */
@@ -192,10 +192,10 @@ static int shape(qn_plus2 *p, int tr, const int (*off)[3], size_t n, char *why,
     return 1;
 }
 
-int qn_plus2_new(qn_plus2 **out, int w, int h, const int (*offsets)[3],
+int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
                  size_t n, qn_err *err)
 {
-    qn_plus2 *p;
+    qn_plus_gf2 *p;
     char why[96] = "", why2[96] = "";
     int pref = h < w;
 
@@ -203,13 +203,13 @@ int qn_plus2_new(qn_plus2 **out, int w, int h, const int (*offsets)[3],
     if (w < 1 || h < 1)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "board must be at least 1x1, got %dx%d", w, h);
-    if (w > QN_PLUS2_MAX_SIDE || h > QN_PLUS2_MAX_SIDE ||
-        (long long)w * h > QN_PLUS2_MAX_CELLS)
+    if (w > QN_PLUS_GF2_MAX_SIDE || h > QN_PLUS_GF2_MAX_SIDE ||
+        (long long)w * h > QN_PLUS_GF2_MAX_CELLS)
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "board %dx%d is over the limit (sides %d, %lld "
                           "cells)",
-                          w, h, QN_PLUS2_MAX_SIDE, QN_PLUS2_MAX_CELLS);
-    p = QN_NEW(qn_plus2);
+                          w, h, QN_PLUS_GF2_MAX_SIDE, QN_PLUS_GF2_MAX_CELLS);
+    p = QN_NEW(qn_plus_gf2);
     if (!shape(p, pref, offsets, n, why, sizeof why) &&
         !shape(p, !pref, offsets, n, why2, sizeof why2)) {
         free(p);
@@ -228,7 +228,7 @@ int qn_plus2_new(qn_plus2 **out, int w, int h, const int (*offsets)[3],
     return QN_OK;
 }
 
-void qn_plus2_free(qn_plus2 *p)
+void qn_plus_gf2_free(qn_plus_gf2 *p)
 {
     if (!p)
         return;
@@ -239,15 +239,15 @@ void qn_plus2_free(qn_plus2 *p)
     free(p);
 }
 
-int qn_plus2_width(const qn_plus2 *p)
+int qn_plus_gf2_width(const qn_plus_gf2 *p)
 {
     return p->cw;
 }
-int qn_plus2_transposed(const qn_plus2 *p)
+int qn_plus_gf2_transposed(const qn_plus_gf2 *p)
 {
     return p->tr;
 }
-unsigned qn_plus2_kernel_dim(const qn_plus2 *p)
+unsigned qn_plus_gf2_kernel_dim(const qn_plus_gf2 *p)
 {
     return (unsigned)p->g.deg;
 }
@@ -255,7 +255,7 @@ unsigned qn_plus2_kernel_dim(const qn_plus2 *p)
 /* ---- solving -------------------------------------------------------- */
 
 /* A board in chase orientation: src itself, or a transposed copy. */
-static const qn_bitboard *oriented(const qn_plus2 *p, const qn_bitboard *src,
+static const qn_bitboard *oriented(const qn_plus_gf2 *p, const qn_bitboard *src,
                                    qn_bitboard *tmp)
 {
     if (!p->tr)
@@ -269,7 +269,7 @@ static const qn_bitboard *oriented(const qn_plus2 *p, const qn_bitboard *src,
 enum { NSCRATCH = 5 };
 
 /* First row y of the reduced solution; 0 or QN_EUNSOLVABLE. */
-static int first_row(const qn_plus2 *p, const qn_bitboard *s, uint64_t *y,
+static int first_row(const qn_plus_gf2 *p, const qn_bitboard *s, uint64_t *y,
                      uint64_t *scratch)
 {
     qn_gf2x f = QN_GF2X_INIT, quo = QN_GF2X_INIT, rem = QN_GF2X_INIT;
@@ -294,7 +294,7 @@ static int first_row(const qn_plus2 *p, const qn_bitboard *s, uint64_t *y,
 }
 
 /* Chase y over s into x (chase orientation); 1 if it is a solution. */
-static int expand(const qn_plus2 *p, qn_bitboard *x, const qn_bitboard *s,
+static int expand(const qn_plus_gf2 *p, qn_bitboard *x, const qn_bitboard *s,
                   const uint64_t *y, uint64_t *scratch)
 {
     uint64_t *res = scratch + 3 * p->nw, any = 0;
@@ -306,7 +306,7 @@ static int expand(const qn_plus2 *p, qn_bitboard *x, const qn_bitboard *s,
 }
 
 /* The reduced solution in chase orientation (x initialised cw x ch). */
-static int solve_oriented(const qn_plus2 *p, qn_bitboard *x,
+static int solve_oriented(const qn_plus_gf2 *p, qn_bitboard *x,
                           const qn_bitboard *s, qn_err *err)
 {
     uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
@@ -324,7 +324,7 @@ static int solve_oriented(const qn_plus2 *p, qn_bitboard *x,
     return rc;
 }
 
-int qn_plus2_solve(const qn_plus2 *p, qn_bitboard *x_out, const qn_bitboard *s,
+int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out, const qn_bitboard *s,
                    qn_err *err)
 {
     qn_bitboard ts = {0}, tx = {0};
@@ -343,7 +343,7 @@ int qn_plus2_solve(const qn_plus2 *p, qn_bitboard *x_out, const qn_bitboard *s,
 }
 
 /* The first row of kernel generator i: (mq x^i)(T) e_0. */
-static void kernel_row(const qn_plus2 *p, unsigned i, uint64_t *y,
+static void kernel_row(const qn_plus_gf2 *p, unsigned i, uint64_t *y,
                        uint64_t *scratch)
 {
     qn_gf2x f = QN_GF2X_INIT;
@@ -353,7 +353,7 @@ static void kernel_row(const qn_plus2 *p, unsigned i, uint64_t *y,
     qn_gf2x_release(&f);
 }
 
-void qn_plus2_kernel_gen(const qn_plus2 *p, unsigned i, qn_bitboard *out)
+void qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out)
 {
     uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
     uint64_t *y = QN_NEWN(p->nw, uint64_t);
@@ -379,12 +379,12 @@ void qn_plus2_kernel_gen(const qn_plus2 *p, unsigned i, qn_bitboard *out)
  * generator i's current row, stepped by gens_next.
  */
 typedef struct kchase {
-    const qn_plus2 *p;
+    const qn_plus_gf2 *p;
     unsigned d;
     uint64_t *rows; /* d x 3 rows: prev, cur, next */
 } kchase;
 
-static void kchase_init(kchase *k, const qn_plus2 *p, unsigned d,
+static void kchase_init(kchase *k, const qn_plus_gf2 *p, unsigned d,
                         uint64_t *scratch)
 {
     k->p = p;
@@ -428,7 +428,7 @@ static void wht(int32_t *f, unsigned d)
  * presses of x: then the presses of x + sum a_i G_i are
  * ones + (sum F - WHT(F)(a)) / 2.
  */
-static void histogram(const qn_plus2 *p, const qn_bitboard *x, unsigned d,
+static void histogram(const qn_plus_gf2 *p, const qn_bitboard *x, unsigned d,
                       int32_t *f, uint64_t *ones, uint64_t *scratch)
 {
     kchase k;
@@ -460,7 +460,7 @@ static void histogram(const qn_plus2 *p, const qn_bitboard *x, unsigned d,
 }
 
 /* Add sum of a_i G_i (bit i of a) to x, all in chase orientation. */
-static void add_combination(const qn_plus2 *p, qn_bitboard *x, uint64_t a,
+static void add_combination(const qn_plus_gf2 *p, qn_bitboard *x, uint64_t a,
                             unsigned d, uint64_t *scratch)
 {
     uint64_t *y = QN_NEWN(p->nw, uint64_t), *g = QN_NEWN(p->nw, uint64_t);
@@ -487,8 +487,8 @@ static void add_combination(const qn_plus2 *p, qn_bitboard *x, uint64_t a,
     free(y);
 }
 
-static void min_exact(const qn_plus2 *p, qn_bitboard *x, unsigned d,
-                      qn_plus2_min *res, uint64_t *scratch)
+static void min_exact(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
+                      qn_plus_gf2_min *res, uint64_t *scratch)
 {
     size_t n = (size_t)1 << d;
     int32_t *f = QN_NEWN(n, int32_t);
@@ -517,8 +517,8 @@ static void min_exact(const qn_plus2 *p, qn_bitboard *x, unsigned d,
  * Beyond the exact limit: one greedy pass over the generators while the
  * budget lasts, and the lower bound from the cells none of them touches.
  */
-static void min_greedy(const qn_plus2 *p, qn_bitboard *x, unsigned d,
-                       uint64_t budget, qn_plus2_min *res, uint64_t *scratch)
+static void min_greedy(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
+                       uint64_t budget, qn_plus_gf2_min *res, uint64_t *scratch)
 {
     qn_bitboard g, u;
     uint64_t cost = (uint64_t)p->nw * (uint64_t)p->ch, cur, spent = 0;
@@ -555,15 +555,15 @@ static void min_greedy(const qn_plus2 *p, qn_bitboard *x, unsigned d,
     qn_bitboard_release(&u);
 }
 
-int qn_plus2_min_presses(const qn_plus2 *p, qn_bitboard *x_out,
-                         qn_plus2_min *res, const qn_bitboard *s,
+int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
+                         qn_plus_gf2_min *res, const qn_bitboard *s,
                          uint64_t budget, qn_err *err)
 {
     qn_bitboard ts = {0}, tx = {0};
     const qn_bitboard *so = oriented(p, s, &ts);
     qn_bitboard *x = x_out;
     uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
-    unsigned d = qn_plus2_kernel_dim(p);
+    unsigned d = qn_plus_gf2_kernel_dim(p);
     int rc;
 
     memset(res, 0, sizeof(*res));
@@ -578,7 +578,7 @@ int qn_plus2_min_presses(const qn_plus2 *p, qn_bitboard *x_out,
             res->exact = 1;
             res->presses = res->lower_bound = qn_bitboard_count(x);
             res->noptimal = 1;
-        } else if (d <= QN_PLUS2_EXACT_DIM) {
+        } else if (d <= QN_PLUS_GF2_EXACT_DIM) {
             min_exact(p, x, d, res, scr);
         } else {
             min_greedy(p, x, d, budget ? budget : (uint64_t)1 << 28, res, scr);

@@ -1,5 +1,5 @@
 /*
- * test_plusp.c: the polynomial method agrees with dense elimination
+ * test_plus_gfp.c: the polynomial method agrees with dense elimination
  * (qn_system, built straight from the stencil) and with light chasing
  * (qn_chase) on random plus-shaped stencils over GF(2), GF(3), GF(5) and
  * GF(7): solvability, kernel size, quiet and independent generators,
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "quench/chase.h"
-#include "quench/plusp.h"
+#include "quench/plus_gfp.h"
 #include "quench/system.h"
 #include "t.h"
 #include "tstencil.h"
@@ -96,11 +96,11 @@ static uint64_t brute_span(const uint8_t *gens, size_t ngen, int n, unsigned p)
 static long ncompared, nunsolvable, nbrute, nchase, nkernel;
 
 /* Kernel: size p^dim = dense size; generators quiet and independent. */
-static void check_kernel(const qn_plusp *c, const qn_system *sys, int w, int h,
+static void check_kernel(const qn_plus_gfp *c, const qn_system *sys, int w, int h,
                          unsigned p, const char *name)
 {
     int n = w * h;
-    size_t dim = qn_plusp_kernel_dim(c);
+    size_t dim = qn_plus_gfp_kernel_dim(c);
     uint64_t kd = 0;
     uint8_t *gens = calloc(dim * n + 1, 1), *r = calloc((size_t)n, 1);
     uint8_t *zero = calloc((size_t)n, 1);
@@ -111,7 +111,7 @@ static void check_kernel(const qn_plusp *c, const qn_system *sys, int w, int h,
     else
         t_pass++;
     for (size_t g = 0; g < dim; g++) {
-        qn_plusp_kernel_gen(c, g, gens + g * n);
+        qn_plus_gfp_kernel_gen(c, g, gens + g * n);
         qn_system_apply(sys, r, gens + g * n, zero);
         if (!is_zero(r, n) || is_zero(gens + g * n, n))
             T_FAILF("%s %dx%d p=%u: generator %zu not quiet", name, w, h, p, g);
@@ -141,7 +141,7 @@ static void check_kernel(const qn_plusp *c, const qn_system *sys, int w, int h,
 }
 
 /* qn_chase on the same board: the same kernel size and solvability. */
-static void check_chase(const qn_plusp *c, int w, int h, unsigned p,
+static void check_chase(const qn_plus_gfp *c, int w, int h, unsigned p,
                         const int (*off)[3], int noff, const uint8_t *s,
                         int solvable)
 {
@@ -155,9 +155,9 @@ static void check_chase(const qn_plusp *c, int w, int h, unsigned p,
         return;
     }
     if (qn_chase_kernel_size_u64(ch, &kc) ||
-        kc != ipow(p, qn_plusp_kernel_dim(c)))
+        kc != ipow(p, qn_plus_gfp_kernel_dim(c)))
         T_FAILF("chase %dx%d p=%u: kernel %llu vs p^%zu", w, h, p,
-                (unsigned long long)kc, qn_plusp_kernel_dim(c));
+                (unsigned long long)kc, qn_plus_gfp_kernel_dim(c));
     uint8_t *x = calloc((size_t)w * h, 1);
     rc = qn_chase_solve(ch, x, s, &err);
     if ((rc == QN_OK) != solvable)
@@ -175,14 +175,14 @@ static void compare(int w, int h, unsigned p, const int (*off)[3], int noff,
                     const char *name)
 {
     int n = w * h;
-    qn_plusp *c = NULL;
+    qn_plus_gfp *c = NULL;
     qn_system *sys = NULL;
     qn_err err = QN_ERR_INIT;
     uint8_t *a = t_stencil_dense(w, h, p, off, noff);
     uint8_t *s = calloc((size_t)n, 1), *x = calloc((size_t)n, 1);
     uint8_t *xp = calloc((size_t)n, 1), *r = calloc((size_t)n, 1);
 
-    if (qn_plusp_new(&c, w, h, p, off, (size_t)noff, &err)) {
+    if (qn_plus_gfp_new(&c, w, h, p, off, (size_t)noff, &err)) {
         T_FAILF("%s %dx%d p=%u refused: %s", name, w, h, p, err.msg);
         goto done;
     }
@@ -191,7 +191,7 @@ static void compare(int w, int h, unsigned p, const int (*off)[3], int noff,
         goto done;
     }
     check_kernel(c, sys, w, h, p, name);
-    nkernel += qn_plusp_kernel_dim(c) > 0;
+    nkernel += qn_plus_gfp_kernel_dim(c) > 0;
     for (int trial = 0; trial < 6; trial++) {
         for (int i = 0; i < n; i++) {
             s[i] = (uint8_t)(t_rand(&seed) % p);
@@ -203,7 +203,7 @@ static void compare(int w, int h, unsigned p, const int (*off)[3], int noff,
         }
         int rd = qn_system_is_solvable(sys, s);
         memset(xp, 0xee, (size_t)n);
-        int rs = qn_plusp_solve(c, xp, s, &err);
+        int rs = qn_plus_gfp_solve(c, xp, s, &err);
         if ((rs == QN_OK) != (rd == 1) || (rs && rs != QN_EUNSOLVABLE)) {
             T_FAILF("%s %dx%d p=%u: solve %d vs dense solvable %d", name, w, h,
                     p, rs, rd);
@@ -226,7 +226,7 @@ static void compare(int w, int h, unsigned p, const int (*off)[3], int noff,
     }
 done:
     qn_system_free(sys);
-    qn_plusp_free(c);
+    qn_plus_gfp_free(c);
     free(r);
     free(xp);
     free(x);
@@ -259,20 +259,20 @@ static void test_orientation(void)
                                        {-1, 0, 1},
                                        {0, -1, 1},
                                        {0, 1, 2}};
-    qn_plusp *c = NULL;
+    qn_plus_gfp *c = NULL;
 
-    T_EQ(qn_plusp_new(&c, 7, 3, 5, plus, 5, NULL), QN_OK);
-    T_EQ(qn_plusp_transposed(c), 1);
-    T_EQ(qn_plusp_width(c), 3);
-    qn_plusp_free(c);
-    T_EQ(qn_plusp_new(&c, 3, 7, 5, plus, 5, NULL), QN_OK);
-    T_EQ(qn_plusp_transposed(c), 0);
-    T_EQ(qn_plusp_width(c), 3);
-    qn_plusp_free(c);
-    T_EQ(qn_plusp_new(&c, 7, 3, 5, lopsided, 5, NULL), QN_OK);
-    T_EQ(qn_plusp_transposed(c), 0);
-    T_EQ(qn_plusp_width(c), 7);
-    qn_plusp_free(c);
+    T_EQ(qn_plus_gfp_new(&c, 7, 3, 5, plus, 5, NULL), QN_OK);
+    T_EQ(qn_plus_gfp_transposed(c), 1);
+    T_EQ(qn_plus_gfp_width(c), 3);
+    qn_plus_gfp_free(c);
+    T_EQ(qn_plus_gfp_new(&c, 3, 7, 5, plus, 5, NULL), QN_OK);
+    T_EQ(qn_plus_gfp_transposed(c), 0);
+    T_EQ(qn_plus_gfp_width(c), 3);
+    qn_plus_gfp_free(c);
+    T_EQ(qn_plus_gfp_new(&c, 7, 3, 5, lopsided, 5, NULL), QN_OK);
+    T_EQ(qn_plus_gfp_transposed(c), 0);
+    T_EQ(qn_plus_gfp_width(c), 7);
+    qn_plus_gfp_free(c);
     compare(7, 3, 5, lopsided, 5, "lopsided");
 }
 
@@ -285,22 +285,22 @@ static void test_classic_gf3(void)
     int nontrivial = 0;
 
     for (int n = 1; n <= 30; n++) {
-        qn_plusp *c = NULL;
+        qn_plus_gfp *c = NULL;
         qn_system *sys = NULL;
         uint8_t *a = t_stencil_dense(n, n, 3, plus, 5);
         uint64_t kd = 0;
-        if (qn_plusp_new(&c, n, n, 3, plus, 5, NULL) ||
+        if (qn_plus_gfp_new(&c, n, n, 3, plus, 5, NULL) ||
             qn_system_new(&sys, a, n * n, n * n, 3, NULL) ||
             qn_system_group_size_u64(sys, QN_KERNEL, &kd))
             T_FAILF("classic %dx%d mod 3: set-up failed", n, n);
-        else if (kd != ipow(3, qn_plusp_kernel_dim(c)))
+        else if (kd != ipow(3, qn_plus_gfp_kernel_dim(c)))
             T_FAILF("classic %dx%d mod 3: dim %zu, dense kernel %llu", n, n,
-                    qn_plusp_kernel_dim(c), (unsigned long long)kd);
+                    qn_plus_gfp_kernel_dim(c), (unsigned long long)kd);
         else
             t_pass++;
-        nontrivial += c && qn_plusp_kernel_dim(c) > 0;
+        nontrivial += c && qn_plus_gfp_kernel_dim(c) > 0;
         qn_system_free(sys);
-        qn_plusp_free(c);
+        qn_plus_gfp_free(c);
         free(a);
     }
     T_CHECK(nontrivial >= 5); /* a test worth having */
@@ -314,17 +314,17 @@ static void test_golden_gf2(void)
 
     T_EQ(rows, 130);
     for (int i = 0; i < rows; i++) {
-        qn_plusp *c = NULL;
-        if (qn_plusp_new(&c, n[i], n[i], 2, plus, 5, NULL)) {
+        qn_plus_gfp *c = NULL;
+        if (qn_plus_gfp_new(&c, n[i], n[i], 2, plus, 5, NULL)) {
             T_FAILF("plus %dx%d mod 2 refused", n[i], n[i]);
             continue;
         }
-        if ((int)qn_plusp_kernel_dim(c) != nul[i])
+        if ((int)qn_plus_gfp_kernel_dim(c) != nul[i])
             T_FAILF("plus %dx%d mod 2: nullity %zu, published %d", n[i],
-                    n[i], qn_plusp_kernel_dim(c), nul[i]);
+                    n[i], qn_plus_gfp_kernel_dim(c), nul[i]);
         else
             t_pass++;
-        qn_plusp_free(c);
+        qn_plus_gfp_free(c);
     }
 }
 
@@ -339,10 +339,10 @@ static void test_large(void)
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         int w = sizes[k][0], h = sizes[k][1], n = w * h;
         unsigned p = (unsigned)sizes[k][2];
-        qn_plusp *c = NULL;
+        qn_plus_gfp *c = NULL;
         uint8_t *x = malloc((size_t)n), *s = malloc((size_t)n);
         uint8_t *xp = malloc((size_t)n), *r = malloc((size_t)n);
-        if (qn_plusp_new(&c, w, h, p, plus, 5, NULL)) {
+        if (qn_plus_gfp_new(&c, w, h, p, plus, 5, NULL)) {
             T_FAILF("classic %dx%d mod %u refused", w, h, p);
             goto next;
         }
@@ -350,20 +350,20 @@ static void test_large(void)
             for (int i = 0; i < n; i++)
                 x[i] = (uint8_t)(t_rand(&seed) % p);
             t_stencil_apply(s, x, NULL, w, h, p, plus, 5);
-            if (qn_plusp_solve(c, xp, s, NULL) != QN_OK) {
+            if (qn_plus_gfp_solve(c, xp, s, NULL) != QN_OK) {
                 T_FAILF("classic %dx%d mod %u: A x unsolvable", w, h, p);
                 continue;
             }
             t_stencil_apply(r, xp, s, w, h, p, plus, 5);
             T_CHECK(is_zero(r, n));
         }
-        for (size_t g = 0; g < qn_plusp_kernel_dim(c) && g < 2; g++) {
-            qn_plusp_kernel_gen(c, g, xp);
+        for (size_t g = 0; g < qn_plus_gfp_kernel_dim(c) && g < 2; g++) {
+            qn_plus_gfp_kernel_gen(c, g, xp);
             t_stencil_apply(r, xp, NULL, w, h, p, plus, 5);
             T_CHECK(is_zero(r, n) && !is_zero(xp, n));
         }
     next:
-        qn_plusp_free(c);
+        qn_plus_gfp_free(c);
         free(r);
         free(xp);
         free(s);
@@ -375,9 +375,9 @@ static void expect_refusal(int w, int h, unsigned p, const int (*off)[3],
                            size_t noff, int code, const char *msg)
 {
     qn_err err = QN_ERR_INIT;
-    qn_plusp *c = (qn_plusp *)&err; /* must come back NULL */
+    qn_plus_gfp *c = (qn_plus_gfp *)&err; /* must come back NULL */
 
-    T_EQ(qn_plusp_new(&c, w, h, p, off, noff, &err), code);
+    T_EQ(qn_plus_gfp_new(&c, w, h, p, off, noff, &err), code);
     T_CHECK(c == NULL);
     T_EQ(err.code, code);
     if (!strstr(err.msg, msg))

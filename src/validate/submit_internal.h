@@ -1,6 +1,6 @@
 /*
- * submit_internal.h: what src/submit.c (framing, text, CSV) and
- * src/json_in.c (the only user of jansson) share. Not installed.
+ * submit_internal.h: what src/validate/submit.c (framing, text, CSV) and
+ * src/validate/json_in.c (the only user of jansson) share. Not installed.
  */
 #ifndef QN_SUBMIT_INTERNAL_H
 #define QN_SUBMIT_INTERNAL_H

@@ -50,7 +50,7 @@ void qn_gen_opts_init(qn_gen_opts *o)
 
 /* What every candidate computation reads; immutable during a run. */
 typedef struct genctx {
-    const qn_game *g;
+    const qn_solver *g;
     const qn_gen_opts *o;
     qn_gen_mode mode;
     int n;
@@ -97,13 +97,13 @@ static void add_goal(const genctx *c, uint8_t *state, const uint8_t *d)
 /* A uniformly random solvable state other than the goal; 0 on failure. */
 static int sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 {
-    const qn_repair *rep = qn_game_repair(c->g);
+    const qn_repair *rep = qn_solver_repair(c->g);
 
     for (int t = 0; t < REDRAWS; t++) {
         qn_rng_cells(rng, s->d, c->n, c->k);
         if (rep)
             qn_repair_apply(rep, s->d);
-        else if (!qn_system_is_solvable(qn_game_system(c->g), s->d))
+        else if (!qn_system_is_solvable(qn_solver_system(c->g), s->d))
             continue; /* no repair table: rejection keeps it uniform */
         if (is_zero(s->d, c->n))
             continue;
@@ -195,7 +195,7 @@ static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 
     if (!climb_start(c, rng, s, state))
         return 0;
-    qn_game_answer(c->g, &s->ans, state);
+    qn_solver_answer(c->g, &s->ans, state);
     m = s->ans.mp.presses;
     while (steps-- > 0 && (m < c->o->lo || m > c->o->hi)) {
         int j = (int)qn_rng_below(rng, (uint64_t)c->n);
@@ -204,7 +204,7 @@ static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 
         memcpy(trial, state, (size_t)c->n);
         press(c, trial, j, t);
-        qn_game_answer(c->g, &s->ans, trial);
+        qn_solver_answer(c->g, &s->ans, trial);
         if (!s->ans.exact || s->ans.at_goal)
             continue;
         m2 = s->ans.mp.presses;
@@ -270,7 +270,7 @@ static int candidate2(const genctx *c, qn_gen_mode mode, uint64_t index,
     if (!mine(c, index) && grade_free(c))
         return count_lit(c, state) >= c->o->min_lit;
     *graded = 1;
-    qn_game_answer(c->g, &s->ans, state);
+    qn_solver_answer(c->g, &s->ans, state);
     return on_target(c, &s->ans, count_lit(c, state));
 }
 
@@ -389,7 +389,7 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
     p->exact = 1;
     p->lit = b->lit[i];
     p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
-                           : qn_game_grade(c->g, p->presses);
+                           : qn_solver_grade(c->g, p->presses);
     memcpy(p->id, b->id[i], sizeof(p->id));
     p->text = b->text.buf + b->off[i];
     p->textlen = b->off[i + 1] - b->off[i];
@@ -413,7 +413,7 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
                                        b->state + o, &graded);
         if (!b->ok[i])
             continue;
-        qn_canon_form(qn_game_rules(c->g), b->canon + o, b->state + o);
+        qn_canon_form(qn_solver_rules(c->g), b->canon + o, b->state + o);
         qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
                         b->canon + o);
         if (!mine(c, first + (uint64_t)i))
@@ -650,7 +650,7 @@ static int plan_run(genctx *c, qn_gen_stats *st, qn_err *err)
     /* Every puzzle is graded exactly before it is emitted. Past the walk
      * limit no grade is exact, for any state: say so now, rather than
      * draw until max_draws and blame the target's rarity. */
-    if (qn_game_check_exact(c->g, &e) != QN_OK)
+    if (qn_solver_check_exact(c->g, &e) != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0, "%s", e.msg);
     if (o->lo > o->hi)
         return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -704,16 +704,16 @@ static int plan_run(genctx *c, qn_gen_stats *st, qn_err *err)
     return QN_OK;
 }
 
-static void ctx_init(genctx *c, const qn_game *g, const qn_gen_opts *o)
+static void ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
 {
-    const qn_rules *r = qn_game_rules(g);
+    const qn_rules *r = qn_solver_rules(g);
     char hex[65];
 
     memset(c, 0, sizeof(*c));
     c->g = g;
     c->o = o;
-    c->n = qn_game_ncells(g);
-    c->k = qn_game_colours(g);
+    c->n = qn_solver_ncells(g);
+    c->k = qn_solver_colours(g);
     c->goal = qn_rules_goal(r);
     c->matrix = qn_rules_matrix(r);
     qn_hash h;
@@ -724,7 +724,7 @@ static void ctx_init(genctx *c, const qn_game *g, const qn_gen_opts *o)
     qn_hash_final(&h, c->rule_digest);
 }
 
-int qn_gen_run(const qn_game *g, const qn_gen_opts *o, const qn_gen_hooks *h,
+int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
                qn_gen_stats *st, qn_err *err)
 {
     genctx c;
@@ -752,7 +752,7 @@ int qn_gen_run(const qn_game *g, const qn_gen_opts *o, const qn_gen_hooks *h,
                       (unsigned long long)st->emitted);
 }
 
-int qn_gen_candidate(const qn_game *g, const qn_gen_opts *o, uint64_t index,
+int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
                      uint8_t *state, uint64_t *presses)
 {
     genctx c;
@@ -771,7 +771,7 @@ int qn_gen_candidate(const qn_game *g, const qn_gen_opts *o, uint64_t index,
     return ok;
 }
 
-size_t qn_gen_sample_presses(const qn_game *g, const qn_seed *seed,
+size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
                              uint64_t *out, size_t n)
 {
     qn_gen_opts o;
@@ -792,7 +792,7 @@ size_t qn_gen_sample_presses(const qn_game *g, const qn_seed *seed,
         qn_rng_init(&rng, &o.seed, i);
         if (!sample(&c, &rng, &s, state))
             continue;
-        qn_game_answer(g, &s.ans, state);
+        qn_solver_answer(g, &s.ans, state);
         if (s.ans.exact)
             out[got++] = s.ans.mp.presses;
     }

@@ -1,5 +1,5 @@
 /*
- * test_plus2.c: the GF(2) polynomial method on bit boards. GF(2)[x]
+ * test_plus_gf2.c: the GF(2) polynomial method on bit boards. GF(2)[x]
  * arithmetic against a naive carry-less product; bit boards against byte
  * boards; plus2 against dense elimination (qn_system + qn_minpress) on
  * every board up to 8 x 8 of every stencil of the plus family; the
@@ -13,7 +13,7 @@
 #include "quench/bitboard.h"
 #include "quench/gf2x.h"
 #include "quench/minpress.h"
-#include "quench/plus2.h"
+#include "quench/plus_gf2.h"
 #include "quench/system.h"
 #include "t.h"
 #include "tstencil.h"
@@ -202,14 +202,14 @@ typedef struct dense_case {
 } dense_case;
 
 /* One state: the same verdict, minimum and optimal count as dense. */
-static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
+static void compare_state(dense_case *dc, const qn_plus_gf2 *p, const uint8_t *s,
                           long *bad)
 {
     int w = dc->w, h = dc->h, cells = w * h;
     uint8_t *x = malloc((size_t)cells);
     qn_bitboard bs, bx, br;
     qn_minpress mp;
-    qn_plus2_min pm;
+    qn_plus_gf2_min pm;
     int rd, rp;
 
     qn_bitboard_init(&bs, w, h);
@@ -217,7 +217,7 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
     qn_bitboard_init(&br, w, h);
     qn_bitboard_from_cells(&bs, s);
     rd = qn_minpress_solve(dc->sys, &mp, x, s, 1 << 20, NULL);
-    rp = qn_plus2_min_presses(p, &bx, &pm, &bs, 0, NULL);
+    rp = qn_plus_gf2_min_presses(p, &bx, &pm, &bs, 0, NULL);
     if (rd != rp) {
         T_FAILF("%dx%d: dense says %d, plus2 %d", w, h, rd, rp);
         (*bad)++;
@@ -237,7 +237,7 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
             (*bad)++;
         }
         /* and the plain solve replays too */
-        if (qn_plus2_solve(p, &bx, &bs, NULL) != QN_OK) {
+        if (qn_plus_gf2_solve(p, &bx, &bs, NULL) != QN_OK) {
             (*bad)++;
         } else {
             qn_bitboard_apply(&br, &bx, &bs, dc->off, (size_t)dc->n);
@@ -251,9 +251,9 @@ static void compare_state(dense_case *dc, const qn_plus2 *p, const uint8_t *s,
 }
 
 /* The generators are quiet and span 2^d distinct patterns. */
-static void check_kernel(const qn_plus2 *p, dense_case *dc, long *bad)
+static void check_kernel(const qn_plus_gf2 *p, dense_case *dc, long *bad)
 {
-    unsigned d = qn_plus2_kernel_dim(p);
+    unsigned d = qn_plus_gf2_kernel_dim(p);
     int cells = dc->w * dc->h;
     uint8_t *m = calloc((size_t)d * cells + 1, 1);
     qn_bitboard g, z, r;
@@ -263,7 +263,7 @@ static void check_kernel(const qn_plus2 *p, dense_case *dc, long *bad)
     qn_bitboard_init(&z, dc->w, dc->h);
     qn_bitboard_init(&r, dc->w, dc->h);
     for (unsigned i = 0; i < d; i++) {
-        qn_plus2_kernel_gen(p, i, &g);
+        qn_plus_gf2_kernel_gen(p, i, &g);
         qn_bitboard_apply(&r, &g, &z, dc->off, (size_t)dc->n);
         *bad += !qn_bitboard_is_zero(&r);
         qn_bitboard_to_cells(&g, m + (size_t)i * cells);
@@ -305,9 +305,9 @@ static void test_against_dense(void)
                 uint8_t *a = t_stencil_dense(w, h, 2, (const int(*)[3])off, n);
                 uint8_t *s = malloc((size_t)cells), *x = malloc((size_t)cells);
                 dense_case dc = {NULL, w, h, n, (const int(*)[3])off};
-                qn_plus2 *p = NULL;
+                qn_plus_gf2 *p = NULL;
                 if (qn_system_new(&dc.sys, a, cells, cells, 2, NULL) ||
-                    qn_plus2_new(&p, w, h, (const int(*)[3])off, (size_t)n,
+                    qn_plus_gf2_new(&p, w, h, (const int(*)[3])off, (size_t)n,
                                  NULL)) {
                     T_FAILF("%dx%d variant %d refused", w, h, v);
                     bad++;
@@ -323,7 +323,7 @@ static void test_against_dense(void)
                         compare_state(&dc, p, s, &bad);
                     }
                 }
-                qn_plus2_free(p);
+                qn_plus_gf2_free(p);
                 qn_system_free(dc.sys);
                 free(a);
                 free(s);
@@ -342,12 +342,12 @@ static void test_nullity(void)
 
     T_EQ(rows, 130);
     for (int i = 0; i < rows; i++) {
-        qn_plus2 *p = NULL;
-        T_EQ(qn_plus2_new(&p, n[i], n[i], classic, 5, NULL), QN_OK);
-        if (p && (int)qn_plus2_kernel_dim(p) != nul[i])
+        qn_plus_gf2 *p = NULL;
+        T_EQ(qn_plus_gf2_new(&p, n[i], n[i], classic, 5, NULL), QN_OK);
+        if (p && (int)qn_plus_gf2_kernel_dim(p) != nul[i])
             T_FAILF("%dx%d: nullity %u, A159257 says %d", n[i], n[i],
-                    qn_plus2_kernel_dim(p), nul[i]);
-        qn_plus2_free(p);
+                    qn_plus_gf2_kernel_dim(p), nul[i]);
+        qn_plus_gf2_free(p);
     }
 }
 
@@ -360,15 +360,15 @@ static void test_all_on(void)
                                   56, 117, 104, 147, 188, 141, 224};
 
     for (int n = 1; n <= 20; n++) {
-        qn_plus2 *p = NULL;
+        qn_plus_gf2 *p = NULL;
         qn_bitboard s, x, r;
-        qn_plus2_min m;
-        qn_plus2_new(&p, n, n, classic, 5, NULL);
+        qn_plus_gf2_min m;
+        qn_plus_gf2_new(&p, n, n, classic, 5, NULL);
         qn_bitboard_init(&s, n, n);
         qn_bitboard_init(&x, n, n);
         qn_bitboard_init(&r, n, n);
         qn_bitboard_fill(&s, 1);
-        T_EQ(qn_plus2_min_presses(p, &x, &m, &s, 0, NULL), QN_OK);
+        T_EQ(qn_plus_gf2_min_presses(p, &x, &m, &s, 0, NULL), QN_OK);
         qn_bitboard_apply(&r, &x, &s, classic, 5);
         if ((long)m.presses != want[n] || !m.exact || !qn_bitboard_is_zero(&r))
             T_FAILF("all-on %dx%d: %llu presses, A075464 says %ld", n, n,
@@ -378,7 +378,7 @@ static void test_all_on(void)
         qn_bitboard_release(&s);
         qn_bitboard_release(&x);
         qn_bitboard_release(&r);
-        qn_plus2_free(p);
+        qn_plus_gf2_free(p);
     }
 }
 
@@ -393,9 +393,9 @@ static void test_big(void)
 
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         int w = sizes[i][0], h = sizes[i][1];
-        qn_plus2 *p = NULL;
+        qn_plus_gf2 *p = NULL;
         qn_bitboard want, s, x, r;
-        T_EQ(qn_plus2_new(&p, w, h, classic, 5, NULL), QN_OK);
+        T_EQ(qn_plus_gf2_new(&p, w, h, classic, 5, NULL), QN_OK);
         if (!p)
             continue;
         qn_bitboard_init(&want, w, h);
@@ -408,10 +408,10 @@ static void test_big(void)
             qn_bitboard_row(&want, y)[want.stride - 1] &=
                 qn_bitboard_tail_mask(&want);
         qn_bitboard_apply(&s, &want, &s, classic, 5);
-        T_EQ(qn_plus2_solve(p, &x, &s, NULL), QN_OK);
+        T_EQ(qn_plus_gf2_solve(p, &x, &s, NULL), QN_OK);
         qn_bitboard_apply(&r, &x, &s, classic, 5);
         T_CHECK(qn_bitboard_is_zero(&r));
-        if (qn_plus2_kernel_dim(p) == 0)
+        if (qn_plus_gf2_kernel_dim(p) == 0)
             T_CHECK(qn_bitboard_equal(&x, &want));
         else
             T_CHECK(w != h); /* 998 and 1000 have nullity 0 */
@@ -419,7 +419,7 @@ static void test_big(void)
         qn_bitboard_release(&s);
         qn_bitboard_release(&x);
         qn_bitboard_release(&r);
-        qn_plus2_free(p);
+        qn_plus_gf2_free(p);
     }
 }
 
@@ -427,18 +427,18 @@ static void test_big(void)
  * exact, a lower bound below it; refusals say why. */
 static void test_limits(void)
 {
-    qn_plus2 *p = NULL;
+    qn_plus_gf2 *p = NULL;
     qn_bitboard s, x, r;
-    qn_plus2_min m;
+    qn_plus_gf2_min m;
     qn_err err = QN_ERR_INIT;
     static const int moore[3][3] = {{1, 1, 1}, {-1, 0, 1}, {1, 0, 1}};
 
-    T_EQ(qn_plus2_new(&p, 39, 39, classic, 5, NULL), QN_OK);
+    T_EQ(qn_plus_gf2_new(&p, 39, 39, classic, 5, NULL), QN_OK);
     qn_bitboard_init(&s, 39, 39);
     qn_bitboard_init(&x, 39, 39);
     qn_bitboard_init(&r, 39, 39);
     qn_bitboard_fill(&s, 1);
-    T_EQ(qn_plus2_min_presses(p, &x, &m, &s, 0, NULL), QN_OK);
+    T_EQ(qn_plus_gf2_min_presses(p, &x, &m, &s, 0, NULL), QN_OK);
     qn_bitboard_apply(&r, &x, &s, classic, 5);
     T_CHECK(qn_bitboard_is_zero(&r));
     T_EQ(m.exact, 0);
@@ -448,11 +448,11 @@ static void test_limits(void)
     qn_bitboard_release(&s);
     qn_bitboard_release(&x);
     qn_bitboard_release(&r);
-    qn_plus2_free(p);
+    qn_plus_gf2_free(p);
 
-    T_EQ(qn_plus2_new(&p, 5, 5, moore, 3, &err), QN_EINVAL);
+    T_EQ(qn_plus_gf2_new(&p, 5, 5, moore, 3, &err), QN_EINVAL);
     T_CHECK(strstr(err.msg, "outside the plus") != NULL);
-    T_EQ(qn_plus2_new(&p, 70000, 2, classic, 5, &err), QN_ELIMIT);
+    T_EQ(qn_plus_gf2_new(&p, 70000, 2, classic, 5, &err), QN_ELIMIT);
 }
 
 int main(void)

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "quench/chase.h"
-#include "quench/coset.h"
+#include "quench/coset_walk.h"
 #include "quench/mem.h"
 #include "quench/netpbm.h"
-#include "quench/plus2.h"
-#include "quench/plusp.h"
+#include "quench/plus_gf2.h"
+#include "quench/plus_gfp.h"
 
 /* ---- states --------------------------------------------------------- */
 
@@ -107,8 +107,8 @@ struct qn_grid {
     int w, h;
     int (*off)[3]; /* the stencil, owned */
     size_t noff;
-    qn_plus2 *p2;
-    qn_plusp *pp;
+    qn_plus_gf2 *p2;
+    qn_plus_gfp *pp;
     qn_chase *ch; /* also beside pp, for minimal presses over a kernel */
 };
 
@@ -135,9 +135,9 @@ int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err)
     g->off = qn_xcalloc(r->noffsets + 1, sizeof(int[3]));
     memcpy(g->off, r->offsets, r->noffsets * sizeof(int[3]));
     if (r->k == 2)
-        rc = qn_plus2_new(&g->p2, r->w, r->h, off, r->noffsets, &e2);
+        rc = qn_plus_gf2_new(&g->p2, r->w, r->h, off, r->noffsets, &e2);
     else if (is_prime(r->k))
-        rc = qn_plusp_new(&g->pp, r->w, r->h, r->k, off, r->noffsets, &e2);
+        rc = qn_plus_gfp_new(&g->pp, r->w, r->h, r->k, off, r->noffsets, &e2);
     if (rc == QN_OK) {
         *out = g;
         return QN_OK;
@@ -160,8 +160,8 @@ void qn_grid_free(qn_grid *g)
 {
     if (!g)
         return;
-    qn_plus2_free(g->p2);
-    qn_plusp_free(g->pp);
+    qn_plus_gf2_free(g->p2);
+    qn_plus_gfp_free(g->pp);
     qn_chase_free(g->ch);
     free(g->off);
     free(g);
@@ -176,17 +176,17 @@ const char *qn_grid_method(const qn_grid *g)
 
 int qn_grid_width(const qn_grid *g)
 {
-    return g->p2   ? qn_plus2_width(g->p2)
-           : g->pp ? qn_plusp_width(g->pp)
+    return g->p2   ? qn_plus_gf2_width(g->p2)
+           : g->pp ? qn_plus_gfp_width(g->pp)
                    : qn_chase_width(g->ch);
 }
 
 double qn_grid_kernel_log2(const qn_grid *g)
 {
     if (g->p2)
-        return qn_plus2_kernel_dim(g->p2);
+        return qn_plus_gf2_kernel_dim(g->p2);
     if (g->pp)
-        return (double)qn_plusp_kernel_dim(g->pp) * log2((double)g->k);
+        return (double)qn_plus_gfp_kernel_dim(g->pp) * log2((double)g->k);
     return qn_chase_kernel_log2(g->ch);
 }
 
@@ -221,7 +221,7 @@ static int min_chase(const qn_chase *ch, qn_grid_state *x, qn_grid_answer *a,
 static int min_plusp(const qn_grid *g, qn_grid_state *x, qn_grid_answer *a,
                      const qn_grid_state *s, qn_err *err)
 {
-    size_t cells = (size_t)g->w * g->h, d = qn_plusp_kernel_dim(g->pp);
+    size_t cells = (size_t)g->w * g->h, d = qn_plus_gfp_kernel_dim(g->pp);
     double lg = qn_grid_kernel_log2(g);
     qn_chase *ch = NULL;
     qn_err e2 = QN_ERR_INIT;
@@ -233,7 +233,7 @@ static int min_plusp(const qn_grid *g, qn_grid_state *x, qn_grid_answer *a,
         unsigned *order = QN_NEWN(d + 1, unsigned);
         for (size_t i = 0; i < d; i++) {
             order[i] = g->k;
-            qn_plusp_kernel_gen(g->pp, i, gens + i * cells);
+            qn_plus_gfp_kernel_gen(g->pp, i, gens + i * cells);
         }
         qn_coset_walk(best, &a->presses, &a->noptimal, x->cells, gens, order, d,
                       cells, g->k);
@@ -261,9 +261,9 @@ int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
 {
     memset(a, 0, sizeof(*a));
     if (g->p2) {
-        qn_plus2_min m;
+        qn_plus_gf2_min m;
         int rc =
-            qn_plus2_min_presses(g->p2, &x_out->bits, &m, &s->bits, 0, err);
+            qn_plus_gf2_min_presses(g->p2, &x_out->bits, &m, &s->bits, 0, err);
         a->exact = m.exact;
         a->presses = m.presses;
         a->lower_bound = m.lower_bound;
@@ -271,8 +271,8 @@ int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
         return rc;
     }
     if (g->pp) {
-        int rc = qn_plusp_solve(g->pp, x_out->cells, s->cells, err);
-        if (rc != QN_OK || qn_plusp_kernel_dim(g->pp) == 0) {
+        int rc = qn_plus_gfp_solve(g->pp, x_out->cells, s->cells, err);
+        if (rc != QN_OK || qn_plus_gfp_kernel_dim(g->pp) == 0) {
             a->exact = 1;
             a->presses = a->lower_bound = qn_grid_state_sum(x_out);
             a->noptimal = 1;

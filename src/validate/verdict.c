@@ -1,7 +1,7 @@
 /*
- * judge.c: verdicts for submissions (see judge.h for their order).
+ * verdict.c: verdicts for submissions (see verdict.h for their order).
  */
-#include "quench/judge.h"
+#include "quench/verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +21,19 @@ const char *qn_verdict_name(qn_verdict v)
 }
 
 struct qn_judge {
-    const qn_game *g;
+    const qn_solver *g;
     qn_seen *seen;
     uint64_t count[QN_NVERDICTS];
     uint8_t *canon;
 };
 
-qn_judge *qn_judge_new(const qn_game *g)
+qn_judge *qn_judge_new(const qn_solver *g)
 {
     qn_judge *j = QN_NEW(qn_judge);
 
     j->g = g;
-    j->seen = qn_seen_new(qn_game_ncells(g), qn_game_colours(g));
-    j->canon = QN_NEWN((size_t)qn_game_ncells(g) + 1, uint8_t);
+    j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
+    j->canon = QN_NEWN((size_t)qn_solver_ncells(g) + 1, uint8_t);
     return j;
 }
 
@@ -67,7 +67,7 @@ uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
 /* Claims: a solution must replay; a minimum must be the true one. */
 static int check_claims(qn_judge *j, qn_ruling *out, const qn_submission *s)
 {
-    if (s->has_solution && !qn_game_replays(j->g, s->cells, s->solution)) {
+    if (s->has_solution && !qn_solver_replays(j->g, s->cells, s->solution)) {
         out->claim_plan_bad = 1;
         qn_buf_adds(&out->reason,
                     "the claimed solution does not reach the goal");
@@ -96,13 +96,13 @@ static qn_verdict decide(qn_judge *j, qn_ruling *out,
         qn_buf_adds(&out->reason, sub->err.msg);
         return QN_VERDICT_MALFORMED;
     }
-    qn_game_answer(j->g, &out->ans, sub->cells);
+    qn_solver_answer(j->g, &out->ans, sub->cells);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable)
         return QN_VERDICT_UNSOLVABLE;
     /* only accepted puzzles count as seen: a rejected claim can be fixed */
-    qn_canon_form(qn_game_rules(j->g), j->canon, sub->cells);
+    qn_canon_form(qn_solver_rules(j->g), j->canon, sub->cells);
     if (qn_seen_find(j->seen, j->canon, &out->dup_of))
         return QN_VERDICT_DUPLICATE;
     if (check_claims(j, out, sub))

@@ -1,5 +1,5 @@
 /*
- * flip.h: game IDs for Simon Tatham's "Flip" (Portable Puzzle Collection).
+ * flip_id.h: game IDs for Simon Tatham's "Flip" (Portable Puzzle Collection).
  *
  * A Flip game ID is "WxH:<matrix hex>,<grid hex>". Flip plays any GF(2)
  * press matrix on a full W x H rectangle, and it is solved when every grid
@@ -7,10 +7,10 @@
  * grid without holes and has the all-zero goal. Wrap and long-range
  * stencils are fine: the matrix is spelled out in full. The exact encoding
  * (bit order, orientation, padding) and where it was checked are recorded
- * at the top of src/flip_id.c.
+ * at the top of src/export/flip_id.c.
  */
-#ifndef QN_FLIP_H
-#define QN_FLIP_H
+#ifndef QN_FLIP_ID_H
+#define QN_FLIP_ID_H
 
 #include <stdint.h>
 

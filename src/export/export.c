@@ -12,8 +12,8 @@
 
 #include "export_internal.h"
 #include "quench/canon.h"
-#include "quench/flip.h"
-#include "quench/game.h"
+#include "quench/flip_id.h"
+#include "quench/solver.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/state.h"
@@ -818,18 +818,18 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
 
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {
-    qn_game **games = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_game *);
+    qn_solver **games = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
     qn_answer *answers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_answer);
     int rc = QN_OK;
 
     for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
-        rc = qn_game_new(&games[i], doc->rules[i].rules, err);
+        rc = qn_solver_new(&games[i], doc->rules[i].rules, err);
         if (rc == QN_OK)
             qn_answer_init(&answers[i], games[i]);
     }
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
-        const qn_game *g = games[p->rule];
+        const qn_solver *g = games[p->rule];
         qn_answer *a = &answers[p->rule];
         int n = doc->rules[p->rule].ncells;
         uint64_t sum = 0;
@@ -837,14 +837,14 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 
         for (int c = 0; c < n; c++)
             sum += p->solution[c];
-        qn_game_answer(g, a, p->state);
+        qn_solver_answer(g, a, p->state);
         if (!a->solvable)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "puzzle %lld: the state has no solution", id);
         else if (a->at_goal)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "puzzle %lld: the state is already solved", id);
-        else if (!qn_game_replays(g, p->state, p->solution))
+        else if (!qn_solver_replays(g, p->state, p->solution))
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "puzzle %lld: the solution does not reach the "
                             "goal",
@@ -876,7 +876,7 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
     for (size_t i = 0; i < doc->nrules; i++)
         if (games[i]) {
             qn_answer_release(&answers[i]);
-            qn_game_free(games[i]);
+            qn_solver_free(games[i]);
         }
     free(answers);
     free(games);

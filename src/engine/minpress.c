@@ -14,7 +14,7 @@
 
 #include "quench/mem.h"
 #include "system_internal.h"
-#include "walk2.h"
+#include "minpress_gf2.h"
 
 /* Product of the kernel orders, or 0 when it exceeds `limit`. */
 static uint64_t coset_size(const qn_system *sys, uint64_t limit)

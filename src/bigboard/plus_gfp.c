@@ -1,9 +1,9 @@
 /*
- * plusp.c: Sutner's polynomial method for plus-shaped stencils over GF(p)
- * (see plusp.h for the method). Everything works in the chase orientation;
+ * plus_gfp.c: Sutner's polynomial method for plus-shaped stencils over GF(p)
+ * (see plus_gfp.h for the method). Everything works in the chase orientation;
  * the public functions transpose states and press patterns at the boundary.
  */
-#include "quench/plusp.h"
+#include "quench/plus_gfp.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
  * polynomial) adds at most "chase width" products to one entry, hence the
  * width limit.
  */
-_Static_assert((uint64_t)QN_PLUSP_MAX_WIDTH * 250 * 250 + 250 <= UINT32_MAX,
+_Static_assert((uint64_t)QN_PLUS_GFP_MAX_WIDTH * 250 * 250 + 250 <= UINT32_MAX,
                "uint32 accumulators overflow at the width limit");
 
 /*
@@ -104,7 +104,7 @@ static void reduce_all(uint32_t *acc, size_t n, uint32_t p, uint32_t m,
     VEC_SPLIT(n, i, acc[i] = red32(acc[i], p, m, r16));
 }
 
-struct qn_plusp {
+struct qn_plus_gfp {
     int w, h;                   /* the caller's board */
     int cw, ch;                 /* chase orientation: width, height */
     int transposed;             /* 1: chase cell (i, r) is caller cell (r, i) */
@@ -120,12 +120,12 @@ struct qn_plusp {
     uint8_t *ainv; /* (a / g)^-1 mod Q_w / g: dqg coefficients */
 };
 
-static uint32_t mulm(const qn_plusp *c, uint32_t a, uint32_t b)
+static uint32_t mulm(const qn_plus_gfp *c, uint32_t a, uint32_t b)
 {
     return a * b % c->p;
 }
 
-static uint32_t negm(const qn_plusp *c, uint32_t a)
+static uint32_t negm(const qn_plus_gfp *c, uint32_t a)
 {
     return a ? c->p - a : 0;
 }
@@ -142,7 +142,7 @@ static uint32_t negm(const qn_plusp *c, uint32_t a)
  * the formal row x_h: b x_h is the residual of the last row's equation, so
  * the presses solve the state iff z = 0.
  */
-static void chase(const qn_plusp *c, uint8_t *out, const uint8_t *s,
+static void chase(const qn_plus_gfp *c, uint8_t *out, const uint8_t *s,
                   const uint8_t *y, uint8_t *z, uint8_t *buf)
 {
     size_t w = (size_t)c->cw;
@@ -173,7 +173,7 @@ static void chase(const qn_plusp *c, uint8_t *out, const uint8_t *s,
  * multiply-adds. buf: 3 (w + 1) bytes; polynomials are stored shifted by
  * one (coefficient j at index j + 1) so that "times x" reads index j.
  */
-static void to_poly(const qn_plusp *c, uint8_t *f, const uint8_t *v,
+static void to_poly(const qn_plus_gfp *c, uint8_t *f, const uint8_t *v,
                     uint8_t *buf)
 {
     int w = c->cw;
@@ -199,7 +199,7 @@ static void to_poly(const qn_plusp *c, uint8_t *f, const uint8_t *v,
  * supported on 0..df - k after the step for f_k, so the work is df^2 / 2.
  * buf: 2 (w + 2) bytes, rows padded with zeros at both ends.
  */
-static void from_poly(const qn_plusp *c, uint8_t *y, const uint8_t *f, int df,
+static void from_poly(const qn_plus_gfp *c, uint8_t *y, const uint8_t *f, int df,
                       uint8_t *buf)
 {
     int w = c->cw;
@@ -233,7 +233,7 @@ static int degree(const uint8_t *a, int n)
  * when it is not NULL. Reduction is delayed: entry i receives at most dd
  * products (one per quotient coefficient above it), within uint32.
  */
-static void divrem(const qn_plusp *c, uint32_t *acc, int n, const uint8_t *d,
+static void divrem(const qn_plus_gfp *c, uint32_t *acc, int n, const uint8_t *d,
                    int dd, uint8_t *quo)
 {
     uint32_t p = c->p;
@@ -253,7 +253,7 @@ static void divrem(const qn_plusp *c, uint32_t *acc, int n, const uint8_t *d,
 
 /* acc[0..la + lb - 1) := a[0..la) b[0..lb), reduced; nothing if either is
  * empty. Each entry sums at most min(la, lb) <= width + 1 products. */
-static void mul(const qn_plusp *c, uint32_t *acc, const uint8_t *a, int la,
+static void mul(const qn_plus_gfp *c, uint32_t *acc, const uint8_t *a, int la,
                 const uint8_t *b, int lb)
 {
     if (la <= 0 || lb <= 0)
@@ -272,7 +272,7 @@ static void mul(const qn_plusp *c, uint32_t *acc, const uint8_t *a, int la,
 
 /* The monic minimal polynomial of T: D_j = beta^j Q_j = det(x - T_j)
  * satisfies D_{j+1} = (x - alpha) D_j - beta^2 D_{j-1}. */
-static void min_poly(qn_plusp *c)
+static void min_poly(qn_plus_gfp *c)
 {
     int w = c->cw;
     uint32_t p = c->p, m = c->m, na = negm(c, c->alpha);
@@ -298,7 +298,7 @@ static void min_poly(qn_plusp *c)
  * the monic Q_w keeps every P_r below degree w. h steps of w multiply-adds,
  * the cost of one chase.
  */
-static void chase_poly(const qn_plusp *c, uint8_t *a)
+static void chase_poly(const qn_plus_gfp *c, uint8_t *a)
 {
     int w = c->cw;
     uint32_t p = c->p, m = c->m, mb = negm(c, c->inv[c->b]);
@@ -319,7 +319,7 @@ static void chase_poly(const qn_plusp *c, uint8_t *a)
 }
 
 /* a[0..n) *= s (mod p). */
-static void scale(const qn_plusp *c, uint8_t *a, int n, uint32_t s)
+static void scale(const qn_plus_gfp *c, uint8_t *a, int n, uint32_t s)
 {
     for (int i = 0; i < n; i++)
         a[i] = (uint8_t)mulm(c, a[i], s);
@@ -332,7 +332,7 @@ static void scale(const qn_plusp *c, uint8_t *a, int n, uint32_t s)
  * monic r_{i+1} and forms s_{i+2} = s_i - quo s_{i+1}; the degrees
  * telescope, so the whole run is O(w^2).
  */
-static void euclid(qn_plusp *c, const uint8_t *a)
+static void euclid(qn_plus_gfp *c, const uint8_t *a)
 {
     int w = c->cw, n = w + 1;
     uint8_t *buf = QN_NEWN(7 * (size_t)n, uint8_t);
@@ -419,7 +419,7 @@ static int is_prime(unsigned p)
  * (dx, dy) -> (dy, dx)); QN_EINVAL names the first misfit in the caller's
  * coordinates.
  */
-static int shape(qn_plusp *c, int tr, qn_err *err)
+static int shape(qn_plus_gfp *c, int tr, qn_err *err)
 {
     uint32_t amt[3][3] = {{0}}; /* [dy + 1][dx + 1], chase orientation */
     int cw = tr ? c->h : c->w;
@@ -458,7 +458,7 @@ static int shape(qn_plusp *c, int tr, qn_err *err)
 
 /* Merge repeated offsets into c->off, amounts mod p, zero amounts dropped;
  * QN_EINVAL if more than five distinct offsets survive (not a plus). */
-static int merge(qn_plusp *c, const int (*offsets)[3], size_t noffsets,
+static int merge(qn_plus_gfp *c, const int (*offsets)[3], size_t noffsets,
                  qn_err *err)
 {
     int(*m)[3] = qn_xcalloc(noffsets + 1, sizeof(int[3]));
@@ -499,10 +499,10 @@ static int merge(qn_plusp *c, const int (*offsets)[3], size_t noffsets,
     return rc;
 }
 
-int qn_plusp_new(qn_plusp **out, int w, int h, unsigned p,
+int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
                  const int (*offsets)[3], size_t noffsets, qn_err *err)
 {
-    qn_plusp *c;
+    qn_plus_gfp *c;
     int rc, pref;
 
     *out = NULL;
@@ -512,11 +512,11 @@ int qn_plusp_new(qn_plusp **out, int w, int h, unsigned p,
     if (w < 1 || h < 1)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "board must be at least 1x1, got %dx%d", w, h);
-    if ((long long)w * h > QN_PLUSP_MAX_CELLS)
+    if ((long long)w * h > QN_PLUS_GFP_MAX_CELLS)
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "board %dx%d has more than %d cells", w, h,
-                          QN_PLUSP_MAX_CELLS);
-    c = QN_NEW(qn_plusp);
+                          QN_PLUS_GFP_MAX_CELLS);
+    c = QN_NEW(qn_plus_gfp);
     c->w = w, c->h = h, c->p = p;
     c->m = (uint32_t)((((uint64_t)1 << 32) + p - 1) / p);
     c->r16 = (1u << 16) % p;
@@ -533,10 +533,10 @@ int qn_plusp_new(qn_plusp **out, int w, int h, unsigned p,
             rc = QN_OK;
         }
     }
-    if (rc == QN_OK && c->cw > QN_PLUSP_MAX_WIDTH)
+    if (rc == QN_OK && c->cw > QN_PLUS_GFP_MAX_WIDTH)
         rc =
             qn_err_set(err, QN_ELIMIT, 0, 0, "chase width %d over the limit %d",
-                       c->cw, QN_PLUSP_MAX_WIDTH);
+                       c->cw, QN_PLUS_GFP_MAX_WIDTH);
     if (rc) {
         free(c);
         return rc;
@@ -551,7 +551,7 @@ int qn_plusp_new(qn_plusp **out, int w, int h, unsigned p,
     return QN_OK;
 }
 
-void qn_plusp_free(qn_plusp *c)
+void qn_plus_gfp_free(qn_plus_gfp *c)
 {
     if (!c)
         return;
@@ -562,15 +562,15 @@ void qn_plusp_free(qn_plusp *c)
     free(c);
 }
 
-int qn_plusp_width(const qn_plusp *c)
+int qn_plus_gfp_width(const qn_plus_gfp *c)
 {
     return c->cw;
 }
-int qn_plusp_transposed(const qn_plusp *c)
+int qn_plus_gfp_transposed(const qn_plus_gfp *c)
 {
     return c->transposed;
 }
-size_t qn_plusp_kernel_dim(const qn_plusp *c)
+size_t qn_plus_gfp_kernel_dim(const qn_plus_gfp *c)
 {
     return (size_t)c->dg;
 }
@@ -582,7 +582,7 @@ size_t qn_plusp_kernel_dim(const qn_plusp *c)
  * orientation: no chase, no polynomial, no transpose is shared with the
  * solver, so this is an independent check. O(cells * |stencil|).
  */
-static int replays(const qn_plusp *c, const uint8_t *x, const uint8_t *s)
+static int replays(const qn_plus_gfp *c, const uint8_t *x, const uint8_t *s)
 {
     size_t w = (size_t)c->w;
     uint32_t *acc = QN_NEWN(w, uint32_t), p = c->p, m = c->m, bad = 0;
@@ -604,7 +604,7 @@ static int replays(const qn_plusp *c, const uint8_t *x, const uint8_t *s)
     return bad == 0;
 }
 
-int qn_plusp_solve(const qn_plusp *c, uint8_t *x_out, const uint8_t *s,
+int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
                    qn_err *err)
 {
     size_t cells = (size_t)c->w * c->h, w = (size_t)c->cw;
@@ -657,7 +657,7 @@ done:
     return rc;
 }
 
-void qn_plusp_kernel_gen(const qn_plusp *c, size_t i, uint8_t *x_out)
+void qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out)
 {
     size_t w = (size_t)c->cw, cells = (size_t)c->w * c->h;
     uint8_t *buf = QN_NEWN(3 * (w + 2) + 3 * w, uint8_t);

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "quench/coset.h"
+#include "quench/coset_walk.h"
 #include "quench/mem.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -43,7 +43,7 @@
  *   - The manual and flip.c hold no literal example game ID; the tests
  *     derive known answers from the rules above by hand.
  */
-#include "quench/flip.h"
+#include "quench/flip_id.h"
 
 #include <assert.h>
 #include <limits.h>

@@ -1,14 +1,14 @@
 /*
- * game.h: one rule compiled for answering questions about states.
+ * solver.h: one rule compiled for answering questions about states.
  *
- * A qn_game bundles what every command needs for a rule: the factorised
+ * A qn_solver bundles what every command needs for a rule: the factorised
  * system, the minimal-repair table and the goal. States are the board as
  * the player sees it; the game subtracts the goal, so "solvable" means
- * "some presses bring it to the goal". Immutable after qn_game_new, so
+ * "some presses bring it to the goal". Immutable after qn_solver_new, so
  * threads may share one.
  */
-#ifndef QN_GAME_H
-#define QN_GAME_H
+#ifndef QN_SOLVER_H
+#define QN_SOLVER_H
 
 #include <stdint.h>
 
@@ -19,24 +19,24 @@
 #include "quench/rules.h"
 #include "quench/system.h"
 
-typedef struct qn_game qn_game;
+typedef struct qn_solver qn_solver;
 
 /*
  * Compile r (borrowed: it must outlive the game). Errors: those of
  * qn_system_new. A cokernel too large for the repair search is not an
  * error: answers then say the repair is unknown.
  */
-int qn_game_new(qn_game **out, const qn_rules *r, qn_err *err);
-void qn_game_free(qn_game *g); /* NULL-safe */
+int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err);
+void qn_solver_free(qn_solver *g); /* NULL-safe */
 
-const qn_rules *qn_game_rules(const qn_game *g);
-const qn_system *qn_game_system(const qn_game *g);
-int qn_game_ncells(const qn_game *g);
-unsigned qn_game_colours(const qn_game *g);
+const qn_rules *qn_solver_rules(const qn_solver *g);
+const qn_system *qn_solver_system(const qn_solver *g);
+int qn_solver_ncells(const qn_solver *g);
+unsigned qn_solver_colours(const qn_solver *g);
 /* NULL when the cokernel was too large to search (see repair.h). */
-const qn_repair *qn_game_repair(const qn_game *g);
+const qn_repair *qn_solver_repair(const qn_solver *g);
 /* Walk limit for minimal presses (default QN_MINPRESS_DEFAULT_LIMIT). */
-void qn_game_set_walk_limit(qn_game *g, uint64_t limit);
+void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit);
 
 /*
  * QN_OK when every solvable state's minimum is proven under the walk
@@ -44,7 +44,7 @@ void qn_game_set_walk_limit(qn_game *g, uint64_t limit);
  * kernel's size and the limit. Whoever needs exact grades (the generator)
  * asks this once instead of finding out per state.
  */
-int qn_game_check_exact(const qn_game *g, qn_err *err);
+int qn_solver_check_exact(const qn_solver *g, qn_err *err);
 
 /*
  * The answer for one state. Buffers are sized for the game by
@@ -64,39 +64,39 @@ typedef struct qn_answer {
     uint8_t *repair_value; /* their new values (as the player sees them) */
 } qn_answer;
 
-void qn_answer_init(qn_answer *a, const qn_game *g);
+void qn_answer_init(qn_answer *a, const qn_solver *g);
 void qn_answer_release(qn_answer *a);
 
 /*
  * Answer for `state` (ncells values < k, already checked). Returns QN_OK
  * with *a filled, whether or not the state is solvable.
  */
-int qn_game_answer(const qn_game *g, qn_answer *a, const uint8_t *state);
+int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state);
 
 /*
  * Why `state` is unsolvable, in words a designer can act on: each failed
  * condition as a parity or weighted sum over named cells. Appends one line
  * per failed condition (at most `max` of them, then "... and N more").
  */
-void qn_game_explain(const qn_game *g, qn_buf *out, const uint8_t *state,
+void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
                      int max);
 
 /* A cell's name for messages: "(row,col)" on boards, "cell i" on graphs. */
-void qn_game_cell_name(const qn_game *g, qn_buf *out, int cell);
+void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell);
 
 /* The rule's grading tier for a press count, or NULL when none applies. */
-const char *qn_game_grade(const qn_game *g, uint64_t presses);
+const char *qn_solver_grade(const qn_solver *g, uint64_t presses);
 
 /*
  * Visit up to `limit` solutions for `state` (see qn_minpress_each): each
  * x is a per-cell press plan. Returns the number visited, or
  * QN_EUNSOLVABLE.
  */
-int64_t qn_game_each_solution(const qn_game *g, const uint8_t *state,
+int64_t qn_solver_each_solution(const qn_solver *g, const uint8_t *state,
                               uint64_t limit, qn_solution_fn *fn, void *ctx);
 
 /* Replay: 1 if pressing `plan` on `state` reaches the goal exactly. */
-int qn_game_replays(const qn_game *g, const uint8_t *state,
+int qn_solver_replays(const qn_solver *g, const uint8_t *state,
                     const uint8_t *plan);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * coset.c: the exact coset walk of coset.h.
+ * coset_walk.c: the exact coset walk of coset_walk.h.
  */
-#include "quench/coset.h"
+#include "quench/coset_walk.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * walk2.c: the k = 2 minimal-press walk, the hottest loop in quench.
+ * minpress_gf2.c: the k = 2 minimal-press walk, the hottest loop in quench.
  *
  * One step of the Gray walk XORs a generator into the current vector and
  * popcounts the result. For boards of up to 1024 cells the vector is at
@@ -11,7 +11,7 @@
  * same order and break ties the same way, so results never depend on the
  * machine.
  */
-#include "walk2.h"
+#include "minpress_gf2.h"
 
 #include <string.h>
 

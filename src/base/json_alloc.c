@@ -1,5 +1,5 @@
 /*
- * json_mem.c: jansson allocates through quench's policy: out of memory
+ * json_alloc.c: jansson allocates through quench's policy: out of memory
  * exits 71 (mem.h). jansson itself would report a failed allocation in
  * the middle of a string as "invalid token", turning our OOM into a
  * malformed input; and its allocations join the failure-injection count

@@ -1,9 +1,9 @@
 /*
- * coset.h: the least press total over a coset of solutions given as full
+ * coset_walk.h: the least press total over a coset of solutions given as full
  * press patterns: x0 + sum a_i G_i, 0 <= a_i < o_i, each solution once
  * (the G_i generate the kernel with orders o_i, as system.h gives them).
  * For solvers that hand out kernel generators as whole boards (chase.h,
- * plusp.h).
+ * plus_gfp.h).
  *
  * An odometer visits the coset: level j adds G_j o_j times, which brings
  * the board back where it started (o_j G_j = 0), so the walk costs about
@@ -12,8 +12,8 @@
  * visiting order: the plan minpress.h calls the lexicographically
  * smallest optimum.
  */
-#ifndef QN_COSET_H
-#define QN_COSET_H
+#ifndef QN_COSET_WALK_H
+#define QN_COSET_WALK_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * judge.h: one verdict per submitted puzzle, for `quench validate`.
+ * verdict.h: one verdict per submitted puzzle, for `quench validate`.
  *
  * A judge keeps what a stream of verdicts needs across records: the game,
  * the set of puzzles already accepted (up to the board's symmetries, see
@@ -8,13 +8,13 @@
  * order: malformed, trivial (already at the goal), unsolvable, duplicate,
  * claim-mismatch, ok.
  */
-#ifndef QN_JUDGE_H
-#define QN_JUDGE_H
+#ifndef QN_VERDICT_H
+#define QN_VERDICT_H
 
 #include <stdint.h>
 
 #include "quench/buf.h"
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/submit.h"
 
 /* The verdicts: enum, stable names (CLI and JSON), in one list. */
@@ -49,7 +49,7 @@ typedef struct qn_ruling {
 typedef struct qn_judge qn_judge;
 
 /* g is borrowed. */
-qn_judge *qn_judge_new(const qn_game *g);
+qn_judge *qn_judge_new(const qn_solver *g);
 void qn_judge_free(qn_judge *j); /* NULL-safe */
 
 void qn_ruling_init(qn_ruling *r, const qn_judge *j);
