@@ -272,6 +272,91 @@ static void swap_words(uint64_t *a, uint64_t *b, size_t n)
     }
 }
 
+/*
+ * The pivots of word wi among rows r.. (the scan described at the top):
+ * keep a fully reduced basis of the word values seen so far; a row outside
+ * its span is reduced for real and moved up to row r + p as pivot row p.
+ * Returns p; *mask_out gets the pivot columns of the word, and slot[b] the
+ * index of bit b's pivot row.
+ */
+static int find_block(elim *e, int r, int wi, int slot[64], uint64_t *mask_out)
+{
+    const size_t len = (size_t)(e->nw - wi);
+    uint64_t bv[64]; /* basis: reduced word values */
+    const uint64_t *src[8];
+    uint64_t mask = 0;
+    int p = 0, i, j, k;
+
+    for (i = r; i < e->nrows && p < 64; i++) {
+        uint64_t *row = row_at(e, i), x = row[wi], c = x & mask, cc;
+        int b;
+
+        if (!x)
+            continue;
+        for (cc = c; cc; cc &= cc - 1)
+            x ^= bv[slot[ctz64(cc)]];
+        if (!x)
+            continue; /* in the span: the block update clears it */
+        /* A new pivot row: reduce it for real, then move it up. */
+        k = 0;
+        for (cc = c; cc; cc &= cc - 1) {
+            src[k++] = row_at(e, r + slot[ctz64(cc)]) + wi;
+            if (k == 8) {
+                e->xorn(row + wi, src, k, len);
+                k = 0;
+            }
+        }
+        if (k)
+            e->xorn(row + wi, src, k, len);
+        if (i != r + p) {
+            swap_words(row + wi, row_at(e, r + p) + wi, len);
+            row = row_at(e, r + p);
+        }
+        /* Keep the basis reduced: clear the new pivot bit elsewhere. */
+        b = ctz64(x);
+        src[0] = row + wi;
+        for (j = 0; j < p; j++) {
+            if (bv[j] >> b & 1) {
+                bv[j] ^= x;
+                e->xorn(row_at(e, r + j) + wi, src, 1, len);
+            }
+        }
+        bv[p] = x;
+        slot[b] = p;
+        mask |= (uint64_t)1 << b;
+        p++;
+    }
+    *mask_out = mask;
+    return p;
+}
+
+/*
+ * Order the block's pivot rows r.. by pivot column (through e->tmp):
+ * prow[b] becomes the row of pivot bit b, and pivots (when not NULL) gets
+ * the pivot columns.
+ */
+static void sort_block(elim *e, int r, int wi, uint64_t mask,
+                       const int slot[64], uint64_t *prow[64], int *pivots)
+{
+    const size_t len = (size_t)(e->nw - wi);
+    uint64_t rest;
+    int k = 0;
+
+    for (rest = mask; rest; rest &= rest - 1)
+        memcpy(e->tmp + (size_t)k++ * len,
+               row_at(e, r + slot[ctz64(rest)]) + wi, len * sizeof(uint64_t));
+    k = 0;
+    for (rest = mask; rest; rest &= rest - 1) {
+        int b = ctz64(rest);
+
+        prow[b] = row_at(e, r + k);
+        memcpy(prow[b] + wi, e->tmp + (size_t)k * len, len * sizeof(uint64_t));
+        if (pivots)
+            pivots[r + k] = 64 * wi + b;
+        k++;
+    }
+}
+
 int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
 {
     elim e;
@@ -281,74 +366,14 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
         return 0;
     elim_init(&e, m, 1);
     for (wi = 0; wi < pivwords && r < e.nrows; wi++) {
-        size_t len = (size_t)(e.nw - wi);
-        uint64_t bv[64];   /* basis: reduced word values */
-        int slot[64];      /* pivot bit -> basis index */
+        int slot[64];       /* pivot bit -> basis index */
         uint64_t *prow[64]; /* pivot bit -> pivot row, once sorted */
-        const uint64_t *src[8];
-        uint64_t mask = 0, rest;
-        int p = 0, i, j, k;
+        uint64_t mask;
+        int p = find_block(&e, r, wi, slot, &mask);
 
-        for (i = r; i < e.nrows && p < 64; i++) {
-            uint64_t *row = row_at(&e, i), x = row[wi], c = x & mask, cc;
-            int b;
-
-            if (!x)
-                continue;
-            for (cc = c; cc; cc &= cc - 1)
-                x ^= bv[slot[ctz64(cc)]];
-            if (!x)
-                continue; /* in the span: the block update clears it */
-            /* A new pivot row: reduce it for real, then move it up. */
-            k = 0;
-            for (cc = c; cc; cc &= cc - 1) {
-                src[k++] = row_at(&e, r + slot[ctz64(cc)]) + wi;
-                if (k == 8) {
-                    e.xorn(row + wi, src, k, len);
-                    k = 0;
-                }
-            }
-            if (k)
-                e.xorn(row + wi, src, k, len);
-            if (i != r + p) {
-                swap_words(row + wi, row_at(&e, r + p) + wi, len);
-                row = row_at(&e, r + p);
-            }
-            /* Keep the basis reduced: clear the new pivot bit elsewhere. */
-            b = ctz64(x);
-            src[0] = row + wi;
-            for (j = 0; j < p; j++) {
-                if (bv[j] >> b & 1) {
-                    bv[j] ^= x;
-                    e.xorn(row_at(&e, r + j) + wi, src, 1, len);
-                }
-            }
-            bv[p] = x;
-            slot[b] = p;
-            mask |= (uint64_t)1 << b;
-            p++;
-        }
         if (!p)
             continue;
-
-        /* Order the pivot rows by pivot column. */
-        k = 0;
-        for (rest = mask; rest; rest &= rest - 1)
-            memcpy(e.tmp + (size_t)k++ * len,
-                   row_at(&e, r + slot[ctz64(rest)]) + wi,
-                   len * sizeof(uint64_t));
-        k = 0;
-        for (rest = mask; rest; rest &= rest - 1) {
-            int b = ctz64(rest);
-
-            prow[b] = row_at(&e, r + k);
-            memcpy(prow[b] + wi, e.tmp + (size_t)k * len,
-                   len * sizeof(uint64_t));
-            if (pivots)
-                pivots[r + k] = 64 * wi + b;
-            k++;
-        }
-
+        sort_block(&e, r, wi, mask, slot, prow, pivots);
         if (full)
             update(&e, wi, mask, prow, 0, r, r + p, e.nrows);
         else if (r + p < e.nrows)
