@@ -256,8 +256,7 @@ static int parse_cell(qn_pack_rule *pr, json_t *c, size_t j, qn_err *err,
         return bad(err, at, "cell %zu must be an object", j);
     if ((rc = only_keys(c, cell_keys, err, &cat)))
         return rc;
-    if ((rc = get_int(c, "index", (long long)j, (long long)j, &x, err,
-                      &cat)))
+    if ((rc = get_int(c, "index", (long long)j, (long long)j, &x, err, &cat)))
         return rc;
     if ((rc = get_int(c, "row", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
         return rc;
@@ -265,8 +264,8 @@ static int parse_cell(qn_pack_rule *pr, json_t *c, size_t j, qn_err *err,
     if ((rc = get_int(c, "col", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
         return rc;
     pr->col[j] = (int)x;
-    effects = member(c, "effects", JSON_ARRAY, "an array of objects", err,
-                     &cat);
+    effects =
+        member(c, "effects", JSON_ARRAY, "an array of objects", err, &cat);
     if (!effects)
         return QN_EINVAL;
     json_array_foreach(effects, ei, e) {

@@ -85,7 +85,7 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 typedef struct importer {
     qn_store *s;
     const qn_pack_doc *doc;
-    int64_t *rule_ids;    /* the stored id of each of doc's rules */
+    int64_t *rule_ids; /* the stored id of each of doc's rules */
     int64_t pack_id;
     uint8_t *canon, *key; /* scratch for canonical keys, kept across puzzles */
 } importer;
@@ -151,8 +151,7 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
 
     im->canon = qn_xreallocarray(im->canon, (size_t)pr->ncells, 1);
     im->key = qn_xreallocarray(im->key,
-                               qn_store_canon_size(pr->ncells, pr->colours),
-                               1);
+                               qn_store_canon_size(pr->ncells, pr->colours), 1);
     qn_canon_form(pr->rules, im->canon, p->state);
     qn_state_format(&st, l, p->state, '/');
     qn_state_format(&wt, l, p->solution, '/');
@@ -160,8 +159,8 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.rule_id = im->rule_ids[p->rule];
     sp.state = st.buf;
     sp.canon = im->key;
-    sp.canon_len = qn_store_canon_pack(im->key, im->canon, pr->ncells,
-                                       pr->colours);
+    sp.canon_len =
+        qn_store_canon_pack(im->key, im->canon, pr->ncells, pr->colours);
     sp.min_presses = p->min_presses;
     sp.noptimal = p->noptimal;
     sp.witness = wt.buf;
