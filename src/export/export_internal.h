@@ -1,7 +1,8 @@
 /*
- * export_internal.h: what export.c needs from the html writer in
- * export_html.c. Private to the export module; callers use
- * quench/export.h (qn_export_write with QN_EXPORT_HTML).
+ * export_internal.h: what the export module's files share: the html
+ * writer (export_html.c) that export.c calls, and the wrap names that
+ * rule YAML (pack_doc.c) and the JSON writer (export.c) both use. Private
+ * to the export module; callers use quench/export.h.
  */
 #ifndef QN_EXPORT_INTERNAL_H
 #define QN_EXPORT_INTERNAL_H
@@ -18,5 +19,8 @@
  */
 void qn_export__html(qn_buf *out, const qn_pack_doc *doc, const char *json,
                      size_t len);
+
+/* "none", "x", "y" or "both" for a QN_WRAP_* value (pack_doc.c). */
+const char *qn_export__wrap_name(int wrap);
 
 #endif

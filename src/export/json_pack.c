@@ -240,12 +240,96 @@ static int parse_board(qn_pack_rule *pr, json_t *jr, qn_err *err,
     return QN_OK;
 }
 
+/* Cell j of pr: its position and its effects, column j of the matrix. */
+static int parse_cell(qn_pack_rule *pr, json_t *c, size_t j, qn_err *err,
+                      const where *at)
+{
+    int n = pr->ncells, rc;
+    unsigned k = pr->colours;
+    json_t *effects, *e;
+    long long x;
+    size_t ei;
+    where cat;
+
+    snprintf(cat.what, sizeof(cat.what), "%.16scell %zu: ", at->what, j);
+    if (!json_is_object(c))
+        return bad(err, at, "cell %zu must be an object", j);
+    if ((rc = only_keys(c, cell_keys, err, &cat)))
+        return rc;
+    if ((rc = get_int(c, "index", (long long)j, (long long)j, &x, err, &cat)))
+        return rc;
+    if ((rc = get_int(c, "row", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
+        return rc;
+    pr->row[j] = (int)x;
+    if ((rc = get_int(c, "col", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
+        return rc;
+    pr->col[j] = (int)x;
+    effects =
+        member(c, "effects", JSON_ARRAY, "an array of objects", err, &cat);
+    if (!effects)
+        return QN_EINVAL;
+    json_array_foreach(effects, ei, e) {
+        long long cell, amount;
+        uint8_t *m;
+        if (!json_is_object(e))
+            return bad(err, &cat, "effect %zu must be an object", ei);
+        if ((rc = only_keys(e, effect_keys, err, &cat)) ||
+            (rc = get_int(e, "cell", 0, n - 1, &cell, err, &cat)) ||
+            (rc = get_int(e, "amount", 1, k - 1, &amount, err, &cat)))
+            return rc;
+        m = &pr->matrix[(size_t)cell * (size_t)n + j];
+        if (*m)
+            return bad(err, &cat, "cell %lld is listed twice in "
+                                  "'effects'", cell);
+        *m = (uint8_t)amount;
+    }
+    return QN_OK;
+}
+
+/* The rule's grading tiers: names and press ranges. */
+static int parse_tiers(qn_pack_rule *pr, json_t *jr, qn_err *err,
+                       const where *at)
+{
+    json_t *tiers, *t;
+    long long x;
+    size_t ti;
+    int rc;
+
+    tiers = member(jr, "tiers", JSON_ARRAY, "an array of objects", err, at);
+    if (!tiers)
+        return QN_EINVAL;
+    if (json_array_size(tiers) > QN_RULES_MAX_TIERS)
+        return bad(err, at, "more than %d tiers", QN_RULES_MAX_TIERS);
+    pr->ntiers = json_array_size(tiers);
+    pr->tier_name = QN_NEWN(pr->ntiers ? pr->ntiers : 1, char *);
+    pr->tier_lo = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
+    pr->tier_hi = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
+    json_array_foreach(tiers, ti, t) {
+        if (!json_is_object(t))
+            return bad(err, at, "tier %zu must be an object", ti);
+        if ((rc = only_keys(t, tier_keys, err, at)) ||
+            (rc = get_str(t, "name", &pr->tier_name[ti], err, at)) ||
+            (rc = get_int(t, "lo", 0, 1 << 20, &x, err, at)))
+            return rc;
+        pr->tier_lo[ti] = (int)x;
+        if ((rc = get_int(t, "hi", 0, 1 << 20, &x, err, at)))
+            return rc;
+        pr->tier_hi[ti] = (int)x;
+    }
+    return QN_OK;
+}
+
+/*
+ * One rule object: its texts, board, cells (with their effects) and
+ * tiers, then compiled, so a rule that does not hash as it says is an
+ * error here.
+ */
 static int parse_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
                       const where *at)
 {
-    json_t *cells, *tiers, *c, *t;
+    json_t *cells, *c;
     long long x;
-    size_t j, ti;
+    size_t j;
     int n, rc;
     unsigned k;
 
@@ -282,66 +366,11 @@ static int parse_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
     if (json_array_size(cells) != (size_t)n)
         return bad(err, at, "'cells' has %zu entries, 'ncells' is %d",
                    json_array_size(cells), n);
-    json_array_foreach(cells, j, c) {
-        json_t *effects, *e;
-        size_t ei;
-        where cat;
-
-        snprintf(cat.what, sizeof(cat.what), "%.16scell %zu: ", at->what, j);
-        if (!json_is_object(c))
-            return bad(err, at, "cell %zu must be an object", j);
-        if ((rc = only_keys(c, cell_keys, err, &cat)))
+    json_array_foreach(cells, j, c)
+        if ((rc = parse_cell(pr, c, j, err, at)))
             return rc;
-        if ((rc = get_int(c, "index", (long long)j, (long long)j, &x, err,
-                          &cat)))
-            return rc;
-        if ((rc = get_int(c, "row", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
-            return rc;
-        pr->row[j] = (int)x;
-        if ((rc = get_int(c, "col", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
-            return rc;
-        pr->col[j] = (int)x;
-        effects = member(c, "effects", JSON_ARRAY, "an array of objects",
-                         err, &cat);
-        if (!effects)
-            return QN_EINVAL;
-        json_array_foreach(effects, ei, e) {
-            long long cell, amount;
-            uint8_t *m;
-            if (!json_is_object(e))
-                return bad(err, &cat, "effect %zu must be an object", ei);
-            if ((rc = only_keys(e, effect_keys, err, &cat)) ||
-                (rc = get_int(e, "cell", 0, n - 1, &cell, err, &cat)) ||
-                (rc = get_int(e, "amount", 1, k - 1, &amount, err, &cat)))
-                return rc;
-            m = &pr->matrix[(size_t)cell * (size_t)n + j];
-            if (*m)
-                return bad(err, &cat, "cell %lld is listed twice in "
-                                      "'effects'", cell);
-            *m = (uint8_t)amount;
-        }
-    }
-    tiers = member(jr, "tiers", JSON_ARRAY, "an array of objects", err, at);
-    if (!tiers)
-        return QN_EINVAL;
-    if (json_array_size(tiers) > QN_RULES_MAX_TIERS)
-        return bad(err, at, "more than %d tiers", QN_RULES_MAX_TIERS);
-    pr->ntiers = json_array_size(tiers);
-    pr->tier_name = QN_NEWN(pr->ntiers ? pr->ntiers : 1, char *);
-    pr->tier_lo = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
-    pr->tier_hi = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
-    json_array_foreach(tiers, ti, t) {
-        if (!json_is_object(t))
-            return bad(err, at, "tier %zu must be an object", ti);
-        if ((rc = only_keys(t, tier_keys, err, at)) ||
-            (rc = get_str(t, "name", &pr->tier_name[ti], err, at)) ||
-            (rc = get_int(t, "lo", 0, 1 << 20, &x, err, at)))
-            return rc;
-        pr->tier_lo[ti] = (int)x;
-        if ((rc = get_int(t, "hi", 0, 1 << 20, &x, err, at)))
-            return rc;
-        pr->tier_hi[ti] = (int)x;
-    }
+    if ((rc = parse_tiers(pr, jr, err, at)))
+        return rc;
     return qn_pack_rule_compile(pr, err);
 }
 

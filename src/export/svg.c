@@ -1,8 +1,9 @@
 /*
- * svg.c: SVG writers for boards, contact sheets and press histograms.
- * Cells are <use> references to one <defs> entry per colour value, so the
- * markup per cell is small and the palette/glyph choice lives in one place
- * (see svg.h for the palette, glyph and geometry decisions).
+ * svg.c: SVG pictures of boards and contact sheets of packs (the press
+ * histogram is svg_histogram.c, the shared markup svg_markup.c). Cells are
+ * <use> references to one <defs> entry per colour value, so the markup per
+ * cell is small and the palette/glyph choice lives in one place (see svg.h
+ * for the palette, glyph and geometry decisions).
  */
 #include "quench/svg.h"
 
@@ -12,192 +13,10 @@
 #include <string.h>
 
 #include "quench/layout.h"
+#include "svg_internal.h"
 
 #define SQRT3 1.7320508075688772
 #define QN_PI 3.14159265358979323846
-
-/* ------------------------------------------------------------------ text */
-
-static void add_cp(qn_buf *b, unsigned long cp)
-{
-    char u[4];
-
-    if (cp < 0x80) {
-        qn_buf_addc(b, (char)cp);
-    } else if (cp < 0x800) {
-        u[0] = (char)(0xC0 | (cp >> 6));
-        u[1] = (char)(0x80 | (cp & 0x3F));
-        qn_buf_add(b, u, 2);
-    } else if (cp < 0x10000) {
-        u[0] = (char)(0xE0 | (cp >> 12));
-        u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[2] = (char)(0x80 | (cp & 0x3F));
-        qn_buf_add(b, u, 3);
-    } else {
-        u[0] = (char)(0xF0 | (cp >> 18));
-        u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-        u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        u[3] = (char)(0x80 | (cp & 0x3F));
-        qn_buf_add(b, u, 4);
-    }
-}
-
-/*
- * Decode one UTF-8 sequence at s; return its length and set *cp, or return
- * 1 with *cp = U+FFFD when the byte does not start a valid, shortest-form
- * sequence. Resynchronising after one byte keeps following text intact.
- */
-static size_t utf8_next(const unsigned char *s, unsigned long *cp)
-{
-    unsigned long c = s[0], min;
-    size_t len, i;
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, c &= 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, c &= 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, c &= 0x07, min = 0x10000;
-    } else {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) { /* also stops at the NUL */
-            *cp = 0xFFFD;
-            return 1;
-        }
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    *cp = c;
-    return len;
-}
-
-void qn_svg_escape(qn_buf *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    unsigned long cp;
-
-    if (!s)
-        return;
-    while (*p) {
-        p += utf8_next(p, &cp);
-        switch (cp) {
-        case '&':
-            qn_buf_adds(out, "&amp;");
-            break;
-        case '<':
-            qn_buf_adds(out, "&lt;");
-            break;
-        case '>':
-            qn_buf_adds(out, "&gt;");
-            break;
-        case '"':
-            qn_buf_adds(out, "&quot;");
-            break;
-        case '\'':
-            qn_buf_adds(out, "&apos;");
-            break;
-        default:
-            /* XML 1.0 Char excludes most C0 controls and U+FFFE/FFFF. */
-            if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
-                cp == 0xFFFE || cp == 0xFFFF)
-                cp = 0xFFFD;
-            add_cp(out, cp);
-        }
-    }
-}
-
-/* Append a coordinate with at most two decimals and no trailing zeros. */
-static void num(qn_buf *b, double v)
-{
-    char t[48];
-    int n;
-
-    if (fabs(v) < 0.005)
-        v = 0; /* no "-0" */
-    n = snprintf(t, sizeof t, "%.2f", v);
-    assert(n > 0 && (size_t)n < sizeof t);
-    while (n > 0 && t[n - 1] == '0')
-        n--;
-    if (n > 0 && t[n - 1] == '.')
-        n--;
-    qn_buf_add(b, t, (size_t)n);
-}
-
-/* " name=\"v\"" */
-static void attr(qn_buf *b, const char *name, double v)
-{
-    qn_buf_addf(b, " %s=\"", name);
-    num(b, v);
-    qn_buf_addc(b, '"');
-}
-
-static void glyph_text(char out[4], unsigned v)
-{
-    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-
-    if (v < 36) {
-        out[0] = digits[v];
-        out[1] = '\0';
-    } else {
-        out[0] = digits[v / 36];
-        out[1] = digits[v % 36];
-        out[2] = '\0';
-    }
-}
-
-static void svg_open(qn_buf *b, double w, double h, const char *title)
-{
-    qn_buf_adds(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                   "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                   "xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
-                   "version=\"1.1\"");
-    w = ceil(w), h = ceil(h);
-    attr(b, "width", w);
-    attr(b, "height", h);
-    qn_buf_adds(b, " viewBox=\"0 0 ");
-    num(b, w);
-    qn_buf_addc(b, ' ');
-    num(b, h);
-    qn_buf_adds(b, "\">\n");
-    if (title && *title) {
-        qn_buf_adds(b, "<title>");
-        qn_svg_escape(b, title);
-        qn_buf_adds(b, "</title>\n");
-    }
-    qn_buf_adds(b, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
-}
-
-/* Room for a 16 px bold title: about 10 px per character, plus margins. */
-static double title_width(const char *t)
-{
-    size_t n = 0;
-
-    for (; *t; t++)
-        n += ((unsigned char)*t & 0xC0) != 0x80; /* count code points */
-    return 10.0 * (double)n + 24;
-}
-
-/* A visible title line centred at (x, y). */
-static void title_text(qn_buf *b, double x, double y, const char *title)
-{
-    qn_buf_adds(b, "<text class=\"title\"");
-    attr(b, "x", x);
-    attr(b, "y", y);
-    qn_buf_adds(b, " font-family=\"sans-serif\" font-size=\"16\" "
-                   "font-weight=\"bold\" text-anchor=\"middle\">");
-    qn_svg_escape(b, title);
-    qn_buf_adds(b, "</text>\n");
-}
 
 /* --------------------------------------------------------------- palette */
 
@@ -252,6 +71,21 @@ static int is_light(unsigned rgb)
     double y = 0.299 * ((rgb >> 16) & 0xFF) + 0.587 * ((rgb >> 8) & 0xFF) +
                0.114 * (rgb & 0xFF);
     return y > 140;
+}
+
+/* A value's glyph: base 36, two digits from 36 on (svg.h). */
+static void glyph_text(char out[4], unsigned v)
+{
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+    if (v < 36) {
+        out[0] = digits[v];
+        out[1] = '\0';
+    } else {
+        out[0] = digits[v / 36];
+        out[1] = digits[v % 36];
+        out[2] = '\0';
+    }
 }
 
 /* -------------------------------------------------------------- geometry */
@@ -382,36 +216,36 @@ static void shape_elem(qn_buf *b, const geom *g, unsigned fill, unsigned stroke,
     if (g->sh == SH_SQUARE) {
         double h = s / 2 - sw; /* a small gap between neighbours */
         qn_buf_adds(b, "<rect");
-        attr(b, "x", -h);
-        attr(b, "y", -h);
-        attr(b, "width", 2 * h);
-        attr(b, "height", 2 * h);
-        attr(b, "rx", s * 0.12);
+        qn_svg__attr(b, "x", -h);
+        qn_svg__attr(b, "y", -h);
+        qn_svg__attr(b, "width", 2 * h);
+        qn_svg__attr(b, "height", 2 * h);
+        qn_svg__attr(b, "rx", s * 0.12);
     } else if (g->sh == SH_HEX) {
         double R = s / SQRT3 * 0.95, hw = R * SQRT3 / 2;
         qn_buf_adds(b, "<path d=\"M0 ");
-        num(b, -R);
+        qn_svg__num(b, -R);
         qn_buf_adds(b, "L");
-        num(b, hw);
+        qn_svg__num(b, hw);
         qn_buf_addc(b, ' ');
-        num(b, -R / 2);
+        qn_svg__num(b, -R / 2);
         qn_buf_adds(b, "V");
-        num(b, R / 2);
+        qn_svg__num(b, R / 2);
         qn_buf_adds(b, "L0 ");
-        num(b, R);
+        qn_svg__num(b, R);
         qn_buf_adds(b, "L");
-        num(b, -hw);
+        qn_svg__num(b, -hw);
         qn_buf_addc(b, ' ');
-        num(b, R / 2);
+        qn_svg__num(b, R / 2);
         qn_buf_adds(b, "V");
-        num(b, -R / 2);
+        qn_svg__num(b, -R / 2);
         qn_buf_adds(b, "Z\"");
     } else {
         qn_buf_adds(b, "<circle");
-        attr(b, "r", s * 0.45);
+        qn_svg__attr(b, "r", s * 0.45);
     }
     qn_buf_addf(b, " fill=\"#%06X\" stroke=\"#%06X\"", fill, stroke);
-    attr(b, "stroke-width", sw);
+    qn_svg__attr(b, "stroke-width", sw);
     qn_buf_addf(b, "%s/>", extra ? extra : "");
 }
 
@@ -438,10 +272,10 @@ static void defs(qn_buf *b, const geom *g, unsigned k,
         if (v) {
             glyph_text(t, v);
             qn_buf_adds(b, "<text class=\"glyph\" x=\"0\"");
-            attr(b, "y", s * (v < 36 ? 0.18 : 0.15));
+            qn_svg__attr(b, "y", s * (v < 36 ? 0.18 : 0.15));
             qn_buf_adds(b, " font-family=\"sans-serif\" font-weight=\"bold\""
                            " text-anchor=\"middle\"");
-            attr(b, "font-size", s * (v < 36 ? 0.5 : 0.42));
+            qn_svg__attr(b, "font-size", s * (v < 36 ? 0.5 : 0.42));
             qn_buf_addf(b, " fill=\"%s\">%s</text>",
                         is_light(fill) ? "#000" : "#fff", t);
         }
@@ -454,8 +288,8 @@ static void defs(qn_buf *b, const geom *g, unsigned k,
     }
     if (press) {
         qn_buf_adds(b, "<circle id=\"press\"");
-        attr(b, "r", s * 0.14);
-        attr(b, "stroke-width", s / 25 < 1 ? 1 : s / 25);
+        qn_svg__attr(b, "r", s * 0.14);
+        qn_svg__attr(b, "stroke-width", s / 25 < 1 ? 1 : s / 25);
         qn_buf_adds(b, " fill=\"#fff\" stroke=\"#000\"/>\n");
     }
     qn_buf_adds(b, "</defs>\n");
@@ -481,10 +315,10 @@ static void cells(qn_buf *b, const geom *g, const qn_rules *r,
                 raw_centre(g, i, &x, &y);
                 raw_centre(g, j, &x2, &y2);
                 qn_buf_adds(b, "<line");
-                attr(b, "x1", x0 + g->ox + x);
-                attr(b, "y1", y0 + g->oy + y);
-                attr(b, "x2", x0 + g->ox + x2);
-                attr(b, "y2", y0 + g->oy + y2);
+                qn_svg__attr(b, "x1", x0 + g->ox + x);
+                qn_svg__attr(b, "y1", y0 + g->oy + y);
+                qn_svg__attr(b, "x2", x0 + g->ox + x2);
+                qn_svg__attr(b, "y2", y0 + g->oy + y2);
                 qn_buf_adds(b, "/>\n");
             }
         qn_buf_adds(b, "</g>\n");
@@ -497,8 +331,8 @@ static void cells(qn_buf *b, const geom *g, const qn_rules *r,
                     continue;
                 raw_pos_centre(g, rr, c, &x, &y);
                 qn_buf_adds(b, "<use class=\"hole\" xlink:href=\"#hole\"");
-                attr(b, "x", x0 + g->ox + x);
-                attr(b, "y", y0 + g->oy + y);
+                qn_svg__attr(b, "x", x0 + g->ox + x);
+                qn_svg__attr(b, "y", y0 + g->oy + y);
                 qn_buf_adds(b, "/>\n");
             }
     }
@@ -507,8 +341,8 @@ static void cells(qn_buf *b, const geom *g, const qn_rules *r,
         raw_centre(g, i, &x, &y);
         qn_buf_addf(b, "<use%s xlink:href=\"#v%u\"",
                     cls ? " class=\"cell\"" : "", st[i]);
-        attr(b, "x", x0 + g->ox + x);
-        attr(b, "y", y0 + g->oy + y);
+        qn_svg__attr(b, "x", x0 + g->ox + x);
+        qn_svg__attr(b, "y", y0 + g->oy + y);
         qn_buf_adds(b, cls ? "/>\n" : "/>");
     }
     if (!cls)
@@ -545,12 +379,12 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
     for (i = 0; i < n; i++)
         present[cells_in[i]] = 1;
     w = g.bw + 2 * m, h = g.bh + 2 * m + top;
-    if (top && w < title_width(o->title))
-        w = title_width(o->title);
+    if (top && w < qn_svg__title_width(o->title))
+        w = qn_svg__title_width(o->title);
 
-    svg_open(out, w, h, o->title);
+    qn_svg__open(out, w, h, o->title);
     if (top)
-        title_text(out, w / 2, 20, o->title);
+        qn_svg__title(out, w / 2, 20, o->title);
     defs(out, &g, k, present, holes, o->plan != NULL);
     cells(out, &g, r, cells_in, (w - g.bw) / 2, m + top, 1, o->flags);
     if (o->plan) {
@@ -560,20 +394,20 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
 
         qn_buf_adds(out, "<g class=\"plan\" font-family=\"sans-serif\" "
                          "font-weight=\"bold\" text-anchor=\"middle\"");
-        attr(out, "font-size", s * 0.2);
+        qn_svg__attr(out, "font-size", s * 0.2);
         qn_buf_adds(out, ">\n");
         for (i = 0; i < n; i++) {
             if (!o->plan[i])
                 continue;
             raw_centre(&g, i, &x, &y);
             qn_buf_adds(out, "<use class=\"press\" xlink:href=\"#press\"");
-            attr(out, "x", x0 + x);
-            attr(out, "y", y0 + y);
+            qn_svg__attr(out, "x", x0 + x);
+            qn_svg__attr(out, "y", y0 + y);
             qn_buf_adds(out, "/>");
             if (o->plan[i] > 1) {
                 qn_buf_adds(out, "<text");
-                attr(out, "x", x0 + x);
-                attr(out, "y", y0 + y + s * 0.07);
+                qn_svg__attr(out, "x", x0 + x);
+                qn_svg__attr(out, "y", y0 + y + s * 0.07);
                 qn_buf_addf(out, ">%u</text>", o->plan[i]);
             }
             qn_buf_addc(out, '\n');
@@ -621,8 +455,8 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
     th = g.bh + LABEL_H + PAD;
     top = o->title && *o->title ? 28 : 0;
     w = cols * tw + PAD, h = rows * th + PAD + top;
-    if (top && w < title_width(o->title))
-        w = title_width(o->title);
+    if (top && w < qn_svg__title_width(o->title))
+        w = qn_svg__title_width(o->title);
     for (i = 0; i < n; i++) {
         int j;
         assert(items[i].state);
@@ -630,9 +464,9 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
             present[items[i].state[j]] = 1;
     }
 
-    svg_open(out, w, h, o->title);
+    qn_svg__open(out, w, h, o->title);
     if (top)
-        title_text(out, w / 2, 20, o->title);
+        qn_svg__title(out, w / 2, 20, o->title);
     defs(out, &g, k, present, holes, 0);
     qn_buf_adds(out, "<g font-family=\"sans-serif\" font-size=\"11\" "
                      "text-anchor=\"middle\">\n");
@@ -646,13 +480,13 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
         cells(out, &g, r, it->state, cx - g.bw / 2, y0, 0,
               o->flags & ~QN_SVG_EDGES);
         qn_buf_adds(out, "<text class=\"label\"");
-        attr(out, "x", cx);
-        attr(out, "y", y0 + g.bh + 13);
+        qn_svg__attr(out, "x", cx);
+        qn_svg__attr(out, "y", y0 + g.bh + 13);
         qn_buf_adds(out, " font-weight=\"bold\">");
         qn_svg_escape(out, it->id);
         qn_buf_adds(out, "</text><text class=\"meta\"");
-        attr(out, "x", cx);
-        attr(out, "y", y0 + g.bh + 26);
+        qn_svg__attr(out, "x", cx);
+        qn_svg__attr(out, "y", y0 + g.bh + 26);
         qn_buf_addc(out, '>');
         if (it->grade) {
             qn_svg_escape(out, it->grade);
@@ -665,202 +499,4 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
         qn_buf_adds(out, "</text></g>\n");
     }
     qn_buf_adds(out, "</g>\n</svg>\n");
-}
-
-/* ------------------------------------------------------------- histogram */
-
-#define HW 640.0
-#define HH 400.0
-#define PL 64.0 /* plot margins: left, right, top, bottom */
-#define PR 20.0
-#define PT 44.0
-#define PB 56.0
-
-/* The smallest 1, 2 or 5 times a power of ten at least `raw`. */
-static double nice_step(double raw)
-{
-    double mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
-static void fmt_pct(qn_buf *b, double v)
-{
-    char t[32];
-
-    snprintf(t, sizeof t, "%.4g", v);
-    qn_buf_adds(b, t);
-}
-
-void qn_svg_histogram(qn_buf *out, const uint64_t *pack_counts, size_t pack_len,
-                      const uint64_t *dist_counts, size_t dist_len,
-                      const char *title)
-{
-    double ptot = 0, dtot = 0, maxs = 0, top, step, pw, ph, bw, v;
-    size_t nb = 0, i, xs;
-    double x0 = PL, y0 = HH - PB; /* plot origin (bottom left) */
-
-    assert(out && (pack_counts || pack_len == 0));
-    if (!dist_counts)
-        dist_len = 0;
-    for (i = 0; i < pack_len; i++) {
-        ptot += (double)pack_counts[i];
-        if (pack_counts[i])
-            nb = i + 1;
-    }
-    for (i = 0; i < dist_len; i++) {
-        dtot += (double)dist_counts[i];
-        if (dist_counts[i])
-            nb = i + 1;
-    }
-    if (nb == 0)
-        nb = 1;
-    for (i = 0; i < nb; i++) {
-        if (i < pack_len && ptot > 0 &&
-            (v = 100 * (double)pack_counts[i] / ptot) > maxs)
-            maxs = v;
-        if (i < dist_len && dtot > 0 &&
-            (v = 100 * (double)dist_counts[i] / dtot) > maxs)
-            maxs = v;
-    }
-    step = maxs > 0 ? nice_step(maxs / 5) : 20;
-    top = maxs > 0 ? ceil(maxs / step - 1e-9) * step : 100;
-    pw = HW - PL - PR, ph = HH - PT - PB, bw = pw / (double)nb;
-
-    svg_open(out, HW, HH, title);
-    if (title && *title)
-        title_text(out, HW / 2, 24, title);
-    qn_buf_adds(out, "<defs>\n<pattern id=\"hatch\" width=\"6\" height=\"6\" "
-                     "patternUnits=\"userSpaceOnUse\" "
-                     "patternTransform=\"rotate(45)\"><rect width=\"6\" "
-                     "height=\"6\" fill=\"#56B4E9\"/><line x1=\"0\" y1=\"0\" "
-                     "x2=\"0\" y2=\"6\" stroke=\"#0072B2\" "
-                     "stroke-width=\"2.5\"/></pattern>\n</defs>\n");
-    /* y grid and tick labels */
-    qn_buf_adds(out, "<g class=\"yaxis\" font-family=\"sans-serif\" "
-                     "font-size=\"11\" text-anchor=\"end\">\n");
-    for (v = 0; v <= top + step / 2; v += step) {
-        double y = y0 - ph * v / top;
-        qn_buf_adds(out, "<line");
-        attr(out, "x1", x0);
-        attr(out, "y1", y);
-        attr(out, "x2", x0 + pw);
-        attr(out, "y2", y);
-        qn_buf_adds(out, " stroke=\"#ddd\"/><text");
-        attr(out, "x", x0 - 6);
-        attr(out, "y", y + 4);
-        qn_buf_addc(out, '>');
-        fmt_pct(out, v);
-        qn_buf_adds(out, "</text>\n");
-    }
-    qn_buf_adds(out, "</g>\n");
-    /* pack bars */
-    qn_buf_adds(out, "<g class=\"pack\" fill=\"url(#hatch)\" stroke=\"#000\" "
-                     "stroke-width=\"1\">\n");
-    for (i = 0; i < pack_len && i < nb && ptot > 0; i++) {
-        double hgt;
-        if (!pack_counts[i])
-            continue;
-        hgt = ph * (100 * (double)pack_counts[i] / ptot) / top;
-        qn_buf_adds(out, "<rect class=\"bar\"");
-        attr(out, "x", x0 + bw * (double)i + bw * 0.1);
-        attr(out, "y", y0 - hgt);
-        attr(out, "width", bw * 0.8);
-        attr(out, "height", hgt);
-        qn_buf_addf(out, "><title>%zu presses: %llu</title></rect>\n", i,
-                    (unsigned long long)pack_counts[i]);
-    }
-    qn_buf_adds(out, "</g>\n");
-    /* distribution: a dashed step outline over whole bins */
-    if (dist_counts && dtot > 0) {
-        qn_buf_adds(out, "<path class=\"dist\" fill=\"none\" "
-                         "stroke=\"#D55E00\" stroke-width=\"2.5\" "
-                         "stroke-dasharray=\"6 3\" d=\"M");
-        num(out, x0);
-        qn_buf_addc(out, ' ');
-        num(out, y0);
-        for (i = 0; i < nb; i++) {
-            double sh = i < dist_len ? (double)dist_counts[i] / dtot : 0;
-            qn_buf_adds(out, "V");
-            num(out, y0 - ph * 100 * sh / top);
-            qn_buf_adds(out, "H");
-            num(out, x0 + bw * (double)(i + 1));
-        }
-        qn_buf_adds(out, "V");
-        num(out, y0);
-        qn_buf_adds(out, "\"/>\n");
-    }
-    /* axes, x ticks, axis titles */
-    qn_buf_adds(out, "<g stroke=\"#000\" stroke-width=\"1\">");
-    qn_buf_adds(out, "<line");
-    attr(out, "x1", x0);
-    attr(out, "y1", y0);
-    attr(out, "x2", x0 + pw);
-    attr(out, "y2", y0);
-    qn_buf_adds(out, "/><line");
-    attr(out, "x1", x0);
-    attr(out, "y1", y0);
-    attr(out, "x2", x0);
-    attr(out, "y2", y0 - ph);
-    qn_buf_adds(out, "/></g>\n<g class=\"xaxis\" font-family=\"sans-serif\" "
-                     "font-size=\"11\" text-anchor=\"middle\">\n");
-    xs = (nb + 24) / 25; /* at most 25 labels */
-    for (i = 0; i < nb; i += xs) {
-        qn_buf_adds(out, "<text");
-        attr(out, "x", x0 + bw * ((double)i + 0.5));
-        attr(out, "y", y0 + 15);
-        qn_buf_addf(out, ">%zu</text>\n", i);
-    }
-    qn_buf_adds(out, "<text");
-    attr(out, "x", x0 + pw / 2);
-    attr(out, "y", HH - 14);
-    qn_buf_adds(out, " font-size=\"13\">minimal presses</text>\n<text");
-    attr(out, "x", 16);
-    attr(out, "y", y0 - ph / 2);
-    qn_buf_adds(out, " font-size=\"13\" transform=\"rotate(-90 16 ");
-    num(out, y0 - ph / 2);
-    qn_buf_adds(out, ")\">share (%)</text>\n</g>\n");
-    /* legend, top right inside the plot */
-    {
-        double lx = x0 + pw - 200, ly = PT + 6;
-        int rows = dist_counts ? 2 : 1;
-
-        qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
-                         "font-size=\"12\"><rect");
-        attr(out, "x", lx);
-        attr(out, "y", ly);
-        attr(out, "width", 196);
-        attr(out, "height", 8 + 20 * rows);
-        qn_buf_adds(out, " fill=\"#fff\" fill-opacity=\"0.9\" "
-                         "stroke=\"#999\"/><rect");
-        attr(out, "x", lx + 8);
-        attr(out, "y", ly + 8);
-        qn_buf_adds(out, " width=\"24\" height=\"12\" fill=\"url(#hatch)\" "
-                         "stroke=\"#000\"/><text");
-        attr(out, "x", lx + 40);
-        attr(out, "y", ly + 18);
-        qn_buf_addf(out, ">pack (%.0f puzzle%s)</text>", ptot,
-                    ptot == 1 ? "" : "s");
-        if (dist_counts) {
-            qn_buf_adds(out, "<line");
-            attr(out, "x1", lx + 8);
-            attr(out, "y1", ly + 34);
-            attr(out, "x2", lx + 32);
-            attr(out, "y2", ly + 34);
-            qn_buf_adds(out, " stroke=\"#D55E00\" stroke-width=\"2.5\" "
-                             "stroke-dasharray=\"6 3\"/><text");
-            attr(out, "x", lx + 40);
-            attr(out, "y", ly + 38);
-            qn_buf_adds(out, ">all solvable states</text>");
-        }
-        qn_buf_adds(out, "</g>\n");
-    }
-    if (ptot == 0 && dtot == 0) {
-        qn_buf_adds(out, "<text");
-        attr(out, "x", x0 + pw / 2);
-        attr(out, "y", y0 - ph / 2);
-        qn_buf_adds(out, " font-family=\"sans-serif\" font-size=\"14\" "
-                         "text-anchor=\"middle\">no data</text>\n");
-    }
-    qn_buf_adds(out, "</svg>\n");
 }
