@@ -416,6 +416,66 @@ static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
     return QN_OK;
 }
 
+/* "state" or "solution" at raw offset `at`: a string of cells or an array
+ * of integers, into out. */
+static int cells_value(uint8_t *out, const qn_submit__rec *rec,
+                       int is_solution, const json_t *v, const ctx *x,
+                       size_t at)
+{
+    const char *what = is_solution ? "solution" : "state";
+
+    if (json_is_string(v))
+        return cells_string(out, rec->l, rec->k, is_solution, v, x, at);
+    if (json_is_array(v))
+        return int_array(out, rec->l, rec->k, v, x, at, what);
+    return fail_at(x, QN_ESYNTAX, at,
+                   "%s must be a string or an array of integers, got %s",
+                   what, type_name(v));
+}
+
+static int get_min(qn_submit__rec *rec, const json_t *v, const ctx *x,
+                   size_t at)
+{
+    if (!json_is_integer(v))
+        return fail_at(x, QN_ESYNTAX, at,
+                       "min_presses must be a non-negative integer, got %s",
+                       type_name(v));
+    if (json_integer_value(v) < 0)
+        return fail_at(x, QN_ESYNTAX, at,
+                       "min_presses must be a non-negative integer, got "
+                       "%" JSON_INTEGER_FORMAT,
+                       json_integer_value(v));
+    rec->min_presses = (uint64_t)json_integer_value(v);
+    rec->has_min = 1;
+    return QN_OK;
+}
+
+/* Member `key` (value v) of a submission record into rec. */
+static int member(qn_submit__rec *rec, const char *key, const json_t *v,
+                  const ctx *x)
+{
+    size_t koff = 0, voff = 0;
+    int rc;
+
+    if (!find_member(x->text, x->len, key, &koff, &voff))
+        koff = voff = skip_ws(x->text, x->len, 0);
+    if (strcmp(key, "type") == 0 || strcmp(key, "record") == 0 ||
+        is_info_key(key))
+        return QN_OK; /* checked by record_type, or informational */
+    if (strcmp(key, "id") == 0)
+        return get_id(rec, v, x, voff);
+    if (strcmp(key, "state") == 0)
+        return cells_value(rec->cells, rec, 0, v, x, voff);
+    if (strcmp(key, "solution") == 0) {
+        rc = cells_value(rec->solution, rec, 1, v, x, voff);
+        rec->has_solution = rc == QN_OK;
+        return rc;
+    }
+    if (strcmp(key, "min_presses") == 0)
+        return get_min(rec, v, x, voff);
+    return unknown_key(x, key, koff);
+}
+
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
                            int line, int col, qn_err *err)
 {
@@ -442,57 +502,7 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
         goto done;
     json_object_foreach(j, key, v)
     {
-        if (!find_member(text, len, key, &koff, &voff))
-            koff = voff = skip_ws(text, len, 0);
-        if (strcmp(key, "type") == 0 || strcmp(key, "record") == 0 ||
-            is_info_key(key)) {
-            /* checked above, or informational */
-        } else if (strcmp(key, "id") == 0) {
-            rc = get_id(rec, v, &x, voff);
-        } else if (strcmp(key, "state") == 0) {
-            if (json_is_string(v))
-                rc = cells_string(rec->cells, rec->l, rec->k, 0, v, &x,
-                                  voff);
-            else if (json_is_array(v))
-                rc = int_array(rec->cells, rec->l, rec->k, v, &x, voff,
-                               "state");
-            else
-                rc = fail_at(&x, QN_ESYNTAX, voff,
-                             "state must be a string or an array of "
-                             "integers, got %s",
-                             type_name(v));
-        } else if (strcmp(key, "solution") == 0) {
-            if (json_is_string(v))
-                rc = cells_string(rec->solution, rec->l, rec->k, 1, v, &x,
-                                  voff);
-            else if (json_is_array(v))
-                rc = int_array(rec->solution, rec->l, rec->k, v, &x, voff,
-                               "solution");
-            else
-                rc = fail_at(&x, QN_ESYNTAX, voff,
-                             "solution must be a string or an array of "
-                             "integers, got %s",
-                             type_name(v));
-            rec->has_solution = rc == QN_OK;
-        } else if (strcmp(key, "min_presses") == 0) {
-            if (!json_is_integer(v))
-                rc = fail_at(&x, QN_ESYNTAX, voff,
-                             "min_presses must be a non-negative integer, "
-                             "got %s",
-                             type_name(v));
-            else if (json_integer_value(v) < 0)
-                rc = fail_at(&x, QN_ESYNTAX, voff,
-                             "min_presses must be a non-negative integer, "
-                             "got %" JSON_INTEGER_FORMAT,
-                             json_integer_value(v));
-            else {
-                rec->min_presses = (uint64_t)json_integer_value(v);
-                rec->has_min = 1;
-            }
-        } else {
-            rc = unknown_key(&x, key, koff);
-        }
-        if (rc < 0)
+        if ((rc = member(rec, key, v, &x)) < 0)
             goto done;
     }
     if (!json_object_get(j, "state"))

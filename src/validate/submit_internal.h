@@ -1,10 +1,12 @@
 /*
- * submit_internal.h: what src/validate/submit.c (framing, text, CSV) and
- * src/validate/json_in.c (the only user of jansson) share. Not installed.
+ * submit_internal.h: the value parsers every submission format shares:
+ * byte checks, positions and cell strings (submit_cells.c) and the JSON
+ * values of json_in.c (the only user of jansson). Not installed.
  */
 #ifndef QN_SUBMIT_INTERNAL_H
 #define QN_SUBMIT_INTERNAL_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,7 +27,15 @@ typedef struct qn_submit__rec {
     char id[QN_SUBMIT_MAX_ID + 1]; /* NUL-terminated when has_id */
 } qn_submit__rec;
 
+/* A line or column counted in long long, as an int for a qn_err. */
+static inline int qn_submit__clamp(long long v)
+{
+    return v > INT_MAX ? INT_MAX : (int)v;
+}
+
 /*
+ * submit_cells.c.
+ *
  * The offset of the first NUL byte or invalid UTF-8 sequence in s[0..len),
  * or len when there is none; *what_out is then "NUL byte" or "invalid
  * UTF-8". Overlong forms, surrogates and code points above U+10FFFF are
@@ -60,8 +70,8 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
  * is seen, even when the record is malformed. A record quench writes
  * itself is read as it is: "type"/"record" "puzzle" is a submission,
  * "header"/"summary"/"pack" sets rec->is_meta (nothing else is read), and the
- * informational keys of generate and export are ignored. Returns QN_OK, QN_ESYNTAX or
- * QN_ELIMIT (nesting deeper than QN_SUBMIT_MAX_DEPTH).
+ * informational keys of generate and export are ignored. Returns QN_OK,
+ * QN_ESYNTAX or QN_ELIMIT (nesting deeper than QN_SUBMIT_MAX_DEPTH).
  */
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
                            int line, int col, qn_err *err);
