@@ -88,12 +88,10 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
     return QN_OK;
 }
 
-int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
+/* One shape, and the keys only some shapes take. */
+static int check_section(const qn_rules_spec *s, qn_err *err)
 {
     int kinds = s->has_grid + s->has_hex + s->has_hexagon + s->has_graph;
-    uint8_t *active = NULL;
-    int rc;
-    long n;
 
     if (!s->has_board)
         return qn_rules__fail(err, s->mark, "missing 'board'");
@@ -113,38 +111,65 @@ int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
         return qn_rules__fail(err, s->mask.mark,
                               "'mask' is only for grid and hex "
                               "boards");
+    return QN_OK;
+}
+
+/* The size and mask of a grid or hex board: *active_out is the mask's
+ * cells (w * h, malloc'd), or NULL when there is no mask. */
+static int rect_shape(uint8_t **active_out, const qn_rules_spec *s, qn_err *err)
+{
+    const char *what = s->has_grid ? "grid" : "hex";
+    uint8_t *active;
+    long n, i;
+    int rc;
+
+    *active_out = NULL;
+    if (s->w < 1 || s->w > QN_LAYOUT_MAX_SIDE)
+        return qn_rules__fail(err, s->w_mark, "%s width must be 1..%d, got %ld",
+                              what, QN_LAYOUT_MAX_SIDE, s->w);
+    if (s->h < 1 || s->h > QN_LAYOUT_MAX_SIDE)
+        return qn_rules__fail(err, s->h_mark,
+                              "%s height must be 1..%d, got %ld", what,
+                              QN_LAYOUT_MAX_SIDE, s->h);
+    n = s->w * s->h;
+    if (n > QN_LAYOUT_MAX_POSITIONS)
+        return qn_rules__fail(err, s->shape_mark,
+                              "%s has %ld positions, the limit is %d", what, n,
+                              QN_LAYOUT_MAX_POSITIONS);
+    if (!s->mask.text)
+        return QN_OK;
+    active = QN_NEWN((size_t)n, uint8_t);
+    rc = parse_mask(active, &s->mask, (int)s->w, (int)s->h, err);
+    if (rc == QN_OK) {
+        for (i = 0; i < n && !active[i]; i++)
+            ;
+        if (i == n)
+            rc = qn_rules__fail(err, s->mask.mark, "mask has no cells");
+    }
+    if (rc != QN_OK) {
+        free(active);
+        return rc;
+    }
+    *active_out = active;
+    return QN_OK;
+}
+
+int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
+{
+    uint8_t *active;
+    int rc;
+
+    if ((rc = check_section(s, err)) != QN_OK)
+        return rc;
     if (s->has_grid || s->has_hex) {
-        const char *what = s->has_grid ? "grid" : "hex";
-        if (s->w < 1 || s->w > QN_LAYOUT_MAX_SIDE)
-            return qn_rules__fail(err, s->w_mark,
-                                  "%s width must be 1..%d, got %ld", what,
-                                  QN_LAYOUT_MAX_SIDE, s->w);
-        if (s->h < 1 || s->h > QN_LAYOUT_MAX_SIDE)
-            return qn_rules__fail(err, s->h_mark,
-                                  "%s height must be 1..%d, got %ld", what,
-                                  QN_LAYOUT_MAX_SIDE, s->h);
-        n = s->w * s->h;
-        if (n > QN_LAYOUT_MAX_POSITIONS)
-            return qn_rules__fail(err, s->shape_mark,
-                                  "%s has %ld positions, the limit is %d", what,
-                                  n, QN_LAYOUT_MAX_POSITIONS);
-        if (s->mask.text) {
-            active = QN_NEWN((size_t)n, uint8_t);
-            if ((rc = parse_mask(active, &s->mask, (int)s->w, (int)s->h,
-                                 err)) != QN_OK)
-                goto done;
-            for (rc = 0; rc < n && !active[rc]; rc++)
-                ;
-            if (rc == n) {
-                rc = qn_rules__fail(err, s->mask.mark, "mask has no cells");
-                goto done;
-            }
-        }
+        if ((rc = rect_shape(&active, s, err)) != QN_OK)
+            return rc;
         if (s->has_grid)
             rc = qn_layout_init_grid(l, (int)s->w, (int)s->h, s->wrap, active,
                                      err);
         else
             rc = qn_layout_init_hex(l, (int)s->w, (int)s->h, active, err);
+        free(active);
     } else if (s->has_hexagon) {
         if (s->side < 1 || s->side > QN_LAYOUT_MAX_HEXAGON)
             return qn_rules__fail(err, s->shape_mark,
@@ -166,13 +191,11 @@ int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err)
             err->line = s->shape_mark.line;
             err->col = s->shape_mark.col;
         }
-        goto done;
+        return rc;
     }
     if (l->ncells > QN_RULES_MAX_CELLS)
-        rc = qn_rules__fail(err, s->shape_mark,
-                            "board has %d cells, the limit is %d", l->ncells,
-                            QN_RULES_MAX_CELLS);
-done:
-    free(active);
-    return rc;
+        return qn_rules__fail(err, s->shape_mark,
+                              "board has %d cells, the limit is %d", l->ncells,
+                              QN_RULES_MAX_CELLS);
+    return QN_OK;
 }
