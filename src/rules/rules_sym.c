@@ -207,28 +207,14 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
     name_group(out->name, sizeof(out->name), out->syms, out->nsyms, n);
 }
 
-/*
- * Symmetries: the layout proposes the shape's symmetries; keep those that
- * preserve A and the goal. The test walks the nonzero entries of each
- * column (A is sparse for every stencil), so a candidate costs O(nnz).
- */
-void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
-                          const uint8_t *a, const uint8_t *goal)
+/* A by columns, sparse: the rows of column j's nonzero entries are
+ * rows[colstart[j] .. colstart[j + 1]). Both malloc'd. */
+static void column_index(int **colstart_out, int **rows_out, const uint8_t *a,
+                         int n)
 {
-    int n = l->ncells, *cand, *point, trunc, *colstart, *rows, i, j;
-    size_t ncand, c, nkeep = 0, nnz = 0, q;
-    int npoint = l->kind == QN_LAYOUT_GRID ? 8 : 12;
-    int has_point[12] = {0}, nrot = 0, nmir = 0;
-    size_t ntrans = 0, budget = ((size_t)1 << 22) / (size_t)n;
-    char group[48];
+    int *colstart = QN_NEWN((size_t)n + 1, int), *rows, i, j;
+    size_t nnz = 0;
 
-    if (l->kind == QN_LAYOUT_GRAPH) {
-        graph_syms(out, a, goal, n);
-        return;
-    }
-    qn_layout_symmetries(l, budget < 8 ? 8 : budget, &cand, &point, &ncand,
-                         &trunc);
-    colstart = QN_NEWN((size_t)n + 1, int);
     for (j = 0; j < n; j++)
         for (i = 0; i < n; i++)
             nnz += a[(size_t)i * n + j] != 0;
@@ -241,26 +227,44 @@ void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
                 rows[nnz++] = i;
     }
     colstart[n] = (int)nnz;
-    for (c = 0; c < ncand; c++) {
-        const int *p = cand + c * (size_t)n;
-        int ok = 1;
-        for (j = 0; ok && j < n; j++) {
-            int pj = p[j];
-            if (goal[pj] != goal[j] || colstart[pj + 1] - colstart[pj] !=
-                                           colstart[j + 1] - colstart[j])
-                ok = 0;
-            for (q = (size_t)colstart[j]; ok && q < (size_t)colstart[j + 1];
-                 q++) {
-                i = rows[q];
-                if (a[(size_t)p[i] * n + pj] != a[(size_t)i * n + j])
-                    ok = 0;
-            }
+    *colstart_out = colstart;
+    *rows_out = rows;
+}
+
+/* Whether p keeps the goal and A: A[p(i)][p(j)] == A[i][j] for the nonzero
+ * entries of each column j, which with equal column counts is all of A. */
+static int preserves(const int *p, const uint8_t *a, const uint8_t *goal,
+                     const int *colstart, const int *rows, int n)
+{
+    int i, j;
+    size_t q;
+
+    for (j = 0; j < n; j++) {
+        int pj = p[j];
+        if (goal[pj] != goal[j] ||
+            colstart[pj + 1] - colstart[pj] != colstart[j + 1] - colstart[j])
+            return 0;
+        for (q = (size_t)colstart[j]; q < (size_t)colstart[j + 1]; q++) {
+            i = rows[q];
+            if (a[(size_t)p[i] * n + pj] != a[(size_t)i * n + j])
+                return 0;
         }
-        if (!ok)
-            continue;
-        if (nkeep != c)
-            memcpy(cand + nkeep * (size_t)n, p, (size_t)n * sizeof(int));
-        point[nkeep++] = point[c];
+    }
+    return 1;
+}
+
+/* Name the group from the point transforms of its nsyms elements (see
+ * qn_layout_symmetries: the first npoint / 2 are rotations, 0 with a
+ * translation), e.g. "D4 (order 8)" or "C2 with 9 translations (order
+ * 18)". */
+static void name_point_group(char *out, size_t size, const int *point,
+                             size_t nsyms, int npoint, int trunc)
+{
+    int has_point[12] = {0}, nrot = 0, nmir = 0, i;
+    size_t ntrans = 0, c;
+    char group[48];
+
+    for (c = 0; c < nsyms; c++) {
         if (point[c] == 0)
             ntrans++;
         has_point[point[c]] = 1;
@@ -273,8 +277,6 @@ void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
         else
             nmir++;
     }
-    out->syms = cand;
-    out->nsyms = nkeep;
     if (nrot == 1 && nmir == 0)
         snprintf(group, sizeof(group), "trivial");
     else if (nmir == 0)
@@ -285,21 +287,51 @@ void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
         snprintf(group, sizeof(group), "C2 x C2");
     else
         snprintf(group, sizeof(group), "D%d", nrot);
-    if (nkeep == 1)
-        snprintf(out->name, sizeof(out->name), "trivial");
+    if (nsyms == 1)
+        snprintf(out, size, "trivial");
     else if (ntrans > 1 && nrot == 1 && nmir == 0)
-        snprintf(out->name, sizeof(out->name), "%zu translations (order %zu)",
-                 ntrans, nkeep);
+        snprintf(out, size, "%zu translations (order %zu)", ntrans, nsyms);
     else if (ntrans > 1)
-        snprintf(out->name, sizeof(out->name),
-                 "%s with %zu translations (order %zu)", group, ntrans, nkeep);
+        snprintf(out, size, "%s with %zu translations (order %zu)", group,
+                 ntrans, nsyms);
     else
-        snprintf(out->name, sizeof(out->name), "%s (order %zu)", group, nkeep);
+        snprintf(out, size, "%s (order %zu)", group, nsyms);
     if (trunc) {
-        size_t len = strlen(out->name);
-        snprintf(out->name + len, sizeof(out->name) - len,
-                 "; translations not enumerated");
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "; translations not enumerated");
     }
+}
+
+/*
+ * Symmetries: the layout proposes the shape's symmetries; keep those that
+ * preserve A and the goal. The test walks the nonzero entries of each
+ * column (A is sparse for every stencil), so a candidate costs O(nnz).
+ */
+void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
+                          const uint8_t *a, const uint8_t *goal)
+{
+    int n = l->ncells, *cand, *point, trunc, *colstart, *rows;
+    size_t ncand, c, nkeep = 0, budget = ((size_t)1 << 22) / (size_t)n;
+
+    if (l->kind == QN_LAYOUT_GRAPH) {
+        graph_syms(out, a, goal, n);
+        return;
+    }
+    qn_layout_symmetries(l, budget < 8 ? 8 : budget, &cand, &point, &ncand,
+                         &trunc);
+    column_index(&colstart, &rows, a, n);
+    for (c = 0; c < ncand; c++) {
+        const int *p = cand + c * (size_t)n;
+        if (!preserves(p, a, goal, colstart, rows, n))
+            continue;
+        if (nkeep != c)
+            memcpy(cand + nkeep * (size_t)n, p, (size_t)n * sizeof(int));
+        point[nkeep++] = point[c];
+    }
+    out->syms = cand;
+    out->nsyms = nkeep;
+    name_point_group(out->name, sizeof(out->name), point, nkeep,
+                     l->kind == QN_LAYOUT_GRID ? 8 : 12, trunc);
     free(point);
     free(colstart);
     free(rows);
