@@ -248,19 +248,29 @@ static int check_props(ctx *c, const yaml_event_t *ev)
     return QN_OK;
 }
 
+/* The tree as it is built: the collections still open, innermost last. */
+typedef struct build {
+    node *stack[QN_RULES_MAX_DEPTH + 1];
+    int depth;
+    node *root;
+    int ndocs, done; /* documents started; the stream has ended */
+    long nevents;
+} build;
+
 /* Attach a finished node to its parent (or make it the root), rejecting
  * non-scalar and duplicate mapping keys, and unknown keys of the rule file
  * itself. Takes ownership of n. */
-static int attach(ctx *c, node **stack, int depth, node **root, node *n)
+static int attach(ctx *c, build *b, node *n)
 {
     node *p;
     const node *first;
+    int depth = b->depth;
 
     if (depth == 0) {
-        *root = n;
+        b->root = n;
         return QN_OK;
     }
-    p = stack[depth - 1];
+    p = b->stack[depth - 1];
     if (p->type == N_MAP && p->nkids % 2 == 0) {
         if (n->type != N_SCALAR) {
             qn_mark m = n->mark;
@@ -291,105 +301,120 @@ static int attach(ctx *c, node **stack, int depth, node **root, node *n)
     return QN_OK;
 }
 
+/* A scalar event as a node of the tree. */
+static int add_scalar(ctx *c, build *b, const yaml_event_t *ev)
+{
+    yaml_scalar_style_t style = ev->data.scalar.style;
+    node *n;
+
+    /* "\0" escapes would cut C strings short: refuse them. */
+    if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
+        return syn(c, mk(ev->start_mark), "NUL character in a string");
+    n = QN_NEW(node);
+    n->type = N_SCALAR;
+    n->mark = mk(ev->start_mark);
+    n->len = ev->data.scalar.length;
+    n->val = qn_xmemdup(ev->data.scalar.value, n->len + 1);
+    n->plain = style == YAML_PLAIN_SCALAR_STYLE;
+    n->quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    scalar_origins(c, n, ev);
+    return attach(c, b, n);
+}
+
+/* A sequence or mapping starts: its node is attached and left open. */
+static int open_collection(ctx *c, build *b, const yaml_event_t *ev)
+{
+    node *n;
+    int rc;
+
+    if (b->depth >= QN_RULES_MAX_DEPTH)
+        return syn(c, mk(ev->start_mark),
+                   "nesting deeper than %d "
+                   "levels",
+                   QN_RULES_MAX_DEPTH);
+    n = QN_NEW(node);
+    n->type = ev->type == YAML_MAPPING_START_EVENT ? N_MAP : N_SEQ;
+    n->mark = mk(ev->start_mark);
+    /* Attach first so the tree owns it whatever happens next. */
+    if ((rc = attach(c, b, n)) == QN_OK)
+        b->stack[b->depth++] = n;
+    return rc;
+}
+
+/* One event into the tree, under the limits. */
+static int take_event(ctx *c, build *b, const yaml_event_t *ev)
+{
+    int rc;
+
+    if (++b->nevents > QN_RULES_MAX_EVENTS)
+        return syn(c, mk(ev->start_mark),
+                   "more than %d YAML events (the "
+                   "limit)",
+                   QN_RULES_MAX_EVENTS);
+    if ((rc = check_props(c, ev)) != QN_OK)
+        return rc;
+    switch (ev->type) {
+    case YAML_DOCUMENT_START_EVENT:
+        if (++b->ndocs > 1)
+            return syn(c, mk(ev->start_mark),
+                       "multiple documents are not "
+                       "supported");
+        break;
+    case YAML_STREAM_END_EVENT:
+        b->done = 1;
+        break;
+    case YAML_ALIAS_EVENT:
+        return syn(c, mk(ev->start_mark),
+                   "aliases are not supported "
+                   "('*%s')",
+                   (const char *)ev->data.alias.anchor);
+    case YAML_SCALAR_EVENT:
+        return add_scalar(c, b, ev);
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        return open_collection(c, b, ev);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        b->depth--;
+        break;
+    default:
+        break;
+    }
+    return QN_OK;
+}
+
 static int parse_tree(ctx *c, node **root_out)
 {
     yaml_parser_t p;
     yaml_event_t ev;
-    node *stack[QN_RULES_MAX_DEPTH + 1], *root = NULL, *n;
-    int depth = 0, ndocs = 0, done = 0, rc = QN_OK;
-    long nevents = 0;
+    build b;
+    int rc = QN_OK;
 
     *root_out = NULL;
+    memset(&b, 0, sizeof(b));
     if (!yaml_parser_initialize(&p)) {
         fputs("quench: out of memory\n", stderr);
         exit(71);
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)c->buf, c->len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-    while (!done) {
+    while (!b.done) {
         if (!yaml_parser_parse(&p, &ev)) {
             rc = parser_error(c, &p);
             break;
         }
-        if (++nevents > QN_RULES_MAX_EVENTS) {
-            rc = syn(c, mk(ev.start_mark),
-                     "more than %d YAML events (the "
-                     "limit)",
-                     QN_RULES_MAX_EVENTS);
-            yaml_event_delete(&ev);
-            break;
-        }
-        if ((rc = check_props(c, &ev)) != QN_OK) {
-            yaml_event_delete(&ev);
-            break;
-        }
-        switch (ev.type) {
-        case YAML_DOCUMENT_START_EVENT:
-            if (++ndocs > 1)
-                rc = syn(c, mk(ev.start_mark),
-                         "multiple documents are not "
-                         "supported");
-            break;
-        case YAML_STREAM_END_EVENT:
-            done = 1;
-            break;
-        case YAML_ALIAS_EVENT:
-            rc = syn(c, mk(ev.start_mark),
-                     "aliases are not supported "
-                     "('*%s')",
-                     (const char *)ev.data.alias.anchor);
-            break;
-        case YAML_SCALAR_EVENT:
-            /* "\0" escapes would cut C strings short: refuse them. */
-            if (memchr(ev.data.scalar.value, 0, ev.data.scalar.length)) {
-                rc = syn(c, mk(ev.start_mark), "NUL character in a string");
-                break;
-            }
-            n = QN_NEW(node);
-            n->type = N_SCALAR;
-            n->mark = mk(ev.start_mark);
-            n->len = ev.data.scalar.length;
-            n->val = qn_xmemdup(ev.data.scalar.value, n->len + 1);
-            n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-            n->quoted =
-                ev.data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-                ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-            scalar_origins(c, n, &ev);
-            rc = attach(c, stack, depth, &root, n);
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-        case YAML_MAPPING_START_EVENT:
-            if (depth >= QN_RULES_MAX_DEPTH) {
-                rc = syn(c, mk(ev.start_mark),
-                         "nesting deeper than %d "
-                         "levels",
-                         QN_RULES_MAX_DEPTH);
-                break;
-            }
-            n = QN_NEW(node);
-            n->type = ev.type == YAML_MAPPING_START_EVENT ? N_MAP : N_SEQ;
-            n->mark = mk(ev.start_mark);
-            /* Attach first so the tree owns it whatever happens next. */
-            if ((rc = attach(c, stack, depth, &root, n)) == QN_OK)
-                stack[depth++] = n;
-            break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT:
-            depth--;
-            break;
-        default:
-            break;
-        }
+        rc = take_event(c, &b, &ev);
         yaml_event_delete(&ev);
         if (rc != QN_OK)
             break;
     }
     yaml_parser_delete(&p);
     if (rc != QN_OK) {
-        qn_rules__node_free(root);
+        qn_rules__node_free(b.root);
         return rc;
     }
-    *root_out = root;
+    *root_out = b.root;
     return QN_OK;
 }
 
