@@ -17,7 +17,7 @@ typedef qn_rules_node node;
 
 #define NKEYS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The keys of a rule file, in do_top's order. */
+/* The keys of a rule file, in qn_rules__spec_from_tree's order. */
 static const char *const top_keys[] = {
     "quench", "name",  "title",   "description", "author", "colours",
     "board",  "press", "effects", "goal",        "grading"};
@@ -520,7 +520,7 @@ static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
     return QN_OK;
 }
 
-static int do_top(const node *n, qn_rules_spec *s, qn_err *err)
+int qn_rules__spec_from_tree(qn_rules_spec *s, const node *n, qn_err *err)
 {
     const char *const *keys = top_keys;
     size_t i;
@@ -592,9 +592,4 @@ int qn_rules__check_top_key(const node *k, qn_err *err)
         if (!strcmp(k->val, top_keys[i]))
             return QN_OK;
     return unknown(k, "key", top_keys, NKEYS(top_keys), err);
-}
-
-int qn_rules__spec_from_tree(qn_rules_spec *s, const node *root, qn_err *err)
-{
-    return do_top(root, s, err);
 }

@@ -48,7 +48,7 @@ const char *qn_rules__node_kind(const qn_rules_node *n);
 int qn_rules__check_top_key(const qn_rules_node *k, qn_err *err);
 /* Reads the tree of a whole rule file into *s (initialised by the caller;
  * filled in part on failure: the caller releases it either way). */
-int qn_rules__spec_from_tree(qn_rules_spec *s, const qn_rules_node *root,
+int qn_rules__spec_from_tree(qn_rules_spec *s, const qn_rules_node *n,
                              qn_err *err);
 
 #endif
