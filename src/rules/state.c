@@ -158,12 +158,46 @@ static int count_rows(lexer x)
     }
 }
 
+/* A '.' or a value at (row, c), where the board has cell `cell` (-1 for a
+ * hole): '.' only on a hole, a value only on a cell and below k. */
+static int check_place(const tok *t, int cell, int row, int c, unsigned k,
+                       qn_err *err)
+{
+    if (t->kind == T_HOLE && cell >= 0)
+        return qn_err_set(err, QN_ESYNTAX, t->line, t->col,
+                          "'.' at row %d, col %d but the board has a "
+                          "cell there",
+                          row, c);
+    if (t->kind == T_VALUE && cell < 0)
+        return qn_err_set(err, QN_ESYNTAX, t->line, t->col,
+                          "'%s' at row %d, col %d but the board has a "
+                          "hole there (write '.')",
+                          t->text, row, c);
+    if (t->kind != T_VALUE || t->value < k)
+        return QN_OK;
+    /* too big: said the way it was written */
+    if (t->text[0] >= '0' && t->text[0] <= '9')
+        return qn_err_set(err, QN_ESYNTAX, t->line, t->col,
+                          "value '%s' must be less than "
+                          "colours (%u)",
+                          t->text, k);
+    if (t->text[0] == '(')
+        return qn_err_set(err, QN_ESYNTAX, t->line, t->col,
+                          "value %s must be less than colours "
+                          "(%u)",
+                          t->text, k);
+    return qn_err_set(err, QN_ESYNTAX, t->line, t->col,
+                      "value '%s' (%u) must be less than "
+                      "colours (%u)",
+                      t->text, t->value, k);
+}
+
 int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
                    const char *text, size_t len, qn_err *err)
 {
     lexer x = {text, len, 0, 1, 1};
     tok t;
-    int row = 0, c = 0, started = 0, cell, end_line = 1, end_col = 1;
+    int row = 0, c = 0, started = 0, cell, end_line = 1, end_col = 1, rc;
     int empty_line = 0, empty_col = 0, nrows = count_rows(x);
 
     for (;;) {
@@ -205,35 +239,10 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
                               "row %d has %d characters, board rows have %d",
                               row, l->w + 1 + rest_of_row(x), l->w);
         cell = l->index[row * l->w + c];
-        if (t.kind == T_HOLE && cell >= 0)
-            return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                              "'.' at row %d, col %d but the board has a "
-                              "cell there",
-                              row, c);
-        if (t.kind == T_VALUE && cell < 0)
-            return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                              "'%s' at row %d, col %d but the board has a "
-                              "hole there (write '.')",
-                              t.text, row, c);
-        if (t.kind == T_VALUE) {
-            if (t.value >= k) {
-                if (t.text[0] >= '0' && t.text[0] <= '9')
-                    return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                                      "value '%s' must be less than "
-                                      "colours (%u)",
-                                      t.text, k);
-                if (t.text[0] == '(')
-                    return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                                      "value %s must be less than colours "
-                                      "(%u)",
-                                      t.text, k);
-                return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                                  "value '%s' (%u) must be less than "
-                                  "colours (%u)",
-                                  t.text, t.value, k);
-            }
+        if ((rc = check_place(&t, cell, row, c, k, err)) != QN_OK)
+            return rc;
+        if (t.kind == T_VALUE)
             cells_out[cell] = (uint8_t)t.value;
-        }
         c++;
         end_line = x.line;
         end_col = x.col;
