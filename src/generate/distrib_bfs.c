@@ -118,7 +118,6 @@ static int cmp32(const void *x, const void *y)
     return memcmp(x, y, MAXCOMP);
 }
 
-
 /* Sort the ncols digit vectors in mv and keep the distinct non-zero ones
  * at its front: repeats and quiet presses add nothing. Returns how many. */
 static size_t distinct_moves(uint8_t *mv, int ncols)
@@ -159,8 +158,7 @@ static void move_tables(bfs *b, const uint8_t *mv)
         size_t t1 = t0, p = b->nparts++;
         uint64_t size = 1;
 
-        while (t1 < d->ncomp &&
-               (t1 == t0 || size * d->order[t1] <= PART_MAX))
+        while (t1 < d->ncomp && (t1 == t0 || size * d->order[t1] <= PART_MAX))
             size *= d->order[t1++];
         b->pstride[p] = (uint32_t)d->stride[t0];
         b->psize[p] = (uint32_t)size;
