@@ -8,7 +8,7 @@
  * in blocks, in parallel; the calling thread takes blocks in index order,
  * so the output is the same for any number of threads.
  *
- * How a candidate is made (see gen.c for the argument):
+ * How a candidate is made (see gen_candidate.c for the argument):
  *   SAMPLE      a uniformly random state, moved onto the solvable states by
  *               the minimal repair (a fixed translation per coset, so the
  *               result is uniform over solvable states); the goal itself
