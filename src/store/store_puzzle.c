@@ -128,24 +128,11 @@ size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
     return len;
 }
 
-int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
-                        int64_t *id_out, int *is_new_out, qn_err *err)
+/* Bind p to put_puzzle's parameters 1..12. The caller's strings outlive
+ * the step (reset right after it), so SQLITE_STATIC avoids a copy per
+ * column on the hot path. */
+static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
 {
-    sqlite3_stmt *st;
-    int rc, r;
-
-    if (!s->put_puzzle &&
-        (rc = qn_store__prep(
-             s, &s->put_puzzle,
-             "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-             " optimal, witness, grade, grader, seed, stream_index,"
-             " provenance, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-             " ?, ?, ?) ON CONFLICT (rule_id, canon) DO NOTHING",
-             err)) != QN_OK)
-        return rc;
-    st = s->put_puzzle;
-    /* The caller's strings outlive the step (reset right below), so
-     * SQLITE_STATIC avoids a copy per column on the hot path. */
     sqlite3_bind_int64(st, 1, p->rule_id);
     sqlite3_bind_text(st, 2, p->state, -1, SQLITE_STATIC);
     sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
@@ -171,6 +158,63 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
         sqlite3_bind_int64(st, 12, p->run_id);
     else
         sqlite3_bind_null(st, 12);
+}
+
+/* p was not inserted: a duplicate up to symmetry. Report the puzzle that
+ * holds the key, and whether this is the same run storing the same
+ * candidate again (a resumed run: *is_new_out 2). */
+static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
+                          int64_t *id_out, int *is_new_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if (!s->dup_puzzle &&
+        (rc = qn_store__prep(s, &s->dup_puzzle,
+                             "SELECT id, run_id, stream_index FROM puzzles"
+                             " WHERE rule_id = ? AND canon = ?",
+                             err)) != QN_OK)
+        return rc;
+    st = s->dup_puzzle;
+    sqlite3_bind_int64(st, 1, p->rule_id);
+    sqlite3_bind_blob(st, 2, p->canon, (int)p->canon_len, SQLITE_STATIC);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        int same = p->run_id > 0 && p->stream_index >= 0 &&
+                   sqlite3_column_int64(st, 1) == p->run_id &&
+                   sqlite3_column_int64(st, 2) == p->stream_index;
+        if (id_out)
+            *id_out = sqlite3_column_int64(st, 0);
+        if (is_new_out)
+            *is_new_out = same ? 2 : 0;
+        rc = QN_OK;
+    } else {
+        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ERR, 0, 0,
+                                           "puzzle neither inserted nor found")
+                              : qn_store__fail(s, r, err);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc;
+}
+
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
+                        int64_t *id_out, int *is_new_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if (!s->put_puzzle &&
+        (rc = qn_store__prep(
+             s, &s->put_puzzle,
+             "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+             " optimal, witness, grade, grader, seed, stream_index,"
+             " provenance, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+             " ?, ?, ?) ON CONFLICT (rule_id, canon) DO NOTHING",
+             err)) != QN_OK)
+        return rc;
+    st = s->put_puzzle;
+    bind_puzzle(st, p);
     r = sqlite3_step(st);
     if (r != SQLITE_DONE) {
         rc = qn_store__fail(s, r, err);
@@ -188,33 +232,5 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
         return QN_OK;
     }
     sqlite3_clear_bindings(st);
-    /* a duplicate up to symmetry: report the puzzle that holds the key */
-    if (!s->dup_puzzle &&
-        (rc = qn_store__prep(s, &s->dup_puzzle,
-                             "SELECT id, run_id, stream_index FROM puzzles"
-                             " WHERE rule_id = ? AND canon = ?",
-                             err)) != QN_OK)
-        return rc;
-    st = s->dup_puzzle;
-    sqlite3_bind_int64(st, 1, p->rule_id);
-    sqlite3_bind_blob(st, 2, p->canon, (int)p->canon_len, SQLITE_STATIC);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        /* the same run storing the same candidate again: a resumed run */
-        int same = p->run_id > 0 && p->stream_index >= 0 &&
-                   sqlite3_column_int64(st, 1) == p->run_id &&
-                   sqlite3_column_int64(st, 2) == p->stream_index;
-        if (id_out)
-            *id_out = sqlite3_column_int64(st, 0);
-        if (is_new_out)
-            *is_new_out = same ? 2 : 0;
-        rc = QN_OK;
-    } else {
-        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ERR, 0, 0,
-                                           "puzzle neither inserted nor found")
-                              : qn_store__fail(s, r, err);
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc;
+    return find_duplicate(s, p, id_out, is_new_out, err);
 }
