@@ -15,22 +15,31 @@
 #include "quench/mem.h"
 #include "store_internal.h"
 
-int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
+/* QN_OK when sql ("SELECT 1 FROM t WHERE id = ?") finds id, else
+ * QN_ENOTFOUND naming it as a what ("pack", "puzzle"). */
+static int row_exists(qn_store *s, const char *sql, const char *what,
+                      int64_t id, qn_err *err)
 {
     sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "SELECT 1 FROM packs WHERE id = ?", err), r;
+    int rc, r;
 
-    if (rc != QN_OK)
+    if ((rc = qn_store__prep(s, &st, sql, err)) != QN_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
+    sqlite3_bind_int64(st, 1, id);
     r = sqlite3_step(st);
     if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
-                        (long long)pack_id);
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no %s with id %lld", what,
+                        (long long)id);
     else if (r != SQLITE_ROW)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(st);
     return rc;
+}
+
+int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    return row_exists(s, "SELECT 1 FROM packs WHERE id = ?", "pack", pack_id,
+                      err);
 }
 
 int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
@@ -286,24 +295,83 @@ static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)
 
 static int puzzle_exists(qn_store *s, int64_t puzzle_id, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "SELECT 1 FROM puzzles WHERE id = ?", err),
-        r;
+    return row_exists(s, "SELECT 1 FROM puzzles WHERE id = ?", "puzzle",
+                      puzzle_id, err);
+}
 
+enum pack_op { OP_ADD, OP_REMOVE, OP_MOVE, OP_SORT };
+
+/* Put id at index at of v, which has room for n + 1 entries. */
+static void insert_at(int64_t *v, size_t n, size_t at, int64_t id)
+{
+    memmove(v + at + 1, v + at, (n - at) * sizeof(*v));
+    v[at] = id;
+}
+
+/* Add puzzle_id (not found: at == *n) at position (0: the end). */
+static int add_member(int64_t **v, size_t *n, size_t at, int64_t puzzle_id,
+                      int64_t position, qn_err *err)
+{
+    if (at < *n)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle %lld is already in the pack (position "
+                          "%zu)",
+                          (long long)puzzle_id, at + 1);
+    if (position == 0)
+        position = (int64_t)*n + 1;
+    if (position < 1 || position > (int64_t)*n + 1)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "position %lld is outside 1..%zu",
+                          (long long)position, *n + 1);
+    *v = QN_RENEW(*v, *n + 1, int64_t);
+    insert_at(*v, (*n)++, (size_t)(position - 1), puzzle_id);
+    return QN_OK;
+}
+
+/* Take out the member at index at; for OP_MOVE put it back at
+ * position. */
+static int take_member(enum pack_op op, int64_t *v, size_t *n, size_t at,
+                       int64_t puzzle_id, int64_t position, qn_err *err)
+{
+    if (at == *n)
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                          "puzzle %lld is not in the pack",
+                          (long long)puzzle_id);
+    if (op == OP_MOVE && (position < 1 || position > (int64_t)*n))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "position %lld is outside 1..%zu",
+                          (long long)position, *n);
+    memmove(v + at, v + at + 1, (*n - at - 1) * sizeof(*v));
+    (*n)--;
+    if (op == OP_MOVE)
+        insert_at(v, (*n)++, (size_t)(position - 1), puzzle_id);
+    return QN_OK;
+}
+
+/* The n members of the pack in v, reordered by minimum presses, then
+ * id. */
+static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
+                        qn_err *err)
+{
+    sqlite3_stmt *st;
+    size_t i = 0;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                        " ORDER BY p.min_presses, p.id",
+                        err);
     if (rc != QN_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, puzzle_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle with id %lld",
-                        (long long)puzzle_id);
-    else if (r != SQLITE_ROW)
+    sqlite3_bind_int64(st, 1, pack_id);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW && i < n)
+        v[i++] = sqlite3_column_int64(st, 0);
+    if (r != SQLITE_DONE && r != SQLITE_ROW)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(st);
     return rc;
 }
-
-enum pack_op { OP_ADD, OP_REMOVE, OP_MOVE, OP_SORT };
 
 /* One membership edit in its own transaction: read, edit, rewrite. */
 static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
@@ -325,75 +393,14 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
         goto done;
     at = op == OP_SORT ? n : find_member(v, n, puzzle_id);
-    switch (op) {
-    case OP_ADD:
-        if (at < n) {
-            rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld is already in the pack (position "
-                            "%zu)",
-                            (long long)puzzle_id, at + 1);
-            goto done;
-        }
-        if (position == 0)
-            position = (int64_t)n + 1;
-        if (position < 1 || position > (int64_t)n + 1) {
-            rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "position %lld is outside 1..%zu",
-                            (long long)position, n + 1);
-            goto done;
-        }
-        v = QN_RENEW(v, n + 1, int64_t);
-        memmove(v + position, v + position - 1,
-                (n - (size_t)(position - 1)) * sizeof(*v));
-        v[position - 1] = puzzle_id;
-        n++;
-        break;
-    case OP_REMOVE:
-    case OP_MOVE:
-        if (at == n) {
-            rc = qn_err_set(err, QN_ENOTFOUND, 0, 0,
-                            "puzzle %lld is not in the pack",
-                            (long long)puzzle_id);
-            goto done;
-        }
-        if (op == OP_MOVE && (position < 1 || position > (int64_t)n)) {
-            rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "position %lld is outside 1..%zu",
-                            (long long)position, n);
-            goto done;
-        }
-        memmove(v + at, v + at + 1, (n - at - 1) * sizeof(*v));
-        n--;
-        if (op == OP_MOVE) {
-            memmove(v + position, v + position - 1,
-                    (n - (size_t)(position - 1)) * sizeof(*v));
-            v[position - 1] = puzzle_id;
-            n++;
-        }
-        break;
-    case OP_SORT: {
-        sqlite3_stmt *st;
-        size_t i = 0;
-        int r;
-        rc = qn_store__prep(s, &st,
-                            "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
-                            " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-                            " ORDER BY p.min_presses, p.id",
-                            err);
-        if (rc != QN_OK)
-            goto done;
-        sqlite3_bind_int64(st, 1, pack_id);
-        while ((r = sqlite3_step(st)) == SQLITE_ROW && i < n)
-            v[i++] = sqlite3_column_int64(st, 0);
-        if (r != SQLITE_DONE && r != SQLITE_ROW)
-            rc = qn_store__fail(s, r, err);
-        sqlite3_finalize(st);
-        if (rc != QN_OK)
-            goto done;
-        break;
-    }
-    }
-    rc = rewrite(s, pack_id, v, n, err);
+    if (op == OP_ADD)
+        rc = add_member(&v, &n, at, puzzle_id, position, err);
+    else if (op == OP_SORT)
+        rc = sort_members(s, pack_id, v, n, err);
+    else
+        rc = take_member(op, v, &n, at, puzzle_id, position, err);
+    if (rc == QN_OK)
+        rc = rewrite(s, pack_id, v, n, err);
 done:
     free(v);
     return qn_store__tx_end(s, rc, err);
