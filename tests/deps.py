@@ -5,7 +5,8 @@ src/ is a stack of folders. Each folder may include (and link against)
 only the folders listed for it in LAYERS; cmd/ may use any of them and
 src/ never uses cmd/. The check reads two things:
 
-  - every #include line of src/, include/quench/ and cmd/: a public
+  - every #include line of src/, include/quench/ and cmd/ (and each
+    file's length: at most MAX_LINES): a public
     header quench/X.h belongs to the folder holding src/*/X.c, a private
     header ("name.h") must sit in the including file's own folder, and a
     third-party header may appear only in the files THIRD_PARTY names;
@@ -44,6 +45,8 @@ THIRD_PARTY = {
     'sodium.h': r'src/base/(rng|hash)\.c',
     'jansson.h': r'src/(base/json_alloc|validate/json_in|export/json_pack)\.c',
 }
+# A file past this many lines has grown more than one job (issue #18).
+MAX_LINES = 900
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
@@ -75,39 +78,43 @@ def check_includes(owners, problems):
         else:
             mine = 'cmd'
         with open(path) as f:
-            for lineno, line in enumerate(f, 1):
-                m = INCLUDE.match(line)
-                if not m:
+            lines = f.read().split('\n')
+        if path.startswith(('src/', 'cmd/')) and len(lines) - 1 > MAX_LINES:
+            problems.append('%s: %d lines, over %d: split it along its '
+                            'seams' % (path, len(lines) - 1, MAX_LINES))
+        for lineno, line in enumerate(lines, 1):
+            m = INCLUDE.match(line)
+            if not m:
+                continue
+            where = '%s:%d: %s' % (path, lineno, line.strip())
+            kind, name = m.groups()
+            if kind == '<':
+                rule = THIRD_PARTY.get(name)
+                if rule and not re.fullmatch(rule, path):
+                    problems.append('%s: <%s> belongs in %s only' %
+                                    (where, name, rule))
+                continue
+            if name.startswith('quench/'):
+                if mine == 'umbrella':
+                    umbrella.add(name[7:])
                     continue
-                where = '%s:%d: %s' % (path, lineno, line.strip())
-                kind, name = m.groups()
-                if kind == '<':
-                    rule = THIRD_PARTY.get(name)
-                    if rule and not re.fullmatch(rule, path):
-                        problems.append('%s: <%s> belongs in %s only' %
-                                        (where, name, rule))
-                    continue
-                if name.startswith('quench/'):
-                    if mine == 'umbrella':
-                        umbrella.add(name[7:])
-                        continue
-                    theirs = folder_of_header(name[7:], owners)
-                    if theirs is None:
-                        problems.append('%s: no such public header' % where)
-                    elif mine != 'cmd' and theirs != mine and \
-                            theirs not in LAYERS[mine]:
-                        problems.append('%s: src/%s/ may not use src/%s/ '
-                                        '(it may use: %s)' %
-                                        (where, mine, theirs,
-                                         ', '.join(LAYERS[mine]) or
-                                         'nothing'))
-                elif '/' in name:
-                    problems.append('%s: reaches into another folder' %
-                                    where)
-                elif not os.path.exists(os.path.join(os.path.dirname(path),
-                                                     name)):
-                    problems.append('%s: a private header must sit beside '
-                                    'the file that includes it' % where)
+                theirs = folder_of_header(name[7:], owners)
+                if theirs is None:
+                    problems.append('%s: no such public header' % where)
+                elif mine != 'cmd' and theirs != mine and \
+                        theirs not in LAYERS[mine]:
+                    problems.append('%s: src/%s/ may not use src/%s/ '
+                                    '(it may use: %s)' %
+                                    (where, mine, theirs,
+                                     ', '.join(LAYERS[mine]) or
+                                     'nothing'))
+            elif '/' in name:
+                problems.append('%s: reaches into another folder' %
+                                where)
+            elif not os.path.exists(os.path.join(os.path.dirname(path),
+                                                 name)):
+                problems.append('%s: a private header must sit beside '
+                                'the file that includes it' % where)
     for h in sorted(glob.glob('include/quench/*.h')):
         name = os.path.basename(h)
         if name != 'quench.h' and name not in umbrella:

@@ -73,6 +73,15 @@ deps
 expect_rc 1 "umbrella incomplete"
 expect_err "does not include quench/zk.h" "umbrella"
 
+# a file that has grown past 900 lines
+fresh
+awk '{ print } END { for (i = 0; i < 900; i++) print "/* grown */" }' \
+    tree/src/base/buf.c >tree/x && mv tree/x tree/src/base/buf.c
+n=$(wc -l <tree/src/base/buf.c | tr -d ' ')
+deps
+expect_rc 1 "a file over 900 lines"
+expect_err "src/base/buf.c: $n lines, over 900" "names the file and its size"
+
 # objects: two files that use each other, and a base file that uses the
 # store through a declaration of its own (no include to see)
 fresh
