@@ -55,11 +55,11 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DQN_VERSION='"$(VERSION)"' $(WARN) $(OPT) $(SAN) -pthread \
-             -Iinclude -Isrc -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+             -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
-LIB_SRC = $(sort $(wildcard src/*.c))
+LIB_SRC = $(sort $(wildcard src/*/*.c))
 CMD_SRC = $(sort $(wildcard cmd/*.c))
 TEST_SRC = $(sort $(wildcard tests/unit/test_*.c))
 BENCH_SRC = $(sort $(wildcard bench/bench_*.c))
@@ -99,7 +99,7 @@ $(OBJ_DIR)/%.o: %.c | deps
 build/gen/migrations.c: $(MIGRATIONS) Makefile
 	@mkdir -p $(@D)
 	@{ echo '/* generated from db/migrations by the Makefile: do not edit */'; \
-	  echo '#include "store_internal.h"'; \
+	  echo '#include "../../src/store/store_internal.h"'; \
 	  echo 'const struct qn_migration qn_migrations[] = {'; \
 	  for f in $(MIGRATIONS); do \
 	    b=$$(basename $$f .sql); \
@@ -182,8 +182,8 @@ valgrind: $(QUENCH)
 fuzz:
 	sh scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
-check-deps:
-	@sh tests/deps.sh
+check-deps: $(QUENCH)
+	@python3 tests/deps.py $(OBJ_DIR)
 
 bench: $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
@@ -224,7 +224,7 @@ uninstall:
 
 format:
 	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
-	  include/quench/*.h src/*.h cmd/*.h
+	  include/quench/*.h src/*/*.h cmd/*.h
 
 clean:
 	rm -rf build

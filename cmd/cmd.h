@@ -50,12 +50,12 @@ int qn_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 #include <stdint.h>
 
 #include "quench/buf.h"
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/rules.h"
 
 /* Load a rule file and compile it; reports errors; returns an exit code. */
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
-                  qn_game **g_out);
+                  qn_solver **g_out);
 /* Read a whole file ("-" = stdin) of at most max bytes into *out,
  * NUL-terminated (*len excludes the NUL); free() it. */
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
@@ -146,6 +146,8 @@ typedef struct solve_opts {
     uint64_t limit, walk_limit;
 } solve_opts;
 struct qn_grid_rule;
+/* cmd_solve_opts.c: parse solve's arguments into *o (QN_EXIT_* status). */
+int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv);
 /* --fill V must be a colour below k: 0, or -1 after reporting (exit 65). */
 int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
 /* The report to stdout, or to stderr when -o - has the image there. */

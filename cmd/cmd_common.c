@@ -17,7 +17,7 @@
 #include "quench/store.h"
 
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
-                  qn_game **g_out)
+                  qn_solver **g_out)
 {
     qn_err err = QN_ERR_INIT;
     int rc;
@@ -26,7 +26,7 @@ int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
     *g_out = NULL;
     rc = qn_rules_load_file(r_out, path, &err);
     if (rc == QN_OK)
-        rc = qn_game_new(g_out, *r_out, &err);
+        rc = qn_solver_new(g_out, *r_out, &err);
     if (rc == QN_OK)
         return QN_EXIT_OK;
     if (!err.source[0])

@@ -12,7 +12,7 @@
 
 #include "cmd.h"
 #include "quench/buf.h"
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/state.h"
@@ -82,7 +82,7 @@ typedef struct checker {
     const qn_ctx *ctx;
     const char *path;
     qn_rules *rules;
-    qn_game *game;
+    qn_solver *game;
     int rule_ok;
     qn_answer ans;
     int have_ans;
@@ -95,7 +95,7 @@ static void checker_drop(checker *c)
     if (c->have_ans)
         qn_answer_release(&c->ans);
     c->have_ans = 0;
-    qn_game_free(c->game);
+    qn_solver_free(c->game);
     qn_rules_free(c->rules);
     free(c->state);
     free(c->plan);
@@ -117,7 +117,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     snprintf(src, sizeof(src), "rule %lld (%s)", (long long)rule_id, name);
     if (qn_rules_load_buf(&c->rules, yaml, strlen(yaml), src, &err) !=
             QN_OK ||
-        qn_game_new(&c->game, c->rules, &err) != QN_OK) {
+        qn_solver_new(&c->game, c->rules, &err) != QN_OK) {
         qn_report(c->ctx, &err);
         c->bad++;
         return 0;
@@ -160,9 +160,9 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
     else if (qn_state_parse(c->plan, l, k, row->witness,
                             strlen(row->witness), NULL) != QN_OK)
         why = "the witness does not parse under its rule";
-    else if (!qn_game_replays(c->game, c->state, c->plan))
+    else if (!qn_solver_replays(c->game, c->state, c->plan))
         why = "the witness does not solve the state";
-    else if (qn_game_answer(c->game, &c->ans, c->state) != QN_OK ||
+    else if (qn_solver_answer(c->game, &c->ans, c->state) != QN_OK ||
              !c->ans.solvable)
         why = "the state is not solvable";
     else if (c->ans.mp.presses != row->min_presses)

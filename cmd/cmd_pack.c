@@ -273,148 +273,236 @@ static int show_svg(pack_cmd *pc, const char *name)
     return QN_EXIT_OK;
 }
 
+/* A subcommand's word, options and operands. */
+typedef struct pack_args {
+    const char *sub;
+    popts o;
+    char **a;  /* operands */
+    int nargs;
+} pack_args;
+
+/* ok, or a usage error saying what the subcommand expected. */
+static int need(const pack_args *pa, int ok, const char *what)
+{
+    return ok ? QN_EXIT_OK
+              : qn_usage_error("pack %s: expected %s", pa->sub, what);
+}
+
+static int sub_create(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    qn_store_pack p = {0, NULL, pa->o.title, pa->o.description, pa->o.author,
+                       0, 0, NULL, NULL};
+    int64_t pack = 0;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 1, "NAME")))
+        return st;
+    p.name = pa->a[0];
+    if ((st = cmd_check_pack("pack create", &p)))
+        return st;
+    if (qn_store_pack_create(pc->s, &p, &pack, &err) != QN_OK)
+        return fail(pc, &err);
+    if (!pc->ctx->quiet)
+        qn_buf_addf(&pc->out, "created pack '%s'\n", pa->a[0]);
+    return QN_EXIT_OK;
+}
+
+static int sub_list(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 0, "no operands")))
+        return st;
+    if (pc->json)
+        qn_jsonw_arr(&pc->w);
+    if (qn_store_pack_list(pc->s, NULL, list_one, pc, &err) != QN_OK)
+        return fail(pc, &err);
+    if (pc->json) {
+        qn_jsonw_end(&pc->w);
+        qn_buf_addc(&pc->out, '\n');
+    }
+    return QN_EXIT_OK;
+}
+
+static int sub_show(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    const char *name;
+    int64_t pack = 0;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 1, "NAME")))
+        return st;
+    name = pa->a[0];
+    if (pa->o.svg)
+        return show_svg(pc, name);
+    if ((st = find(pc, name, &pack)))
+        return st;
+    if (pc->json)
+        qn_jsonw_obj(&pc->w);
+    if (qn_store_pack_list(pc->s, name, head_one, pc, &err) != QN_OK)
+        return fail(pc, &err);
+    if (pc->json) {
+        qn_jsonw_key(&pc->w, "puzzles");
+        qn_jsonw_arr(&pc->w);
+    }
+    if (qn_store_pack_each(pc->s, pack, show_row, pc, &err) != QN_OK)
+        return fail(pc, &err);
+    if (pc->json) {
+        qn_jsonw_end(&pc->w);
+        qn_jsonw_end(&pc->w);
+        qn_buf_addc(&pc->out, '\n');
+    }
+    return QN_EXIT_OK;
+}
+
+/* add and remove: every id checked first, then one batch, so all of the
+ * ids go in (or out) or none of them. */
+static int sub_add_remove(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    int add = pa->sub[0] == 'a', nargs = pa->nargs, st;
+    int64_t pack = 0, id = 0;
+
+    if ((st = need(pa, nargs >= 2, "NAME and at least one puzzle ID")))
+        return st;
+    if ((st = find(pc, pa->a[0], &pack)))
+        return st;
+    for (int j = 1; j < nargs; j++)
+        if ((st = parse_id(pa->a[j], &id)))
+            return st;
+    if (qn_store_begin(pc->s, &err) != QN_OK)
+        return fail(pc, &err);
+    for (int j = 1; j < nargs; j++) {
+        parse_id(pa->a[j], &id);
+        if ((add ? qn_store_pack_add(pc->s, pack, id,
+                                     pa->o.at ? pa->o.at + j - 1 : 0, &err)
+                 : qn_store_pack_remove(pc->s, pack, id, &err)) != QN_OK) {
+            qn_store_rollback(pc->s, NULL);
+            return fail(pc, &err);
+        }
+    }
+    if (qn_store_commit(pc->s, &err) != QN_OK)
+        return fail(pc, &err);
+    if (!pc->ctx->quiet)
+        qn_buf_addf(&pc->out, "%s %d puzzle%s %s '%s'\n",
+                    add ? "added" : "removed", nargs - 1,
+                    nargs == 2 ? "" : "s", add ? "to" : "from", pa->a[0]);
+    return QN_EXIT_OK;
+}
+
+static int sub_move(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    int64_t pack = 0, id = 0, pos = 0;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 3, "NAME ID POS")))
+        return st;
+    if ((st = find(pc, pa->a[0], &pack)) || (st = parse_id(pa->a[1], &id)) ||
+        (st = parse_id(pa->a[2], &pos)))
+        return st;
+    if (qn_store_pack_move(pc->s, pack, id, pos, &err) != QN_OK)
+        return fail(pc, &err);
+    return QN_EXIT_OK;
+}
+
+static int sub_rename(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    int64_t pack = 0;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 2, "NAME NEW")))
+        return st;
+    if ((st = cmd_check_pack_name("pack rename", pa->a[1])) ||
+        (st = find(pc, pa->a[0], &pack)))
+        return st;
+    if (qn_store_pack_rename(pc->s, pack, pa->a[1], &err) != QN_OK)
+        return fail(pc, &err);
+    return QN_EXIT_OK;
+}
+
+/* sort and delete: one pack by name, one library call. */
+static int on_pack(pack_cmd *pc, const pack_args *pa,
+                   int (*fn)(qn_store *, int64_t, qn_err *))
+{
+    qn_err err = QN_ERR_INIT;
+    int64_t pack = 0;
+    int st;
+
+    if ((st = need(pa, pa->nargs == 1, "NAME")))
+        return st;
+    if ((st = find(pc, pa->a[0], &pack)))
+        return st;
+    if (fn(pc->s, pack, &err) != QN_OK)
+        return fail(pc, &err);
+    return QN_EXIT_OK;
+}
+
+static int sub_sort(pack_cmd *pc, const pack_args *pa)
+{
+    return on_pack(pc, pa, qn_store_pack_sort);
+}
+
+static int sub_delete(pack_cmd *pc, const pack_args *pa)
+{
+    return on_pack(pc, pa, qn_store_pack_delete);
+}
+
+static const struct subcommand {
+    const char *name;
+    int (*run)(pack_cmd *pc, const pack_args *pa);
+} subs[] = {
+    {"create", sub_create}, {"list", sub_list},
+    {"show", sub_show},     {"add", sub_add_remove},
+    {"remove", sub_add_remove},
+    {"move", sub_move},     {"sort", sub_sort},
+    {"rename", sub_rename}, {"delete", sub_delete},
+};
+
+static const struct subcommand *find_sub(const char *name)
+{
+    for (size_t i = 0; i < sizeof(subs) / sizeof(*subs); i++)
+        if (!strcmp(name, subs[i].name))
+            return &subs[i];
+    return NULL;
+}
+
 static int run(pack_cmd *pc, int argc, char **argv)
 {
-    const char *sub = argv[0];
-    qn_err err = QN_ERR_INIT;
-    popts o;
-    int64_t pack = 0, id = 0, pos = 0;
-    int i = 1, st, nargs;
-    char **a;
+    const struct subcommand *sc = find_sub(argv[0]);
+    pack_args pa;
+    int i = 1, st;
 
-    if ((st = parse_opts(argc, argv, &o, &i)))
+    if ((st = parse_opts(argc, argv, &pa.o, &i)))
         return st;
-    a = argv + i;
-    nargs = argc - i;
-    pc->json = o.json;
-#define NEED(cond, what)                                                    \
-    do {                                                                    \
-        if (!(cond))                                                        \
-            return qn_usage_error("pack %s: expected %s", sub, what);       \
-    } while (0)
-    if (!strcmp(sub, "create")) {
-        qn_store_pack p = {0, NULL, o.title, o.description, o.author,
-                           0, 0, NULL, NULL};
-        NEED(nargs == 1, "NAME");
-        p.name = a[0];
-        if ((st = cmd_check_pack("pack create", &p)))
-            return st;
-        if (qn_store_pack_create(pc->s, &p, &pack, &err) != QN_OK)
-            return fail(pc, &err);
-        if (!pc->ctx->quiet)
-            qn_buf_addf(&pc->out, "created pack '%s'\n", a[0]);
-    } else if (!strcmp(sub, "list")) {
-        NEED(nargs == 0, "no operands");
-        if (pc->json)
-            qn_jsonw_arr(&pc->w);
-        if (qn_store_pack_list(pc->s, NULL, list_one, pc, &err) != QN_OK)
-            return fail(pc, &err);
-        if (pc->json) {
-            qn_jsonw_end(&pc->w);
-            qn_buf_addc(&pc->out, '\n');
-        }
-    } else if (!strcmp(sub, "show") && o.svg) {
-        NEED(nargs == 1, "NAME");
-        return show_svg(pc, a[0]);
-    } else if (!strcmp(sub, "show")) {
-        NEED(nargs == 1, "NAME");
-        if ((st = find(pc, a[0], &pack)))
-            return st;
-        if (pc->json)
-            qn_jsonw_obj(&pc->w);
-        if (qn_store_pack_list(pc->s, a[0], head_one, pc, &err) != QN_OK)
-            return fail(pc, &err);
-        if (pc->json) {
-            qn_jsonw_key(&pc->w, "puzzles");
-            qn_jsonw_arr(&pc->w);
-        }
-        if (qn_store_pack_each(pc->s, pack, show_row, pc, &err) != QN_OK)
-            return fail(pc, &err);
-        if (pc->json) {
-            qn_jsonw_end(&pc->w);
-            qn_jsonw_end(&pc->w);
-            qn_buf_addc(&pc->out, '\n');
-        }
-    } else if (!strcmp(sub, "add") || !strcmp(sub, "remove")) {
-        int add = sub[0] == 'a';
-        NEED(nargs >= 2, "NAME and at least one puzzle ID");
-        if ((st = find(pc, a[0], &pack)))
-            return st;
-        for (int j = 1; j < nargs; j++)
-            if ((st = parse_id(a[j], &id)))
-                return st;
-        /* one batch: all of the ids or none of them */
-        if (qn_store_begin(pc->s, &err) != QN_OK)
-            return fail(pc, &err);
-        for (int j = 1; j < nargs; j++) {
-            parse_id(a[j], &id);
-            if ((add ? qn_store_pack_add(pc->s, pack, id,
-                                         o.at ? o.at + j - 1 : 0, &err)
-                     : qn_store_pack_remove(pc->s, pack, id, &err)) !=
-                QN_OK) {
-                qn_store_rollback(pc->s, NULL);
-                return fail(pc, &err);
-            }
-        }
-        if (qn_store_commit(pc->s, &err) != QN_OK)
-            return fail(pc, &err);
-        if (!pc->ctx->quiet)
-            qn_buf_addf(&pc->out, "%s %d puzzle%s %s '%s'\n",
-                        add ? "added" : "removed", nargs - 1,
-                        nargs == 2 ? "" : "s", add ? "to" : "from", a[0]);
-    } else if (!strcmp(sub, "move")) {
-        NEED(nargs == 3, "NAME ID POS");
-        if ((st = find(pc, a[0], &pack)) || (st = parse_id(a[1], &id)) ||
-            (st = parse_id(a[2], &pos)))
-            return st;
-        if (qn_store_pack_move(pc->s, pack, id, pos, &err) != QN_OK)
-            return fail(pc, &err);
-    } else if (!strcmp(sub, "sort")) {
-        NEED(nargs == 1, "NAME");
-        if ((st = find(pc, a[0], &pack)))
-            return st;
-        if (qn_store_pack_sort(pc->s, pack, &err) != QN_OK)
-            return fail(pc, &err);
-    } else if (!strcmp(sub, "rename")) {
-        NEED(nargs == 2, "NAME NEW");
-        if ((st = cmd_check_pack_name("pack rename", a[1])) ||
-            (st = find(pc, a[0], &pack)))
-            return st;
-        if (qn_store_pack_rename(pc->s, pack, a[1], &err) != QN_OK)
-            return fail(pc, &err);
-    } else if (!strcmp(sub, "delete")) {
-        NEED(nargs == 1, "NAME");
-        if ((st = find(pc, a[0], &pack)))
-            return st;
-        if (qn_store_pack_delete(pc->s, pack, &err) != QN_OK)
-            return fail(pc, &err);
-    } else {
+    pa.sub = argv[0];
+    pa.a = argv + i;
+    pa.nargs = argc - i;
+    pc->json = pa.o.json;
+    if (!sc)
         return qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
                               "pack --help')",
-                              sub);
-    }
-#undef NEED
-    return QN_EXIT_OK;
+                              pa.sub);
+    return sc->run(pc, &pa);
 }
 
 int cmd_pack(int argc, char **argv, qn_ctx *ctx)
 {
-    static const char *const subs[] = {"create", "list",   "show",
-                                       "add",    "remove", "move",
-                                       "sort",   "rename", "delete"};
     pack_cmd pc;
     const char *opt = NULL, *path;
     char **args;
-    int n = 0, st = QN_EXIT_OK, known = 0;
+    int n = 0, st = QN_EXIT_OK;
 
     if (cmd_wants_help(argc, argv, cmd_pack_usage))
         return QN_EXIT_OK;
     /* --db PATH / --db=PATH anywhere after the command word */
     if ((st = cmd_take_db_opt(argc, argv, "pack", &opt, &args, &n)))
         return st;
-    for (size_t i = 0; n > 0 && i < sizeof(subs) / sizeof(*subs); i++)
-        known |= !strcmp(args[0], subs[i]);
-    if (!known) {
+    if (n == 0 || !find_sub(args[0])) {
         st = n ? qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
                                 "pack --help')",
                                 args[0])

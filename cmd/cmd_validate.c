@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/judge.h"
+#include "quench/verdict.h"
 #include "quench/jsonw.h"
 #include "quench/canon.h"
 #include "quench/distrib.h"
@@ -128,11 +128,11 @@ static void json_cells(qn_jsonw *w, const uint8_t *x, int n)
 }
 
 /* The verdict as one JSON object (a JSONL line or an array element). */
-static void verdict_json(qn_jsonw *w, const qn_game *g,
+static void verdict_json(qn_jsonw *w, const qn_solver *g,
                          const qn_submission *s, const qn_ruling *v)
 {
     const qn_answer *a = &v->ans;
-    int n = qn_game_ncells(g);
+    int n = qn_solver_ncells(g);
     const char *grade;
 
     qn_jsonw_obj(w);
@@ -182,7 +182,7 @@ static void verdict_json(qn_jsonw *w, const qn_game *g,
         qn_jsonw_key(w, "optimal_solutions");
         qn_jsonw_uint(w, a->exact ? a->mp.noptimal : 0);
         qn_jsonw_key(w, "grade");
-        if ((grade = qn_game_grade(g, a->mp.presses)))
+        if ((grade = qn_solver_grade(g, a->mp.presses)))
             qn_jsonw_str(w, grade);
         else
             qn_jsonw_null(w);
@@ -195,7 +195,7 @@ static void verdict_json(qn_jsonw *w, const qn_game *g,
     qn_jsonw_end(w);
 }
 
-static void verdict_text(qn_buf *out, const qn_game *g,
+static void verdict_text(qn_buf *out, const qn_solver *g,
                          const qn_submission *s, const qn_ruling *v)
 {
     const qn_answer *a = &v->ans;
@@ -218,7 +218,7 @@ static void verdict_text(qn_buf *out, const qn_game *g,
                     a->nrepair == 1 ? "" : "s");
         for (int i = 0; i < a->nrepair; i++) {
             qn_buf_adds(out, i ? ", " : " ");
-            qn_game_cell_name(g, out, a->repair_cell[i]);
+            qn_solver_cell_name(g, out, a->repair_cell[i]);
             qn_buf_addf(out, " to %u", a->repair_value[i]);
         }
         break;
@@ -239,10 +239,10 @@ static void verdict_text(qn_buf *out, const qn_game *g,
     case QN_VERDICT_OK:
         qn_buf_addf(out, "%llu presses%s", (unsigned long long)a->mp.presses,
                     a->exact ? "" : " (not proven minimal)");
-        if ((grade = qn_game_grade(g, a->mp.presses)))
+        if ((grade = qn_solver_grade(g, a->mp.presses)))
             qn_buf_addf(out, ", grade %s", grade);
         qn_buf_adds(out, ", witness ");
-        qn_state_format(out, qn_rules_layout(qn_game_rules(g)), a->plan, '/');
+        qn_state_format(out, qn_rules_layout(qn_solver_rules(g)), a->plan, '/');
         break;
     default:
         break;
@@ -277,7 +277,7 @@ static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total)
 
 typedef struct vrun {
     const vopts *o;
-    const qn_game *g;
+    const qn_solver *g;
     qn_judge *j;
     qn_submit_reader *rd;
     qn_buf out;
@@ -311,8 +311,8 @@ static int commit_batch(vrun *vr)
  */
 static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
 {
-    const qn_rules *r = qn_game_rules(vr->g);
-    int n = qn_game_ncells(vr->g), is_new, rc;
+    const qn_rules *r = qn_solver_rules(vr->g);
+    int n = qn_solver_ncells(vr->g), is_new, rc;
     size_t klen, witness_at;
     int64_t id;
     qn_store_puzzle sp;
@@ -321,7 +321,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     if (!vr->rule_id)
         return QN_OK; /* the rule was never stored: nothing to compare */
     qn_canon_form(r, vr->canon, s->cells);
-    klen = qn_store_canon_pack(vr->key, vr->canon, n, qn_game_colours(vr->g));
+    klen = qn_store_canon_pack(vr->key, vr->canon, n, qn_solver_colours(vr->g));
     if (!vr->o->into) {
         rc = qn_store_find_puzzle(vr->store, vr->rule_id, vr->key, klen, &id,
                                   &vr->db_err);
@@ -346,7 +346,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     sp.min_presses = rl->ans.mp.presses;
     sp.noptimal = rl->ans.mp.noptimal;
     sp.witness = vr->text.buf + witness_at;
-    sp.grade = qn_game_grade(vr->g, rl->ans.mp.presses);
+    sp.grade = qn_solver_grade(vr->g, rl->ans.mp.presses);
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
@@ -468,7 +468,7 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     vopts o;
     vrun vr;
     qn_rules *r = NULL;
-    qn_game *g = NULL;
+    qn_solver *g = NULL;
     qn_err err = QN_ERR_INIT;
     FILE *in = NULL;
     int status, rc;
@@ -526,7 +526,7 @@ done:
     qn_judge_free(vr.j);
     qn_buf_release(&vr.out);
     qn_file_close(in);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
     return status;
 }

@@ -7,7 +7,7 @@
 
 #include "fuzz.h"
 #include "quench/buf.h"
-#include "quench/flip.h"
+#include "quench/flip_id.h"
 #include "quench/rules.h"
 
 #define MAX_FLIP_CELLS 64 /* round trip only small boards (YAML size) */

@@ -7,7 +7,7 @@
 
 #include "fuzz.h"
 #include "quench/gen.h"
-#include "quench/judge.h"
+#include "quench/verdict.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 #include "quench/submit.h"
@@ -20,15 +20,15 @@ static const char *const rule_files[] = {
 };
 #define NRULES (sizeof(rule_files) / sizeof(rule_files[0]))
 static qn_rules *rules[NRULES];
-static qn_game *games[NRULES];
+static qn_solver *games[NRULES];
 
-static const qn_game *game_for(size_t i)
+static const qn_solver *game_for(size_t i)
 {
     if (!games[i]) {
         qn_err e = QN_ERR_INIT;
         FUZZ_ASSERT(qn_rules_load_file(&rules[i], rule_files[i], &e) ==
                     QN_OK);
-        FUZZ_ASSERT(qn_game_new(&games[i], rules[i], &e) == QN_OK);
+        FUZZ_ASSERT(qn_solver_new(&games[i], rules[i], &e) == QN_OK);
     }
     return games[i];
 }
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2 || size > FUZZ_MAX_INPUT)
         return 0;
     size_t which = data[1] % NRULES;
-    const qn_game *g = game_for(which);
+    const qn_solver *g = game_for(which);
     const qn_layout *l = qn_rules_layout(rules[which]);
     qn_gen_opts o;
     qn_gen_opts_init(&o);
@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *f = fmemopen(c.out.buf ? c.out.buf : (char *)"", c.out.len, "r");
     FUZZ_ASSERT(f != NULL);
     qn_submit_reader *r = NULL;
-    FUZZ_ASSERT(qn_submit_open(&r, f, "gen", l, qn_game_colours(g),
+    FUZZ_ASSERT(qn_submit_open(&r, f, "gen", l, qn_solver_colours(g),
                                QN_SUBMIT_AUTO, &err) == QN_OK);
     qn_judge *j = qn_judge_new(g);
     qn_ruling ru;

@@ -23,7 +23,7 @@ PKGS="sqlite3 yaml-0.1 libsodium jansson"
 
 CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
   -DQN_VERSION=\"0.1.0-fuzz\" -O1 -g -fno-omit-frame-pointer -pthread
-  -Iinclude -Isrc $(pkg-config --cflags $PKGS)"
+  -Iinclude $(pkg-config --cflags $PKGS)"
 LIBS="$(pkg-config --libs $PKGS) -lm"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
@@ -32,7 +32,7 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
 mkdir -p $OUT/obj
 objs=""
-for src in src/*.c build/gen/migrations.c; do
+for src in src/*/*.c build/gen/migrations.c; do
     o=$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')
     if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then
         $CLANG $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$o" &

@@ -103,7 +103,8 @@ int qn_chase_width(const qn_chase *c);      /* the chase width (a side) */
 int qn_chase_transposed(const qn_chase *c); /* 1 if chased along x */
 int qn_chase_nunknowns(const qn_chase *c);  /* U, the reduced system size */
 /* The reduced system M (U x U), borrowed from c: unknowns and constraints
- * in the chase's internal order (see chase.c), for inspection only. */
+ * in the chase's internal order (see chase_internal.h), for inspection
+ * only. */
 const qn_system *qn_chase_reduced(const qn_chase *c);
 
 /*

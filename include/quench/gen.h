@@ -8,7 +8,7 @@
  * in blocks, in parallel; the calling thread takes blocks in index order,
  * so the output is the same for any number of threads.
  *
- * How a candidate is made (see gen.c for the argument):
+ * How a candidate is made (see gen_candidate.c for the argument):
  *   SAMPLE      a uniformly random state, moved onto the solvable states by
  *               the minimal repair (a fixed translation per coset, so the
  *               result is uniform over solvable states); the goal itself
@@ -30,7 +30,7 @@
 
 #include "quench/buf.h"
 #include "quench/err.h"
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/rng.h"
 
 struct qn_distrib;
@@ -133,18 +133,18 @@ typedef struct qn_gen_hooks {
  * Generate. Returns QN_OK when `count` puzzles were emitted; QN_EINVAL
  * for an empty target (checked before any work when the distribution or
  * the board's bounds prove it), or when no puzzle can be graded exactly
- * (the kernel is past the game's walk limit: qn_game_check_exact);
+ * (the kernel is past the game's walk limit: qn_solver_check_exact);
  * QN_ELIMIT when max_draws ran out first
  * (st says how many were emitted); QN_ERR when stopped by *stop or emit.
  */
-int qn_gen_run(const qn_game *g, const qn_gen_opts *o, const qn_gen_hooks *h,
+int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
                qn_gen_stats *st, qn_err *err);
 
 /*
  * Regenerate candidate `index` alone (what the run computed for it),
  * into caller buffers of ncells bytes. Returns 1 if it is on target.
  */
-int qn_gen_candidate(const qn_game *g, const qn_gen_opts *o, uint64_t index,
+int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
                      uint8_t *state, uint64_t *presses);
 
 /*
@@ -153,7 +153,7 @@ int qn_gen_candidate(const qn_game *g, const qn_gen_opts *o, uint64_t index,
  * sample when the exact distribution is out of reach. Counts that could
  * not be proven minimal are left out; returns how many were written.
  */
-size_t qn_gen_sample_presses(const qn_game *g, const qn_seed *seed,
+size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
                              uint64_t *out, size_t n);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * gf2x.h: polynomials over GF(2), 64 coefficients to a word (bit i of
  * word i / 64 is the coefficient of x^i), for the polynomial method of
- * plus2.h. Plain schoolbook algorithms: every operation here costs
+ * plus_gf2.h. Plain schoolbook algorithms: every operation here costs
  * O(deg^2 / 64) word operations at most, which is what a board of side n
  * needs (n up to tens of thousands); nothing asymptotically faster is
  * attempted.

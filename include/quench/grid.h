@@ -2,8 +2,8 @@
  * grid.h: solving big grid rules (rules.h, qn_grid_rule): one front for
  * the three methods, chosen by the rule.
  *
- *   plus family over GF(2)  the polynomial method on bit boards (plus2.h)
- *   plus family over GF(p)  the polynomial method on bytes (plusp.h)
+ *   plus family over GF(2)  the polynomial method on bit boards (plus_gf2.h)
+ *   plus family over GF(p)  the polynomial method on bytes (plus_gfp.h)
  *   any other stencil       light chasing with a reduced system (chase.h)
  *
  * A stencil none of them takes (one reaching no row above, or none with a
@@ -76,7 +76,7 @@ typedef struct qn_grid_answer {
 
 /*
  * The least presses for s: x_out (initialised like s) gets the plan, *a its
- * figures. Exact within each method's limit (plus2.h, chase.h: kernels of
+ * figures. Exact within each method's limit (plus_gf2.h, chase.h: kernels of
  * 2^24 and 2^20 elements), else the best plan found and a lower bound.
  * Returns QN_OK or QN_EUNSOLVABLE.
  */

@@ -25,12 +25,12 @@ _Noreturn void qn_mem_oom(void);
  * environment, the N-th allocation (1-based, counted across threads) fails
  * as if memory ran out, and "quench: injected allocation failure N" goes to
  * stderr first, so a sweep over N knows when N is past the last allocation.
- * qn_mem_hook_sqlite() (src/store_mem.c) routes SQLite's allocations
+ * qn_mem_hook_sqlite() (src/store_alloc.c) routes SQLite's allocations
  * through the same count; a failure there returns NULL to SQLite, which
  * reports SQLITE_NOMEM (QN_ENOMEM, exit 71) or recovers. libyaml's own
  * allocations are not counted.
  *
- * qn_mem_hook_jansson() (src/json_mem.c) makes jansson allocate under this
+ * qn_mem_hook_jansson() (src/json_alloc.c) makes jansson allocate under this
  * policy (exit 71, counted): call it once before any JSON is read, as the
  * CLI does; jansson left alone reports a failed allocation inside a string
  * as a syntax error.

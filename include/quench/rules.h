@@ -7,8 +7,9 @@
  *
  * Two halves: a plain-struct description (qn_rules_spec, what a rule file
  * says, with the file position of every value) and the compiled, immutable
- * qn_rules. qn_rules_build() validates a spec and compiles it; the YAML
- * front end (qn_rules_load_*, in rules_yaml.c) fills a spec from a file.
+ * qn_rules. qn_rules_build() validates a spec and compiles it (rules.c and
+ * the steps it calls); the YAML front end (rules_yaml.c, rules_schema.c)
+ * fills a spec from a file, and qn_rules_load_* (rules_load.c) do both.
  * The language is documented in docs/RULES.md.
  */
 #ifndef QN_RULES_H
@@ -157,7 +158,8 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *spec,
                    const char *source, qn_err *err);
 
 /* ---------------------------------------------------------------------
- * Loading rule files (rules_yaml.c).
+ * Loading rule files (rules_load.c; the YAML in rules_yaml.c and
+ * rules_schema.c).
  *
  * Parse the YAML rule file at `path` ("-" reads standard input, reported
  * as "<stdin>") or the `len` bytes at `text` (named `source` in messages),

@@ -4,8 +4,8 @@
 # (truncations, single-byte corruptions, bad encodings, deep nesting, alias
 # bombs, huge and negative numbers, tampered packs, damaged databases). Each
 # must end in its documented exit status with a located message, never a
-# signal or a sanitizer report, within the time limit. `make torture` runs
-# the whole corpus.
+# signal or a sanitizer report. No time limit but the hang guard: timings
+# belong to `make torture`, which runs the whole corpus with its 100 ms bar.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -13,7 +13,7 @@ if ! command -v python3 >/dev/null 2>&1; then
     done_testing
     exit $?
 fi
-python3 "$TOP/scripts/torture.py" --quench "$QUENCH" --sample 400 --jobs 2 \
+python3 "$TOP/scripts/torture.py" --quench "$QUENCH" --sample 400 --jobs 2 --limit-ms 0 \
     --out "$TMP/torture" >"$TMP/log" 2>&1
 rc=$?
 passed=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$TMP/log" | tail -n 1)

@@ -14,7 +14,7 @@
 
 #include <sqlite3.h>
 
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/mem.h"
 #include "quench/state.h"
 #include "t.h"
@@ -91,7 +91,7 @@ static void test_rebuild_all(void)
 static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
 {
     qn_rules *r = load(path);
-    qn_game *g = NULL;
+    qn_solver *g = NULL;
     qn_answer a;
     uint64_t seed = 7;
     int n;
@@ -103,7 +103,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     doc->author = qn_xstrdup("");
     if (!r)
         return;
-    T_EQ(qn_game_new(&g, r, NULL), QN_OK);
+    T_EQ(qn_solver_new(&g, r, NULL), QN_OK);
     qn_answer_init(&a, g);
     n = qn_rules_ncells(r);
     doc->rules = QN_NEWN(1, qn_pack_rule);
@@ -123,7 +123,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
             for (int i = 0; i < n; i++) /* s = goal - A x */
                 s[i] = (uint8_t)((s[i] + (k - (m[i * n + j] * x) % k)) % k);
         }
-        qn_game_answer(g, &a, s);
+        qn_solver_answer(g, &a, s);
         if (a.at_goal || !a.exact) {
             free(s);
             continue;
@@ -140,7 +140,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         doc->npuzzles++;
     }
     qn_answer_release(&a);
-    qn_game_free(g);
+    qn_solver_free(g);
 }
 
 static void test_roundtrip(const char *path)

@@ -1,11 +1,11 @@
 /*
  * test_flip.c: Simon Tatham's Flip game IDs. Known answers are derived by
- * hand from Flip's format (see the comment at the top of src/flip_id.c),
+ * hand from Flip's format (see the comment at the top of src/export/flip_id.c),
  * every shipped rule Flip can express round-trips with random states,
  * refusals carry their exact reason, and the decoder survives truncation,
  * junk and random mutations.
  */
-#include "quench/flip.h"
+#include "quench/flip_id.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -43,34 +43,34 @@ static void sink_free(sink *s)
     free(s->presses);
 }
 
-static qn_game *load(const char *path, qn_rules **r)
+static qn_solver *load(const char *path, qn_rules **r)
 {
-    qn_game *g = NULL;
+    qn_solver *g = NULL;
     qn_err err;
 
     if (qn_rules_load_file(r, path, &err) != QN_OK ||
-        qn_game_new(&g, *r, &err) != QN_OK)
+        qn_solver_new(&g, *r, &err) != QN_OK)
         T_FAILF("%s: %s", path, err.msg);
     return g;
 }
 
-static int run(const qn_game *g, const qn_gen_opts *o, sink *s)
+static int run(const qn_solver *g, const qn_gen_opts *o, sink *s)
 {
     qn_gen_hooks h = {NULL, collect, NULL, s, NULL};
     qn_gen_stats st;
     qn_err err;
 
     memset(s, 0, sizeof(*s));
-    s->n = qn_game_ncells(g);
+    s->n = qn_solver_ncells(g);
     return qn_gen_run(g, o, &h, &st, &err);
 }
 
 /* Every emitted puzzle: solvable, graded exactly, on target, distinct. */
-static void check_puzzles(const qn_game *g, const qn_rules *r, const sink *s,
+static void check_puzzles(const qn_solver *g, const qn_rules *r, const sink *s,
                           uint64_t lo, uint64_t hi)
 {
-    int n = qn_game_ncells(g);
-    qn_seen *seen = qn_seen_new(n, qn_game_colours(g));
+    int n = qn_solver_ncells(g);
+    qn_seen *seen = qn_seen_new(n, qn_solver_colours(g));
     uint8_t *canon = malloc((size_t)n), *d = malloc((size_t)n);
     uint8_t *x = malloc((size_t)n);
     const uint8_t *goal = qn_rules_goal(r);
@@ -80,9 +80,9 @@ static void check_puzzles(const qn_game *g, const qn_rules *r, const sink *s,
         const uint8_t *st = s->states + i * (size_t)n;
         qn_minpress mp;
         for (int c = 0; c < n; c++)
-            d[c] = (uint8_t)((st[c] + qn_game_colours(g) - goal[c]) %
-                             qn_game_colours(g));
-        if (qn_minpress_solve(qn_game_system(g), &mp, x, d, UINT64_MAX,
+            d[c] = (uint8_t)((st[c] + qn_solver_colours(g) - goal[c]) %
+                             qn_solver_colours(g));
+        if (qn_minpress_solve(qn_solver_system(g), &mp, x, d, UINT64_MAX,
                               NULL) != QN_OK ||
             mp.presses != s->presses[i] || mp.presses < lo ||
             mp.presses > hi)
@@ -101,7 +101,7 @@ static void check_puzzles(const qn_game *g, const qn_rules *r, const sink *s,
 static void test_reproducible(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *g = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     sink a, b, c;
 
@@ -143,7 +143,7 @@ static void test_reproducible(void)
     sink_free(&a);
     sink_free(&b);
     sink_free(&c);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -159,7 +159,7 @@ static void test_reproducible(void)
 static void test_uniform(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/whack-a-mole-4x4.yaml", &r);
+    qn_solver *g = load("rules/whack-a-mole-4x4.yaml", &r);
     qn_gen_opts o;
     enum { PER = 40, STATES = 4095 };
     uint32_t *hits = calloc(1 << 16, sizeof(uint32_t));
@@ -181,7 +181,7 @@ static void test_uniform(void)
         uint8_t s[16];
         for (int c = 0; c < 16; c++)
             s[c] = (uint8_t)(key >> c & 1);
-        if (!qn_system_is_solvable(qn_game_system(g), s)) {
+        if (!qn_system_is_solvable(qn_solver_system(g), s)) {
             if (hits[key])
                 T_FAILF("unsolvable state %u sampled", key);
             continue;
@@ -196,7 +196,7 @@ static void test_uniform(void)
     else
         t_pass++;
     free(hits);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -204,7 +204,7 @@ static void test_uniform(void)
 static void test_exhaustive(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *g = load("rules/classic-5x5.yaml", &r);
     qn_distrib *dist = NULL;
     qn_gen_opts o;
     qn_gen_stats st;
@@ -212,7 +212,7 @@ static void test_exhaustive(void)
     sink s;
     qn_err err;
 
-    T_EQ(qn_distrib_compute(&dist, qn_game_system(g), &err), QN_OK);
+    T_EQ(qn_distrib_compute(&dist, qn_solver_system(g), &err), QN_OK);
     qn_gen_opts_init(&o);
     qn_seed_parse(&o.seed, "15", NULL);
     o.count = 100;
@@ -236,7 +236,7 @@ static void test_exhaustive(void)
     o.distrib = NULL;
     T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
     qn_distrib_free(dist);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -244,7 +244,7 @@ static void test_exhaustive(void)
 static void test_filters(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/whack-a-mole-4x4.yaml", &r);
+    qn_solver *g = load("rules/whack-a-mole-4x4.yaml", &r);
     qn_gen_opts o;
     sink s;
     long bad = 0;
@@ -260,7 +260,7 @@ static void test_filters(void)
         int lit = 0;
         qn_answer a;
         qn_answer_init(&a, g);
-        qn_game_answer(g, &a, s.states + i * 16);
+        qn_solver_answer(g, &a, s.states + i * 16);
         for (int c = 0; c < 16; c++)
             lit += s.states[i * 16 + c] != 0;
         bad += a.mp.noptimal != 1 || lit < 8;
@@ -269,7 +269,7 @@ static void test_filters(void)
     T_EQ(bad, 0);
     T_EQ(s.count, 50);
     sink_free(&s);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -277,7 +277,7 @@ static void test_filters(void)
 static void test_climb(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *g = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     sink s;
 
@@ -293,7 +293,7 @@ static void test_climb(void)
     T_EQ(s.count, 20);
     check_puzzles(g, r, &s, 14, 15);
     sink_free(&s);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -303,7 +303,7 @@ static void test_draw_limit(void)
 {
     static const uint64_t limits[] = {5, 16, 17, 3000};
     qn_rules *r;
-    qn_game *g = load("rules/classic-3x3.yaml", &r);
+    qn_solver *g = load("rules/classic-3x3.yaml", &r);
 
     for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
         uint64_t emitted = 0;
@@ -332,7 +332,7 @@ static void test_draw_limit(void)
             sink_free(&s);
         }
     }
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 
@@ -344,7 +344,7 @@ static void test_draw_limit(void)
 static void test_walk_limit(void)
 {
     qn_rules *r;
-    qn_game *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *g = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     qn_gen_stats st;
     qn_err err = QN_ERR_INIT;
@@ -358,8 +358,8 @@ static void test_walk_limit(void)
     o.max_draws = 1000;
     memset(&s, 0, sizeof(s));
     s.n = 25;
-    qn_game_set_walk_limit(g, 3);
-    T_EQ(qn_game_check_exact(g, &err), QN_ELIMIT);
+    qn_solver_set_walk_limit(g, 3);
+    T_EQ(qn_solver_check_exact(g, &err), QN_ELIMIT);
     T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
     T_EQ(st.draws, 0);
     T_EQ(s.count, 0);
@@ -367,12 +367,12 @@ static void test_walk_limit(void)
     sink_free(&s);
     memset(&s, 0, sizeof(s));
     s.n = 25;
-    qn_game_set_walk_limit(g, 4);
-    T_EQ(qn_game_check_exact(g, NULL), QN_OK);
+    qn_solver_set_walk_limit(g, 4);
+    T_EQ(qn_solver_check_exact(g, NULL), QN_OK);
     T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_OK);
     T_EQ(s.count, 3);
     sink_free(&s);
-    qn_game_free(g);
+    qn_solver_free(g);
     qn_rules_free(r);
 }
 

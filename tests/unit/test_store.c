@@ -15,7 +15,7 @@
 
 #include "quench/buf.h"
 #include "quench/canon.h"
-#include "quench/game.h"
+#include "quench/solver.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/state.h"
@@ -24,7 +24,7 @@
 
 static char tmpdir[] = "/tmp/qn_store_XXXXXX";
 static qn_rules *rules;
-static qn_game *game;
+static qn_solver *game;
 static char rule_hash[65];
 
 static const char *tpath(const char *name)
@@ -108,7 +108,7 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
     for (;;) {
         for (int j = 0; j < n; j++)
             s[j] = t_rand(&seed) & 1;
-        qn_game_answer(game, &a, s);
+        qn_solver_answer(game, &a, s);
         if (a.solvable && !a.at_goal)
             break;
     }
@@ -127,7 +127,7 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
     t->p.min_presses = a.mp.presses;
     t->p.noptimal = a.mp.noptimal;
     t->p.witness = t->witness;
-    t->p.grade = qn_game_grade(game, a.mp.presses);
+    t->p.grade = qn_solver_grade(game, a.mp.presses);
     t->p.grader = "test-1";
     t->p.seed = "00ff";
     t->p.stream_index = (int64_t)i;
@@ -967,7 +967,7 @@ int main(void)
         return 1;
     }
     if (qn_rules_load_file(&rules, "rules/classic-5x5.yaml", NULL) != QN_OK ||
-        qn_game_new(&game, rules, NULL) != QN_OK) {
+        qn_solver_new(&game, rules, NULL) != QN_OK) {
         fprintf(stderr, "cannot load rules/classic-5x5.yaml\n");
         return 1;
     }
@@ -987,7 +987,7 @@ int main(void)
     test_merge_last_position();
     test_corrupt();
     test_readonly_and_busy();
-    qn_game_free(game);
+    qn_solver_free(game);
     qn_rules_free(rules);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -1,0 +1,78 @@
+/*
+ * cmd_generate.h: what the files of `quench generate` share: the run's
+ * state and the steps each file provides (options in cmd_generate_opts.c,
+ * the JSON Lines output in cmd_generate_out.c, --db in cmd_generate_db.c).
+ */
+#ifndef QN_CMD_GENERATE_H
+#define QN_CMD_GENERATE_H
+
+#include <stdint.h>
+
+#include "cmd.h"
+#include "quench/distrib.h"
+#include "quench/gen.h"
+#include "quench/store.h"
+
+typedef struct gen_cli {
+    const char *rules, *out_path, *tier;
+    char seed_hex[65];
+    int have_seed;
+    uint64_t walk_limit;
+    qn_gen_opts o;
+    qn_ctx *ctx;
+    qn_solver *g;
+    qn_tiers tiers;
+    qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
+    size_t grade_max;
+    char head[128], tail[128];      /* constant record parts */
+    qn_distrib *dist;
+    cmd_out out;
+    qn_buf buf;
+    double t0, last_progress;
+    int progress;
+    int write_failed;
+    /* --db */
+    const char *db_opt, *pack;
+    qn_store *store;
+    int64_t rule_id, run_id, pack_id;
+    uint64_t stored_before, dups_before; /* from an interrupted run */
+    uint64_t stored, dups, in_batch, next_index;
+    qn_buf pending;    /* records of the open batch, printed on commit */
+    qn_buf cell_text;  /* scratch for state and witness text */
+    uint8_t *canon_key;
+    qn_err db_err;
+    int db_failed;
+    uint64_t batch;    /* puzzles per transaction */
+    int shard_spec;
+} gen_cli;
+
+/* cmd_generate_opts.c: the command line into gc (defaults first); an exit
+ * status (64 after saying what is wrong). */
+int cmd_generate_parse_opts(gen_cli *gc, int argc, char **argv);
+
+/* cmd_generate_out.c: the records. Escape the constant parts once, after
+ * the seed and the tiers are known. */
+void cmd_generate_prepare_format(gen_cli *gc);
+/* qn_gen_hooks: one puzzle's record (worker threads); its emit without
+ * --db (buffered to gc->out). */
+void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
+                                qn_buf *out);
+int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p);
+/* The header and summary records, into gc->buf. */
+void cmd_generate_write_header(gen_cli *gc);
+void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
+                                int done);
+/* Flush what is buffered, then commit the output (for -o: fsync, rename);
+ * an exit status. */
+int cmd_generate_close_output(gen_cli *gc);
+
+/* cmd_generate_db.c: open the database, store the rule, open or resume the
+ * run, find the pack; an exit status (reported). */
+int cmd_generate_setup_store(gen_cli *gc);
+/* qn_gen_hooks emit with --db: the puzzle into the open batch. */
+int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p);
+/* Commit the open batch with the run's progress, then print its records;
+ * a library code (gc->db_failed and gc->db_err, or gc->write_failed). */
+int cmd_generate_commit_batch(gen_cli *gc);
+
+#endif

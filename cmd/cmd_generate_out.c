@@ -1,0 +1,248 @@
+/*
+ * cmd_generate_out.c: `quench generate`'s output, JSON Lines: the header,
+ * one record per puzzle (written by hand on the fast path, through the
+ * JSON writer otherwise), the summary, and the output's commit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd_generate.h"
+#include "quench/jsonw.h"
+#include "quench/state.h"
+#include "quench/version.h"
+
+/*
+ * Worker threads: one JSON line per puzzle. This runs a million times a
+ * second, so it writes straight into the buffer: the constant parts are
+ * escaped once (gc->tail, gc->grades), numbers and cells are written by
+ * hand, and only states with values past base 36 take the general path.
+ */
+static char *put_str(char *w, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(w, s, n);
+    return w + n;
+}
+
+static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
+{
+    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+    for (int r = 0; r < l->h; r++) {
+        if (r)
+            *w++ = '/';
+        for (int c = 0; c < l->w; c++) {
+            int i = l->index[r * l->w + c];
+            *w++ = i < 0 ? '.' : digit[cells[i]];
+        }
+    }
+    return w;
+}
+
+/* The tier's name as a JSON value, escaped once in
+ * cmd_generate_prepare_format(). */
+static const char *grade_json(const gen_cli *gc, const char *grade)
+{
+    for (size_t i = 0; grade && i < gc->tiers.n; i++)
+        if (grade == gc->tiers.name[i])
+            return gc->grade_esc[i].buf;
+    return "null";
+}
+
+/* The same record through the JSON writer (any k, any layout). */
+static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
+                           qn_buf *out)
+{
+    const qn_rules *r = qn_solver_rules(gc->g);
+    int n = qn_solver_ncells(gc->g);
+    char hash[65];
+    qn_jsonw w;
+    qn_buf text = QN_BUF_INIT;
+
+    qn_rules_hash(r, hash);
+    qn_jsonw_init(&w, out);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "puzzle");
+    qn_jsonw_key(&w, "id"), qn_jsonw_str(&w, p->id);
+    qn_jsonw_key(&w, "index"), qn_jsonw_uint(&w, p->index);
+    qn_jsonw_key(&w, "rule_hash"), qn_jsonw_str(&w, hash);
+    qn_state_format(&text, qn_rules_layout(r), p->state, '/');
+    qn_jsonw_key(&w, "state"), qn_jsonw_strn(&w, text.buf, text.len);
+    qn_buf_release(&text);
+    qn_jsonw_key(&w, "min_presses"), qn_jsonw_uint(&w, p->presses);
+    qn_jsonw_key(&w, "optimal_solutions"), qn_jsonw_uint(&w, p->noptimal);
+    qn_jsonw_key(&w, "solution");
+    qn_jsonw_arr(&w);
+    for (int i = 0; i < n; i++)
+        qn_jsonw_uint(&w, p->plan[i]);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "grade");
+    if (p->grade)
+        qn_jsonw_str(&w, p->grade);
+    else
+        qn_jsonw_null(&w);
+    qn_jsonw_key(&w, "seed"), qn_jsonw_str(&w, gc->seed_hex);
+    qn_jsonw_end(&w);
+    qn_buf_addc(out, '\n');
+}
+
+/* The constant parts of every record, escaped once. */
+void cmd_generate_prepare_format(gen_cli *gc)
+{
+    char hash[65];
+
+    qn_rules_hash(qn_solver_rules(gc->g), hash);
+    snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
+             hash);
+    snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n",
+             gc->seed_hex);
+    for (size_t i = 0; i < gc->tiers.n; i++) {
+        qn_buf_init(&gc->grade_esc[i]);
+        qn_json_escape(&gc->grade_esc[i], gc->tiers.name[i],
+                       strlen(gc->tiers.name[i]));
+        if (gc->grade_esc[i].len > gc->grade_max)
+            gc->grade_max = gc->grade_esc[i].len;
+    }
+}
+
+void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
+                                qn_buf *out)
+{
+    const gen_cli *gc = vctx;
+    const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->g));
+    int n = qn_solver_ncells(gc->g);
+    char *w;
+
+    if (qn_solver_colours(gc->g) > 36) { /* "(NNN)" cells: general path */
+        format_general(gc, p, out);
+        return;
+    }
+    qn_buf_grow(out, 256 + strlen(gc->tail) + (size_t)l->w * l->h +
+                         (size_t)l->h + 4 * (size_t)n + gc->grade_max);
+    w = out->buf + out->len;
+    w = put_str(w, "{\"type\":\"puzzle\",\"id\":\"");
+    w = put_str(w, p->id);
+    w = put_str(w, "\",\"index\":");
+    w = qn_json_put_u64(w, p->index);
+    w = put_str(w, gc->head);
+    w = put_state(w, l, p->state);
+    w = put_str(w, "\",\"min_presses\":");
+    w = qn_json_put_u64(w, p->presses);
+    w = put_str(w, ",\"optimal_solutions\":");
+    w = qn_json_put_u64(w, p->noptimal);
+    w = put_str(w, ",\"solution\":[");
+    for (int i = 0; i < n; i++) {
+        unsigned v = p->plan[i];
+        if (i)
+            *w++ = ',';
+        if (v < 10) /* the usual case: one digit */
+            *w++ = (char)('0' + v);
+        else
+            w = qn_json_put_u64(w, v);
+    }
+    w = put_str(w, "],\"grade\":");
+    w = put_str(w, grade_json(gc, p->grade));
+    w = put_str(w, gc->tail);
+    out->len = (size_t)(w - out->buf);
+    out->buf[out->len] = '\0';
+}
+
+int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p)
+{
+    gen_cli *gc = vctx;
+
+    qn_buf_add(&gc->buf, p->text, p->textlen);
+    if (gc->buf.len > (1u << 16)) {
+        if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len) {
+            gc->write_failed = errno ? errno : EIO;
+            return 1;
+        }
+        qn_buf_reset(&gc->buf);
+    }
+    return 0;
+}
+
+void cmd_generate_write_header(gen_cli *gc)
+{
+    const qn_rules *r = qn_solver_rules(gc->g);
+    char hash[65];
+    qn_jsonw w;
+
+    qn_rules_hash(r, hash);
+    qn_jsonw_init(&w, &gc->buf);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "header");
+    qn_jsonw_key(&w, "format"), qn_jsonw_str(&w, "quench-puzzles");
+    qn_jsonw_key(&w, "format_version"), qn_jsonw_int(&w, 1);
+    qn_jsonw_key(&w, "tool");
+    qn_buf_adds(&gc->buf, "\"quench ");
+    qn_buf_adds(&gc->buf, qn_version());
+    qn_buf_addc(&gc->buf, '"');
+    w.key_pending = 0;
+    qn_jsonw_key(&w, "rule"), qn_jsonw_str(&w, qn_rules_name(r));
+    qn_jsonw_key(&w, "rule_hash"), qn_jsonw_str(&w, hash);
+    qn_jsonw_key(&w, "seed"), qn_jsonw_str(&w, gc->seed_hex);
+    qn_jsonw_key(&w, "count"), qn_jsonw_uint(&w, gc->o.count);
+    qn_jsonw_key(&w, "presses");
+    qn_jsonw_arr(&w);
+    qn_jsonw_uint(&w, gc->o.lo);
+    if (gc->o.hi == UINT64_MAX)
+        qn_jsonw_null(&w);
+    else
+        qn_jsonw_uint(&w, gc->o.hi);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "unique_optimum"), qn_jsonw_bool(&w, gc->o.unique_optimum);
+    qn_jsonw_key(&w, "min_lit"), qn_jsonw_int(&w, gc->o.min_lit);
+    if (gc->shard_spec) {
+        qn_jsonw_key(&w, "shard");
+        qn_jsonw_arr(&w);
+        qn_jsonw_uint(&w, gc->o.shard);
+        qn_jsonw_uint(&w, gc->o.nshards);
+        qn_jsonw_end(&w);
+    }
+    qn_jsonw_key(&w, "grader_version"), qn_jsonw_int(&w, QN_GRADER_VERSION);
+    qn_jsonw_end(&w);
+    qn_buf_addc(&gc->buf, '\n');
+}
+
+void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
+                                int done)
+{
+    qn_jsonw w;
+
+    qn_jsonw_init(&w, &gc->buf);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "summary");
+    qn_jsonw_key(&w, "emitted"), qn_jsonw_uint(&w, st->emitted);
+    qn_jsonw_key(&w, "complete"), qn_jsonw_bool(&w, done);
+    qn_jsonw_key(&w, "draws"), qn_jsonw_uint(&w, st->draws);
+    qn_jsonw_key(&w, "on_target"), qn_jsonw_uint(&w, st->on_target);
+    qn_jsonw_key(&w, "duplicates"), qn_jsonw_uint(&w, st->duplicates);
+    qn_jsonw_key(&w, "mode"), qn_jsonw_str(&w, qn_gen_mode_name(st->mode));
+    qn_jsonw_key(&w, "target_fraction");
+    if (st->rarity >= 0)
+        qn_jsonw_real(&w, st->rarity);
+    else
+        qn_jsonw_null(&w);
+    qn_jsonw_key(&w, "target_fraction_exact");
+    qn_jsonw_bool(&w, st->rarity_exact);
+    qn_jsonw_end(&w);
+    qn_buf_addc(&gc->buf, '\n');
+}
+
+/* Flush what is buffered, then commit the output (for -o: fsync, rename). */
+int cmd_generate_close_output(gen_cli *gc)
+{
+    int bad = gc->write_failed;
+
+    if (!bad && gc->buf.len &&
+        fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len)
+        bad = errno ? errno : EIO;
+    if (bad) {
+        const char *name = gc->out.name;
+        cmd_out_discard(&gc->out);
+        return cmd_write_error(name, bad);
+    }
+    return cmd_out_commit(&gc->out);
+}

@@ -1,0 +1,70 @@
+/*
+ * verdict.h: one verdict per submitted puzzle, for `quench validate`.
+ *
+ * A judge keeps what a stream of verdicts needs across records: the game,
+ * the set of puzzles already accepted (up to the board's symmetries, see
+ * canon.h; only ok verdicts enter it, so a rejected submission may be
+ * corrected and sent again), and the counts per verdict. Verdicts are decided in this
+ * order: malformed, trivial (already at the goal), unsolvable, duplicate,
+ * claim-mismatch, ok.
+ */
+#ifndef QN_VERDICT_H
+#define QN_VERDICT_H
+
+#include <stdint.h>
+
+#include "quench/buf.h"
+#include "quench/solver.h"
+#include "quench/submit.h"
+
+/* The verdicts: enum, stable names (CLI and JSON), in one list. */
+#define QN_VERDICTS(X)                                                     \
+    X(OK, "ok")                                                            \
+    X(UNSOLVABLE, "unsolvable")                                            \
+    X(MALFORMED, "malformed")                                              \
+    X(TRIVIAL, "trivial")                                                  \
+    X(DUPLICATE, "duplicate")                                              \
+    X(CLAIM_MISMATCH, "claim-mismatch")
+
+typedef enum qn_verdict {
+#define QN_X_ENUM(e, s) QN_VERDICT_##e,
+    QN_VERDICTS(QN_X_ENUM)
+#undef QN_X_ENUM
+    QN_NVERDICTS
+} qn_verdict;
+
+const char *qn_verdict_name(qn_verdict v);
+
+/* What the judge found for one record; reused from call to call. */
+typedef struct qn_ruling {
+    qn_verdict verdict;
+    qn_answer ans;        /* solvable/unsolvable details (not malformed) */
+    uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
+    int64_t dup_stored;   /* duplicate of a stored puzzle: its id, or 0 */
+    qn_buf reason;        /* malformed/claim-mismatch: why, in words */
+    int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
+    int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
+} qn_ruling;
+
+typedef struct qn_judge qn_judge;
+
+/* g is borrowed. */
+qn_judge *qn_judge_new(const qn_solver *g);
+void qn_judge_free(qn_judge *j); /* NULL-safe */
+
+void qn_ruling_init(qn_ruling *r, const qn_judge *j);
+void qn_ruling_release(qn_ruling *r);
+
+/* Judge one record (from qn_submit_next) into *out. */
+void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
+
+/*
+ * The caller found r's puzzle stored already (a database): turn an ok
+ * verdict into a duplicate of stored puzzle `id`, keeping counts right.
+ */
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, int64_t id);
+
+/* How many records got verdict v so far. */
+uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * json_alloc.c: jansson allocates through quench's policy: out of memory
+ * exits 71 (mem.h). jansson itself would report a failed allocation in
+ * the middle of a string as "invalid token", turning our OOM into a
+ * malformed input; and its allocations join the failure-injection count
+ * (QN_FAIL_ALLOC).
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "quench/mem.h"
+
+static void *js_malloc(size_t n)
+{
+    void *p;
+
+    if (qn_mem_inject() || !(p = malloc(n)))
+        qn_mem_oom();
+    return p;
+}
+
+void qn_mem_hook_jansson(void)
+{
+    json_set_alloc_funcs(js_malloc, free);
+}

@@ -1,0 +1,317 @@
+/*
+ * grid.c: one front for the big-board solvers (see grid.h): picks the
+ * method, converts states between bits and bytes where a method needs
+ * bytes, and checks answers against the stencil itself.
+ */
+#include "quench/grid.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/chase.h"
+#include "quench/coset_walk.h"
+#include "quench/mem.h"
+#include "quench/netpbm.h"
+#include "quench/plus_gf2.h"
+#include "quench/plus_gfp.h"
+
+/* ---- states --------------------------------------------------------- */
+
+void qn_grid_state_init(qn_grid_state *s, int w, int h, unsigned k)
+{
+    memset(s, 0, sizeof(*s));
+    s->w = w;
+    s->h = h;
+    s->k = k;
+    if (k == 2)
+        qn_bitboard_init(&s->bits, w, h);
+    else
+        s->cells = qn_xcalloc((size_t)w * h + 1, 1);
+}
+
+void qn_grid_state_release(qn_grid_state *s)
+{
+    qn_bitboard_release(&s->bits);
+    free(s->cells);
+    memset(s, 0, sizeof(*s));
+}
+
+void qn_grid_state_fill(qn_grid_state *s, unsigned v)
+{
+    if (s->k == 2)
+        qn_bitboard_fill(&s->bits, (int)v);
+    else
+        memset(s->cells, (int)v, (size_t)s->w * s->h);
+}
+
+uint64_t qn_grid_state_sum(const qn_grid_state *s)
+{
+    uint64_t sum = 0;
+
+    if (s->k == 2)
+        return qn_bitboard_count(&s->bits);
+    for (size_t i = 0; i < (size_t)s->w * s->h; i++)
+        sum += s->cells[i];
+    return sum;
+}
+
+int qn_grid_state_read_pnm(qn_grid_state *s, FILE *f, qn_err *err)
+{
+    qn_pnm_info info;
+    int rc = qn_pnm_read_header(f, &info, err);
+
+    if (rc != QN_OK)
+        return rc;
+    if (info.w != s->w || info.h != s->h)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "image is %dx%d but the board is %dx%d", info.w,
+                          info.h, s->w, s->h);
+    if (s->k == 2)
+        return qn_pnm_read_bits(f, &info, &s->bits, err);
+    return qn_pnm_read_cells(f, &info, s->k, s->cells, err);
+}
+
+void qn_grid_state_write_pnm(qn_buf *out, const qn_grid_state *s,
+                             unsigned flags)
+{
+    if (s->k == 2)
+        qn_pnm_write_bits_buf(out, &s->bits, flags);
+    else /* values are < k by construction, so this cannot fail */
+        qn_pnm_write_buf(out, s->w, s->h, s->k, s->cells, flags, NULL);
+}
+
+/* Bytes of a state (borrowed for k > 2, a malloc'd copy for k = 2). */
+static uint8_t *bytes_of(const qn_grid_state *s)
+{
+    uint8_t *c;
+
+    if (s->k != 2)
+        return s->cells;
+    c = QN_NEWN((size_t)s->w * s->h + 1, uint8_t);
+    qn_bitboard_to_cells(&s->bits, c);
+    return c;
+}
+
+static void free_bytes(const qn_grid_state *s, uint8_t *c)
+{
+    if (s->k == 2)
+        free(c);
+}
+
+/* ---- the solver ----------------------------------------------------- */
+
+struct qn_grid {
+    unsigned k;
+    int w, h;
+    int (*off)[3]; /* the stencil, owned */
+    size_t noff;
+    qn_plus_gf2 *p2;
+    qn_plus_gfp *pp;
+    qn_chase *ch; /* also beside pp, for minimal presses over a kernel */
+};
+
+static int is_prime(unsigned k)
+{
+    for (unsigned d = 2; d * d <= k; d++)
+        if (k % d == 0)
+            return 0;
+    return k >= 2;
+}
+
+int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err)
+{
+    const int(*off)[3] = (const int(*)[3])r->offsets;
+    qn_err e2 = QN_ERR_INIT;
+    qn_grid *g = QN_NEW(qn_grid);
+    int rc = QN_EINVAL;
+
+    *out = NULL;
+    g->k = r->k;
+    g->w = r->w;
+    g->h = r->h;
+    g->noff = r->noffsets;
+    g->off = qn_xcalloc(r->noffsets + 1, sizeof(int[3]));
+    memcpy(g->off, r->offsets, r->noffsets * sizeof(int[3]));
+    if (r->k == 2)
+        rc = qn_plus_gf2_new(&g->p2, r->w, r->h, off, r->noffsets, &e2);
+    else if (is_prime(r->k))
+        rc = qn_plus_gfp_new(&g->pp, r->w, r->h, r->k, off, r->noffsets, &e2);
+    if (rc == QN_OK) {
+        *out = g;
+        return QN_OK;
+    }
+    rc = qn_chase_new(&g->ch, r->w, r->h, r->k, off, r->noffsets, err);
+    if (rc != QN_OK) {
+        if (err && e2.code == QN_EINVAL && rc == QN_EINVAL) {
+            char why[sizeof(err->msg)]; /* err->msg is also the target */
+            snprintf(why, sizeof(why), "%s", err->msg);
+            qn_err_set(err, QN_EINVAL, 0, 0, "%s; and %s", why, e2.msg);
+        }
+        qn_grid_free(g);
+        return rc;
+    }
+    *out = g;
+    return QN_OK;
+}
+
+void qn_grid_free(qn_grid *g)
+{
+    if (!g)
+        return;
+    qn_plus_gf2_free(g->p2);
+    qn_plus_gfp_free(g->pp);
+    qn_chase_free(g->ch);
+    free(g->off);
+    free(g);
+}
+
+const char *qn_grid_method(const qn_grid *g)
+{
+    return g->p2   ? "polynomial method over GF(2)"
+           : g->pp ? "polynomial method over GF(p)"
+                   : "light chasing";
+}
+
+int qn_grid_width(const qn_grid *g)
+{
+    return g->p2   ? qn_plus_gf2_width(g->p2)
+           : g->pp ? qn_plus_gfp_width(g->pp)
+                   : qn_chase_width(g->ch);
+}
+
+double qn_grid_kernel_log2(const qn_grid *g)
+{
+    if (g->p2)
+        return qn_plus_gf2_kernel_dim(g->p2);
+    if (g->pp)
+        return (double)qn_plus_gfp_kernel_dim(g->pp) * log2((double)g->k);
+    return qn_chase_kernel_log2(g->ch);
+}
+
+static int min_chase(const qn_chase *ch, qn_grid_state *x, qn_grid_answer *a,
+                     const qn_grid_state *s, qn_err *err)
+{
+    uint8_t *sb = bytes_of(s), *xb = bytes_of(x);
+    qn_chase_min m;
+    int rc =
+        qn_chase_min_presses_limit(ch, &m, xb, sb, QN_CHASE_MAX_KERNEL, err);
+
+    if (rc == QN_OK || rc == QN_ELIMIT) {
+        a->exact = m.exact;
+        a->presses = m.presses;
+        a->lower_bound = m.lower;
+        a->noptimal = m.noptimal;
+        if (x->k == 2)
+            qn_bitboard_from_cells(&x->bits, xb);
+        qn_err_clear(err);
+        rc = QN_OK;
+    }
+    free_bytes(s, sb);
+    free_bytes(x, xb);
+    return rc;
+}
+
+/*
+ * A plus over GF(p) with a kernel: walk the p^d solutions exactly while
+ * they are few; else the chase's greedy descent and bound, when the chase
+ * takes the board, or the solution as it is.
+ */
+static int min_plusp(const qn_grid *g, qn_grid_state *x, qn_grid_answer *a,
+                     const qn_grid_state *s, qn_err *err)
+{
+    size_t cells = (size_t)g->w * g->h, d = qn_plus_gfp_kernel_dim(g->pp);
+    double lg = qn_grid_kernel_log2(g);
+    qn_chase *ch = NULL;
+    qn_err e2 = QN_ERR_INIT;
+    int rc;
+
+    if (lg <= 20.0 && (double)cells * exp2(lg) <= 4e9) {
+        uint8_t *gens = QN_NEWN(d * cells + 1, uint8_t);
+        uint8_t *best = QN_NEWN(cells + 1, uint8_t);
+        unsigned *order = QN_NEWN(d + 1, unsigned);
+        for (size_t i = 0; i < d; i++) {
+            order[i] = g->k;
+            qn_plus_gfp_kernel_gen(g->pp, i, gens + i * cells);
+        }
+        qn_coset_walk(best, &a->presses, &a->noptimal, x->cells, gens, order, d,
+                      cells, g->k);
+        memcpy(x->cells, best, cells);
+        a->lower_bound = a->presses;
+        a->exact = 1;
+        free(order);
+        free(best);
+        free(gens);
+        return QN_OK;
+    }
+    if (qn_chase_new(&ch, g->w, g->h, g->k, (const int(*)[3])g->off, g->noff,
+                     &e2) == QN_OK) {
+        rc = min_chase(ch, x, a, s, err);
+        qn_chase_free(ch);
+        return rc;
+    }
+    a->exact = 0;
+    a->presses = qn_grid_state_sum(x);
+    return QN_OK;
+}
+
+int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
+                        qn_grid_answer *a, const qn_grid_state *s, qn_err *err)
+{
+    memset(a, 0, sizeof(*a));
+    if (g->p2) {
+        qn_plus_gf2_min m;
+        int rc =
+            qn_plus_gf2_min_presses(g->p2, &x_out->bits, &m, &s->bits, 0, err);
+        a->exact = m.exact;
+        a->presses = m.presses;
+        a->lower_bound = m.lower_bound;
+        a->noptimal = m.noptimal;
+        return rc;
+    }
+    if (g->pp) {
+        int rc = qn_plus_gfp_solve(g->pp, x_out->cells, s->cells, err);
+        if (rc != QN_OK || qn_plus_gfp_kernel_dim(g->pp) == 0) {
+            a->exact = 1;
+            a->presses = a->lower_bound = qn_grid_state_sum(x_out);
+            a->noptimal = 1;
+            return rc;
+        }
+        return min_plusp(g, x_out, a, s, err);
+    }
+    return min_chase(g->ch, x_out, a, s, err);
+}
+
+/* ---- the replay ----------------------------------------------------- */
+
+int qn_grid_replays(const qn_grid_rule *r, const qn_grid_state *x,
+                    const qn_grid_state *s)
+{
+    const int(*off)[3] = (const int(*)[3])r->offsets;
+    unsigned k = r->k;
+    int ok = 1;
+
+    if (k == 2) {
+        qn_bitboard res;
+        qn_bitboard_init(&res, r->w, r->h);
+        qn_bitboard_apply(&res, &x->bits, &s->bits, off, r->noffsets);
+        ok = qn_bitboard_is_zero(&res);
+        qn_bitboard_release(&res);
+        return ok;
+    }
+    for (int y = 0; y < r->h && ok; y++)
+        for (int c = 0; c < r->w; c++) {
+            unsigned v = s->cells[(size_t)y * r->w + c];
+            for (size_t o = 0; o < r->noffsets; o++) {
+                int sx = c - off[o][0], sy = y - off[o][1];
+                if (sx >= 0 && sx < r->w && sy >= 0 && sy < r->h)
+                    v += (unsigned)off[o][2] * x->cells[(size_t)sy * r->w + sx];
+            }
+            if (v % k) {
+                ok = 0;
+                break;
+            }
+        }
+    return ok;
+}

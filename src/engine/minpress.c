@@ -1,0 +1,197 @@
+/*
+ * minpress.c: exact minimal presses by walking the solution coset.
+ *
+ * Every solution is x0 + (a kernel element), so the walk visits each kernel
+ * element once in Gray-code order: consecutive elements differ by adding or
+ * subtracting one generator, which makes each step cost only that
+ * generator's support. Ties are broken towards the lexicographically
+ * smallest x, so the reported plan does not depend on the walk order.
+ */
+#include "quench/minpress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/mem.h"
+#include "system_internal.h"
+#include "minpress_gf2.h"
+
+/* Product of the kernel orders, or 0 when it exceeds `limit`. */
+static uint64_t coset_size(const qn_system *sys, uint64_t limit)
+{
+    uint64_t n = 1;
+
+    for (size_t i = 0; i < sys->nkgen; i++) {
+        if (n > limit / sys->korder[i])
+            return 0;
+        n *= sys->korder[i];
+    }
+    return n;
+}
+
+static uint64_t sum_of(const uint8_t *x, int n)
+{
+    uint64_t s = 0;
+
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+static int minpress_gf2(const qn_system *sys, qn_minpress *out, uint8_t *x)
+{
+    uint64_t st[2 * 64], *cur, *best, bw, nopt, outside = 0;
+    int sw = sys->sw;
+
+    cur = 2 * sw <= 128 ? st : QN_NEWN(2 * (size_t)sw, uint64_t);
+    best = cur + sw;
+    memset(cur, 0, (size_t)sw * sizeof(*cur));
+    for (int b = 0; b < sys->nsupp; b++)
+        cur[b / 64] |= (uint64_t)(x[sys->supp[b]] & 1) << (b % 64);
+    outside = sum_of(x, sys->ncols);
+    for (int b = 0; b < sys->nsupp; b++)
+        outside -= x[sys->supp[b]];
+    if (sys->sw)
+        qn__walk2(sys->kbits, (int)sys->nkgen, sw, cur, best, &bw, &nopt);
+    else
+        bw = 0, nopt = 1; /* empty support: the kernel is trivial */
+    for (int b = 0; b < sys->nsupp; b++)
+        x[sys->supp[b]] = (uint8_t)((best[b / 64] >> (b % 64)) & 1);
+    out->presses = outside + bw;
+    out->noptimal = nopt;
+    if (cur != st)
+        free(cur);
+    return QN_OK;
+}
+
+/*
+ * Loopless reflected mixed-radix Gray code (Knuth, TAOCP 7.2.1.1,
+ * Algorithm H): digit j runs 0..o_j-1 and back; f[] are the focus
+ * pointers. Each step moves one digit by +-1, i.e. adds +-g_j to x, and
+ * the click total is updated from g_j's support only.
+ */
+static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
+{
+    int d = (int)sys->nkgen, n = sys->ncols;
+    unsigned k = sys->k;
+    int *a = QN_NEWN((size_t)d + 1, int), *dir = QN_NEWN((size_t)d + 1, int);
+    int *f = QN_NEWN((size_t)d + 2, int);
+    uint8_t *best = qn_xmemdup(x, (size_t)n);
+    uint64_t cur = sum_of(x, n), bw = cur, nopt = 1;
+
+    for (int j = 0; j <= d; j++) {
+        f[j] = j;
+        dir[j] = 1;
+    }
+    for (;;) {
+        int j = f[0];
+        f[0] = 0;
+        if (j == d)
+            break;
+        const qn_sparse_gen *g = &sys->sgen[j];
+        const uint8_t *amt = dir[j] > 0 ? g->up : g->down;
+        for (int t = 0; t < g->nnz; t++) {
+            unsigned old = x[g->cell[t]], nv = old + amt[t];
+            if (nv >= k)
+                nv -= k;
+            x[g->cell[t]] = (uint8_t)nv;
+            cur += nv;
+            cur -= old;
+        }
+        a[j] += dir[j];
+        if (a[j] == 0 || a[j] == (int)sys->korder[j] - 1) {
+            dir[j] = -dir[j];
+            f[j] = f[j + 1];
+            f[j + 1] = j + 1;
+        }
+        if (cur < bw) {
+            bw = cur;
+            nopt = 1;
+            memcpy(best, x, (size_t)n);
+        } else if (cur == bw) {
+            nopt++;
+            if (memcmp(x, best, (size_t)n) < 0)
+                memcpy(best, x, (size_t)n);
+        }
+    }
+    memcpy(x, best, (size_t)n);
+    out->presses = bw;
+    out->noptimal = nopt;
+    free(a);
+    free(dir);
+    free(f);
+    free(best);
+    return QN_OK;
+}
+
+int qn_minpress_exact(const qn_system *sys, uint64_t limit)
+{
+    return coset_size(sys, limit) != 0;
+}
+
+int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
+                      const uint8_t *s, uint64_t limit, qn_err *err)
+{
+    uint64_t size;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    rc = qn_system_solve(sys, x, s);
+    if (rc)
+        return qn_err_set(err, rc, 0, 0, "state is not solvable");
+    size = coset_size(sys, limit);
+    if (!size) {
+        out->presses = sum_of(x, sys->ncols);
+        if (qn_system_group_size_u64(sys, QN_KERNEL, &out->nsolutions))
+            out->nsolutions = 0; /* 2^64 or more */
+        return qn_err_set(err, QN_ELIMIT, 0, 0,
+                          "kernel of 2^%.2f elements exceeds the walk limit "
+                          "of %llu: minimum not proven",
+                          qn_system_group_log2(sys, QN_KERNEL),
+                          (unsigned long long)limit);
+    }
+    out->nsolutions = size;
+    out->exact = 1;
+    if (sys->k == 2)
+        return minpress_gf2(sys, out, x);
+    return minpress_zk(sys, out, x);
+}
+
+/*
+ * An odometer over the kernel coefficients: bumping digit i adds g_i, and
+ * a digit that wraps has added o_i * g_i = 0 in all, so x stays x0 plus
+ * the current combination without ever subtracting.
+ */
+int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s,
+                         uint64_t limit, qn_solution_fn *fn, void *ctx)
+{
+    int n = sys->ncols, d = (int)sys->nkgen;
+    uint8_t *x = QN_NEWN((size_t)n + 1, uint8_t);
+    unsigned *c = QN_NEWN((size_t)d + 1, unsigned);
+    int64_t seen = 0;
+
+    if (qn_system_solve(sys, x, s) != QN_OK) {
+        free(x);
+        free(c);
+        return QN_EUNSOLVABLE;
+    }
+    while ((uint64_t)seen < limit) {
+        int i;
+        seen++;
+        if (fn(ctx, x))
+            break;
+        for (i = 0; i < d; i++) {
+            const uint8_t *g = sys->kgen + (size_t)i * n;
+            for (int j = 0; j < n; j++)
+                x[j] = (uint8_t)((x[j] + g[j]) % sys->k);
+            if (++c[i] < sys->korder[i])
+                break;
+            c[i] = 0;
+        }
+        if (i == d)
+            break; /* every combination visited */
+    }
+    free(x);
+    free(c);
+    return seen;
+}

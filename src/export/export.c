@@ -1,0 +1,339 @@
+/*
+ * export.c: qn_export_write, the pack document (export.h) written as
+ * json, jsonl, csv, Flip IDs, svg or html (export_html.c), and the format
+ * names. The document is read from the store by pack_load.c, from JSON by
+ * json_pack.c, and imported by pack_import.c.
+ */
+#include "quench/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+#include "quench/flip_id.h"
+#include "quench/jsonw.h"
+#include "quench/mem.h"
+#include "quench/state.h"
+#include "quench/svg.h"
+
+/* ---- formats ------------------------------------------------------------ */
+
+static const char *const format_names[] = {
+#define QN_X_(e, s) s,
+    QN_EXPORT_FORMATS(QN_X_)
+#undef QN_X_
+};
+
+const char *qn_export_format_name(qn_export_format f)
+{
+    if ((unsigned)f >= QN_EXPORT_NFORMATS)
+        return "?";
+    return format_names[f];
+}
+
+int qn_export_format_parse(qn_export_format *out, const char *name,
+                           qn_err *err)
+{
+    for (int f = 0; f < QN_EXPORT_NFORMATS; f++)
+        if (strcmp(name, format_names[f]) == 0) {
+            *out = (qn_export_format)f;
+            return QN_OK;
+        }
+    return qn_err_set(err, QN_ESYNTAX, 0, 0,
+                      "unknown format '%s' (json, jsonl, csv, flip, svg, "
+                      "html)",
+                      name);
+}
+
+/* ---- writers ------------------------------------------------------------ */
+
+static void json_cells(qn_jsonw *w, const uint8_t *v, int n)
+{
+    qn_jsonw_arr(w);
+    for (int i = 0; i < n; i++)
+        qn_jsonw_int(w, v[i]);
+    qn_jsonw_end(w);
+}
+
+static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
+{
+    qn_jsonw_key(w, "format"), qn_jsonw_str(w, QN_PACK_FORMAT);
+    qn_jsonw_key(w, "format_version"), qn_jsonw_int(w, QN_PACK_FORMAT_VERSION);
+    qn_jsonw_key(w, "pack");
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "name"), qn_jsonw_str(w, doc->name);
+    qn_jsonw_key(w, "title"), qn_jsonw_str(w, doc->title);
+    qn_jsonw_key(w, "description"), qn_jsonw_str(w, doc->description);
+    qn_jsonw_key(w, "author"), qn_jsonw_str(w, doc->author);
+    qn_jsonw_end(w);
+}
+
+static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
+{
+    int n = pr->ncells;
+
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "hash"), qn_jsonw_str(w, pr->hash);
+    qn_jsonw_key(w, "name"), qn_jsonw_str(w, pr->name);
+    qn_jsonw_key(w, "title"), qn_jsonw_str(w, pr->title);
+    qn_jsonw_key(w, "description"), qn_jsonw_str(w, pr->description);
+    qn_jsonw_key(w, "author"), qn_jsonw_str(w, pr->author);
+    qn_jsonw_key(w, "colours"), qn_jsonw_int(w, pr->colours);
+    qn_jsonw_key(w, "board");
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "kind"), qn_jsonw_str(w, qn_layout_kind_name(pr->kind));
+    qn_jsonw_key(w, "width"), qn_jsonw_int(w, pr->w);
+    qn_jsonw_key(w, "height"), qn_jsonw_int(w, pr->h);
+    qn_jsonw_key(w, "wrap"), qn_jsonw_str(w, qn_export__wrap_name(pr->wrap));
+    qn_jsonw_key(w, "side"), qn_jsonw_int(w, pr->side);
+    qn_jsonw_end(w);
+    qn_jsonw_key(w, "ncells"), qn_jsonw_int(w, n);
+    qn_jsonw_key(w, "goal"), json_cells(w, pr->goal, n);
+    qn_jsonw_key(w, "cells");
+    qn_jsonw_arr(w);
+    for (int j = 0; j < n; j++) {
+        qn_jsonw_obj(w);
+        qn_jsonw_key(w, "index"), qn_jsonw_int(w, j);
+        qn_jsonw_key(w, "row"), qn_jsonw_int(w, pr->row[j]);
+        qn_jsonw_key(w, "col"), qn_jsonw_int(w, pr->col[j]);
+        qn_jsonw_key(w, "effects");
+        qn_jsonw_arr(w);
+        for (int i = 0; i < n; i++) {
+            unsigned a = pr->matrix[(size_t)i * (size_t)n + (size_t)j];
+            if (!a)
+                continue;
+            qn_jsonw_obj(w);
+            qn_jsonw_key(w, "cell"), qn_jsonw_int(w, i);
+            qn_jsonw_key(w, "amount"), qn_jsonw_int(w, a);
+            qn_jsonw_end(w);
+        }
+        qn_jsonw_end(w);
+        qn_jsonw_end(w);
+    }
+    qn_jsonw_end(w);
+    qn_jsonw_key(w, "tiers");
+    qn_jsonw_arr(w);
+    for (size_t t = 0; t < pr->ntiers; t++) {
+        qn_jsonw_obj(w);
+        qn_jsonw_key(w, "name"), qn_jsonw_str(w, pr->tier_name[t]);
+        qn_jsonw_key(w, "lo"), qn_jsonw_int(w, pr->tier_lo[t]);
+        qn_jsonw_key(w, "hi"), qn_jsonw_int(w, pr->tier_hi[t]);
+        qn_jsonw_end(w);
+    }
+    qn_jsonw_end(w);
+    qn_jsonw_end(w);
+}
+
+static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
+                               const qn_pack_puzzle *p)
+{
+    const qn_pack_rule *pr = &doc->rules[p->rule];
+
+    qn_jsonw_key(w, "id"), qn_jsonw_int(w, p->id);
+    qn_jsonw_key(w, "rule"), qn_jsonw_str(w, pr->hash);
+    qn_jsonw_key(w, "state"), json_cells(w, p->state, pr->ncells);
+    qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, p->min_presses);
+    qn_jsonw_key(w, "optimal_solutions"), qn_jsonw_uint(w, p->noptimal);
+    qn_jsonw_key(w, "solution"), json_cells(w, p->solution, pr->ncells);
+    qn_jsonw_key(w, "grade"), qn_jsonw_str(w, p->grade);
+    qn_jsonw_key(w, "grader_version"), qn_jsonw_str(w, p->grader);
+    qn_jsonw_key(w, "seed"), qn_jsonw_str(w, p->seed);
+    qn_jsonw_key(w, "index"), qn_jsonw_int(w, p->index);
+}
+
+static void write_json(qn_buf *out, const qn_pack_doc *doc)
+{
+    qn_jsonw w;
+
+    qn_jsonw_init(&w, out);
+    qn_jsonw_obj(&w);
+    json_pack_meta(&w, doc);
+    qn_jsonw_key(&w, "rules");
+    qn_jsonw_arr(&w);
+    for (size_t i = 0; i < doc->nrules; i++)
+        json_rule(&w, &doc->rules[i]);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "puzzles");
+    qn_jsonw_arr(&w);
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        qn_jsonw_obj(&w);
+        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_jsonw_end(&w);
+    }
+    qn_jsonw_end(&w);
+    qn_jsonw_end(&w);
+    qn_buf_addc(out, '\n');
+}
+
+/* jsonl: a header record (pack and rules), then one record per puzzle. */
+static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
+{
+    qn_jsonw w;
+
+    qn_jsonw_init(&w, out);
+    qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "record"), qn_jsonw_str(&w, "pack");
+    json_pack_meta(&w, doc);
+    qn_jsonw_key(&w, "rules");
+    qn_jsonw_arr(&w);
+    for (size_t i = 0; i < doc->nrules; i++)
+        json_rule(&w, &doc->rules[i]);
+    qn_jsonw_end(&w);
+    qn_jsonw_key(&w, "puzzle_count"), qn_jsonw_uint(&w, doc->npuzzles);
+    qn_jsonw_end(&w);
+    qn_buf_addc(out, '\n');
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        qn_jsonw_init(&w, out);
+        qn_jsonw_obj(&w);
+        qn_jsonw_key(&w, "record"), qn_jsonw_str(&w, "puzzle");
+        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_jsonw_end(&w);
+        qn_buf_addc(out, '\n');
+    }
+}
+
+/*
+ * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. A
+ * spreadsheet runs a cell that begins with = + - @ TAB or CR as a formula
+ * (CSV injection): such a field gets a leading ' inside the quotes, as
+ * OWASP recommends, so it shows as text. quench's own values (states,
+ * solutions, tier names, hex seeds) never begin with one of them; a hand
+ * edited or older database may hold anything.
+ */
+static void csv_field(qn_buf *out, const char *s)
+{
+    int formula = *s && strchr("=+-@\t\r", *s);
+
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
+        qn_buf_adds(out, s);
+        return;
+    }
+    qn_buf_addc(out, '"');
+    if (formula)
+        qn_buf_addc(out, '\'');
+    for (; *s; s++) {
+        if (*s == '"')
+            qn_buf_addc(out, '"');
+        qn_buf_addc(out, *s);
+    }
+    qn_buf_addc(out, '"');
+}
+
+static void write_csv(qn_buf *out, const qn_pack_doc *doc)
+{
+    qn_buf text = QN_BUF_INIT;
+
+    qn_buf_adds(out, "id,state,min_presses,optimal_solutions,solution,"
+                     "grade,seed\r\n");
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);
+
+        qn_buf_addf(out, "%lld,", (long long)p->id);
+        qn_buf_reset(&text);
+        qn_state_format(&text, l, p->state, '/');
+        csv_field(out, text.buf);
+        qn_buf_addf(out, ",%llu,%llu,", (unsigned long long)p->min_presses,
+                    (unsigned long long)p->noptimal);
+        qn_buf_reset(&text);
+        qn_state_format(&text, l, p->solution, '/');
+        csv_field(out, text.buf);
+        qn_buf_addc(out, ',');
+        csv_field(out, p->grade);
+        qn_buf_addc(out, ',');
+        csv_field(out, p->seed);
+        qn_buf_adds(out, "\r\n");
+    }
+    qn_buf_release(&text);
+}
+
+static int write_flip(qn_buf *out, const qn_pack_doc *doc, qn_err *err)
+{
+    for (size_t i = 0; i < doc->nrules; i++) {
+        int rc = qn_flip_can_express(doc->rules[i].rules, err);
+        if (rc != QN_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        int rc = qn_flip_encode(out, doc->rules[p->rule].rules, p->state, err);
+        if (rc != QN_OK)
+            return rc;
+        qn_buf_addc(out, '\n');
+    }
+    return QN_OK;
+}
+
+static int write_svg(qn_buf *out, const qn_pack_doc *doc, int64_t puzzle,
+                     qn_err *err)
+{
+    qn_svg_opts o;
+    const char *title = *doc->title ? doc->title : doc->name;
+
+    memset(&o, 0, sizeof(o));
+    if (puzzle > 0) {
+        const qn_pack_puzzle *p;
+        qn_buf t = QN_BUF_INIT;
+        if ((uint64_t)puzzle > doc->npuzzles)
+            return qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                              "pack '%s' has no puzzle %lld (it has %zu)",
+                              doc->name, (long long)puzzle, doc->npuzzles);
+        p = &doc->puzzles[puzzle - 1];
+        qn_buf_addf(&t, "%s #%lld", title, (long long)puzzle);
+        o.title = t.buf;
+        qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
+        qn_buf_release(&t);
+        return QN_OK;
+    }
+    if (doc->nrules > 1)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "a contact sheet needs one rule, pack '%s' has "
+                          "%zu: export one puzzle with --puzzle",
+                          doc->name, doc->nrules);
+    {
+        qn_svg_item *items = QN_NEWN(doc->npuzzles ? doc->npuzzles : 1,
+                                     qn_svg_item);
+        char (*ids)[24] = qn_xcalloc(doc->npuzzles ? doc->npuzzles : 1,
+                                     sizeof(*ids));
+        for (size_t i = 0; i < doc->npuzzles; i++) {
+            const qn_pack_puzzle *p = &doc->puzzles[i];
+            snprintf(ids[i], sizeof(ids[i]), "#%lld", (long long)p->id);
+            items[i].id = ids[i];
+            items[i].grade = *p->grade ? p->grade : NULL;
+            items[i].par = p->min_presses;
+            items[i].state = p->state;
+        }
+        o.title = title;
+        if (doc->nrules == 1)
+            qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
+        free(items);
+        free(ids);
+        if (doc->nrules == 0)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "pack '%s' is empty: no sheet to draw",
+                              doc->name);
+    }
+    return QN_OK;
+}
+
+int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
+                    const qn_export_opts *o, qn_err *err)
+{
+    switch (f) {
+    case QN_EXPORT_JSON: write_json(out, doc); return QN_OK;
+    case QN_EXPORT_JSONL: write_jsonl(out, doc); return QN_OK;
+    case QN_EXPORT_CSV: write_csv(out, doc); return QN_OK;
+    case QN_EXPORT_FLIP: return write_flip(out, doc, err);
+    case QN_EXPORT_SVG: return write_svg(out, doc, o ? o->puzzle : 0, err);
+    case QN_EXPORT_HTML: {
+        qn_buf json = QN_BUF_INIT;
+        write_json(&json, doc);
+        qn_export__html(out, doc, json.buf, json.len);
+        qn_buf_release(&json);
+        return QN_OK;
+    }
+    case QN_EXPORT_NFORMATS: break;
+    }
+    return qn_err_set(err, QN_ERR, 0, 0, "bad export format %d", (int)f);
+}

@@ -1,0 +1,26 @@
+/*
+ * export_internal.h: what the export module's files share: the html
+ * writer (export_html.c) that export.c calls, and the wrap names that
+ * rule YAML (pack_doc.c) and the JSON writer (export.c) both use. Private
+ * to the export module; callers use quench/export.h.
+ */
+#ifndef QN_EXPORT_INTERNAL_H
+#define QN_EXPORT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "quench/buf.h"
+#include "quench/export.h"
+
+/*
+ * Append the self-contained page that plays doc to out. json (len bytes)
+ * is doc's quench-pack document as write_json makes it; it is embedded
+ * as-is, which is safe because qn_json_escape writes '<' as \u003c.
+ */
+void qn_export__html(qn_buf *out, const qn_pack_doc *doc, const char *json,
+                     size_t len);
+
+/* "none", "x", "y" or "both" for a QN_WRAP_* value (pack_doc.c). */
+const char *qn_export__wrap_name(int wrap);
+
+#endif

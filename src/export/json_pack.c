@@ -1,0 +1,602 @@
+/*
+ * json_pack.c: read a quench-pack JSON document (export.h) through jansson
+ * (with json_in.c, the only files that include it). Strict: duplicate or
+ * unknown keys, wrong types, numbers that are not integers and documents
+ * past the QN_PACK_MAX_* limits are errors.
+ */
+#include "quench/export.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "quench/distrib.h"
+#include "quench/mem.h"
+#include "quench/rng.h"
+#include "quench/store.h"
+
+/* "rule 2: " or "puzzle 17: " or "": who an error is about. */
+typedef struct where {
+    char what[64];
+} where;
+
+static int bad(qn_err *err, const where *at, const char *fmt, ...)
+    QN_PRINTF(3, 4);
+
+static int bad(qn_err *err, const where *at, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return qn_err_set(err, QN_EINVAL, 0, 0, "%s%s", at->what, msg);
+}
+
+/* 1-based line and column of byte off. */
+static void line_col(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n')
+            (*line)++, *col = 1;
+        else
+            (*col)++;
+    }
+}
+
+static int check_depth(const char *text, size_t len, qn_err *err)
+{
+    int depth = 0, in_str = 0, line, col;
+
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > QN_PACK_MAX_DEPTH) {
+                line_col(text, i, &line, &col);
+                return qn_err_set(err, QN_ELIMIT, line, col,
+                                  "JSON nested deeper than %d levels",
+                                  QN_PACK_MAX_DEPTH);
+            }
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return QN_OK;
+}
+
+/* Every key of obj is one of keys (NULL-terminated). */
+static int only_keys(json_t *obj, const char *const *keys, qn_err *err,
+                     const where *at)
+{
+    const char *k;
+    json_t *v;
+
+    json_object_foreach(obj, k, v) {
+        size_t i = 0;
+        (void)v;
+        while (keys[i] && strcmp(keys[i], k) != 0)
+            i++;
+        if (!keys[i])
+            return bad(err, at, "unknown key '%s'", k);
+    }
+    return QN_OK;
+}
+
+static json_t *member(json_t *obj, const char *key, json_type type,
+                      const char *type_name, qn_err *err, const where *at)
+{
+    json_t *v = json_object_get(obj, key);
+
+    if (!v) {
+        bad(err, at, "missing key '%s'", key);
+        return NULL;
+    }
+    if (json_typeof(v) != type) {
+        bad(err, at, "'%s' must be %s", key, type_name);
+        return NULL;
+    }
+    return v;
+}
+
+static int get_str(json_t *obj, const char *key, char **out, qn_err *err,
+                   const where *at)
+{
+    json_t *v = member(obj, key, JSON_STRING, "a string", err, at);
+
+    if (!v)
+        return QN_EINVAL;
+    if (strlen(json_string_value(v)) != json_string_length(v))
+        return bad(err, at, "'%s' holds a NUL character", key);
+    if (json_string_length(v) > QN_RULES_MAX_TEXT)
+        return bad(err, at, "'%s' is longer than %d bytes", key,
+                   QN_RULES_MAX_TEXT);
+    free(*out);
+    *out = qn_xstrdup(json_string_value(v));
+    return QN_OK;
+}
+
+static int get_int(json_t *obj, const char *key, long long lo, long long hi,
+                   long long *out, qn_err *err, const where *at)
+{
+    json_t *v = member(obj, key, JSON_INTEGER, "an integer", err, at);
+    long long x;
+
+    if (!v)
+        return QN_EINVAL;
+    x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return bad(err, at, "'%s' is %lld, must be %lld..%lld", key, x, lo,
+                   hi);
+    *out = x;
+    return QN_OK;
+}
+
+/* An array of exactly n integers, each below k, into out (n bytes). */
+static int get_cells(json_t *obj, const char *key, int n, unsigned k,
+                     uint8_t *out, qn_err *err, const where *at)
+{
+    json_t *a = member(obj, key, JSON_ARRAY, "an array of integers", err, at);
+    size_t i;
+    json_t *v;
+
+    if (!a)
+        return QN_EINVAL;
+    if (json_array_size(a) != (size_t)n)
+        return bad(err, at, "'%s' has %zu values, the rule has %d cells",
+                   key, json_array_size(a), n);
+    json_array_foreach(a, i, v) {
+        long long x;
+        if (!json_is_integer(v))
+            return bad(err, at, "'%s' value %zu is not an integer", key, i);
+        x = json_integer_value(v);
+        if (x < 0 || x >= (long long)k)
+            return bad(err, at, "'%s' value %zu is %lld, must be 0..%u", key,
+                       i, x, k - 1);
+        out[i] = (uint8_t)x;
+    }
+    return QN_OK;
+}
+
+static int is_hash(const char *s)
+{
+    size_t i = 0;
+
+    for (; s[i]; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return i == 64;
+}
+
+static const char *const rule_keys[] = {
+    "hash", "name", "title", "description", "author", "colours", "board",
+    "ncells", "goal", "cells", "tiers", NULL};
+static const char *const board_keys[] = {"kind", "width", "height", "wrap",
+                                         "side", NULL};
+static const char *const cell_keys[] = {"index", "row", "col", "effects",
+                                        NULL};
+static const char *const effect_keys[] = {"cell", "amount", NULL};
+static const char *const tier_keys[] = {"name", "lo", "hi", NULL};
+
+static int parse_board(qn_pack_rule *pr, json_t *jr, qn_err *err,
+                       const where *at)
+{
+    static const char *const kinds[] = {"grid", "hex", "hexagon", "graph"};
+    static const char *const wraps[] = {"none", "x", "y", "both"};
+    json_t *b = member(jr, "board", JSON_OBJECT, "an object", err, at);
+    char *s = NULL;
+    long long x;
+    int rc, i;
+
+    if (!b)
+        return QN_EINVAL;
+    if ((rc = only_keys(b, board_keys, err, at)) != QN_OK)
+        return rc;
+    if ((rc = get_str(b, "kind", &s, err, at)) != QN_OK)
+        return rc;
+    for (i = 0; i < 4 && strcmp(s, kinds[i]) != 0; i++)
+        ;
+    if (i == 4) {
+        rc = bad(err, at, "board kind '%s' is not grid, hex, hexagon or "
+                          "graph", s);
+        free(s);
+        return rc;
+    }
+    pr->kind = (qn_layout_kind)i;
+    if ((rc = get_str(b, "wrap", &s, err, at)) != QN_OK) {
+        free(s);
+        return rc;
+    }
+    for (i = 0; i < 4 && strcmp(s, wraps[i]) != 0; i++)
+        ;
+    if (i == 4) {
+        rc = bad(err, at, "wrap '%s' is not none, x, y or both", s);
+        free(s);
+        return rc;
+    }
+    free(s);
+    pr->wrap = i; /* QN_WRAP_* in the same order */
+    if ((rc = get_int(b, "width", 1, QN_LAYOUT_MAX_SIDE, &x, err, at)))
+        return rc;
+    pr->w = (int)x;
+    if ((rc = get_int(b, "height", 1, QN_LAYOUT_MAX_SIDE, &x, err, at)))
+        return rc;
+    pr->h = (int)x;
+    if ((rc = get_int(b, "side", 0, QN_LAYOUT_MAX_HEXAGON, &x, err, at)))
+        return rc;
+    pr->side = (int)x;
+    return QN_OK;
+}
+
+/* Cell j of pr: its position and its effects, column j of the matrix. */
+static int parse_cell(qn_pack_rule *pr, json_t *c, size_t j, qn_err *err,
+                      const where *at)
+{
+    int n = pr->ncells, rc;
+    unsigned k = pr->colours;
+    json_t *effects, *e;
+    long long x;
+    size_t ei;
+    where cat;
+
+    snprintf(cat.what, sizeof(cat.what), "%.16scell %zu: ", at->what, j);
+    if (!json_is_object(c))
+        return bad(err, at, "cell %zu must be an object", j);
+    if ((rc = only_keys(c, cell_keys, err, &cat)))
+        return rc;
+    if ((rc = get_int(c, "index", (long long)j, (long long)j, &x, err, &cat)))
+        return rc;
+    if ((rc = get_int(c, "row", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
+        return rc;
+    pr->row[j] = (int)x;
+    if ((rc = get_int(c, "col", 0, QN_LAYOUT_MAX_SIDE, &x, err, &cat)))
+        return rc;
+    pr->col[j] = (int)x;
+    effects =
+        member(c, "effects", JSON_ARRAY, "an array of objects", err, &cat);
+    if (!effects)
+        return QN_EINVAL;
+    json_array_foreach(effects, ei, e) {
+        long long cell, amount;
+        uint8_t *m;
+        if (!json_is_object(e))
+            return bad(err, &cat, "effect %zu must be an object", ei);
+        if ((rc = only_keys(e, effect_keys, err, &cat)) ||
+            (rc = get_int(e, "cell", 0, n - 1, &cell, err, &cat)) ||
+            (rc = get_int(e, "amount", 1, k - 1, &amount, err, &cat)))
+            return rc;
+        m = &pr->matrix[(size_t)cell * (size_t)n + j];
+        if (*m)
+            return bad(err, &cat, "cell %lld is listed twice in "
+                                  "'effects'", cell);
+        *m = (uint8_t)amount;
+    }
+    return QN_OK;
+}
+
+/* The rule's grading tiers: names and press ranges. */
+static int parse_tiers(qn_pack_rule *pr, json_t *jr, qn_err *err,
+                       const where *at)
+{
+    json_t *tiers, *t;
+    long long x;
+    size_t ti;
+    int rc;
+
+    tiers = member(jr, "tiers", JSON_ARRAY, "an array of objects", err, at);
+    if (!tiers)
+        return QN_EINVAL;
+    if (json_array_size(tiers) > QN_RULES_MAX_TIERS)
+        return bad(err, at, "more than %d tiers", QN_RULES_MAX_TIERS);
+    pr->ntiers = json_array_size(tiers);
+    pr->tier_name = QN_NEWN(pr->ntiers ? pr->ntiers : 1, char *);
+    pr->tier_lo = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
+    pr->tier_hi = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
+    json_array_foreach(tiers, ti, t) {
+        if (!json_is_object(t))
+            return bad(err, at, "tier %zu must be an object", ti);
+        if ((rc = only_keys(t, tier_keys, err, at)) ||
+            (rc = get_str(t, "name", &pr->tier_name[ti], err, at)) ||
+            (rc = get_int(t, "lo", 0, 1 << 20, &x, err, at)))
+            return rc;
+        pr->tier_lo[ti] = (int)x;
+        if ((rc = get_int(t, "hi", 0, 1 << 20, &x, err, at)))
+            return rc;
+        pr->tier_hi[ti] = (int)x;
+    }
+    return QN_OK;
+}
+
+/*
+ * One rule object: its texts, board, cells (with their effects) and
+ * tiers, then compiled, so a rule that does not hash as it says is an
+ * error here.
+ */
+static int parse_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
+                      const where *at)
+{
+    json_t *cells, *c;
+    long long x;
+    size_t j;
+    int n, rc;
+    unsigned k;
+
+    if (!json_is_object(jr))
+        return bad(err, at, "a rule must be an object");
+    if ((rc = only_keys(jr, rule_keys, err, at)) != QN_OK)
+        return rc;
+    if ((rc = get_str(jr, "hash", &pr->hash, err, at)) ||
+        (rc = get_str(jr, "name", &pr->name, err, at)) ||
+        (rc = get_str(jr, "title", &pr->title, err, at)) ||
+        (rc = get_str(jr, "description", &pr->description, err, at)) ||
+        (rc = get_str(jr, "author", &pr->author, err, at)))
+        return rc;
+    if (!is_hash(pr->hash))
+        return bad(err, at, "'hash' must be 64 lowercase hex digits");
+    if ((rc = get_int(jr, "colours", 2, 255, &x, err, at)))
+        return rc;
+    k = pr->colours = (unsigned)x;
+    if ((rc = parse_board(pr, jr, err, at)))
+        return rc;
+    if ((rc = get_int(jr, "ncells", 1, QN_RULES_MAX_CELLS, &x, err, at)))
+        return rc;
+    n = (int)x;
+    pr->row = QN_NEWN((size_t)n, int);
+    pr->col = QN_NEWN((size_t)n, int);
+    pr->goal = QN_NEWN((size_t)n, uint8_t);
+    pr->matrix = qn_xcalloc((size_t)n * (size_t)n, 1);
+    pr->ncells = n;
+    if ((rc = get_cells(jr, "goal", n, k, pr->goal, err, at)))
+        return rc;
+    cells = member(jr, "cells", JSON_ARRAY, "an array of objects", err, at);
+    if (!cells)
+        return QN_EINVAL;
+    if (json_array_size(cells) != (size_t)n)
+        return bad(err, at, "'cells' has %zu entries, 'ncells' is %d",
+                   json_array_size(cells), n);
+    json_array_foreach(cells, j, c)
+        if ((rc = parse_cell(pr, c, j, err, at)))
+            return rc;
+    if ((rc = parse_tiers(pr, jr, err, at)))
+        return rc;
+    return qn_pack_rule_compile(pr, err);
+}
+
+/*
+ * grade, grader_version and seed are stored and exported as they are (a
+ * spreadsheet opening the csv export may run a cell that begins with
+ * '='), so they must be what quench itself writes: a grade is "" or a
+ * tier name of the puzzle's rule (the default tier names when the rule
+ * has no tiers, distrib.h); a grader version "" or a decimal number; a
+ * seed "" or qn_seed_format's 64 lowercase hex digits.
+ */
+static int is_tier(const char *grade, const qn_pack_rule *pr)
+{
+    for (size_t t = 0; t < pr->ntiers; t++)
+        if (!strcmp(grade, pr->tier_name[t]))
+            return 1;
+    for (size_t t = 0; !pr->ntiers && t < QN_TIERS_DEFAULT; t++)
+        if (!strcmp(grade, qn_tiers_default_name(t)))
+            return 1;
+    return 0;
+}
+
+static int is_decimal(const char *s, size_t max)
+{
+    size_t n = strspn(s, "0123456789");
+
+    return n >= 1 && n <= max && !s[n] && (s[0] != '0' || n == 1);
+}
+
+static int check_record(const qn_pack_puzzle *p, const qn_pack_rule *pr,
+                        qn_err *err, const where *at)
+{
+    if (*p->grade && !is_tier(p->grade, pr))
+        return bad(err, at,
+                   pr->ntiers ? "'grade' '%.64s' is not a tier of rule '%s'"
+                              : "'grade' '%.64s' is not a default tier name "
+                                "(rule '%s' has no tiers)",
+                   p->grade, pr->name);
+    if (*p->grader && !is_decimal(p->grader, 9))
+        return bad(err, at, "'grader_version' '%.16s' is not a number of "
+                            "up to 9 digits",
+                   p->grader);
+    if (*p->seed && !(strlen(p->seed) == 2 * QN_SEED_BYTES &&
+                      strspn(p->seed, "0123456789abcdef") ==
+                          2 * QN_SEED_BYTES))
+        return bad(err, at, "'seed' must be \"\" or %d lowercase hex digits",
+                   2 * QN_SEED_BYTES);
+    return QN_OK;
+}
+
+static const char *const puzzle_keys[] = {
+    "id", "rule", "state", "min_presses", "optimal_solutions", "solution",
+    "grade", "grader_version", "seed", "index", NULL};
+
+static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
+                        json_t *jp, size_t pos, qn_err *err)
+{
+    where at;
+    char *hash = NULL;
+    long long x;
+    const qn_pack_rule *pr;
+    size_t r;
+    int rc;
+
+    if (!json_is_object(jp))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle %zu must be an object", pos + 1);
+    snprintf(at.what, sizeof(at.what), "puzzle %zu: ", pos + 1);
+    if ((rc = get_int(jp, "id", INT64_MIN, INT64_MAX, &x, err, &at)))
+        return rc;
+    snprintf(at.what, sizeof(at.what), "puzzle %lld: ", x);
+    if (x != (long long)pos + 1)
+        return bad(err, &at, "ids must be 1, 2, ... in order; this is entry "
+                             "%zu", pos + 1);
+    p->id = x;
+    if ((rc = only_keys(jp, puzzle_keys, err, &at)))
+        return rc;
+    if ((rc = get_str(jp, "rule", &hash, err, &at))) {
+        free(hash);
+        return rc;
+    }
+    for (r = 0; r < doc->nrules && strcmp(doc->rules[r].hash, hash); r++)
+        ;
+    free(hash);
+    if (r == doc->nrules)
+        return bad(err, &at, "'rule' names no rule of the document");
+    p->rule = r;
+    pr = &doc->rules[r];
+    p->state = QN_NEWN((size_t)pr->ncells, uint8_t);
+    p->solution = QN_NEWN((size_t)pr->ncells, uint8_t);
+    if ((rc = get_cells(jp, "state", pr->ncells, pr->colours, p->state, err,
+                        &at)) ||
+        (rc = get_cells(jp, "solution", pr->ncells, pr->colours,
+                        p->solution, err, &at)))
+        return rc;
+    if ((rc = get_int(jp, "min_presses", 0, INT64_MAX, &x, err, &at)))
+        return rc;
+    p->min_presses = (uint64_t)x;
+    if ((rc = get_int(jp, "optimal_solutions", 0, INT64_MAX, &x, err, &at)))
+        return rc;
+    p->noptimal = (uint64_t)x;
+    if ((rc = get_int(jp, "index", -1, INT64_MAX, &x, err, &at)))
+        return rc;
+    p->index = x;
+    if ((rc = get_str(jp, "grade", &p->grade, err, &at)) ||
+        (rc = get_str(jp, "grader_version", &p->grader, err, &at)) ||
+        (rc = get_str(jp, "seed", &p->seed, err, &at)))
+        return rc;
+    return check_record(p, pr, err, &at);
+}
+
+/* The pack's name and texts pass what every other way in checks. */
+static int check_pack(const qn_pack_doc *doc, qn_err *err)
+{
+    qn_store_pack pk;
+
+    memset(&pk, 0, sizeof(pk));
+    pk.name = doc->name;
+    pk.title = doc->title;
+    pk.description = doc->description;
+    pk.author = doc->author;
+    return qn_store_pack_check(&pk, err);
+}
+
+static const char *const top_keys[] = {"format", "format_version", "pack",
+                                       "rules", "puzzles", NULL};
+static const char *const pack_keys[] = {"name", "title", "description",
+                                        "author", NULL};
+
+static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
+{
+    where at = {""}, pat = {"pack: "};
+    json_t *pack, *rules, *puzzles, *v;
+    char *format = NULL;
+    long long x;
+    size_t i;
+    int rc;
+
+    if (!json_is_object(root))
+        return bad(err, &at, "the document must be a JSON object");
+    if ((rc = only_keys(root, top_keys, err, &at)))
+        return rc;
+    rc = get_str(root, "format", &format, err, &at);
+    if (rc == QN_OK && strcmp(format, QN_PACK_FORMAT) != 0)
+        rc = bad(err, &at, "'format' is '%s', expected '%s'", format,
+                 QN_PACK_FORMAT);
+    free(format);
+    if (rc)
+        return rc;
+    if ((rc = get_int(root, "format_version", QN_PACK_FORMAT_VERSION,
+                      QN_PACK_FORMAT_VERSION, &x, err, &at)))
+        return rc;
+    pack = member(root, "pack", JSON_OBJECT, "an object", err, &at);
+    if (!pack)
+        return QN_EINVAL;
+    if ((rc = only_keys(pack, pack_keys, err, &pat)) ||
+        (rc = get_str(pack, "name", &doc->name, err, &pat)) ||
+        (rc = get_str(pack, "title", &doc->title, err, &pat)) ||
+        (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
+        (rc = get_str(pack, "author", &doc->author, err, &pat)))
+        return rc;
+    if ((rc = check_pack(doc, err)))
+        return rc;
+    rules = member(root, "rules", JSON_ARRAY, "an array of objects", err,
+                   &at);
+    if (!rules)
+        return QN_EINVAL;
+    if (json_array_size(rules) > QN_PACK_MAX_RULES)
+        return qn_err_set(err, QN_ELIMIT, 0, 0, "more than %d rules",
+                          QN_PACK_MAX_RULES);
+    doc->rules = QN_NEWN(json_array_size(rules) + 1, qn_pack_rule);
+    json_array_foreach(rules, i, v) {
+        where rat;
+        snprintf(rat.what, sizeof(rat.what), "rule %zu: ", i);
+        doc->nrules = i + 1;
+        if ((rc = parse_rule(&doc->rules[i], v, err, &rat)))
+            return rc;
+        for (size_t r = 0; r < i; r++)
+            if (strcmp(doc->rules[r].hash, doc->rules[i].hash) == 0)
+                return bad(err, &rat, "the same rule as rule %zu", r);
+    }
+    puzzles = member(root, "puzzles", JSON_ARRAY, "an array of objects", err,
+                     &at);
+    if (!puzzles)
+        return QN_EINVAL;
+    if (json_array_size(puzzles) > QN_PACK_MAX_PUZZLES)
+        return qn_err_set(err, QN_ELIMIT, 0, 0, "more than %d puzzles",
+                          QN_PACK_MAX_PUZZLES);
+    doc->puzzles = QN_NEWN(json_array_size(puzzles) + 1, qn_pack_puzzle);
+    json_array_foreach(puzzles, i, v) {
+        doc->npuzzles = i + 1;
+        if ((rc = parse_puzzle(&doc->puzzles[i], doc, v, i, err)))
+            return rc;
+    }
+    return QN_OK;
+}
+
+int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
+                           const char *source, qn_err *err)
+{
+    json_error_t je;
+    json_t *root;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    if (len > QN_PACK_MAX_FILE)
+        rc = qn_err_set(err, QN_ELIMIT, 0, 0,
+                        "document larger than %u bytes", QN_PACK_MAX_FILE);
+    else
+        rc = check_depth(text, len, err);
+    if (rc != QN_OK)
+        goto done;
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root && json_error_code(&je) == json_error_out_of_memory)
+        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
+    if (!root) {
+        rc = qn_err_set(err, QN_ESYNTAX, je.line > 0 ? je.line : 0,
+                        je.column > 0 ? je.column : 0, "invalid JSON: %s",
+                        je.text);
+        goto done;
+    }
+    rc = parse_doc(out, root, err);
+    json_decref(root);
+done:
+    if (rc != QN_OK)
+        qn_pack_doc_release(out);
+    qn_err_source(err, source ? source : "");
+    return rc;
+}

@@ -1,0 +1,273 @@
+/*
+ * pack_doc.c: the pack document's parts (export.h): releasing a document,
+ * a rule's part built from a rule set, and the way back, a rule rebuilt as
+ * YAML and compiled, so an imported rule is checked against its hash.
+ */
+#include "quench/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+#include "quench/jsonw.h"
+#include "quench/mem.h"
+
+void qn_pack_rule_release(qn_pack_rule *pr)
+{
+    free(pr->hash);
+    free(pr->name);
+    free(pr->title);
+    free(pr->description);
+    free(pr->author);
+    free(pr->row);
+    free(pr->col);
+    free(pr->matrix);
+    free(pr->goal);
+    for (size_t t = 0; t < pr->ntiers; t++)
+        free(pr->tier_name[t]);
+    free(pr->tier_name);
+    free(pr->tier_lo);
+    free(pr->tier_hi);
+    qn_rules_free(pr->rules);
+    memset(pr, 0, sizeof(*pr));
+}
+
+void qn_pack_doc_release(qn_pack_doc *doc)
+{
+    free(doc->name);
+    free(doc->title);
+    free(doc->description);
+    free(doc->author);
+    for (size_t i = 0; i < doc->nrules; i++)
+        qn_pack_rule_release(&doc->rules[i]);
+    free(doc->rules);
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        qn_pack_puzzle *p = &doc->puzzles[i];
+        free(p->state);
+        free(p->solution);
+        free(p->grade);
+        free(p->grader);
+        free(p->seed);
+    }
+    free(doc->puzzles);
+    memset(doc, 0, sizeof(*doc));
+}
+
+void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    int n = qn_rules_ncells(r);
+    char hash[65];
+
+    memset(out, 0, sizeof(*out));
+    qn_rules_hash(r, hash);
+    out->hash = qn_xstrdup(hash);
+    out->name = qn_xstrdup(qn_rules_name(r));
+    out->title = qn_xstrdup(qn_rules_title(r));
+    out->description = qn_xstrdup(qn_rules_description(r));
+    out->author = qn_xstrdup(qn_rules_author(r));
+    out->colours = qn_rules_colours(r);
+    out->kind = l->kind;
+    out->w = l->w;
+    out->h = l->h;
+    out->wrap = l->wrap;
+    out->side = l->side;
+    out->ncells = n;
+    out->row = QN_NEWN((size_t)n, int);
+    out->col = QN_NEWN((size_t)n, int);
+    for (int i = 0; i < n; i++)
+        qn_layout_rc(l, i, &out->row[i], &out->col[i]);
+    out->matrix = qn_xmemdup(qn_rules_matrix(r), (size_t)n * (size_t)n);
+    out->goal = qn_xmemdup(qn_rules_goal(r), (size_t)n);
+    out->ntiers = qn_rules_ntiers(r);
+    if (out->ntiers) {
+        out->tier_name = QN_NEWN(out->ntiers, char *);
+        out->tier_lo = QN_NEWN(out->ntiers, int);
+        out->tier_hi = QN_NEWN(out->ntiers, int);
+        for (size_t t = 0; t < out->ntiers; t++) {
+            out->tier_name[t] = qn_xstrdup(qn_rules_tier_name(r, t));
+            out->tier_lo[t] = qn_rules_tier_lo(r, t);
+            out->tier_hi[t] = qn_rules_tier_hi(r, t);
+        }
+    }
+}
+
+/* ---- rule YAML ---------------------------------------------------------- */
+
+/* QN_WRAP_* as rule YAML and the JSON document both spell it. */
+const char *qn_export__wrap_name(int wrap)
+{
+    switch (wrap) {
+    case QN_WRAP_X: return "x";
+    case QN_WRAP_Y: return "y";
+    case QN_WRAP_BOTH: return "both";
+    default: return "none";
+    }
+}
+
+/*
+ * The h rows of w positions as text: `cellfn` writes a cell, holes are
+ * `hole`. Cell i sits at (row[i], col[i]); positions are checked to be in
+ * range and strictly increasing by qn_pack_rule_compile's caller.
+ */
+static void put_rows(qn_buf *out, const qn_pack_rule *pr, const uint8_t *v,
+                     char hole)
+{
+    int i = 0;
+
+    for (int r = 0; r < pr->h; r++) {
+        if (r > 0)
+            qn_buf_addc(out, '/');
+        for (int c = 0; c < pr->w; c++) {
+            if (i < pr->ncells && pr->row[i] == r && pr->col[i] == c) {
+                if (!v)
+                    qn_buf_addc(out, '#');
+                else if (v[i] < 36)
+                    qn_buf_addc(out, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                     [v[i]]);
+                else
+                    qn_buf_addf(out, "(%u)", (unsigned)v[i]);
+                i++;
+            } else {
+                qn_buf_addc(out, hole);
+            }
+        }
+    }
+}
+
+static void put_str(qn_buf *out, const char *key, const char *s)
+{
+    if (!s || !*s)
+        return;
+    qn_buf_addf(out, "%s: ", key);
+    qn_json_escape(out, s, strlen(s)); /* a JSON string is YAML too */
+    qn_buf_addc(out, '\n');
+}
+
+void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
+{
+    int n = pr->ncells, holes = pr->w * pr->h != n, any_goal = 0;
+
+    qn_buf_adds(out, "# rebuilt by quench import from a quench-pack "
+                     "document\nquench: 1\n");
+    put_str(out, "name", pr->name);
+    put_str(out, "title", pr->title);
+    put_str(out, "description", pr->description);
+    put_str(out, "author", pr->author);
+    qn_buf_addf(out, "colours: %u\n", pr->colours);
+    switch (pr->kind) {
+    case QN_LAYOUT_GRID:
+    case QN_LAYOUT_HEX:
+        qn_buf_addf(out, "board: {%s: [%d, %d]",
+                    pr->kind == QN_LAYOUT_GRID ? "grid" : "hex", pr->w, pr->h);
+        if (pr->wrap)
+            qn_buf_addf(out, ", wrap: %s",
+                        qn_export__wrap_name(pr->wrap));
+        if (holes) {
+            qn_buf_adds(out, ", mask: \"");
+            put_rows(out, pr, NULL, '.');
+            qn_buf_addc(out, '"');
+        }
+        qn_buf_adds(out, "}\n");
+        break;
+    case QN_LAYOUT_HEXAGON:
+        qn_buf_addf(out, "board: {hexagon: %d}\n", pr->side);
+        break;
+    case QN_LAYOUT_GRAPH:
+        qn_buf_addf(out, "board: {graph: %d}\n", n);
+        break;
+    }
+    qn_buf_adds(out, "effects:\n");
+    for (int j = 0; j < n; j++) {
+        int first = 1;
+        qn_buf_addf(out, "  %d: [", j);
+        for (int i = 0; i < n; i++) {
+            unsigned a = pr->matrix[(size_t)i * (size_t)n + (size_t)j];
+            if (!a)
+                continue;
+            qn_buf_addf(out, "%s[%d, %u]", first ? "" : ", ", i, a);
+            first = 0;
+        }
+        qn_buf_adds(out, "]\n");
+    }
+    for (int i = 0; i < n; i++)
+        any_goal |= pr->goal[i] != 0;
+    if (any_goal) {
+        qn_buf_adds(out, "goal: \"");
+        put_rows(out, pr, pr->goal, '.');
+        qn_buf_adds(out, "\"\n");
+    }
+    if (pr->ntiers) {
+        qn_buf_adds(out, "grading:\n");
+        for (size_t t = 0; t < pr->ntiers; t++) {
+            qn_buf_adds(out, "  ");
+            qn_json_escape(out, pr->tier_name[t], strlen(pr->tier_name[t]));
+            qn_buf_addf(out, ": [%d, %d]\n", pr->tier_lo[t], pr->tier_hi[t]);
+        }
+    }
+}
+
+int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
+{
+    qn_buf yaml = QN_BUF_INIT;
+    qn_rules *r = NULL;
+    const qn_layout *l;
+    char hash[65];
+    long prev = -1;
+    int rc = QN_OK;
+
+    if (pr->w < 1 || pr->h < 1 || pr->w > QN_LAYOUT_MAX_SIDE ||
+        pr->h > QN_LAYOUT_MAX_SIDE ||
+        (long)pr->w * pr->h > QN_LAYOUT_MAX_POSITIONS)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "rule '%s': board size %d x %d is out of range",
+                          pr->name, pr->w, pr->h);
+    for (int i = 0; i < pr->ncells; i++) {
+        long p = (long)pr->row[i] * pr->w + pr->col[i];
+        if (pr->row[i] < 0 || pr->row[i] >= pr->h || pr->col[i] < 0 ||
+            pr->col[i] >= pr->w || p <= prev)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "rule '%s': cell %d has row %d, col %d: "
+                              "cells must be numbered in reading order "
+                              "inside the board",
+                              pr->name, i, pr->row[i], pr->col[i]);
+        prev = p;
+    }
+    qn_pack_rule_yaml(&yaml, pr);
+    rc = qn_rules_load_buf(&r, yaml.buf, yaml.len, "<rule>", err);
+    if (rc != QN_OK) {
+        char why[256];
+        snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+        qn_err_set(err, QN_EINVAL, 0, 0, "rule '%s' does not load: %s",
+                   pr->name, why);
+        rc = QN_EINVAL;
+        goto done;
+    }
+    qn_rules_hash(r, hash);
+    l = qn_rules_layout(r);
+    if (strcmp(hash, pr->hash) != 0) {
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "rule '%s': its effects and goal hash to %s, the "
+                        "document says %s",
+                        pr->name, hash, pr->hash);
+        goto done;
+    }
+    if (l->kind != pr->kind || l->w != pr->w || l->h != pr->h ||
+        l->wrap != pr->wrap || l->side != pr->side ||
+        l->ncells != pr->ncells) {
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "rule '%s': the board does not match its cells",
+                        pr->name);
+        goto done;
+    }
+    qn_rules_free(pr->rules);
+    pr->rules = r;
+    r = NULL;
+done:
+    qn_rules_free(r);
+    qn_buf_release(&yaml);
+    if (err)
+        qn_err_source(err, "");
+    return rc;
+}

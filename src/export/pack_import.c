@@ -1,0 +1,231 @@
+/*
+ * pack_import.c: a parsed pack document checked against quench's own
+ * answers (qn_pack_doc_verify) and stored as a new pack (qn_pack_import),
+ * in one transaction, with what the database kept listed by
+ * export_diff.c.
+ */
+#include "quench/export.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/canon.h"
+#include "quench/mem.h"
+#include "quench/solver.h"
+#include "quench/state.h"
+
+int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
+{
+    qn_solver **games = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
+    qn_answer *answers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_answer);
+    int rc = QN_OK;
+
+    for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
+        rc = qn_solver_new(&games[i], doc->rules[i].rules, err);
+        if (rc == QN_OK)
+            qn_answer_init(&answers[i], games[i]);
+    }
+    for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        const qn_solver *g = games[p->rule];
+        qn_answer *a = &answers[p->rule];
+        int n = doc->rules[p->rule].ncells;
+        uint64_t sum = 0;
+        long long id = (long long)p->id;
+
+        for (int c = 0; c < n; c++)
+            sum += p->solution[c];
+        qn_solver_answer(g, a, p->state);
+        if (!a->solvable)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: the state has no solution", id);
+        else if (a->at_goal)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: the state is already solved", id);
+        else if (!qn_solver_replays(g, p->state, p->solution))
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: the solution does not reach the "
+                            "goal",
+                            id);
+        else if (!a->exact)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: minimal presses cannot be proven "
+                            "(kernel too large to walk)",
+                            id);
+        else if (a->mp.presses != p->min_presses)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: min_presses is %llu, quench "
+                            "computes %llu",
+                            id, (unsigned long long)p->min_presses,
+                            (unsigned long long)a->mp.presses);
+        else if (sum != p->min_presses)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: the solution has %llu presses, "
+                            "min_presses is %llu",
+                            id, (unsigned long long)sum,
+                            (unsigned long long)p->min_presses);
+        else if (a->mp.noptimal != p->noptimal)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: optimal_solutions is %llu, quench "
+                            "computes %llu",
+                            id, (unsigned long long)p->noptimal,
+                            (unsigned long long)a->mp.noptimal);
+    }
+    for (size_t i = 0; i < doc->nrules; i++)
+        if (games[i]) {
+            qn_answer_release(&answers[i]);
+            qn_solver_free(games[i]);
+        }
+    free(answers);
+    free(games);
+    return rc;
+}
+
+/* One import: where it goes, what it stores, and what is stored so far. */
+typedef struct importer {
+    qn_store *s;
+    const qn_pack_doc *doc;
+    int64_t *rule_ids; /* the stored id of each of doc's rules */
+    int64_t pack_id;
+    uint8_t *canon, *key; /* scratch for canonical keys, kept across puzzles */
+} importer;
+
+/* Store the document's rules (as rebuilt YAML) and note their ids. */
+static int put_rules(importer *im, qn_err *err)
+{
+    const qn_pack_doc *doc = im->doc;
+    qn_buf yaml = QN_BUF_INIT;
+    int rc = QN_OK;
+
+    for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
+        const qn_pack_rule *pr = &doc->rules[i];
+        qn_store_rule sr;
+        memset(&sr, 0, sizeof(sr));
+        qn_buf_reset(&yaml);
+        qn_pack_rule_yaml(&yaml, pr);
+        sr.hash = pr->hash;
+        sr.name = pr->name;
+        sr.yaml = yaml.buf;
+        sr.cells = pr->ncells;
+        sr.colours = pr->colours;
+        rc = qn_store_put_rule(im->s, &sr, &im->rule_ids[i], err);
+    }
+    qn_buf_release(&yaml);
+    return rc;
+}
+
+/* A new, empty pack `name` for the document: an existing one is an error. */
+static int create_pack(importer *im, const char *name, qn_err *err)
+{
+    const qn_pack_doc *doc = im->doc;
+    qn_store_pack pk;
+    int rc = qn_store_pack_find(im->s, name, &im->pack_id, err);
+
+    if (rc == QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "pack '%s' already exists (import under another "
+                          "name with --pack)",
+                          name);
+    if (rc != QN_ENOTFOUND)
+        return rc;
+    memset(&pk, 0, sizeof(pk));
+    pk.name = name;
+    pk.title = doc->title;
+    pk.description = doc->description;
+    pk.author = doc->author;
+    return qn_store_pack_create(im->s, &pk, &im->pack_id, err);
+}
+
+/*
+ * Store puzzle p (or find it stored already, up to symmetry) and add it to
+ * the pack, where it must not be yet.
+ */
+static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
+{
+    const qn_pack_rule *pr = &im->doc->rules[p->rule];
+    qn_buf st = QN_BUF_INIT, wt = QN_BUF_INIT;
+    const qn_layout *l = qn_rules_layout(pr->rules);
+    qn_store_puzzle sp;
+    int64_t id;
+    int is_new = 0, rc;
+
+    im->canon = qn_xreallocarray(im->canon, (size_t)pr->ncells, 1);
+    im->key = qn_xreallocarray(im->key,
+                               qn_store_canon_size(pr->ncells, pr->colours), 1);
+    qn_canon_form(pr->rules, im->canon, p->state);
+    qn_state_format(&st, l, p->state, '/');
+    qn_state_format(&wt, l, p->solution, '/');
+    memset(&sp, 0, sizeof(sp));
+    sp.rule_id = im->rule_ids[p->rule];
+    sp.state = st.buf;
+    sp.canon = im->key;
+    sp.canon_len =
+        qn_store_canon_pack(im->key, im->canon, pr->ncells, pr->colours);
+    sp.min_presses = p->min_presses;
+    sp.noptimal = p->noptimal;
+    sp.witness = wt.buf;
+    sp.grade = *p->grade ? p->grade : NULL;
+    sp.grader = p->grader;
+    sp.seed = *p->seed ? p->seed : NULL;
+    sp.stream_index = p->index;
+    sp.provenance = QN_STORE_IMPORT;
+    rc = qn_store_put_puzzle(im->s, &sp, &id, &is_new, err);
+    if (rc == QN_OK) {
+        rc = qn_store_pack_add(im->s, im->pack_id, id, 0, err);
+        if (rc == QN_EINVAL)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "puzzle %lld: the same puzzle (up to "
+                            "symmetry) is already in the pack",
+                            (long long)p->id);
+    }
+    qn_buf_release(&st);
+    qn_buf_release(&wt);
+    return rc;
+}
+
+/* The rules, a new pack and its puzzles, inside the caller's transaction. */
+static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
+                           const char *name, qn_err *err)
+{
+    importer im;
+    int rc;
+
+    memset(&im, 0, sizeof(im));
+    im.s = s;
+    im.doc = doc;
+    im.rule_ids = QN_NEWN(doc->nrules ? doc->nrules : 1, int64_t);
+    rc = put_rules(&im, err);
+    if (rc == QN_OK)
+        rc = create_pack(&im, name, err);
+    for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++)
+        rc = put_puzzle(&im, &doc->puzzles[i], err);
+    free(im.canon);
+    free(im.key);
+    free(im.rule_ids);
+    return rc;
+}
+
+int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
+                   qn_pack_diff_fn *fn, void *ctx, qn_err *err)
+{
+    qn_pack_doc kept;
+    int rc = qn_store_begin(s, err);
+
+    memset(&kept, 0, sizeof(kept));
+    if (rc != QN_OK)
+        return rc;
+    name = name ? name : doc->name;
+    rc = import_in_batch(s, doc, name, err);
+    /* the pack as an export will write it: stored rows win (export.h) */
+    if (rc == QN_OK && fn)
+        rc = qn_pack_doc_load(&kept, s, name, err);
+    if (rc != QN_OK) {
+        qn_store_rollback(s, NULL);
+        return rc;
+    }
+    rc = qn_store_commit(s, err);
+    if (rc == QN_OK && fn)
+        qn_pack_doc_diff(doc, &kept, fn, ctx);
+    qn_pack_doc_release(&kept);
+    return rc;
+}

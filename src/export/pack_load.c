@@ -1,0 +1,227 @@
+/*
+ * pack_load.c: qn_pack_doc_load, the pack document read from the store.
+ * The pack's rows are gathered first and turned into rules and puzzles
+ * only once the walk is over; stored rules and puzzles are checked on the
+ * way (hashes, parses, press counts).
+ */
+#include "quench/export.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/mem.h"
+#include "quench/state.h"
+
+typedef struct load_row {
+    int64_t rule_id;
+    char *state, *witness, *grade, *grader, *seed;
+    uint64_t min_presses, noptimal;
+    int64_t index;
+} load_row;
+
+/*
+ * What the pack walk gathered. The walk may stop at any row (a damaged
+ * file fails part-way), so the document's rules and puzzles are built
+ * only once it is over: until then they stay NULL with zero counts, a
+ * state the document releases from.
+ */
+typedef struct load_ctx {
+    qn_pack_doc *doc;
+    load_row *rows;
+    size_t nrows, cap;
+    int64_t *rule_ids; /* nrules, first-appearance order */
+    char **yaml;       /* their stored YAML, read with their puzzles */
+    char **hash;       /* and their stored hashes */
+    size_t nrules;
+} load_ctx;
+
+static char *dup_or_empty(const char *s)
+{
+    return qn_xstrdup(s ? s : "");
+}
+
+static int on_pack(void *vctx, const qn_store_pack *p)
+{
+    qn_pack_doc *doc = vctx;
+
+    /* pack names are unique: a second row comes from a damaged index */
+    if (doc->name)
+        return 0;
+    doc->name = dup_or_empty(p->name);
+    doc->title = dup_or_empty(p->title);
+    doc->description = dup_or_empty(p->description);
+    doc->author = dup_or_empty(p->author);
+    return 0;
+}
+
+static int on_row(void *vctx, const qn_store_row *row)
+{
+    load_ctx *x = vctx;
+    load_row *lr;
+    size_t i;
+
+    if (x->nrows == x->cap) {
+        x->cap = x->cap ? 2 * x->cap : 64;
+        x->rows = qn_xreallocarray(x->rows, x->cap, sizeof(*x->rows));
+    }
+    lr = &x->rows[x->nrows++];
+    lr->rule_id = row->rule_id;
+    lr->state = dup_or_empty(row->state);
+    lr->witness = dup_or_empty(row->witness);
+    lr->grade = dup_or_empty(row->grade);
+    lr->grader = dup_or_empty(row->grader);
+    lr->seed = dup_or_empty(row->seed);
+    lr->min_presses = row->min_presses;
+    lr->noptimal = row->noptimal;
+    lr->index = row->stream_index < 0 ? -1 : row->stream_index;
+    for (i = 0; i < x->nrules; i++)
+        if (x->rule_ids[i] == row->rule_id)
+            return 0;
+    x->rule_ids = qn_xreallocarray(x->rule_ids, i + 1, sizeof(int64_t));
+    x->yaml = qn_xreallocarray(x->yaml, i + 1, sizeof(char *));
+    x->hash = qn_xreallocarray(x->hash, i + 1, sizeof(char *));
+    x->rule_ids[i] = row->rule_id;
+    x->yaml[i] = dup_or_empty(row->rule_yaml);
+    x->hash[i] = dup_or_empty(row->rule_hash);
+    x->nrules = i + 1;
+    return 0;
+}
+
+/*
+ * Compile the gathered rules into out->rules. A rule is known by its
+ * hash: stored text that no longer hashes to it was changed after it was
+ * stored (db check says the same), and its puzzles would be written out
+ * under another rule.
+ */
+static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
+{
+    out->rules = QN_NEWN(x->nrules ? x->nrules : 1, qn_pack_rule);
+    out->nrules = x->nrules; /* zeroed entries release cleanly */
+    for (size_t i = 0; i < x->nrules; i++) {
+        qn_rules *r = NULL;
+        if (qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "",
+                              err) != QN_OK) {
+            char why[320];
+            snprintf(why, sizeof(why), "%d:%d: %s", err ? err->line : 0,
+                     err ? err->col : 0, err ? err->msg : "");
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "stored rule %lld does not load: %s",
+                              (long long)x->rule_ids[i], why);
+        }
+        qn_pack_rule_from_rules(&out->rules[i], r);
+        out->rules[i].rules = r;
+        if (strcmp(out->rules[i].hash, x->hash[i]) != 0)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "stored rule %lld (%s) hashes to %s, the "
+                              "database says %s",
+                              (long long)x->rule_ids[i], out->rules[i].name,
+                              out->rules[i].hash, x->hash[i]);
+    }
+    return QN_OK;
+}
+
+/*
+ * Parse row lr of the pack into p under rule pr. A minimal plan's press
+ * counts sum to min_presses, so a puzzle whose sum differs (or whose
+ * texts do not parse) was changed after it was stored.
+ */
+static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
+                       load_row *lr, qn_err *err)
+{
+    const qn_layout *l = qn_rules_layout(pr->rules);
+    uint64_t sum = 0;
+    int rc;
+
+    p->state = QN_NEWN((size_t)pr->ncells, uint8_t);
+    p->solution = QN_NEWN((size_t)pr->ncells, uint8_t);
+    p->min_presses = lr->min_presses;
+    p->noptimal = lr->noptimal;
+    p->grade = lr->grade, lr->grade = NULL;
+    p->grader = lr->grader, lr->grader = NULL;
+    p->seed = lr->seed, lr->seed = NULL;
+    p->index = lr->index;
+    rc = qn_state_parse(p->state, l, pr->colours, lr->state,
+                        strlen(lr->state), err);
+    if (rc == QN_OK)
+        rc = qn_state_parse(p->solution, l, pr->colours, lr->witness,
+                            strlen(lr->witness), err);
+    if (rc != QN_OK)
+        return rc;
+    for (int c = 0; c < pr->ncells; c++)
+        sum += p->solution[c];
+    if (sum != p->min_presses)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "its solution has %llu presses, min_presses is "
+                          "%llu",
+                          (unsigned long long)sum,
+                          (unsigned long long)p->min_presses);
+    return QN_OK;
+}
+
+static int load_puzzles(qn_pack_doc *out, const load_ctx *x,
+                        const char *name, qn_err *err)
+{
+    out->puzzles = QN_NEWN(x->nrows ? x->nrows : 1, qn_pack_puzzle);
+    for (size_t i = 0; i < x->nrows; i++) {
+        load_row *lr = &x->rows[i];
+        qn_pack_puzzle *p = &out->puzzles[i];
+        size_t ri = 0;
+
+        while (x->rule_ids[ri] != lr->rule_id)
+            ri++;
+        out->npuzzles = i + 1;
+        p->id = (int64_t)i + 1;
+        p->rule = ri;
+        if (load_puzzle(p, &out->rules[ri], lr, err) != QN_OK) {
+            char why[256];
+            snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "stored puzzle %zu of pack '%s' does not "
+                              "load: %s",
+                              i + 1, name, why);
+        }
+    }
+    return QN_OK;
+}
+
+int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
+                     qn_err *err)
+{
+    load_ctx x;
+    int64_t pack_id;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    memset(&x, 0, sizeof(x));
+    x.doc = out;
+    rc = qn_store_pack_find(s, name, &pack_id, err);
+    if (rc == QN_OK)
+        rc = qn_store_pack_list(s, name, on_pack, out, err);
+    if (rc == QN_OK)
+        rc = qn_store_pack_each(s, pack_id, on_row, &x, err);
+    if (rc == QN_OK)
+        rc = load_rules(out, &x, err);
+    if (rc == QN_OK)
+        rc = load_puzzles(out, &x, name, err);
+    for (size_t i = 0; i < x.nrows; i++) {
+        free(x.rows[i].state);
+        free(x.rows[i].witness);
+        free(x.rows[i].grade);
+        free(x.rows[i].grader);
+        free(x.rows[i].seed);
+    }
+    free(x.rows);
+    for (size_t i = 0; i < x.nrules; i++) {
+        free(x.yaml[i]);
+        free(x.hash[i]);
+    }
+    free(x.yaml);
+    free(x.hash);
+    free(x.rule_ids);
+    if (rc != QN_OK) {
+        qn_err_source(err, qn_store_path(s)); /* what is wrong is in it */
+        qn_pack_doc_release(out);
+    }
+    return rc;
+}

@@ -1,0 +1,265 @@
+/*
+ * svg_histogram.c: the press histogram (svg.h), a pack's minimal presses
+ * as hatched bars against a rule set's exact distribution as a dashed
+ * step outline, drawn in named steps: scale, y grid, bars, outline, axes,
+ * legend.
+ */
+#include "quench/svg.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "svg_internal.h"
+
+#define HW 640.0
+#define HH 400.0
+#define PL 64.0 /* plot margins: left, right, top, bottom */
+#define PR 20.0
+#define PT 44.0
+#define PB 56.0
+
+/* The two series and the scale they are drawn at. */
+typedef struct chart {
+    const uint64_t *pack, *dist; /* counts per press count; dist may be NULL */
+    size_t pack_len, dist_len;   /* dist_len is 0 when dist is NULL */
+    double ptot, dtot;           /* totals: bars show shares of them */
+    size_t nb;                   /* bins drawn, up to the last non-zero one */
+    double top, step;            /* y axis 0..top percent, a line per step */
+    double x0, y0;               /* plot origin (bottom left), px */
+    double pw, ph, bw;           /* plot width, height; bin width, px */
+} chart;
+
+/* The smallest 1, 2 or 5 times a power of ten at least `raw`. */
+static double nice_step(double raw)
+{
+    double mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+static void fmt_pct(qn_buf *b, double v)
+{
+    char t[32];
+
+    snprintf(t, sizeof t, "%.4g", v);
+    qn_buf_adds(b, t);
+}
+
+/*
+ * Totals, the bins to draw (at least one) and the y axis: the largest
+ * share of either series, rounded up to a whole number of nice steps
+ * (about five), or 0..100 when there is no data.
+ */
+static void chart_scale(chart *ch)
+{
+    double maxs = 0, v;
+    size_t i;
+
+    for (i = 0; i < ch->pack_len; i++) {
+        ch->ptot += (double)ch->pack[i];
+        if (ch->pack[i])
+            ch->nb = i + 1;
+    }
+    for (i = 0; i < ch->dist_len; i++) {
+        ch->dtot += (double)ch->dist[i];
+        if (ch->dist[i])
+            ch->nb = i + 1;
+    }
+    if (ch->nb == 0)
+        ch->nb = 1;
+    for (i = 0; i < ch->nb; i++) {
+        if (i < ch->pack_len && ch->ptot > 0 &&
+            (v = 100 * (double)ch->pack[i] / ch->ptot) > maxs)
+            maxs = v;
+        if (i < ch->dist_len && ch->dtot > 0 &&
+            (v = 100 * (double)ch->dist[i] / ch->dtot) > maxs)
+            maxs = v;
+    }
+    ch->step = maxs > 0 ? nice_step(maxs / 5) : 20;
+    ch->top = maxs > 0 ? ceil(maxs / ch->step - 1e-9) * ch->step : 100;
+    ch->x0 = PL, ch->y0 = HH - PB;
+    ch->pw = HW - PL - PR, ch->ph = HH - PT - PB;
+    ch->bw = ch->pw / (double)ch->nb;
+}
+
+/* The hatch that fills the pack's bars. */
+static void hatch_defs(qn_buf *out)
+{
+    qn_buf_adds(out, "<defs>\n<pattern id=\"hatch\" width=\"6\" height=\"6\" "
+                     "patternUnits=\"userSpaceOnUse\" "
+                     "patternTransform=\"rotate(45)\"><rect width=\"6\" "
+                     "height=\"6\" fill=\"#56B4E9\"/><line x1=\"0\" y1=\"0\" "
+                     "x2=\"0\" y2=\"6\" stroke=\"#0072B2\" "
+                     "stroke-width=\"2.5\"/></pattern>\n</defs>\n");
+}
+
+/* y grid and tick labels */
+static void y_grid(qn_buf *out, const chart *ch)
+{
+    double v;
+
+    qn_buf_adds(out, "<g class=\"yaxis\" font-family=\"sans-serif\" "
+                     "font-size=\"11\" text-anchor=\"end\">\n");
+    for (v = 0; v <= ch->top + ch->step / 2; v += ch->step) {
+        double y = ch->y0 - ch->ph * v / ch->top;
+        qn_buf_adds(out, "<line");
+        qn_svg__attr(out, "x1", ch->x0);
+        qn_svg__attr(out, "y1", y);
+        qn_svg__attr(out, "x2", ch->x0 + ch->pw);
+        qn_svg__attr(out, "y2", y);
+        qn_buf_adds(out, " stroke=\"#ddd\"/><text");
+        qn_svg__attr(out, "x", ch->x0 - 6);
+        qn_svg__attr(out, "y", y + 4);
+        qn_buf_addc(out, '>');
+        fmt_pct(out, v);
+        qn_buf_adds(out, "</text>\n");
+    }
+    qn_buf_adds(out, "</g>\n");
+}
+
+/* pack bars: one per non-zero bin, its count in a tooltip */
+static void pack_bars(qn_buf *out, const chart *ch)
+{
+    qn_buf_adds(out, "<g class=\"pack\" fill=\"url(#hatch)\" stroke=\"#000\" "
+                     "stroke-width=\"1\">\n");
+    for (size_t i = 0; i < ch->pack_len && i < ch->nb && ch->ptot > 0; i++) {
+        double hgt;
+        if (!ch->pack[i])
+            continue;
+        hgt = ch->ph * (100 * (double)ch->pack[i] / ch->ptot) / ch->top;
+        qn_buf_adds(out, "<rect class=\"bar\"");
+        qn_svg__attr(out, "x", ch->x0 + ch->bw * (double)i + ch->bw * 0.1);
+        qn_svg__attr(out, "y", ch->y0 - hgt);
+        qn_svg__attr(out, "width", ch->bw * 0.8);
+        qn_svg__attr(out, "height", hgt);
+        qn_buf_addf(out, "><title>%zu presses: %llu</title></rect>\n", i,
+                    (unsigned long long)ch->pack[i]);
+    }
+    qn_buf_adds(out, "</g>\n");
+}
+
+/* distribution: a dashed step outline over whole bins */
+static void dist_outline(qn_buf *out, const chart *ch)
+{
+    qn_buf_adds(out, "<path class=\"dist\" fill=\"none\" "
+                     "stroke=\"#D55E00\" stroke-width=\"2.5\" "
+                     "stroke-dasharray=\"6 3\" d=\"M");
+    qn_svg__num(out, ch->x0);
+    qn_buf_addc(out, ' ');
+    qn_svg__num(out, ch->y0);
+    for (size_t i = 0; i < ch->nb; i++) {
+        double sh = i < ch->dist_len ? (double)ch->dist[i] / ch->dtot : 0;
+        qn_buf_adds(out, "V");
+        qn_svg__num(out, ch->y0 - ch->ph * 100 * sh / ch->top);
+        qn_buf_adds(out, "H");
+        qn_svg__num(out, ch->x0 + ch->bw * (double)(i + 1));
+    }
+    qn_buf_adds(out, "V");
+    qn_svg__num(out, ch->y0);
+    qn_buf_adds(out, "\"/>\n");
+}
+
+/* axes, x ticks (at most 25 labels), axis titles */
+static void axes(qn_buf *out, const chart *ch)
+{
+    double x0 = ch->x0, y0 = ch->y0, pw = ch->pw, ph = ch->ph;
+    size_t xs = (ch->nb + 24) / 25;
+
+    qn_buf_adds(out, "<g stroke=\"#000\" stroke-width=\"1\">");
+    qn_buf_adds(out, "<line");
+    qn_svg__attr(out, "x1", x0);
+    qn_svg__attr(out, "y1", y0);
+    qn_svg__attr(out, "x2", x0 + pw);
+    qn_svg__attr(out, "y2", y0);
+    qn_buf_adds(out, "/><line");
+    qn_svg__attr(out, "x1", x0);
+    qn_svg__attr(out, "y1", y0);
+    qn_svg__attr(out, "x2", x0);
+    qn_svg__attr(out, "y2", y0 - ph);
+    qn_buf_adds(out, "/></g>\n<g class=\"xaxis\" font-family=\"sans-serif\" "
+                     "font-size=\"11\" text-anchor=\"middle\">\n");
+    for (size_t i = 0; i < ch->nb; i += xs) {
+        qn_buf_adds(out, "<text");
+        qn_svg__attr(out, "x", x0 + ch->bw * ((double)i + 0.5));
+        qn_svg__attr(out, "y", y0 + 15);
+        qn_buf_addf(out, ">%zu</text>\n", i);
+    }
+    qn_buf_adds(out, "<text");
+    qn_svg__attr(out, "x", x0 + pw / 2);
+    qn_svg__attr(out, "y", HH - 14);
+    qn_buf_adds(out, " font-size=\"13\">minimal presses</text>\n<text");
+    qn_svg__attr(out, "x", 16);
+    qn_svg__attr(out, "y", y0 - ph / 2);
+    qn_buf_adds(out, " font-size=\"13\" transform=\"rotate(-90 16 ");
+    qn_svg__num(out, y0 - ph / 2);
+    qn_buf_adds(out, ")\">share (%)</text>\n</g>\n");
+}
+
+/* legend, top right inside the plot */
+static void legend(qn_buf *out, const chart *ch)
+{
+    double lx = ch->x0 + ch->pw - 200, ly = PT + 6;
+    int rows = ch->dist ? 2 : 1;
+
+    qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
+                     "font-size=\"12\"><rect");
+    qn_svg__attr(out, "x", lx);
+    qn_svg__attr(out, "y", ly);
+    qn_svg__attr(out, "width", 196);
+    qn_svg__attr(out, "height", 8 + 20 * rows);
+    qn_buf_adds(out, " fill=\"#fff\" fill-opacity=\"0.9\" "
+                     "stroke=\"#999\"/><rect");
+    qn_svg__attr(out, "x", lx + 8);
+    qn_svg__attr(out, "y", ly + 8);
+    qn_buf_adds(out, " width=\"24\" height=\"12\" fill=\"url(#hatch)\" "
+                     "stroke=\"#000\"/><text");
+    qn_svg__attr(out, "x", lx + 40);
+    qn_svg__attr(out, "y", ly + 18);
+    qn_buf_addf(out, ">pack (%.0f puzzle%s)</text>", ch->ptot,
+                ch->ptot == 1 ? "" : "s");
+    if (ch->dist) {
+        qn_buf_adds(out, "<line");
+        qn_svg__attr(out, "x1", lx + 8);
+        qn_svg__attr(out, "y1", ly + 34);
+        qn_svg__attr(out, "x2", lx + 32);
+        qn_svg__attr(out, "y2", ly + 34);
+        qn_buf_adds(out, " stroke=\"#D55E00\" stroke-width=\"2.5\" "
+                         "stroke-dasharray=\"6 3\"/><text");
+        qn_svg__attr(out, "x", lx + 40);
+        qn_svg__attr(out, "y", ly + 38);
+        qn_buf_adds(out, ">all solvable states</text>");
+    }
+    qn_buf_adds(out, "</g>\n");
+}
+
+void qn_svg_histogram(qn_buf *out, const uint64_t *pack_counts, size_t pack_len,
+                      const uint64_t *dist_counts, size_t dist_len,
+                      const char *title)
+{
+    chart ch = {0};
+
+    assert(out && (pack_counts || pack_len == 0));
+    ch.pack = pack_counts, ch.pack_len = pack_len;
+    ch.dist = dist_counts, ch.dist_len = dist_counts ? dist_len : 0;
+    chart_scale(&ch);
+
+    qn_svg__open(out, HW, HH, title);
+    if (title && *title)
+        qn_svg__title(out, HW / 2, 24, title);
+    hatch_defs(out);
+    y_grid(out, &ch);
+    pack_bars(out, &ch);
+    if (ch.dist && ch.dtot > 0)
+        dist_outline(out, &ch);
+    axes(out, &ch);
+    legend(out, &ch);
+    if (ch.ptot == 0 && ch.dtot == 0) {
+        qn_buf_adds(out, "<text");
+        qn_svg__attr(out, "x", ch.x0 + ch.pw / 2);
+        qn_svg__attr(out, "y", ch.y0 - ch.ph / 2);
+        qn_buf_adds(out, " font-family=\"sans-serif\" font-size=\"14\" "
+                         "text-anchor=\"middle\">no data</text>\n");
+    }
+    qn_buf_adds(out, "</svg>\n");
+}

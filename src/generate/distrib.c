@@ -1,0 +1,217 @@
+/*
+ * distrib.c: the exact histogram of minimal presses over a rule's image and
+ * an index to enumerate the states with a given press count (difficulty
+ * model in distrib.h; coordinates in distrib_coords.c, distances in
+ * distrib_bfs.c, grading tiers in distrib_tiers.c).
+ */
+#include "quench/distrib.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "distrib_internal.h"
+#include "quench/gf2.h"
+#include "quench/mem.h"
+
+/* The rank directory for qn_distrib_nth. */
+static void build_directory(qn_distrib *d)
+{
+    size_t len = d->len, nb1;
+    uint32_t *blk = QN_NEWN(len, uint32_t);
+
+    d->bshift = 8;
+    while (((uint64_t)1 << d->bshift) < 16 * (uint64_t)len)
+        d->bshift++;
+    d->nblocks =
+        (size_t)((d->total + ((uint64_t)1 << d->bshift) - 1) >> d->bshift);
+    nb1 = d->nblocks + 1;
+    d->cum = QN_NEWN(len * nb1, uint32_t);
+    for (size_t b = 0; b < d->nblocks; b++) {
+        uint64_t lo = (uint64_t)b << d->bshift;
+        uint64_t hi = lo + ((uint64_t)1 << d->bshift);
+
+        if (hi > d->total)
+            hi = d->total;
+        memset(blk, 0, len * sizeof(*blk));
+        for (uint64_t i = lo; i < hi; i++)
+            blk[dget(d, i)]++;
+        for (size_t m = 0; m < len; m++)
+            d->cum[m * nb1 + b + 1] = d->cum[m * nb1 + b] + blk[m];
+    }
+    free(blk);
+}
+
+int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
+{
+    qn_distrib *d;
+    coords c;
+    uint64_t total, *count;
+    size_t bound, log2t = 0;
+    int code;
+
+    assert(out && sys);
+    *out = NULL;
+    code = qn_system_group_size_u64(sys, QN_IMAGE, &total);
+    if (code != QN_OK || total > QN_DISTRIB_MAX_STATES)
+        return qn_err_set(err, QN_ELIMIT, 0, 0,
+                          "the exact distribution needs at most 2^26 "
+                          "solvable states, this rule has 2^%.1f",
+                          qn_system_group_log2(sys, QN_IMAGE));
+
+    qn_distrib__coords(&c, sys);
+
+    d = QN_NEW(qn_distrib);
+    d->nrows = c.nrows;
+    d->k = c.k;
+    d->ncomp = c.ncomp;
+    d->total = 1;
+    for (size_t t = 0; t < c.ncomp; t++) {
+        d->order[t] = c.order[t];
+        d->stride[t] = d->total;
+        d->total *= c.order[t];
+    }
+    assert(d->total == total);
+    d->h = c.h;
+    c.h = NULL;
+    if (c.k == 2) {
+        d->nw = qn_gf2_words(c.nrows);
+        d->hbits = QN_NEWN(c.ncomp * (size_t)d->nw + 1, uint64_t);
+        for (size_t t = 0; t < c.ncomp; t++)
+            for (int r = 0; r < c.nrows; r++)
+                d->hbits[t * d->nw + r / 64] |=
+                    (uint64_t)d->h[t * (size_t)c.nrows + r] << (r % 64);
+    }
+
+    /*
+     * A greedy choice of columns that each enlarge the subgroup generated
+     * so far generates the image with at most log2 |image| columns, each
+     * pressed at most k - 1 times: that bounds every distance.
+     */
+    while (((uint64_t)2 << log2t) <= total)
+        log2t++;
+    bound = log2t * (c.k - 1) + 1;
+    assert(bound < 0xFFFF);
+    d->wide = bound >= 0xFF;
+    if (d->wide)
+        d->d16 = QN_NEWN(total, uint16_t);
+    else
+        d->d8 = QN_NEWN(total, uint8_t);
+    count = QN_NEWN(bound + 2, uint64_t);
+    qn_distrib__distances(d, &c, count, bound);
+    qn_distrib__coords_release(&c);
+
+    d->len = 1;
+    for (size_t m = 0; m <= bound + 1; m++)
+        if (count[m])
+            d->len = m + 1;
+    d->count = QN_RENEW(count, d->len, uint64_t);
+    build_directory(d);
+    *out = d;
+    return QN_OK;
+}
+
+void qn_distrib_free(qn_distrib *d)
+{
+    if (!d)
+        return;
+    free(d->count);
+    free(d->h);
+    free(d->hbits);
+    free(d->d8);
+    free(d->d16);
+    free(d->cum);
+    free(d);
+}
+
+size_t qn_distrib_len(const qn_distrib *d)
+{
+    return d->len;
+}
+
+uint64_t qn_distrib_count(const qn_distrib *d, size_t m)
+{
+    return m < d->len ? d->count[m] : 0;
+}
+
+uint64_t qn_distrib_total(const qn_distrib *d)
+{
+    return d->total;
+}
+
+int qn_distrib_ncells(const qn_distrib *d)
+{
+    return d->nrows;
+}
+
+uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
+                        uint8_t *d_out)
+{
+    size_t nb1 = d->nblocks + 1, lo = 0, hi = d->nblocks - 1;
+    const uint32_t *cum;
+    uint64_t idx, end, rem;
+    unsigned acc[MAXCOMP];
+
+    assert(m < d->len && i < d->count[m]);
+    cum = d->cum + m * nb1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (cum[mid] <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    rem = i - cum[lo];
+    idx = (uint64_t)lo << d->bshift;
+    end = idx + ((uint64_t)1 << d->bshift);
+    if (end > d->total)
+        end = d->total;
+    /* Skip whole 64-entry chunks by counting (vectorises), then step. */
+    while (end - idx > 64) {
+        unsigned n = 0;
+        if (d->wide)
+            for (int j = 0; j < 64; j++)
+                n += d->d16[idx + j] == m;
+        else
+            for (int j = 0; j < 64; j++)
+                n += d->d8[idx + j] == m;
+        if (n > rem)
+            break;
+        rem -= n;
+        idx += 64;
+    }
+    for (; idx < end; idx++)
+        if (dget(d, idx) == m && rem-- == 0)
+            break;
+    assert(idx < end);
+
+    /* Decode: the BFS vertex v = A x; the state solved by x is -v. */
+    if (d->k == 2) { /* -v = v: XOR the packed basis states */
+        for (int w = 0; w < d->nw; w++) {
+            uint64_t v = 0;
+            for (size_t t = 0; t < d->ncomp; t++)
+                if ((idx >> t) & 1)
+                    v ^= d->hbits[t * d->nw + w];
+            for (int r = w * 64; r < d->nrows && r < w * 64 + 64; r++)
+                d_out[r] = (uint8_t)((v >> (r % 64)) & 1);
+        }
+        return idx;
+    }
+    for (size_t t = 0; t < d->ncomp; t++)
+        acc[t] = (unsigned)((idx / d->stride[t]) % d->order[t]);
+    for (int r = 0; r < d->nrows; r++) {
+        unsigned v = 0;
+        for (size_t t = 0; t < d->ncomp; t++)
+            v += acc[t] * d->h[t * (size_t)d->nrows + r];
+        d_out[r] = (uint8_t)((d->k - v % d->k) % d->k);
+    }
+    return idx;
+}
+
+void qn_distrib_json(const qn_distrib *d, qn_jsonw *w)
+{
+    qn_jsonw_arr(w);
+    for (size_t m = 0; m < d->len; m++)
+        qn_jsonw_uint(w, d->count[m]);
+    qn_jsonw_end(w);
+}

@@ -1,0 +1,78 @@
+/*
+ * distrib_internal.h: the layout of qn_distrib and the image coordinates it
+ * is built from, shared by distrib.c (the index and nth), distrib_coords.c
+ * (the coordinates), distrib_bfs.c (the distances) and distrib_tiers.c.
+ * Not installed.
+ */
+#ifndef QN_DISTRIB_INTERNAL_H
+#define QN_DISTRIB_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/distrib.h"
+#include "quench/system.h"
+
+#define MAXCOMP 32   /* components: log2(QN_DISTRIB_MAX_STATES) + margin */
+
+/* The image as a sum of cyclic components (distrib_coords.c explains). */
+typedef struct coords {
+    int nrows, ncols;
+    unsigned k;
+    size_t ncomp;
+    unsigned order[MAXCOMP];
+    uint8_t *h;   /* ncomp * nrows */
+    uint8_t *col; /* ncols * MAXCOMP: digit vector of each column */
+    /* k = 2 only: */
+    int *pivots; /* ncomp pivot columns (the rest are free) */
+} coords;
+
+struct qn_distrib {
+    int nrows;
+    unsigned k;
+    uint64_t total;  /* image size = product of order[] */
+    size_t len;      /* max presses + 1 */
+    uint64_t *count; /* len entries */
+    size_t ncomp;
+    unsigned order[MAXCOMP];
+    uint64_t stride[MAXCOMP];
+    uint8_t *h;      /* ncomp * nrows */
+    int nw;          /* k = 2: words per packed state */
+    uint64_t *hbits; /* k = 2: ncomp * nw, h packed */
+    int wide;        /* 1: d16 holds distances, else d8 */
+    uint8_t *d8;     /* total entries, or NULL */
+    uint16_t *d16;   /* total entries, or NULL */
+    unsigned bshift; /* directory block = 2^bshift entries */
+    size_t nblocks;
+    uint32_t *cum; /* len * (nblocks + 1): states with m
+                      presses in blocks before b */
+};
+
+static inline unsigned dget(const qn_distrib *d, uint64_t i)
+{
+    return d->wide ? d->d16[i] : d->d8[i];
+}
+
+static inline void dset(qn_distrib *d, uint64_t i, unsigned v)
+{
+    if (d->wide)
+        d->d16[i] = (uint16_t)v;
+    else
+        d->d8[i] = (uint8_t)v;
+}
+
+/* distrib_coords.c: the coordinates of the image of sys's matrix (echelon
+ * form for k = 2, diagonal form otherwise); release with the next. */
+void qn_distrib__coords(coords *c, const qn_system *sys);
+void qn_distrib__coords_release(coords *c);
+
+/*
+ * distrib_bfs.c: the minimal press count of every image element into
+ * d->d8 / d->d16 (allocated by the caller, index = mixed-radix digits of
+ * c) and the number at each count into count[0 .. bound + 1] (zeroed by
+ * the caller); bound bounds every distance.
+ */
+void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
+                           size_t bound);
+
+#endif

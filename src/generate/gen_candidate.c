@@ -1,0 +1,219 @@
+/*
+ * gen_candidate.c: how candidate `index` of a run is made (a uniform
+ * sample, a draw from the exact distribution, or a climb toward the press
+ * range) and graded against the target.
+ *
+ * Uniformity of SAMPLE. A state d drawn uniformly from Z_k^n lies in one
+ * coset of the image of A; the minimal repair adds a vector that depends
+ * only on that coset and lands in the image (repair.h). All cosets have
+ * |image| elements, so each solvable state is hit by exactly |cokernel|
+ * draws: the result is uniform over the solvable states. Redrawing the
+ * goal keeps it uniform over the rest. (Sampling presses x and taking A x
+ * would be uniform too, as flip.c argues, since every solvable state has
+ * |kernel| preimages; repairing a random state is what the design asks
+ * for, and its test checks the same uniformity by chi-square.)
+ */
+#include "gen_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/distrib.h"
+#include "quench/mem.h"
+
+#define REDRAWS 64        /* draws before a candidate gives up */
+#ifndef CLIMB_STEPS
+#define CLIMB_STEPS(n) ((n) + 20) /* tries before a climb is dropped */
+#endif
+
+void qn_gen__scratch_init(scratch *s, const genctx *c)
+{
+    qn_answer_init(&s->ans, c->g);
+    s->d = QN_NEWN((size_t)c->n + 1, uint8_t);
+}
+
+void qn_gen__scratch_release(scratch *s)
+{
+    qn_answer_release(&s->ans);
+    free(s->d);
+}
+
+static int is_zero(const uint8_t *d, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (d[i])
+            return 0;
+    return 1;
+}
+
+/* state = goal + d (mod k) */
+static void add_goal(const genctx *c, uint8_t *state, const uint8_t *d)
+{
+    for (int i = 0; i < c->n; i++)
+        state[i] = (uint8_t)((c->goal[i] + d[i]) % c->k);
+}
+
+/* A uniformly random solvable state other than the goal; 0 on failure. */
+int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
+{
+    const qn_repair *rep = qn_solver_repair(c->g);
+
+    for (int t = 0; t < REDRAWS; t++) {
+        qn_rng_cells(rng, s->d, c->n, c->k);
+        if (rep)
+            qn_repair_apply(rep, s->d);
+        else if (!qn_system_is_solvable(qn_solver_system(c->g), s->d))
+            continue; /* no repair table: rejection keeps it uniform */
+        if (is_zero(s->d, c->n))
+            continue;
+        add_goal(c, state, s->d);
+        return 1;
+    }
+    return 0;
+}
+
+/* Uniform among the states with lo..hi presses, from the distribution. */
+static int exhaustive(const genctx *c, qn_rng *rng, scratch *s,
+                      uint8_t *state)
+{
+    const qn_distrib *dist = c->o->distrib;
+    uint64_t r = qn_rng_below(rng, c->range_total);
+    size_t len = qn_distrib_len(dist);
+
+    for (size_t m = (size_t)c->o->lo; m < len && m <= c->o->hi; m++) {
+        uint64_t cnt = qn_distrib_count(dist, m);
+        if (r < cnt) {
+            qn_distrib_nth(dist, m, r, s->d);
+            add_goal(c, state, s->d);
+            return 1;
+        }
+        r -= cnt;
+    }
+    return 0;
+}
+
+static int is_zero_diff(const genctx *c, const uint8_t *state)
+{
+    return memcmp(state, c->goal, (size_t)c->n) == 0;
+}
+
+/* state += t * (column j of A): pressing cell j, t times. */
+static void press(const genctx *c, uint8_t *state, int j, unsigned t)
+{
+    for (int i = 0; i < c->n; i++) {
+        unsigned a = c->matrix[(size_t)i * c->n + j];
+        if (a)
+            state[i] = (uint8_t)((state[i] + a * t) % c->k);
+    }
+}
+
+/*
+ * Where a climb starts. A state made by pressing w distinct cells once
+ * needs at most w presses, and usually exactly w when w is below about
+ * half the board: another plan would have to be that press set plus a
+ * quiet pattern, which tends to be heavier. So for a hard target
+ * (lo above what sampling reaches) start from w = lo..lo+2 random presses;
+ * otherwise from a uniform sample.
+ */
+static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
+                       uint8_t *state)
+{
+    int w, n = c->n;
+    int *cells = (int *)s->ans.repair_cell; /* n ints of scratch */
+
+    if (c->o->lo <= 1 || c->o->lo > (uint64_t)n)
+        return qn_gen__sample(c, rng, s, state);
+    w = (int)c->o->lo + (int)qn_rng_below(rng, 3);
+    if (w > n)
+        w = n;
+    for (int i = 0; i < n; i++)
+        cells[i] = i;
+    memcpy(state, c->goal, (size_t)n);
+    for (int i = 0; i < w; i++) { /* w distinct cells, Fisher-Yates */
+        int j = i + (int)qn_rng_below(rng, (uint64_t)(n - i)), t = cells[i];
+        cells[i] = cells[j];
+        cells[j] = t;
+        /* the puzzle is what pressing cells[i] undoes: subtract A e_j */
+        press(c, state, cells[i], c->k - 1);
+    }
+    return !is_zero_diff(c, state);
+}
+
+/*
+ * Climb: from the start above, try random presses and keep those that do
+ * not move the exact minimum away from the target range. A climb that
+ * has not arrived after CLIMB_STEPS tries is dropped (local maxima are
+ * common near the top, and a fresh start is cheaper than waiting). Each
+ * step is graded exactly, and so is the candidate before it is emitted.
+ */
+static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
+{
+    uint8_t *trial = s->d;
+    uint64_t m;
+    int steps = CLIMB_STEPS(c->n);
+
+    if (!climb_start(c, rng, s, state))
+        return 0;
+    qn_solver_answer(c->g, &s->ans, state);
+    m = s->ans.mp.presses;
+    while (steps-- > 0 && (m < c->o->lo || m > c->o->hi)) {
+        int j = (int)qn_rng_below(rng, (uint64_t)c->n);
+        unsigned t = 1 + (unsigned)qn_rng_below(rng, c->k - 1);
+        uint64_t m2;
+
+        memcpy(trial, state, (size_t)c->n);
+        press(c, trial, j, t);
+        qn_solver_answer(c->g, &s->ans, trial);
+        if (!s->ans.exact || s->ans.at_goal)
+            continue;
+        m2 = s->ans.mp.presses;
+        if ((m < c->o->lo && m2 >= m) || (m > c->o->hi && m2 <= m)) {
+            memcpy(state, trial, (size_t)c->n);
+            m = m2;
+        }
+    }
+    return 1;
+}
+
+static int on_target(const genctx *c, const qn_answer *a, int lit)
+{
+    return a->solvable && a->exact && !a->at_goal &&
+           a->mp.presses >= c->o->lo && a->mp.presses <= c->o->hi &&
+           (!c->o->unique_optimum || a->mp.noptimal == 1) &&
+           lit >= c->o->min_lit;
+}
+
+/* Targets decided without grading: only "solvable, not the goal, lit". */
+static int grade_free(const genctx *c)
+{
+    return c->o->lo <= 1 && c->o->hi == UINT64_MAX &&
+           !c->o->unique_optimum && c->mode == QN_GEN_SAMPLE;
+}
+
+/*
+ * Make candidate `index` into state; grade it into s->ans unless it is
+ * another shard's and the target needs no grade (*graded says which).
+ * Returns 1 if it is on target.
+ */
+int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
+                      scratch *s, uint8_t *state, int *graded)
+{
+    qn_rng rng;
+    int made;
+
+    qn_rng_init(&rng, &c->o->seed, index);
+    if (mode == QN_GEN_EXHAUSTIVE)
+        made = exhaustive(c, &rng, s, state);
+    else if (mode == QN_GEN_CLIMB)
+        made = climb(c, &rng, s, state);
+    else
+        made = qn_gen__sample(c, &rng, s, state);
+    *graded = 0;
+    if (!made)
+        return 0;
+    if (!mine(c, index) && grade_free(c))
+        return count_lit(c, state) >= c->o->min_lit;
+    *graded = 1;
+    qn_solver_answer(c->g, &s->ans, state);
+    return on_target(c, &s->ans, count_lit(c, state));
+}

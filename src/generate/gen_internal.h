@@ -1,0 +1,66 @@
+/*
+ * gen_internal.h: what the generator's files share: the run's context,
+ * the per-thread scratch, how a candidate is made (gen_candidate.c) and how
+ * a run goes through them in blocks (gen_run.c). Not installed.
+ */
+#ifndef QN_GEN_INTERNAL_H
+#define QN_GEN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "quench/gen.h"
+#include "quench/hash.h"
+
+/* What every candidate computation reads; immutable during a run. */
+typedef struct genctx {
+    const qn_solver *g;
+    const qn_gen_opts *o;
+    qn_gen_mode mode;
+    int n;
+    unsigned k;
+    const uint8_t *goal;
+    const uint8_t *matrix;
+    uint8_t rule_digest[QN_HASH_BYTES];
+    uint64_t range_total;  /* EXHAUSTIVE: states with lo..hi presses */
+} genctx;
+
+/* Per-thread buffers. */
+typedef struct scratch {
+    qn_answer ans;
+    uint8_t *d;
+} scratch;
+
+static inline int count_lit(const genctx *c, const uint8_t *state)
+{
+    int lit = 0;
+
+    for (int i = 0; i < c->n; i++)
+        lit += state[i] != c->goal[i];
+    return lit;
+}
+
+/* Does the run need candidate `index` graded and emitted here? */
+static inline int mine(const genctx *c, uint64_t index)
+{
+    return c->o->nshards <= 1 || index % c->o->nshards == c->o->shard;
+}
+
+/* gen_candidate.c */
+void qn_gen__scratch_init(scratch *s, const genctx *c);
+void qn_gen__scratch_release(scratch *s);
+/* A uniformly random solvable state other than the goal; 0 on failure. */
+int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state);
+/*
+ * Make candidate `index` into state; grade it into s->ans unless it is
+ * another shard's and the target needs no grade (*graded says which).
+ * Returns 1 if it is on target.
+ */
+int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
+                      scratch *s, uint8_t *state, int *graded);
+
+/* gen_run.c: the candidates of c in blocks, with c->o->jobs workers (0:
+ * in the caller's thread), until done. Returns 1 when count puzzles were
+ * emitted, 2 when out of draws, -1 when stopped or an emit failed. */
+int qn_gen__run(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st);
+
+#endif

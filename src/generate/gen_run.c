@@ -1,0 +1,354 @@
+/*
+ * gen_run.c: a run's candidates in blocks of consecutive indices, filled
+ * by worker threads (or in the caller's thread) and consumed in index
+ * order, so the output never depends on the number of threads.
+ */
+#include "gen_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/canon.h"
+#include "quench/distrib.h"
+#include "quench/hash.h"
+#include "quench/mem.h"
+
+#define BLOCK 1024        /* candidates per block, at most */
+#define FIRST_BLOCK 4     /* the first block's size; each next one doubles */
+
+/* Block b holds candidates block_start(b) .. block_start(b + 1) - 1 past
+ * start_index. Blocks grow from FIRST_BLOCK to BLOCK, so a run that
+ * needs a few puzzles grades a few dozen candidates, not BLOCK per
+ * worker, while long runs keep large blocks. Which candidate is which
+ * never depends on the sizes, so neither does the output. */
+static uint64_t block_start(uint64_t b)
+{
+    uint64_t grow = 0; /* doublings from FIRST_BLOCK to BLOCK */
+
+    while ((uint64_t)FIRST_BLOCK << grow < BLOCK)
+        grow++;
+    if (b <= grow)
+        return (uint64_t)FIRST_BLOCK * ((UINT64_C(1) << b) - 1);
+    return (uint64_t)FIRST_BLOCK * ((UINT64_C(1) << grow) - 1) +
+           (b - grow) * BLOCK;
+}
+
+/* A block of consecutive candidates, as a worker leaves it. */
+typedef struct block {
+    uint64_t first;
+    int n;            /* candidates in the block */
+    int cap;          /* candidates the arrays hold */
+    size_t ncells, keysize;
+    uint8_t *ok;      /* on target */
+    uint8_t *state, *canon, *plan; /* n * ncells each */
+    uint64_t *presses, *nopt;
+    int *lit;
+    char (*id)[17];
+    uint8_t *key;     /* n packed canonical keys (qn_seen_prepare) */
+    uint64_t *hash;
+    size_t *off;      /* n + 1 offsets into text */
+    qn_buf text;
+} block;
+
+static void block_init(block *b, int ncells, size_t keysize)
+{
+    memset(b, 0, sizeof(*b));
+    b->ncells = (size_t)ncells;
+    b->keysize = keysize;
+    qn_buf_init(&b->text);
+}
+
+/* Room for n candidates. Slots grow with the blocks, so a short run never
+ * allocates (and clears) BLOCK-sized arrays it does not use. */
+static void block_reserve(block *b, int n)
+{
+    size_t c = (size_t)n;
+
+    if (n <= b->cap)
+        return;
+    b->ok = QN_RENEW(b->ok, c, uint8_t);
+    b->state = QN_RENEW(b->state, c * b->ncells + 1, uint8_t);
+    b->canon = QN_RENEW(b->canon, c * b->ncells + 1, uint8_t);
+    b->plan = QN_RENEW(b->plan, c * b->ncells + 1, uint8_t);
+    b->presses = QN_RENEW(b->presses, c, uint64_t);
+    b->nopt = QN_RENEW(b->nopt, c, uint64_t);
+    b->lit = QN_RENEW(b->lit, c, int);
+    b->id = qn_xreallocarray(b->id, c, sizeof(*b->id));
+    b->key = QN_RENEW(b->key, c * b->keysize + 1, uint8_t);
+    b->hash = QN_RENEW(b->hash, c, uint64_t);
+    b->off = QN_RENEW(b->off, c + 1, size_t);
+    b->cap = n;
+}
+
+static void block_release(block *b)
+{
+    free(b->ok);
+    free(b->state);
+    free(b->canon);
+    free(b->plan);
+    free(b->presses);
+    free(b->nopt);
+    free(b->lit);
+    free(b->id);
+    free(b->key);
+    free(b->hash);
+    free(b->off);
+    qn_buf_release(&b->text);
+}
+
+/* The content id: SipHash of the canonical form, keyed by the rule. */
+static void content_id(const genctx *c, const uint8_t *canon, char id[17])
+{
+    static const char hex[] = "0123456789abcdef";
+    uint64_t v = qn_hash_short(c->rule_digest, canon, (size_t)c->n);
+
+    for (int i = 15; i >= 0; i--, v >>= 4)
+        id[i] = hex[v & 15];
+    id[16] = '\0';
+}
+
+/* The view of candidate i of a block that hooks and callers see. */
+static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
+{
+    size_t o = (size_t)i * c->n;
+
+    memset(p, 0, sizeof(*p));
+    p->index = b->first + (uint64_t)i;
+    p->state = b->state + o;
+    p->canon = b->canon + o;
+    p->plan = b->plan + o;
+    p->presses = b->presses[i];
+    p->noptimal = b->nopt[i];
+    p->exact = 1;
+    p->lit = b->lit[i];
+    p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
+                           : qn_solver_grade(c->g, p->presses);
+    memcpy(p->id, b->id[i], sizeof(p->id));
+    p->text = b->text.buf + b->off[i];
+    p->textlen = b->off[i + 1] - b->off[i];
+}
+
+static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
+                       uint64_t num, scratch *s, const qn_seen *seen)
+{
+    size_t ks = qn_seen_key_size(seen);
+    uint64_t first = c->o->start_index + block_start(num);
+
+    b->first = first;
+    b->n = (int)(block_start(num + 1) - block_start(num));
+    block_reserve(b, b->n);
+    qn_buf_reset(&b->text);
+    for (int i = 0; i < b->n; i++) {
+        size_t o = (size_t)i * c->n;
+        b->off[i] = b->text.len;
+        int graded;
+        b->ok[i] = (uint8_t)qn_gen__candidate(c, c->mode, first + (uint64_t)i,
+                                              s, b->state + o, &graded);
+        if (!b->ok[i])
+            continue;
+        qn_canon_form(qn_solver_rules(c->g), b->canon + o, b->state + o);
+        qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
+                        b->canon + o);
+        if (!mine(c, first + (uint64_t)i))
+            continue; /* another shard's: only its key counts here */
+        memcpy(b->plan + o, s->ans.plan, (size_t)c->n);
+        b->presses[i] = s->ans.mp.presses;
+        b->nopt[i] = s->ans.mp.noptimal;
+        b->lit[i] = count_lit(c, b->state + o);
+        content_id(c, b->canon + o, b->id[i]);
+        if (h->format) {
+            qn_gen_puzzle p;
+            b->off[i + 1] = b->off[i]; /* view() reads it */
+            view(c, b, i, &p);
+            h->format(h->ctx, &p, &b->text);
+        }
+    }
+    b->off[b->n] = b->text.len;
+}
+
+/* The worker pool: blocks are claimed in order and consumed in order. */
+typedef struct pool {
+    const genctx *c;
+    const qn_gen_hooks *h;
+    pthread_mutex_t mu;
+    pthread_cond_t ready_cv, free_cv;
+    uint64_t next;       /* next block number to claim */
+    uint64_t consumed;   /* blocks the consumer is done with */
+    int stop;
+    int nslots;
+    block *slots;
+    uint64_t *holds;     /* per slot: block number + 1 when ready, or 0 */
+    qn_seen *seen;       /* read-only for workers (qn_seen_prepare) */
+} pool;
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    scratch s;
+
+    qn_gen__scratch_init(&s, p->c);
+    for (;;) {
+        uint64_t b;
+        pthread_mutex_lock(&p->mu);
+        while (!p->stop && p->next - p->consumed >= (uint64_t)p->nslots)
+            pthread_cond_wait(&p->free_cv, &p->mu);
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            break;
+        }
+        b = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots], b, &s,
+                   p->seen);
+        pthread_mutex_lock(&p->mu);
+        p->holds[b % (uint64_t)p->nslots] = b + 1;
+        pthread_cond_broadcast(&p->ready_cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    qn_gen__scratch_release(&s);
+    return NULL;
+}
+
+/* Consumer side: emit the block's new on-target puzzles in order. */
+static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
+                   qn_seen *seen, qn_gen_stats *st)
+{
+    for (int i = 0; i < b->n; i++) {
+        qn_gen_puzzle p;
+        if (st->draws >= c->o->max_draws)
+            return 2; /* exactly max_draws, whatever the block sizes */
+        st->draws++;
+        if (!b->ok[i])
+            continue;
+        st->on_target++;
+        if (!qn_seen_add_prepared(seen,
+                                  b->key + (size_t)i * qn_seen_key_size(seen),
+                                  b->hash[i], b->first + i, NULL)) {
+            st->duplicates++;
+            continue;
+        }
+        if (!mine(c, b->first + (uint64_t)i)) {
+            st->emitted++; /* emitted by its own shard */
+            st->other_shards++;
+            if (st->emitted == c->o->count)
+                return 1;
+            continue;
+        }
+        view(c, b, i, &p);
+        if (!h->format)
+            p.text = NULL, p.textlen = 0;
+        switch (h->emit(h->ctx, &p)) {
+        case QN_GEN_EMITTED:
+            st->emitted++;
+            break;
+        case QN_GEN_ALREADY:
+            st->duplicates++;
+            continue;
+        default:
+            return -1;
+        }
+        if (st->emitted == c->o->count)
+            return 1;
+    }
+    return 0;
+}
+
+static int stopped(const qn_gen_hooks *h)
+{
+    return h->stop && *h->stop;
+}
+
+/* After consuming a block: report, and stop when asked to or out of
+ * draws. Returns consume's result, or -1 (stopped) or 2 (no draws left). */
+static int after_block(const genctx *c, const qn_gen_hooks *h,
+                       qn_gen_stats *st, int rc)
+{
+    if (h->progress)
+        h->progress(h->ctx, st);
+    if (rc == 0 && stopped(h))
+        rc = -1;
+    if (rc == 0 && st->draws >= c->o->max_draws)
+        rc = 2;
+    return rc;
+}
+
+/* jobs == 0: fill and consume each block in the caller's thread. For
+ * callers that cannot have threads, and short runs, where starting a
+ * worker costs more than the work (the fuzz target makes thousands a
+ * second). */
+static int run_inline(const genctx *c, const qn_gen_hooks *h,
+                      qn_gen_stats *st)
+{
+    qn_seen *seen = qn_seen_new(c->n, c->k);
+    scratch s;
+    block blk;
+    int rc = 0;
+
+    qn_gen__scratch_init(&s, c);
+    block_init(&blk, c->n, qn_seen_key_size(seen));
+    for (uint64_t b = 0; rc == 0; b++) {
+        fill_block(c, h, &blk, b, &s, seen);
+        rc = after_block(c, h, st, consume(c, h, &blk, seen, st));
+    }
+    block_release(&blk);
+    qn_gen__scratch_release(&s);
+    qn_seen_free(seen);
+    return rc;
+}
+
+static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
+{
+    pool p;
+    pthread_t *th;
+    qn_seen *seen = qn_seen_new(c->n, c->k);
+    int jobs = c->o->jobs, rc = 0;
+
+    memset(&p, 0, sizeof(p));
+    p.c = c;
+    p.h = h;
+    p.seen = seen;
+    p.nslots = 2 * jobs + 2;
+    p.slots = QN_NEWN((size_t)p.nslots, block);
+    p.holds = QN_NEWN((size_t)p.nslots, uint64_t);
+    for (int i = 0; i < p.nslots; i++)
+        block_init(&p.slots[i], c->n, qn_seen_key_size(seen));
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.ready_cv, NULL);
+    pthread_cond_init(&p.free_cv, NULL);
+    th = QN_NEWN((size_t)jobs, pthread_t);
+    for (int i = 0; i < jobs; i++)
+        pthread_create(&th[i], NULL, worker, &p);
+    for (uint64_t b = 0; rc == 0; b++) {
+        block *blk = &p.slots[b % (uint64_t)p.nslots];
+        pthread_mutex_lock(&p.mu);
+        while (p.holds[b % (uint64_t)p.nslots] != b + 1)
+            pthread_cond_wait(&p.ready_cv, &p.mu);
+        pthread_mutex_unlock(&p.mu);
+        rc = after_block(c, h, st, consume(c, h, blk, seen, st));
+        pthread_mutex_lock(&p.mu);
+        p.holds[b % (uint64_t)p.nslots] = 0;
+        p.consumed++;
+        if (rc)
+            p.stop = 1;
+        pthread_cond_broadcast(&p.free_cv);
+        pthread_mutex_unlock(&p.mu);
+    }
+    for (int i = 0; i < jobs; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < p.nslots; i++)
+        block_release(&p.slots[i]);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.ready_cv);
+    pthread_cond_destroy(&p.free_cv);
+    free(p.slots);
+    free(p.holds);
+    free(th);
+    qn_seen_free(seen);
+    return rc;
+}
+
+int qn_gen__run(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
+{
+    return c->o->jobs > 0 ? run_pool(c, h, st) : run_inline(c, h, st);
+}

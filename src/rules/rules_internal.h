@@ -1,0 +1,61 @@
+/*
+ * rules_internal.h: what the files of the rules compiler share (rules.c
+ * and the steps it calls, rules_grid.c for big grids, rules_schema.c),
+ * not part of the public API.
+ */
+#ifndef QN_RULES_INTERNAL_H
+#define QN_RULES_INTERNAL_H
+
+#include "quench/rules.h"
+
+/* rules_check.c */
+
+/* QN_EINVAL with the message at m; always returns QN_EINVAL. */
+int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
+    QN_PRINTF(3, 4);
+/* Map a position inside a text value (line, col of the text) to the file. */
+qn_mark qn_rules__text_pos(const qn_text_spec *t, int line, int col);
+/* 1 if s is 1..max of [a-z0-9_-], starting with a letter or digit. */
+int qn_rules__is_slug(const char *s, size_t max);
+int qn_rules__check_amount(long a, unsigned k, qn_mark m, qn_err *err);
+/* Version, name, texts and colours: the checks of every rule file. */
+int qn_rules__check_header(const qn_rules_spec *s, qn_err *err);
+
+/* rules_board.c: the board section into *l (released by the caller). */
+int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err);
+
+/* rules_stencil.c */
+
+typedef struct qn_rules_off {
+    int dx, dy;
+    unsigned amount;
+} qn_rules_off;
+
+/*
+ * A stencil (not rowcol) as offsets with amounts: named stencils exclude
+ * the pressed cell and `self` (default true) adds it; lists are taken as
+ * written. *out is malloc'd (the caller frees it).
+ */
+int qn_rules__expand(qn_rules_off **out, size_t *nout,
+                     const qn_stencil_spec *st, const qn_rules_spec *s,
+                     int is_hex, unsigned k, const char *what, qn_err *err);
+
+/* rules_matrix.c: 'press' and 'effects' into a (n * n, zeroed, n = the
+ * layout's cells; A[i * n + j] is what pressing j adds to i). */
+int qn_rules__build_matrix(uint8_t *a, const qn_layout *l, unsigned k,
+                           const qn_rules_spec *s, qn_err *err);
+
+/* rules_sym.c */
+
+typedef struct qn_rules_group {
+    int *syms;      /* nsyms * n: symmetry g sends cell c to syms[g * n + c];
+                       malloc'd, the identity first */
+    size_t nsyms;   /* at least 1 */
+    char name[128]; /* e.g. "D4 (order 8)" */
+} qn_rules_group;
+
+/* The cell permutations that preserve A (n * n) and the goal. */
+void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
+                          const uint8_t *a, const uint8_t *goal);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * rules_load.c: reading a rule file or buffer into a qn_rules, or into a
+ * big-grid rule when the board is past the dense model; the file limits
+ * and the source name of every error.
+ */
+#include "quench/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/file.h"
+
+int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
+                      const char *source, qn_err *err)
+{
+    qn_rules_spec spec;
+    int rc;
+
+    *out = NULL;
+    qn_rules_spec_init(&spec);
+    rc = qn_rules_parse_yaml(&spec, text, len, err);
+    if (rc == QN_OK)
+        rc = qn_rules_build(out, &spec, source, err);
+    else
+        qn_err_source(err, source ? source : "");
+    qn_rules_spec_release(&spec);
+    return rc;
+}
+
+/*
+ * Read a whole rule file (at most QN_RULES_MAX_FILE bytes; "-" is stdin)
+ * into *buf_out (malloc'd). Returns QN_OK or the error, with source set.
+ * A bigger file is the same syntax error as a bigger buffer (see parse):
+ * reading stops one byte past the limit, so /dev/zero is refused at once.
+ */
+static int read_rule_file(const char *path, char **buf_out, size_t *len_out,
+                          qn_err *err)
+{
+    int rc = qn_file_read_all(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
+
+    if (rc == QN_ELIMIT)
+        return qn_err_set(err, QN_ESYNTAX, 1, 1,
+                          "file is larger than %d bytes (the limit)",
+                          QN_RULES_MAX_FILE);
+    return rc;
+}
+
+static const char *source_name(const char *path)
+{
+    return strcmp(path, "-") ? path : "<stdin>";
+}
+
+int qn_rules_load_file(qn_rules **out, const char *path, qn_err *err)
+{
+    char *buf;
+    size_t len;
+    int rc;
+
+    *out = NULL;
+    if ((rc = read_rule_file(path, &buf, &len, err)) != QN_OK)
+        return rc;
+    rc = qn_rules_load_buf(out, buf, len, source_name(path), err);
+    free(buf);
+    return rc;
+}
+
+int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
+                        const char *path, int w, int h, qn_err *err)
+{
+    const char *source = source_name(path);
+    qn_rules_spec spec;
+    char *buf;
+    size_t len;
+    int rc;
+
+    *dense_out = NULL;
+    memset(grid_out, 0, sizeof(*grid_out));
+    if ((rc = read_rule_file(path, &buf, &len, err)) != QN_OK)
+        return rc;
+    qn_rules_spec_init(&spec);
+    rc = qn_rules_parse_yaml(&spec, buf, len, err);
+    if (rc != QN_OK) {
+        qn_err_source(err, source);
+    } else if (qn_rules_spec_is_big(&spec, w, h)) {
+        rc = qn_rules_grid(grid_out, &spec, w, h, source, err);
+    } else if (w > 0 && !spec.has_grid) {
+        rc = qn_err_set(err, QN_EINVAL, spec.board_mark.line,
+                        spec.board_mark.col,
+                        "a board size can only be given for grid boards");
+        qn_err_source(err, source);
+    } else {
+        if (w > 0) {
+            spec.w = w;
+            spec.h = h;
+        }
+        rc = qn_rules_build(dense_out, &spec, source, err);
+    }
+    qn_rules_spec_release(&spec);
+    free(buf);
+    return rc;
+}

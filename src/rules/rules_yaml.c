@@ -1,0 +1,459 @@
+/*
+ * rules_yaml.c: YAML text -> qn_rules_spec. The only file that includes
+ * <yaml.h>. It reads libyaml's event stream (never the document API, which
+ * has no limits and builds cyclic graphs from aliases) into a small tree
+ * with file positions (rules_tree.h), under limits on size, depth and
+ * event count; rules_schema.c then reads the tree against the schema.
+ */
+#include "quench/rules.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "quench/mem.h"
+#include "quench/version.h"
+#include "rules_internal.h"
+#include "rules_tree.h"
+
+typedef qn_rules_node node;
+
+typedef struct ctx {
+    const char *buf;
+    size_t len;
+    size_t *lines; /* byte offset of each line start */
+    size_t nlines;
+    qn_err *err;
+} ctx;
+
+static qn_mark mk(yaml_mark_t m)
+{
+    qn_mark r = {(int)m.line + 1, (int)m.column + 1};
+    return r;
+}
+
+static int syn(ctx *c, qn_mark m, const char *fmt, ...) QN_PRINTF(3, 4);
+
+static int syn(ctx *c, qn_mark m, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[256];
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    return qn_err_set(c->err, QN_ESYNTAX, m.line, m.col, "%s", msg);
+}
+
+/* 1-based line and column (in characters) of a byte offset. */
+static qn_mark offset_mark(const ctx *c, size_t off)
+{
+    qn_mark m = {1, 1};
+    size_t i;
+
+    for (i = 0; i < off && i < c->len; i++) {
+        unsigned char b = (unsigned char)c->buf[i];
+        if (b == '\n') {
+            m.line++;
+            m.col = 1;
+        } else if ((b & 0xc0) != 0x80) {
+            m.col++;
+        }
+    }
+    return m;
+}
+
+/*
+ * Bytes libyaml would take but a rule file must not contain, found before
+ * parsing so the message can be exact: other encodings, NUL bytes and
+ * malformed UTF-8 (overlong forms, surrogates, values past U+10FFFF).
+ */
+static int prescan(ctx *c)
+{
+    const unsigned char *s = (const unsigned char *)c->buf;
+    size_t i = 0, n = c->len, need, j;
+    qn_mark one = {1, 1};
+    uint32_t cp, min;
+
+    if (n > QN_RULES_MAX_FILE)
+        return syn(c, one, "file is larger than %d bytes (the limit)",
+                   QN_RULES_MAX_FILE);
+    if (n >= 2 &&
+        ((s[0] == 0xfe && s[1] == 0xff) || (s[0] == 0xff && s[1] == 0xfe)))
+        return syn(c, one, "file is UTF-16; rule files must be UTF-8");
+    while (i < n) {
+        if (s[i] == 0)
+            return syn(c, offset_mark(c, i), "NUL byte in file");
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        if (s[i] >= 0xc2 && s[i] <= 0xdf) {
+            need = 1;
+            cp = s[i] & 0x1f;
+            min = 0x80;
+        } else if (s[i] >= 0xe0 && s[i] <= 0xef) {
+            need = 2;
+            cp = s[i] & 0x0f;
+            min = 0x800;
+        } else if (s[i] >= 0xf0 && s[i] <= 0xf4) {
+            need = 3;
+            cp = s[i] & 0x07;
+            min = 0x10000;
+        } else {
+            return syn(c, offset_mark(c, i), "invalid UTF-8 byte 0x%02x", s[i]);
+        }
+        for (j = 1; j <= need; j++) {
+            if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
+                return syn(c, offset_mark(c, i),
+                           "invalid UTF-8 sequence starting with byte 0x%02x",
+                           s[i]);
+            cp = (cp << 6) | (s[i + j] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return syn(c, offset_mark(c, i),
+                       "invalid UTF-8 sequence starting with byte 0x%02x",
+                       s[i]);
+        i += need + 1;
+    }
+    return QN_OK;
+}
+
+static void index_lines(ctx *c)
+{
+    size_t i, n = 1;
+
+    for (i = 0; i < c->len; i++)
+        n += c->buf[i] == '\n';
+    c->lines = QN_NEWN(n, size_t);
+    c->nlines = 0;
+    c->lines[c->nlines++] = 0;
+    for (i = 0; i < c->len; i++)
+        if (c->buf[i] == '\n')
+            c->lines[c->nlines++] = i + 1;
+}
+
+/* Byte at 0-based line, column (characters; ASCII lines only matter). */
+static int byte_at(const ctx *c, size_t line, size_t col)
+{
+    size_t off;
+
+    if (line >= c->nlines)
+        return -1;
+    off = c->lines[line] + col;
+    return off < c->len ? (unsigned char)c->buf[off] : -1;
+}
+
+/*
+ * Where each line of a scalar's value starts in the file, when that is
+ * knowable: single-line scalars whose source span has exactly the value's
+ * length (no escapes, ASCII), and literal blocks ('|') without an
+ * explicit indentation indicator.
+ */
+static void scalar_origins(ctx *c, node *n, const yaml_event_t *ev)
+{
+    yaml_mark_t s = ev->start_mark, e = ev->end_mark;
+    yaml_scalar_style_t style = ev->data.scalar.style;
+    size_t i, nl = 1, line, indent = 0;
+    int ch;
+
+    if (style == YAML_PLAIN_SCALAR_STYLE ||
+        style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+        style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+        size_t q = style == YAML_PLAIN_SCALAR_STYLE ? 0 : 2;
+        if (s.line != e.line || e.index - s.index != n->len + q)
+            return;
+        n->origins = QN_NEW(qn_mark);
+        n->norigins = 1;
+        n->origins[0] = mk(s);
+        n->origins[0].col += q ? 1 : 0;
+        return;
+    }
+    if (style != YAML_LITERAL_SCALAR_STYLE)
+        return;
+    ch = byte_at(c, s.line, s.column + 1);
+    if (ch >= '1' && ch <= '9')
+        return; /* explicit indentation indicator */
+    for (i = 0; i < n->len; i++)
+        nl += n->val[i] == '\n';
+    /* The first non-blank content line fixes the indentation. */
+    for (line = s.line + 1; line < c->nlines; line++) {
+        size_t col = 0;
+        while ((ch = byte_at(c, line, col)) == ' ')
+            col++;
+        if (ch != '\n' && ch != '\r' && ch != -1) {
+            indent = col;
+            break;
+        }
+    }
+    n->origins = QN_NEWN(nl, qn_mark);
+    n->norigins = nl;
+    for (i = 0; i < nl; i++) {
+        n->origins[i].line = (int)(s.line + 2 + i);
+        n->origins[i].col = (int)indent + 1;
+    }
+}
+
+/* Parser failure -> one diagnostic. libyaml marks are 0-based. */
+static int parser_error(ctx *c, const yaml_parser_t *p)
+{
+    qn_mark m;
+    const char *problem = p->problem ? p->problem : "malformed YAML";
+
+    if (p->error == YAML_READER_ERROR) {
+        m = offset_mark(c, p->problem_offset);
+        return syn(c, m, "%s", problem);
+    }
+    if (p->error == YAML_MEMORY_ERROR) {
+        fputs("quench: out of memory\n", stderr);
+        exit(71);
+    }
+    m = mk(p->problem_mark);
+    if (byte_at(c, p->problem_mark.line, p->problem_mark.column) == '\t')
+        return syn(c, m, "tab character in indentation (use spaces)");
+    if (p->context)
+        return syn(c, m, "%s %s", problem, p->context);
+    return syn(c, m, "%s", problem);
+}
+
+static int check_props(ctx *c, const yaml_event_t *ev)
+{
+    const yaml_char_t *anchor = NULL, *tag = NULL;
+
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        anchor = ev->data.scalar.anchor;
+        tag = ev->data.scalar.tag;
+        break;
+    case YAML_SEQUENCE_START_EVENT:
+        anchor = ev->data.sequence_start.anchor;
+        tag = ev->data.sequence_start.tag;
+        break;
+    case YAML_MAPPING_START_EVENT:
+        anchor = ev->data.mapping_start.anchor;
+        tag = ev->data.mapping_start.tag;
+        break;
+    default:
+        break;
+    }
+    if (anchor)
+        return syn(c, mk(ev->start_mark), "anchors are not supported ('&%s')",
+                   (const char *)anchor);
+    if (tag)
+        return syn(c, mk(ev->start_mark), "tags are not supported ('%s')",
+                   (const char *)tag);
+    return QN_OK;
+}
+
+/* The tree as it is built: the collections still open, innermost last. */
+typedef struct build {
+    node *stack[QN_RULES_MAX_DEPTH + 1];
+    int depth;
+    node *root;
+    int ndocs, done; /* documents started; the stream has ended */
+    long nevents;
+} build;
+
+/* Attach a finished node to its parent (or make it the root), rejecting
+ * non-scalar and duplicate mapping keys, and unknown keys of the rule file
+ * itself. Takes ownership of n. */
+static int attach(ctx *c, build *b, node *n)
+{
+    node *p;
+    const node *first;
+    int depth = b->depth;
+
+    if (depth == 0) {
+        b->root = n;
+        return QN_OK;
+    }
+    p = b->stack[depth - 1];
+    if (p->type == N_MAP && p->nkids % 2 == 0) {
+        if (n->type != N_SCALAR) {
+            qn_mark m = n->mark;
+            qn_rules__node_free(n);
+            return syn(c, m,
+                       "mapping keys must be strings or numbers, "
+                       "not collections");
+        }
+        if ((first = qn_rules__node_find_key(p, n)) != NULL) {
+            int rc = syn(c, n->mark, "duplicate key '%.60s' (first on line %d)",
+                         n->val, first->mark.line);
+            qn_rules__node_free(n);
+            return rc;
+        }
+        qn_rules__node_add_key(p, n);
+        return QN_OK;
+    }
+    if (depth == 1 && p->type == N_MAP) {
+        /* as its value starts (its anchor or tag refused first), not once
+         * the tree is built: junk under an unknown key is never read */
+        int rc = qn_rules__check_top_key(p->kids[p->nkids - 1], c->err);
+        if (rc != QN_OK) {
+            qn_rules__node_free(n);
+            return rc;
+        }
+    }
+    qn_rules__node_add(p, n);
+    return QN_OK;
+}
+
+/* A scalar event as a node of the tree. */
+static int add_scalar(ctx *c, build *b, const yaml_event_t *ev)
+{
+    yaml_scalar_style_t style = ev->data.scalar.style;
+    node *n;
+
+    /* "\0" escapes would cut C strings short: refuse them. */
+    if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
+        return syn(c, mk(ev->start_mark), "NUL character in a string");
+    n = QN_NEW(node);
+    n->type = N_SCALAR;
+    n->mark = mk(ev->start_mark);
+    n->len = ev->data.scalar.length;
+    n->val = qn_xmemdup(ev->data.scalar.value, n->len + 1);
+    n->plain = style == YAML_PLAIN_SCALAR_STYLE;
+    n->quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+                style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    scalar_origins(c, n, ev);
+    return attach(c, b, n);
+}
+
+/* A sequence or mapping starts: its node is attached and left open. */
+static int open_collection(ctx *c, build *b, const yaml_event_t *ev)
+{
+    node *n;
+    int rc;
+
+    if (b->depth >= QN_RULES_MAX_DEPTH)
+        return syn(c, mk(ev->start_mark),
+                   "nesting deeper than %d "
+                   "levels",
+                   QN_RULES_MAX_DEPTH);
+    n = QN_NEW(node);
+    n->type = ev->type == YAML_MAPPING_START_EVENT ? N_MAP : N_SEQ;
+    n->mark = mk(ev->start_mark);
+    /* Attach first so the tree owns it whatever happens next. */
+    if ((rc = attach(c, b, n)) == QN_OK)
+        b->stack[b->depth++] = n;
+    return rc;
+}
+
+/* One event into the tree, under the limits. */
+static int take_event(ctx *c, build *b, const yaml_event_t *ev)
+{
+    int rc;
+
+    if (++b->nevents > QN_RULES_MAX_EVENTS)
+        return syn(c, mk(ev->start_mark),
+                   "more than %d YAML events (the "
+                   "limit)",
+                   QN_RULES_MAX_EVENTS);
+    if ((rc = check_props(c, ev)) != QN_OK)
+        return rc;
+    switch (ev->type) {
+    case YAML_DOCUMENT_START_EVENT:
+        if (++b->ndocs > 1)
+            return syn(c, mk(ev->start_mark),
+                       "multiple documents are not "
+                       "supported");
+        break;
+    case YAML_STREAM_END_EVENT:
+        b->done = 1;
+        break;
+    case YAML_ALIAS_EVENT:
+        return syn(c, mk(ev->start_mark),
+                   "aliases are not supported "
+                   "('*%s')",
+                   (const char *)ev->data.alias.anchor);
+    case YAML_SCALAR_EVENT:
+        return add_scalar(c, b, ev);
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        return open_collection(c, b, ev);
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        b->depth--;
+        break;
+    default:
+        break;
+    }
+    return QN_OK;
+}
+
+static int parse_tree(ctx *c, node **root_out)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    build b;
+    int rc = QN_OK;
+
+    *root_out = NULL;
+    memset(&b, 0, sizeof(b));
+    if (!yaml_parser_initialize(&p)) {
+        fputs("quench: out of memory\n", stderr);
+        exit(71);
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)c->buf, c->len);
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    while (!b.done) {
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = parser_error(c, &p);
+            break;
+        }
+        rc = take_event(c, &b, &ev);
+        yaml_event_delete(&ev);
+        if (rc != QN_OK)
+            break;
+    }
+    yaml_parser_delete(&p);
+    if (rc != QN_OK) {
+        qn_rules__node_free(b.root);
+        return rc;
+    }
+    *root_out = b.root;
+    return QN_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points */
+
+int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
+                        qn_err *err)
+{
+    ctx c = {text, len, NULL, 0, err};
+    node *root = NULL;
+    int rc;
+    qn_mark one = {1, 1};
+
+    /* A UTF-8 byte order mark is allowed and skipped (libyaml keeps it
+     * when the encoding is forced); positions count from after it. */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        c.buf += 3;
+        c.len -= 3;
+    }
+    if ((rc = prescan(&c)) != QN_OK)
+        return rc;
+    index_lines(&c);
+    if ((rc = parse_tree(&c, &root)) == QN_OK) {
+        if (!root)
+            rc = qn_rules__fail(err, one,
+                                "file is empty: expected a mapping starting "
+                                "with 'quench: 1'");
+        else
+            rc = qn_rules__spec_from_tree(spec, root, err);
+    }
+    qn_rules__node_free(root);
+    free(c.lines);
+    return rc;
+}
+
+/* libyaml's version, for `quench --version` (declared in version.h: each
+ * third-party version comes from the file that wraps the library). */
+const char *qn_version_yaml(void)
+{
+    return yaml_get_version_string();
+}

@@ -1,0 +1,245 @@
+/*
+ * solver.c: a rule compiled for answers: goal offset, solving, explaining
+ * and repairing states.
+ */
+#include "quench/solver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/mem.h"
+
+struct qn_solver {
+    const qn_rules *rules;
+    qn_system *sys;
+    qn_repair *rep;     /* NULL when too large */
+    int n;
+    unsigned k;
+    const uint8_t *goal;
+    uint64_t limit;
+};
+
+int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err)
+{
+    qn_solver *g;
+    int rc, n = qn_rules_ncells(r);
+
+    *out = NULL;
+    g = QN_NEW(qn_solver);
+    g->rules = r;
+    g->n = n;
+    g->k = qn_rules_colours(r);
+    g->goal = qn_rules_goal(r);
+    g->limit = QN_MINPRESS_DEFAULT_LIMIT;
+    rc = qn_system_new(&g->sys, qn_rules_matrix(r), n, n, g->k, err);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    /* too many unsolvable classes is not fatal: repairs become unknown */
+    if (qn_repair_new(&g->rep, g->sys, NULL) != QN_OK)
+        g->rep = NULL;
+    *out = g;
+    return QN_OK;
+}
+
+void qn_solver_free(qn_solver *g)
+{
+    if (!g)
+        return;
+    qn_repair_free(g->rep);
+    qn_system_free(g->sys);
+    free(g);
+}
+
+const qn_rules *qn_solver_rules(const qn_solver *g) { return g->rules; }
+const qn_system *qn_solver_system(const qn_solver *g) { return g->sys; }
+int qn_solver_ncells(const qn_solver *g) { return g->n; }
+unsigned qn_solver_colours(const qn_solver *g) { return g->k; }
+const qn_repair *qn_solver_repair(const qn_solver *g) { return g->rep; }
+
+void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit)
+{
+    g->limit = limit;
+}
+
+int qn_solver_check_exact(const qn_solver *g, qn_err *err)
+{
+    qn_buf size = QN_BUF_INIT;
+    char lim[32];
+    int rc;
+
+    if (qn_minpress_exact(g->sys, g->limit))
+        return QN_OK;
+    qn_system_group_factors(g->sys, QN_KERNEL, &size);
+    if (g->limit && !(g->limit & (g->limit - 1)))
+        snprintf(lim, sizeof(lim), "2^%d", __builtin_ctzll(g->limit));
+    else
+        snprintf(lim, sizeof(lim), "%llu", (unsigned long long)g->limit);
+    rc = qn_err_set(err, QN_ELIMIT, 0, 0,
+                    "cannot grade exactly: the kernel has %s elements, more "
+                    "than the walk limit %s",
+                    size.buf, lim);
+    qn_buf_release(&size);
+    return rc;
+}
+
+void qn_answer_init(qn_answer *a, const qn_solver *g)
+{
+    memset(a, 0, sizeof(*a));
+    a->plan = QN_NEWN((size_t)g->n + 1, uint8_t);
+    a->repair_cell = QN_NEWN((size_t)g->n + 1, int);
+    a->repair_value = QN_NEWN((size_t)g->n + 1, uint8_t);
+}
+
+void qn_answer_release(qn_answer *a)
+{
+    free(a->plan);
+    free(a->repair_cell);
+    free(a->repair_value);
+    memset(a, 0, sizeof(*a));
+}
+
+/* d = state - goal (mod k): what the presses must cancel. */
+static void offset(const qn_solver *g, uint8_t *d, const uint8_t *state)
+{
+    for (int i = 0; i < g->n; i++)
+        d[i] = (uint8_t)((state[i] + g->k - g->goal[i]) % g->k);
+}
+
+int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state)
+{
+    uint8_t stack[4096], *d = stack;
+    int rc;
+
+    /* n <= QN_RULES_MAX_CELLS = 4096 */
+    offset(g, d, state);
+    a->at_goal = 1;
+    for (int i = 0; i < g->n; i++)
+        if (d[i]) {
+            a->at_goal = 0;
+            break;
+        }
+    a->nrepair = 0;
+    a->repair_known = 0;
+    rc = qn_minpress_solve(g->sys, &a->mp, a->plan, d, g->limit, NULL);
+    a->solvable = rc != QN_EUNSOLVABLE;
+    a->exact = rc == QN_OK;
+    if (!a->solvable && g->rep) {
+        a->repair_known = 1;
+        a->nrepair = qn_repair_find(g->rep, d, a->repair_cell,
+                                    a->repair_value);
+        for (int i = 0; i < a->nrepair; i++) {
+            int c = a->repair_cell[i];
+            a->repair_value[i] =
+                (uint8_t)((a->repair_value[i] + g->goal[c]) % g->k);
+        }
+    }
+    return QN_OK;
+}
+
+void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
+{
+    const qn_layout *l = qn_rules_layout(g->rules);
+    int r, c;
+
+    if (l->kind == QN_LAYOUT_GRAPH) {
+        qn_buf_addf(out, "cell %d", cell);
+        return;
+    }
+    qn_layout_rc(l, cell, &r, &c);
+    qn_buf_addf(out, "(%d,%d)", r, c);
+}
+
+/*
+ * A condition c . d == 0 (mod m) on the offset state d. For m = 2 with 0/1
+ * weights it is a parity: "an even number of lit cells among ...".
+ */
+static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
+                        unsigned m, unsigned v)
+{
+    int shown = 0, total = 0, unit = 1;
+
+    for (int i = 0; i < g->n; i++)
+        if (c[i]) {
+            total++;
+            unit &= c[i] == 1;
+        }
+    if (m == 2 && unit)
+        qn_buf_addf(out, "the %d cells ", total);
+    else
+        qn_buf_adds(out, "the weighted sum over ");
+    for (int i = 0; i < g->n && shown < 12; i++) {
+        if (!c[i])
+            continue;
+        qn_buf_adds(out, shown ? ", " : "");
+        if (!(m == 2 && unit) && c[i] != 1)
+            qn_buf_addf(out, "%u*", c[i]);
+        qn_solver_cell_name(g, out, i);
+        shown++;
+    }
+    if (total > shown)
+        qn_buf_addf(out, ", ... (%d more)", total - shown);
+    if (m == 2 && unit)
+        qn_buf_addf(out, " must differ from the goal in an even number of "
+                         "places (they differ in an odd number)");
+    else
+        qn_buf_addf(out, " of the difference from the goal must be a "
+                         "multiple of %u (it is %u mod %u)",
+                    m, v, m);
+}
+
+void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
+                     int max)
+{
+    uint8_t stack[4096], *d = stack;
+    size_t nc = qn_system_cokernel_ngens(g->sys);
+    int failed = 0;
+
+    offset(g, d, state);
+    for (size_t j = 0; j < nc; j++) {
+        const uint8_t *c = qn_system_condition(g->sys, j);
+        unsigned m = qn_system_cokernel_order(g->sys, j);
+        unsigned long acc = 0;
+        for (int i = 0; i < g->n; i++)
+            acc += (unsigned long)c[i] * d[i];
+        if (acc % m == 0)
+            continue;
+        if (++failed <= max) {
+            explain_one(g, out, c, m, (unsigned)(acc % m));
+            qn_buf_addc(out, '\n');
+        }
+    }
+    if (failed > max)
+        qn_buf_addf(out, "... and %d more conditions\n", failed - max);
+}
+
+const char *qn_solver_grade(const qn_solver *g, uint64_t presses)
+{
+    size_t nt = qn_rules_ntiers(g->rules);
+
+    for (size_t i = 0; i < nt; i++)
+        if (presses >= (uint64_t)qn_rules_tier_lo(g->rules, i) &&
+            presses <= (uint64_t)qn_rules_tier_hi(g->rules, i))
+            return qn_rules_tier_name(g->rules, i);
+    return NULL;
+}
+
+int qn_solver_replays(const qn_solver *g, const uint8_t *state,
+                    const uint8_t *plan)
+{
+    uint8_t stack[4096], *y = stack;
+
+    qn_system_apply(g->sys, y, plan, state);
+    return memcmp(y, g->goal, (size_t)g->n) == 0;
+}
+
+int64_t qn_solver_each_solution(const qn_solver *g, const uint8_t *state,
+                              uint64_t limit, qn_solution_fn *fn, void *ctx)
+{
+    uint8_t stack[4096];
+
+    offset(g, stack, state);
+    return qn_minpress_each(g->sys, stack, limit, fn, ctx);
+}

@@ -1,0 +1,240 @@
+/*
+ * store.c: a connection to the puzzle store (store.h): opening a file
+ * (checking what it is, WAL, migrating it), closing it, its settings,
+ * and the batches that group many calls into one transaction.
+ */
+#include "quench/store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "quench/mem.h"
+#include "store_internal.h"
+
+#define DEFAULT_BUSY_MS 5000
+#define CACHE_KIB 65536 /* page cache: 64 MiB */
+
+static int is_memory(const char *path)
+{
+    return !strcmp(path, ":memory:") || !strcmp(path, "");
+}
+
+static void close_handle(qn_store *s)
+{
+    sqlite3_finalize(s->put_puzzle);
+    sqlite3_finalize(s->dup_puzzle);
+    sqlite3_close_v2(s->db);
+    qn_store__claims_release(s);
+    free(s->path);
+    free(s);
+}
+
+static int header(qn_store *s, long long *app, long long *ver,
+                  long long *nobj, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(
+            s, &st,
+            "SELECT (SELECT application_id FROM pragma_application_id),"
+            " (SELECT user_version FROM pragma_user_version),"
+            " (SELECT count(*) FROM sqlite_schema)",
+            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *app = sqlite3_column_int64(st, 0);
+        *ver = sqlite3_column_int64(st, 1);
+        *nobj = sqlite3_column_int64(st, 2);
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Check the header fields; migrate unless told not to. */
+static int setup(qn_store *s, unsigned flags, qn_err *err)
+{
+    long long app = 0, ver = 0, nobj = 0;
+    int rc, latest = qn_store_schema_version();
+    int ro = (flags & QN_STORE_READONLY) || sqlite3_db_readonly(s->db, "main");
+    char sql[64];
+
+    /* one statement, so one snapshot: another process may be creating
+     * the schema right now, and three separate reads could straddle it */
+    if ((rc = qn_store__exec(s, "PRAGMA foreign_keys = ON", err)) ||
+        (rc = header(s, &app, &ver, &nobj, err)))
+        return rc;
+    if (app != QN_STORE_APPLICATION_ID && !(app == 0 && ver == 0 && nobj == 0))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "not a quench database (application_id 0x%08llx, "
+                          "expected 0x%08x)",
+                          (unsigned long long)app & 0xffffffffu,
+                          (unsigned)QN_STORE_APPLICATION_ID);
+    if (ver > latest)
+        return qn_err_set(err, QN_ENEWER, 0, 0,
+                          "database schema version %lld is newer than this "
+                          "quench knows (%d); upgrade quench",
+                          ver, latest);
+    snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%d", CACHE_KIB);
+    if ((rc = qn_store__exec(s, sql, err)))
+        return rc;
+    if (!ro) {
+        /* WAL: readers never block the writer; synchronous=NORMAL syncs
+         * at checkpoints only, so a committed batch survives a crash of
+         * the process but the last ones may be lost on power failure. */
+        if ((rc = qn_store__exec(s, "PRAGMA journal_mode = WAL", err)) ||
+            (rc = qn_store__exec(s, "PRAGMA synchronous = NORMAL", err)))
+            return rc;
+    }
+    if (ver < latest && !(flags & QN_STORE_NO_MIGRATE)) {
+        if (ro)
+            return qn_err_set(err, QN_EDB, 0, 0,
+                              "database schema version %lld is older than "
+                              "%d and the database is read-only; run "
+                              "'quench db migrate' on a writable copy",
+                              ver, latest);
+        return qn_store_migrate(s, NULL, NULL, err);
+    }
+    return QN_OK;
+}
+
+/*
+ * A database that cannot be opened at all is a missing input (66), as for
+ * every other input file (file.h): not there (unless it may be created),
+ * a directory, or not readable. SQLite would say only "unable to open
+ * database file" (74).
+ */
+static int can_open(const char *path, unsigned flags, qn_err *err)
+{
+    struct stat sb;
+    int e = 0;
+
+    if (stat(path, &sb) != 0) {
+        if (errno != ENOENT || !(flags & QN_STORE_CREATE))
+            e = errno;
+    } else if (S_ISDIR(sb.st_mode)) {
+        e = EISDIR;
+    } else if (access(path, R_OK) != 0 && errno == EACCES) {
+        e = EACCES; /* unreadable (a read-only one is SQLite's to report) */
+    }
+    if (!e)
+        return QN_OK;
+    qn_err_source(err, path);
+    return qn_err_set(err, e == EIO ? QN_EIO : QN_ENOTFOUND, 0, 0,
+                      "cannot open database: %s", strerror(e));
+}
+
+int qn_store_open(qn_store **out, const char *path, unsigned flags,
+                  qn_err *err)
+{
+    qn_store *s;
+    int oflags, rc;
+
+    *out = NULL;
+    if (!is_memory(path) && (rc = can_open(path, flags, err)) != QN_OK)
+        return rc;
+    s = QN_NEW(qn_store);
+    s->path = qn_xstrdup(path);
+    s->busy_ms = DEFAULT_BUSY_MS;
+    s->claim_fd = -1;
+    oflags = (flags & QN_STORE_READONLY)
+                 ? SQLITE_OPEN_READONLY
+                 : SQLITE_OPEN_READWRITE |
+                       (flags & QN_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
+    rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        rc = qn_store__fail(s, rc, err);
+        goto fail;
+    }
+    sqlite3_busy_timeout(s->db, s->busy_ms);
+    /*
+     * Two processes opening a new file at once both try to switch it to
+     * WAL and migrate it; SQLite answers one of them SQLITE_BUSY at once,
+     * without its busy handler, where waiting could deadlock. setup() is
+     * idempotent, so retry it for up to the busy timeout.
+     */
+    for (int waited = 0;; waited += 10) {
+        rc = setup(s, flags, err);
+        if (rc != QN_EBUSY || waited >= s->busy_ms)
+            break;
+        sqlite3_sleep(10);
+    }
+    if (rc != QN_OK)
+        goto fail;
+    *out = s;
+    return QN_OK;
+fail:
+    qn_err_source(err, path);
+    close_handle(s);
+    return rc;
+}
+
+void qn_store_close(qn_store *s)
+{
+    if (!s)
+        return;
+    if (s->in_batch)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    close_handle(s);
+}
+
+const char *qn_store_path(const qn_store *s)
+{
+    return s->path;
+}
+
+void qn_store_set_busy_timeout(qn_store *s, int ms)
+{
+    s->busy_ms = ms;
+    sqlite3_busy_timeout(s->db, ms);
+}
+
+/* ---------------------------------------------------------------------
+ * Batches.
+ */
+int qn_store_begin(qn_store *s, qn_err *err)
+{
+    int rc;
+
+    if (s->in_batch)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "a batch is already open");
+    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) == QN_OK)
+        s->in_batch = 1;
+    return rc;
+}
+
+int qn_store_commit(qn_store *s, qn_err *err)
+{
+    int rc;
+
+    if (!s->in_batch)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to commit");
+    rc = qn_store__exec(s, "COMMIT", err);
+    if (rc != QN_OK) /* nothing of the batch may survive a failed commit */
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->in_batch = 0;
+    return rc;
+}
+
+int qn_store_rollback(qn_store *s, qn_err *err)
+{
+    if (!s->in_batch)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to roll back");
+    s->in_batch = 0;
+    return qn_store__exec(s, "ROLLBACK", err);
+}
+
+int qn_store_in_batch(const qn_store *s)
+{
+    return s->in_batch;
+}

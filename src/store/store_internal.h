@@ -1,0 +1,76 @@
+/*
+ * store_internal.h: what the files of the store share: the handle's
+ * layout, the SQL plumbing of store_sql.c, the run claims of
+ * store_claim.c, and the migrations table that the Makefile generates
+ * from the db/migrations SQL files into build/gen/migrations.c.
+ */
+#ifndef QN_STORE_INTERNAL_H
+#define QN_STORE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/err.h"
+#include "quench/store.h"
+
+struct qn_migration {
+    int number;       /* NNNN of NNNN_name.sql: 1, 2, ... without gaps */
+    const char *name; /* "0001_initial" */
+    const char *sql;  /* the whole file */
+};
+extern const struct qn_migration qn_migrations[];
+extern const size_t qn_nmigrations;
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+struct qn_store {
+    struct sqlite3 *db;
+    char *path;
+    int in_batch;                    /* a qn_store_begin is open */
+    int busy_ms;                     /* busy timeout, for messages */
+    struct sqlite3_stmt *put_puzzle; /* cached: INSERT .. DO NOTHING */
+    struct sqlite3_stmt *dup_puzzle; /* cached: id by (rule, canon) */
+    int claim_fd;                    /* PATH-lock, holding run claims; -1 */
+};
+
+/* store_sql.c: map an SQLite result code (and the connection's message)
+ * to err: QN_EBUSY for BUSY/LOCKED, else QN_EDB. Returns the code. */
+int qn_store__fail(qn_store *s, int rc, qn_err *err);
+/* sqlite3_exec without results; failures through qn_store__fail. */
+int qn_store__exec(qn_store *s, const char *sql, qn_err *err);
+/* Prepare sql into *st (NULL on failure). */
+int qn_store__prep(qn_store *s, struct sqlite3_stmt **st, const char *sql,
+                   qn_err *err);
+/* Step a statement that returns no rows (or whose rows we ignore). */
+int qn_store__step(qn_store *s, struct sqlite3_stmt *st, qn_err *err);
+/* One integer from a one-row query (e.g. a PRAGMA). */
+int qn_store__int(qn_store *s, const char *sql, long long *out, qn_err *err);
+/* Bind v (NULL: SQL NULL) without a copy: v must outlive the step. */
+void qn_store__bind_text(struct sqlite3_stmt *st, int i, const char *v);
+/* Column i as text: NULL for SQL NULL (col_text) or "" (col_str). */
+const char *qn_store__col_text(struct sqlite3_stmt *st, int i);
+const char *qn_store__col_str(struct sqlite3_stmt *st, int i);
+/* A single call's own transaction: BEGIN IMMEDIATE outside a batch, a
+ * savepoint inside one. tx_end commits when rc is QN_OK, else rolls
+ * back, and returns the call's final code. */
+int qn_store__tx_begin(qn_store *s, qn_err *err);
+int qn_store__tx_end(qn_store *s, int rc, qn_err *err);
+
+/* A count for an INTEGER column, which is signed 64-bit: saturate. Inline:
+ * qn_store_put_puzzle binds two per row. */
+static inline int64_t qn_store__clamp64(uint64_t v)
+{
+    return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* store_claim.c: claim run_id for this connection (store.h, "Runs are
+ * claimed"); QN_EBUSY when another holds it. */
+int qn_store__claim_run(qn_store *s, int64_t run_id, qn_err *err);
+/* Release every claim of the connection (at close). */
+void qn_store__claims_release(qn_store *s);
+
+/* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
+int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);
+
+#endif

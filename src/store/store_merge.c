@@ -1,0 +1,266 @@
+/*
+ * store_merge.c: merging a shard database into this one (db merge):
+ * the input is checked on its own first, then attached and copied in one
+ * transaction, rules, runs and packs by their keys and puzzles by
+ * (rule, canonical key).
+ */
+#include "quench/store.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store_internal.h"
+
+static const char *const merge_sql[] = {
+    /* rules by hash */
+    "INSERT OR IGNORE INTO main.rules (hash, name, yaml, cells, colours,"
+    " facts, added) SELECT hash, name, yaml, cells, colours, facts, added"
+    " FROM src.rules ORDER BY id",
+    /* runs by key, rule ids mapped through the hash */
+    "INSERT OR IGNORE INTO main.runs (key, command, rule_id, seed, options,"
+    " tool_version, requested, stored, duplicates, next_index, started,"
+    " finished, status) SELECT r.key, r.command, (SELECT m.id FROM"
+    " main.rules m JOIN src.rules sr ON sr.hash = m.hash WHERE sr.id ="
+    " r.rule_id), r.seed, r.options, r.tool_version, r.requested, r.stored,"
+    " r.duplicates, r.next_index, r.started, r.finished, r.status"
+    " FROM src.runs r ORDER BY r.id",
+    /* puzzles by (rule, canon); of two copies of one puzzle from the same
+     * seed the earliest stream index wins, as it does in a single run,
+     * whatever order the shards are merged in */
+    "INSERT INTO main.puzzles (rule_id, state, canon,"
+    " min_presses, optimal, witness, grade, grader, seed, stream_index,"
+    " provenance, run_id) SELECT mr.id, p.state, p.canon, p.min_presses,"
+    " p.optimal, p.witness, p.grade, p.grader, p.seed, p.stream_index,"
+    " p.provenance, (SELECT m.id FROM main.runs m WHERE m.key = sru.key)"
+    " FROM src.puzzles p JOIN src.rules sr ON sr.id = p.rule_id"
+    " JOIN main.rules mr ON mr.hash = sr.hash"
+    " LEFT JOIN src.runs sru ON sru.id = p.run_id"
+    " WHERE true ORDER BY sr.hash, p.seed, p.stream_index, p.id"
+    " ON CONFLICT (rule_id, canon) DO UPDATE SET state = excluded.state,"
+    " min_presses = excluded.min_presses, optimal = excluded.optimal,"
+    " witness = excluded.witness, grade = excluded.grade,"
+    " grader = excluded.grader, stream_index = excluded.stream_index,"
+    " provenance = excluded.provenance, run_id = excluded.run_id"
+    " WHERE excluded.seed IS puzzles.seed"
+    " AND excluded.stream_index < puzzles.stream_index",
+    /* packs by name */
+    "INSERT OR IGNORE INTO main.packs (name, title, description, author,"
+    " version, created, modified) SELECT name, title, description, author,"
+    " version, created, modified FROM src.packs ORDER BY id",
+};
+
+#define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
+
+/* Pack members not yet in their pack, appended in the shard's order. */
+static int merge_members(qn_store *s, int64_t *added, qn_err *err)
+{
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    int64_t pack = 0, pos = 0;
+    int rc, r;
+
+    rc = qn_store__prep(
+        s, &sel,
+        "SELECT mp.id, mz.id, (SELECT coalesce(max(x.position), 0)"
+        " FROM main.pack_puzzles x WHERE x.pack_id = mp.id)"
+        " FROM src.pack_puzzles spp JOIN src.packs sp"
+        " ON sp.id = spp.pack_id JOIN main.packs mp ON mp.name = sp.name"
+        " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
+        " JOIN src.rules sr ON sr.id = sz.rule_id"
+        " JOIN main.rules mr ON mr.hash = sr.hash"
+        " JOIN main.puzzles mz ON mz.rule_id = mr.id"
+        " AND mz.canon = sz.canon"
+        " WHERE NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
+        " WHERE y.pack_id = mp.id AND y.puzzle_id = mz.id)"
+        " ORDER BY mp.id, spp.position",
+        err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &ins,
+                            "INSERT INTO main.pack_puzzles (pack_id, puzzle_id,"
+                            " position) VALUES (?, ?, ?)",
+                            err);
+    /* the whole selection is read before the first insert changes it */
+    while (rc == QN_OK && (r = sqlite3_step(sel)) == SQLITE_ROW) {
+        int64_t p = sqlite3_column_int64(sel, 0);
+        if (p != pack) {
+            pack = p;
+            pos = sqlite3_column_int64(sel, 2);
+        }
+        if (pos == INT64_MAX) { /* positions are 1..count: a damaged pack */
+            qn_err_source(err, s->path);
+            rc = qn_err_set(err, QN_EDB, 0, 0,
+                            "pack %lld has a member at position %lld and "
+                            "no room after it: the database is damaged",
+                            (long long)p, (long long)pos);
+            break;
+        }
+        sqlite3_bind_int64(ins, 1, p);
+        sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 1));
+        sqlite3_bind_int64(ins, 3, ++pos);
+        rc = qn_store__step(s, ins, err);
+        sqlite3_reset(ins);
+        ++*added;
+    }
+    if (rc == QN_OK && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+static int merge_check_pack(void *err, const qn_store_pack *p)
+{
+    return qn_store_pack_check(p, err);
+}
+
+/* Attach in_path as src. A merge whose DETACH failed (it needs memory
+ * too) left src attached, and ATTACH then failed with "database src is
+ * already in use" (found by failing SQLite's allocations,
+ * tests/faults.sh): detach such a leftover first. */
+static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
+{
+    long long left = 0;
+    sqlite3_stmt *at = NULL;
+    int rc;
+
+    rc = qn_store__int(s,
+                       "SELECT count(*) FROM pragma_database_list"
+                       " WHERE name = 'src'",
+                       &left, err);
+    if (rc == QN_OK && left)
+        rc = qn_store__exec(s, "DETACH DATABASE src", err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &at, "ATTACH DATABASE ? AS src", err);
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(at, 1, in_path);
+    rc = qn_store__step(s, at, err);
+    sqlite3_finalize(at);
+    return rc;
+}
+
+/* PRAGMA quick_check of the schema db ("main", "src"): QN_OK when it
+ * says ok, else QN_EDB with its first finding and *damaged set (a check
+ * that could not run leaves it 0). */
+static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(
+            s, &st, "SELECT quick_check FROM pragma_quick_check(1, ?)", err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, db);
+    r = sqlite3_step(st);
+    *damaged = r == SQLITE_ROW && strcmp(qn_store__col_str(st, 0), "ok");
+    if (*damaged) {
+        /* "*** in database main ***\nPage 7: ..." on one line */
+        const char *why = qn_store__col_str(st, 0), *nl = strrchr(why, '\n');
+        rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
+                        nl ? nl + 1 : why);
+    }
+    else if (r != SQLITE_ROW && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* What keeps in_path from being merged: missing, foreign, newer, at
+ * another schema version, or damaged. Errors name in_path. */
+static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
+                          qn_err *err)
+{
+    qn_store *in = NULL;
+    int rc, ver, damaged;
+
+    rc = qn_store_open(&in, in_path, QN_STORE_READONLY | QN_STORE_NO_MIGRATE,
+                       err);
+    if (rc == QN_OK && (rc = qn_store_version(in, &ver, err)) == QN_OK &&
+        ver != qn_store_schema_version())
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "schema version %d, expected %d; run 'quench db "
+                        "migrate' on it first",
+                        ver, qn_store_schema_version());
+    /* quick_check reads every page and record once: a damaged input is
+     * refused before OUT changes, not found half-way into the merge */
+    if (rc == QN_OK && deep)
+        rc = quick_check(in, "main", &damaged, err);
+    /* its packs pass the checks of every other way in (an older quench,
+     * or sqlite3, may have written anything) */
+    if (rc == QN_OK)
+        rc = qn_store_pack_list(in, NULL, merge_check_pack, err, err);
+    if (rc == QN_OK && npuzzles)
+        rc = qn_store__int(in, "SELECT count(*) FROM puzzles", npuzzles, err);
+    qn_store_close(in);
+    if (rc != QN_OK)
+        qn_err_source(err, in_path);
+    return rc;
+}
+
+int qn_store_merge_check(const char *in_path, qn_err *err)
+{
+    return merge_input_ok(in_path, 1, NULL, err);
+}
+
+/*
+ * A merge statement failed: SQLite says "malformed" whichever of the two
+ * files is damaged. Name the input when it is the damaged one.
+ */
+static void blame_input(qn_store *s, const char *in_path, qn_err *err)
+{
+    int damaged = 0;
+
+    if (err && err->code == QN_EDB) {
+        quick_check(s, "src", &damaged, NULL);
+        if (damaged)
+            qn_err_source(err, in_path);
+    }
+}
+
+int qn_store_merge(qn_store *s, const char *in_path,
+                   qn_store_merge_stats *stats_out, qn_err *err)
+{
+    qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
+    int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy, &st.packs};
+    long long nsrc = 0, before = 0, after = 0;
+    int rc;
+
+    if (s->in_batch)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "cannot merge inside a batch");
+    /* open the input on its own first: missing, foreign, newer or
+     * corrupt inputs are reported against their own path */
+    if ((rc = merge_input_ok(in_path, 0, &nsrc, err)) != QN_OK)
+        return rc;
+    if ((rc = merge_attach(s, in_path, err)) != QN_OK)
+        return rc;
+    rc = qn_store__tx_begin(s, err);
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT count(*) FROM main.puzzles", &before,
+                           err);
+    for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
+        if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
+            *fields[i] = sqlite3_changes64(s->db);
+    if (rc == QN_OK &&
+        (rc = qn_store__int(s, "SELECT count(*) FROM main.puzzles", &after,
+                            err)) == QN_OK)
+        st.puzzles = after - before;
+    if (rc == QN_OK)
+        rc = merge_members(s, &st.pack_entries, err);
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc != QN_OK) { /* err says why; the next merge detaches src */
+        blame_input(s, in_path, err);
+        sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
+        return rc;
+    }
+    /* The input is merged. A DETACH that fails (it needs memory) is
+     * reported all the same: the caller may stop there, and merging the
+     * input again adds nothing. */
+    if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
+        return rc;
+    st.duplicates = nsrc - st.puzzles;
+    if (stats_out)
+        *stats_out = st;
+    return QN_OK;
+}

@@ -1,0 +1,476 @@
+/*
+ * store_pack.c: packs, ordered lists of puzzles: created, listed,
+ * renamed, deleted, and their membership edited. Pack order is kept
+ * dense by rewriting a pack's membership inside one transaction; packs
+ * are small next to the puzzle table, and a rewrite cannot leave gaps or
+ * collisions behind. Appending, the common edit, skips the rewrite.
+ */
+#include "quench/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "quench/mem.h"
+#include "store_internal.h"
+
+/* QN_OK when sql ("SELECT 1 FROM t WHERE id = ?") finds id, else
+ * QN_ENOTFOUND naming it as a what ("pack", "puzzle"). */
+static int row_exists(qn_store *s, const char *sql, const char *what,
+                      int64_t id, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if ((rc = qn_store__prep(s, &st, sql, err)) != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no %s with id %lld", what,
+                        (long long)id);
+    else if (r != SQLITE_ROW)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    return row_exists(s, "SELECT 1 FROM packs WHERE id = ?", "pack", pack_id,
+                      err);
+}
+
+int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
+                       qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st, "SELECT id FROM packs WHERE name = ?", err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, name);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/*
+ * QN_OK when no pack but `self` (0: none) is named `name`; QN_EINVAL when
+ * another is; any other error of the lookup (out of memory, I/O) as it
+ * is, never taken for "no such pack".
+ */
+static int name_free(qn_store *s, const char *name, int64_t self,
+                     qn_err *err)
+{
+    int64_t other = 0;
+    qn_err e = QN_ERR_INIT;
+    int rc = qn_store_pack_find(s, name, &other, &e);
+
+    if (rc == QN_ENOTFOUND || (rc == QN_OK && other == self))
+        return QN_OK;
+    if (rc == QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "pack '%s' already exists",
+                          name);
+    if (err)
+        *err = e;
+    return rc;
+}
+
+int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
+                         int64_t *id_out, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t id = 0;
+    int rc;
+
+    if ((rc = qn_store_pack_check(p, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    rc = name_free(s, p->name, 0, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(
+            s, &st,
+            "INSERT INTO packs (name, title, description, author)"
+            " VALUES (?, ?, ?, ?)",
+            err);
+    if (rc == QN_OK) {
+        qn_store__bind_text(st, 1, p->name);
+        qn_store__bind_text(st, 2, p->title ? p->title : "");
+        qn_store__bind_text(st, 3, p->description ? p->description : "");
+        qn_store__bind_text(st, 4, p->author ? p->author : "");
+        rc = qn_store__step(s, st, err);
+        id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc == QN_OK)
+        *id_out = id;
+    return rc;
+}
+
+int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
+                       void *ctx, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r, n = 0;
+
+    rc = qn_store__prep(
+        s, &st,
+        "SELECT id, name, title, description, author, version,"
+        " (SELECT count(*) FROM pack_puzzles WHERE pack_id = id),"
+        " created, modified FROM packs"
+        " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
+        err);
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, name);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        qn_store_pack p;
+        p.id = sqlite3_column_int64(st, 0);
+        p.name = qn_store__col_str(st, 1);
+        p.title = qn_store__col_str(st, 2);
+        p.description = qn_store__col_str(st, 3);
+        p.author = qn_store__col_str(st, 4);
+        p.version = sqlite3_column_int64(st, 5);
+        p.count = sqlite3_column_int64(st, 6);
+        p.created = qn_store__col_str(st, 7);
+        p.modified = qn_store__col_str(st, 8);
+        n++;
+        if ((rc = fn(ctx, &p)) != 0)
+            break;
+    }
+    if (rc == 0 && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    else if (rc == 0 && name && n == 0)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The pack's members in position order, malloc'd (free it). */
+static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
+                   qn_err *err)
+{
+    sqlite3_stmt *st;
+    size_t cap = 16, len = 0;
+    int64_t *v;
+    int rc, r;
+
+    *out = NULL;
+    *n = 0;
+    rc = qn_store__prep(s, &st,
+                        "SELECT puzzle_id FROM pack_puzzles WHERE pack_id = ?"
+                        " ORDER BY position",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    v = QN_NEWN(cap, int64_t);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (len == cap)
+            v = QN_RENEW(v, cap *= 2, int64_t);
+        v[len++] = sqlite3_column_int64(st, 0);
+    }
+    if (r != SQLITE_DONE) {
+        rc = qn_store__fail(s, r, err);
+        free(v);
+    } else {
+        *out = v;
+        *n = len;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int bump_version(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc =
+        qn_store__prep(s, &st,
+                       "UPDATE packs SET version = version + 1, modified ="
+                       " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                       err);
+
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Write the membership back as positions 1..n and bump the version. */
+static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
+                   qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = qn_store__prep(s, &st,
+                            "DELETE FROM pack_puzzles WHERE pack_id = ?", err);
+
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc == QN_OK)
+        rc = qn_store__prep(
+            s, &st,
+            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position)"
+            " VALUES (?, ?, ?)",
+            err);
+    for (size_t i = 0; rc == QN_OK && i < n; i++) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        sqlite3_bind_int64(st, 2, v[i]);
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
+        rc = qn_store__step(s, st, err);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
+}
+
+/*
+ * Append one puzzle (the pack's common edit: generate --pack, pack add)
+ * without reading the membership, so n appends cost O(n log n), not
+ * O(n^2). Part of the caller's transaction.
+ */
+static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                         qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = qn_store__prep(s, &st,
+                            "SELECT position FROM pack_puzzles"
+                            " WHERE pack_id = ? AND puzzle_id = ?",
+                            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    sqlite3_bind_int64(st, 2, puzzle_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "puzzle %lld is already in the pack (position %lld)",
+                        (long long)puzzle_id,
+                        (long long)sqlite3_column_int64(st, 0));
+    else if (r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (rc == QN_OK)
+        rc = qn_store__prep(
+            s, &st,
+            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position)"
+            " SELECT ?1, ?2, coalesce(max(position), 0) + 1"
+            " FROM pack_puzzles WHERE pack_id = ?1",
+            err);
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        sqlite3_bind_int64(st, 2, puzzle_id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
+}
+
+static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == puzzle_id)
+            return i;
+    return n;
+}
+
+static int puzzle_exists(qn_store *s, int64_t puzzle_id, qn_err *err)
+{
+    return row_exists(s, "SELECT 1 FROM puzzles WHERE id = ?", "puzzle",
+                      puzzle_id, err);
+}
+
+enum pack_op { OP_ADD, OP_REMOVE, OP_MOVE, OP_SORT };
+
+/* Put id at index at of v, which has room for n + 1 entries. */
+static void insert_at(int64_t *v, size_t n, size_t at, int64_t id)
+{
+    memmove(v + at + 1, v + at, (n - at) * sizeof(*v));
+    v[at] = id;
+}
+
+/* Add puzzle_id (not found: at == *n) at position (0: the end). */
+static int add_member(int64_t **v, size_t *n, size_t at, int64_t puzzle_id,
+                      int64_t position, qn_err *err)
+{
+    if (at < *n)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle %lld is already in the pack (position "
+                          "%zu)",
+                          (long long)puzzle_id, at + 1);
+    if (position == 0)
+        position = (int64_t)*n + 1;
+    if (position < 1 || position > (int64_t)*n + 1)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "position %lld is outside 1..%zu",
+                          (long long)position, *n + 1);
+    *v = QN_RENEW(*v, *n + 1, int64_t);
+    insert_at(*v, (*n)++, (size_t)(position - 1), puzzle_id);
+    return QN_OK;
+}
+
+/* Take out the member at index at; for OP_MOVE put it back at
+ * position. */
+static int take_member(enum pack_op op, int64_t *v, size_t *n, size_t at,
+                       int64_t puzzle_id, int64_t position, qn_err *err)
+{
+    if (at == *n)
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                          "puzzle %lld is not in the pack",
+                          (long long)puzzle_id);
+    if (op == OP_MOVE && (position < 1 || position > (int64_t)*n))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "position %lld is outside 1..%zu",
+                          (long long)position, *n);
+    memmove(v + at, v + at + 1, (*n - at - 1) * sizeof(*v));
+    (*n)--;
+    if (op == OP_MOVE)
+        insert_at(v, (*n)++, (size_t)(position - 1), puzzle_id);
+    return QN_OK;
+}
+
+/* The n members of the pack in v, reordered by minimum presses, then
+ * id. */
+static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
+                        qn_err *err)
+{
+    sqlite3_stmt *st;
+    size_t i = 0;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                        " ORDER BY p.min_presses, p.id",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW && i < n)
+        v[i++] = sqlite3_column_int64(st, 0);
+    if (r != SQLITE_DONE && r != SQLITE_ROW)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* One membership edit in its own transaction: read, edit, rewrite. */
+static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
+                     int64_t puzzle_id, int64_t position, qn_err *err)
+{
+    int64_t *v = NULL;
+    size_t n = 0, at;
+    int rc;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__pack_exists(s, pack_id, err)) != QN_OK ||
+        (op != OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK))
+        goto done;
+    if (op == OP_ADD && position == 0) {
+        rc = append_member(s, pack_id, puzzle_id, err);
+        goto done;
+    }
+    if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
+        goto done;
+    at = op == OP_SORT ? n : find_member(v, n, puzzle_id);
+    if (op == OP_ADD)
+        rc = add_member(&v, &n, at, puzzle_id, position, err);
+    else if (op == OP_SORT)
+        rc = sort_members(s, pack_id, v, n, err);
+    else
+        rc = take_member(op, v, &n, at, puzzle_id, position, err);
+    if (rc == QN_OK)
+        rc = rewrite(s, pack_id, v, n, err);
+done:
+    free(v);
+    return qn_store__tx_end(s, rc, err);
+}
+
+int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                      int64_t position, qn_err *err)
+{
+    return pack_edit(s, OP_ADD, pack_id, puzzle_id, position, err);
+}
+
+int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                         qn_err *err)
+{
+    return pack_edit(s, OP_REMOVE, pack_id, puzzle_id, 0, err);
+}
+
+int qn_store_pack_move(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                       int64_t position, qn_err *err)
+{
+    return pack_edit(s, OP_MOVE, pack_id, puzzle_id, position, err);
+}
+
+int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    return pack_edit(s, OP_SORT, pack_id, 0, 0, err);
+}
+
+int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
+                         qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = qn_store_pack_check_name(name, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    rc = qn_store__pack_exists(s, pack_id, err);
+    if (rc == QN_OK)
+        rc = name_free(s, name, pack_id, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &st,
+                            "UPDATE packs SET name = ?, version = version + 1,"
+                            " modified = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                            " WHERE id = ?",
+                            err);
+    if (rc == QN_OK) {
+        qn_store__bind_text(st, 1, name);
+        sqlite3_bind_int64(st, 2, pack_id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return qn_store__tx_end(s, rc, err);
+}
+
+int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    rc = qn_store__pack_exists(s, pack_id, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &st, "DELETE FROM packs WHERE id = ?", err);
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, pack_id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return qn_store__tx_end(s, rc, err);
+}

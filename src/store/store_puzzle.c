@@ -1,0 +1,236 @@
+/*
+ * store_puzzle.c: rule sets and puzzles, the rows every generator,
+ * validator and import writes: found by hash or by canonical key, and
+ * stored once per key (a second copy reports the puzzle that holds it).
+ */
+#include "quench/store.h"
+
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store_internal.h"
+
+int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
+                       qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st, "SELECT id FROM rules WHERE hash = ?", err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, hash);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no rule set with hash %s",
+                        hash);
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
+                         size_t canon_len, int64_t *id_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(
+            s, &st, "SELECT id FROM puzzles WHERE rule_id = ? AND canon = ?",
+            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, rule_id);
+    sqlite3_bind_blob(st, 2, canon, (int)canon_len, SQLITE_STATIC);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *id_out = sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
+                      qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    rc = qn_store__prep(
+        s, &st,
+        "INSERT INTO rules (hash, name, yaml, cells, colours, facts) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+        err);
+    if (rc == QN_OK) {
+        qn_store__bind_text(st, 1, r->hash);
+        qn_store__bind_text(st, 2, r->name);
+        qn_store__bind_text(st, 3, r->yaml);
+        sqlite3_bind_int(st, 4, r->cells);
+        sqlite3_bind_int(st, 5, (int)r->colours);
+        qn_store__bind_text(st, 6, r->facts ? r->facts : "");
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    if (rc == QN_OK) {
+        int64_t id;
+        if ((rc = qn_store_find_rule(s, r->hash, &id, err)) == QN_OK)
+            *id_out = id;
+    }
+    return qn_store__tx_end(s, rc, err);
+}
+
+/* ---------------------------------------------------------------------
+ * Puzzles.
+ */
+const char *qn_store_provenance_name(qn_store_provenance p)
+{
+    switch (p) {
+    case QN_STORE_GENERATE: return "generate";
+    case QN_STORE_VALIDATE: return "validate";
+    case QN_STORE_IMPORT: return "import";
+    }
+    return "import";
+}
+
+static int bits_for(unsigned k)
+{
+    int b = 1;
+    while ((1u << b) < k)
+        b++;
+    return b;
+}
+
+size_t qn_store_canon_size(int n, unsigned k)
+{
+    return ((size_t)n * bits_for(k) + 7) / 8;
+}
+
+size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
+                           unsigned k)
+{
+    size_t len = qn_store_canon_size(n, k), bit = 0;
+    int b = bits_for(k);
+
+    memset(out, 0, len);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < b; j++, bit++)
+            if (cells[i] >> j & 1)
+                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    return len;
+}
+
+/* Bind p to put_puzzle's parameters 1..12. The caller's strings outlive
+ * the step (reset right after it), so SQLITE_STATIC avoids a copy per
+ * column on the hot path. */
+static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
+{
+    sqlite3_bind_int64(st, 1, p->rule_id);
+    sqlite3_bind_text(st, 2, p->state, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 4, qn_store__clamp64(p->min_presses));
+    sqlite3_bind_int64(st, 5, qn_store__clamp64(p->noptimal));
+    sqlite3_bind_text(st, 6, p->witness, -1, SQLITE_STATIC);
+    if (p->grade)
+        sqlite3_bind_text(st, 7, p->grade, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 7);
+    sqlite3_bind_text(st, 8, p->grader ? p->grader : "", -1, SQLITE_STATIC);
+    if (p->seed)
+        sqlite3_bind_text(st, 9, p->seed, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 9);
+    if (p->stream_index >= 0)
+        sqlite3_bind_int64(st, 10, p->stream_index);
+    else
+        sqlite3_bind_null(st, 10);
+    sqlite3_bind_text(st, 11, qn_store_provenance_name(p->provenance), -1,
+                      SQLITE_STATIC);
+    if (p->run_id > 0)
+        sqlite3_bind_int64(st, 12, p->run_id);
+    else
+        sqlite3_bind_null(st, 12);
+}
+
+/* p was not inserted: a duplicate up to symmetry. Report the puzzle that
+ * holds the key, and whether this is the same run storing the same
+ * candidate again (a resumed run: *is_new_out 2). */
+static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
+                          int64_t *id_out, int *is_new_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if (!s->dup_puzzle &&
+        (rc = qn_store__prep(s, &s->dup_puzzle,
+                             "SELECT id, run_id, stream_index FROM puzzles"
+                             " WHERE rule_id = ? AND canon = ?",
+                             err)) != QN_OK)
+        return rc;
+    st = s->dup_puzzle;
+    sqlite3_bind_int64(st, 1, p->rule_id);
+    sqlite3_bind_blob(st, 2, p->canon, (int)p->canon_len, SQLITE_STATIC);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        int same = p->run_id > 0 && p->stream_index >= 0 &&
+                   sqlite3_column_int64(st, 1) == p->run_id &&
+                   sqlite3_column_int64(st, 2) == p->stream_index;
+        if (id_out)
+            *id_out = sqlite3_column_int64(st, 0);
+        if (is_new_out)
+            *is_new_out = same ? 2 : 0;
+        rc = QN_OK;
+    } else {
+        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ERR, 0, 0,
+                                           "puzzle neither inserted nor found")
+                              : qn_store__fail(s, r, err);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc;
+}
+
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
+                        int64_t *id_out, int *is_new_out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if (!s->put_puzzle &&
+        (rc = qn_store__prep(
+             s, &s->put_puzzle,
+             "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+             " optimal, witness, grade, grader, seed, stream_index,"
+             " provenance, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+             " ?, ?, ?) ON CONFLICT (rule_id, canon) DO NOTHING",
+             err)) != QN_OK)
+        return rc;
+    st = s->put_puzzle;
+    bind_puzzle(st, p);
+    r = sqlite3_step(st);
+    if (r != SQLITE_DONE) {
+        rc = qn_store__fail(s, r, err);
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        return rc;
+    }
+    sqlite3_reset(st);
+    if (sqlite3_changes(s->db) == 1) {
+        if (id_out)
+            *id_out = sqlite3_last_insert_rowid(s->db);
+        if (is_new_out)
+            *is_new_out = 1;
+        sqlite3_clear_bindings(st);
+        return QN_OK;
+    }
+    sqlite3_clear_bindings(st);
+    return find_duplicate(s, p, id_out, is_new_out, err);
+}

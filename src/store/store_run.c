@@ -1,0 +1,253 @@
+/*
+ * store_run.c: generator runs (store.h, "Runs"): started or resumed by
+ * their key (command, rule, seed, options), claimed by one writer,
+ * their progress and totals kept for a resume, and finished.
+ */
+#include "quench/store.h"
+
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store_internal.h"
+
+/* The resume key (command, rule, seed, options) as parameters 1..4. */
+static void bind_run_key(sqlite3_stmt *st, const qn_store_run *run)
+{
+    qn_store__bind_text(st, 1, run->command);
+    if (run->rule_id > 0)
+        sqlite3_bind_int64(st, 2, run->rule_id);
+    else
+        sqlite3_bind_null(st, 2);
+    qn_store__bind_text(st, 3, run->seed ? run->seed : "");
+    qn_store__bind_text(st, 4, run->options ? run->options : "");
+}
+
+static int insert_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc =
+        qn_store__prep(s, &st,
+                       "INSERT INTO runs (key, command, rule_id, seed, options,"
+                       " tool_version, requested) VALUES"
+                       " (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?)",
+                       err);
+
+    if (rc != QN_OK)
+        return rc;
+    bind_run_key(st, run);
+    qn_store__bind_text(st, 5, run->tool_version ? run->tool_version : "");
+    sqlite3_bind_int64(st, 6, qn_store__clamp64(run->requested));
+    rc = qn_store__step(s, st, err);
+    if (rc == QN_OK)
+        *id_out = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_start(qn_store *s, const qn_store_run *run,
+                       int64_t *id_out, qn_err *err)
+{
+    int64_t id = 0;
+    int rc = qn_store__tx_begin(s, err);
+
+    /* claimed before the commit shows it to anyone who might resume it */
+    if (rc == QN_OK && (rc = insert_run(s, run, &id, err)) == QN_OK)
+        rc = qn_store__claim_run(s, id, err);
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc == QN_OK)
+        *id_out = id;
+    return rc;
+}
+
+int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
+                        uint64_t *duplicates_out, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, r;
+
+    rc = qn_store__prep(
+        s, &st, "SELECT stored, duplicates FROM runs WHERE id = ?", err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *stored_out = (uint64_t)sqlite3_column_int64(st, 0);
+        *duplicates_out = (uint64_t)sqlite3_column_int64(st, 1);
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                        (long long)run_id);
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The latest run with run's key: QN_ENOTFOUND when there is none. */
+static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                    uint64_t *next_out, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT id, next_index FROM runs WHERE command = ? AND"
+                        " rule_id IS ? AND seed = ? AND options = ?"
+                        " ORDER BY id DESC LIMIT 1",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    bind_run_key(st, run);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        *id_out = sqlite3_column_int64(st, 0);
+        *next_out = (uint64_t)sqlite3_column_int64(st, 1);
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Claim run id and mark it running again. */
+static int resume_run(qn_store *s, int64_t id, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = qn_store__claim_run(s, id, err);
+
+    if (rc == QN_OK)
+        rc =
+            qn_store__prep(s, &st,
+                           "UPDATE runs SET status = 'running', finished = NULL"
+                           " WHERE id = ?",
+                           err);
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, id);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      uint64_t *next_index_out, qn_err *err)
+{
+    int64_t id = 0;
+    uint64_t next = 0;
+    int rc = qn_store__tx_begin(s, err);
+
+    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+        rc = resume_run(s, id, err);
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc == QN_OK) {
+        if (id_out)
+            *id_out = id;
+        if (next_index_out)
+            *next_index_out = next;
+    }
+    return rc;
+}
+
+int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                      int *resumed_out, qn_err *err)
+{
+    int64_t id = 0;
+    uint64_t next = 0;
+    int resumed = 1, rc = qn_store__tx_begin(s, err);
+
+    /* one transaction: two processes starting the same command at once
+     * meet here one after the other, and the second finds the first's
+     * run (claimed, so it is refused) instead of starting a twin */
+    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+        rc = resume_run(s, id, err);
+    else if (rc == QN_ENOTFOUND && (rc = insert_run(s, run, &id, err)) ==
+                                       QN_OK) {
+        resumed = 0;
+        rc = qn_store__claim_run(s, id, err);
+    }
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc == QN_OK) {
+        *id_out = id;
+        if (resumed_out)
+            *resumed_out = resumed;
+    }
+    return rc;
+}
+
+int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
+                          uint64_t stored, uint64_t duplicates, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st,
+                            "UPDATE runs SET next_index = ?, stored = ?,"
+                            " duplicates = ? WHERE id = ?",
+                            err);
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, qn_store__clamp64(next_index));
+    sqlite3_bind_int64(st, 2, qn_store__clamp64(stored));
+    sqlite3_bind_int64(st, 3, qn_store__clamp64(duplicates));
+    sqlite3_bind_int64(st, 4, run_id);
+    rc = qn_store__step(s, st, err);
+    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                        (long long)run_id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
+                        qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc;
+
+    if (strcmp(status, "done") && strcmp(status, "interrupted") &&
+        strcmp(status, "failed"))
+        return qn_err_set(err, QN_EINVAL, 0, 0, "bad run status '%s'",
+                          status);
+    rc = qn_store__prep(s, &st,
+                        "UPDATE runs SET status = ?, finished ="
+                        " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, status);
+    sqlite3_bind_int64(st, 2, run_id);
+    rc = qn_store__step(s, st, err);
+    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                        (long long)run_id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
+                       qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(
+            s, &st, "SELECT max(stream_index) FROM puzzles WHERE run_id = ?",
+            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        *out = (uint64_t)sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_ROW || r == SQLITE_DONE)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                        "run %lld stored no indexed puzzle", (long long)run_id);
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}

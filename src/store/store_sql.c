@@ -1,0 +1,150 @@
+/*
+ * store_sql.c: the SQL plumbing every file of the store uses: SQLite
+ * result codes turned into qn_err, statements prepared and stepped, text
+ * bound and read, and the transaction each single call runs in.
+ */
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store_internal.h"
+
+int qn_store__fail(qn_store *s, int rc, qn_err *err)
+{
+    const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+
+    if (s)
+        qn_err_source(err, s->path);
+    switch (rc & 0xff) {
+    case SQLITE_NOMEM:
+        /* sqlite3_errmsg may name the step that wanted the memory instead
+         * ("unable to open a temporary database file ..."): say the cause */
+        if (strstr(msg, "out of memory"))
+            return qn_err_set(err, QN_ENOMEM, 0, 0, "%s", msg);
+        return qn_err_set(err, QN_ENOMEM, 0, 0, "out of memory (%s)", msg);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return qn_err_set(err, QN_EBUSY, 0, 0,
+                          "database is locked by another writer for more "
+                          "than %d ms (%s); retry later",
+                          s ? s->busy_ms : 0, msg);
+    case SQLITE_FULL:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY: {
+        /* say what the system said: "file too large", "no space left" */
+        int e = s && s->db ? sqlite3_system_errno(s->db) : 0;
+        if (e)
+            return qn_err_set(err, QN_EDB, 0, 0, "%s: %s", msg, strerror(e));
+        return qn_err_set(err, QN_EDB, 0, 0, "%s", msg);
+    }
+    default:
+        return qn_err_set(err, QN_EDB, 0, 0, "%s", msg);
+    }
+}
+
+int qn_store__exec(qn_store *s, const char *sql, qn_err *err)
+{
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+
+    return rc == SQLITE_OK ? QN_OK : qn_store__fail(s, rc, err);
+}
+
+int qn_store__prep(qn_store *s, sqlite3_stmt **st, const char *sql, qn_err *err)
+{
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+
+    if (rc != SQLITE_OK) {
+        *st = NULL;
+        return qn_store__fail(s, rc, err);
+    }
+    return QN_OK;
+}
+
+int qn_store__step(qn_store *s, sqlite3_stmt *st, qn_err *err)
+{
+    int rc = sqlite3_step(st);
+
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+        return QN_OK;
+    return qn_store__fail(s, rc, err);
+}
+
+int qn_store__int(qn_store *s, const char *sql, long long *out, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st, sql, err), r;
+
+    if (rc != QN_OK)
+        return rc;
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0);
+    else if (r == SQLITE_DONE)
+        *out = 0;
+    else
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/*
+ * SQLITE_STATIC: every caller steps the statement while v is alive, and a
+ * copy could fail for want of memory, which sqlite3_bind_text reports only
+ * by its return value: the statement would then run with NULL (found by
+ * failing SQLite's allocations, tests/faults.sh).
+ */
+void qn_store__bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (v)
+        sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+const char *qn_store__col_text(sqlite3_stmt *st, int i)
+{
+    return (const char *)sqlite3_column_text(st, i);
+}
+
+const char *qn_store__col_str(sqlite3_stmt *st, int i)
+{
+    const char *t = qn_store__col_text(st, i);
+    return t ? t : "";
+}
+
+/* ---------------------------------------------------------------------
+ * Transactions for single calls: their own BEGIN IMMEDIATE outside a
+ * batch, a savepoint inside one (so a failed call undoes only itself).
+ */
+int qn_store__tx_begin(qn_store *s, qn_err *err)
+{
+    return qn_store__exec(s, s->in_batch ? "SAVEPOINT qn_op"
+                                         : "BEGIN IMMEDIATE",
+                          err);
+}
+
+int qn_store__tx_end(qn_store *s, int rc, qn_err *err)
+{
+    /* SQLite ends the transaction itself after some errors (out of
+     * memory, I/O): never report such a call as done */
+    if (rc == QN_OK && sqlite3_get_autocommit(s->db))
+        rc = qn_err_set(err, QN_EDB, 0, 0,
+                        "the transaction was rolled back by SQLite");
+    if (rc == QN_OK) {
+        rc = qn_store__exec(s, s->in_batch ? "RELEASE qn_op" : "COMMIT", err);
+        if (rc == QN_OK)
+            return QN_OK;
+    }
+    /* The rollback itself needs memory (to prepare it): when it fails the
+     * transaction stays open, and rc may be a benign QN_ENOTFOUND the
+     * caller would carry on from, into "cannot start a transaction within
+     * a transaction". Report the failed rollback instead (found by
+     * failing SQLite's allocations, tests/faults.sh). When SQLite has
+     * already rolled back, there is nothing to undo and rc says why. */
+    if (sqlite3_get_autocommit(s->db))
+        return rc;
+    int undo = qn_store__exec(
+        s, s->in_batch ? "ROLLBACK TO qn_op; RELEASE qn_op" : "ROLLBACK", err);
+    return undo != QN_OK ? undo : rc;
+}

@@ -1,0 +1,561 @@
+/*
+ * json_in.c: JSON submission records through jansson (the only file that
+ * includes it). jansson checks the syntax; to point errors at the value
+ * they concern, a small scanner walks the raw text (already known to be
+ * valid JSON) to find byte offsets of members and array elements.
+ */
+#include "submit_internal.h"
+
+#include "quench/mem.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+/* ---- positions ---------------------------------------------------------- */
+
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static size_t skip_ws(const char *s, size_t len, size_t i)
+{
+    while (i < len && is_ws(s[i]))
+        i++;
+    return i;
+}
+
+/* Index just after the value starting at s[i] (valid JSON assumed). */
+static size_t skip_value(const char *s, size_t len, size_t i)
+{
+    int depth = 0, in_str = 0;
+
+    if (i >= len)
+        return len;
+    if (s[i] != '"' && s[i] != '[' && s[i] != '{') {
+        while (i < len && !is_ws(s[i]) && s[i] != ',' && s[i] != ']' &&
+               s[i] != '}')
+            i++;
+        return i;
+    }
+    for (; i < len; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"') {
+                in_str = 0;
+                if (depth == 0)
+                    return i + 1;
+            }
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if (c == ']' || c == '}') {
+            if (--depth == 0)
+                return i + 1;
+        }
+    }
+    return len;
+}
+
+/*
+ * Offsets of the key and the value of the top-level member `key` of the
+ * object at the start of s; 0 when not found (a key written with escapes).
+ */
+static int find_member(const char *s, size_t len, const char *key,
+                       size_t *key_off, size_t *val_off)
+{
+    size_t i = skip_ws(s, len, 0), klen = strlen(key), kend;
+
+    if (i >= len || s[i] != '{')
+        return 0;
+    i = skip_ws(s, len, i + 1);
+    while (i < len && s[i] == '"') {
+        kend = skip_value(s, len, i);
+        *key_off = i;
+        i = skip_ws(s, len, kend);
+        if (i < len && s[i] == ':')
+            i = skip_ws(s, len, i + 1);
+        if (kend - *key_off == klen + 2 &&
+            memcmp(s + *key_off + 1, key, klen) == 0) {
+            *val_off = i;
+            return 1;
+        }
+        i = skip_ws(s, len, skip_value(s, len, i));
+        if (i < len && s[i] == ',')
+            i = skip_ws(s, len, i + 1);
+    }
+    return 0;
+}
+
+/* Offset of element `idx` of the array at s[arr] (or of its ']'). */
+static size_t find_elem(const char *s, size_t len, size_t arr, size_t idx)
+{
+    size_t i = skip_ws(s, len, arr + 1), n;
+
+    for (n = 0; n < idx && i < len && s[i] != ']'; n++) {
+        i = skip_ws(s, len, skip_value(s, len, i));
+        if (i < len && s[i] == ',')
+            i = skip_ws(s, len, i + 1);
+    }
+    return i;
+}
+
+/* The closing ']' of the array at s[arr]. */
+static size_t array_end(const char *s, size_t len, size_t arr)
+{
+    size_t e = skip_value(s, len, arr);
+    return e > 0 ? e - 1 : 0;
+}
+
+typedef struct ctx {
+    const char *text;
+    size_t len;
+    int line, col;
+    qn_err *err;
+} ctx;
+
+static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
+                   ...) QN_PRINTF(4, 5);
+
+static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
+                   ...)
+{
+    char msg[256];
+    va_list ap;
+    int line, col;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    qn_submit__pos(x->text, off < x->len ? off : x->len, x->line, x->col,
+                   &line, &col);
+    return qn_err_set(x->err, code, line, col, "%s", msg);
+}
+
+/*
+ * The deepest nesting must stay within QN_SUBMIT_MAX_DEPTH: jansson's own
+ * limit is 2048 levels, far more than any record needs.
+ */
+static int check_depth(const ctx *x)
+{
+    int depth = 0, in_str = 0;
+    size_t i;
+
+    for (i = 0; i < x->len; i++) {
+        char c = x->text[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > QN_SUBMIT_MAX_DEPTH)
+                return fail_at(x, QN_ELIMIT, i,
+                               "JSON nested deeper than %d levels",
+                               QN_SUBMIT_MAX_DEPTH);
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return QN_OK;
+}
+
+/*
+ * jansson's `position` is the byte count read when it gave up, i.e. just
+ * past the offending token, and its message ends "near 'TOKEN'": point at
+ * the token's first byte when the message holds it whole.
+ */
+static int fail_json(const ctx *x, const json_error_t *je)
+{
+    if (json_error_code(je) == json_error_out_of_memory)
+        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
+    size_t pos = je->position > 0 ? (size_t)je->position : 0, off = pos;
+    const char *near = strstr(je->text, " near '");
+    size_t tlen = strlen(je->text);
+
+    if (near && tlen > 0 && je->text[tlen - 1] == '\'' &&
+        tlen < JSON_ERROR_TEXT_LENGTH - 2) {
+        size_t toklen = (size_t)(je->text + tlen - 1 - (near + 7));
+        off = toklen <= pos ? pos - toklen : 0;
+    } else if (strstr(je->text, "near end of file")) {
+        off = pos; /* just past the last byte */
+    } else if (off > 0 && off <= x->len) {
+        off--;
+    }
+    return fail_at(x, QN_ESYNTAX, off, "invalid JSON: %s", je->text);
+}
+
+static json_t *load(const ctx *x, size_t flags)
+{
+    json_error_t je;
+    json_t *j;
+
+    if (check_depth(x) < 0)
+        return NULL;
+    j = json_loadb(x->text, x->len, flags | JSON_REJECT_DUPLICATES, &je);
+    if (!j)
+        fail_json(x, &je);
+    return j;
+}
+
+static const char *type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number with a fraction or exponent";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+/* An array of ncells integers 0..k-1 at raw offset `at`. */
+static int int_array(uint8_t *out, const qn_layout *l, unsigned k,
+                     const json_t *a, const ctx *x, size_t at,
+                     const char *what)
+{
+    size_t n = json_array_size(a), i;
+    const char *prefix = strcmp(what, "state") == 0 ? "" : "solution: ";
+
+    for (i = 0; i < n && i < (size_t)l->ncells; i++) {
+        const json_t *v = json_array_get(a, i);
+        json_int_t iv;
+        if (!json_is_integer(v))
+            return fail_at(x, QN_ESYNTAX,
+                           find_elem(x->text, x->len, at, i),
+                           "%s value at index %zu must be an integer, got "
+                           "%s",
+                           what, i, type_name(v));
+        iv = json_integer_value(v);
+        if (iv < 0 || iv >= (json_int_t)k)
+            return fail_at(x, QN_ESYNTAX,
+                           find_elem(x->text, x->len, at, i),
+                           "%s value %" JSON_INTEGER_FORMAT
+                           " at index %zu must be 0..%u",
+                           what, iv, i, k - 1);
+        out[i] = (uint8_t)iv;
+    }
+    if (n > (size_t)l->ncells)
+        return fail_at(x, QN_ESYNTAX,
+                       find_elem(x->text, x->len, at, (size_t)l->ncells),
+                       "%sexpected %d cells, got %zu", prefix, l->ncells, n);
+    if (n < (size_t)l->ncells)
+        return fail_at(x, QN_ESYNTAX, array_end(x->text, x->len, at),
+                       "%sexpected %d cells, got %zu", prefix, l->ncells, n);
+    return QN_OK;
+}
+
+/*
+ * A string of cells at raw offset `at` (its opening quote). Errors inside
+ * map back to the raw text exactly when the string has no escapes. A
+ * solution may also be a flat digit string, and its errors say "solution".
+ */
+static int cells_string(uint8_t *out, const qn_layout *l, unsigned k,
+                        int is_solution, const json_t *s, const ctx *x,
+                        size_t at)
+{
+    size_t bad = 0, rawlen = skip_value(x->text, x->len, at) - at;
+    qn_err e = QN_ERR_INIT;
+    const char *str = json_string_value(s);
+    size_t n = json_string_length(s);
+
+    if (qn_submit__cells_str(out, l, k, is_solution, str, n, &bad, &e) ==
+        QN_OK)
+        return QN_OK;
+    if (rawlen == n + 2 && !memchr(x->text + at, '\\', rawlen))
+        at += 1 + bad;
+    return fail_at(x, e.code, at, "%s%s", is_solution ? "solution: " : "",
+                   e.msg);
+}
+
+static const char *const known_keys[] = {"id", "state", "solution",
+                                         "min_presses"};
+#define NKEYS (sizeof(known_keys) / sizeof(known_keys[0]))
+
+/* Edit distance, for "did you mean"; short strings only. */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), i, j, row[40], prev, tmp;
+
+    if (la > 32 || lb > 32)
+        return 99;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        prev = row[0];
+        row[0] = i;
+        for (j = 1; j <= lb; j++) {
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            tmp = row[j];
+            row[j] = best;
+            prev = tmp;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown_key(const ctx *x, const char *key, size_t off)
+{
+    size_t i, best = 0, bestd = 99, d;
+    char shown[64];
+
+    for (i = 0; i < NKEYS; i++) {
+        d = distance(key, known_keys[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = i;
+        }
+        /* a prefix or an extension: "min_press", "states" */
+        if (strlen(key) >= 2 &&
+            (strncmp(key, known_keys[i], strlen(key)) == 0 ||
+             strncmp(key, known_keys[i], strlen(known_keys[i])) == 0) &&
+            bestd > 1) {
+            bestd = 1;
+            best = i;
+        }
+    }
+    snprintf(shown, sizeof(shown), "%s", key);
+    if (bestd <= 3 && bestd < strlen(key))
+        return fail_at(x, QN_ESYNTAX, off,
+                       "unknown key '%s' (did you mean '%s'?)", shown,
+                       known_keys[best]);
+    return fail_at(x, QN_ESYNTAX, off,
+                   "unknown key '%s' (expected id, state, solution, "
+                   "min_presses)",
+                   shown);
+}
+
+/* What generate and export write beside a puzzle: read and ignored. */
+static const char *const info_keys[] = {
+    "index", "rule",           "rule_hash", "optimal_solutions",
+    "grade", "grader_version", "seed",      "lit"};
+
+static int is_info_key(const char *key)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
+        if (strcmp(key, info_keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/*
+ * The record's "type" (generate) or "record" (export) member, when it has
+ * one: "puzzle" is a submission; "header", "summary" (generate) and
+ * "pack" (export) are quench's own records around the puzzles
+ * (rec->is_meta); anything else is an error.
+ */
+static int record_type(qn_submit__rec *rec, const json_t *j, const ctx *x)
+{
+    static const char *const names[2] = {"type", "record"};
+    size_t koff = 0, voff = 0, i;
+
+    for (i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(j, names[i]);
+        const char *t = json_string_value(v);
+        if (!v)
+            continue;
+        if (!find_member(x->text, x->len, names[i], &koff, &voff))
+            voff = skip_ws(x->text, x->len, 0);
+        if (t && strcmp(t, "puzzle") == 0)
+            continue;
+        if (t && (strcmp(t, "header") == 0 || strcmp(t, "summary") == 0 ||
+                  strcmp(t, "pack") == 0)) {
+            rec->is_meta = 1;
+            continue;
+        }
+        return fail_at(x, QN_ESYNTAX, voff,
+                       "%s must be \"puzzle\" (or \"header\", "
+                       "\"summary\", \"pack\" on quench's own records)",
+                       names[i]);
+    }
+    return QN_OK;
+}
+
+static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
+                  size_t at)
+{
+    if (json_is_integer(v)) {
+        snprintf(rec->id, sizeof(rec->id), "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(v));
+    } else if (json_is_string(v)) {
+        size_t n = json_string_length(v);
+        if (n == 0)
+            return fail_at(x, QN_ESYNTAX, at, "id is empty");
+        if (n > QN_SUBMIT_MAX_ID)
+            return fail_at(x, QN_ELIMIT, at,
+                           "id longer than %d bytes (%zu)", QN_SUBMIT_MAX_ID,
+                           n);
+        memcpy(rec->id, json_string_value(v), n);
+        rec->id[n] = '\0';
+    } else {
+        return fail_at(x, QN_ESYNTAX, at,
+                       "id must be a string or an integer, got %s",
+                       type_name(v));
+    }
+    rec->has_id = 1;
+    return QN_OK;
+}
+
+/* "state" or "solution" at raw offset `at`: a string of cells or an array
+ * of integers, into out. */
+static int cells_value(uint8_t *out, const qn_submit__rec *rec,
+                       int is_solution, const json_t *v, const ctx *x,
+                       size_t at)
+{
+    const char *what = is_solution ? "solution" : "state";
+
+    if (json_is_string(v))
+        return cells_string(out, rec->l, rec->k, is_solution, v, x, at);
+    if (json_is_array(v))
+        return int_array(out, rec->l, rec->k, v, x, at, what);
+    return fail_at(x, QN_ESYNTAX, at,
+                   "%s must be a string or an array of integers, got %s",
+                   what, type_name(v));
+}
+
+static int get_min(qn_submit__rec *rec, const json_t *v, const ctx *x,
+                   size_t at)
+{
+    if (!json_is_integer(v))
+        return fail_at(x, QN_ESYNTAX, at,
+                       "min_presses must be a non-negative integer, got %s",
+                       type_name(v));
+    if (json_integer_value(v) < 0)
+        return fail_at(x, QN_ESYNTAX, at,
+                       "min_presses must be a non-negative integer, got "
+                       "%" JSON_INTEGER_FORMAT,
+                       json_integer_value(v));
+    rec->min_presses = (uint64_t)json_integer_value(v);
+    rec->has_min = 1;
+    return QN_OK;
+}
+
+/* Member `key` (value v) of a submission record into rec. */
+static int member(qn_submit__rec *rec, const char *key, const json_t *v,
+                  const ctx *x)
+{
+    size_t koff = 0, voff = 0;
+    int rc;
+
+    if (!find_member(x->text, x->len, key, &koff, &voff))
+        koff = voff = skip_ws(x->text, x->len, 0);
+    if (strcmp(key, "type") == 0 || strcmp(key, "record") == 0 ||
+        is_info_key(key))
+        return QN_OK; /* checked by record_type, or informational */
+    if (strcmp(key, "id") == 0)
+        return get_id(rec, v, x, voff);
+    if (strcmp(key, "state") == 0)
+        return cells_value(rec->cells, rec, 0, v, x, voff);
+    if (strcmp(key, "solution") == 0) {
+        rc = cells_value(rec->solution, rec, 1, v, x, voff);
+        rec->has_solution = rc == QN_OK;
+        return rc;
+    }
+    if (strcmp(key, "min_presses") == 0)
+        return get_min(rec, v, x, voff);
+    return unknown_key(x, key, koff);
+}
+
+int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
+                           int line, int col, qn_err *err)
+{
+    ctx x = {text, len, line, col, err};
+    size_t koff = 0, voff = 0;
+    const char *key;
+    json_t *j, *v;
+    int rc = QN_OK;
+
+    rec->has_id = rec->has_solution = rec->has_min = rec->is_meta = 0;
+    j = load(&x, JSON_DECODE_ANY);
+    if (!j)
+        return err ? err->code : QN_ESYNTAX;
+    if (!json_is_object(j)) {
+        rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
+                     "expected a JSON object, got %s", type_name(j));
+        goto done;
+    }
+    /* The id first, so even a malformed record is reported by its id. */
+    v = json_object_get(j, "id");
+    if (v && find_member(text, len, "id", &koff, &voff))
+        (void)get_id(rec, v, &(ctx){text, len, line, col, NULL}, voff);
+    if ((rc = record_type(rec, j, &x)) < 0 || rec->is_meta)
+        goto done;
+    json_object_foreach(j, key, v)
+    {
+        if ((rc = member(rec, key, v, &x)) < 0)
+            goto done;
+    }
+    if (!json_object_get(j, "state"))
+        rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
+                     "missing key 'state'");
+done:
+    json_decref(j);
+    return rc;
+}
+
+int qn_submit__json_state(uint8_t *out, const qn_layout *l, unsigned k,
+                          const char *text, size_t len, int line, int col,
+                          qn_err *err)
+{
+    ctx x = {text, len, line, col, err};
+    json_t *j = load(&x, 0);
+    int rc;
+
+    if (!j)
+        return err ? err->code : QN_ESYNTAX;
+    if (json_is_array(j))
+        rc = int_array(out, l, k, j, &x, skip_ws(text, len, 0), "state");
+    else
+        rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
+                     "expected an array of integers, got %s", type_name(j));
+    json_decref(j);
+    return rc;
+}
+
+int qn_submit__json_int(long long *out, int *is_int_out, const char *text,
+                        size_t len, int line, int col, qn_err *err)
+{
+    ctx x = {text, len, line, col, err};
+    json_t *j;
+    int rc = QN_OK;
+
+    *is_int_out = 0;
+    if (check_depth(&x) < 0)
+        return err ? err->code : QN_ELIMIT;
+    {
+        json_error_t je;
+        j = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
+                       &je);
+        if (!j)
+            return fail_json(&x, &je);
+    }
+    if (json_is_integer(j)) {
+        *is_int_out = 1;
+        *out = json_integer_value(j);
+    } else {
+        rc = fail_at(&x, QN_ESYNTAX, 0, "expected an integer, got %s",
+                     type_name(j));
+    }
+    json_decref(j);
+    return rc;
+}

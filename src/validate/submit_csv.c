@@ -1,0 +1,415 @@
+/*
+ * submit_csv.c: the CSV format (RFC 4180 quoting, a header naming the
+ * columns): records over several lines while a quoted field is open,
+ * split into fields, each field checked where it stands in the text.
+ */
+#include "submit_reader.h"
+
+#include <string.h>
+
+#define MAXCOLS QN_SUBMIT__MAXCOLS
+
+/* The columns after COL_MIN are what `quench export --format csv` writes
+ * beside a puzzle: accepted and ignored, so validate reads quench's own
+ * CSV. */
+enum col_kind {
+    COL_ID,
+    COL_STATE,
+    COL_SOLUTION,
+    COL_MIN,
+    COL_OPTIMAL,
+    COL_GRADE,
+    COL_SEED
+};
+static const char *const col_names[MAXCOLS] = {
+    "id", "state", "solution", "min_presses", "optimal_solutions", "grade",
+    "seed"};
+
+typedef struct field {
+    size_t raw, raw_end; /* offsets in the record text, quotes included */
+    size_t dec, dec_len; /* decoded bytes in r->scratch after the text */
+} field;
+
+/*
+ * Follow RFC 4180 quoting through one physical line: *q says whether a
+ * quoted field is open (it carries over to the next line), *start whether
+ * the next byte begins a field. Only a quote at the start of a field opens
+ * one; a stray quote elsewhere is left for csv_split to report.
+ */
+static void csv_scan(const char *s, size_t n, int *q, int *start)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (*q) {
+            if (s[i] == '"') {
+                if (i + 1 < n && s[i + 1] == '"')
+                    i++;
+                else
+                    *q = 0;
+            }
+        } else if (s[i] == ',') {
+            *start = 1;
+            continue;
+        } else if (s[i] == '"' && *start) {
+            *q = 1;
+        }
+        *start = 0;
+    }
+}
+
+/*
+ * The next CSV record (physical lines joined while a quoted field is open)
+ * into r->scratch. Returns 1 with *line_out its first line and *tl set if
+ * it went over the limit, 0 at the end, or QN_EIO.
+ */
+static int csv_record(qn_submit_reader *r, long long *line_out, int *tl,
+                      qn_err *err)
+{
+    const char *s = NULL;
+    size_t n = 0;
+    long long line;
+    int rc, in_q = 0, at_start = 1;
+
+    do {
+        rc = qn_submit__get_line(r, &s, &n, &line, tl, err);
+        if (rc <= 0)
+            return rc;
+    } while (!*tl && qn_submit__is_blank(s, n));
+    *line_out = line;
+    qn_buf_reset(&r->scratch);
+    if (*tl)
+        return 1;
+    for (;;) {
+        csv_scan(s, n, &in_q, &at_start);
+        qn_buf_add(&r->scratch, s, n);
+        if (r->scratch.len > (size_t)QN_SUBMIT_MAX_LINE) {
+            /* Reading resumes at the next physical line. */
+            *tl = 1;
+            return 1;
+        }
+        if (!in_q)
+            return 1;
+        rc = qn_submit__get_line(r, &s, &n, &line, tl, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            return 1; /* unterminated quote: the parser reports it */
+        if (*tl)
+            return 1;
+        qn_buf_addc(&r->scratch, '\n');
+    }
+}
+
+/*
+ * Split r->scratch[0..len) into fields, decoding into r->scratch after the
+ * text. Returns the field count (up to max stored in f) or -1 with the
+ * offset of the problem and a message.
+ */
+static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
+                      size_t *bad_off, const char **why)
+{
+    size_t i = 0;
+    long nf = 0;
+
+    /* Decoded text never exceeds the raw text: grow once, then index. */
+    qn_buf_grow(&r->scratch, len + 1);
+    r->scratch.len = len;
+    for (;;) {
+        const char *t = r->scratch.buf;
+        char *d = r->scratch.buf + r->scratch.len;
+        size_t start = i, dstart = r->scratch.len, dn = 0;
+        if (i < len && t[i] == '"') {
+            i++;
+            for (;;) {
+                if (i >= len) {
+                    *bad_off = start;
+                    *why = "unterminated quoted field";
+                    return -1;
+                }
+                if (t[i] == '"') {
+                    if (i + 1 < len && t[i + 1] == '"') {
+                        d[dn++] = '"';
+                        i += 2;
+                        continue;
+                    }
+                    i++;
+                    break;
+                }
+                d[dn++] = t[i++];
+            }
+            if (i < len && t[i] != ',') {
+                *bad_off = i;
+                *why = "unexpected character after a closing quote";
+                return -1;
+            }
+        } else {
+            while (i < len && t[i] != ',') {
+                if (t[i] == '"') {
+                    *bad_off = i;
+                    *why = "quote inside an unquoted field";
+                    return -1;
+                }
+                d[dn++] = t[i++];
+            }
+        }
+        if (nf < max) {
+            f[nf].raw = start;
+            f[nf].raw_end = i;
+            f[nf].dec = dstart;
+            f[nf].dec_len = dn;
+        }
+        nf++;
+        r->scratch.len += dn;
+        if (i >= len)
+            break;
+        i++; /* the comma */
+    }
+    r->scratch.buf[r->scratch.len] = '\0';
+    return nf;
+}
+
+/* Raw offset in the record text of decoded byte `off` of field f. */
+static size_t csv_raw_off(const char *t, const field *f, size_t off)
+{
+    size_t j = f->raw, d = 0;
+
+    if (j < f->raw_end && t[j] == '"') {
+        j++;
+        while (d < off && j < f->raw_end) {
+            j += t[j] == '"' ? 2 : 1;
+            d++;
+        }
+        return j;
+    }
+    return j + off;
+}
+
+/* Names of known columns, for the did-you-mean of an unknown one. */
+static const char *csv_suggest(const char *name, size_t n)
+{
+    int i;
+
+    for (i = 0; i < MAXCOLS; i++) {
+        size_t cn = strlen(col_names[i]);
+        if (n >= 2 && (strncmp(name, col_names[i], n < cn ? n : cn) == 0))
+            return col_names[i];
+    }
+    for (i = 0; i < MAXCOLS; i++) {
+        size_t cn = strlen(col_names[i]), j, same = 0;
+        if (cn != n)
+            continue;
+        for (j = 0; j < n; j++)
+            same += (name[j] | 0x20) == col_names[i][j];
+        if (same + 1 >= n)
+            return col_names[i];
+    }
+    return NULL;
+}
+
+static int csv_header(qn_submit_reader *r, qn_err *err)
+{
+    field f[MAXCOLS + 1];
+    long long line;
+    const char *why = "";
+    size_t boff = 0, len;
+    long nf, i;
+    int rc, tl, ln, cl, kind;
+
+    rc = csv_record(r, &line, &tl, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 0) {
+        r->header_done = 1;
+        return 0; /* empty input: no records, no header needed */
+    }
+    if (tl)
+        return qn_submit__fatal(r, err, QN_ELIMIT, line, 1,
+                         "CSV header longer than %d bytes",
+                         QN_SUBMIT_MAX_LINE);
+    len = r->scratch.len;
+    boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
+    if (boff == len) {
+        nf = csv_split(r, len, f, MAXCOLS + 1, &boff, &why);
+    } else {
+        nf = -1;
+    }
+    if (nf < 0) {
+        qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
+                       &cl);
+        return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl, "CSV header: %s",
+                                why);
+    }
+    for (i = 0; i < MAXCOLS; i++)
+        r->col_of[i] = -1;
+    for (i = 0; i < nf; i++) {
+        const char *name = i < MAXCOLS + 1 ? r->scratch.buf + f[i].dec : "";
+        size_t n = i < MAXCOLS + 1 ? f[i].dec_len : 0;
+        qn_submit__pos(r->scratch.buf, i < MAXCOLS + 1 ? f[i].raw : 0,
+                       qn_submit__clamp(line), 1, &ln, &cl);
+        for (kind = 0; kind < MAXCOLS; kind++)
+            if (strlen(col_names[kind]) == n &&
+                memcmp(name, col_names[kind], n) == 0)
+                break;
+        if (i >= MAXCOLS + 1)
+            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                             "CSV header has more than %d columns",
+                             MAXCOLS);
+        if (kind == MAXCOLS) {
+            const char *sug = csv_suggest(name, n);
+            int shown = n > 64 ? 64 : (int)n;
+            if (sug)
+                return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                                 "unknown CSV column '%.*s' (did you mean "
+                                 "'%s'?)",
+                                 shown, name, sug);
+            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                             "unknown CSV column '%.*s' (expected id, "
+                             "state, solution, min_presses)",
+                             shown, name);
+        }
+        if (r->col_of[kind] >= 0)
+            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                             "CSV column '%s' appears twice",
+                             col_names[kind]);
+        r->col_of[kind] = (int)i;
+    }
+    if (r->col_of[COL_STATE] < 0)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, line, 1,
+                         "CSV header has no 'state' column");
+    r->ncols = (int)nf;
+    r->header_done = 1;
+    return 1;
+}
+
+
+/* The id first, so a malformed record still shows it. */
+static void csv_take_id(qn_submit_reader *r, const field *f, long nf)
+{
+    int col = r->col_of[COL_ID];
+
+    if (col >= 0 && col < nf) {
+        const field *fi = &f[col];
+        if (fi->dec_len > 0 && fi->dec_len <= QN_SUBMIT_MAX_ID) {
+            memcpy(r->data.id, r->scratch.buf + fi->dec, fi->dec_len);
+            r->data.id[fi->dec_len] = '\0';
+            r->data.has_id = 1;
+        }
+    }
+}
+
+/* The min_presses field v[0..n), at (ln, cl). Returns 1 when the record
+ * turned malformed. */
+static int csv_min(qn_submit_reader *r, const char *v, size_t n, int ln,
+                   int cl)
+{
+    uint64_t m = 0;
+    size_t j;
+
+    if (n == 0)
+        return 0;
+    for (j = 0; j < n; j++) {
+        unsigned dgt = (unsigned)v[j] - '0';
+        if (dgt > 9 || m > (UINT64_MAX - dgt) / 10)
+            break;
+        m = m * 10 + dgt;
+    }
+    if (j < n) {
+        if ((unsigned)v[j] - '0' <= 9)
+            qn_submit__bad(r, QN_ESYNTAX, ln, cl,
+                           "min_presses '%.*s' does not fit in 64 bits",
+                           (int)(n > 40 ? 40 : n), v);
+        else
+            qn_submit__bad(r, QN_ESYNTAX, ln, cl,
+                           "min_presses must be a non-negative integer, got "
+                           "'%.*s'",
+                           (int)(n > 40 ? 40 : n), v);
+        return 1;
+    }
+    r->data.min_presses = m;
+    r->data.has_min = 1;
+    return 0;
+}
+
+/* Field fi of column kind `which` of the record at `line`. Returns 1 when
+ * the record turned malformed. */
+static int csv_field(qn_submit_reader *r, int which, const field *fi,
+                     long long line)
+{
+    const char *t = r->scratch.buf, *v = t + fi->dec;
+    size_t n = fi->dec_len, off = 0;
+    qn_err e = QN_ERR_INIT;
+    int ln, cl;
+
+    qn_submit__pos(t, fi->raw, qn_submit__clamp(line), 1, &ln, &cl);
+    if (which == COL_ID) {
+        if (n > QN_SUBMIT_MAX_ID)
+            return qn_submit__bad(r, QN_ELIMIT, ln, cl,
+                                  "id longer than %d bytes (%zu)",
+                                  QN_SUBMIT_MAX_ID, n);
+    } else if (which == COL_STATE || which == COL_SOLUTION) {
+        uint8_t *out = which == COL_STATE ? r->data.cells : r->data.solution;
+        if (n == 0 && which == COL_SOLUTION)
+            return 0;
+        if (qn_submit__cells_str(out, r->l, r->k, which == COL_SOLUTION, v,
+                                 n, &off, &e) != QN_OK) {
+            qn_submit__pos(t, csv_raw_off(t, fi, off),
+                           qn_submit__clamp(line), 1, &ln, &cl);
+            return qn_submit__bad(r, e.code, ln, cl, "%s%s",
+                                  which == COL_SOLUTION ? "solution: " : "",
+                                  e.msg);
+        }
+        if (which == COL_SOLUTION)
+            r->data.has_solution = 1;
+    } else if (which == COL_MIN) {
+        return csv_min(r, v, n, ln, cl);
+    }
+    return 0;
+}
+
+int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
+{
+    field f[MAXCOLS + 1]; /* one past: where a surplus field starts */
+    const char *why = "";
+    size_t boff = 0, len;
+    long long line;
+    long nf;
+    int rc, tl, ln, cl, kind, which;
+
+    if (!r->header_done) {
+        rc = csv_header(r, err);
+        if (rc <= 0)
+            return rc;
+    }
+    rc = csv_record(r, &line, &tl, err);
+    if (rc <= 0)
+        return rc;
+    qn_submit__begin(r, line, 1);
+    if (tl)
+        return qn_submit__too_long(r, line, "CSV record");
+    len = r->scratch.len;
+    if (qn_submit__bad_bytes(r, r->scratch.buf, len, line, 1))
+        return 1;
+    nf = csv_split(r, len, f, MAXCOLS + 1, &boff, &why);
+    if (nf < 0) {
+        qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
+                       &cl);
+        return qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", why);
+    }
+    csv_take_id(r, f, nf);
+    if (nf != r->ncols) {
+        size_t at = nf > r->ncols ? f[r->ncols].raw : len;
+        qn_submit__pos(r->scratch.buf, at, qn_submit__clamp(line), 1, &ln,
+                       &cl);
+        qn_submit__bad(r, QN_ESYNTAX, ln, cl, "expected %d fields, got %ld",
+                       r->ncols, nf);
+        return qn_submit__finish(r);
+    }
+    for (kind = 0; kind < r->ncols; kind++) {
+        for (which = 0; which < MAXCOLS && r->col_of[which] != kind; which++)
+            ;
+        if (csv_field(r, which, &f[kind], line))
+            break;
+    }
+    return qn_submit__finish(r);
+}
