@@ -42,5 +42,6 @@ for t in "$top"/tests/cli/t[0-9]*.sh; do
     tally "cli/$(basename "$t")" $? $(($(date +%s) - t0))
 done
 
-echo "$pass passed, $fail failed in $(($(date +%s) - start)) s"
+echo "tests took $(($(date +%s) - start)) s"
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
