@@ -146,6 +146,7 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     sp.stream_index = (int64_t)p->index;
     sp.provenance = QN_STORE_GENERATE;
     sp.run_id = gc->run_id;
+    sp.uid = p->uid;
     gc->next_index = p->index + 1;
     rc = qn_store_put_puzzle(gc->store, &sp, &id, &is_new, &gc->db_err);
     /* is_new 2: stored (and added, in the same transaction) by this run

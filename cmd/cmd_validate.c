@@ -14,6 +14,7 @@
 #include "quench/distrib.h"
 #include "quench/file.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "quench/store.h"
 #include "quench/submit.h"
@@ -288,6 +289,7 @@ typedef struct vrun {
     int64_t pack_id;
     uint64_t in_batch, stored;
     uint8_t *canon, *key;
+    qn_puzzle_id_key id_key;
     qn_buf text;
     qn_err db_err;
     int write_status;    /* a failed write's exit code (74, or 141) */
@@ -350,6 +352,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
+    sp.uid = qn_puzzle_id(&vr->id_key, vr->canon, n);
     rc = qn_store_put_puzzle(vr->store, &sp, &id, &is_new, &vr->db_err);
     if (rc == QN_OK && !is_new)
         qn_judge_stored_duplicate(vr->j, rl, id);
@@ -457,6 +460,11 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
     if (rc != QN_OK)
         return qn_report(ctx, &vr->db_err);
     vr->canon = QN_NEWN((size_t)qn_rules_ncells(r) + 1, uint8_t);
+    {
+        char rule_hash[65];
+        qn_rules_hash(r, rule_hash);
+        qn_puzzle_id_key_init(&vr->id_key, rule_hash);
+    }
     vr->key = QN_NEWN(qn_store_canon_size(qn_rules_ncells(r),
                                           qn_rules_colours(r)) + 1,
                       uint8_t);

@@ -90,7 +90,8 @@ typedef struct qn_gen_puzzle {
     const uint8_t *plan;  /* lexicographically smallest optimal plan */
     int lit;              /* cells that differ from the goal */
     const char *grade;    /* tier name, or NULL */
-    char id[17];          /* content id: 16 hex digits of H(rule, canon) */
+    uint64_t uid;         /* the puzzle id (puzzle_id.h) */
+    char id[17];          /* the same, 16 hex digits */
     const char *text;     /* what the formatter wrote, or NULL */
     size_t textlen;
 } qn_gen_puzzle;

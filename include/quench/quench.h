@@ -29,6 +29,7 @@
 /* rules: the rule model, YAML rule files, layouts, states, symmetry */
 #include "quench/canon.h"
 #include "quench/layout.h"
+#include "quench/puzzle_id.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 

@@ -136,6 +136,11 @@ typedef struct qn_store_puzzle {
     int64_t stream_index;  /* -1 = none */
     qn_store_provenance provenance;
     int64_t run_id;        /* 0 = none */
+    uint64_t uid;          /* the puzzle id (puzzle_id.h) */
+    const char *submission; /* validate: the submission's id; NULL = none */
+    const char *source;    /* validate: "FILE:LINE" of it; NULL = none */
+    const char *meta;      /* fields quench did not read, a JSON object
+                              text; NULL = none */
 } qn_store_puzzle;
 
 /*
@@ -158,6 +163,19 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
 size_t qn_store_canon_size(int n, unsigned k);
 size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
                            unsigned k);
+/* The inverse: n cell values out of qn_store_canon_size(n, k) bytes. */
+void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
+                           unsigned k);
+
+/*
+ * The stored puzzle a reference names: a puzzle id or a unique prefix of
+ * one (QN_PUZZLE_ID_MIN_PREFIX..16 hex digits, puzzle_id.h), or "#ROW",
+ * the database row. QN_EINVAL: not a reference, or a prefix (or, by a
+ * 64-bit collision, a whole id) that names two puzzles, both named in the
+ * message; QN_ENOTFOUND: none.
+ */
+int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
+                            qn_err *err);
 
 /* ---------------------------------------------------------------------
  * Runs: who wrote what, and where a generator resumes.
@@ -311,6 +329,10 @@ typedef struct qn_store_row {
     const char *seed;      /* NULL when none */
     int64_t stream_index;  /* -1 when none */
     const char *provenance;
+    uint64_t uid;          /* the puzzle id (puzzle_id.h) */
+    const char *submission; /* NULL unless from validate --into */
+    const char *source;
+    const char *meta;
 } qn_store_row;
 
 typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);

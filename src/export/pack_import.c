@@ -11,6 +11,7 @@
 
 #include "quench/canon.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/solver.h"
 #include "quench/state.h"
 
@@ -146,6 +147,7 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     qn_buf st = QN_BUF_INIT, wt = QN_BUF_INIT;
     const qn_layout *l = qn_rules_layout(pr->rules);
     qn_store_puzzle sp;
+    qn_puzzle_id_key key;
     int64_t id;
     int is_new = 0, rc;
 
@@ -169,6 +171,8 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.seed = *p->seed ? p->seed : NULL;
     sp.stream_index = p->index;
     sp.provenance = QN_STORE_IMPORT;
+    qn_puzzle_id_key_init(&key, pr->hash);
+    sp.uid = qn_puzzle_id(&key, im->canon, pr->ncells);
     rc = qn_store_put_puzzle(im->s, &sp, &id, &is_new, err);
     if (rc == QN_OK) {
         rc = qn_store_pack_add(im->s, im->pack_id, id, 0, err);

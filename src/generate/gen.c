@@ -11,7 +11,6 @@
 
 #include "gen_internal.h"
 #include "quench/distrib.h"
-#include "quench/hash.h"
 #include "quench/mem.h"
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
@@ -146,12 +145,9 @@ static void ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
     c->k = qn_solver_colours(g);
     c->goal = qn_rules_goal(r);
     c->matrix = qn_rules_matrix(r);
-    qn_hash h;
 
     qn_rules_hash(r, hex);
-    qn_hash_init(&h);
-    qn_hash_update(&h, hex, 64);
-    qn_hash_final(&h, c->rule_digest);
+    qn_puzzle_id_key_init(&c->id_key, hex);
 }
 
 int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,

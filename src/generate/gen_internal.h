@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "quench/gen.h"
-#include "quench/hash.h"
+#include "quench/puzzle_id.h"
 
 /* What every candidate computation reads; immutable during a run. */
 typedef struct genctx {
@@ -20,7 +20,7 @@ typedef struct genctx {
     unsigned k;
     const uint8_t *goal;
     const uint8_t *matrix;
-    uint8_t rule_digest[QN_HASH_BYTES];
+    qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
     uint64_t range_total;  /* EXHAUSTIVE: states with lo..hi presses */
 } genctx;
 

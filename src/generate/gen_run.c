@@ -44,7 +44,7 @@ typedef struct block {
     uint8_t *state, *canon, *plan; /* n * ncells each */
     uint64_t *presses, *nopt;
     int *lit;
-    char (*id)[17];
+    uint64_t *id;
     uint8_t *key;     /* n packed canonical keys (qn_seen_prepare) */
     uint64_t *hash;
     size_t *off;      /* n + 1 offsets into text */
@@ -97,16 +97,6 @@ static void block_release(block *b)
     qn_buf_release(&b->text);
 }
 
-/* The content id: SipHash of the canonical form, keyed by the rule. */
-static void content_id(const genctx *c, const uint8_t *canon, char id[17])
-{
-    static const char hex[] = "0123456789abcdef";
-    uint64_t v = qn_hash_short(c->rule_digest, canon, (size_t)c->n);
-
-    for (int i = 15; i >= 0; i--, v >>= 4)
-        id[i] = hex[v & 15];
-    id[16] = '\0';
-}
 
 /* The view of candidate i of a block that hooks and callers see. */
 static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
@@ -124,7 +114,8 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
     p->lit = b->lit[i];
     p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
                            : qn_solver_grade(c->g, p->presses);
-    memcpy(p->id, b->id[i], sizeof(p->id));
+    p->uid = b->id[i];
+    qn_puzzle_id_hex(p->id, b->id[i]);
     p->text = b->text.buf + b->off[i];
     p->textlen = b->off[i + 1] - b->off[i];
 }
@@ -156,7 +147,8 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         b->presses[i] = s->ans.mp.presses;
         b->nopt[i] = s->ans.mp.noptimal;
         b->lit[i] = count_lit(c, b->state + o);
-        content_id(c, b->canon + o, b->id[i]);
+        /* the puzzle id (puzzle_id.h): the rule's key over the canon */
+        b->id[i] = qn_puzzle_id(&c->id_key, b->canon + o, c->n);
         if (h->format) {
             qn_gen_puzzle p;
             b->off[i + 1] = b->off[i]; /* view() reads it */

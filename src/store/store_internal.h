@@ -70,6 +70,9 @@ int qn_store__claim_run(qn_store *s, int64_t run_id, qn_err *err);
 /* Release every claim of the connection (at close). */
 void qn_store__claims_release(qn_store *s);
 
+/* store_ids.c: compute the id of every stored puzzle (migration 0002). */
+int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err);
+
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);
 

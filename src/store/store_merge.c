@@ -21,19 +21,21 @@ static const char *const merge_sql[] = {
     /* runs by key, rule ids mapped through the hash */
     "INSERT OR IGNORE INTO main.runs (key, command, rule_id, seed, options,"
     " tool_version, requested, stored, duplicates, next_index, started,"
-    " finished, status) SELECT r.key, r.command, (SELECT m.id FROM"
+    " finished, status, summary) SELECT r.key, r.command, (SELECT m.id FROM"
     " main.rules m JOIN src.rules sr ON sr.hash = m.hash WHERE sr.id ="
     " r.rule_id), r.seed, r.options, r.tool_version, r.requested, r.stored,"
-    " r.duplicates, r.next_index, r.started, r.finished, r.status"
-    " FROM src.runs r ORDER BY r.id",
+    " r.duplicates, r.next_index, r.started, r.finished, r.status,"
+    " r.summary FROM src.runs r ORDER BY r.id",
     /* puzzles by (rule, canon); of two copies of one puzzle from the same
      * seed the earliest stream index wins, as it does in a single run,
      * whatever order the shards are merged in */
     "INSERT INTO main.puzzles (rule_id, state, canon,"
     " min_presses, optimal, witness, grade, grader, seed, stream_index,"
-    " provenance, run_id) SELECT mr.id, p.state, p.canon, p.min_presses,"
-    " p.optimal, p.witness, p.grade, p.grader, p.seed, p.stream_index,"
-    " p.provenance, (SELECT m.id FROM main.runs m WHERE m.key = sru.key)"
+    " provenance, run_id, uid, submission, source, meta) SELECT mr.id,"
+    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"
+    " p.grader, p.seed, p.stream_index, p.provenance,"
+    " (SELECT m.id FROM main.runs m WHERE m.key = sru.key), p.uid,"
+    " p.submission, p.source, p.meta"
     " FROM src.puzzles p JOIN src.rules sr ON sr.id = p.rule_id"
     " JOIN main.rules mr ON mr.hash = sr.hash"
     " LEFT JOIN src.runs sru ON sru.id = p.run_id"
@@ -42,8 +44,9 @@ static const char *const merge_sql[] = {
     " min_presses = excluded.min_presses, optimal = excluded.optimal,"
     " witness = excluded.witness, grade = excluded.grade,"
     " grader = excluded.grader, stream_index = excluded.stream_index,"
-    " provenance = excluded.provenance, run_id = excluded.run_id"
-    " WHERE excluded.seed IS puzzles.seed"
+    " provenance = excluded.provenance, run_id = excluded.run_id,"
+    " submission = excluded.submission, source = excluded.source,"
+    " meta = excluded.meta WHERE excluded.seed IS puzzles.seed"
     " AND excluded.stream_index < puzzles.stream_index",
     /* packs by name */
     "INSERT OR IGNORE INTO main.packs (name, title, description, author,"

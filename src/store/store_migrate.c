@@ -52,6 +52,9 @@ static int apply(qn_store *s, const struct qn_migration *m, qn_err *err)
                    sqlite3_errmsg(s->db));
         goto done;
     }
+    /* 0002 adds the puzzle id, which SQL cannot compute */
+    if (rc == QN_OK && m->number == 2)
+        rc = qn_store__fill_puzzle_ids(s, err);
     if (rc == QN_OK && m->number == 1) {
         snprintf(sql, sizeof(sql), "PRAGMA application_id = %d",
                  (int)QN_STORE_APPLICATION_ID);

@@ -128,7 +128,21 @@ size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
     return len;
 }
 
-/* Bind p to put_puzzle's parameters 1..12. The caller's strings outlive
+void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
+                           unsigned k)
+{
+    size_t bit = 0;
+    int b = bits_for(k);
+
+    for (int i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int j = 0; j < b; j++, bit++)
+            v |= (unsigned)(packed[bit / 8] >> (bit % 8) & 1) << j;
+        cells[i] = (uint8_t)v;
+    }
+}
+
+/* Bind p to put_puzzle's parameters 1..16. The caller's strings outlive
  * the step (reset right after it), so SQLITE_STATIC avoids a copy per
  * column on the hot path. */
 static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
@@ -158,6 +172,10 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
         sqlite3_bind_int64(st, 12, p->run_id);
     else
         sqlite3_bind_null(st, 12);
+    sqlite3_bind_int64(st, 13, (int64_t)p->uid);
+    sqlite3_bind_text(st, 14, p->submission, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 15, p->source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 16, p->meta, -1, SQLITE_STATIC);
 }
 
 /* p was not inserted: a duplicate up to symmetry. Report the puzzle that
@@ -209,8 +227,9 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
              s, &s->put_puzzle,
              "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
              " optimal, witness, grade, grader, seed, stream_index,"
-             " provenance, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-             " ?, ?, ?) ON CONFLICT (rule_id, canon) DO NOTHING",
+             " provenance, run_id, uid, submission, source, meta)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+             " ON CONFLICT (rule_id, canon) DO NOTHING",
              err)) != QN_OK)
         return rc;
     st = s->put_puzzle;

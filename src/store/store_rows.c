@@ -9,14 +9,14 @@
 
 #include "store_internal.h"
 
-/* Columns 0..13 of ROW_COLUMNS into a row. The rule's YAML comes with
+/* Columns 0..17 of ROW_COLUMNS into a row. The rule's YAML comes with
  * its puzzles from the same statement: a second query for it could
  * disagree with the first in a damaged file (one read through an index,
  * the other through the table). */
 #define ROW_COLUMNS                                                         \
     "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"  \
     " p.witness, p.grade, p.grader, p.seed, p.stream_index, p.provenance," \
-    " r.yaml"
+    " r.yaml, p.uid, p.submission, p.source, p.meta"
 
 static void read_row(sqlite3_stmt *st, qn_store_row *row)
 {
@@ -36,6 +36,10 @@ static void read_row(sqlite3_stmt *st, qn_store_row *row)
                             : sqlite3_column_int64(st, 11);
     row->provenance = qn_store__col_str(st, 12);
     row->rule_yaml = qn_store__col_str(st, 13);
+    row->uid = (uint64_t)sqlite3_column_int64(st, 14);
+    row->submission = qn_store__col_text(st, 15);
+    row->source = qn_store__col_text(st, 16);
+    row->meta = qn_store__col_text(st, 17);
     row->position = 0;
 }
 
@@ -60,7 +64,7 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         qn_store_row row;
         read_row(st, &row);
-        row.position = sqlite3_column_int64(st, 14);
+        row.position = sqlite3_column_int64(st, 18);
         if ((rc = fn(ctx, &row)) != 0)
             break;
     }

@@ -1,0 +1,173 @@
+/*
+ * store_ids.c: puzzle ids in the store (puzzle_id.h): looked up by a
+ * unique prefix, as git does for commits, and computed for the puzzles
+ * of a database older than the ids (migration 0002).
+ */
+#include "quench/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "quench/mem.h"
+#include "quench/puzzle_id.h"
+#include "store_internal.h"
+
+/* "#N": the database row N, for scripts written before the ids. */
+static int row_ref(qn_store *s, const char *ref, int64_t *id_out,
+                   qn_err *err)
+{
+    char *end;
+    long long v;
+    long long found = 0;
+    char sql[64];
+    int rc;
+
+    v = strtoll(ref + 1, &end, 10);
+    if (!ref[1] || *end || v < 1)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "'%s' is not a puzzle: '#' takes a database row "
+                          "number",
+                          ref);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM puzzles WHERE id = %lld",
+             v);
+    if ((rc = qn_store__int(s, sql, &found, err)) != QN_OK)
+        return rc;
+    if (!found)
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
+                          v);
+    *id_out = v;
+    return QN_OK;
+}
+
+int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
+                            qn_err *err)
+{
+    sqlite3_stmt *st;
+    uint64_t lo, hi;
+    int64_t first = 0, first_uid = 0;
+    int rc, r, n = 0;
+    char a[QN_PUZZLE_ID_HEX], b[QN_PUZZLE_ID_HEX];
+
+    if (ref[0] == '#')
+        return row_ref(s, ref, id_out, err);
+    if (qn_puzzle_id_prefix(ref, &lo, &hi) != 0)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "'%s' is not a puzzle id: expected %d to 16 hex "
+                          "digits (or #ROW)",
+                          ref, QN_PUZZLE_ID_MIN_PREFIX);
+    /* an aligned range never straddles 2^63: as signed it is ordered */
+    rc = qn_store__prep(s, &st,
+                        "SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?"
+                        " ORDER BY uid, id LIMIT 2",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, (int64_t)lo);
+    sqlite3_bind_int64(st, 2, (int64_t)hi);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n++ == 0) {
+            first = sqlite3_column_int64(st, 0);
+            first_uid = sqlite3_column_int64(st, 1);
+            continue;
+        }
+        qn_puzzle_id_hex(a, (uint64_t)first_uid);
+        qn_puzzle_id_hex(b, (uint64_t)sqlite3_column_int64(st, 1));
+        rc = strcmp(a, b)
+                 ? qn_err_set(err, QN_EINVAL, 0, 0,
+                              "puzzle id '%s' is ambiguous: %s, %s, ...; "
+                              "give more digits",
+                              ref, a, b)
+                 : qn_err_set(err, QN_EINVAL, 0, 0,
+                              "puzzle id %s names two puzzles (rows #%lld "
+                              "and #%lld): name one by its row",
+                              a, (long long)first,
+                              (long long)sqlite3_column_int64(st, 0));
+        break;
+    }
+    if (rc == QN_OK && r != SQLITE_DONE && r != SQLITE_ROW)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    if (rc == QN_OK && n == 0)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle with id %s", ref);
+    if (rc == QN_OK)
+        *id_out = first;
+    return rc;
+}
+
+/* The ids of up to `cap` puzzles after row `after`, by row. */
+typedef struct id_chunk {
+    int64_t row[1024], uid[1024];
+    size_t n;
+} id_chunk;
+
+static int compute_chunk(qn_store *s, int64_t after, id_chunk *c,
+                         qn_err *err)
+{
+    sqlite3_stmt *st;
+    uint8_t *cells = NULL;
+    int rc, r;
+
+    c->n = 0;
+    rc = qn_store__prep(s, &st,
+                        "SELECT p.id, r.hash, r.cells, r.colours, p.canon"
+                        " FROM puzzles p JOIN rules r ON r.id = p.rule_id"
+                        " WHERE p.id > ? ORDER BY p.id LIMIT 1024",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, after);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *hash = qn_store__col_str(st, 1);
+        int n = sqlite3_column_int(st, 2);
+        unsigned k = (unsigned)sqlite3_column_int(st, 3);
+        qn_puzzle_id_key key;
+
+        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255 ||
+            (size_t)sqlite3_column_bytes(st, 4) != qn_store_canon_size(n, k)) {
+            qn_err_source(err, s->path);
+            rc = qn_err_set(err, QN_EDB, 0, 0,
+                            "puzzle #%lld does not fit its rule set: the "
+                            "database is damaged",
+                            (long long)sqlite3_column_int64(st, 0));
+            break;
+        }
+        cells = QN_RENEW(cells, (size_t)n, uint8_t);
+        qn_store_canon_unpack(cells, sqlite3_column_blob(st, 4), n, k);
+        qn_puzzle_id_key_init(&key, hash);
+        c->row[c->n] = sqlite3_column_int64(st, 0);
+        c->uid[c->n++] = (int64_t)qn_puzzle_id(&key, cells, n);
+    }
+    if (rc == QN_OK && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    free(cells);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err)
+{
+    sqlite3_stmt *up = NULL;
+    id_chunk *c = QN_NEW(id_chunk);
+    int64_t after = 0;
+    int rc;
+
+    rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?",
+                        err);
+    /* read a chunk, then write it: never update rows under a scan */
+    while (rc == QN_OK && (rc = compute_chunk(s, after, c, err)) == QN_OK &&
+           c->n) {
+        for (size_t i = 0; rc == QN_OK && i < c->n; i++) {
+            sqlite3_bind_int64(up, 1, c->uid[i]);
+            sqlite3_bind_int64(up, 2, c->row[i]);
+            rc = qn_store__step(s, up, err);
+            sqlite3_reset(up);
+        }
+        after = c->row[c->n - 1];
+    }
+    sqlite3_finalize(up);
+    free(c);
+    return rc;
+}
