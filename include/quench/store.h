@@ -264,9 +264,12 @@ typedef struct qn_store_pack {
     const char *title;       /* "" when absent (NULL on input = "") */
     const char *description;
     const char *author;
-    int64_t version;
+    int64_t version;         /* on create: 0 = 1; an import keeps its
+                                document's */
     int64_t count;           /* puzzles in the pack */
     const char *created, *modified; /* ISO 8601 UTC */
+    const char *build;       /* the generator run family that built the
+                                pack, "" (NULL on input) for others */
 } qn_store_pack;
 
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
@@ -275,8 +278,8 @@ int qn_store_pack_check_name(const char *name, qn_err *err);
 /* Check p's name, title, description and author (NULL texts are ""). */
 int qn_store_pack_check(const qn_store_pack *p, qn_err *err);
 
-/* Create a pack from p's name/title/description/author (other fields are
- * ignored). QN_EINVAL when the name is taken or p fails
+/* Create a pack from p's name/title/description/author, version and
+ * build (other fields are ignored). QN_EINVAL when the name is taken or p fails
  * qn_store_pack_check. */
 int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
                          int64_t *id_out, qn_err *err);

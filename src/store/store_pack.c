@@ -100,14 +100,16 @@ int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
     if (rc == QN_OK)
         rc = qn_store__prep(
             s, &st,
-            "INSERT INTO packs (name, title, description, author)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO packs (name, title, description, author, version,"
+            " build) VALUES (?, ?, ?, ?, ?, ?)",
             err);
     if (rc == QN_OK) {
         qn_store__bind_text(st, 1, p->name);
         qn_store__bind_text(st, 2, p->title ? p->title : "");
         qn_store__bind_text(st, 3, p->description ? p->description : "");
         qn_store__bind_text(st, 4, p->author ? p->author : "");
+        sqlite3_bind_int64(st, 5, p->version > 1 ? p->version : 1);
+        qn_store__bind_text(st, 6, p->build ? p->build : "");
         rc = qn_store__step(s, st, err);
         id = sqlite3_last_insert_rowid(s->db);
     }
@@ -128,7 +130,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         s, &st,
         "SELECT id, name, title, description, author, version,"
         " (SELECT count(*) FROM pack_puzzles WHERE pack_id = id),"
-        " created, modified FROM packs"
+        " created, modified, build FROM packs"
         " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
         err);
     if (rc != QN_OK)
@@ -145,6 +147,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         p.count = sqlite3_column_int64(st, 6);
         p.created = qn_store__col_str(st, 7);
         p.modified = qn_store__col_str(st, 8);
+        p.build = qn_store__col_str(st, 9);
         n++;
         if ((rc = fn(ctx, &p)) != 0)
             break;
