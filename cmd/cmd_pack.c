@@ -292,7 +292,7 @@ static int sub_create(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
     qn_store_pack p = {0, NULL, pa->o.title, pa->o.description, pa->o.author,
-                       0, 0, NULL, NULL};
+                       0, 0, NULL, NULL, NULL};
     int64_t pack = 0;
     int st;
 
