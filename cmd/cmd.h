@@ -128,6 +128,10 @@ int cmd_store_rule(struct qn_store *s, const char *path, const qn_rules *r,
 /* The id of the pack called name, created when missing. */
 int cmd_store_pack(struct qn_store *s, const char *name, int64_t *id_out,
                    qn_err *err);
+/* The same for a generator run: a pack it creates records the run family
+ * `build` (store.h, qn_store_pack_append_build). */
+int cmd_store_build_pack(struct qn_store *s, const char *name,
+                         const char *build, int64_t *id_out, qn_err *err);
 /*
  * A pack name, or a pack's name and texts, given on the command line:
  * 0 when they pass qn_store_pack_check, else 64 (usage) after saying

@@ -158,8 +158,8 @@ int cmd_store_rule(qn_store *s, const char *path, const qn_rules *r,
     return rc;
 }
 
-int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
-                   qn_err *err)
+int cmd_store_build_pack(qn_store *s, const char *name, const char *build,
+                         int64_t *id_out, qn_err *err)
 {
     int rc = qn_store_pack_find(s, name, id_out, err);
 
@@ -167,9 +167,16 @@ int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
         qn_store_pack pk;
         memset(&pk, 0, sizeof(pk));
         pk.name = name;
+        pk.build = build;
         rc = qn_store_pack_create(s, &pk, id_out, err);
     }
     return rc;
+}
+
+int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
+                   qn_err *err)
+{
+    return cmd_store_build_pack(s, name, NULL, id_out, err);
 }
 
 int cmd_check_pack(const char *cmd, const qn_store_pack *p)

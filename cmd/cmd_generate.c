@@ -173,6 +173,7 @@ static int check_gradable(gen_cli *gc)
 /* The seed (drawn when not given, and always said) and the draw budget. */
 static void settle_seed(gen_cli *gc)
 {
+    gc->max_draws_opt = gc->o.max_draws;
     if (!gc->have_seed)
         qn_seed_random(&gc->o.seed);
     qn_seed_format(&gc->o.seed, gc->seed_hex);
@@ -219,10 +220,12 @@ static int run(gen_cli *gc, qn_gen_stats *st, qn_err *err)
 /* --db, once the run returned rc: what was stored is kept, on success,
  * interrupt or error alike (also when only printing it failed). An exit
  * status: a database failure is reported and the output dropped. */
-static int close_store(gen_cli *gc, int rc)
+static int close_store(gen_cli *gc, int rc, const qn_buf *summary)
 {
     if (!gc->db_failed)
         cmd_generate_commit_batch(gc);
+    if (!gc->db_failed && rc == QN_OK)
+        cmd_generate_keep_summary(gc, summary);
     if (!gc->db_failed)
         qn_store_run_finish(gc->store, gc->run_id, run_status(gc, rc), NULL);
     if (!gc->db_failed)
@@ -236,15 +239,24 @@ static int close_store(gen_cli *gc, int rc)
 static int run_to_end(gen_cli *gc, qn_err *err)
 {
     qn_gen_stats st;
-    int rc = run(gc, &st, err), status;
+    qn_buf summary = QN_BUF_INIT;
+    int rc, status;
 
-    if (gc->store && (status = close_store(gc, rc)) != QN_EXIT_OK)
+    if (gc->from_db)
+        return cmd_generate_print_stored(gc);
+    rc = run(gc, &st, err);
+    cmd_generate_write_summary(gc, &st, rc == QN_OK, &summary);
+    if (gc->store && (status = close_store(gc, rc, &summary)) != QN_EXIT_OK) {
+        qn_buf_release(&summary);
         return status;
+    }
     if (rc == QN_EINVAL) { /* nothing started: no output file at all */
+        qn_buf_release(&summary);
         cmd_out_discard(&gc->out);
         return qn_report(gc->ctx, err);
     }
-    cmd_generate_write_summary(gc, &st, rc == QN_OK);
+    qn_buf_add(&gc->buf, summary.buf, summary.len);
+    qn_buf_release(&summary);
     status = cmd_generate_close_output(gc);
     if (status == QN_EXIT_OK)
         status = finish(gc, rc, &st, err);
@@ -254,6 +266,8 @@ static int run_to_end(gen_cli *gc, qn_err *err)
 static void release(gen_cli *gc)
 {
     qn_store_close(gc->store);
+    free(gc->build);
+    free(gc->done_run.summary);
     qn_buf_release(&gc->pending);
     qn_buf_release(&gc->cell_text);
     free(gc->canon_key);

@@ -18,6 +18,7 @@ typedef struct gen_cli {
     char seed_hex[65];
     int have_seed;
     uint64_t walk_limit;
+    uint64_t max_draws_opt;  /* --max-draws as given (0: the default) */
     qn_gen_opts o;
     qn_ctx *ctx;
     qn_solver *g;
@@ -36,6 +37,9 @@ typedef struct gen_cli {
     qn_store *store;
     int64_t rule_id, run_id, pack_id;
     uint64_t stored_before, dups_before; /* from an interrupted run */
+    char *build;       /* the run family (a pack it creates records it) */
+    qn_store_run_info done_run; /* the same command, finished: from_db */
+    int from_db;       /* print the finished run from the database */
     uint64_t stored, dups, in_batch, next_index;
     qn_buf pending;    /* records of the open batch, printed on commit */
     qn_buf cell_text;  /* scratch for state and witness text */
@@ -61,7 +65,7 @@ int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p);
 /* The header and summary records, into gc->buf. */
 void cmd_generate_write_header(gen_cli *gc);
 void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
-                                int done);
+                                int done, qn_buf *out);
 /* Flush what is buffered, then commit the output (for -o: fsync, rename);
  * an exit status. */
 int cmd_generate_close_output(gen_cli *gc);
@@ -71,6 +75,12 @@ int cmd_generate_close_output(gen_cli *gc);
 int cmd_generate_setup_store(gen_cli *gc);
 /* qn_gen_hooks emit with --db: the puzzle into the open batch. */
 int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p);
+/* A finished run of the same command: its records from the database, in
+ * stream order, and its summary, as it printed them (gc->from_db). An
+ * exit status. */
+int cmd_generate_print_stored(gen_cli *gc);
+/* Keep the finished run's summary record for cmd_generate_print_stored. */
+void cmd_generate_keep_summary(gen_cli *gc, const qn_buf *summary);
 /* Commit the open batch with the run's progress, then print its records;
  * a library code (gc->db_failed and gc->db_err, or gc->write_failed). */
 int cmd_generate_commit_batch(gen_cli *gc);

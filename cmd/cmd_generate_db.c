@@ -6,34 +6,78 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd_generate.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "quench/version.h"
 
-/* The options that define a run's output, for finding it to resume. */
-static void run_key(const gen_cli *gc, qn_buf *b)
+/*
+ * The options that define a run's output, for finding it again: not the
+ * count (a larger -n extends the run, a smaller one prints its start) and
+ * --max-draws as given; with_shard 0 gives the run family that a pack the
+ * run creates records, the same for every shard.
+ */
+static void run_key(const gen_cli *gc, qn_buf *b, int with_shard)
 {
-    qn_buf_addf(b, "count=%llu presses=%llu..%llu unique=%d min_lit=%d "
-                   "tier=%s mode=%s max_draws=%llu pack=%s shard=%llu/%llu",
-                (unsigned long long)gc->o.count,
+    qn_buf_addf(b, "presses=%llu..%llu unique=%d min_lit=%d "
+                   "tier=%s mode=%s max_draws=%llu pack=%s",
                 (unsigned long long)gc->o.lo, (unsigned long long)gc->o.hi,
                 gc->o.unique_optimum, gc->o.min_lit,
                 gc->tier ? gc->tier : "", qn_gen_mode_name(gc->o.mode),
-                (unsigned long long)gc->o.max_draws,
-                gc->pack ? gc->pack : "", (unsigned long long)gc->o.shard,
-                (unsigned long long)gc->o.nshards);
+                (unsigned long long)gc->max_draws_opt,
+                gc->pack ? gc->pack : "");
+    if (with_shard)
+        qn_buf_addf(b, " shard=%llu/%llu", (unsigned long long)gc->o.shard,
+                    (unsigned long long)gc->o.nshards);
+}
+
+/* The run family: "generate RULEHASH SEED OPTIONS" without the shard. */
+static char *run_family(const gen_cli *gc)
+{
+    qn_buf b = QN_BUF_INIT;
+    char hash[65];
+
+    qn_rules_hash(qn_solver_rules(gc->g), hash);
+    qn_buf_addf(&b, "generate %s %s ", hash, gc->seed_hex);
+    run_key(gc, &b, 0);
+    return qn_buf_detach(&b, NULL);
+}
+
+/*
+ * The same command finished before with the same count: it is printed
+ * again from the database, which is left as it is (gc->from_db). Runs
+ * kept by an older quench have no summary: they are replayed.
+ */
+static int find_finished(gen_cli *gc, const qn_store_run *run)
+{
+    qn_store_run_info *info = &gc->done_run;
+    qn_err err = QN_ERR_INIT;
+    int rc = qn_store_run_lookup(gc->store, run, info, &err);
+
+    if (rc == QN_ENOTFOUND)
+        return QN_OK;
+    if (rc != QN_OK) {
+        gc->db_err = err;
+        return rc;
+    }
+    gc->from_db = info->done && info->summary &&
+                  info->requested == gc->o.count &&
+                  info->stored == gc->o.count;
+    return QN_OK;
 }
 
 /*
  * --db: store the rule, find an interrupted run with the same seed and
  * options or start a new one, and find or create the pack. A resumed run
  * replays its candidates from the start (cheap next to storing them):
- * the puzzles it stored before are met again, counted and not printed
- * twice, so the count, the symmetry dedup and the shard split come out
- * exactly as in an uninterrupted run.
+ * the puzzles it stored before are met again and printed, not stored
+ * twice, so the output, the count, the symmetry dedup and the shard split
+ * come out exactly as in an uninterrupted run. A finished run asked again
+ * for the same count is printed from the database instead.
  */
 int cmd_generate_setup_store(gen_cli *gc)
 {
@@ -49,7 +93,8 @@ int cmd_generate_setup_store(gen_cli *gc)
     if (status != QN_EXIT_OK)
         return status;
     rc = cmd_store_rule(gc->store, gc->rules, r, &gc->rule_id, &gc->db_err);
-    run_key(gc, &key);
+    run_key(gc, &key, 1);
+    gc->build = run_family(gc);
     memset(&run, 0, sizeof(run));
     run.command = "generate";
     run.rule_id = gc->rule_id;
@@ -58,6 +103,12 @@ int cmd_generate_setup_store(gen_cli *gc)
     run.tool_version = qn_version();
     run.requested = gc->o.count;
     if (rc == QN_OK)
+        rc = find_finished(gc, &run);
+    if (rc == QN_OK && gc->from_db) {
+        qn_buf_release(&key);
+        return QN_EXIT_OK;
+    }
+    if (rc == QN_OK)
         rc = qn_store_run_open(gc->store, &run, &gc->run_id, NULL,
                                &gc->db_err);
     if (rc == QN_OK)
@@ -65,7 +116,8 @@ int cmd_generate_setup_store(gen_cli *gc)
                                  &gc->dups_before, &gc->db_err);
     qn_buf_release(&key);
     if (rc == QN_OK && gc->pack)
-        rc = cmd_store_pack(gc->store, gc->pack, &gc->pack_id, &gc->db_err);
+        rc = cmd_store_build_pack(gc->store, gc->pack, gc->build,
+                                  &gc->pack_id, &gc->db_err);
     if (rc != QN_OK)
         return qn_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
@@ -73,11 +125,22 @@ int cmd_generate_setup_store(gen_cli *gc)
                                                  qn_solver_colours(gc->g)) + 1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
-        fprintf(stderr, "quench: resuming run %lld: %llu puzzles already "
+        fprintf(stderr, "quench: %s run %lld: %llu puzzles already "
                         "stored\n",
+                !gc->done_run.done ? "resuming"
+                : gc->o.count > gc->done_run.requested ? "extending"
+                                                       : "replaying",
                 (long long)gc->run_id,
                 (unsigned long long)gc->stored_before);
     return QN_EXIT_OK;
+}
+
+void cmd_generate_keep_summary(gen_cli *gc, const qn_buf *summary)
+{
+    /* only the summary of the whole run (a smaller -n printed its start);
+     * best effort: without it, the next identical command replays */
+    if (gc->o.count >= gc->done_run.requested)
+        qn_store_run_summary(gc->store, gc->run_id, summary->buf, NULL);
 }
 
 /* Commit the open batch with the run's progress, then print its records. */
@@ -152,22 +215,105 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     /* is_new 2: stored (and added, in the same transaction) by this run
      * before it was interrupted */
     if (rc == QN_OK && is_new == 1 && gc->pack_id)
-        rc = qn_store_pack_add(gc->store, gc->pack_id, id, 0, &gc->db_err);
+        rc = qn_store_pack_append_build(gc->store, gc->pack_id, id,
+                                        gc->build, &gc->db_err);
     if (rc != QN_OK) {
         qn_store_rollback(gc->store, NULL);
         gc->db_failed = 1;
         return QN_GEN_STOP;
     }
-    if (is_new == 2) /* stored by this run before it was interrupted */
-        return QN_GEN_EMITTED;
     if (!is_new) {
         gc->dups++;
         return QN_GEN_ALREADY;
     }
-    gc->stored++;
+    /* is_new 2: stored by this run before (interrupted, or a smaller -n):
+     * printed again, as an uninterrupted run prints it */
+    if (is_new == 1)
+        gc->stored++;
     qn_buf_add(&gc->pending, p->text, p->textlen);
     if (++gc->in_batch >= gc->batch &&
         cmd_generate_commit_batch(gc) != QN_OK)
         return QN_GEN_STOP;
     return QN_GEN_EMITTED;
+}
+
+/* cmd_generate_print_stored: one stored puzzle as generate printed it. */
+typedef struct stored_print {
+    gen_cli *gc;
+    uint8_t *state, *plan;
+    uint64_t n;            /* records printed */
+    qn_err err;
+} stored_print;
+
+static int print_row(void *ctx, const qn_store_row *row)
+{
+    stored_print *sp = ctx;
+    gen_cli *gc = sp->gc;
+    const qn_rules *r = qn_solver_rules(gc->g);
+    unsigned k = qn_solver_colours(gc->g);
+    qn_gen_puzzle p;
+
+    if (sp->n == gc->o.count)
+        return 1;
+    if (qn_state_parse(sp->state, qn_rules_layout(r), k, row->state,
+                       strlen(row->state), &sp->err) != QN_OK ||
+        qn_state_parse(sp->plan, qn_rules_layout(r), k, row->witness,
+                       strlen(row->witness), &sp->err) != QN_OK)
+        return 2;
+    memset(&p, 0, sizeof(p));
+    p.index = (uint64_t)row->stream_index;
+    p.state = sp->state;
+    p.plan = sp->plan;
+    p.presses = row->min_presses;
+    p.noptimal = row->noptimal;
+    p.exact = 1;
+    /* graded now, as a replay would: the record is the run's output */
+    p.grade = gc->o.tiers ? qn_tiers_grade(gc->o.tiers, p.presses)
+                          : qn_solver_grade(gc->g, p.presses);
+    p.uid = row->uid;
+    qn_puzzle_id_hex(p.id, row->uid);
+    qn_buf_reset(&gc->cell_text);
+    cmd_generate_format_puzzle(gc, &p, &gc->cell_text);
+    p.text = gc->cell_text.buf;
+    p.textlen = gc->cell_text.len;
+    sp->n++;
+    return cmd_generate_emit_puzzle(gc, &p) ? 3 : 0;
+}
+
+int cmd_generate_print_stored(gen_cli *gc)
+{
+    stored_print sp = {gc, NULL, NULL, 0, QN_ERR_INIT};
+    qn_err err = QN_ERR_INIT;
+    size_t n = (size_t)qn_solver_ncells(gc->g) + 1;
+    int rc;
+
+    sp.state = QN_NEWN(n, uint8_t);
+    sp.plan = QN_NEWN(n, uint8_t);
+    cmd_generate_write_header(gc);
+    rc = qn_store_run_each(gc->store, gc->done_run.id, print_row, &sp, &err);
+    free(sp.state);
+    free(sp.plan);
+    if (rc == 2 || ((rc == 0 || rc == 1) && sp.n != gc->o.count)) {
+        /* the run's rows no longer add up: say so, print nothing */
+        cmd_out_discard(&gc->out);
+        qn_err_source(&err, qn_store_path(gc->store));
+        qn_err_set(&err, QN_EDB, 0, 0,
+                   "run %lld holds %llu of its %llu puzzles%s%s: the "
+                   "database is damaged",
+                   (long long)gc->done_run.id, (unsigned long long)sp.n,
+                   (unsigned long long)gc->o.count, rc == 2 ? ": " : "",
+                   rc == 2 ? sp.err.msg : "");
+        return qn_report(gc->ctx, &err);
+    }
+    if (rc < 0) { /* a library code from the walk */
+        cmd_out_discard(&gc->out);
+        return qn_report(gc->ctx, &err);
+    }
+    qn_buf_adds(&gc->buf, gc->done_run.summary);
+    rc = cmd_generate_close_output(gc);
+    if (rc == QN_EXIT_OK && !gc->ctx->quiet)
+        fprintf(stderr, "quench: %llu puzzles of finished run %lld, from "
+                        "the database\n",
+                (unsigned long long)sp.n, (long long)gc->done_run.id);
+    return rc;
 }

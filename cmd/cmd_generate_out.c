@@ -207,11 +207,12 @@ void cmd_generate_write_header(gen_cli *gc)
 }
 
 void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
-                                int done)
+                                int done, qn_buf *out)
 {
     qn_jsonw w;
 
-    qn_jsonw_init(&w, &gc->buf);
+    (void)gc;
+    qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
     qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "summary");
     qn_jsonw_key(&w, "emitted"), qn_jsonw_uint(&w, st->emitted);
@@ -228,7 +229,7 @@ void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
     qn_jsonw_key(&w, "target_fraction_exact");
     qn_jsonw_bool(&w, st->rarity_exact);
     qn_jsonw_end(&w);
-    qn_buf_addc(&gc->buf, '\n');
+    qn_buf_addc(out, '\n');
 }
 
 /* Flush what is buffered, then commit the output (for -o: fsync, rename). */

@@ -206,7 +206,9 @@ int qn_store_run_start(qn_store *s, const qn_store_run *run,
 /*
  * Find the latest run with the same command, rule, seed and options (the
  * resume key): *id_out and *next_index_out (either may be NULL); its
- * status goes back to 'running' and it is claimed. QN_ENOTFOUND when there
+ * status goes back to 'running', its requested count becomes the larger
+ * of the stored one and run->requested, its summary is cleared, and it is
+ * claimed. QN_ENOTFOUND when there
  * is none; QN_EBUSY when another connection is writing it.
  */
 int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
@@ -237,13 +239,35 @@ int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
 int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
                         qn_err *err);
 
+/* Keep a finished run's summary record (NULL: none); resuming the run
+ * clears it. */
+int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
+                         qn_err *err);
+
+/* What the latest run with run's key holds, read without claiming or
+ * changing it (qn_store_run_lookup). summary is the caller's (free). */
+typedef struct qn_store_run_info {
+    int64_t id;
+    int done;            /* status 'done' */
+    uint64_t requested;  /* the largest count asked of it */
+    uint64_t stored;
+    char *summary;       /* NULL when none was kept */
+} qn_store_run_info;
+
+/* QN_ENOTFOUND when there is no run with that key. */
+int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
+                        qn_store_run_info *out, qn_err *err);
+
 /* The largest stream index stored for a run: QN_ENOTFOUND when none. */
 int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
                        qn_err *err);
 
 /* ---------------------------------------------------------------------
  * Packs: named, ordered lists of puzzles. Positions are 1..count with no
- * gaps; every change to a pack's contents or order bumps its version.
+ * gaps; every change to a pack's contents, order or name bumps its
+ * version, except the appends of the run that built it
+ * (qn_store_pack_append_build) and nothing else: an edit that changes
+ * nothing keeps it.
  */
 /*
  * What a pack's name and texts may hold, whoever sets them (pack create
@@ -300,6 +324,16 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
  */
 int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                       int64_t position, qn_err *err);
+/*
+ * Append a puzzle for a generator run whose family (command, rule, seed
+ * and options but the count and the shard) is `build`: the pack's version
+ * stays when the pack was built by that family (qn_store_pack.build), so
+ * a run, resumed or extended, and its shards make the pack at version 1;
+ * any other append bumps it. Errors as qn_store_pack_add.
+ */
+int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
+                               int64_t puzzle_id, const char *build,
+                               qn_err *err);
 /* Remove a puzzle; later ones move up. QN_ENOTFOUND when not a member. */
 int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                          qn_err *err);
@@ -312,7 +346,10 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
                          qn_err *err);
 /* Delete a pack and its membership (the puzzles stay). */
 int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
-/* Reorder by difficulty: min presses ascending, then puzzle id. */
+/* Reorder by difficulty: min presses ascending, ties in their current
+ * order (a stable sort). An edit that leaves the membership as it was
+ * (this on a sorted pack, a move to the same position, a rename to the
+ * same name) writes nothing and keeps the version. */
 int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
 
 /* A stored puzzle as read back (pack export, check). */
@@ -342,6 +379,10 @@ typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);
 /* Visit a pack's puzzles in position order. */
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
                        void *ctx, qn_err *err);
+
+/* Visit the puzzles a run stored, in stream order. */
+int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
+                      void *ctx, qn_err *err);
 
 /* ---------------------------------------------------------------------
  * Checking, statistics, merging.

@@ -249,7 +249,7 @@ static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
  * O(n^2). Part of the caller's transaction.
  */
 static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
-                         qn_err *err)
+                         int bump, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__prep(s, &st,
@@ -285,7 +285,7 @@ static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
         rc = qn_store__step(s, st, err);
     }
     sqlite3_finalize(st);
-    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
+    return rc == QN_OK && bump ? bump_version(s, pack_id, err) : rc;
 }
 
 static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)
@@ -351,8 +351,9 @@ static int take_member(enum pack_op op, int64_t *v, size_t *n, size_t at,
     return QN_OK;
 }
 
-/* The n members of the pack in v, reordered by minimum presses, then
- * id. */
+/* The n members of the pack in v, reordered by minimum presses; ties
+ * keep their order (a stable sort: never the database's row ids, so a
+ * sharded run merged sorts exactly as the single run). */
 static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
                         qn_err *err)
 {
@@ -363,7 +364,7 @@ static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
     rc = qn_store__prep(s, &st,
                         "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
                         " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-                        " ORDER BY p.min_presses, p.id",
+                        " ORDER BY p.min_presses, pp.position",
                         err);
     if (rc != QN_OK)
         return rc;
@@ -380,8 +381,8 @@ static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
 static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
                      int64_t puzzle_id, int64_t position, qn_err *err)
 {
-    int64_t *v = NULL;
-    size_t n = 0, at;
+    int64_t *v = NULL, *old = NULL;
+    size_t n = 0, old_n, at;
     int rc;
 
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
@@ -390,11 +391,14 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
         (op != OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK))
         goto done;
     if (op == OP_ADD && position == 0) {
-        rc = append_member(s, pack_id, puzzle_id, err);
+        rc = append_member(s, pack_id, puzzle_id, 1, err);
         goto done;
     }
     if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
         goto done;
+    old = QN_NEWN(n + 1, int64_t);
+    memcpy(old, v, n * sizeof(*v));
+    old_n = n;
     at = op == OP_SORT ? n : find_member(v, n, puzzle_id);
     if (op == OP_ADD)
         rc = add_member(&v, &n, at, puzzle_id, position, err);
@@ -402,9 +406,12 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
         rc = sort_members(s, pack_id, v, n, err);
     else
         rc = take_member(op, v, &n, at, puzzle_id, position, err);
-    if (rc == QN_OK)
+    /* an edit that leaves the order as it was (a sorted pack sorted, a
+     * move to where it is) writes nothing and keeps the version */
+    if (rc == QN_OK && (n != old_n || memcmp(v, old, n * sizeof(*v))))
         rc = rewrite(s, pack_id, v, n, err);
 done:
+    free(old);
     free(v);
     return qn_store__tx_end(s, rc, err);
 }
@@ -413,6 +420,44 @@ int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                       int64_t position, qn_err *err)
 {
     return pack_edit(s, OP_ADD, pack_id, puzzle_id, position, err);
+}
+
+/* 1 when the pack was built by `build` (a non-empty run family). */
+static int built_by(qn_store *s, int64_t pack_id, const char *build,
+                    int *yes, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st, "SELECT build FROM packs WHERE id = ?",
+                            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW)
+        *yes = *build && !strcmp(qn_store__col_str(st, 0), build);
+    else
+        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                                           "no pack with id %lld",
+                                           (long long)pack_id)
+                              : qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
+                               int64_t puzzle_id, const char *build,
+                               qn_err *err)
+{
+    int own = 0, rc;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = built_by(s, pack_id, build ? build : "", &own, err)) == QN_OK &&
+        (rc = puzzle_exists(s, puzzle_id, err)) == QN_OK)
+        rc = append_member(s, pack_id, puzzle_id, !own, err);
+    return qn_store__tx_end(s, rc, err);
 }
 
 int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
@@ -445,11 +490,12 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
     rc = qn_store__pack_exists(s, pack_id, err);
     if (rc == QN_OK)
         rc = name_free(s, name, pack_id, err);
+    /* the same name again changes nothing, so the version stays */
     if (rc == QN_OK)
         rc = qn_store__prep(s, &st,
-                            "UPDATE packs SET name = ?, version = version + 1,"
+                            "UPDATE packs SET name = ?1, version = version + 1,"
                             " modified = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                            " WHERE id = ?",
+                            " WHERE id = ?2 AND name IS NOT ?1",
                             err);
     if (rc == QN_OK) {
         qn_store__bind_text(st, 1, name);

@@ -74,6 +74,32 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     return rc;
 }
 
+int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
+                      void *ctx, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT " ROW_COLUMNS " FROM puzzles p"
+                        " JOIN rules r ON r.id = p.rule_id"
+                        " WHERE p.run_id = ? ORDER BY p.stream_index, p.id",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        qn_store_row row;
+        read_row(st, &row);
+        if ((rc = fn(ctx, &row)) != 0)
+            break;
+    }
+    if (rc == 0 && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
                          qn_store_row_fn *puzzle_fn, void *ctx, qn_err *err)
 {

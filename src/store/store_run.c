@@ -9,6 +9,8 @@
 
 #include <sqlite3.h>
 
+#include "quench/mem.h"
+
 #include "store_internal.h"
 
 /* The resume key (command, rule, seed, options) as parameters 1..4. */
@@ -114,20 +116,22 @@ static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
     return rc;
 }
 
-/* Claim run id and mark it running again. */
-static int resume_run(qn_store *s, int64_t id, qn_err *err)
+/* Claim run id and mark it running again; a larger count extends it. */
+static int resume_run(qn_store *s, int64_t id, uint64_t requested,
+                      qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__claim_run(s, id, err);
 
     if (rc == QN_OK)
-        rc =
-            qn_store__prep(s, &st,
-                           "UPDATE runs SET status = 'running', finished = NULL"
-                           " WHERE id = ?",
-                           err);
+        rc = qn_store__prep(s, &st,
+                            "UPDATE runs SET status = 'running', finished ="
+                            " NULL, summary = NULL,"
+                            " requested = max(requested, ?) WHERE id = ?",
+                            err);
     if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int64(st, 1, qn_store__clamp64(requested));
+        sqlite3_bind_int64(st, 2, id);
         rc = qn_store__step(s, st, err);
     }
     sqlite3_finalize(st);
@@ -142,7 +146,7 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
     int rc = qn_store__tx_begin(s, err);
 
     if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
-        rc = resume_run(s, id, err);
+        rc = resume_run(s, id, run->requested, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK) {
         if (id_out)
@@ -164,7 +168,7 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
      * meet here one after the other, and the second finds the first's
      * run (claimed, so it is refused) instead of starting a twin */
     if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
-        rc = resume_run(s, id, err);
+        rc = resume_run(s, id, run->requested, err);
     else if (rc == QN_ENOTFOUND && (rc = insert_run(s, run, &id, err)) ==
                                        QN_OK) {
         resumed = 0;
@@ -248,6 +252,56 @@ int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
                         "run %lld stored no indexed puzzle", (long long)run_id);
     else
         rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
+                         qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(s, &st, "UPDATE runs SET summary = ? WHERE id = ?",
+                            err);
+
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, summary);
+    sqlite3_bind_int64(st, 2, run_id);
+    rc = qn_store__step(s, st, err);
+    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                        (long long)run_id);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
+                        qn_store_run_info *out, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT id, status, requested, stored, summary"
+                        " FROM runs WHERE command = ? AND rule_id IS ? AND"
+                        " seed = ? AND options = ? ORDER BY id DESC LIMIT 1",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    bind_run_key(st, run);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        const char *sum = qn_store__col_text(st, 4);
+        out->id = sqlite3_column_int64(st, 0);
+        out->done = !strcmp(qn_store__col_str(st, 1), "done");
+        out->requested = (uint64_t)sqlite3_column_int64(st, 2);
+        out->stored = (uint64_t)sqlite3_column_int64(st, 3);
+        out->summary = sum ? qn_xstrdup(sum) : NULL;
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
     sqlite3_finalize(st);
     return rc;
 }
