@@ -144,6 +144,7 @@ int cmd_check_pack_name(const char *cmd, const char *name);
 /* `quench solve`'s options, shared with its big-board half. */
 typedef struct solve_opts {
     const char *rules, *state, *file, *output;
+    const char *id, *db;  /* --id REF: a stored puzzle (its rule too) */
     int json, all, plain, has_fill;
     unsigned fill;
     int sw, sh; /* --size, 0 when absent */
@@ -156,6 +157,10 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv);
 int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
 /* The report to stdout, or to stderr when -o - has the image there. */
 int cmd_solve_report(const solve_opts *o, qn_buf *out);
+/* cmd_solve_id.c: --id: the stored puzzle's rule (compiled into *r, *g)
+ * and state (text into *state, the caller's); an exit status. */
+int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+                      qn_solver **g, char **state);
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);

@@ -12,8 +12,10 @@
 
 #include "cmd.h"
 #include "quench/buf.h"
+#include "quench/canon.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 #include "quench/store.h"
@@ -86,7 +88,8 @@ typedef struct checker {
     int rule_ok;
     qn_answer ans;
     int have_ans;
-    uint8_t *state, *plan;
+    uint8_t *state, *plan, *canon;
+    qn_puzzle_id_key id_key;
     int64_t checked, bad;
 } checker;
 
@@ -99,9 +102,10 @@ static void checker_drop(checker *c)
     qn_rules_free(c->rules);
     free(c->state);
     free(c->plan);
+    free(c->canon);
     c->game = NULL;
     c->rules = NULL;
-    c->state = c->plan = NULL;
+    c->state = c->plan = c->canon = NULL;
 }
 
 static int check_rule(void *ctx, int64_t rule_id, const char *hash,
@@ -134,10 +138,21 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     n = qn_rules_ncells(c->rules);
     c->state = qn_xmalloc((size_t)n);
     c->plan = qn_xmalloc((size_t)n);
+    c->canon = qn_xmalloc((size_t)n);
+    qn_puzzle_id_key_init(&c->id_key, h);
     qn_answer_init(&c->ans, c->game);
     c->have_ans = 1;
     c->rule_ok = 1;
     return 0;
+}
+
+/* The id is what lookups and exports name the puzzle by: it must be the
+ * one its content gives (c->state holds the parsed state). */
+static int stored_id_wrong(checker *c, const qn_store_row *row)
+{
+    qn_canon_form(c->rules, c->canon, c->state);
+    return qn_puzzle_id(&c->id_key, c->canon, qn_rules_ncells(c->rules)) !=
+           row->uid;
 }
 
 static int check_puzzle(void *ctx, const qn_store_row *row)
@@ -169,10 +184,14 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
         why = "the stored minimum is not the minimum";
     else if (c->ans.exact && c->ans.mp.noptimal != row->noptimal)
         why = "the stored optimal count is wrong";
+    else if (stored_id_wrong(c, row))
+        why = "the stored id is not the puzzle's (puzzle_id.h)";
     if (why) {
         qn_err err = QN_ERR_INIT;
+        char id[QN_PUZZLE_ID_HEX];
+        qn_puzzle_id_hex(id, row->uid);
         c->bad++;
-        qn_err_set(&err, QN_EINVAL, 0, 0, "puzzle %lld (%s): %s",
+        qn_err_set(&err, QN_EINVAL, 0, 0, "puzzle %s (#%lld, %s): %s", id,
                    (long long)row->id, row->rule_name, why);
         qn_err_source(&err, c->path);
         qn_report(c->ctx, &err);

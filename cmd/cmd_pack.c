@@ -16,6 +16,7 @@
 #include "quench/jsonw.h"
 #include "quench/svg.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
 #include "quench/text.h"
 
@@ -28,17 +29,21 @@ const char cmd_pack_usage[] =
     "  show NAME --svg      the pack's minimal-press histogram against the\n"
     "                       rule's exact distribution, as an SVG picture\n"
     "  show NAME [--json]   a pack and its puzzles in order: position, id,\n"
-    "                       min presses, grade, state\n"
+    "                       rule, min presses, grade, state\n"
     "  add NAME ID... [--at POS]\n"
     "                       append puzzles (or insert them from POS on)\n"
     "  remove NAME ID...    take puzzles out; later ones move up\n"
     "  move NAME ID POS     move one puzzle to position POS\n"
-    "  sort NAME            order by difficulty: min presses, then id\n"
+    "  sort NAME            order by difficulty: min presses; ties keep\n"
+    "                       their order\n"
     "  rename NAME NEW      rename a pack\n"
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
     "\n"
-    "Positions run 1..N without gaps; every change bumps the pack's\n"
-    "version. A name is 1..64 bytes of UTF-8 without control characters,\n"
+    "ID is a puzzle id (16 hex digits, as generate, validate, pack show\n"
+    "and exports print it), a unique prefix of one (at least 4 digits),\n"
+    "or #ROW, the database row. Positions run 1..N without gaps; every\n"
+    "change bumps the pack's version (an edit that changes nothing does\n"
+    "not). A name is 1..64 bytes of UTF-8 without control characters,\n"
     "not beginning with '-' nor beginning or ending with a space; a title,\n"
     "description or author at most 4096 bytes, on one line (a description\n"
     "may span lines). --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
@@ -57,14 +62,31 @@ static int fail(pack_cmd *pc, qn_err *err)
     return qn_report(pc->ctx, err);
 }
 
-static int parse_id(const char *s, int64_t *out)
+static int parse_pos(const char *s, int64_t *out)
 {
     uint64_t v;
 
     if (cmd_parse_u64(s, &v) != 0 || v < 1 || v > (uint64_t)INT64_MAX)
-        return qn_usage_error("pack: '%s' is not a puzzle id or position",
-                              s);
+        return qn_usage_error("pack: '%s' is not a position (1, 2, ...)", s);
     *out = (int64_t)v;
+    return QN_EXIT_OK;
+}
+
+/* A puzzle reference (an id, a unique prefix of one, or #ROW) as the
+ * stored puzzle's row: 64 when it is not one or names two, 66 when it
+ * names none. */
+static int resolve(pack_cmd *pc, const char *ref, int64_t *out)
+{
+    qn_err err = QN_ERR_INIT;
+    int rc = qn_store_puzzle_resolve(pc->s, ref, out, &err);
+
+    /* not a reference, or one naming two puzzles: the argument's fault */
+    if (rc == QN_EINVAL)
+        return qn_usage_error("pack: %s", err.msg);
+    if (rc != QN_OK) {
+        qn_err_source(&err, qn_store_path(pc->s));
+        return fail(pc, &err);
+    }
     return QN_EXIT_OK;
 }
 
@@ -89,6 +111,7 @@ static int list_one(void *ctx, const qn_store_pack *p)
         qn_jsonw_key(&pc->w, "title"), qn_jsonw_str(&pc->w, p->title);
         qn_jsonw_key(&pc->w, "version"), qn_jsonw_int(&pc->w, p->version);
         qn_jsonw_key(&pc->w, "puzzles"), qn_jsonw_int(&pc->w, p->count);
+        qn_jsonw_key(&pc->w, "rules"), qn_jsonw_str(&pc->w, p->rules);
         qn_jsonw_end(&pc->w);
     } else {
         qn_buf name = QN_BUF_INIT;
@@ -96,6 +119,11 @@ static int list_one(void *ctx, const qn_store_pack *p)
         qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld puzzles  ", name.buf,
                     (long long)p->version, (long long)p->count);
         qn_text_escape(&pc->out, p->title);
+        if (*p->rules) {
+            qn_buf_adds(&pc->out, *p->title ? "  [" : "[");
+            qn_text_escape(&pc->out, p->rules);
+            qn_buf_addc(&pc->out, ']');
+        }
         qn_buf_addc(&pc->out, '\n');
         qn_buf_release(&name);
     }
@@ -138,45 +166,75 @@ static int head_one(void *ctx, const qn_store_pack *p)
     return 0;
 }
 
+/* A nullable text as JSON: the string, or null. */
+static void json_text(qn_jsonw *w, const char *key, const char *v)
+{
+    qn_jsonw_key(w, key);
+    if (v)
+        qn_jsonw_str(w, v);
+    else
+        qn_jsonw_null(w);
+}
+
+/* "    3  2f8a834424156cc2  classic-3x3   2 presses  easy     011/000/011",
+ * then where a validated submission came from. */
+static void show_row_text(pack_cmd *pc, const qn_store_row *r)
+{
+    qn_buf grade = QN_BUF_INIT, rule = QN_BUF_INIT;
+    char id[QN_PUZZLE_ID_HEX];
+
+    qn_puzzle_id_hex(id, r->uid);
+    qn_text_escape(&grade, r->grade ? r->grade : "-");
+    qn_text_escape(&rule, r->rule_name);
+    qn_buf_addf(&pc->out, "%5lld  %s  %-14s %3llu presses  %-8s ",
+                (long long)r->position, id, rule.buf,
+                (unsigned long long)r->min_presses, grade.buf);
+    show_field(&pc->out, "", r->state);
+    if (r->submission || r->source) {
+        qn_buf_adds(&pc->out, "       submitted as ");
+        qn_text_escape(&pc->out, r->submission ? r->submission : "-");
+        if (r->source) {
+            qn_buf_adds(&pc->out, " at ");
+            qn_text_escape(&pc->out, r->source);
+        }
+        qn_buf_addc(&pc->out, '\n');
+    }
+    qn_buf_release(&grade);
+    qn_buf_release(&rule);
+}
+
 static int show_row(void *ctx, const qn_store_row *r)
 {
     pack_cmd *pc = ctx;
     qn_jsonw *w = &pc->w;
+    char id[QN_PUZZLE_ID_HEX];
 
     if (!pc->json) {
-        qn_buf grade = QN_BUF_INIT;
-        qn_text_escape(&grade, r->grade ? r->grade : "-");
-        qn_buf_addf(&pc->out, "%5lld  #%-7lld %3llu presses  %-8s ",
-                    (long long)r->position, (long long)r->id,
-                    (unsigned long long)r->min_presses, grade.buf);
-        show_field(&pc->out, "", r->state);
-        qn_buf_release(&grade);
+        show_row_text(pc, r);
         return 0;
     }
+    qn_puzzle_id_hex(id, r->uid);
     qn_jsonw_obj(w);
     qn_jsonw_key(w, "position"), qn_jsonw_int(w, r->position);
-    qn_jsonw_key(w, "id"), qn_jsonw_int(w, r->id);
+    qn_jsonw_key(w, "id"), qn_jsonw_str(w, id);
+    qn_jsonw_key(w, "row"), qn_jsonw_int(w, r->id);
     qn_jsonw_key(w, "rule"), qn_jsonw_str(w, r->rule_name);
     qn_jsonw_key(w, "rule_hash"), qn_jsonw_str(w, r->rule_hash);
     qn_jsonw_key(w, "state"), qn_jsonw_str(w, r->state);
     qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, r->min_presses);
     qn_jsonw_key(w, "optimal_solutions"), qn_jsonw_uint(w, r->noptimal);
     qn_jsonw_key(w, "witness"), qn_jsonw_str(w, r->witness);
-    qn_jsonw_key(w, "grade");
-    if (r->grade)
-        qn_jsonw_str(w, r->grade);
-    else
-        qn_jsonw_null(w);
-    qn_jsonw_key(w, "seed");
-    if (r->seed)
-        qn_jsonw_str(w, r->seed);
-    else
-        qn_jsonw_null(w);
+    json_text(w, "grade", r->grade);
+    json_text(w, "seed", r->seed);
     qn_jsonw_key(w, "stream_index");
     if (r->stream_index >= 0)
         qn_jsonw_int(w, r->stream_index);
     else
         qn_jsonw_null(w);
+    qn_jsonw_key(w, "provenance"), qn_jsonw_str(w, r->provenance);
+    json_text(w, "submission", r->submission);
+    json_text(w, "source", r->source);
+    json_text(w, "meta", r->meta);
     qn_jsonw_end(w);
     return 0;
 }
@@ -212,7 +270,7 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         case 'j': o->json = 1; break;
         case 's': o->svg = 1; break;
         case 'p':
-            if (parse_id(optarg, &o->at))
+            if (parse_pos(optarg, &o->at))
                 return QN_EXIT_USAGE;
             break;
         default:
@@ -292,7 +350,7 @@ static int sub_create(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
     qn_store_pack p = {0, NULL, pa->o.title, pa->o.description, pa->o.author,
-                       0, 0, NULL, NULL, NULL};
+                       0, 0, NULL, NULL, NULL, NULL};
     int64_t pack = 0;
     int st;
 
@@ -366,24 +424,29 @@ static int sub_add_remove(pack_cmd *pc, const pack_args *pa)
     int add = pa->sub[0] == 'a', nargs = pa->nargs, st;
     int64_t pack = 0, id = 0;
 
+    int64_t *ids;
+
     if ((st = need(pa, nargs >= 2, "NAME and at least one puzzle ID")))
         return st;
     if ((st = find(pc, pa->a[0], &pack)))
         return st;
-    for (int j = 1; j < nargs; j++)
-        if ((st = parse_id(pa->a[j], &id)))
-            return st;
-    if (qn_store_begin(pc->s, &err) != QN_OK)
-        return fail(pc, &err);
-    for (int j = 1; j < nargs; j++) {
-        parse_id(pa->a[j], &id);
+    ids = QN_NEWN((size_t)nargs, int64_t);
+    for (int j = 1; j < nargs && !st; j++)
+        st = resolve(pc, pa->a[j], &ids[j]);
+    if (!st && qn_store_begin(pc->s, &err) != QN_OK)
+        st = fail(pc, &err);
+    for (int j = 1; j < nargs && !st; j++) {
+        id = ids[j];
         if ((add ? qn_store_pack_add(pc->s, pack, id,
                                      pa->o.at ? pa->o.at + j - 1 : 0, &err)
                  : qn_store_pack_remove(pc->s, pack, id, &err)) != QN_OK) {
             qn_store_rollback(pc->s, NULL);
-            return fail(pc, &err);
+            st = fail(pc, &err);
         }
     }
+    free(ids);
+    if (st)
+        return st;
     if (qn_store_commit(pc->s, &err) != QN_OK)
         return fail(pc, &err);
     if (!pc->ctx->quiet)
@@ -401,8 +464,8 @@ static int sub_move(pack_cmd *pc, const pack_args *pa)
 
     if ((st = need(pa, pa->nargs == 3, "NAME ID POS")))
         return st;
-    if ((st = find(pc, pa->a[0], &pack)) || (st = parse_id(pa->a[1], &id)) ||
-        (st = parse_id(pa->a[2], &pos)))
+    if ((st = find(pc, pa->a[0], &pack)) || (st = parse_pos(pa->a[2], &pos)) ||
+        (st = resolve(pc, pa->a[1], &id)))
         return st;
     if (qn_store_pack_move(pc->s, pack, id, pos, &err) != QN_OK)
         return fail(pc, &err);

@@ -293,16 +293,22 @@ int cmd_solve(int argc, char **argv, qn_ctx *ctx)
     qn_answer a;
     qn_buf out = QN_BUF_INIT;
     uint8_t *cells = NULL;
+    char *id_state = NULL;
     int status;
 
     if (cmd_wants_help(argc, argv, cmd_solve_usage))
         return QN_EXIT_OK;
     if ((status = cmd_solve_parse_opts(&o, argc, argv)) != QN_EXIT_OK)
         return status;
-    if ((status = load(ctx, &o, &r, &g, &grid)) != QN_EXIT_OK) {
+    if (o.id)
+        status = cmd_solve_load_id(ctx, &o, &r, &g, &id_state);
+    else
+        status = load(ctx, &o, &r, &g, &grid);
+    if (status != QN_EXIT_OK) {
         qn_rules_free(r);
         return status;
     }
+    o.state = id_state ? id_state : o.state;
     if (!r) {
         status = cmd_solve_grid(ctx, &o, &grid);
         qn_grid_rule_release(&grid);
@@ -346,6 +352,7 @@ done:
     qn_buf_release(&out);
     qn_answer_release(&a);
     free(cells);
+    free(id_state);
     qn_solver_free(g);
     qn_rules_free(r);
     return status;

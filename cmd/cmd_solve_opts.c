@@ -14,8 +14,11 @@
 const char cmd_solve_usage[] =
     "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
     "                    [--all [--limit N]] [--size WxH] [-o FILE [--plain]]\n"
+    "       quench solve --id ID [--db DB] [--json] [--all [--limit N]]\n"
     "\n"
-    "Solve one state of the puzzle family in RULES exactly.\n"
+    "Solve one state of the puzzle family in RULES exactly, or the stored\n"
+    "puzzle ID (its id, a unique prefix of 4+ hex digits, or #ROW) under\n"
+    "its stored rule (--db DB, default $QUENCH_DB, else db/quench.db).\n"
     "\n"
     "  --state S      the state: text format (base 36 per cell, rows split\n"
     "                 by '/' or newlines, '.' for holes) or a JSON array of\n"
@@ -84,6 +87,8 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         {"size", required_argument, NULL, 'z'},
         {"output", required_argument, NULL, 'o'},
         {"plain", no_argument, NULL, 'p'},
+        {"id", required_argument, NULL, 'i'},
+        {"db", required_argument, NULL, 'd'},
         {NULL, 0, NULL, 0}};
     int c, limit_given = 0;
     uint64_t v;
@@ -100,6 +105,12 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             break;
         case 'o':
             o->output = optarg;
+            break;
+        case 'i':
+            o->id = optarg;
+            break;
+        case 'd':
+            o->db = optarg;
             break;
         case 'p':
             o->plain = 1;
@@ -142,6 +153,13 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
                                   argv[optind - 1]);
         }
     }
+    if (o->id)
+        return optind < argc || o->state || o->has_fill || o->sw
+                   ? qn_usage_error("solve: --id names the puzzle and its "
+                                    "rule: no RULES, state or --size")
+                   : QN_EXIT_OK;
+    if (o->db)
+        return qn_usage_error("solve: --db goes with --id");
     if (optind >= argc)
         return qn_usage_error("solve: name a RULES file");
     o->rules = argv[optind++];

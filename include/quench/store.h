@@ -294,6 +294,8 @@ typedef struct qn_store_pack {
     const char *created, *modified; /* ISO 8601 UTC */
     const char *build;       /* the generator run family that built the
                                 pack, "" (NULL on input) for others */
+    const char *rules;       /* listed: its rules' names, ", " between
+                                them; "" when empty (ignored on input) */
 } qn_store_pack;
 
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
@@ -380,6 +382,10 @@ typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
                        void *ctx, qn_err *err);
 
+/* Visit the puzzle at row id (qn_store_puzzle_resolve gives it);
+ * QN_ENOTFOUND when there is none. */
+int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
+                        void *ctx, qn_err *err);
 /* Visit the puzzles a run stored, in stream order. */
 int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
                       void *ctx, qn_err *err);

@@ -75,5 +75,14 @@ int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err);
 
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);
+/* The puzzle ids sql (one parameter: the pack) selects, malloc'd. */
+int qn_store__pack_ids(qn_store *s, const char *sql, int64_t pack_id,
+                       int64_t **out, size_t *n, qn_err *err);
+/* Write a pack's membership as v[0..n) at positions 1..n; bump: and add
+ * one to its version. */
+int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
+                         size_t n, int bump, qn_err *err);
+/* Add one to a pack's version and stamp its modified time. */
+int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err);
 
 #endif

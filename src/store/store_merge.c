@@ -7,10 +7,13 @@
 #include "quench/store.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
+#include "quench/mem.h"
 #include "store_internal.h"
 
 static const char *const merge_sql[] = {
@@ -48,58 +51,74 @@ static const char *const merge_sql[] = {
     " submission = excluded.submission, source = excluded.source,"
     " meta = excluded.meta WHERE excluded.seed IS puzzles.seed"
     " AND excluded.stream_index < puzzles.stream_index",
-    /* packs by name */
-    "INSERT OR IGNORE INTO main.packs (name, title, description, author,"
-    " version, created, modified) SELECT name, title, description, author,"
-    " version, created, modified FROM src.packs ORDER BY id",
 };
 
 #define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
 
-/* Pack members not yet in their pack, appended in the shard's order. */
-static int merge_members(qn_store *s, int64_t *added, qn_err *err)
+/*
+ * Packs, by name. A pack new to this database is copied as it is. Two
+ * copies built by the same generator run family and never edited since
+ * (version 1: shards of one build) join as the single run would have made
+ * them: the union, in stream order, still version 1, whatever order the
+ * shards are merged in. Otherwise the input's members not yet in the pack
+ * are appended in its order, and a pack that changed takes a version past
+ * both copies'.
+ */
+typedef struct merge_pack {
+    int64_t src, main;          /* pack ids */
+    int64_t src_version, main_version;
+    int shards;                 /* one build, both unedited */
+} merge_pack;
+
+/* The input's members not yet in the pack, appended in its order (an
+ * indexed lookup each, so merging big packs stays linear): *added. */
+static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
+                          qn_err *err)
 {
     sqlite3_stmt *sel = NULL, *ins = NULL;
-    int64_t pack = 0, pos = 0;
-    int rc, r;
+    long long pos = 0;
+    char sql[96];
+    int rc, r = SQLITE_DONE;
 
-    rc = qn_store__prep(
-        s, &sel,
-        "SELECT mp.id, mz.id, (SELECT coalesce(max(x.position), 0)"
-        " FROM main.pack_puzzles x WHERE x.pack_id = mp.id)"
-        " FROM src.pack_puzzles spp JOIN src.packs sp"
-        " ON sp.id = spp.pack_id JOIN main.packs mp ON mp.name = sp.name"
-        " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
-        " JOIN src.rules sr ON sr.id = sz.rule_id"
-        " JOIN main.rules mr ON mr.hash = sr.hash"
-        " JOIN main.puzzles mz ON mz.rule_id = mr.id"
-        " AND mz.canon = sz.canon"
-        " WHERE NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
-        " WHERE y.pack_id = mp.id AND y.puzzle_id = mz.id)"
-        " ORDER BY mp.id, spp.position",
-        err);
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(max(position), 0) FROM main.pack_puzzles"
+             " WHERE pack_id = %lld",
+             (long long)mp->main);
+    rc = qn_store__int(s, sql, &pos, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(
+            s, &sel,
+            "SELECT mz.id FROM src.pack_puzzles spp"
+            " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
+            " JOIN src.rules sr ON sr.id = sz.rule_id"
+            " JOIN main.rules mr ON mr.hash = sr.hash"
+            " JOIN main.puzzles mz ON mz.rule_id = mr.id"
+            " AND mz.canon = sz.canon WHERE spp.pack_id = ?1"
+            " AND NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
+            " WHERE y.pack_id = ?2 AND y.puzzle_id = mz.id)"
+            " ORDER BY spp.position",
+            err);
     if (rc == QN_OK)
         rc = qn_store__prep(s, &ins,
-                            "INSERT INTO main.pack_puzzles (pack_id, puzzle_id,"
-                            " position) VALUES (?, ?, ?)",
+                            "INSERT INTO main.pack_puzzles (pack_id,"
+                            " puzzle_id, position) VALUES (?, ?, ?)",
                             err);
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(sel, 1, mp->src);
+        sqlite3_bind_int64(sel, 2, mp->main);
+    }
     /* the whole selection is read before the first insert changes it */
     while (rc == QN_OK && (r = sqlite3_step(sel)) == SQLITE_ROW) {
-        int64_t p = sqlite3_column_int64(sel, 0);
-        if (p != pack) {
-            pack = p;
-            pos = sqlite3_column_int64(sel, 2);
-        }
         if (pos == INT64_MAX) { /* positions are 1..count: a damaged pack */
             qn_err_source(err, s->path);
             rc = qn_err_set(err, QN_EDB, 0, 0,
                             "pack %lld has a member at position %lld and "
                             "no room after it: the database is damaged",
-                            (long long)p, (long long)pos);
+                            (long long)mp->main, pos);
             break;
         }
-        sqlite3_bind_int64(ins, 1, p);
-        sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 1));
+        sqlite3_bind_int64(ins, 1, mp->main);
+        sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 0));
         sqlite3_bind_int64(ins, 3, ++pos);
         rc = qn_store__step(s, ins, err);
         sqlite3_reset(ins);
@@ -109,6 +128,116 @@ static int merge_members(qn_store *s, int64_t *added, qn_err *err)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
+    return rc;
+}
+
+/* Shards of one build: the membership in stream order. */
+static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
+{
+    int64_t *v = NULL;
+    size_t n = 0;
+    int rc = qn_store__pack_ids(
+        s,
+        "SELECT p.id FROM main.pack_puzzles pp JOIN main.puzzles p"
+        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+        " ORDER BY p.seed, p.stream_index, p.uid, pp.position",
+        pack, &v, &n, err);
+
+    if (rc == QN_OK)
+        rc = qn_store__pack_write(s, pack, v, n, 0, err);
+    free(v);
+    return rc;
+}
+
+/* The input pack's copy in this database: found, or created. */
+static int pack_copy(qn_store *s, sqlite3_stmt *src, merge_pack *mp,
+                     int64_t *created, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc, r;
+
+    mp->src = sqlite3_column_int64(src, 0);
+    mp->src_version = sqlite3_column_int64(src, 5);
+    rc = qn_store__prep(s, &st,
+                        "SELECT id, version, build FROM main.packs"
+                        " WHERE name = ?",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_value(st, 1, sqlite3_column_value(src, 1));
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        const char *build = qn_store__col_str(src, 8);
+        mp->main = sqlite3_column_int64(st, 0);
+        mp->main_version = sqlite3_column_int64(st, 1);
+        mp->shards = *build && !strcmp(build, qn_store__col_str(st, 2)) &&
+                     mp->main_version == 1 && mp->src_version == 1;
+    } else if (r != SQLITE_DONE) {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    if (rc != QN_OK || r == SQLITE_ROW)
+        return rc;
+    rc = qn_store__prep(s, &st,
+                        "INSERT INTO main.packs (name, title, description,"
+                        " author, version, created, modified, build)"
+                        " SELECT name, title, description, author, version,"
+                        " created, modified, build FROM src.packs"
+                        " WHERE id = ?",
+                        err);
+    if (rc == QN_OK) {
+        sqlite3_bind_int64(st, 1, mp->src);
+        rc = qn_store__step(s, st, err);
+    }
+    sqlite3_finalize(st);
+    mp->main = sqlite3_last_insert_rowid(s->db);
+    mp->main_version = mp->src_version;
+    mp->shards = 1; /* a copy: nothing to bump, nothing to reorder */
+    ++*created;
+    return rc;
+}
+
+static int merge_one_pack(qn_store *s, sqlite3_stmt *src,
+                          qn_store_merge_stats *st, qn_err *err)
+{
+    merge_pack mp;
+    int64_t added = 0, created = 0;
+    int rc = pack_copy(s, src, &mp, &created, err);
+
+    if (rc == QN_OK)
+        rc = append_members(s, &mp, &added, err);
+    if (rc == QN_OK && added && mp.shards && !created)
+        rc = order_by_stream(s, mp.main, err);
+    if (rc == QN_OK && added && !mp.shards) {
+        char sql[160];
+        int64_t v = mp.main_version > mp.src_version ? mp.main_version
+                                                     : mp.src_version;
+        snprintf(sql, sizeof(sql),
+                 "UPDATE main.packs SET version = %lld WHERE id = %lld",
+                 (long long)v, (long long)mp.main);
+        if ((rc = qn_store__exec(s, sql, err)) == QN_OK)
+            rc = qn_store__bump_version(s, mp.main, err);
+    }
+    st->packs += created;
+    st->pack_entries += added;
+    return rc;
+}
+
+static int merge_packs(qn_store *s, qn_store_merge_stats *st, qn_err *err)
+{
+    sqlite3_stmt *src;
+    int rc, r;
+
+    rc = qn_store__prep(s, &src,
+                        "SELECT id, name, title, description, author,"
+                        " version, created, modified, build FROM src.packs"
+                        " ORDER BY id",
+                        err);
+    while (rc == QN_OK && (r = sqlite3_step(src)) == SQLITE_ROW)
+        rc = merge_one_pack(s, src, st, err);
+    if (rc == QN_OK && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(src);
     return rc;
 }
 
@@ -226,7 +355,7 @@ int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
-    int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy, &st.packs};
+    int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy};
     long long nsrc = 0, before = 0, after = 0;
     int rc;
 
@@ -250,7 +379,7 @@ int qn_store_merge(qn_store *s, const char *in_path,
                             err)) == QN_OK)
         st.puzzles = after - before;
     if (rc == QN_OK)
-        rc = merge_members(s, &st.pack_entries, err);
+        rc = merge_packs(s, &st, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
         blame_input(s, in_path, err);

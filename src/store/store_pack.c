@@ -130,7 +130,11 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         s, &st,
         "SELECT id, name, title, description, author, version,"
         " (SELECT count(*) FROM pack_puzzles WHERE pack_id = id),"
-        " created, modified, build FROM packs"
+        " created, modified, build, (SELECT group_concat(name, ', ')"
+        " FROM (SELECT DISTINCT r.name FROM pack_puzzles pp"
+        " JOIN puzzles z ON z.id = pp.puzzle_id JOIN rules r"
+        " ON r.id = z.rule_id WHERE pp.pack_id = packs.id ORDER BY r.name))"
+        " FROM packs"
         " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
         err);
     if (rc != QN_OK)
@@ -148,6 +152,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         p.created = qn_store__col_str(st, 7);
         p.modified = qn_store__col_str(st, 8);
         p.build = qn_store__col_str(st, 9);
+        p.rules = qn_store__col_str(st, 10);
         n++;
         if ((rc = fn(ctx, &p)) != 0)
             break;
@@ -160,9 +165,8 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
     return rc;
 }
 
-/* The pack's members in position order, malloc'd (free it). */
-static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
-                   qn_err *err)
+int qn_store__pack_ids(qn_store *s, const char *sql, int64_t pack_id,
+                       int64_t **out, size_t *n, qn_err *err)
 {
     sqlite3_stmt *st;
     size_t cap = 16, len = 0;
@@ -171,10 +175,7 @@ static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
 
     *out = NULL;
     *n = 0;
-    rc = qn_store__prep(s, &st,
-                        "SELECT puzzle_id FROM pack_puzzles WHERE pack_id = ?"
-                        " ORDER BY position",
-                        err);
+    rc = qn_store__prep(s, &st, sql, err);
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, pack_id);
@@ -195,7 +196,17 @@ static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
     return rc;
 }
 
-static int bump_version(qn_store *s, int64_t pack_id, qn_err *err)
+/* The pack's members in position order, malloc'd (free it). */
+static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
+                   qn_err *err)
+{
+    return qn_store__pack_ids(s,
+                              "SELECT puzzle_id FROM pack_puzzles"
+                              " WHERE pack_id = ? ORDER BY position",
+                              pack_id, out, n, err);
+}
+
+int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc =
@@ -212,9 +223,8 @@ static int bump_version(qn_store *s, int64_t pack_id, qn_err *err)
     return rc;
 }
 
-/* Write the membership back as positions 1..n and bump the version. */
-static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
-                   qn_err *err)
+int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
+                         size_t n, int bump, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__prep(s, &st,
@@ -240,7 +250,7 @@ static int rewrite(qn_store *s, int64_t pack_id, const int64_t *v, size_t n,
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    return rc == QN_OK ? bump_version(s, pack_id, err) : rc;
+    return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
 }
 
 /*
@@ -285,7 +295,7 @@ static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
         rc = qn_store__step(s, st, err);
     }
     sqlite3_finalize(st);
-    return rc == QN_OK && bump ? bump_version(s, pack_id, err) : rc;
+    return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
 }
 
 static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)
@@ -409,7 +419,7 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     /* an edit that leaves the order as it was (a sorted pack sorted, a
      * move to where it is) writes nothing and keeps the version */
     if (rc == QN_OK && (n != old_n || memcmp(v, old, n * sizeof(*v))))
-        rc = rewrite(s, pack_id, v, n, err);
+        rc = qn_store__pack_write(s, pack_id, v, n, 1, err);
 done:
     free(old);
     free(v);

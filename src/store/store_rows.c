@@ -74,6 +74,34 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     return rc;
 }
 
+int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
+                        void *ctx, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    rc = qn_store__prep(s, &st,
+                        "SELECT " ROW_COLUMNS " FROM puzzles p"
+                        " JOIN rules r ON r.id = p.rule_id WHERE p.id = ?",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        qn_store_row row;
+        read_row(st, &row);
+        rc = fn(ctx, &row);
+    } else if (r == SQLITE_DONE) {
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
+                        (long long)id);
+    } else {
+        rc = qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
                       void *ctx, qn_err *err)
 {
