@@ -24,12 +24,18 @@ INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
  (1, '11000/10000/00000/00001/00011', x'03', 2, 1,
   '10000/00000/00000/00000/00001', 'easy', 'ab', $(($2 + 2)), 'import');
 SQL
+    # each row's puzzle id, from the independent implementation
+    for row in 1 2 3; do
+        st=$(sqlite3 "$1" "SELECT state FROM puzzles WHERE id = $row")
+        id=$(python3 "$TOP/tests/puzzle_id.py" "$HASH" "$st")
+        sqlite3 "$1" "UPDATE puzzles SET uid = CAST(0x$id AS INTEGER) WHERE id = $row"
+    done
 }
 
 # the default database: db/quench.db in the working directory
 q db init
 expect_rc 0 "db init"
-expect_out "db/quench.db: schema version 1" "db init reports the version"
+expect_out "db/quench.db: schema version 2" "db init reports the version"
 [ -f db/quench.db ] && ok || not_ok "db init creates db/quench.db"
 q db init
 expect_rc 0 "db init twice"
@@ -43,7 +49,7 @@ expect_rc 0 "QUENCH_DB"
 [ -f "$TMP/env.db" ] && ok || not_ok "QUENCH_DB names the database"
 q db migrate --db "$TMP/x.db"
 expect_rc 0 "db migrate"
-expect_out "schema version 0 -> 1" "db migrate reports"
+expect_out "schema version 0 -> 2" "db migrate reports"
 q db --db "$TMP/x.db" stats
 expect_rc 0 "stats of an empty database"
 expect_out "puzzles:   0" "empty stats"
@@ -83,8 +89,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
     sqlite3 "$TMP/bad.db" "UPDATE puzzles SET witness = '01000/00000/00000/00000/00000' WHERE id = 2; UPDATE puzzles SET min_presses = 3 WHERE id = 3"
     q db --db "$TMP/bad.db" check
     expect_rc 65 "check finds bad puzzles"
-    expect_err "puzzle 2 (classic-5x5): the witness does not solve the state" "bad witness named"
-    expect_err "puzzle 3 (classic-5x5): the stored minimum is not the minimum" "bad minimum named"
+    expect_err "(#2, classic-5x5): the witness does not solve the state" "bad witness named"
+    expect_err "(#3, classic-5x5): the stored minimum is not the minimum" "bad minimum named"
     expect_err "2 of 3 puzzles failed" "check summary"
 
     # the unique key refuses a duplicate

@@ -37,48 +37,70 @@ sqlite3 "$DB" <<SQL
 INSERT INTO rules (hash, name, yaml, cells, colours)
   VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
-                     grade, provenance) VALUES
- (1, 's1', x'01', 5, 1, 'w', 'easy', 'import'),
- (1, 's2', x'02', 3, 1, 'w', 'easy', 'import'),
- (1, 's3', x'03', 9, 1, 'w', 'medium', 'import'),
- (1, 's4', x'04', 3, 1, 'w', 'easy', 'import'),
- (1, 's5', x'05', 1, 1, 'w', 'easy', 'import');
+                     grade, provenance, uid) VALUES
+ (1, 's1', x'01', 5, 1, 'w', 'easy', 'import', 0x1111000000000000),
+ (1, 's2', x'02', 3, 1, 'w', 'easy', 'import', 0x2222000000000000),
+ (1, 's3', x'03', 9, 1, 'w', 'medium', 'import', 0x3333000000000000),
+ (1, 's4', x'04', 3, 1, 'w', 'easy', 'import', 0x4444000000000000),
+ (1, 's5', x'05', 1, 1, 'w', 'easy', 'import', 0x5555000000000000),
+ (1, 's6', x'06', 1, 1, 'w', 'easy', 'import', 0x5555100000000000);
 SQL
+# ids (uid) for the fake rows: 1111..., 2222..., and two sharing 5555
 
 order() { sqlite3 "$DB" "SELECT group_concat(puzzle_id, ' ') FROM (SELECT puzzle_id FROM pack_puzzles WHERE pack_id = 1 ORDER BY position)"; }
 dense() { sqlite3 "$DB" "SELECT count(*) = coalesce(max(position), 0) AND coalesce(min(position), 1) = 1 FROM pack_puzzles WHERE pack_id = 1"; }
 
-q pack --db "$DB" add starter 1 2 3 4
-expect_rc 0 "pack add"
+q pack --db "$DB" add starter 1111 2222000000000000 3333 4444
+expect_rc 0 "pack add by id and by unique prefix"
 expect_out "added 4 puzzles to 'starter'" "add message"
 expect_eq "$(order)" "1 2 3 4" "appended in order"
-q pack --db "$DB" add starter 5 --at 2
-expect_rc 0 "pack add --at"
+q pack --db "$DB" add starter 5555
+expect_rc 64 "an ambiguous prefix is refused"
+expect_err "puzzle id '5555' is ambiguous: 5555000000000000, 5555100000000000" "ambiguity names both"
+q pack --db "$DB" add starter 55550 --at 2
+expect_rc 0 "pack add --at, a longer prefix"
 expect_eq "$(order)" "1 5 2 3 4" "inserted at 2"
-q pack --db "$DB" add starter 3
+q pack --db "$DB" add starter 3333
 expect_rc 65 "add a member twice"
 expect_err "already in the pack" "twice message"
-q pack --db "$DB" add starter 99
+q pack --db "$DB" add starter 9999
 expect_rc 66 "add a missing puzzle"
-expect_err "no puzzle with id 99" "missing puzzle message"
+expect_err "no puzzle with id 9999" "missing puzzle message"
+q pack --db "$DB" add starter 12
+expect_rc 64 "a prefix under 4 digits"
+expect_err "'12' is not a puzzle id" "short prefix message"
+q pack --db "$DB" add starter '#99'
+expect_rc 66 "add a missing row"
+expect_err "no puzzle at row 99" "missing row message"
 # all-or-nothing: one bad id adds none
-q pack --db "$DB" remove starter 4 99
+q pack --db "$DB" remove starter 4444 9999
 expect_rc 66 "remove with a bad id"
 expect_eq "$(order)" "1 5 2 3 4" "nothing removed"
-q pack --db "$DB" move starter 1 5
-expect_rc 0 "pack move"
+q pack --db "$DB" move starter '#1' 5
+expect_rc 0 "pack move by row"
 expect_eq "$(order)" "5 2 3 4 1" "moved to the end"
-q pack --db "$DB" move starter 1 6
+v0=$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")
+q pack --db "$DB" move starter 1111 5
+expect_rc 0 "pack move to where it is"
+expect_eq "$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")" "$v0" "a move that changes nothing keeps the version"
+q pack --db "$DB" move starter 1111 6
 expect_rc 65 "move past the end"
-q pack --db "$DB" remove starter 3
+q pack --db "$DB" remove starter 3333
 expect_rc 0 "pack remove"
 expect_eq "$(order)" "5 2 4 1" "removed"
 expect_eq "$(dense)" 1 "positions dense after remove"
 q pack --db "$DB" sort starter
 expect_rc 0 "pack sort"
-expect_eq "$(order)" "5 2 4 1" "by min presses, then id"
-q pack --db "$DB" move starter 5 2
-expect_eq "$(order)" "2 5 4 1" "by hand after sorting"
+expect_eq "$(order)" "5 2 4 1" "by min presses; ties (2, 4: 3 presses) keep their order"
+q pack --db "$DB" move starter 4444 2
+expect_eq "$(order)" "5 4 2 1" "by hand after sorting"
+q pack --db "$DB" sort starter
+expect_eq "$(order)" "5 4 2 1" "a tie keeps the designer's order, never the row ids"
+v0=$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")
+q pack --db "$DB" sort starter
+expect_eq "$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")" "$v0" "sorting a sorted pack keeps the version"
+q pack --db "$DB" move starter 5555000000000000 2
+expect_eq "$(order)" "4 5 2 1" "by hand"
 expect_eq "$(dense)" 1 "positions dense"
 
 q pack --db "$DB" show starter
@@ -86,14 +108,14 @@ expect_rc 0 "pack show"
 expect_out "pack:        starter" "show header"
 expect_out "author:      t410" "show author"
 expect_out "puzzles:     4" "show count"
-grep -qE '^ +1  #2 +3 presses  easy +s2$' "$TMP/out" && ok || not_ok "show row 1"
+grep -qE '^ +1  4444000000000000  classic-5x5 +3 presses  easy +s4$' "$TMP/out" && ok || not_ok "show row 1: position, id, rule"
 q pack --db "$DB" show starter --json
 expect_rc 0 "pack show --json"
 expect_out '"name":"starter"' "json name"
-expect_out '"puzzles":[{"position":1,"id":2,' "json first puzzle"
+expect_out '"puzzles":[{"position":1,"id":"4444000000000000","row":4,' "json first puzzle"
 expect_out '"min_presses":3' "json presses"
 if command -v python3 >/dev/null 2>&1; then
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [p["id"] for p in d["puzzles"]] == [2,5,4,1]' "$TMP/out" && ok || not_ok "json parses"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [p["row"] for p in d["puzzles"]] == [4,5,2,1]' "$TMP/out" && ok || not_ok "json parses"
 fi
 v=$(sqlite3 "$DB" "SELECT version FROM packs WHERE name = 'starter'")
 [ "$v" -gt 5 ] && ok || not_ok "version bumped by each change (got $v)"
@@ -113,7 +135,7 @@ else ok; fi
 q pack --db "$DB" delete first
 expect_rc 0 "pack delete"
 expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM pack_puzzles')" 0 "membership gone"
-expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" 5 "puzzles stay"
+expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" 6 "puzzles stay"
 q pack --db "$DB" delete first
 expect_rc 66 "delete twice"
 q db --db "$DB" check
