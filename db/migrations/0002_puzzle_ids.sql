@@ -25,7 +25,13 @@ ALTER TABLE packs ADD COLUMN build TEXT NOT NULL DEFAULT '';
 -- command is run again (the records come from the puzzles table).
 ALTER TABLE runs ADD COLUMN summary TEXT;
 
--- The requested count leaves a generator run's resume key: the same
--- command with a larger -n extends the run instead of starting another.
+-- The requested count leaves a generator run's resume key (the same
+-- command with a larger -n extends the run instead of starting another),
+-- and the key holds --max-draws as given: 0 where it was the default
+-- computed from the count (count * 1000 + 1000000).
+UPDATE runs SET options = replace(options, ' max_draws=' ||
+        (CAST(substr(options, 7, instr(options, ' ') - 7) AS INTEGER) * 1000
+         + 1000000) || ' ', ' max_draws=0 ')
+ WHERE command = 'generate' AND options LIKE 'count=% %';
 UPDATE runs SET options = substr(options, instr(options, ' ') + 1)
  WHERE command = 'generate' AND options LIKE 'count=% %';
