@@ -433,8 +433,11 @@ typedef struct qn_store_merge_stats {
  * Merge the quench database at `in_path` (opened read-only, not migrated:
  * it must be at this build's schema version) into s, in one transaction:
  * rules by hash, runs by key, puzzles by (rule, canonical key) in (rule,
- * seed, stream index) order, packs by name (members not yet in the pack
- * are appended in their order). Idempotent. *stats_out (may be NULL)
+ * seed, stream index) order, packs by name: a new pack is copied; two
+ * unedited copies built by one run family (the shards of a generate
+ * --pack, version 1 both) join in stream order at version 1; otherwise the
+ * members not yet in the pack are appended in the input's order and the
+ * version goes past both copies'. Idempotent. *stats_out (may be NULL)
  * receives what was added. QN_EINVAL, with nothing written, when a pack
  * of the input fails qn_store_pack_check; QN_ENOTFOUND when in_path does
  * not exist; QN_ENOMEM may also come after the commit (detaching the
