@@ -47,6 +47,13 @@ q pack show mixed --db "$TMP/old2.db" --json
 expect_rc 0 "pack show of an old database migrates it"
 first=$(sed -n 1p "$GOLD/ids.txt" | cut -d' ' -f3)
 grep -q "\"id\":\"$first\"" "$TMP/out" && ok || not_ok "pack show names the old puzzles by the ids generate printed"
+# a pack mixing rules names them in the list and on every row
+q pack list --db "$TMP/old2.db"
+expect_out "[classic-5x5, four-colour-10x10, hexagon-3, ring6, whack-a-mole-4x4]" "pack list names a mixed pack's rules"
+q pack show mixed --db "$TMP/old2.db"
+for r in classic-5x5 four-colour-10x10 hexagon-3 ring6 whack-a-mole-4x4; do
+    expect_eq "$(grep -c "^ *[0-9]*  [0-9a-f]\{16\}  $r " "$TMP/out")" 4 "pack show: 4 rows name $r"
+done
 # the interrupted run of the old quench resumes under the new key (the
 # count and the default --max-draws left it) and prints the whole run
 q generate "$C7" -n 5 --seed 13 --db "$TMP/old.db"
