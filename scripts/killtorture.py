@@ -261,7 +261,7 @@ def main():
         if r.returncode != 0:
             raise SystemExit('killtorture: set-up failed: ' + r.stderr.decode())
         con = sqlite3.connect(fx)
-        ids = [str(i) for (i,) in con.execute(
+        ids = ['#%d' % i for (i,) in con.execute(
             "SELECT puzzle_id FROM pack_puzzles ORDER BY position")]
         con.close()
         for sc in a.scenarios.split(','):
