@@ -10,7 +10,6 @@
 #include "cmd.h"
 #include "quench/verdict.h"
 #include "quench/jsonw.h"
-#include "quench/canon.h"
 #include "quench/distrib.h"
 #include "quench/file.h"
 #include "quench/mem.h"
@@ -29,14 +28,19 @@ const char cmd_validate_usage[] =
     "detected or given by --from: text (one state a line, rows split by\n"
     "'/'), jsonl ({\"id\", \"state\", \"solution\"?, \"min_presses\"?} a line),\n"
     "csv (a header naming id,state,solution,min_presses) or json (an array\n"
-    "of such records).\n"
+    "of such records, or a quench-pack document from export). quench's own\n"
+    "generate and export output reads as it is. A record's other fields\n"
+    "(keys, columns) are kept as its metadata; a record whose \"rule\" or\n"
+    "\"rule_hash\" is not RULES's hash is malformed.\n"
     "\n"
     "Verdicts: ok (with the least presses, the grade when the rule has\n"
     "tiers, and a witness solution), unsolvable (with the minimal repair),\n"
     "malformed (line, column and reason), trivial (already at the goal),\n"
     "duplicate (the same puzzle, up to the board's symmetries, as an\n"
-    "earlier submission), claim-mismatch (a claimed solution does not\n"
-    "replay, or a claimed minimum is wrong: by how much).\n"
+    "earlier submission or a stored puzzle), claim-mismatch (a claimed\n"
+    "solution does not replay, or a claimed minimum is wrong: by how much).\n"
+    "Every verdict but malformed names the puzzle by its id, as generate,\n"
+    "the database and exports do.\n"
     "\n"
     "  --jsonl        one JSON object per verdict\n"
     "  --json         one JSON document: {\"verdicts\": [...], \"summary\"}\n"
@@ -44,7 +48,8 @@ const char cmd_validate_usage[] =
     "  --db DB        also call a puzzle stored in the SQLite database DB\n"
     "                 (\"-\" for $QUENCH_DB or db/quench.db) a duplicate\n"
     "  --into PACK    with --db: store the ok puzzles and add them to PACK\n"
-    "                 (created when missing), a batch per transaction;\n"
+    "                 (created when missing), a batch per transaction,\n"
+    "                 with their submission id, FILE:LINE and metadata;\n"
     "                 verdicts are printed once their batch committed\n"
     "\n"
     "A line, CSV record or JSON element over 1 MiB is malformed as soon as\n"
@@ -120,6 +125,19 @@ static int parse_opts(vopts *o, int argc, char **argv)
     return QN_EXIT_OK;
 }
 
+/* A puzzle id as a JSON string: hex digits need no escaping, and this
+ * runs once a verdict. */
+static void json_puzzle_id(qn_jsonw *w, uint64_t id)
+{
+    char q[QN_PUZZLE_ID_HEX + 2];
+
+    q[0] = '"';
+    qn_puzzle_id_hex(q + 1, id);
+    q[QN_PUZZLE_ID_HEX] = '"';
+    q[QN_PUZZLE_ID_HEX + 1] = '\0';
+    qn_jsonw_raw(w, q);
+}
+
 static void json_cells(qn_jsonw *w, const uint8_t *x, int n)
 {
     qn_jsonw_arr(w);
@@ -140,6 +158,12 @@ static void verdict_json(qn_jsonw *w, const qn_solver *g,
     qn_jsonw_key(w, "seq"), qn_jsonw_uint(w, s->seq);
     qn_jsonw_key(w, "id"), qn_jsonw_str(w, s->id);
     qn_jsonw_key(w, "verdict"), qn_jsonw_str(w, qn_verdict_name(v->verdict));
+    if (v->has_puzzle_id)
+        qn_jsonw_key(w, "puzzle_id"), json_puzzle_id(w, v->puzzle_id);
+    if (s->note)
+        qn_jsonw_key(w, "note"), qn_jsonw_str(w, s->note);
+    if (s->meta)
+        qn_jsonw_key(w, "meta"), qn_jsonw_raw(w, s->meta);
     switch (v->verdict) {
     case QN_VERDICT_MALFORMED:
         qn_jsonw_key(w, "line"), qn_jsonw_int(w, s->err.line);
@@ -164,7 +188,7 @@ static void verdict_json(qn_jsonw *w, const qn_solver *g,
     case QN_VERDICT_DUPLICATE:
         if (v->dup_stored) {
             qn_jsonw_key(w, "duplicate_of_stored");
-            qn_jsonw_int(w, v->dup_stored);
+            json_puzzle_id(w, v->dup_stored_id);
         } else {
             qn_jsonw_key(w, "duplicate_of"), qn_jsonw_uint(w, v->dup_of);
         }
@@ -202,9 +226,16 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
     const qn_answer *a = &v->ans;
     const char *grade;
     size_t start = out->len;
+    char hex[QN_PUZZLE_ID_HEX];
 
     qn_buf_addf(out, "%llu\t%s\t%s\t", (unsigned long long)s->seq, s->id,
                 qn_verdict_name(v->verdict));
+    if (v->has_puzzle_id) {
+        qn_puzzle_id_hex(hex, v->puzzle_id);
+        qn_buf_adds(out, "puzzle ");
+        qn_buf_add(out, hex, QN_PUZZLE_ID_HEX - 1);
+        qn_buf_adds(out, ": ");
+    }
     switch (v->verdict) {
     case QN_VERDICT_MALFORMED:
         qn_buf_addf(out, "%d:%d: %s", s->err.line, s->err.col,
@@ -224,12 +255,13 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
         }
         break;
     case QN_VERDICT_DUPLICATE:
-        if (v->dup_stored)
-            qn_buf_addf(out, "same puzzle as stored puzzle %lld",
-                        (long long)v->dup_stored);
-        else
+        if (v->dup_stored) {
+            qn_puzzle_id_hex(hex, v->dup_stored_id);
+            qn_buf_addf(out, "same puzzle as stored puzzle %s", hex);
+        } else {
             qn_buf_addf(out, "same puzzle as #%llu",
                         (unsigned long long)v->dup_of);
+        }
         break;
     case QN_VERDICT_TRIVIAL:
         qn_buf_adds(out, "already at the goal");
@@ -248,6 +280,8 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
     default:
         break;
     }
+    if (s->note)
+        qn_buf_addf(out, " (note: %s)", s->note);
     /* ids and reasons come from strangers: keep one verdict on one line */
     for (char *p = out->buf + start; *p; p++)
         if (*p == '\n' || *p == '\r')
@@ -255,7 +289,11 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
     qn_buf_addc(out, '\n');
 }
 
-static void summary(const qn_judge *j, qn_buf *b, uint64_t total)
+/* The counts, and quench's own records that were not submissions (a
+ * pack record of export, generate's header and summary): skipped, and
+ * said so, so the count of verdicts is never a surprise. */
+static void summary(const qn_judge *j, qn_buf *b, uint64_t total,
+                    uint64_t skipped)
 {
     qn_buf_addf(b, "validate: %llu submission%s:",
                 (unsigned long long)total, total == 1 ? "" : "s");
@@ -263,9 +301,16 @@ static void summary(const qn_judge *j, qn_buf *b, uint64_t total)
         qn_buf_addf(b, "%s %llu %s", v ? "," : "",
                     (unsigned long long)qn_judge_count(j, (qn_verdict)v),
                     qn_verdict_name((qn_verdict)v));
+    if (skipped)
+        qn_buf_addf(b, "\nvalidate: skipped %llu record%s that %s not a "
+                       "submission (quench's own pack, header and summary "
+                       "records)",
+                    (unsigned long long)skipped, skipped == 1 ? "" : "s",
+                    skipped == 1 ? "is" : "are");
 }
 
-static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total)
+static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total,
+                         uint64_t skipped)
 {
     qn_jsonw_obj(w);
     qn_jsonw_key(w, "submissions"), qn_jsonw_uint(w, total);
@@ -273,6 +318,7 @@ static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total)
         qn_jsonw_key(w, qn_verdict_name((qn_verdict)v));
         qn_jsonw_uint(w, qn_judge_count(j, (qn_verdict)v));
     }
+    qn_jsonw_key(w, "skipped"), qn_jsonw_uint(w, skipped);
     qn_jsonw_end(w);
 }
 
@@ -283,13 +329,14 @@ typedef struct vrun {
     qn_submit_reader *rd;
     qn_buf out;
     uint64_t total;
+    const char *source;  /* the input's name in messages and provenance */
+    char rule_hash[65];  /* RULES's content hash */
     /* --db / --into */
     qn_store *store;
     int64_t rule_id;     /* 0: the rule is not stored, nothing to compare */
     int64_t pack_id;
     uint64_t in_batch, stored;
-    uint8_t *canon, *key;
-    qn_puzzle_id_key id_key;
+    uint8_t *key;
     qn_buf text;
     qn_err db_err;
     int write_status;    /* a failed write's exit code (74, or 141) */
@@ -308,27 +355,46 @@ static int commit_batch(vrun *vr)
 }
 
 /*
+ * Where a submission came from, into vr->text at its end: "FILE:LINE",
+ * with ":COL" when the record does not begin its line (records of a JSON
+ * document, which may share one). Returns the offset of its first byte.
+ */
+static size_t add_source(vrun *vr, const qn_submission *s)
+{
+    size_t at = vr->text.len;
+
+    qn_buf_addf(&vr->text, "%s:%d", vr->source, s->line);
+    if (s->col > 1)
+        qn_buf_addf(&vr->text, ":%d", s->col);
+    qn_buf_addc(&vr->text, '\0');
+    return at;
+}
+
+/*
  * An ok puzzle meets the database: a duplicate when it is stored already;
- * with --into, stored (and added to the pack) otherwise.
+ * with --into, stored (and added to the pack) otherwise, with its
+ * provenance: the submission's own id, where it was read, its metadata.
  */
 static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
 {
     const qn_rules *r = qn_solver_rules(vr->g);
     int n = qn_solver_ncells(vr->g), is_new, rc;
-    size_t klen, witness_at;
+    size_t klen, witness_at, source_at;
     int64_t id;
     qn_store_puzzle sp;
     char grader[16];
 
     if (!vr->rule_id)
         return QN_OK; /* the rule was never stored: nothing to compare */
-    qn_canon_form(r, vr->canon, s->cells);
-    klen = qn_store_canon_pack(vr->key, vr->canon, n, qn_solver_colours(vr->g));
+    klen = qn_store_canon_pack(vr->key, rl->canon, n,
+                               qn_solver_colours(vr->g));
     if (!vr->o->into) {
         rc = qn_store_find_puzzle(vr->store, vr->rule_id, vr->key, klen, &id,
                                   &vr->db_err);
+        /* same rule hash, same canonical form: the stored puzzle's id is
+         * this puzzle's id, by the definition of the id */
         if (rc == QN_OK)
-            qn_judge_stored_duplicate(vr->j, rl, id);
+            qn_judge_stored_duplicate(vr->j, rl, rl->puzzle_id);
         return rc == QN_ENOTFOUND ? QN_OK : rc;
     }
     if (!qn_store_in_batch(vr->store) &&
@@ -339,6 +405,8 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     witness_at = vr->text.len + 1;
     qn_buf_addc(&vr->text, '\0');
     qn_state_format(&vr->text, qn_rules_layout(r), rl->ans.plan, '/');
+    qn_buf_addc(&vr->text, '\0');
+    source_at = add_source(vr, s);
     snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
     memset(&sp, 0, sizeof(sp));
     sp.rule_id = vr->rule_id;
@@ -352,10 +420,13 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
-    sp.uid = qn_puzzle_id(&vr->id_key, vr->canon, n);
+    sp.uid = rl->puzzle_id;
+    sp.submission = s->has_id ? s->id : NULL;
+    sp.source = vr->text.buf + source_at;
+    sp.meta = s->meta;
     rc = qn_store_put_puzzle(vr->store, &sp, &id, &is_new, &vr->db_err);
     if (rc == QN_OK && !is_new)
-        qn_judge_stored_duplicate(vr->j, rl, id);
+        qn_judge_stored_duplicate(vr->j, rl, rl->puzzle_id);
     if (rc == QN_OK && is_new) {
         vr->stored++;
         vr->in_batch++;
@@ -412,7 +483,7 @@ static int judge_all(vrun *vr, qn_err *err)
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_end(&w);
         qn_jsonw_key(&w, "summary");
-        summary_json(&w, vr->j, vr->total);
+        summary_json(&w, vr->j, vr->total, qn_submit_skipped(vr->rd));
         if (rc < 0) { /* say so inside the document, too */
             qn_jsonw_key(&w, "error"), qn_jsonw_str(&w, err->msg);
         }
@@ -436,7 +507,6 @@ static int judge_all(vrun *vr, qn_err *err)
 /* --db: the rule's id (stored for --into), and the pack. */
 static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
 {
-    char hash[65];
     int rc, st;
 
     /* only --into stores: a plain --db compares, and must exist */
@@ -445,9 +515,9 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
                         vr->o->into ? QN_STORE_CREATE : 0, &vr->store);
     if (st != QN_EXIT_OK)
         return st;
-    qn_rules_hash(r, hash);
     if (!vr->o->into) {
-        rc = qn_store_find_rule(vr->store, hash, &vr->rule_id, &vr->db_err);
+        rc = qn_store_find_rule(vr->store, vr->rule_hash, &vr->rule_id,
+                                &vr->db_err);
         if (rc == QN_ENOTFOUND)
             vr->rule_id = 0, rc = QN_OK;
     } else {
@@ -459,12 +529,6 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
     }
     if (rc != QN_OK)
         return qn_report(ctx, &vr->db_err);
-    vr->canon = QN_NEWN((size_t)qn_rules_ncells(r) + 1, uint8_t);
-    {
-        char rule_hash[65];
-        qn_rules_hash(r, rule_hash);
-        qn_puzzle_id_key_init(&vr->id_key, rule_hash);
-    }
     vr->key = QN_NEWN(qn_store_canon_size(qn_rules_ncells(r),
                                           qn_rules_colours(r)) + 1,
                       uint8_t);
@@ -492,19 +556,21 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     qn_buf_init(&vr.text);
     vr.o = &o;
     vr.g = g;
+    qn_rules_hash(r, vr.rule_hash);
     if (o.db && (status = setup_store(ctx, &vr, r)) != QN_EXIT_OK)
         goto done;
     if (qn_file_open_read(&in, o.file, &err) != QN_OK) {
         status = qn_report(ctx, &err);
         goto done;
     }
-    rc = qn_submit_open(&vr.rd, in, strcmp(o.file, "-") ? o.file : "<stdin>",
-                        qn_rules_layout(r), qn_rules_colours(r), o.from,
-                        &err);
+    vr.source = strcmp(o.file, "-") ? o.file : "<stdin>";
+    rc = qn_submit_open(&vr.rd, in, vr.source, qn_rules_layout(r),
+                        qn_rules_colours(r), o.from, &err);
     if (rc != QN_OK) {
         status = qn_report(ctx, &err);
         goto done;
     }
+    qn_submit_expect_rule(vr.rd, vr.rule_hash);
     vr.j = qn_judge_new(g);
     rc = judge_all(&vr, &err);
     status = vr.write_status ? vr.write_status : cmd_finish_out(&vr.out);
@@ -521,14 +587,13 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     }
     if (!ctx->quiet) {
         qn_buf b = QN_BUF_INIT;
-        summary(vr.j, &b, vr.total);
+        summary(vr.j, &b, vr.total, qn_submit_skipped(vr.rd));
         fprintf(stderr, "%s\n", b.buf);
         qn_buf_release(&b);
     }
 done:
     qn_store_close(vr.store);
     qn_buf_release(&vr.text);
-    free(vr.canon);
     free(vr.key);
     qn_submit_close(vr.rd);
     qn_judge_free(vr.j);

@@ -11,25 +11,55 @@
  *          character is '#' are skipped. The record id is the line number.
  *   JSONL  one JSON object per line:
  *            {"id": "name" | 17, "state": "101/010/101" | [1,0,1, ...],
- *             "solution": [0,1, ...] | "0100...", "min_presses": 3}
- *          "state" is required, the others optional; any other key is an
- *          error for that record (with a did-you-mean). Blank lines are
- *          skipped. Duplicate keys are an error.
- *   CSV    RFC 4180: a header row naming some of the columns id, state,
- *          solution, min_presses (state required; any order; an unknown or
- *          repeated column is an error for the whole input), then one
- *          record per row. Cells may be quoted ("" for a quote; commas and
- *          newlines allowed inside quotes). Empty id, solution and
- *          min_presses cells mean "absent". Blank lines are skipped.
- *   JSON   one JSON document, an array, read element by element: either an
- *          array of integers (one state: the whole document is one record)
- *          or an array of record objects as in JSONL (one record each).
- *          `[]` holds no records. Anything else is a whole-input error.
+ *             "solution": [0,1, ...] | "0100...", "min_presses": 3,
+ *             "rule": "<64 hex digits>"}
+ *          "state" is required, the others optional ("rule_hash" is
+ *          another spelling of "rule"); any other key is kept as the
+ *          record's metadata (below). Blank lines are skipped. Duplicate
+ *          keys are an error. quench's own records around the puzzles
+ *          ("type": "header" or "summary" of generate, "record": "pack" of
+ *          export) are skipped and counted (qn_submit_skipped);
+ *          "type"/"record" "puzzle" is a submission.
+ *   CSV    RFC 4180: a header row naming the columns (state required; any
+ *          order; a repeated or unnamed column, or more than
+ *          QN_SUBMIT_MAX_COLUMNS, is an error for the whole input), then
+ *          one record per row. The columns id, state, solution,
+ *          min_presses, rule and rule_hash are read; any other column is
+ *          the record's metadata. Cells may be quoted ("" for a quote;
+ *          commas and newlines allowed inside quotes). Empty id, solution,
+ *          min_presses and rule cells mean "absent". Blank lines are
+ *          skipped.
+ *   JSON   one JSON document, read element by element: an array of
+ *          integers (one state: the whole document is one record), an
+ *          array of record objects as in JSONL (one record each), or a
+ *          quench-pack document (`quench export --format json`,
+ *          docs/EXPORT.md): an object whose "format" is "quench-pack",
+ *          "format_version" 1 or 2, and whose "puzzles" array holds one
+ *          record each; its other members ("pack", "rules", ...) are
+ *          skipped unread. `[]` holds no records. Anything else is a
+ *          whole-input error, as is a document object without "format":
+ *          "quench-pack" or without "puzzles" (said at its end, after the
+ *          records before it).
  *
- * AUTO: after an optional UTF-8 BOM and blank space, '{' means JSONL, '['
- * JSON; a first line that is not a '#' comment and starts with "id," or
- * '"', or contains both "state" and ',', or is just "state", means CSV;
- * anything else (including an empty input) TEXT.
+ * AUTO: after an optional UTF-8 BOM and blank space, '[' means JSON; '{'
+ * means JSON when the object's first key is "format" (a quench-pack
+ * document, one line or pretty-printed), else JSONL; a first line that is
+ * not a '#' comment and starts with "id," or '"', or contains both
+ * "state" and ',', or is just "state", means CSV; anything else (including
+ * an empty input) TEXT.
+ *
+ * Metadata: the fields of a record that quench does not read, kept as one
+ * compact JSON object text in input order: a JSON record's other members
+ * with their values as written (blanks outside strings removed), a CSV
+ * record's other cells as strings keyed by their column names (an empty
+ * cell is ""). A record is at most QN_SUBMIT_MAX_LINE bytes, and so is its
+ * metadata: there is no other cap. When such a field's name is close to
+ * one quench reads ("min_press", "Solution"), the record carries a note
+ * saying so, since its value was not checked.
+ *
+ * Rules: a record may name the rule it is for by its content hash
+ * (qn_rules_hash) in "rule" or "rule_hash"; after qn_submit_expect_rule,
+ * a record naming another rule is malformed (before its state is read).
  *
  * Record ids: the "id" value when given (JSONL, CSV, records of a JSON
  * document), else the record's first line number as text.
@@ -68,7 +98,8 @@
  * is streamed, so only each of its elements is limited.
  *
  * Memory: one 2 MiB read buffer, a scratch buffer of at most a few MiB for
- * multi-line CSV records and JSON elements, and two l->ncells arrays, all
+ * multi-line CSV records and JSON elements, a metadata buffer of at most
+ * about twice a record, the CSV columns, and two l->ncells arrays, all
  * reused; no allocation per TEXT or CSV record (jansson allocates while it
  * parses a JSON record and frees it at once).
  */
@@ -86,6 +117,7 @@
 #define QN_SUBMIT_MAX_GAP (1 << 26)  /* bytes read without a record (64 MiB) */
 #define QN_SUBMIT_MAX_ID 256         /* bytes in an id */
 #define QN_SUBMIT_MAX_DEPTH 8        /* JSON nesting within one record */
+#define QN_SUBMIT_MAX_COLUMNS 1024   /* columns in a CSV header */
 
 typedef enum qn_submit_format {
     QN_SUBMIT_AUTO,
@@ -102,6 +134,7 @@ typedef enum qn_submit_format {
 typedef struct qn_submission {
     uint64_t seq;       /* 1-based record number */
     const char *id;     /* the record's id, or its line number as text */
+    int has_id;         /* 1: id came from the record itself */
     int line, col;      /* where the record starts, 1-based */
     int ok;             /* 1: well-formed; 0: malformed, see err */
     qn_err err;         /* when !ok: code (QN_ESYNTAX, or QN_ELIMIT for
@@ -113,6 +146,12 @@ typedef struct qn_submission {
     const uint8_t *solution; /* when has_solution: l->ncells values < k */
     int has_min;
     uint64_t min_presses; /* when has_min */
+    const char *meta;   /* when ok: the fields quench does not read, one
+                           compact JSON object text (NUL-terminated); NULL
+                           when the record has none */
+    size_t meta_len;
+    const char *note;   /* a field that looks like a misspelt one quench
+                           reads, in words; NULL when none (any record) */
 } qn_submission;
 
 typedef struct qn_submit_reader qn_submit_reader;
@@ -145,6 +184,19 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
  */
 int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
                    qn_err *err);
+
+/*
+ * Records that name their rule ("rule"/"rule_hash") must name the rule
+ * whose qn_rules_hash is `hash` (64 lowercase hex digits, copied): one
+ * naming another is malformed ("puzzle of rule X, not of the rules given
+ * (Y)"). Without this call the field is read and not compared. Call it
+ * before the first qn_submit_next.
+ */
+void qn_submit_expect_rule(qn_submit_reader *r, const char *hash);
+
+/* How many of quench's own records around the puzzles (generate's header
+ * and summary, export's pack record) were skipped so far. */
+uint64_t qn_submit_skipped(const qn_submit_reader *r);
 
 /* Free the reader (not the FILE); NULL is a no-op. */
 void qn_submit_close(qn_submit_reader *r);

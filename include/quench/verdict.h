@@ -4,9 +4,11 @@
  * A judge keeps what a stream of verdicts needs across records: the game,
  * the set of puzzles already accepted (up to the board's symmetries, see
  * canon.h; only ok verdicts enter it, so a rejected submission may be
- * corrected and sent again), and the counts per verdict. Verdicts are decided in this
- * order: malformed, trivial (already at the goal), unsolvable, duplicate,
- * claim-mismatch, ok.
+ * corrected and sent again), and the counts per verdict. Verdicts are
+ * decided in this order: malformed, trivial (already at the goal),
+ * unsolvable, duplicate, claim-mismatch, ok. Every record whose state was
+ * read (all but malformed) gets its puzzle id (puzzle_id.h), the name
+ * generate, the store and exports give the same puzzle.
  */
 #ifndef QN_VERDICT_H
 #define QN_VERDICT_H
@@ -14,6 +16,7 @@
 #include <stdint.h>
 
 #include "quench/buf.h"
+#include "quench/puzzle_id.h"
 #include "quench/solver.h"
 #include "quench/submit.h"
 
@@ -39,8 +42,14 @@ const char *qn_verdict_name(qn_verdict v);
 typedef struct qn_ruling {
     qn_verdict verdict;
     qn_answer ans;        /* solvable/unsolvable details (not malformed) */
+    int has_puzzle_id;    /* the state was read (every verdict but
+                             malformed): puzzle_id and canon are set */
+    uint64_t puzzle_id;   /* the puzzle's id (puzzle_id.h) */
+    const uint8_t *canon; /* its canonical cells (the judge's buffer, until
+                             the next qn_judge_one) */
     uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
-    int64_t dup_stored;   /* duplicate of a stored puzzle: its id, or 0 */
+    int dup_stored;       /* 1: a duplicate of a stored puzzle, */
+    uint64_t dup_stored_id; /* whose puzzle id this is */
     qn_buf reason;        /* malformed/claim-mismatch: why, in words */
     int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
     int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
@@ -60,9 +69,11 @@ void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
 
 /*
  * The caller found r's puzzle stored already (a database): turn an ok
- * verdict into a duplicate of stored puzzle `id`, keeping counts right.
+ * verdict into a duplicate of the stored puzzle whose puzzle id is
+ * `puzzle_id`, keeping counts right.
  */
-void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, int64_t id);
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
+                               uint64_t puzzle_id);
 
 /* How many records got verdict v so far. */
 uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);

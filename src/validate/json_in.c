@@ -63,34 +63,40 @@ static size_t skip_value(const char *s, size_t len, size_t i)
     return len;
 }
 
-/*
- * Offsets of the key and the value of the top-level member `key` of the
- * object at the start of s; 0 when not found (a key written with escapes).
- */
-static int find_member(const char *s, size_t len, const char *key,
-                       size_t *key_off, size_t *val_off)
-{
-    size_t i = skip_ws(s, len, 0), klen = strlen(key), kend;
+/* One top-level member of an object: its key and its value, as byte
+ * ranges of the raw text (the key with its quotes). */
+typedef struct span {
+    size_t key, key_end, val, val_end;
+} span;
 
-    if (i >= len || s[i] != '{')
+/* Where the first member of the object at the start of s would be. */
+static size_t first_member(const char *s, size_t len)
+{
+    size_t i = skip_ws(s, len, 0);
+
+    return i < len && s[i] == '{' ? skip_ws(s, len, i + 1) : len;
+}
+
+/* The member at *at (valid JSON assumed) into *m, moving *at to the next
+ * one. Returns 0 after the last member. */
+static int next_member(const char *s, size_t len, size_t *at, span *m)
+{
+    size_t i = *at;
+
+    if (i >= len || s[i] != '"')
         return 0;
-    i = skip_ws(s, len, i + 1);
-    while (i < len && s[i] == '"') {
-        kend = skip_value(s, len, i);
-        *key_off = i;
-        i = skip_ws(s, len, kend);
-        if (i < len && s[i] == ':')
-            i = skip_ws(s, len, i + 1);
-        if (kend - *key_off == klen + 2 &&
-            memcmp(s + *key_off + 1, key, klen) == 0) {
-            *val_off = i;
-            return 1;
-        }
-        i = skip_ws(s, len, skip_value(s, len, i));
-        if (i < len && s[i] == ',')
-            i = skip_ws(s, len, i + 1);
-    }
-    return 0;
+    m->key = i;
+    m->key_end = skip_value(s, len, i);
+    i = skip_ws(s, len, m->key_end);
+    if (i < len && s[i] == ':')
+        i = skip_ws(s, len, i + 1);
+    m->val = i;
+    m->val_end = skip_value(s, len, i);
+    i = skip_ws(s, len, m->val_end);
+    if (i < len && s[i] == ',')
+        i = skip_ws(s, len, i + 1);
+    *at = i;
+    return 1;
 }
 
 /* Offset of element `idx` of the array at s[arr] (or of its ']'). */
@@ -282,80 +288,94 @@ static int cells_string(uint8_t *out, const qn_layout *l, unsigned k,
                    e.msg);
 }
 
-static const char *const known_keys[] = {"id", "state", "solution",
-                                         "min_presses"};
-#define NKEYS (sizeof(known_keys) / sizeof(known_keys[0]))
+/* ---- members ------------------------------------------------------------ */
 
-/* Edit distance, for "did you mean"; short strings only. */
-static size_t distance(const char *a, const char *b)
+/* Longest key compared with the names quench reads (longer: not one). */
+#define KEYCAP 64
+
+/*
+ * The decoded key of member m into out (NUL-terminated, cut at KEYCAP - 1
+ * bytes). Returns its length, or -1 when it is longer than that. A key
+ * written with escapes is decoded by jansson.
+ */
+static int key_text(const ctx *x, const span *m, char out[KEYCAP])
 {
-    size_t la = strlen(a), lb = strlen(b), i, j, row[40], prev, tmp;
+    const char *raw = x->text + m->key + 1;
+    size_t n = m->key_end - m->key - 2;
+    json_t *j = NULL;
+    int rc;
 
-    if (la > 32 || lb > 32)
-        return 99;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        prev = row[0];
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t best = prev + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best)
-                best = row[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            tmp = row[j];
-            row[j] = best;
-            prev = tmp;
-        }
+    if (memchr(raw, '\\', n)) {
+        j = json_loadb(raw - 1, n + 2, JSON_DECODE_ANY, NULL);
+        if (!j)
+            qn_mem_oom(); /* valid JSON already: only memory can fail */
+        raw = json_string_value(j);
+        n = json_string_length(j);
     }
-    return row[lb];
+    rc = n < KEYCAP ? (int)n : -1;
+    if (n >= KEYCAP)
+        n = KEYCAP - 1;
+    memcpy(out, raw, n);
+    out[n] = '\0';
+    json_decref(j);
+    return rc;
 }
 
-static int unknown_key(const ctx *x, const char *key, size_t off)
+/* The member called `key` of the record, into *m; 0 when absent. */
+static int find_member(const ctx *x, const char *key, span *m)
 {
-    size_t i, best = 0, bestd = 99, d;
-    char shown[64];
+    size_t at = first_member(x->text, x->len);
+    char name[KEYCAP];
 
-    for (i = 0; i < NKEYS; i++) {
-        d = distance(key, known_keys[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = i;
-        }
-        /* a prefix or an extension: "min_press", "states" */
-        if (strlen(key) >= 2 &&
-            (strncmp(key, known_keys[i], strlen(key)) == 0 ||
-             strncmp(key, known_keys[i], strlen(known_keys[i])) == 0) &&
-            bestd > 1) {
-            bestd = 1;
-            best = i;
-        }
-    }
-    snprintf(shown, sizeof(shown), "%s", key);
-    if (bestd <= 3 && bestd < strlen(key))
-        return fail_at(x, QN_ESYNTAX, off,
-                       "unknown key '%s' (did you mean '%s'?)", shown,
-                       known_keys[best]);
-    return fail_at(x, QN_ESYNTAX, off,
-                   "unknown key '%s' (expected id, state, solution, "
-                   "min_presses)",
-                   shown);
-}
-
-/* What generate and export write beside a puzzle: read and ignored. */
-static const char *const info_keys[] = {
-    "index", "rule",           "rule_hash", "optimal_solutions",
-    "grade", "grader_version", "seed",      "lit"};
-
-static int is_info_key(const char *key)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
-        if (strcmp(key, info_keys[i]) == 0)
+    while (next_member(x->text, x->len, &at, m))
+        if (key_text(x, m, name) >= 0 && strcmp(name, key) == 0)
             return 1;
     return 0;
+}
+
+/* The keys quench reads: the submission's fields and its own markers. */
+static int is_read_key(const char *key)
+{
+    static const char *const read[] = {"id",   "state",     "solution",
+                                       "min_presses", "rule", "rule_hash",
+                                       "type", "record"};
+    size_t i;
+
+    for (i = 0; i < sizeof(read) / sizeof(read[0]); i++)
+        if (strcmp(key, read[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* s[0..n) without the blanks outside its strings, onto b. */
+static void add_compact(qn_buf *b, const char *s, size_t n)
+{
+    size_t i, from = 0;
+    int in_str = 0;
+
+    for (i = 0; i < n; i++) {
+        if (in_str) {
+            if (s[i] == '\\')
+                i++;
+            else if (s[i] == '"')
+                in_str = 0;
+        } else if (s[i] == '"') {
+            in_str = 1;
+        } else if (is_ws(s[i])) {
+            qn_buf_add(b, s + from, i - from);
+            from = i + 1;
+        }
+    }
+    qn_buf_add(b, s + from, n - from);
+}
+
+/* A member quench does not read: onto the record's metadata, as written. */
+static void add_meta(qn_submit__rec *rec, const ctx *x, const span *m)
+{
+    qn_buf_addc(&rec->meta, rec->meta.len ? ',' : '{');
+    qn_buf_add(&rec->meta, x->text + m->key, m->key_end - m->key);
+    qn_buf_addc(&rec->meta, ':');
+    add_compact(&rec->meta, x->text + m->val, m->val_end - m->val);
 }
 
 /*
@@ -367,15 +387,16 @@ static int is_info_key(const char *key)
 static int record_type(qn_submit__rec *rec, const json_t *j, const ctx *x)
 {
     static const char *const names[2] = {"type", "record"};
-    size_t koff = 0, voff = 0, i;
+    size_t i;
+    span m;
 
     for (i = 0; i < 2; i++) {
         const json_t *v = json_object_get(j, names[i]);
         const char *t = json_string_value(v);
         if (!v)
             continue;
-        if (!find_member(x->text, x->len, names[i], &koff, &voff))
-            voff = skip_ws(x->text, x->len, 0);
+        if (!find_member(x, names[i], &m))
+            m.val = skip_ws(x->text, x->len, 0);
         if (t && strcmp(t, "puzzle") == 0)
             continue;
         if (t && (strcmp(t, "header") == 0 || strcmp(t, "summary") == 0 ||
@@ -383,10 +404,40 @@ static int record_type(qn_submit__rec *rec, const json_t *j, const ctx *x)
             rec->is_meta = 1;
             continue;
         }
-        return fail_at(x, QN_ESYNTAX, voff,
+        return fail_at(x, QN_ESYNTAX, m.val,
                        "%s must be \"puzzle\" (or \"header\", "
                        "\"summary\", \"pack\" on quench's own records)",
                        names[i]);
+    }
+    return QN_OK;
+}
+
+/*
+ * The rule the record names ("rule", as export writes it, or "rule_hash",
+ * as generate does), checked before anything else is read: a puzzle of
+ * another rule is reported as such, not as a state of the wrong size.
+ */
+static int record_rule(const qn_submit__rec *rec, const json_t *j,
+                       const ctx *x)
+{
+    static const char *const names[2] = {"rule", "rule_hash"};
+    qn_err e = QN_ERR_INIT;
+    size_t i;
+    span m;
+
+    for (i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(j, names[i]);
+        if (!v)
+            continue;
+        if (!find_member(x, names[i], &m))
+            m.val = skip_ws(x->text, x->len, 0);
+        if (!json_is_string(v))
+            return fail_at(x, QN_ESYNTAX, m.val,
+                           "%s must be a string (a rule hash), got %s",
+                           names[i], type_name(v));
+        if (qn_submit__check_rule(rec, json_string_value(v),
+                                  json_string_length(v), &e) != QN_OK)
+            return fail_at(x, e.code, m.val, "%s", e.msg);
     }
     return QN_OK;
 }
@@ -450,42 +501,64 @@ static int get_min(qn_submit__rec *rec, const json_t *v, const ctx *x,
     return QN_OK;
 }
 
-/* Member `key` (value v) of a submission record into rec. */
+/* Read member `key` (value v at raw offset `at`) of a submission record
+ * into rec; type, record and the rule were checked first. */
 static int member(qn_submit__rec *rec, const char *key, const json_t *v,
-                  const ctx *x)
+                  const ctx *x, size_t at)
 {
-    size_t koff = 0, voff = 0;
     int rc;
 
-    if (!find_member(x->text, x->len, key, &koff, &voff))
-        koff = voff = skip_ws(x->text, x->len, 0);
-    if (strcmp(key, "type") == 0 || strcmp(key, "record") == 0 ||
-        is_info_key(key))
-        return QN_OK; /* checked by record_type, or informational */
     if (strcmp(key, "id") == 0)
-        return get_id(rec, v, x, voff);
+        return get_id(rec, v, x, at);
     if (strcmp(key, "state") == 0)
-        return cells_value(rec->cells, rec, 0, v, x, voff);
+        return cells_value(rec->cells, rec, 0, v, x, at);
     if (strcmp(key, "solution") == 0) {
-        rc = cells_value(rec->solution, rec, 1, v, x, voff);
+        rc = cells_value(rec->solution, rec, 1, v, x, at);
         rec->has_solution = rc == QN_OK;
         return rc;
     }
     if (strcmp(key, "min_presses") == 0)
-        return get_min(rec, v, x, voff);
-    return unknown_key(x, key, koff);
+        return get_min(rec, v, x, at);
+    return QN_OK;
+}
+
+/*
+ * Every member in text order: the ones quench reads into rec (the first
+ * error kept), the others onto the metadata, each looked at for a note.
+ */
+static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
+{
+    size_t at = first_member(x->text, x->len);
+    char key[KEYCAP];
+    int rc = QN_OK, n;
+    span m;
+
+    while (next_member(x->text, x->len, &at, &m)) {
+        n = key_text(x, &m, key);
+        if (n >= 0 && is_read_key(key)) {
+            if (rc == QN_OK)
+                rc = member(rec, key, json_object_get(j, key), x, m.val);
+            continue;
+        }
+        add_meta(rec, x, &m);
+        qn_submit__note_field(rec, "key", key, strlen(key));
+    }
+    if (rec->meta.len)
+        qn_buf_addc(&rec->meta, '}');
+    return rc;
 }
 
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
                            int line, int col, qn_err *err)
 {
     ctx x = {text, len, line, col, err};
-    size_t koff = 0, voff = 0;
-    const char *key;
-    json_t *j, *v;
+    json_t *j;
+    span m;
     int rc = QN_OK;
 
     rec->has_id = rec->has_solution = rec->has_min = rec->is_meta = 0;
+    qn_buf_reset(&rec->meta);
+    rec->note[0] = '\0';
     j = load(&x, JSON_DECODE_ANY);
     if (!j)
         return err ? err->code : QN_ESYNTAX;
@@ -495,16 +568,15 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
         goto done;
     }
     /* The id first, so even a malformed record is reported by its id. */
-    v = json_object_get(j, "id");
-    if (v && find_member(text, len, "id", &koff, &voff))
-        (void)get_id(rec, v, &(ctx){text, len, line, col, NULL}, voff);
+    if (find_member(&x, "id", &m))
+        (void)get_id(rec, json_object_get(j, "id"),
+                     &(ctx){text, len, line, col, NULL}, m.val);
     if ((rc = record_type(rec, j, &x)) < 0 || rec->is_meta)
         goto done;
-    json_object_foreach(j, key, v)
-    {
-        if ((rc = member(rec, key, v, &x)) < 0)
-            goto done;
-    }
+    if ((rc = record_rule(rec, j, &x)) < 0)
+        goto done;
+    if ((rc = members(rec, j, &x)) < 0)
+        goto done;
     if (!json_object_get(j, "state"))
         rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
                      "missing key 'state'");

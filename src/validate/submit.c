@@ -15,21 +15,34 @@
 #include "quench/state.h"
 #include "submit_reader.h"
 
-/* The format of the first block: the first byte that is not blank, and
- * for a line that is neither JSON nor a comment, whether it reads as a CSV
- * header. */
-static qn_submit_format detect(qn_submit_reader *r)
+/* The first byte at or after i in the first block that is not blank. */
+static size_t skip_blank(const qn_submit_reader *r, size_t i)
 {
-    size_t i = r->pos, e, j;
     const char *b = r->buf;
 
     while (i < r->end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
                           b[i] == '\n'))
         i++;
+    return i;
+}
+
+/* The format of the first block: the first byte that is not blank (for an
+ * object, its first key: "format" begins a quench-pack document), and
+ * for a line that is neither JSON nor a comment, whether it reads as a CSV
+ * header. */
+static qn_submit_format detect(qn_submit_reader *r)
+{
+    size_t i = skip_blank(r, r->pos), e, j;
+    const char *b = r->buf;
+
     if (i == r->end)
         return QN_SUBMIT_TEXT;
-    if (b[i] == '{')
-        return QN_SUBMIT_JSONL;
+    if (b[i] == '{') {
+        j = skip_blank(r, i + 1);
+        return r->end - j >= 8 && memcmp(b + j, "\"format\"", 8) == 0
+                   ? QN_SUBMIT_JSON
+                   : QN_SUBMIT_JSONL;
+    }
     if (b[i] == '[')
         return QN_SUBMIT_JSON;
     if (b[i] == '#')
@@ -71,6 +84,8 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
     r->data.cells = qn_xcalloc((size_t)l->ncells, 1);
     r->data.solution = qn_xcalloc((size_t)l->ncells, 1);
     qn_buf_init(&r->scratch);
+    qn_buf_init(&r->data.meta);
+    qn_buf_init(&r->col_names);
     qn_err_source(&r->rec.err, r->source);
     /* Read the first block: the BOM and format detection need it. */
     got = qn_submit__fill(r, err);
@@ -128,10 +143,26 @@ void qn_submit_close(qn_submit_reader *r)
     if (!r)
         return;
     qn_buf_release(&r->scratch);
+    qn_buf_release(&r->data.meta);
+    qn_buf_release(&r->col_names);
+    free(r->cols);
+    free(r->fields);
     free(r->data.cells);
     free(r->data.solution);
     free(r->buf);
     free(r);
+}
+
+void qn_submit_expect_rule(qn_submit_reader *r, const char *hash)
+{
+    assert(strlen(hash) == 64 && r->seq == 0);
+    memcpy(r->rule_hash, hash, 65);
+    r->data.rule_hash = r->rule_hash;
+}
+
+uint64_t qn_submit_skipped(const qn_submit_reader *r)
+{
+    return r->skipped;
 }
 
 qn_submit_format qn_submit_detected(const qn_submit_reader *r)

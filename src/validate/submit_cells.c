@@ -1,9 +1,13 @@
 /*
  * submit_cells.c: what every submission format checks a value with: clean
- * bytes (no NUL, valid UTF-8), the line:col of a byte, and a string of
- * cell values (the state text format, or a flat digit string).
+ * bytes (no NUL, valid UTF-8), the line:col of a byte, a string of cell
+ * values (the state text format, or a flat digit string), a record's rule
+ * hash, and the names of fields quench does not read.
  */
 #include "submit_internal.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #include "quench/state.h"
 
@@ -145,4 +149,92 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
         return QN_OK;
     *bad_off = offset_of(s, n, e.line, e.col);
     return qn_err_set(err, e.code, 0, 0, "%s", e.msg);
+}
+
+/* ---- field names -------------------------------------------------------- */
+
+/* The fields a record's unread names are compared with, for notes. */
+static const char *const read_fields[] = {"id", "state", "solution",
+                                          "min_presses", "rule"};
+#define NREAD (sizeof(read_fields) / sizeof(read_fields[0]))
+
+/* Edit distance, for short strings only (99 beyond). */
+static size_t distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b), i, j, row[40], prev, tmp;
+
+    if (la > 32 || lb > 32)
+        return 99;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        prev = row[0];
+        row[0] = i;
+        for (j = 1; j <= lb; j++) {
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            tmp = row[j];
+            row[j] = best;
+            prev = tmp;
+        }
+    }
+    return row[lb];
+}
+
+static int same_ignoring_case(const char *a, size_t n, const char *b)
+{
+    size_t i;
+
+    if (strlen(b) != n)
+        return 0;
+    for (i = 0; i < n; i++)
+        if ((a[i] | 0x20) != (b[i] | 0x20))
+            return 0;
+    return 1;
+}
+
+const char *qn_submit__suggest(const char *name, size_t n)
+{
+    size_t i, cn;
+
+    for (i = 0; i < NREAD; i++) {
+        cn = strlen(read_fields[i]);
+        if (same_ignoring_case(name, n, read_fields[i]))
+            return read_fields[i];
+        /* a prefix or an extension: "min_press", "states" */
+        if (n >= 2 && memcmp(name, read_fields[i], n < cn ? n : cn) == 0)
+            return read_fields[i];
+    }
+    /* a typo: one edit in a short name, two in a longer one ("grade" is
+     * three from "state", and must not be taken for it) */
+    for (i = 0; i < NREAD; i++)
+        if (distance(name, n, read_fields[i]) <= (n <= 5 ? 1u : 2u))
+            return read_fields[i];
+    return NULL;
+}
+
+void qn_submit__note_field(qn_submit__rec *rec, const char *what,
+                           const char *name, size_t n)
+{
+    const char *sug;
+
+    if (rec->note[0] || !(sug = qn_submit__suggest(name, n)))
+        return;
+    snprintf(rec->note, sizeof(rec->note),
+             "%s '%.*s' is kept as metadata, not read (did you mean "
+             "'%s'?)",
+             what, (int)(n > 64 ? 64 : n), name, sug);
+}
+
+int qn_submit__check_rule(const qn_submit__rec *rec, const char *v,
+                          size_t n, qn_err *err)
+{
+    if (!rec->rule_hash || (n == 64 && memcmp(v, rec->rule_hash, 64) == 0))
+        return QN_OK;
+    return qn_err_set(err, QN_ESYNTAX, 0, 0,
+                      "puzzle of rule '%.*s', not of the rules given (%s)",
+                      (int)(n > 64 ? 64 : n), v, rec->rule_hash);
 }

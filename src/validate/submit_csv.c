@@ -1,31 +1,35 @@
 /*
  * submit_csv.c: the CSV format (RFC 4180 quoting, a header naming the
  * columns): records over several lines while a quoted field is open,
- * split into fields, each field checked where it stands in the text.
+ * split into fields, each field checked where it stands in the text, the
+ * cells of columns quench does not read kept as metadata.
  */
 #include "submit_reader.h"
 
 #include <string.h>
 
-#define MAXCOLS QN_SUBMIT__MAXCOLS
+#include "quench/jsonw.h"
+#include "quench/mem.h"
 
-/* The columns after COL_MIN are what `quench export --format csv` writes
- * beside a puzzle: accepted and ignored, so validate reads quench's own
- * CSV. */
+/* The columns quench reads; any other is the record's metadata. */
 enum col_kind {
+    COL_OTHER = -1,
     COL_ID,
     COL_STATE,
     COL_SOLUTION,
     COL_MIN,
-    COL_OPTIMAL,
-    COL_GRADE,
-    COL_SEED
+    COL_RULE,
+    COL_RULE_HASH
 };
-static const char *const col_names[MAXCOLS] = {
-    "id", "state", "solution", "min_presses", "optimal_solutions", "grade",
-    "seed"};
+static const char *const col_names[QN_SUBMIT__NREAD] = {
+    "id", "state", "solution", "min_presses", "rule", "rule_hash"};
 
-typedef struct field {
+struct qn_submit__col {
+    int kind;           /* enum col_kind */
+    size_t name, name_len; /* COL_OTHER: its "name": in r->col_names */
+};
+
+typedef struct qn_submit__field {
     size_t raw, raw_end; /* offsets in the record text, quotes included */
     size_t dec, dec_len; /* decoded bytes in r->scratch after the text */
 } field;
@@ -185,36 +189,59 @@ static size_t csv_raw_off(const char *t, const field *f, size_t off)
     return j + off;
 }
 
-/* Names of known columns, for the did-you-mean of an unknown one. */
-static const char *csv_suggest(const char *name, size_t n)
+/*
+ * Column i of the header, named name[0..n) at (ln, cl): a column quench
+ * reads, or one whose cells are metadata under its name. Returns 0, or a
+ * fatal code (a repeated or unnamed column: no record could say which
+ * field it holds).
+ */
+static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
+                      int ln, int cl, qn_err *err)
 {
-    int i;
+    qn_submit__col *c = &r->cols[i];
+    int kind, j, shown = n > 64 ? 64 : (int)n;
 
-    for (i = 0; i < MAXCOLS; i++) {
-        size_t cn = strlen(col_names[i]);
-        if (n >= 2 && (strncmp(name, col_names[i], n < cn ? n : cn) == 0))
-            return col_names[i];
+    if (n == 0)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                                "CSV column %d has no name", i + 1);
+    for (kind = 0; kind < QN_SUBMIT__NREAD; kind++)
+        if (strlen(col_names[kind]) == n &&
+            memcmp(name, col_names[kind], n) == 0)
+            break;
+    if (kind < QN_SUBMIT__NREAD) {
+        if (r->col_of[kind] >= 0)
+            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                                    "CSV column '%s' appears twice",
+                                    col_names[kind]);
+        r->col_of[kind] = i;
+        c->kind = kind;
+        return 0;
     }
-    for (i = 0; i < MAXCOLS; i++) {
-        size_t cn = strlen(col_names[i]), j, same = 0;
-        if (cn != n)
-            continue;
-        for (j = 0; j < n; j++)
-            same += (name[j] | 0x20) == col_names[i][j];
-        if (same + 1 >= n)
-            return col_names[i];
-    }
-    return NULL;
+    c->kind = COL_OTHER;
+    c->name = r->col_names.len;
+    qn_json_escape(&r->col_names, name, n);
+    qn_buf_addc(&r->col_names, ':');
+    c->name_len = r->col_names.len - c->name;
+    for (j = 0; j < i; j++)
+        if (r->cols[j].kind == COL_OTHER &&
+            r->cols[j].name_len == c->name_len &&
+            memcmp(r->col_names.buf + r->cols[j].name,
+                   r->col_names.buf + c->name, c->name_len) == 0)
+            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
+                                    "CSV column '%.*s' appears twice",
+                                    shown, name);
+    qn_submit__note_field(&r->data, "CSV column", name, n);
+    return 0;
 }
 
 static int csv_header(qn_submit_reader *r, qn_err *err)
 {
-    field f[MAXCOLS + 1];
     long long line;
     const char *why = "";
     size_t boff = 0, len;
-    long nf, i;
-    int rc, tl, ln, cl, kind;
+    long nf = -1, i;
+    int rc, tl, ln, cl;
+    field *f;
 
     rc = csv_record(r, &line, &tl, err);
     if (rc < 0)
@@ -227,61 +254,43 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
         return qn_submit__fatal(r, err, QN_ELIMIT, line, 1,
                          "CSV header longer than %d bytes",
                          QN_SUBMIT_MAX_LINE);
+    f = r->fields = QN_NEWN((size_t)QN_SUBMIT_MAX_COLUMNS + 1, field);
     len = r->scratch.len;
     boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
-    if (boff == len) {
-        nf = csv_split(r, len, f, MAXCOLS + 1, &boff, &why);
-    } else {
-        nf = -1;
-    }
+    if (boff == len)
+        nf = csv_split(r, len, f, QN_SUBMIT_MAX_COLUMNS + 1, &boff, &why);
     if (nf < 0) {
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
         return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl, "CSV header: %s",
                                 why);
     }
-    for (i = 0; i < MAXCOLS; i++)
-        r->col_of[i] = -1;
-    for (i = 0; i < nf; i++) {
-        const char *name = i < MAXCOLS + 1 ? r->scratch.buf + f[i].dec : "";
-        size_t n = i < MAXCOLS + 1 ? f[i].dec_len : 0;
-        qn_submit__pos(r->scratch.buf, i < MAXCOLS + 1 ? f[i].raw : 0,
+    if (nf > QN_SUBMIT_MAX_COLUMNS) {
+        qn_submit__pos(r->scratch.buf, f[QN_SUBMIT_MAX_COLUMNS].raw,
                        qn_submit__clamp(line), 1, &ln, &cl);
-        for (kind = 0; kind < MAXCOLS; kind++)
-            if (strlen(col_names[kind]) == n &&
-                memcmp(name, col_names[kind], n) == 0)
-                break;
-        if (i >= MAXCOLS + 1)
-            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
-                             "CSV header has more than %d columns",
-                             MAXCOLS);
-        if (kind == MAXCOLS) {
-            const char *sug = csv_suggest(name, n);
-            int shown = n > 64 ? 64 : (int)n;
-            if (sug)
-                return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
-                                 "unknown CSV column '%.*s' (did you mean "
-                                 "'%s'?)",
-                                 shown, name, sug);
-            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
-                             "unknown CSV column '%.*s' (expected id, "
-                             "state, solution, min_presses)",
-                             shown, name);
-        }
-        if (r->col_of[kind] >= 0)
-            return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
-                             "CSV column '%s' appears twice",
-                             col_names[kind]);
-        r->col_of[kind] = (int)i;
+        return qn_submit__fatal(r, err, QN_ELIMIT, ln, cl,
+                                "CSV header has more than %d columns",
+                                QN_SUBMIT_MAX_COLUMNS);
+    }
+    for (i = 0; i < QN_SUBMIT__NREAD; i++)
+        r->col_of[i] = -1;
+    r->cols = QN_NEWN((size_t)nf, qn_submit__col);
+    r->data.note[0] = '\0';
+    for (i = 0; i < nf; i++) {
+        qn_submit__pos(r->scratch.buf, f[i].raw, qn_submit__clamp(line), 1,
+                       &ln, &cl);
+        if ((rc = csv_column(r, (int)i, r->scratch.buf + f[i].dec,
+                             f[i].dec_len, ln, cl, err)) < 0)
+            return rc;
     }
     if (r->col_of[COL_STATE] < 0)
         return qn_submit__fatal(r, err, QN_ESYNTAX, line, 1,
                          "CSV header has no 'state' column");
+    snprintf(r->csv_note, sizeof(r->csv_note), "%s", r->data.note);
     r->ncols = (int)nf;
     r->header_done = 1;
     return 1;
 }
-
 
 /* The id first, so a malformed record still shows it. */
 static void csv_take_id(qn_submit_reader *r, const field *f, long nf)
@@ -367,14 +376,45 @@ static int csv_field(qn_submit_reader *r, int which, const field *fi,
     return 0;
 }
 
+/* The rule columns, before the others: a puzzle of another rule is
+ * reported as such. Returns 1 when the record turned malformed. */
+static int csv_rule(qn_submit_reader *r, const field *f, long long line)
+{
+    qn_err e = QN_ERR_INIT;
+    int kind, col, ln, cl;
+
+    for (kind = COL_RULE; kind <= COL_RULE_HASH; kind++) {
+        if ((col = r->col_of[kind]) < 0 || f[col].dec_len == 0)
+            continue;
+        if (qn_submit__check_rule(&r->data, r->scratch.buf + f[col].dec,
+                                  f[col].dec_len, &e) != QN_OK) {
+            qn_submit__pos(r->scratch.buf, f[col].raw,
+                           qn_submit__clamp(line), 1, &ln, &cl);
+            return qn_submit__bad(r, e.code, ln, cl, "%s", e.msg);
+        }
+    }
+    return 0;
+}
+
+/* Field fi of column c onto the record's metadata, as a string. */
+static void csv_meta(qn_submit_reader *r, const qn_submit__col *c,
+                     const field *fi)
+{
+    qn_buf *m = &r->data.meta;
+
+    qn_buf_addc(m, m->len ? ',' : '{');
+    qn_buf_add(m, r->col_names.buf + c->name, c->name_len);
+    qn_json_escape(m, r->scratch.buf + fi->dec, fi->dec_len);
+}
+
 int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
 {
-    field f[MAXCOLS + 1]; /* one past: where a surplus field starts */
     const char *why = "";
     size_t boff = 0, len;
     long long line;
     long nf;
-    int rc, tl, ln, cl, kind, which;
+    int rc, tl, ln, cl, i;
+    field *f;
 
     if (!r->header_done) {
         rc = csv_header(r, err);
@@ -385,12 +425,14 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     if (rc <= 0)
         return rc;
     qn_submit__begin(r, line, 1);
+    snprintf(r->data.note, sizeof(r->data.note), "%s", r->csv_note);
     if (tl)
         return qn_submit__too_long(r, line, "CSV record");
     len = r->scratch.len;
     if (qn_submit__bad_bytes(r, r->scratch.buf, len, line, 1))
         return 1;
-    nf = csv_split(r, len, f, MAXCOLS + 1, &boff, &why);
+    f = r->fields;
+    nf = csv_split(r, len, f, r->ncols + 1, &boff, &why);
     if (nf < 0) {
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
@@ -405,11 +447,15 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
                        r->ncols, nf);
         return qn_submit__finish(r);
     }
-    for (kind = 0; kind < r->ncols; kind++) {
-        for (which = 0; which < MAXCOLS && r->col_of[which] != kind; which++)
-            ;
-        if (csv_field(r, which, &f[kind], line))
+    if (csv_rule(r, f, line))
+        return qn_submit__finish(r);
+    for (i = 0; i < r->ncols; i++) {
+        if (r->cols[i].kind == COL_OTHER)
+            csv_meta(r, &r->cols[i], &f[i]);
+        else if (csv_field(r, r->cols[i].kind, &f[i], line))
             break;
     }
+    if (r->data.meta.len)
+        qn_buf_addc(&r->data.meta, '}');
     return qn_submit__finish(r);
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "quench/buf.h"
 #include "quench/err.h"
 #include "quench/layout.h"
 #include "quench/submit.h"
@@ -25,6 +26,10 @@ typedef struct qn_submit__rec {
                     ("type": "header"/"summary", "record": "pack") */
     uint64_t min_presses;
     char id[QN_SUBMIT_MAX_ID + 1]; /* NUL-terminated when has_id */
+    const char *rule_hash; /* what "rule" must be (64 hex), NULL = any */
+    qn_buf meta;       /* the fields not read, a JSON object text; empty
+                          when there are none (owned by the reader) */
+    char note[192];    /* a misspelt-looking field, in words, or "" */
 } qn_submit__rec;
 
 /* A line or column counted in long long, as an int for a qn_err. */
@@ -62,15 +67,35 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
                          size_t *bad_off, qn_err *err);
 
 /*
+ * The field quench reads ("id", "state", "solution", "min_presses",
+ * "rule") that the unread field name[0..n) looks like a misspelling of
+ * (another case, a prefix or an extension, an edit or two away), or NULL.
+ */
+const char *qn_submit__suggest(const char *name, size_t n);
+
+/* Set rec->note for the unread field name[0..n), when it looks misspelt
+ * and the record has no note yet. */
+void qn_submit__note_field(qn_submit__rec *rec, const char *what,
+                           const char *name, size_t n);
+
+/*
+ * Compare a record's rule field v[0..n) with rec->rule_hash: QN_OK, or
+ * QN_ESYNTAX with the reason in err->msg (err->line/col not meaningful).
+ */
+int qn_submit__check_rule(const qn_submit__rec *rec, const char *v,
+                          size_t n, qn_err *err);
+
+/*
  * json_in.c. Each parses `len` bytes of `text` whose byte 0 sits at the
  * absolute (line, col) and reports errors at absolute positions.
  *
  * qn_submit__json_record: one record object into rec (cells, and solution,
- * min_presses, id when present). rec->has_id is set as soon as a valid id
- * is seen, even when the record is malformed. A record quench writes
- * itself is read as it is: "type"/"record" "puzzle" is a submission,
- * "header"/"summary"/"pack" sets rec->is_meta (nothing else is read), and the
- * informational keys of generate and export are ignored. Returns QN_OK,
+ * min_presses, id when present; the rule checked; other members into
+ * rec->meta, and rec->note). rec->has_id is set as soon as a valid id is
+ * seen, even when the record is malformed. A record quench writes itself
+ * is read as it is: "type"/"record" "puzzle" is a submission,
+ * "header"/"summary"/"pack" sets rec->is_meta (nothing else is read), and
+ * the other keys of generate and export are metadata. Returns QN_OK,
  * QN_ESYNTAX or QN_ELIMIT (nesting deeper than QN_SUBMIT_MAX_DEPTH).
  */
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,

@@ -1,8 +1,11 @@
 /*
  * submit_json.c: the JSON-document format, one top-level array of record
- * objects (or of the cell values of one state), streamed: each element
- * is scanned byte by byte out of the block buffer and parsed alone by
- * json_in.c, so a huge array needs no more memory than its largest element.
+ * objects (or of the cell values of one state), or a quench-pack document
+ * whose "puzzles" array holds the records, streamed: each element is
+ * scanned byte by byte out of the block buffer and parsed alone by
+ * json_in.c, so a huge array needs no more memory than its largest
+ * element, and the document's other members are skipped without being
+ * kept at all.
  */
 #include "submit_reader.h"
 
@@ -62,8 +65,10 @@ static int json_scan(qn_submit_reader *r, jscan *js, int copy,
             if (js->scalar && js->depth == 0)
                 return 1;
             return qn_submit__fatal(r, err, QN_ESYNTAX, js->line, js->col,
-                             "JSON array element not closed at the end of "
-                             "the input");
+                             "%s not closed at the end of the input",
+                             r->js == JS_KEY || r->js == JS_MEMBER
+                                 ? "quench-pack document member"
+                                 : "JSON array element");
         }
         if (js->scalar && !js->in_str &&
             (c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' ||
@@ -100,13 +105,14 @@ static int json_scan(qn_submit_reader *r, jscan *js, int copy,
 }
 
 /*
- * Read one element of the top-level array into r->scratch: all of it, or
- * (stop_at_limit) up to QN_SUBMIT_MAX_LINE bytes, leaving the rest for
- * json_scan to skip. *tl says the element went past the limit. Returns
+ * Read one JSON value (an element of an array, a member's name or value)
+ * into r->scratch: all of it, or (stop_at_limit) up to QN_SUBMIT_MAX_LINE
+ * bytes, leaving the rest for json_scan to skip; or (!copy) none of it,
+ * just past it. *tl says the value went past the limit. Returns
  * json_scan's result.
  */
-static int json_element(qn_submit_reader *r, int stop_at_limit, int *tl,
-                        qn_err *err)
+static int json_element(qn_submit_reader *r, int copy, int stop_at_limit,
+                        int *tl, qn_err *err)
 {
     jscan *js = &r->jsk;
     int c;
@@ -118,7 +124,7 @@ static int json_element(qn_submit_reader *r, int stop_at_limit, int *tl,
     js->scalar = c != '"' && c != '[' && c != '{';
     js->line = r->line;
     js->col = r->col;
-    return json_scan(r, js, 1, stop_at_limit, tl, err);
+    return json_scan(r, js, copy, stop_at_limit, tl, err);
 }
 
 
@@ -198,7 +204,7 @@ static int json_one_state(qn_submit_reader *r, long long line, long long col,
             return r->state;
         el_line = r->line;
         el_col = r->col;
-        rc = json_element(r, 0, &tl, err);
+        rc = json_element(r, 1, 0, &tl, err);
         if (rc < 0)
             return rc;
         if (count == ncells && !first_extra_line) {
@@ -235,17 +241,170 @@ static int json_one_state(qn_submit_reader *r, long long line, long long col,
  * without a record to hand out. */
 #define AGAIN 2
 
-/* JS_START at byte c: open the top-level array and see what it holds. */
+/* ---- the quench-pack document ------------------------------------------- */
+
+/* The value just read into r->scratch is the JSON text `want`. */
+static int scratch_is(const qn_submit_reader *r, const char *want)
+{
+    size_t n = strlen(want);
+
+    return r->scratch.len == n && memcmp(r->scratch.buf, want, n) == 0;
+}
+
+/* The document's closing '}' was read: did it hold what it must? */
+static int doc_end(qn_submit_reader *r, qn_err *err)
+{
+    r->js = JS_END;
+    if (!r->doc_format)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->doc_line, r->doc_col,
+                                "a JSON object must be a quench-pack "
+                                "document, with \"format\": "
+                                "\"quench-pack\"");
+    if (!r->doc_puzzles)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->doc_line, r->doc_col,
+                                "the quench-pack document has no "
+                                "\"puzzles\" array");
+    return AGAIN;
+}
+
+/* The value of "format" or "format_version" at (line, col), in
+ * r->scratch: what this reader can read, or a fatal error. */
+static int doc_check(qn_submit_reader *r, int is_version, long long line,
+                     long long col, qn_err *err)
+{
+    int shown = r->scratch.len > 40 ? 40 : (int)r->scratch.len;
+
+    if (!is_version) {
+        if (!scratch_is(r, "\"quench-pack\""))
+            return qn_submit__fatal(r, err, QN_ESYNTAX, line, col,
+                                    "not a quench-pack document: format "
+                                    "is %.*s",
+                                    shown, r->scratch.buf);
+        r->doc_format = 1;
+        return AGAIN;
+    }
+    if (!scratch_is(r, "1") && !scratch_is(r, "2"))
+        return qn_submit__fatal(r, err, QN_ESYNTAX, line, col,
+                                "quench-pack format_version %.*s: this "
+                                "quench reads versions 1 and 2",
+                                shown, r->scratch.buf);
+    return AGAIN;
+}
+
+/* The value of "puzzles", at byte c: its records come next. */
+static int doc_puzzles(qn_submit_reader *r, int c, qn_err *err)
+{
+    if (c != '[')
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
+                                "\"puzzles\" must be an array");
+    step(r);
+    r->doc_puzzles = 1;
+    r->js_records = 1;
+    c = skip_blanks(r, err);
+    if (c < -1)
+        return r->state;
+    r->js = JS_ELEM;
+    if (c == ']') {
+        step(r);
+        r->js = JS_MEMBER;
+    }
+    return AGAIN;
+}
+
+/*
+ * JS_KEY at byte c: one member of the document. "format" and
+ * "format_version" are checked, "puzzles" holds the records; any other
+ * member ("pack", "rules", what a later version adds) is skipped unread.
+ */
+static int doc_member(qn_submit_reader *r, int c, qn_err *err)
+{
+    long long line = r->line, col = r->col;
+    int tl, rc, which;
+
+    if (c == '}' && r->doc_members == 0) {
+        step(r);
+        return doc_end(r, err);
+    }
+    if (c != '"')
+        return qn_submit__fatal(r, err, QN_ESYNTAX, line, col,
+                                "expected a member name in the quench-pack "
+                                "document");
+    if ((rc = json_element(r, 1, 1, &tl, err)) < 0)
+        return rc;
+    if (tl)
+        return qn_submit__fatal(r, err, QN_ELIMIT, line, col,
+                                "member name longer than %d bytes",
+                                QN_SUBMIT_MAX_LINE);
+    which = scratch_is(r, "\"format\"")           ? 0
+            : scratch_is(r, "\"format_version\"") ? 1
+            : scratch_is(r, "\"puzzles\"")        ? 2
+                                                  : 3;
+    if ((c = skip_blanks(r, err)) < -1)
+        return r->state;
+    if (c != ':')
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
+                                "expected ':' after the member name");
+    step(r);
+    if ((c = skip_blanks(r, err)) < -1)
+        return r->state;
+    if (c == -1)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
+                                "quench-pack document not closed at the "
+                                "end of the input");
+    r->doc_members++;
+    r->js = JS_MEMBER;
+    if (which == 2)
+        return doc_puzzles(r, c, err);
+    line = r->line;
+    col = r->col;
+    if ((rc = json_element(r, which < 2, 1, &tl, err)) < 0)
+        return rc;
+    return which < 2 ? doc_check(r, which, line, col, err) : AGAIN;
+}
+
+/* JS_MEMBER at byte c: another member, or the document's end. */
+static int doc_next(qn_submit_reader *r, int c, qn_err *err)
+{
+    if (c == ',') {
+        step(r);
+        r->js = JS_KEY;
+        return AGAIN;
+    }
+    if (c == '}') {
+        step(r);
+        return doc_end(r, err);
+    }
+    if (c == -1)
+        return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
+                                "quench-pack document not closed at the "
+                                "end of the input");
+    return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
+                            "expected ',' or '}' in the quench-pack "
+                            "document");
+}
+
+/* ---- the top level ------------------------------------------------------ */
+
+/* JS_START at byte c: open the top-level array and see what it holds, or
+ * open a quench-pack document. */
 static int json_open(qn_submit_reader *r, int c, qn_err *err)
 {
     long long line, col;
 
     if (c == -1)
         return 0;
+    if (c == '{') {
+        r->js_doc = 1;
+        r->doc_line = r->line;
+        r->doc_col = r->col;
+        step(r);
+        r->js = JS_KEY;
+        return AGAIN;
+    }
     if (c != '[')
         return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
-                                "expected a JSON array, got %s",
-                                c == '{' ? "an object" : "something else");
+                                "expected a JSON array or a quench-pack "
+                                "document, got something else");
     step(r);
     r->js = JS_FIRST;
     line = r->line;
@@ -283,7 +442,7 @@ static int json_next_record(qn_submit_reader *r, int c, qn_err *err)
                                 "expected a JSON value after ','");
     line = r->line;
     col = r->col;
-    rc = json_element(r, 1, &tl, err);
+    rc = json_element(r, 1, 1, &tl, err);
     if (rc < 0)
         return rc;
     r->js = JS_AFTER;
@@ -334,14 +493,17 @@ int qn_submit__next_json(qn_submit_reader *r, qn_err *err)
             if (c != ',' && c != ']')
                 return bad_separator(r, c, err);
             step(r);
-            r->js = c == ',' ? JS_ELEM : JS_END;
+            r->js = c == ',' ? JS_ELEM : r->js_doc ? JS_MEMBER : JS_END;
             continue;
+        case JS_KEY: rc = doc_member(r, c, err); break;
+        case JS_MEMBER: rc = doc_next(r, c, err); break;
         case JS_SKIP: /* handled above */
         case JS_END:
             if (c == -1)
                 return 0;
             return qn_submit__fatal(r, err, QN_ESYNTAX, r->line, r->col,
-                                    "unexpected data after the JSON array");
+                                    "unexpected data after the JSON %s",
+                                    r->js_doc ? "document" : "array");
         }
         if (rc != AGAIN)
             return rc;

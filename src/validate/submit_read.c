@@ -188,7 +188,12 @@ qn_submission *qn_submit__begin(qn_submit_reader *r, long long line,
     rec->solution = NULL;
     rec->has_min = 0;
     rec->min_presses = 0;
+    rec->has_id = 0;
+    rec->meta = rec->note = NULL;
+    rec->meta_len = 0;
     r->data.has_id = r->data.has_solution = r->data.has_min = 0;
+    qn_buf_reset(&r->data.meta);
+    r->data.note[0] = '\0';
     return rec;
 }
 
@@ -221,18 +226,25 @@ int qn_submit__finish(qn_submit_reader *r)
 
     if (r->data.has_id)
         rec->id = r->data.id;
+    rec->has_id = r->data.has_id;
+    rec->note = r->data.note[0] ? r->data.note : NULL;
     if (!rec->ok)
         return 1;
     rec->has_solution = r->data.has_solution;
     rec->solution = rec->has_solution ? r->data.solution : NULL;
     rec->has_min = r->data.has_min;
     rec->min_presses = r->data.min_presses;
+    if (r->data.meta.len) {
+        rec->meta = r->data.meta.buf;
+        rec->meta_len = r->data.meta.len;
+    }
     return 1;
 }
 
 void qn_submit__skip_meta(qn_submit_reader *r)
 {
     r->seq--;
+    r->skipped++;
 }
 
 int qn_submit__bad_bytes(qn_submit_reader *r, const char *s, size_t n,

@@ -21,12 +21,28 @@
  * long" and never "buffer too small".
  */
 #define QN_SUBMIT__BUFCAP (2 * (size_t)QN_SUBMIT_MAX_LINE)
-/* The CSV columns quench knows (col_names in submit_csv.c). */
-#define QN_SUBMIT__MAXCOLS 7
+/* The CSV columns quench reads (col_names in submit_csv.c). */
+#define QN_SUBMIT__NREAD 6
 
 /* Where the JSON-document reader is. JS_SKIP: inside an element over
- * the limit, whose malformed record was already returned. */
-enum json_phase { JS_START, JS_FIRST, JS_ELEM, JS_SKIP, JS_AFTER, JS_END };
+ * the limit, whose malformed record was already returned. JS_KEY,
+ * JS_MEMBER: in a quench-pack document, before a member's name and after
+ * a member. */
+enum json_phase {
+    JS_START,
+    JS_FIRST,
+    JS_ELEM,
+    JS_SKIP,
+    JS_AFTER,
+    JS_KEY,
+    JS_MEMBER,
+    JS_END
+};
+
+/* One CSV column (submit_csv.c). */
+typedef struct qn_submit__col qn_submit__col;
+/* Where one field of a CSV record sits (submit_csv.c). */
+typedef struct qn_submit__field qn_submit__field;
 
 /* How far the scan of one JSON array element has got. */
 typedef struct jscan {
@@ -54,6 +70,8 @@ struct qn_submit_reader {
     int state;            /* 0 reading, 1 ended, < 0 fatal code */
     qn_err fatal;         /* when state < 0 */
     uint64_t seq;         /* records returned */
+    uint64_t skipped;     /* quench's own records skipped */
+    char rule_hash[65];   /* qn_submit_expect_rule's, or "" */
     qn_submission rec;    /* the record handed out */
     qn_submit__rec data;  /* what the format parsers fill */
     char linebuf[24];     /* line number as text, the default id */
@@ -62,10 +80,18 @@ struct qn_submit_reader {
     /* CSV */
     int header_done;
     int ncols;                /* columns in the header */
-    int col_of[QN_SUBMIT__MAXCOLS]; /* column index of each kind, or -1 */
+    int col_of[QN_SUBMIT__NREAD]; /* column index of each kind, or -1 */
+    qn_submit__col *cols;     /* ncols */
+    qn_submit__field *fields; /* QN_SUBMIT_MAX_COLUMNS + 1 */
+    qn_buf col_names;         /* the "name": of each unread column */
+    char csv_note[192];       /* the header's note for every record */
     /* JSON document */
     enum json_phase js;
     int js_records;           /* 1: array of objects; 0: one state */
+    int js_doc;               /* 1: a quench-pack document */
+    int doc_members;          /* members of the document read so far */
+    int doc_format, doc_puzzles; /* "format" and "puzzles" were seen */
+    long long doc_line, doc_col; /* where the document starts */
     jscan jsk;                /* the element being read or skipped */
 };
 

@@ -8,6 +8,7 @@
 
 #include "quench/canon.h"
 #include "quench/mem.h"
+#include "quench/rules.h"
 
 static const char *const names[] = {
 #define QN_X_NAME(e, s) s,
@@ -25,13 +26,17 @@ struct qn_judge {
     qn_seen *seen;
     uint64_t count[QN_NVERDICTS];
     uint8_t *canon;
+    qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
 };
 
 qn_judge *qn_judge_new(const qn_solver *g)
 {
     qn_judge *j = QN_NEW(qn_judge);
+    char hash[65];
 
     j->g = g;
+    qn_rules_hash(qn_solver_rules(g), hash);
+    qn_puzzle_id_key_init(&j->id_key, hash);
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
     j->canon = QN_NEWN((size_t)qn_solver_ncells(g) + 1, uint8_t);
     return j;
@@ -96,13 +101,18 @@ static qn_verdict decide(qn_judge *j, qn_ruling *out,
         qn_buf_adds(&out->reason, sub->err.msg);
         return QN_VERDICT_MALFORMED;
     }
+    /* the id names the puzzle whatever becomes of it */
+    qn_canon_form(qn_solver_rules(j->g), j->canon, sub->cells);
+    out->puzzle_id =
+        qn_puzzle_id(&j->id_key, j->canon, qn_solver_ncells(j->g));
+    out->canon = j->canon;
+    out->has_puzzle_id = 1;
     qn_solver_answer(j->g, &out->ans, sub->cells);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable)
         return QN_VERDICT_UNSOLVABLE;
     /* only accepted puzzles count as seen: a rejected claim can be fixed */
-    qn_canon_form(qn_solver_rules(j->g), j->canon, sub->cells);
     if (qn_seen_find(j->seen, j->canon, &out->dup_of))
         return QN_VERDICT_DUPLICATE;
     if (check_claims(j, out, sub))
@@ -114,18 +124,24 @@ static qn_verdict decide(qn_judge *j, qn_ruling *out,
 void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
 {
     qn_buf_reset(&out->reason);
+    out->has_puzzle_id = 0;
+    out->puzzle_id = 0;
+    out->canon = NULL;
     out->dup_of = 0;
     out->dup_stored = 0;
+    out->dup_stored_id = 0;
     out->claim_plan_bad = 0;
     out->claim_delta = 0;
     out->verdict = decide(j, out, sub);
     j->count[out->verdict]++;
 }
 
-void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, int64_t id)
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
+                               uint64_t puzzle_id)
 {
     j->count[r->verdict]--;
     r->verdict = QN_VERDICT_DUPLICATE;
-    r->dup_stored = id;
+    r->dup_stored = 1;
+    r->dup_stored_id = puzzle_id;
     j->count[r->verdict]++;
 }

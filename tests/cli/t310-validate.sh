@@ -22,6 +22,15 @@ import json,sys
 print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")
 expect_eq "$verdicts" "ok trivial unsolvable duplicate malformed unsolvable duplicate" "verdicts in order"
 expect_err "7 submissions: 1 ok, 2 unsolvable, 1 malformed, 1 trivial, 2 duplicate, 0 claim-mismatch" "summary"
+expect_eq "$(python3 -c "
+import json,re,sys
+print(' '.join(str(bool(re.fullmatch('[0-9a-f]{16}', json.loads(l).get('puzzle_id', '')))) for l in open(sys.argv[1])))" "$TMP/out")" \
+    "True True True True False True True" "every verdict but malformed carries a 16-hex puzzle id"
+expect_eq "$(python3 -c "
+import json,sys
+v=[json.loads(l) for l in open(sys.argv[1])]
+print(v[0]['puzzle_id'] == v[3]['puzzle_id'] == v[6]['puzzle_id'], v[0]['puzzle_id'] != v[5]['puzzle_id'])" "$TMP/out")" \
+    "True True" "the same puzzle (repeated, mirrored) has one id; another has another"
 line5=$(sed -n 5p "$TMP/out")
 expect_eq "$(echo "$line5" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["line"], j["col"])')" "5 3" "malformed located at 5:3"
 
@@ -80,13 +89,23 @@ q validate "$W" mix.txt --db v.db --jsonl
 expect_eq "$(python3 -c "
 import json,sys
 print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")" "duplicate duplicate unsolvable" "stored puzzles are duplicates"
-expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; print("duplicate_of_stored" in json.load(sys.stdin))')" True "names the stored puzzle"
+expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["duplicate_of_stored"], j["puzzle_id"])')" \
+    "$(sqlite3 v.db "SELECT printf('%016x', uid) FROM puzzles WHERE state = '0100/1110/0001/1101'") $(sqlite3 v.db "SELECT printf('%016x', uid) FROM puzzles WHERE state = '0100/1110/0001/1101'")" \
+    "names the stored puzzle by the puzzle id the database holds, its own id too"
 q validate "$W" mix.txt --into mine
 expect_rc 64 "--into without --db"
 
 # validate(generate(seed)) is ok: every shipped rule, quench's own JSONL
-# (header and summary records around the puzzles) and export's CSV and
-# JSONL are read back, and every puzzle gets verdict ok.
+# (header and summary records around the puzzles) and export's json
+# document, CSV and JSONL are read back, and every puzzle gets verdict ok
+# and the puzzle id generate printed for it: one verdict per puzzle,
+# nothing dropped. The pack record of the JSONL export is skipped, and
+# said so.
+ids() { # FILE: the puzzle ids of validate --jsonl's verdicts, sorted
+    python3 -c "
+import json,sys
+print(' '.join(sorted(json.loads(l).get('puzzle_id','-') for l in open(sys.argv[1]))))" "$1"
+}
 for rf in "$R"/*.yaml; do
     name=$(basename "$rf" .yaml)
     case $name in lights-out-2000) continue ;; esac
@@ -94,15 +113,99 @@ for rf in "$R"/*.yaml; do
     expect_rc 0 "$name: generate"
     cp "$TMP/out" "$name.jsonl"
     n=$(grep -c '"type":"puzzle"' "$name.jsonl")
-    q validate "$rf" "$name.jsonl"
+    python3 -c "
+import json,sys
+print(' '.join(sorted(j['id'] for j in map(json.loads, open(sys.argv[1])) if j.get('type') == 'puzzle')))" "$name.jsonl" >"$name.ids"
+    gen_ids=$(cat "$name.ids")
+    q validate "$rf" "$name.jsonl" --jsonl
     expect_rc 0 "$name: validate(generate) exit 0"
     expect_err "$n submissions: $n ok," "$name: all $n generated puzzles ok"
-    for fmt in csv jsonl; do
+    expect_eq "$(ids "$TMP/out")" "$gen_ids" "$name: validate(generate): generate's ids"
+    for fmt in json csv jsonl; do
         q export "$name" --db own.db --format $fmt -o "$name.$fmt"
-        q validate "$rf" "$name.$fmt"
+        q validate "$rf" "$name.$fmt" --jsonl
         expect_rc 0 "$name: validate(export $fmt) exit 0"
         expect_err "$n submissions: $n ok," "$name: export $fmt all ok"
+        expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" "$n" "$name: export $fmt: one verdict per puzzle"
+        expect_eq "$(ids "$TMP/out")" "$gen_ids" "$name: export $fmt: generate's puzzle ids"
     done
+    expect_err "skipped 1 record that is not a submission" "$name: jsonl export's pack record skipped, said so"
 done
+
+# A quench-pack document as a person may hold it: pretty-printed (found by
+# its first key), and with its members in another order (--from json).
+python3 -c "
+import json,sys
+print(json.dumps(json.load(open(sys.argv[1])), indent=2))" classic-5x5.json >pretty.json
+q validate "$R/classic-5x5.yaml" pretty.json --jsonl
+expect_rc 0 "pretty-printed export json: exit 0"
+expect_eq "$(ids "$TMP/out")" "$(cat classic-5x5.ids)" "pretty-printed export json: generate's ids"
+python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+print(json.dumps({k: d[k] for k in ('puzzles', 'rules', 'pack', 'format_version', 'format')}))" classic-5x5.json >reordered.json
+q validate "$R/classic-5x5.yaml" reordered.json --from json --jsonl
+expect_rc 0 "export json, members reordered, --from json: exit 0"
+expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 6 "reordered: one verdict per puzzle"
+
+# A pack of another rule: a verdict for every puzzle, each saying so.
+for fmt in json jsonl; do
+    q validate "$W" classic-5x5.$fmt --jsonl
+    expect_rc 1 "export $fmt of another rule: rejected"
+    expect_eq "$(python3 -c "
+import json,sys
+v=[json.loads(l) for l in open(sys.argv[1])]
+print(len(v), sorted(set(x['verdict'] for x in v)), all('not of the rules given' in x['reason'] for x in v))" "$TMP/out")" \
+        "6 ['malformed'] True" "export $fmt of another rule: 6 malformed verdicts, each naming the rule"
+done
+q validate "$W" classic-5x5.json
+expect_out "puzzle of rule '$(python3 -c "
+import json,sys; print(json.load(open(sys.argv[1]))['rules'][0]['hash'])" classic-5x5.json)'" "text verdict names the other rule's hash"
+
+# Not a quench-pack document: the input as a whole, exit 65.
+printf '{"format": "quench-puzzles", "puzzles": []}\n' >notpack.json
+q validate "$W" notpack.json
+expect_rc 65 "an object that is not a quench-pack document"
+expect_err "notpack.json:1:12: not a quench-pack document" "says what it is not"
+
+# Extra fields are kept, never fatal: a CSV column and JSON keys are the
+# record's metadata, echoed in the verdict and stored with --into with the
+# submission's id (NULL when it has none) and where it was read
+# (FILE:LINE, <stdin>:LINE).
+printf 'id,state,author,Min_Presses\nx,1100/1000/0000/0000,bob,1\n,0100/1110/0001/1101,"a, ""b""",3\n' >extra.csv
+q validate "$W" extra.csv --jsonl
+expect_rc 0 "extra CSV columns: exit 0"
+expect_eq "$(python3 -c "
+import json,sys
+for l in open(sys.argv[1]):
+    v=json.loads(l); print(v['verdict'], json.dumps(v['meta'], sort_keys=True), 'note' in v)" "$TMP/out")" \
+    "ok {\"Min_Presses\": \"1\", \"author\": \"bob\"} True
+ok {\"Min_Presses\": \"3\", \"author\": \"a, \\\"b\\\"\"} True" "extra CSV columns: metadata echoed, a near-miss noted"
+cat >extra.jsonl <<'TXT'
+{"id": "j1", "state": "1111/1001/0000/0000", "author": "bob", "tags": ["x", {"y": 2}], "score": -1.5e3}
+{"state": "0100/1110/0001/1101", "author": "eve"}
+{"id": "j3", "state": "0000/0000/0000/0000", "author": "mallory"}
+TXT
+qin extra.jsonl validate "$W" - --jsonl --db prov.db --into sub
+expect_rc 1 "extra JSON keys: one trivial, the rest ok"
+expect_eq "$(python3 -c "
+import json,sys
+for l in open(sys.argv[1]):
+    v=json.loads(l); print(v['verdict'], json.dumps(v.get('meta'), sort_keys=True))" "$TMP/out")" \
+    "ok {\"author\": \"bob\", \"score\": -1500.0, \"tags\": [\"x\", {\"y\": 2}]}
+ok {\"author\": \"eve\"}
+trivial {\"author\": \"mallory\"}" "extra JSON keys: metadata echoed"
+q validate "$W" extra.csv --db prov.db --into sub
+expect_rc 1 "extra CSV into the same pack: one new, one stored already"
+expect_eq "$(sqlite3 -separator '|' prov.db "SELECT quote(submission), source, meta FROM puzzles ORDER BY id")" \
+    "'j1'|<stdin>:1|{\"author\":\"bob\",\"tags\":[\"x\",{\"y\":2}],\"score\":-1.5e3}
+NULL|<stdin>:2|{\"author\":\"eve\"}
+'x'|extra.csv:2|{\"author\":\"bob\",\"Min_Presses\":\"1\"}" \
+    "--into stores the submission's id, FILE:LINE and the metadata"
+expect_eq "$(sqlite3 prov.db "SELECT count(*) FROM pack_puzzles")" 3 "the three stored puzzles are in the pack"
+stored=$(sqlite3 prov.db "SELECT printf('%016x', uid) FROM puzzles WHERE source = '<stdin>:2'")
+expect_eq "$(sed -n 2p "$TMP/out" | cut -f3)" "duplicate" "the CSV's second record is stored already"
+expect_out "puzzle $stored: same puzzle as stored puzzle $stored" \
+    "a duplicate of a stored puzzle names it by the id the database holds"
 
 done_testing

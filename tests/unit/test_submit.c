@@ -59,7 +59,8 @@ static int board_from(qn_layout *l, unsigned *k, const char *spec)
 
 /* Every record of a reader, one line each, into out; the end/fatal too. */
 static void describe(qn_buf *out, FILE *in, const qn_layout *l, unsigned k,
-                     qn_submit_format fmt, const char *detect_line)
+                     qn_submit_format fmt, const char *detect_line,
+                     const char *rule)
 {
     qn_submit_reader *r = NULL;
     const qn_submission *rec;
@@ -74,6 +75,8 @@ static void describe(qn_buf *out, FILE *in, const qn_layout *l, unsigned k,
     if (detect_line)
         qn_buf_addf(out, "detect %s\n",
                     qn_submit_format_name(qn_submit_detected(r)));
+    if (rule)
+        qn_submit_expect_rule(r, rule);
     while ((rc = qn_submit_next(r, &rec, &err)) == 1) {
         qn_buf_addf(out, "rec %s @%d:%d ", rec->id, rec->line, rec->col);
         if (rec->ok) {
@@ -86,12 +89,21 @@ static void describe(qn_buf *out, FILE *in, const qn_layout *l, unsigned k,
             if (rec->has_min)
                 qn_buf_addf(out, " min=%llu",
                             (unsigned long long)rec->min_presses);
+            if (rec->meta) {
+                qn_buf_adds(out, " meta=");
+                qn_buf_add(out, rec->meta, rec->meta_len);
+            }
         } else {
             qn_buf_addf(out, "%d:%d: %s", rec->err.line, rec->err.col,
                         rec->err.msg);
         }
+        if (rec->note)
+            qn_buf_addf(out, " note=%s", rec->note);
         qn_buf_addc(out, '\n');
     }
+    if (qn_submit_skipped(r))
+        qn_buf_addf(out, "skipped %llu\n",
+                    (unsigned long long)qn_submit_skipped(r));
     if (rc == 0)
         qn_buf_adds(out, "end\n");
     else
@@ -120,7 +132,8 @@ static char *slurp(const char *path, size_t *n_out)
 /*
  * One corpus case: NAME.expect starts with optional directives
  * ("board W H K [MASK]", "format F", "detect" to print the detected
- * format), then the exact lines describe() must produce for NAME.in.
+ * format, "rule HASH" for qn_submit_expect_rule), then the exact lines
+ * describe() must produce for NAME.in.
  */
 static void run_case(const char *dir, const char *name, int bless,
                      int *ncases)
@@ -130,6 +143,7 @@ static void run_case(const char *dir, const char *name, int bless,
     qn_buf want = QN_BUF_INIT, got = QN_BUF_INIT, head = QN_BUF_INIT;
     qn_submit_format fmt = QN_SUBMIT_AUTO;
     const char *detect_line = NULL;
+    char rule[80] = "";
     qn_layout l = {0};
     unsigned k = 2;
     size_t n;
@@ -152,6 +166,9 @@ static void run_case(const char *dir, const char *name, int bless,
         } else if (strcmp(line, "detect") == 0) {
             detect_line = line;
             qn_buf_addf(&head, "%s\n", line);
+        } else if (strncmp(line, "rule ", 5) == 0) {
+            snprintf(rule, sizeof(rule), "%s", line + 5);
+            qn_buf_addf(&head, "%s\n", line);
         } else {
             qn_buf_addf(&want, "%s\n", line);
         }
@@ -166,7 +183,7 @@ static void run_case(const char *dir, const char *name, int bless,
         T_FAILF("%s: cannot open", path);
         goto done;
     }
-    describe(&got, in, &l, k, fmt, detect_line);
+    describe(&got, in, &l, k, fmt, detect_line, rule[0] ? rule : NULL);
     fclose(in);
     (*ncases)++;
     if (bless) {
@@ -559,6 +576,126 @@ static void test_parse_state(void)
                  "bad character '*' in state");
     expect_parse(&l, 2, "1x1/010", QN_ESYNTAX, 1, 2,
                  "value 'x' (33) must be less than colours (2)");
+    qn_layout_release(&l);
+}
+
+/* ---- metadata and quench-pack documents --------------------------------- */
+
+static void add_repeat(qn_buf *b, char c, size_t n);
+
+/* The one record of `data`: its metadata into meta (or "-" when it has
+ * none, "!" when malformed). Returns the record count. */
+static long one_meta(const char *data, size_t n, const qn_layout *l,
+                     qn_submit_format fmt, qn_buf *meta)
+{
+    qn_submit_reader *r = NULL;
+    const qn_submission *rec;
+    qn_err err = QN_ERR_INIT;
+    FILE *in = mem_input(data, n);
+    long count = 0;
+
+    qn_buf_reset(meta);
+    if (qn_submit_open(&r, in, "m", l, 2, fmt, &err) == QN_OK) {
+        while (qn_submit_next(r, &rec, &err) == 1) {
+            if (count++ > 0)
+                continue;
+            if (!rec->ok)
+                qn_buf_addf(meta, "!%s", rec->err.msg);
+            else if (rec->meta && strlen(rec->meta) == rec->meta_len)
+                qn_buf_add(meta, rec->meta, rec->meta_len);
+            else
+                qn_buf_adds(meta, "-");
+        }
+    }
+    qn_submit_close(r);
+    fclose(in);
+    return count;
+}
+
+/*
+ * Fields quench does not read are metadata, up to the limits of the input:
+ * QN_SUBMIT_MAX_COLUMNS CSV columns, a record of QN_SUBMIT_MAX_LINE bytes
+ * (so no other cap on the metadata).
+ */
+static void test_metadata(void)
+{
+    qn_layout l = {0};
+    qn_buf in = QN_BUF_INIT, want = QN_BUF_INIT, got = QN_BUF_INIT;
+    const char *state = "10101/01010/10101/01010/10101";
+    size_t big;
+    int i;
+
+    qn_layout_init_grid(&l, 5, 5, 0, NULL, NULL);
+    /* the most columns a header may have: state and 1023 others */
+    qn_buf_adds(&in, "state");
+    for (i = 0; i + 1 < QN_SUBMIT_MAX_COLUMNS; i++)
+        qn_buf_addf(&in, ",c%d", i);
+    qn_buf_addf(&in, "\n%s", state);
+    qn_buf_adds(&want, "{");
+    for (i = 0; i + 1 < QN_SUBMIT_MAX_COLUMNS; i++) {
+        qn_buf_addf(&in, ",v%d", i);
+        qn_buf_addf(&want, "%s\"c%d\":\"v%d\"", i ? "," : "", i, i);
+    }
+    qn_buf_adds(&in, "\n");
+    qn_buf_adds(&want, "}");
+    T_CHECK(one_meta(in.buf, in.len, &l, QN_SUBMIT_CSV, &got) == 1);
+    T_CHECK(strcmp(got.buf, want.buf) == 0);
+
+    /* a JSONL record of exactly the line limit, nearly all metadata */
+    qn_buf_reset(&in);
+    qn_buf_addf(&in, "{\"state\":\"%s\",\"blob\":\"", state);
+    big = (size_t)QN_SUBMIT_MAX_LINE - in.len - 2;
+    add_repeat(&in, 'x', big);
+    qn_buf_adds(&in, "\"}");
+    T_CHECK(in.len == (size_t)QN_SUBMIT_MAX_LINE);
+    qn_buf_adds(&in, "\n");
+    qn_buf_reset(&want);
+    qn_buf_adds(&want, "{\"blob\":\"");
+    add_repeat(&want, 'x', big);
+    qn_buf_adds(&want, "\"}");
+    T_CHECK(one_meta(in.buf, in.len, &l, QN_SUBMIT_JSONL, &got) == 1);
+    T_CHECK(got.len == want.len && strcmp(got.buf, want.buf) == 0);
+
+    qn_buf_release(&in);
+    qn_buf_release(&want);
+    qn_buf_release(&got);
+    qn_layout_release(&l);
+}
+
+/*
+ * A quench-pack document is streamed like an array: members of any size
+ * before the puzzles ("rules" here is over the 1 MiB element limit and the
+ * 2 MiB read buffer) are skipped unread, and every puzzle, across block
+ * boundaries, is one record.
+ */
+static void test_pack_document(void)
+{
+    qn_layout l = {0};
+    qn_buf b = QN_BUF_INIT, errs = QN_BUF_INIT;
+    long n, nbad, npuzzles = 50000, i;
+    int rc;
+    FILE *in;
+
+    qn_layout_init_grid(&l, 5, 5, 0, NULL, NULL);
+    qn_buf_adds(&b, "{\"format\":\"quench-pack\",\"format_version\":1,"
+                    "\"rules\":[{\"name\":\"");
+    add_repeat(&b, 'r', (size_t)5 << 20);
+    qn_buf_adds(&b, "\",\"cells\":[[[[[[[[[[[[1]]]]]]]]]]]]}],\"puzzles\":[");
+    for (i = 0; i < npuzzles; i++)
+        qn_buf_addf(&b, "%s{\"id\":%ld,\"state\":[1,0,1,0,1,0,1,0,1,0,1,0,"
+                        "1,0,1,0,1,0,1,0,1,0,1,0,%ld]}",
+                    i ? "," : "", i + 1, i % 2);
+    qn_buf_adds(&b, "],\"pack\":{\"name\":\"p\"}}\n");
+    in = mem_input(b.buf, b.len);
+    n = count_records(in, &l, 2, QN_SUBMIT_AUTO, &nbad, &rc, &errs);
+    fclose(in);
+    if (n != npuzzles || nbad != 0 || rc != 0)
+        T_FAILF("pack document: %ld records, %ld bad, rc %d\n%s", n, nbad,
+                rc, errs.buf);
+    else
+        t_pass++;
+    qn_buf_release(&b);
+    qn_buf_release(&errs);
     qn_layout_release(&l);
 }
 
@@ -986,6 +1123,8 @@ int main(void)
     test_corpus();
     test_round_trips();
     test_boundaries();
+    test_metadata();
+    test_pack_document();
     test_huge();
     test_endless();
     test_junk();
