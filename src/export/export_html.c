@@ -357,6 +357,7 @@ static const char page_script[] =
     "if (doc.puzzles.length === 0) {\n"
     "  $(\"title\").textContent = doc.pack.title || doc.pack.name;\n"
     "  $(\"status\").textContent = \"This pack has no puzzles.\";\n"
+    "  $(\"ident\").textContent = \"\";\n"
     "} else {\n"
     "  show(0);\n"
     "}\n"
