@@ -17,25 +17,83 @@
 #include "quench/buf.h"
 #include "quench/export.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
 
 const char cmd_export_usage[] =
-    "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle N] "
+    "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle REF] "
     "[--db PATH]\n"
     "\n"
     "Write the stored pack PACK for games and pipelines (docs/EXPORT.md):\n"
-    "  json    one quench-pack document (schema: docs/quench-pack.schema.json)\n"
+    "  json    one quench-pack document, format 2 (schema:\n"
+    "          docs/quench-pack.schema.json)\n"
     "  jsonl   a header record, then one record per puzzle, one per line\n"
-    "  csv     RFC 4180: id,state,min_presses,optimal_solutions,solution,\n"
-    "          grade,seed (state and solution in the state text format)\n"
+    "  csv     RFC 4180: id,position,state,min_presses,optimal_solutions,\n"
+    "          solution,grade,seed,pack_version,submission,source,meta\n"
+    "          (state and solution in the state text format)\n"
     "  flip    one Simon Tatham's Flip game ID per puzzle (2 colours,\n"
     "          rectangular boards without holes, all-off goal)\n"
-    "  svg     a contact sheet of the pack, or puzzle N with --puzzle N\n"
+    "  svg     a contact sheet of the pack, or one puzzle with --puzzle REF\n"
     "  html    one self-contained page that plays the pack in a browser\n"
     "\n"
-    "-o FILE writes FILE atomically (default, or -o -: standard output).\n"
-    "Puzzles are numbered by their position in the pack, from 1. --db PATH\n"
-    "(default: $QUENCH_DB, else db/quench.db) selects the database.\n";
+    "Every puzzle is named by its puzzle id (16 hex digits, from its rule\n"
+    "and state) and its position in the pack, from 1. REF is a puzzle id,\n"
+    "a unique prefix of one (4 digits or more) or #ROW, and must be in the\n"
+    "pack. -o FILE writes FILE atomically (default, or -o -: standard\n"
+    "output). --db PATH (default: $QUENCH_DB, else db/quench.db) selects\n"
+    "the database.\n";
+
+/* A --puzzle REF as qn_store_puzzle_resolve reads it: an id prefix or
+ * "#ROW". */
+static int is_ref(const char *ref)
+{
+    uint64_t lo, hi;
+
+    if (ref[0] == '#')
+        return ref[1] && strspn(ref + 1, "0123456789") == strlen(ref + 1);
+    return qn_puzzle_id_prefix(ref, &lo, &hi) == 0;
+}
+
+/* Where the puzzle at database row `row` sits in the pack walked. */
+typedef struct member_at {
+    int64_t row, position;
+} member_at;
+
+static int on_member(void *ctx, const qn_store_row *r)
+{
+    member_at *m = ctx;
+
+    if (r->id != m->row)
+        return 0;
+    m->position = r->position;
+    return 1;
+}
+
+/*
+ * The position in pack `name` of the puzzle ref names: QN_ENOTFOUND when
+ * there is no such puzzle, or it is not in the pack; QN_EINVAL when a
+ * prefix names several puzzles (qn_store_puzzle_resolve).
+ */
+static int find_in_pack(qn_store *s, const char *name, const char *ref,
+                        int64_t *position_out, qn_err *err)
+{
+    member_at m = {0, 0};
+    int64_t pack_id;
+    int rc = qn_store_puzzle_resolve(s, ref, &m.row, err);
+
+    if (rc == QN_OK)
+        rc = qn_store_pack_find(s, name, &pack_id, err);
+    if (rc == QN_OK)
+        rc = qn_store_pack_each(s, pack_id, on_member, &m, err);
+    if (rc == 1)
+        rc = QN_OK;
+    if (rc == QN_OK && !m.position)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                        "puzzle '%s' is not in pack '%s'", ref, name);
+    if (rc == QN_OK)
+        *position_out = m.position;
+    return rc;
+}
 
 int cmd_export(int argc, char **argv, qn_ctx *ctx)
 {
@@ -53,7 +111,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     qn_pack_doc doc;
     qn_buf out = QN_BUF_INIT;
     qn_err err = QN_ERR_INIT;
-    uint64_t v;
+    const char *ref = NULL;
 
     if (cmd_wants_help(argc, argv, cmd_export_usage))
         return QN_EXIT_OK;
@@ -69,10 +127,12 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
             break;
         case 'o': outpath = optarg; break;
         case 'p':
-            if (cmd_parse_u64(optarg, &v) || v < 1 || v > INT64_MAX)
-                return qn_usage_error("export: --puzzle needs a position "
-                                      "1.., got '%s'", optarg);
-            eo.puzzle = (int64_t)v;
+            if (!is_ref(optarg))
+                return qn_usage_error("export: --puzzle needs a puzzle id "
+                                      "(%d to 16 hex digits) or #ROW, got "
+                                      "'%s'",
+                                      QN_PUZZLE_ID_MIN_PREFIX, optarg);
+            ref = optarg;
             break;
         case 'D': db = optarg; break;
         default:
@@ -85,7 +145,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
                               "csv, flip, svg, html)");
     if (optind != argc - 1)
         return qn_usage_error("export: give exactly one PACK");
-    if (eo.puzzle && fmt != QN_EXPORT_SVG)
+    if (ref && fmt != QN_EXPORT_SVG)
         return qn_usage_error("export: --puzzle goes with --format svg");
     pack = argv[optind];
     st = cmd_open_store(ctx, cmd_db_path(db), 0, &s);
@@ -93,6 +153,11 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
         return st;
     if (qn_pack_doc_load(&doc, s, pack, &err) != QN_OK) {
         qn_store_close(s);
+        return qn_report(ctx, &err);
+    }
+    if (ref && find_in_pack(s, pack, ref, &eo.puzzle, &err) != QN_OK) {
+        qn_store_close(s);
+        qn_pack_doc_release(&doc);
         return qn_report(ctx, &err);
     }
     qn_store_close(s);

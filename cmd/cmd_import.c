@@ -12,17 +12,20 @@
 #include "quench/buf.h"
 #include "quench/export.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
 #include "quench/text.h"
 
 const char cmd_import_usage[] =
     "usage: quench import FILE [--pack NAME] [--db PATH]\n"
     "\n"
-    "Read a quench-pack JSON document (as written by `quench export\n"
-    "--format json`; FILE - is standard input) into the database as a new\n"
-    "pack (named as in the document, or NAME). Every rule must match its\n"
-    "hash and every puzzle is re-verified: its solution reaches the goal\n"
-    "and its min_presses and optimal_solutions are what quench computes.\n"
+    "Read a quench-pack JSON document (format 2 as written by `quench\n"
+    "export --format json`, or format 1; FILE - is standard input) into the\n"
+    "database as a new pack (named as in the document, or NAME) at the\n"
+    "document's version. Every rule must match its hash and every puzzle\n"
+    "is re-verified: its id is the id of its rule and state, its solution\n"
+    "reaches the goal and its min_presses and optimal_solutions are what\n"
+    "quench computes.\n"
     "A document that fails is rejected whole, naming the puzzle and the\n"
     "reason (exit 65). A rule or puzzle the database already holds keeps\n"
     "its stored values: each field that then differs from the document is\n"
@@ -66,9 +69,12 @@ static void on_kept(void *vctx, const qn_pack_diff *d)
     k->nfields++;
     qn_text_escape(&k->lines, k->source);
     if (d->puzzle) {
+        char id[QN_PUZZLE_ID_HEX];
         k->npuzzles += d->puzzle != k->last_puzzle;
         k->last_puzzle = d->puzzle;
-        qn_buf_addf(&k->lines, ": puzzle %lld", (long long)d->puzzle);
+        qn_puzzle_id_hex(id, d->id);
+        qn_buf_addf(&k->lines, ": puzzle %lld (id %s)", (long long)d->puzzle,
+                    id);
     } else {
         k->nrules += d->rule != k->last_rule;
         k->last_rule = d->rule;

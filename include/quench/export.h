@@ -4,11 +4,11 @@
  * A pack is read from the store into a qn_pack_doc, an in-memory "pack
  * document": the pack's metadata, each rule spelled out per cell (what a
  * press of each cell adds to which cells) with its board kept as
- * information, and the puzzles in pack order. The writers (json, jsonl,
- * csv, flip, svg, html) work from that document only, so an export never
- * depends on database ids or timestamps: the same pack gives the same
- * bytes, and a document imported into another database exports
- * byte-identically. qn_pack_doc_parse_json (json_pack.c) reads a
+ * information, and the puzzles in pack order, each named by its puzzle
+ * id (puzzle_id.h) and its position. The writers (json, jsonl, csv, flip,
+ * svg, html) work from that document only, so an export never depends on
+ * database rows or timestamps: the same pack gives the same bytes, and a
+ * document imported into another database exports byte-identically. qn_pack_doc_parse_json (json_pack.c) reads a
  * quench-pack JSON back; qn_pack_import re-verifies it and stores it.
  */
 #ifndef QN_EXPORT_H
@@ -23,11 +23,17 @@
 #include "quench/store.h"
 
 #define QN_PACK_FORMAT "quench-pack"
-#define QN_PACK_FORMAT_VERSION 1
+#define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */
 #define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */
 #define QN_PACK_MAX_PUZZLES (1 << 20) /* puzzles in one document */
+/* A puzzle's provenance (validate --into): a submission id is at most
+ * QN_SUBMIT_MAX_ID bytes and a record (so its unread fields) at most
+ * QN_SUBMIT_MAX_LINE (submit.h); a source is a path and ":LINE". */
+#define QN_PACK_MAX_SUBMISSION 256
+#define QN_PACK_MAX_SOURCE 4200
+#define QN_PACK_MAX_META (1 << 20)
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
 #define QN_EXPORT_FORMATS(X)                                                 \
@@ -68,9 +74,14 @@ typedef struct qn_pack_rule {
     qn_rules *rules;   /* compiled (owned); NULL until built */
 } qn_pack_rule;
 
-/* One puzzle. state and solution hold the rule's ncells values. */
+/*
+ * One puzzle. state and solution hold the rule's ncells values. The
+ * provenance texts are those of a puzzle accepted by validate --into
+ * (store.h), "" for any other.
+ */
 typedef struct qn_pack_puzzle {
-    int64_t id;          /* position in the pack, 1..npuzzles */
+    uint64_t id;         /* the puzzle id (puzzle_id.h) of rule and state */
+    int64_t position;    /* in the pack, 1..npuzzles */
     size_t rule;         /* index into doc->rules */
     uint8_t *state;      /* the start state (values < k) */
     uint8_t *solution;   /* an optimal plan: per-cell press counts */
@@ -80,10 +91,16 @@ typedef struct qn_pack_puzzle {
     char *grader;        /* grader version; "" when unknown */
     char *seed;          /* batch seed as hex; "" when none */
     int64_t index;       /* stream index; -1 when none */
+    char *submission;    /* the submission's own id */
+    char *source;        /* "FILE:LINE" of the submission */
+    char *meta;          /* the submission's other fields: a JSON object */
 } qn_pack_puzzle;
 
 typedef struct qn_pack_doc {
     char *name, *title, *description, *author;
+    int64_t version;     /* the pack's version (store.h), >= npuzzles +
+                            1; a format 1 document's is npuzzles + 1,
+                            what its import makes of it */
     qn_pack_rule *rules;
     size_t nrules;
     qn_pack_puzzle *puzzles;
@@ -165,12 +182,16 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
  * to symmetry), so importing a rule or puzzle the database already holds
  * (the same puzzle legitimately comes from several seeds and runs) keeps
  * the stored row: its texts, board and tiers, or its state (maybe a
- * symmetric image of the document's), solution, grade, seed and index.
+ * symmetric image of the document's), solution, grade, seed, index and
+ * provenance (submission, source, meta). Its id is the document's: both
+ * come from the same rule and canonical form.
  */
 typedef struct qn_pack_diff {
-    int64_t puzzle;       /* the document's puzzle id; 0: a rule's field */
+    int64_t puzzle;       /* the puzzle's position; 0: a rule's field */
+    uint64_t id;          /* the puzzle's id (puzzle_id.h), with puzzle */
     const char *rule;     /* the rule's name in the document */
-    const char *field;    /* the document's key: "seed", "grade", "title" */
+    const char *field;    /* the document's key: "seed", "grade", "title",
+                             "submission" */
     const char *stored;   /* the value kept, as text: strings as they are,
                              numbers in decimal, cells in the state text
                              format, a board as "grid 5x5, wrap x",

@@ -55,6 +55,9 @@ typedef struct qn_svg_opts {
                             non-zero cells get a marker, counts > 1 are
                             written in it); NULL = no overlay */
     int flags;           /* enum qn_svg_flags bits */
+    const char *const *notes; /* sheet only: one UTF-8 line under each
+                                 thumbnail (a puzzle id), n entries;
+                                 NULL = none */
 } qn_svg_opts;
 
 /* One thumbnail on a contact sheet. All pointers borrowed. */
@@ -79,8 +82,9 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells,
 /*
  * Append a contact sheet: n thumbnails (items[0..n-1], row-major,
  * o->columns per row), each drawn like qn_svg_board without overlay and
- * labelled beneath with its id (class="label") and a line "grade, par N"
- * (class="meta"). Glyphs and shapes are shared through <defs> and <use>,
+ * labelled beneath with its id (class="label"), a line "grade, par N"
+ * (class="meta") and, with o->notes, its note in a small monospace line
+ * (class="note"). Glyphs and shapes are shared through <defs> and <use>,
  * so a thumbnail costs about 40 bytes per cell. `o` may be NULL; o->plan
  * is ignored. n may be 0 (an empty sheet). items is borrowed.
  */

@@ -14,6 +14,7 @@
 #include "quench/flip_id.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "quench/svg.h"
 
@@ -66,6 +67,7 @@ static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
     qn_jsonw_key(w, "title"), qn_jsonw_str(w, doc->title);
     qn_jsonw_key(w, "description"), qn_jsonw_str(w, doc->description);
     qn_jsonw_key(w, "author"), qn_jsonw_str(w, doc->author);
+    qn_jsonw_key(w, "version"), qn_jsonw_int(w, doc->version);
     qn_jsonw_end(w);
 }
 
@@ -129,8 +131,11 @@ static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
                                const qn_pack_puzzle *p)
 {
     const qn_pack_rule *pr = &doc->rules[p->rule];
+    char id[QN_PUZZLE_ID_HEX];
 
-    qn_jsonw_key(w, "id"), qn_jsonw_int(w, p->id);
+    qn_puzzle_id_hex(id, p->id);
+    qn_jsonw_key(w, "id"), qn_jsonw_str(w, id);
+    qn_jsonw_key(w, "position"), qn_jsonw_int(w, p->position);
     qn_jsonw_key(w, "rule"), qn_jsonw_str(w, pr->hash);
     qn_jsonw_key(w, "state"), json_cells(w, p->state, pr->ncells);
     qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, p->min_presses);
@@ -140,6 +145,9 @@ static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
     qn_jsonw_key(w, "grader_version"), qn_jsonw_str(w, p->grader);
     qn_jsonw_key(w, "seed"), qn_jsonw_str(w, p->seed);
     qn_jsonw_key(w, "index"), qn_jsonw_int(w, p->index);
+    qn_jsonw_key(w, "submission"), qn_jsonw_str(w, p->submission);
+    qn_jsonw_key(w, "source"), qn_jsonw_str(w, p->source);
+    qn_jsonw_key(w, "meta"), qn_jsonw_str(w, p->meta);
 }
 
 static void write_json(qn_buf *out, const qn_pack_doc *doc)
@@ -220,17 +228,25 @@ static void csv_field(qn_buf *out, const char *s)
     qn_buf_addc(out, '"');
 }
 
+/*
+ * The json document's puzzle fields less the rule (one per row would
+ * repeat it), with the pack's version on every row so that each row
+ * stands alone; state and solution in the state text format.
+ */
 static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 {
     qn_buf text = QN_BUF_INIT;
+    char id[QN_PUZZLE_ID_HEX];
 
-    qn_buf_adds(out, "id,state,min_presses,optimal_solutions,solution,"
-                     "grade,seed\r\n");
+    qn_buf_adds(out, "id,position,state,min_presses,optimal_solutions,"
+                     "solution,grade,seed,pack_version,submission,source,"
+                     "meta\r\n");
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);
 
-        qn_buf_addf(out, "%lld,", (long long)p->id);
+        qn_puzzle_id_hex(id, p->id);
+        qn_buf_addf(out, "%s,%lld,", id, (long long)p->position);
         qn_buf_reset(&text);
         qn_state_format(&text, l, p->state, '/');
         csv_field(out, text.buf);
@@ -243,77 +259,129 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         csv_field(out, p->grade);
         qn_buf_addc(out, ',');
         csv_field(out, p->seed);
+        qn_buf_addf(out, ",%lld,", (long long)doc->version);
+        csv_field(out, p->submission);
+        qn_buf_addc(out, ',');
+        csv_field(out, p->source);
+        qn_buf_addc(out, ',');
+        csv_field(out, p->meta);
         qn_buf_adds(out, "\r\n");
     }
     qn_buf_release(&text);
 }
 
+/*
+ * Say which puzzle an export cannot hold: err already holds why (the
+ * rule's reason), and the puzzle goes in front of it.
+ */
+static int blocked(qn_err *err, const qn_pack_puzzle *p)
+{
+    char name[QN_EXPORT__NAME], why[sizeof(err->msg)];
+
+    if (!err)
+        return QN_EINVAL;
+    snprintf(why, sizeof(why), "%s", err->msg);
+    return qn_err_set(err, err->code, 0, 0, "%s: %s",
+                      qn_export__puzzle_name(name, p), why);
+}
+
 static int write_flip(qn_buf *out, const qn_pack_doc *doc, qn_err *err)
 {
-    for (size_t i = 0; i < doc->nrules; i++) {
-        int rc = qn_flip_can_express(doc->rules[i].rules, err);
-        if (rc != QN_OK)
-            return rc;
-    }
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
-        int rc = qn_flip_encode(out, doc->rules[p->rule].rules, p->state, err);
-        if (rc != QN_OK)
-            return rc;
+        if (qn_flip_encode(out, doc->rules[p->rule].rules, p->state, err) !=
+            QN_OK)
+            return blocked(err, p);
         qn_buf_addc(out, '\n');
     }
     return QN_OK;
 }
 
+/* One puzzle alone, titled with the pack, its position and its id. */
+static void write_svg_board(qn_buf *out, const qn_pack_doc *doc,
+                            const qn_pack_puzzle *p)
+{
+    qn_svg_opts o;
+    qn_buf t = QN_BUF_INIT;
+    char name[QN_EXPORT__NAME];
+
+    memset(&o, 0, sizeof(o));
+    qn_buf_addf(&t, "%s, %s", *doc->title ? doc->title : doc->name,
+                qn_export__puzzle_name(name, p));
+    o.title = t.buf;
+    qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
+    qn_buf_release(&t);
+}
+
+/* A sheet shares one rule's cell shapes: the first puzzle of another rule
+ * is what blocks it. */
+static int sheet_blocked(const qn_pack_doc *doc, qn_err *err)
+{
+    const qn_pack_puzzle *first = &doc->puzzles[0], *p = first;
+    char name[QN_EXPORT__NAME];
+
+    while (p->rule == first->rule)
+        p++;
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "a contact sheet needs one rule: %s has rule '%.64s', "
+                      "puzzle 1 has '%.64s' (export one puzzle with "
+                      "--puzzle)",
+                      qn_export__puzzle_name(name, p),
+                      doc->rules[p->rule].name,
+                      doc->rules[first->rule].name);
+}
+
+/* Every puzzle as a thumbnail: "#position" over grade and par, the id
+ * beneath. */
+static void write_svg_sheet(qn_buf *out, const qn_pack_doc *doc)
+{
+    size_t n = doc->npuzzles ? doc->npuzzles : 1;
+    qn_svg_item *items = QN_NEWN(n, qn_svg_item);
+    char (*labels)[24] = qn_xcalloc(n, sizeof(*labels));
+    char (*ids)[QN_PUZZLE_ID_HEX] = qn_xcalloc(n, sizeof(*ids));
+    const char **notes = QN_NEWN(n, const char *);
+    qn_svg_opts o;
+
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        snprintf(labels[i], sizeof(labels[i]), "#%lld",
+                 (long long)p->position);
+        qn_puzzle_id_hex(ids[i], p->id);
+        items[i].id = labels[i];
+        items[i].grade = *p->grade ? p->grade : NULL;
+        items[i].par = p->min_presses;
+        items[i].state = p->state;
+        notes[i] = ids[i];
+    }
+    memset(&o, 0, sizeof(o));
+    o.title = *doc->title ? doc->title : doc->name;
+    o.notes = notes;
+    qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
+    free(notes);
+    free(ids);
+    free(labels);
+    free(items);
+}
+
+/* svg: the puzzle at position `puzzle` alone, or (0) a contact sheet. */
 static int write_svg(qn_buf *out, const qn_pack_doc *doc, int64_t puzzle,
                      qn_err *err)
 {
-    qn_svg_opts o;
-    const char *title = *doc->title ? doc->title : doc->name;
-
-    memset(&o, 0, sizeof(o));
     if (puzzle > 0) {
-        const qn_pack_puzzle *p;
-        qn_buf t = QN_BUF_INIT;
         if ((uint64_t)puzzle > doc->npuzzles)
             return qn_err_set(err, QN_ENOTFOUND, 0, 0,
-                              "pack '%s' has no puzzle %lld (it has %zu)",
+                              "pack '%s' has no puzzle at position %lld "
+                              "(it has %zu)",
                               doc->name, (long long)puzzle, doc->npuzzles);
-        p = &doc->puzzles[puzzle - 1];
-        qn_buf_addf(&t, "%s #%lld", title, (long long)puzzle);
-        o.title = t.buf;
-        qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
-        qn_buf_release(&t);
+        write_svg_board(out, doc, &doc->puzzles[puzzle - 1]);
         return QN_OK;
     }
-    if (doc->nrules > 1)
+    if (doc->nrules == 0)
         return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "a contact sheet needs one rule, pack '%s' has "
-                          "%zu: export one puzzle with --puzzle",
-                          doc->name, doc->nrules);
-    {
-        qn_svg_item *items = QN_NEWN(doc->npuzzles ? doc->npuzzles : 1,
-                                     qn_svg_item);
-        char (*ids)[24] = qn_xcalloc(doc->npuzzles ? doc->npuzzles : 1,
-                                     sizeof(*ids));
-        for (size_t i = 0; i < doc->npuzzles; i++) {
-            const qn_pack_puzzle *p = &doc->puzzles[i];
-            snprintf(ids[i], sizeof(ids[i]), "#%lld", (long long)p->id);
-            items[i].id = ids[i];
-            items[i].grade = *p->grade ? p->grade : NULL;
-            items[i].par = p->min_presses;
-            items[i].state = p->state;
-        }
-        o.title = title;
-        if (doc->nrules == 1)
-            qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
-        free(items);
-        free(ids);
-        if (doc->nrules == 0)
-            return qn_err_set(err, QN_EINVAL, 0, 0,
-                              "pack '%s' is empty: no sheet to draw",
-                              doc->name);
-    }
+                          "pack '%s' is empty: no sheet to draw", doc->name);
+    if (doc->nrules > 1)
+        return sheet_blocked(doc, err);
+    write_svg_sheet(out, doc);
     return QN_OK;
 }
 

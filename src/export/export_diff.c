@@ -77,6 +77,7 @@ static void diff_rule(differ *x, const qn_pack_rule *doc,
                       const qn_pack_rule *kept)
 {
     x->d.puzzle = 0;
+    x->d.id = 0;
     x->d.rule = doc->name;
     differs(x, "name", kept->name, doc->name);
     differs(x, "title", kept->title, doc->title);
@@ -116,7 +117,8 @@ static void diff_puzzle(differ *x, const qn_pack_doc *doc,
     cells ps = {doc, p->state, p->rule}, qs = {kept, q->state, q->rule};
     cells pw = {doc, p->solution, p->rule}, qw = {kept, q->solution, q->rule};
 
-    x->d.puzzle = p->id;
+    x->d.puzzle = p->position;
+    x->d.id = p->id;
     x->d.rule = doc->rules[p->rule].name;
     DIFFERS_AS(x, "state", put_cells, qs, ps);
     DIFFERS_AS(x, "min_presses", put_u64, q->min_presses, p->min_presses);
@@ -126,6 +128,9 @@ static void diff_puzzle(differ *x, const qn_pack_doc *doc,
     differs(x, "grader_version", q->grader, p->grader);
     differs(x, "seed", q->seed, p->seed);
     DIFFERS_AS(x, "index", put_i64, q->index, p->index);
+    differs(x, "submission", q->submission, p->submission);
+    differs(x, "source", q->source, p->source);
+    differs(x, "meta", q->meta, p->meta);
 }
 
 size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,

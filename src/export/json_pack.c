@@ -13,8 +13,10 @@
 
 #include <jansson.h>
 
+#include "export_internal.h"
 #include "quench/distrib.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/rng.h"
 #include "quench/store.h"
 
@@ -111,8 +113,9 @@ static json_t *member(json_t *obj, const char *key, json_type type,
     return v;
 }
 
-static int get_str(json_t *obj, const char *key, char **out, qn_err *err,
-                   const where *at)
+/* A string of at most max bytes without NUL into *out (replaced). */
+static int get_text(json_t *obj, const char *key, size_t max, char **out,
+                    qn_err *err, const where *at)
 {
     json_t *v = member(obj, key, JSON_STRING, "a string", err, at);
 
@@ -120,12 +123,17 @@ static int get_str(json_t *obj, const char *key, char **out, qn_err *err,
         return QN_EINVAL;
     if (strlen(json_string_value(v)) != json_string_length(v))
         return bad(err, at, "'%s' holds a NUL character", key);
-    if (json_string_length(v) > QN_RULES_MAX_TEXT)
-        return bad(err, at, "'%s' is longer than %d bytes", key,
-                   QN_RULES_MAX_TEXT);
+    if (json_string_length(v) > max)
+        return bad(err, at, "'%s' is longer than %zu bytes", key, max);
     free(*out);
     *out = qn_xstrdup(json_string_value(v));
     return QN_OK;
+}
+
+static int get_str(json_t *obj, const char *key, char **out, qn_err *err,
+                   const where *at)
+{
+    return get_text(obj, key, QN_RULES_MAX_TEXT, out, err, at);
 }
 
 static int get_int(json_t *obj, const char *key, long long lo, long long hi,
@@ -421,12 +429,112 @@ static int check_record(const qn_pack_puzzle *p, const qn_pack_rule *pr,
     return QN_OK;
 }
 
-static const char *const puzzle_keys[] = {
+static const char *const puzzle_keys_v1[] = {
     "id", "rule", "state", "min_presses", "optimal_solutions", "solution",
     "grade", "grader_version", "seed", "index", NULL};
+static const char *const puzzle_keys[] = {
+    "id", "position", "rule", "state", "min_presses", "optimal_solutions",
+    "solution", "grade", "grader_version", "seed", "index", "submission",
+    "source", "meta", NULL};
+
+/*
+ * Format 1 numbers puzzles 1, 2, ... by position in "id". Format 2 names
+ * each by its puzzle id (16 lowercase hex digits, as quench writes it)
+ * and gives its position apart; whether the id is the puzzle's own is
+ * checked once the state is read (check_id).
+ */
+static int parse_name(qn_pack_puzzle *p, json_t *jp, size_t pos, int format,
+                      qn_err *err, where *at)
+{
+    char *id = NULL;
+    long long x;
+    uint64_t lo, hi;
+    int rc;
+
+    p->position = (int64_t)pos + 1;
+    if (format == 1) {
+        if ((rc = get_int(jp, "id", INT64_MIN, INT64_MAX, &x, err, at)))
+            return rc;
+        snprintf(at->what, sizeof(at->what), "puzzle %lld: ", x);
+        if (x != p->position)
+            return bad(err, at, "ids must be 1, 2, ... in order; this is "
+                                "entry %zu", pos + 1);
+        return only_keys(jp, puzzle_keys_v1, err, at);
+    }
+    if ((rc = get_str(jp, "id", &id, err, at)))
+        goto done;
+    if (strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16 ||
+        qn_puzzle_id_prefix(id, &lo, &hi) != 0) {
+        rc = bad(err, at, "'id' must be 16 lowercase hex digits");
+        goto done;
+    }
+    p->id = lo;
+    qn_export__puzzle_name(at->what, p);
+    strcat(at->what, ": ");
+    if ((rc = get_int(jp, "position", INT64_MIN, INT64_MAX, &x, err, at)))
+        goto done;
+    if (x != p->position) {
+        rc = bad(err, at, "'position' is %lld: positions must be 1, 2, ... "
+                          "in order",
+                 x);
+        goto done;
+    }
+    rc = only_keys(jp, puzzle_keys, err, at);
+done:
+    free(id);
+    return rc;
+}
+
+/*
+ * A puzzle's id is a function of its rule and state: a document whose id
+ * is another's would file the puzzle under a name that finds another
+ * puzzle, or none. Format 1 documents had no ids: theirs are computed.
+ */
+static int check_id(qn_pack_puzzle *p, const qn_pack_rule *pr, int format,
+                    qn_err *err, const where *at)
+{
+    uint64_t content = qn_export__content_id(pr, p->state);
+    char a[QN_PUZZLE_ID_HEX], b[QN_PUZZLE_ID_HEX];
+
+    if (format == 1)
+        p->id = content;
+    if (p->id == content)
+        return QN_OK;
+    qn_puzzle_id_hex(a, p->id);
+    qn_puzzle_id_hex(b, content);
+    return bad(err, at, "'id' is %s, its rule and state give %s", a, b);
+}
+
+/*
+ * Where an accepted submission came from (validate --into): its id, its
+ * "FILE:LINE" and its other fields as the text of a JSON object, each ""
+ * for a puzzle that did not come from one.
+ */
+static int parse_provenance(qn_pack_puzzle *p, json_t *jp, qn_err *err,
+                            const where *at)
+{
+    json_t *meta;
+    int rc;
+
+    if ((rc = get_text(jp, "submission", QN_PACK_MAX_SUBMISSION,
+                       &p->submission, err, at)) ||
+        (rc = get_text(jp, "source", QN_PACK_MAX_SOURCE, &p->source, err,
+                       at)) ||
+        (rc = get_text(jp, "meta", QN_PACK_MAX_META, &p->meta, err, at)))
+        return rc;
+    if (!*p->meta)
+        return QN_OK;
+    meta = json_loads(p->meta, JSON_REJECT_DUPLICATES, NULL);
+    rc = json_is_object(meta)
+             ? QN_OK
+             : bad(err, at, "'meta' must be \"\" or the text of a JSON "
+                            "object");
+    json_decref(meta);
+    return rc;
+}
 
 static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
-                        json_t *jp, size_t pos, qn_err *err)
+                        json_t *jp, size_t pos, int format, qn_err *err)
 {
     where at;
     char *hash = NULL;
@@ -439,14 +547,7 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "puzzle %zu must be an object", pos + 1);
     snprintf(at.what, sizeof(at.what), "puzzle %zu: ", pos + 1);
-    if ((rc = get_int(jp, "id", INT64_MIN, INT64_MAX, &x, err, &at)))
-        return rc;
-    snprintf(at.what, sizeof(at.what), "puzzle %lld: ", x);
-    if (x != (long long)pos + 1)
-        return bad(err, &at, "ids must be 1, 2, ... in order; this is entry "
-                             "%zu", pos + 1);
-    p->id = x;
-    if ((rc = only_keys(jp, puzzle_keys, err, &at)))
+    if ((rc = parse_name(p, jp, pos, format, err, &at)))
         return rc;
     if ((rc = get_str(jp, "rule", &hash, err, &at))) {
         free(hash);
@@ -463,6 +564,7 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
     p->solution = QN_NEWN((size_t)pr->ncells, uint8_t);
     if ((rc = get_cells(jp, "state", pr->ncells, pr->colours, p->state, err,
                         &at)) ||
+        (rc = check_id(p, pr, format, err, &at)) ||
         (rc = get_cells(jp, "solution", pr->ncells, pr->colours,
                         p->solution, err, &at)))
         return rc;
@@ -479,6 +581,13 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc,
         (rc = get_str(jp, "grader_version", &p->grader, err, &at)) ||
         (rc = get_str(jp, "seed", &p->seed, err, &at)))
         return rc;
+    if (format == 1) {
+        p->submission = qn_xstrdup("");
+        p->source = qn_xstrdup("");
+        p->meta = qn_xstrdup("");
+    } else if ((rc = parse_provenance(p, jp, err, &at))) {
+        return rc;
+    }
     return check_record(p, pr, err, &at);
 }
 
@@ -497,13 +606,53 @@ static int check_pack(const qn_pack_doc *doc, qn_err *err)
 
 static const char *const top_keys[] = {"format", "format_version", "pack",
                                        "rules", "puzzles", NULL};
+static const char *const pack_keys_v1[] = {"name", "title", "description",
+                                           "author", NULL};
 static const char *const pack_keys[] = {"name", "title", "description",
-                                        "author", NULL};
+                                        "author", "version", NULL};
+
+/*
+ * The pack object: its name and texts, and its version, which counts the
+ * changes made to the pack, each puzzle added one (store.h): a pack of n
+ * puzzles is at version n + 1 or later, and an import that keeps the
+ * version relies on that.
+ */
+static int parse_pack(qn_pack_doc *doc, json_t *root, int format,
+                      size_t npuzzles, qn_err *err)
+{
+    where at = {""}, pat = {"pack: "};
+    json_t *pack = member(root, "pack", JSON_OBJECT, "an object", err, &at);
+    long long x;
+    int rc;
+
+    if (!pack)
+        return QN_EINVAL;
+    if ((rc = only_keys(pack, format == 1 ? pack_keys_v1 : pack_keys, err,
+                        &pat)) ||
+        (rc = get_str(pack, "name", &doc->name, err, &pat)) ||
+        (rc = get_str(pack, "title", &doc->title, err, &pat)) ||
+        (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
+        (rc = get_str(pack, "author", &doc->author, err, &pat)))
+        return rc;
+    /* a format 1 pack is at the version its import gives it: created at
+     * 1, one more for each puzzle */
+    doc->version = (int64_t)npuzzles + 1;
+    if ((rc = check_pack(doc, err)) || format == 1)
+        return rc;
+    if ((rc = get_int(pack, "version", 1, INT64_MAX, &x, err, &pat)))
+        return rc;
+    if ((unsigned long long)x <= npuzzles)
+        return bad(err, &pat, "'version' is %lld, below %zu: each of its "
+                              "%zu puzzles was added by a change",
+                   x, npuzzles + 1, npuzzles);
+    doc->version = x;
+    return QN_OK;
+}
 
 static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
 {
-    where at = {""}, pat = {"pack: "};
-    json_t *pack, *rules, *puzzles, *v;
+    where at = {""};
+    json_t *rules, *puzzles, *v;
     char *format = NULL;
     long long x;
     size_t i;
@@ -520,19 +669,14 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
     free(format);
     if (rc)
         return rc;
-    if ((rc = get_int(root, "format_version", QN_PACK_FORMAT_VERSION,
-                      QN_PACK_FORMAT_VERSION, &x, err, &at)))
+    if ((rc = get_int(root, "format_version", 1, QN_PACK_FORMAT_VERSION, &x,
+                      err, &at)))
         return rc;
-    pack = member(root, "pack", JSON_OBJECT, "an object", err, &at);
-    if (!pack)
+    puzzles = member(root, "puzzles", JSON_ARRAY, "an array of objects", err,
+                     &at);
+    if (!puzzles)
         return QN_EINVAL;
-    if ((rc = only_keys(pack, pack_keys, err, &pat)) ||
-        (rc = get_str(pack, "name", &doc->name, err, &pat)) ||
-        (rc = get_str(pack, "title", &doc->title, err, &pat)) ||
-        (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
-        (rc = get_str(pack, "author", &doc->author, err, &pat)))
-        return rc;
-    if ((rc = check_pack(doc, err)))
+    if ((rc = parse_pack(doc, root, (int)x, json_array_size(puzzles), err)))
         return rc;
     rules = member(root, "rules", JSON_ARRAY, "an array of objects", err,
                    &at);
@@ -552,17 +696,13 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
             if (strcmp(doc->rules[r].hash, doc->rules[i].hash) == 0)
                 return bad(err, &rat, "the same rule as rule %zu", r);
     }
-    puzzles = member(root, "puzzles", JSON_ARRAY, "an array of objects", err,
-                     &at);
-    if (!puzzles)
-        return QN_EINVAL;
     if (json_array_size(puzzles) > QN_PACK_MAX_PUZZLES)
         return qn_err_set(err, QN_ELIMIT, 0, 0, "more than %d puzzles",
                           QN_PACK_MAX_PUZZLES);
     doc->puzzles = QN_NEWN(json_array_size(puzzles) + 1, qn_pack_puzzle);
     json_array_foreach(puzzles, i, v) {
         doc->npuzzles = i + 1;
-        if ((rc = parse_puzzle(&doc->puzzles[i], doc, v, i, err)))
+        if ((rc = parse_puzzle(&doc->puzzles[i], doc, v, i, (int)x, err)))
             return rc;
     }
     return QN_OK;

@@ -49,6 +49,9 @@ void qn_pack_doc_release(qn_pack_doc *doc)
         free(p->grade);
         free(p->grader);
         free(p->seed);
+        free(p->submission);
+        free(p->source);
+        free(p->meta);
     }
     free(doc->puzzles);
     memset(doc, 0, sizeof(*doc));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_internal.h"
 #include "quench/canon.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
@@ -32,43 +33,41 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
         qn_answer *a = &answers[p->rule];
         int n = doc->rules[p->rule].ncells;
         uint64_t sum = 0;
-        long long id = (long long)p->id;
+        char id[QN_EXPORT__NAME];
 
+        qn_export__puzzle_name(id, p);
         for (int c = 0; c < n; c++)
             sum += p->solution[c];
         qn_solver_answer(g, a, p->state);
         if (!a->solvable)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: the state has no solution", id);
+                            "%s: the state has no solution", id);
         else if (a->at_goal)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: the state is already solved", id);
+                            "%s: the state is already solved", id);
         else if (!qn_solver_replays(g, p->state, p->solution))
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: the solution does not reach the "
-                            "goal",
-                            id);
+                            "%s: the solution does not reach the goal", id);
         else if (!a->exact)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: minimal presses cannot be proven "
-                            "(kernel too large to walk)",
+                            "%s: minimal presses cannot be proven (kernel "
+                            "too large to walk)",
                             id);
         else if (a->mp.presses != p->min_presses)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: min_presses is %llu, quench "
-                            "computes %llu",
+                            "%s: min_presses is %llu, quench computes %llu",
                             id, (unsigned long long)p->min_presses,
                             (unsigned long long)a->mp.presses);
         else if (sum != p->min_presses)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: the solution has %llu presses, "
-                            "min_presses is %llu",
+                            "%s: the solution has %llu presses, min_presses "
+                            "is %llu",
                             id, (unsigned long long)sum,
                             (unsigned long long)p->min_presses);
         else if (a->mp.noptimal != p->noptimal)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: optimal_solutions is %llu, quench "
-                            "computes %llu",
+                            "%s: optimal_solutions is %llu, quench computes "
+                            "%llu",
                             id, (unsigned long long)p->noptimal,
                             (unsigned long long)a->mp.noptimal);
     }
@@ -115,7 +114,13 @@ static int put_rules(importer *im, qn_err *err)
     return rc;
 }
 
-/* A new, empty pack `name` for the document: an existing one is an error. */
+/*
+ * A new, empty pack `name` for the document: an existing one is an error.
+ * The document's version is kept: every puzzle added counts a version
+ * (store.h), so the pack starts as many versions below it as the
+ * document has puzzles (qn_pack_doc_parse_json saw that it can), and
+ * keep_version checks where it ends.
+ */
 static int create_pack(importer *im, const char *name, qn_err *err)
 {
     const qn_pack_doc *doc = im->doc;
@@ -134,7 +139,30 @@ static int create_pack(importer *im, const char *name, qn_err *err)
     pk.title = doc->title;
     pk.description = doc->description;
     pk.author = doc->author;
+    pk.version = doc->version - (int64_t)doc->npuzzles;
     return qn_store_pack_create(im->s, &pk, &im->pack_id, err);
+}
+
+static int on_version(void *ctx, const qn_store_pack *p)
+{
+    *(int64_t *)ctx = p->version;
+    return 0;
+}
+
+/* The pack, filled, is at the document's version (create_pack). */
+static int keep_version(importer *im, const char *name, qn_err *err)
+{
+    int64_t v = 0;
+    int rc;
+
+    rc = qn_store_pack_list(im->s, name, on_version, &v, err);
+    if (rc == QN_OK && v != im->doc->version)
+        rc = qn_err_set(err, QN_ERR, 0, 0,
+                        "pack '%s' is at version %lld after the import, "
+                        "not the document's %lld: the store counts "
+                        "versions in another way than import expects",
+                        name, (long long)v, (long long)im->doc->version);
+    return rc;
 }
 
 /*
@@ -173,14 +201,19 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.provenance = QN_STORE_IMPORT;
     qn_puzzle_id_key_init(&key, pr->hash);
     sp.uid = qn_puzzle_id(&key, im->canon, pr->ncells);
+    sp.submission = *p->submission ? p->submission : NULL;
+    sp.source = *p->source ? p->source : NULL;
+    sp.meta = *p->meta ? p->meta : NULL;
     rc = qn_store_put_puzzle(im->s, &sp, &id, &is_new, err);
     if (rc == QN_OK) {
         rc = qn_store_pack_add(im->s, im->pack_id, id, 0, err);
-        if (rc == QN_EINVAL)
+        if (rc == QN_EINVAL) {
+            char name[QN_EXPORT__NAME];
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "puzzle %lld: the same puzzle (up to "
-                            "symmetry) is already in the pack",
-                            (long long)p->id);
+                            "%s: the same puzzle (up to symmetry) is "
+                            "already in the pack",
+                            qn_export__puzzle_name(name, p));
+        }
     }
     qn_buf_release(&st);
     qn_buf_release(&wt);
@@ -203,6 +236,8 @@ static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
         rc = create_pack(&im, name, err);
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++)
         rc = put_puzzle(&im, &doc->puzzles[i], err);
+    if (rc == QN_OK)
+        rc = keep_version(&im, name, err);
     free(im.canon);
     free(im.key);
     free(im.rule_ids);

@@ -2,7 +2,7 @@
  * pack_load.c: qn_pack_doc_load, the pack document read from the store.
  * The pack's rows are gathered first and turned into rules and puzzles
  * only once the walk is over; stored rules and puzzles are checked on the
- * way (hashes, parses, press counts).
+ * way (hashes, parses, press counts, puzzle ids).
  */
 #include "quench/export.h"
 
@@ -10,13 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export_internal.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/state.h"
 
 typedef struct load_row {
     int64_t rule_id;
     char *state, *witness, *grade, *grader, *seed;
-    uint64_t min_presses, noptimal;
+    char *submission, *source, *meta;
+    uint64_t min_presses, noptimal, uid;
     int64_t index;
 } load_row;
 
@@ -52,6 +55,7 @@ static int on_pack(void *vctx, const qn_store_pack *p)
     doc->title = dup_or_empty(p->title);
     doc->description = dup_or_empty(p->description);
     doc->author = dup_or_empty(p->author);
+    doc->version = p->version;
     return 0;
 }
 
@@ -72,6 +76,10 @@ static int on_row(void *vctx, const qn_store_row *row)
     lr->grade = dup_or_empty(row->grade);
     lr->grader = dup_or_empty(row->grader);
     lr->seed = dup_or_empty(row->seed);
+    lr->submission = dup_or_empty(row->submission);
+    lr->source = dup_or_empty(row->source);
+    lr->meta = dup_or_empty(row->meta);
+    lr->uid = row->uid;
     lr->min_presses = row->min_presses;
     lr->noptimal = row->noptimal;
     lr->index = row->stream_index < 0 ? -1 : row->stream_index;
@@ -124,7 +132,9 @@ static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
 /*
  * Parse row lr of the pack into p under rule pr. A minimal plan's press
  * counts sum to min_presses, so a puzzle whose sum differs (or whose
- * texts do not parse) was changed after it was stored.
+ * texts do not parse) was changed after it was stored; so was one whose
+ * stored id is not the id of its rule and state, and an export must not
+ * carry a name that finds another puzzle, or none.
  */
 static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
                        load_row *lr, qn_err *err)
@@ -141,6 +151,9 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
     p->grader = lr->grader, lr->grader = NULL;
     p->seed = lr->seed, lr->seed = NULL;
     p->index = lr->index;
+    p->submission = lr->submission, lr->submission = NULL;
+    p->source = lr->source, lr->source = NULL;
+    p->meta = lr->meta, lr->meta = NULL;
     rc = qn_state_parse(p->state, l, pr->colours, lr->state,
                         strlen(lr->state), err);
     if (rc == QN_OK)
@@ -156,6 +169,15 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
                           "%llu",
                           (unsigned long long)sum,
                           (unsigned long long)p->min_presses);
+    p->id = qn_export__content_id(pr, p->state);
+    if (p->id != lr->uid) {
+        char stored[QN_PUZZLE_ID_HEX], content[QN_PUZZLE_ID_HEX];
+        qn_puzzle_id_hex(stored, lr->uid);
+        qn_puzzle_id_hex(content, p->id);
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "its stored id is %s, its rule and state give %s",
+                          stored, content);
+    }
     return QN_OK;
 }
 
@@ -171,7 +193,7 @@ static int load_puzzles(qn_pack_doc *out, const load_ctx *x,
         while (x->rule_ids[ri] != lr->rule_id)
             ri++;
         out->npuzzles = i + 1;
-        p->id = (int64_t)i + 1;
+        p->position = (int64_t)i + 1;
         p->rule = ri;
         if (load_puzzle(p, &out->rules[ri], lr, err) != QN_OK) {
             char why[256];
@@ -210,6 +232,9 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
         free(x.rows[i].grade);
         free(x.rows[i].grader);
         free(x.rows[i].seed);
+        free(x.rows[i].submission);
+        free(x.rows[i].source);
+        free(x.rows[i].meta);
     }
     free(x.rows);
     for (size_t i = 0; i < x.nrules; i++) {

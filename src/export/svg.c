@@ -421,6 +421,7 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
 
 #define THUMB_FIT 120.0 /* default thumbnail board size, px */
 #define LABEL_H 30.0    /* two label lines under a thumbnail */
+#define NOTE_H 12.0     /* and the note line, when there are notes */
 #define PAD 12.0
 
 void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
@@ -432,12 +433,13 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
     uint8_t present[256] = {0};
     int nc = qn_rules_ncells(r), holes;
     size_t i, cols, rows;
-    double s, tw, th, top, w, h;
+    double s, tw, th, top, w, h, note_h;
     geom g;
 
     assert(out && r && (items || n == 0));
     if (!o)
         o = &defaults;
+    note_h = o->notes ? NOTE_H : 0;
     if (o->cell_px > 0) {
         s = clampi(o->cell_px, 2, 400);
     } else {
@@ -452,7 +454,7 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
         cols = n ? n : 1;
     rows = (n + cols - 1) / cols;
     tw = (g.bw > THUMB_FIT ? g.bw : THUMB_FIT) + PAD;
-    th = g.bh + LABEL_H + PAD;
+    th = g.bh + LABEL_H + note_h + PAD;
     top = o->title && *o->title ? 28 : 0;
     w = cols * tw + PAD, h = rows * th + PAD + top;
     if (top && w < qn_svg__title_width(o->title))
@@ -496,7 +498,17 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
             qn_buf_adds(out, "par ?");
         else
             qn_buf_addf(out, "par %llu", (unsigned long long)it->par);
-        qn_buf_adds(out, "</text></g>\n");
+        qn_buf_adds(out, "</text>");
+        if (o->notes) {
+            qn_buf_adds(out, "<text class=\"note\" font-family=\"monospace\""
+                             " font-size=\"10\"");
+            qn_svg__attr(out, "x", cx);
+            qn_svg__attr(out, "y", y0 + g.bh + 38);
+            qn_buf_addc(out, '>');
+            qn_svg_escape(out, o->notes[i]);
+            qn_buf_adds(out, "</text>");
+        }
+        qn_buf_adds(out, "</g>\n");
     }
     qn_buf_adds(out, "</g>\n</svg>\n");
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t510: quench export --format html in a real browser. The page carries a
-# self-test (#selftest) that clicks every puzzle's witness, follows hints,
-# presses each cell once and undoes it, and reports whether any request
-# left the page; headless Chromium runs it and --dump-dom reads the verdict.
+# self-test (#selftest) that checks each puzzle is shown with its id and
+# position, clicks every puzzle's witness, follows hints, presses each
+# cell once and undoes it, and reports whether any request left the page;
+# headless Chromium runs it and --dump-dom reads the verdict.
 # Needs chromium and xmllint: when missing the checks FAIL (not skipped):
 # run scripts/install-deps.
 . "$(dirname "$0")/lib.sh"
@@ -45,6 +46,9 @@ expect_rc 66 "export html: no database"
 for r in $PACKS; do
     q generate "$TOP/rules/$r.yaml" -n 10 --seed 1 --db "$DB" --pack "$r"
     expect_rc 0 "generate $r"
+    # the id generate printed for the first puzzle: the page must show it
+    first=$(sed -n 's/.*"type":"puzzle","id":"\([0-9a-f]\{16\}\)".*/\1/p' "$TMP/out" | head -n 1)
+    expect_eq "${#first}" 16 "$r: generate printed an id"
     q export "$r" --db "$DB" --format html -o "$TMP/$r.html"
     expect_rc 0 "export $r html"
     page=$TMP/$r.html
@@ -82,6 +86,10 @@ for r in $PACKS; do
             sed 's/^/    page: /'
         tail -n 3 "$TMP/chromium.err" 2>/dev/null | sed 's/^/    chromium: /'
     fi
+    # the self-test ends on the first puzzle: its id and position show
+    if grep -qF "<code id=\"pid\">$first</code>" "$TMP/dom" &&
+        grep -q '<h1 id="title">.* puzzle 1 of 10</h1>' "$TMP/dom"; then ok
+    else not_ok "$r: the page does not show puzzle 1 as $first"; fi
 done
 
 # The CSP is enforced: a page whose script no longer matches its hash

@@ -14,8 +14,10 @@
 
 #include <sqlite3.h>
 
+#include "quench/canon.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "t.h"
 #include "trules.h"
@@ -23,6 +25,25 @@
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The whole file at path, malloc'd; *len its size. */
+static unsigned char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b;
+
+    *len = 0;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    b = qn_xmalloc((size_t)*len + 1);
+    if (fread(b, 1, (size_t)*len, f) != (size_t)*len)
+        *len = 0;
+    fclose(f);
+    return b;
 }
 
 /* Rebuild every shipped rule from its effects: same hash and board. */
@@ -88,6 +109,24 @@ static void test_rebuild_all(void)
 #define SEED_FF                                                             \
     "00000000000000000000000000000000000000000000000000000000000000ff"
 
+/* The id of state under r, as the generator computes it (puzzle_id.h):
+ * the rule's hash keys SipHash of the canonical cells. */
+static uint64_t id_of(const qn_rules *r, const uint8_t *state)
+{
+    int n = qn_rules_ncells(r);
+    uint8_t *canon = QN_NEWN((size_t)n, uint8_t);
+    char hash[65];
+    qn_puzzle_id_key key;
+    uint64_t id;
+
+    qn_rules_hash(r, hash);
+    qn_canon_form(r, canon, state);
+    qn_puzzle_id_key_init(&key, hash);
+    id = qn_puzzle_id(&key, canon, n);
+    free(canon);
+    return id;
+}
+
 static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
 {
     qn_rules *r = load(path);
@@ -101,6 +140,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     doc->title = qn_xstrdup("Unit \"test\" pack");
     doc->description = qn_xstrdup("line one\nline two, with a comma");
     doc->author = qn_xstrdup("");
+    doc->version = (int64_t)npuz + 1; /* created at 1, a change per add */
     if (!r)
         return;
     T_EQ(qn_solver_new(&g, r, NULL), QN_OK);
@@ -128,7 +168,8 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
             free(s);
             continue;
         }
-        p->id = (int64_t)doc->npuzzles + 1;
+        p->position = (int64_t)doc->npuzzles + 1;
+        p->id = id_of(r, s);
         p->state = s;
         p->solution = qn_xmemdup(a.plan, (size_t)n);
         p->min_presses = a.mp.presses;
@@ -137,40 +178,88 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         p->grader = qn_xstrdup("1");
         p->seed = qn_xstrdup(doc->npuzzles % 2 ? SEED_FF : "");
         p->index = doc->npuzzles % 2 ? (int64_t)doc->npuzzles : -1;
+        p->submission = qn_xstrdup(doc->npuzzles == 1 ? "ann-7" : "");
+        p->source = qn_xstrdup(doc->npuzzles == 1 ? "subs/ann.jsonl:3" : "");
+        p->meta = qn_xstrdup(doc->npuzzles == 1
+                                 ? "{\"player\": \"ann\", \"time\": 12.5, "
+                                   "\"note\": \"</script>\"}"
+                                 : "");
         doc->npuzzles++;
     }
     qn_answer_release(&a);
     qn_solver_free(g);
 }
 
+/* The 16 hex digits of puzzle i's id, as a game keys its saves. */
+static const char *hex_of(const qn_pack_doc *doc, size_t i, char *out)
+{
+    qn_puzzle_id_hex(out, doc->puzzles[i].id);
+    return out;
+}
+
+/*
+ * Written and parsed back, a document keeps every puzzle's id, position
+ * and provenance and the pack's version, and writes the same bytes
+ * again; the csv and jsonl carry the same ids and positions.
+ */
 static void test_roundtrip(const char *path)
 {
     qn_pack_doc doc, back;
     qn_buf a = QN_BUF_INIT, b = QN_BUF_INIT;
     qn_err e = QN_ERR_INIT;
+    char hex[QN_PUZZLE_ID_HEX], want[128];
 
     make_doc(&doc, path, 6);
     T_EQ(qn_pack_doc_verify(&doc, &e), QN_OK);
     T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    T_CHECK(strstr(a.buf, "\"format_version\":2,") != NULL);
+    T_CHECK(strstr(a.buf, ",\"version\":7}") != NULL);
     if (qn_pack_doc_parse_json(&back, a.buf, a.len, "a.json", &e) != QN_OK) {
         T_FAILF("%s: %s", path, e.msg);
     } else {
         T_EQ(back.npuzzles, 6);
+        T_EQ(back.version, 7);
+        for (size_t i = 0; i < back.npuzzles; i++) {
+            T_CHECK(back.puzzles[i].id == doc.puzzles[i].id);
+            T_EQ(back.puzzles[i].position, (int64_t)i + 1);
+            T_CHECK(!strcmp(back.puzzles[i].submission,
+                            doc.puzzles[i].submission));
+            T_CHECK(!strcmp(back.puzzles[i].source, doc.puzzles[i].source));
+            T_CHECK(!strcmp(back.puzzles[i].meta, doc.puzzles[i].meta));
+        }
         T_EQ(qn_pack_doc_verify(&back, &e), QN_OK);
         T_EQ(qn_export_write(&b, &back, QN_EXPORT_JSON, NULL, &e), QN_OK);
         T_CHECK(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0);
         qn_pack_doc_release(&back);
     }
-    /* tampering: a witness, then min presses */
+    /* the meta text is a JSON string: its '<' is escaped like any other */
+    T_CHECK(strstr(a.buf, "\"meta\":\"{\\\"player\\\": \\\"ann\\\", "
+                          "\\\"time\\\": 12.5, \\\"note\\\": "
+                          "\\\"\\u003c/script>\\\"}\"") != NULL);
+    snprintf(want, sizeof(want), "{\"record\":\"puzzle\",\"id\":\"%s\","
+             "\"position\":2,", hex_of(&doc, 1, hex));
+    qn_buf_reset(&b);
+    T_EQ(qn_export_write(&b, &doc, QN_EXPORT_JSONL, NULL, &e), QN_OK);
+    T_CHECK(strstr(b.buf, want) != NULL);
+    qn_buf_reset(&b);
+    T_EQ(qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e), QN_OK);
+    T_CHECK(strncmp(b.buf, "id,position,state,min_presses,optimal_solutions,"
+                           "solution,grade,seed,pack_version,submission,"
+                           "source,meta\r\n", 102) == 0);
+    snprintf(want, sizeof(want), "\r\n%s,2,", hex_of(&doc, 1, hex));
+    T_CHECK(strstr(b.buf, want) != NULL);
+    T_CHECK(strstr(b.buf, ",hard," SEED_FF ",7,ann-7,subs/ann.jsonl:3,"
+                          "\"{\"\"player\"\": \"\"ann\"\", ") != NULL);
+    snprintf(want, sizeof(want), "\r\n%s,3,", hex_of(&doc, 2, hex));
+    T_CHECK(strstr(b.buf, want) != NULL);
+    /* tampering: a witness; the message names the puzzle both ways */
     doc.puzzles[2].solution[0] =
         (uint8_t)((doc.puzzles[2].solution[0] + 1) % doc.rules[0].colours);
     T_EQ(qn_pack_doc_verify(&doc, &e), QN_EINVAL);
-    T_CHECK(strncmp(e.msg, "puzzle 3: ", 10) == 0);
-    qn_buf_reset(&b);
-    qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e);
-    T_CHECK(strncmp(b.buf, "id,state,min_presses,optimal_solutions,solution,"
-                           "grade,seed\r\n", 59) == 0);
-    T_CHECK(strstr(b.buf, ",hard," SEED_FF "\r\n") != NULL);
+    snprintf(want, sizeof(want), "puzzle 3 (id %s): the solution does not "
+             "reach the goal", hex);
+    if (strcmp(e.msg, want))
+        T_FAILF("'%s', want '%s'", e.msg, want);
     qn_buf_release(&a);
     qn_buf_release(&b);
     qn_pack_doc_release(&doc);
@@ -201,8 +290,8 @@ static void test_parse_errors(void)
     parse_fails("{\"a\": 1, \"a\": 2}", QN_ESYNTAX, 0, 0, "duplicate");
     parse_fails("[[[[[[[[[[1]]]]]]]]]]", QN_ELIMIT, 1, 9, "nested deeper");
     parse_fails("[]", QN_EINVAL, 0, 0, "must be a JSON object");
-    parse_fails("{\"format\": \"quench-pack\", \"format_version\": 2}",
-                QN_EINVAL, 0, 0, "'format_version' is 2");
+    parse_fails("{\"format\": \"quench-pack\", \"format_version\": 3}",
+                QN_EINVAL, 0, 0, "'format_version' is 3, must be 1..2");
     parse_fails("{\"format\": \"other\"}", QN_EINVAL, 0, 0, "expected");
     parse_fails("{\"format\": \"quench-pack\", \"format_version\": 1.0}",
                 QN_EINVAL, 0, 0, "must be an integer");
@@ -261,18 +350,18 @@ static void test_import_fields(void)
     reparse(&doc, NULL, "as made");
     for (size_t i = 0; i < sizeof(grades) / sizeof(*grades); i++) {
         set(&doc.puzzles[1].grade, grades[i]);
-        reparse(&doc, "puzzle 2: 'grade'", grades[i]);
+        reparse(&doc, "): 'grade'", grades[i]);
     }
     set(&doc.puzzles[1].grade, "medium"); /* a 5x5 tier */
     reparse(&doc, NULL, "medium");
     for (size_t i = 0; i < sizeof(seeds) / sizeof(*seeds); i++) {
         set(&doc.puzzles[1].seed, seeds[i]);
-        reparse(&doc, "puzzle 2: 'seed'", seeds[i]);
+        reparse(&doc, "): 'seed'", seeds[i]);
     }
     set(&doc.puzzles[1].seed, "");
     for (size_t i = 0; i < sizeof(graders) / sizeof(*graders); i++) {
         set(&doc.puzzles[1].grader, graders[i]);
-        reparse(&doc, "puzzle 2: 'grader_version'", graders[i]);
+        reparse(&doc, "): 'grader_version'", graders[i]);
     }
     set(&doc.puzzles[1].grader, "");
     reparse(&doc, NULL, "no grader");
@@ -374,16 +463,197 @@ static void test_diff(void)
     set(&kept.rules[0].title, "Kept");
     set(&kept.puzzles[1].grade, "easy");
     set(&kept.puzzles[1].seed, "");
+    set(&kept.puzzles[1].submission, ""); /* stored before, by generate */
     kept.puzzles[2].index = 9;
-    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 4);
-    T_EQ(x.n, 4);
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 5);
+    T_EQ(x.n, 5);
     T_CHECK(!strcmp(x.what[0], "0 title Kept|Lights Out (5x5)"));
     T_CHECK(!strcmp(x.what[1], "2 grade easy|hard"));
     T_CHECK(!strcmp(x.what[2], "2 seed |" SEED_FF));
-    T_CHECK(!strcmp(x.what[3], "3 index 9|-1"));
+    T_CHECK(!strcmp(x.what[3], "2 submission |ann-7"));
+    T_CHECK(!strcmp(x.what[4], "3 index 9|-1"));
     qn_pack_doc_release(&kept);
     qn_pack_doc_release(&doc);
     qn_buf_release(&a);
+}
+
+/* b's text with the first `from` replaced by `to`, malloc'd */
+static char *replaced(const qn_buf *b, const char *from, const char *to)
+{
+    const char *at = strstr(b->buf, from);
+    qn_buf t = QN_BUF_INIT;
+
+    T_CHECK(at != NULL);
+    if (!at)
+        return qn_xstrdup(b->buf);
+    qn_buf_add(&t, b->buf, (size_t)(at - b->buf));
+    qn_buf_adds(&t, to);
+    qn_buf_adds(&t, at + strlen(from));
+    return qn_buf_detach(&t, NULL);
+}
+
+static void parse_text_fails(const char *text, const char *want)
+{
+    qn_pack_doc doc;
+    qn_err e = QN_ERR_INIT;
+
+    if (qn_pack_doc_parse_json(&doc, text, strlen(text), "v.json", &e) ==
+        QN_OK) {
+        T_FAILF("accepted, want '%s'", want);
+        qn_pack_doc_release(&doc);
+    } else if (e.code != QN_EINVAL || !strstr(e.msg, want)) {
+        T_FAILF("'%s' (code %d) lacks '%s'", e.msg, e.code, want);
+    }
+}
+
+/*
+ * A format 2 document names its puzzles by id: an id that is not the id
+ * of the puzzle's rule and state (a game's save keyed on it would find
+ * another puzzle) is refused naming the puzzle by position and the
+ * document's id, as are a position out of order, an id that is not 16
+ * lowercase hex digits, a meta that is not a JSON object's text and a
+ * version no pack of that size can have.
+ */
+static void test_parse_ids(void)
+{
+    qn_pack_doc doc;
+    qn_buf a = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+    char hex[QN_PUZZLE_ID_HEX], from[64], to[64], want[160], *t;
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    hex_of(&doc, 1, hex);
+    snprintf(from, sizeof(from), "\"id\":\"%s\"", hex);
+    snprintf(to, sizeof(to), "\"id\":\"%s\"", "0123456789abcdef");
+    t = replaced(&a, from, to);
+    snprintf(want, sizeof(want), "puzzle 2 (id 0123456789abcdef): 'id' is "
+             "0123456789abcdef, its rule and state give %s", hex);
+    parse_text_fails(t, want);
+    free(t);
+    snprintf(to, sizeof(to), "\"id\":\"%.15sA\"", hex);
+    t = replaced(&a, from, to);
+    parse_text_fails(t, "puzzle 2: 'id' must be 16 lowercase hex digits");
+    free(t);
+    snprintf(from, sizeof(from), "\"id\":\"%s\",\"position\":2", hex);
+    snprintf(to, sizeof(to), "\"id\":\"%s\",\"position\":3", hex);
+    t = replaced(&a, from, to);
+    snprintf(want, sizeof(want), "puzzle 2 (id %s): 'position' is 3", hex);
+    parse_text_fails(t, want);
+    free(t);
+    t = replaced(&a, ",\"version\":4}", ",\"version\":3}");
+    parse_text_fails(t, "pack: 'version' is 3, below 4");
+    free(t);
+    t = replaced(&a, ",\"meta\":\"\"}", ",\"meta\":\"[]\"}");
+    parse_text_fails(t, "(id ");
+    parse_text_fails(t, "): 'meta' must be \"\" or the text of a JSON object");
+    free(t);
+    set(&doc.puzzles[0].meta, "{\"a\": 1, \"a\": 2}"); /* duplicate key */
+    reparse(&doc, "'meta' must be", "duplicate key in meta");
+    set(&doc.puzzles[0].meta, "{\"a\": 1} x");
+    reparse(&doc, "'meta' must be", "trailing text in meta");
+    set(&doc.puzzles[0].meta, "{}");
+    reparse(&doc, NULL, "empty meta object");
+    qn_pack_doc_release(&doc);
+    qn_buf_release(&a);
+}
+
+/*
+ * A format 1 document (as quench wrote before ids: the fuzz corpus's,
+ * from generate classic-3x3 -n 3 --seed 1) still reads: its puzzles get
+ * the ids of their rule and state, positions from their order, no
+ * provenance, and the version an import gives the pack.
+ */
+static void test_parse_v1(void)
+{
+    long len;
+    unsigned char *text = slurp("fuzz/corpus/import/classic-3x3.json", &len);
+    qn_rules *r = load("rules/classic-3x3.yaml");
+    qn_pack_doc doc;
+    qn_err e = QN_ERR_INIT;
+
+    T_CHECK(text != NULL && len > 0 && r != NULL);
+    if (!text || !r || qn_pack_doc_parse_json(&doc, (const char *)text,
+                                              (size_t)len, "v1.json",
+                                              &e) != QN_OK) {
+        T_FAILF("v1 document: %s", e.msg);
+    } else {
+        T_CHECK(strstr((const char *)text, "\"format_version\":1,") != NULL);
+        T_EQ(doc.npuzzles, 3);
+        T_EQ(doc.version, 4); /* made at 1, one more per puzzle */
+        for (size_t i = 0; i < doc.npuzzles; i++) {
+            T_CHECK(doc.puzzles[i].id == id_of(r, doc.puzzles[i].state));
+            T_EQ(doc.puzzles[i].position, (int64_t)i + 1);
+            T_CHECK(!*doc.puzzles[i].submission && !*doc.puzzles[i].source &&
+                    !*doc.puzzles[i].meta);
+        }
+        T_EQ(qn_pack_doc_verify(&doc, &e), QN_OK);
+        qn_pack_doc_release(&doc);
+    }
+    free(text);
+    qn_rules_free(r);
+}
+
+/*
+ * Doc a with b's rule and puzzles after its own: a pack of two rules
+ * (b's puzzles at positions a.npuzzles + 1, ...). b is left empty.
+ */
+static void append_doc(qn_pack_doc *a, qn_pack_doc *b)
+{
+    size_t n = a->npuzzles;
+
+    a->rules = qn_xreallocarray(a->rules, a->nrules + 1, sizeof(*a->rules));
+    a->rules[a->nrules] = b->rules[0];
+    a->puzzles = qn_xreallocarray(a->puzzles, n + b->npuzzles,
+                                  sizeof(*a->puzzles));
+    for (size_t i = 0; i < b->npuzzles; i++) {
+        a->puzzles[n + i] = b->puzzles[i];
+        a->puzzles[n + i].rule = a->nrules;
+        a->puzzles[n + i].position = (int64_t)(n + i) + 1;
+    }
+    a->nrules++;
+    a->npuzzles += b->npuzzles;
+    a->version += (int64_t)b->npuzzles;
+    free(b->rules);
+    free(b->puzzles);
+    b->rules = NULL, b->puzzles = NULL;
+    b->nrules = b->npuzzles = 0;
+    qn_pack_doc_release(b);
+}
+
+/*
+ * Exports that cannot hold a puzzle say which one blocks them: Flip
+ * (two colours only) and a contact sheet (one rule only) name the first
+ * puzzle of the rule they cannot draw, by position and id.
+ */
+static void test_blocked(void)
+{
+    qn_pack_doc doc, ring;
+    qn_buf b = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+    char hex[QN_PUZZLE_ID_HEX], want[200];
+
+    make_doc(&doc, "rules/classic-5x5.yaml", 3);
+    T_EQ(qn_export_write(&b, &doc, QN_EXPORT_FLIP, NULL, &e), QN_OK);
+    make_doc(&ring, "rules/ring6-mod8.yaml", 2);
+    append_doc(&doc, &ring);
+    T_EQ(qn_pack_doc_verify(&doc, &e), QN_OK);
+    hex_of(&doc, 3, hex);
+    qn_buf_reset(&b);
+    T_EQ(qn_export_write(&b, &doc, QN_EXPORT_FLIP, NULL, &e), QN_EINVAL);
+    snprintf(want, sizeof(want), "puzzle 4 (id %s): flip has two colours, "
+             "this rule has 8", hex);
+    if (strcmp(e.msg, want))
+        T_FAILF("'%s', want '%s'", e.msg, want);
+    qn_buf_reset(&b);
+    T_EQ(qn_export_write(&b, &doc, QN_EXPORT_SVG, NULL, &e), QN_EINVAL);
+    snprintf(want, sizeof(want), "a contact sheet needs one rule: puzzle 4 "
+             "(id %s) has rule 'ring6', puzzle 1 has 'classic-5x5'",
+             hex);
+    if (!strstr(e.msg, want))
+        T_FAILF("'%s' lacks '%s'", e.msg, want);
+    qn_buf_release(&b);
+    qn_pack_doc_release(&doc);
 }
 
 static void test_formats(void)
@@ -398,25 +668,6 @@ static void test_formats(void)
         T_EQ(f, i);
     }
     T_EQ(qn_export_format_parse(&f, "xml", &e), QN_ESYNTAX);
-}
-
-/* The whole file at path, malloc'd; *len its size. */
-static unsigned char *slurp(const char *path, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b;
-
-    *len = 0;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = ftell(f);
-    rewind(f);
-    b = qn_xmalloc((size_t)*len + 1);
-    if (fread(b, 1, (size_t)*len, f) != (size_t)*len)
-        *len = 0;
-    fclose(f);
-    return b;
 }
 
 /* The file offset of the stored text of puzzle p's state, or -1. */
@@ -573,6 +824,65 @@ static void test_load_damaged_rule(const char *dir)
     T_CHECK(strcmp(e.source, path) == 0);
 }
 
+/*
+ * A stored id that is not the id of the row's rule and state (the row was
+ * changed after it was stored) does not load: an export would give the
+ * puzzle a name that finds another, or none.
+ */
+static void test_load_damaged_uid(const char *dir)
+{
+    char path[512], want[200];
+    qn_pack_doc doc, back;
+    qn_err e = QN_ERR_INIT;
+    qn_rules *r = load("rules/classic-5x5.yaml");
+
+    snprintf(path, sizeof(path), "%s/uid.db", dir);
+    store_pack(path, &doc);
+    snprintf(want, sizeof(want), "stored puzzle 7 of pack 'big' does not "
+             "load: its stored id is 0000000000003039, its rule and state "
+             "give %016llx",
+             r ? (unsigned long long)id_of(r, doc.puzzles[6].state) : 0ULL);
+    qn_pack_doc_release(&doc);
+    qn_rules_free(r);
+    raw_exec(path, "UPDATE puzzles SET uid = 12345 WHERE id = (SELECT"
+                   " puzzle_id FROM pack_puzzles WHERE position = 7)");
+    T_EQ(load_big(path, &back, &e), QN_EINVAL);
+    T_CHECK(doc_is_empty(&back));
+    if (strcmp(e.msg, want))
+        T_FAILF("'%s', want '%s'", e.msg, want);
+}
+
+/*
+ * Through a database and back: a document imported into a fresh database
+ * exports byte-identically, so the pack keeps the document's version and
+ * every puzzle its id, position and provenance (submission, source and
+ * meta, which the store holds as validate --into wrote them).
+ */
+static void test_store_roundtrip(const char *dir)
+{
+    char path[512];
+    qn_pack_doc doc, back;
+    qn_buf a = QN_BUF_INIT, b = QN_BUF_INIT;
+    qn_err e = QN_ERR_INIT;
+
+    snprintf(path, sizeof(path), "%s/rt.db", dir);
+    store_pack(path, &doc);
+    T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    T_EQ(load_big(path, &back, &e), QN_OK);
+    T_EQ(back.version, 301);
+    T_CHECK(!strcmp(back.puzzles[1].submission, "ann-7") &&
+            !strcmp(back.puzzles[1].source, "subs/ann.jsonl:3") &&
+            !strcmp(back.puzzles[1].meta, doc.puzzles[1].meta));
+    T_CHECK(back.puzzles[299].id == doc.puzzles[299].id);
+    set(&back.name, "unit"); /* the document's name; the store's is "big" */
+    T_EQ(qn_export_write(&b, &back, QN_EXPORT_JSON, NULL, &e), QN_OK);
+    T_CHECK(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0);
+    qn_pack_doc_release(&back);
+    qn_pack_doc_release(&doc);
+    qn_buf_release(&a);
+    qn_buf_release(&b);
+}
+
 static void test_load_damaged(void)
 {
     char dir[] = "/tmp/qn_export_XXXXXX", cmd[600];
@@ -584,6 +894,8 @@ static void test_load_damaged(void)
     test_load_damaged_page(dir);
     test_load_damaged_row(dir);
     test_load_damaged_rule(dir);
+    test_load_damaged_uid(dir);
+    test_store_roundtrip(dir);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
@@ -602,6 +914,9 @@ int main(void)
     test_import_pack_texts();
     test_csv_formulas();
     test_diff();
+    test_parse_ids();
+    test_parse_v1();
+    test_blocked();
     test_load_damaged();
     return t_done();
 }
