@@ -228,7 +228,7 @@ def commands(f):
         c.append(('export-' + fmt, ['export', P, '--format', fmt,
                                     '--db', DB]))
     c += [('export-puzzle', ['export', P, '--format', 'svg', '--puzzle',
-                             '2', '--db', DB]),
+                             '#2', '--db', DB]),
           ('export-file', ['export', P, '--format', 'json', '-o',
                            'out.json', '--db', DB]),
           ('db-stats', ['db', 'stats', '--db', DB]),

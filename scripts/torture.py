@@ -351,7 +351,7 @@ def pack_tampers(doc_bytes):
     t('cells-pop', lambda d: d['rules'][0]['cells'].pop())
     t('cells-swap', lambda d: d['rules'][0]['cells'].reverse())
     t('format', lambda d: d.__setitem__('format', 'quench-pak'))
-    t('format-version-2', lambda d: d.__setitem__('format_version', 2))
+    t('format-version-3', lambda d: d.__setitem__('format_version', 3))
     t('format-version-huge', lambda d: d.__setitem__('format_version', 10 ** 30))
     t('pack-name-empty', lambda d: d['pack'].__setitem__('name', ''))
     t('pack-name-huge', lambda d: d['pack'].__setitem__('name', 'n' * 1000000), ok_allowed=True)

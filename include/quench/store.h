@@ -336,6 +336,11 @@ int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
 int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
                                int64_t puzzle_id, const char *build,
                                qn_err *err);
+/* Append a puzzle without touching the version: for filling a pack just
+ * created at the version it is to have (import keeps its document's).
+ * Errors as qn_store_pack_add. */
+int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                       qn_err *err);
 /* Remove a puzzle; later ones move up. QN_ENOTFOUND when not a member. */
 int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                          qn_err *err);

@@ -634,17 +634,16 @@ static int parse_pack(qn_pack_doc *doc, json_t *root, int format,
         (rc = get_str(pack, "description", &doc->description, err, &pat)) ||
         (rc = get_str(pack, "author", &doc->author, err, &pat)))
         return rc;
-    /* a format 1 pack is at the version its import gives it: created at
-     * 1, one more for each puzzle */
-    doc->version = (int64_t)npuzzles + 1;
+    /* a format 1 document has no version: its pack is new, at 1, as a
+     * pack a generator run built is */
+    doc->version = 1;
+    (void)npuzzles;
     if ((rc = check_pack(doc, err)) || format == 1)
         return rc;
+    /* any version from 1 up: a pack a generator run built holds all its
+     * puzzles at version 1 (store.h, qn_store_pack_append_build) */
     if ((rc = get_int(pack, "version", 1, INT64_MAX, &x, err, &pat)))
         return rc;
-    if ((unsigned long long)x <= npuzzles)
-        return bad(err, &pat, "'version' is %lld, below %zu: each of its "
-                              "%zu puzzles was added by a change",
-                   x, npuzzles + 1, npuzzles);
     doc->version = x;
     return QN_OK;
 }

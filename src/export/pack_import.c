@@ -116,10 +116,9 @@ static int put_rules(importer *im, qn_err *err)
 
 /*
  * A new, empty pack `name` for the document: an existing one is an error.
- * The document's version is kept: every puzzle added counts a version
- * (store.h), so the pack starts as many versions below it as the
- * document has puzzles (qn_pack_doc_parse_json saw that it can), and
- * keep_version checks where it ends.
+ * The document's version is kept: the pack is created at it and filled
+ * without changing it (qn_store_pack_fill); keep_version checks where it
+ * ends.
  */
 static int create_pack(importer *im, const char *name, qn_err *err)
 {
@@ -139,7 +138,7 @@ static int create_pack(importer *im, const char *name, qn_err *err)
     pk.title = doc->title;
     pk.description = doc->description;
     pk.author = doc->author;
-    pk.version = doc->version - (int64_t)doc->npuzzles;
+    pk.version = doc->version;
     return qn_store_pack_create(im->s, &pk, &im->pack_id, err);
 }
 
@@ -206,7 +205,7 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.meta = *p->meta ? p->meta : NULL;
     rc = qn_store_put_puzzle(im->s, &sp, &id, &is_new, err);
     if (rc == QN_OK) {
-        rc = qn_store_pack_add(im->s, im->pack_id, id, 0, err);
+        rc = qn_store_pack_fill(im->s, im->pack_id, id, err);
         if (rc == QN_EINVAL) {
             char name[QN_EXPORT__NAME];
             rc = qn_err_set(err, QN_EINVAL, 0, 0,

@@ -470,6 +470,19 @@ int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
     return qn_store__tx_end(s, rc, err);
 }
 
+int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                       qn_err *err)
+{
+    int rc;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__pack_exists(s, pack_id, err)) == QN_OK &&
+        (rc = puzzle_exists(s, puzzle_id, err)) == QN_OK)
+        rc = append_member(s, pack_id, puzzle_id, 0, err);
+    return qn_store__tx_end(s, rc, err);
+}
+
 int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                          qn_err *err)
 {

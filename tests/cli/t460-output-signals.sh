@@ -50,7 +50,7 @@ reader=$!
 rc=$?
 expect_rc 0 "export to a FIFO"
 wait $reader
-expect_eq "$(head -n 1 fifo.got | cut -d, -f1-2)" "id,state" "the FIFO's reader got the CSV"
+expect_eq "$(head -n 1 fifo.got | cut -d, -f1-3)" "id,position,state" "the FIFO's reader got the CSV"
 expect_eq "$([ -p fifo ] && echo fifo)" fifo "fifo is still a FIFO"
 
 # A directory cannot be an output file.
@@ -86,7 +86,7 @@ expect_eq "$(head -c 2 "$TMP/out")" "P4" "solve -o -: the image on stdout"
 expect_err "solvable:" "solve -o -: the report on stderr"
 q export p --db base.db --format csv -o -
 expect_rc 0 "export -o -"
-expect_out "id,state" "export -o -: CSV on stdout"
+expect_out "id,position,state" "export -o -: CSV on stdout"
 expect_eq "$(ls -A | grep -cx -- -)" 0 "no file named '-'"
 
 # 4. Modes: 0666 less the umask for a new file; a replaced file keeps its

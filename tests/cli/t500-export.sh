@@ -332,7 +332,7 @@ def swap(d):
     p[1]["state"], p[0]["state"] = p[0]["state"], p[1]["state"]
 def intid(d): d["puzzles"][0]["id"] = 1
 def position(d): d["puzzles"][2]["position"] = 5
-def version(d): d["pack"]["version"] = 3
+def version(d): d["pack"]["version"] = 0
 def meta(d): d["puzzles"][0]["meta"] = "[1]"
 
 for f in (witness, min, optimal, state, effects, float_, id, swap, intid,
@@ -362,7 +362,7 @@ tamper id "t-id.json: puzzle 2 (id 0123456789abcdef): 'id' is 0123456789abcdef, 
 tamper swap "puzzle 1 (id $c1): 'id' is $c1, its rule and state give $c2"
 tamper intid "puzzle 1: 'id' must be a string"
 tamper position "puzzle 3 (id $c3): 'position' is 5: positions must be 1, 2, ... in order"
-tamper version "pack: 'version' is 3, below 9"
+tamper version "pack: 'version' is 0, must be 1.."
 tamper meta "puzzle 1 (id $c1): 'meta' must be \"\" or the text of a JSON object"
 
 # a format 1 document (ids were positions; no version, no provenance)

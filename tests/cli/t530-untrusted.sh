@@ -48,6 +48,13 @@ q generate "$R3" -n 3 --seed 1 --db "$DB" --pack starter
 expect_rc 0 "generate the starter pack"
 q export starter --format json --db "$DB" -o "$TMP/s.json"
 expect_rc 0 "export it"
+# name N: how messages name the puzzle at position N of s.json
+name() {
+    python3 -c 'import json, sys
+print("puzzle %s (id %s)" % (sys.argv[2],
+      json.load(open(sys.argv[1]))["puzzles"][int(sys.argv[2]) - 1]["id"]))' \
+        "$TMP/s.json" "$1"
+}
 
 # ---- 1. imported grades, grader versions and seeds ------------------------
 refused() { # label, python edit, stderr text
@@ -59,17 +66,17 @@ refused() { # label, python edit, stderr text
     if [ ! -e "$TMP/bad.db" ]; then ok; else not_ok "$1: database written"; fi
 }
 refused "formula grade" "d['puzzles'][0]['grade'] = \"=cmd|' /C calc'!A0\"" \
-    "bad.json: puzzle 1: 'grade' '=cmd|' /C calc'!A0' is not a default tier name"
+    "bad.json: $(name 1): 'grade' '=cmd|' /C calc'!A0' is not a default tier name"
 refused "capitalised grade" "d['puzzles'][2]['grade'] = 'Easy'" \
-    "puzzle 3: 'grade' 'Easy'"
+    "$(name 3): 'grade' 'Easy'"
 refused "formula seed" "d['puzzles'][1]['seed'] = '@SUM(1+1)'" \
-    "puzzle 2: 'seed' must be \"\" or 64 lowercase hex digits"
-refused "short seed" "d['puzzles'][1]['seed'] = '00ff'" "puzzle 2: 'seed'"
+    "$(name 2): 'seed' must be \"\" or 64 lowercase hex digits"
+refused "short seed" "d['puzzles'][1]['seed'] = '00ff'" "$(name 2): 'seed'"
 refused "upper-case seed" \
     "d['puzzles'][1]['seed'] = d['puzzles'][1]['seed'].upper()[:-1] + 'F'" \
-    "puzzle 2: 'seed'"
+    "$(name 2): 'seed'"
 refused "formula grader" "d['puzzles'][0]['grader_version'] = '-1+1'" \
-    "puzzle 1: 'grader_version' '-1+1' is not a number"
+    "$(name 1): 'grader_version' '-1+1' is not a number"
 # what quench writes stays accepted: the empty values and a real tier
 edit "$TMP/s.json" "$TMP/empty.json" \
     "d['puzzles'][0].update(grade='', grader_version='', seed='', index=-1)
@@ -96,7 +103,7 @@ stored = db.execute("SELECT p.grade, p.seed FROM pack_puzzles pp JOIN"
                     " pp.position").fetchall()
 assert len(rows) == 4, rows
 for r, (grade, seed) in zip(rows[1:], stored):
-    assert r[5] == "'" + grade and r[6] == "'" + seed, (r, grade, seed)
+    assert r[6] == "'" + grade and r[7] == "'" + seed, (r, grade, seed)
     for cell in r:   # no cell a spreadsheet would evaluate
         assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r"), cell
 raw = open(sys.argv[1], newline="").read()
@@ -244,11 +251,11 @@ for key in ("name", "title", "description", "author", "tiers", "board"):
 for p, q in zip(doc["puzzles"], got["puzzles"]):
     for key in p:
         if key != "rule" and p[key] != q[key]:
-            want.add((p["id"], key))
+            want.add((p["position"], key))
 lines = open(sys.argv[3]).read().splitlines()
 seen = set()
 for line in lines:
-    m = re.match(r".*s2\.json: (?:puzzle (\d+)|rule '[^']*') was already"
+    m = re.match(r".*s2\.json: (?:puzzle (\d+) \(id [0-9a-f]{16}\)|rule '[^']*') was already"
                  r" stored: its (\w+) stays ", line)
     assert m, line
     seen.add((int(m.group(1)) if m.group(1) else "rule", m.group(2)))
@@ -266,7 +273,7 @@ nkept=$(tail -n 1 "$TMP/py.out")
 q import "$TMP/s2.json" --db "$TMP/kept.db" --pack copy2
 expect_out "kept $nkept stored values that differ from the document (3 puzzles, 1 rules already stored" \
     "summary counts the kept values"
-expect_err "s2.json: puzzle 2 was already stored: its state stays" \
+expect_err "s2.json: $(name 2) was already stored: its state stays" \
     "the symmetric state is named"
 q -q import "$TMP/s2.json" --db "$TMP/kept.db" --pack copy3
 expect_rc 0 "import -q"

@@ -541,8 +541,8 @@ static void test_parse_ids(void)
     snprintf(want, sizeof(want), "puzzle 2 (id %s): 'position' is 3", hex);
     parse_text_fails(t, want);
     free(t);
-    t = replaced(&a, ",\"version\":4}", ",\"version\":3}");
-    parse_text_fails(t, "pack: 'version' is 3, below 4");
+    t = replaced(&a, ",\"version\":4}", ",\"version\":0}");
+    parse_text_fails(t, "pack: 'version' is 0, must be 1..");
     free(t);
     t = replaced(&a, ",\"meta\":\"\"}", ",\"meta\":\"[]\"}");
     parse_text_fails(t, "(id ");
@@ -580,7 +580,7 @@ static void test_parse_v1(void)
     } else {
         T_CHECK(strstr((const char *)text, "\"format_version\":1,") != NULL);
         T_EQ(doc.npuzzles, 3);
-        T_EQ(doc.version, 4); /* made at 1, one more per puzzle */
+        T_EQ(doc.version, 1); /* no version: a new pack, at 1 */
         for (size_t i = 0; i < doc.npuzzles; i++) {
             T_CHECK(doc.puzzles[i].id == id_of(r, doc.puzzles[i].state));
             T_EQ(doc.puzzles[i].position, (int64_t)i + 1);
