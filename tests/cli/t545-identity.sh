@@ -88,6 +88,17 @@ q db check --db "$TMP/bad.db"
 expect_rc 65 "db check finds a wrong stored id"
 expect_err "(#2, classic-5x5): the stored id is not the puzzle's" "and names it"
 
+# a validated submission keeps who sent it, shown by pack show
+printf '{"id":"bob-1","state":"10000/11000/10000/00000/00000","author":"bob"}\n' >"$TMP/subs.jsonl"
+q validate "$C5" "$TMP/subs.jsonl" --db "$DB" --into subs --jsonl
+expect_rc 0 "validate --into"
+sid=$(sed 's/.*"puzzle_id":"\([0-9a-f]*\)".*/\1/' "$TMP/out")
+h5=$("$QUENCH" rules show "$C5" --json | sed 's/.*"hash":"\([0-9a-f]*\)".*/\1/')
+expect_eq "$sid" "$($PID "$h5" 10000/11000/10000/00000/00000)" "validate's puzzle_id is the independent id"
+q pack show subs --db "$DB"
+expect_out "  $sid  classic-5x5" "pack show names the submission by its id"
+expect_out "submitted as bob-1 at $TMP/subs.jsonl:1" "and says who sent it, from where"
+
 # --- 4. sharded runs merged are the single run, byte for byte --------------
 S=$TMP/shard
 mkdir -p "$S"
