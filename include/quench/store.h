@@ -251,6 +251,7 @@ typedef struct qn_store_run_info {
     int done;            /* status 'done' */
     uint64_t requested;  /* the largest count asked of it */
     uint64_t stored;
+    uint64_t next_index; /* every stream index below it was handled */
     char *summary;       /* NULL when none was kept */
 } qn_store_run_info;
 

@@ -54,4 +54,7 @@ int qn_text_check(const char *s, size_t max, unsigned flags,
  */
 void qn_text_escape(qn_buf *out, const char *s);
 
+/* The value of a hex digit of either case, or -1. */
+int qn_hex_digit(int c);
+
 #endif

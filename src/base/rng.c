@@ -2,6 +2,7 @@
  * rng.c: seeded, splittable random streams (the only user of libsodium's
  * generator; see rng.h for the construction).
  */
+#include "quench/text.h"
 #include "quench/rng.h"
 
 #include <string.h>
@@ -22,16 +23,6 @@ const char *qn_version_sodium(void)
     return sodium_version_string();
 }
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 int qn_seed_parse(qn_seed *out, const char *hex, qn_err *err)
 {
@@ -45,7 +36,7 @@ int qn_seed_parse(qn_seed *out, const char *hex, qn_err *err)
                           "seed must be 1 to 64 hex digits, got %zu", n);
     memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < n; i++) {
-        int v = hexval((unsigned char)hex[n - 1 - i]);
+        int v = qn_hex_digit((unsigned char)hex[n - 1 - i]);
         if (v < 0)
             return qn_err_set(err, QN_ESYNTAX, 0, 0,
                               "seed has a non-hex character '%c'",

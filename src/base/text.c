@@ -125,3 +125,14 @@ void qn_text_escape(qn_buf *out, const char *s)
     }
     qn_buf_add(out, s + run, i - run);
 }
+
+int qn_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

@@ -43,6 +43,7 @@
  *   - The manual and flip.c hold no literal example game ID; the tests
  *     derive known answers from the rules above by hand.
  */
+#include "quench/text.h"
 #include "quench/flip_id.h"
 
 #include <assert.h>
@@ -188,16 +189,6 @@ int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
 
 /* ------------------------------------------------------------------ */
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /*
  * Read a positive decimal at id[*pos], advancing *pos. Values above `cap`
@@ -231,7 +222,7 @@ static int get_bits(const char *id, size_t *pos, size_t len, char term,
 {
     size_t ndigits = (len + 3) / 4, got = 0, d, p = *pos;
 
-    while (hexval(id[p + got]) >= 0)
+    while (qn_hex_digit(id[p + got]) >= 0)
         got++;
     if (got != ndigits) {
         size_t at = p + (got < ndigits ? got : ndigits);
@@ -249,7 +240,7 @@ static int get_bits(const char *id, size_t *pos, size_t len, char term,
                           "unexpected data after %s description", what);
     }
     for (d = 0; d < ndigits; d++) {
-        unsigned v = (unsigned)hexval(id[p + d]), j;
+        unsigned v = (unsigned)qn_hex_digit(id[p + d]), j;
 
         for (j = 0; j < 4; j++) {
             size_t b = d * 4 + j;

@@ -3,6 +3,7 @@
  * the validator, the importer and the store's migration compute them, so
  * they live beside the rule hash they are keyed by.
  */
+#include "quench/text.h"
 #include "quench/puzzle_id.h"
 
 #include <string.h>
@@ -35,16 +36,6 @@ void qn_puzzle_id_hex(char out[QN_PUZZLE_ID_HEX], uint64_t id)
     out[16] = '\0';
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 int qn_puzzle_id_prefix(const char *s, uint64_t *lo, uint64_t *hi)
 {
@@ -54,7 +45,7 @@ int qn_puzzle_id_prefix(const char *s, uint64_t *lo, uint64_t *hi)
     if (len < QN_PUZZLE_ID_MIN_PREFIX || len > 16)
         return -1;
     for (size_t i = 0; i < len; i++) {
-        int d = hex_digit(s[i]);
+        int d = qn_hex_digit(s[i]);
         if (d < 0)
             return -1;
         v = v << 4 | (uint64_t)d;

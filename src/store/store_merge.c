@@ -71,63 +71,60 @@ typedef struct merge_pack {
 } merge_pack;
 
 /* The input's members not yet in the pack, appended in its order (an
- * indexed lookup each, so merging big packs stays linear): *added. */
+ * indexed lookup each, so merging big packs stays linear; all read before
+ * the first insert): *added. */
 static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
                           qn_err *err)
 {
-    sqlite3_stmt *sel = NULL, *ins = NULL;
+    sqlite3_stmt *ins = NULL;
+    int64_t *v = NULL;
+    size_t n = 0;
     long long pos = 0;
-    char sql[96];
-    int rc, r = SQLITE_DONE;
+    char sql[640];
+    int rc;
 
     snprintf(sql, sizeof(sql),
              "SELECT coalesce(max(position), 0) FROM main.pack_puzzles"
              " WHERE pack_id = %lld",
              (long long)mp->main);
     rc = qn_store__int(s, sql, &pos, err);
+    snprintf(sql, sizeof(sql),
+             "SELECT mz.id FROM src.pack_puzzles spp"
+             " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
+             " JOIN src.rules sr ON sr.id = sz.rule_id"
+             " JOIN main.rules mr ON mr.hash = sr.hash"
+             " JOIN main.puzzles mz ON mz.rule_id = mr.id"
+             " AND mz.canon = sz.canon WHERE spp.pack_id = ?"
+             " AND NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
+             " WHERE y.pack_id = %lld AND y.puzzle_id = mz.id)"
+             " ORDER BY spp.position",
+             (long long)mp->main);
     if (rc == QN_OK)
-        rc = qn_store__prep(
-            s, &sel,
-            "SELECT mz.id FROM src.pack_puzzles spp"
-            " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
-            " JOIN src.rules sr ON sr.id = sz.rule_id"
-            " JOIN main.rules mr ON mr.hash = sr.hash"
-            " JOIN main.puzzles mz ON mz.rule_id = mr.id"
-            " AND mz.canon = sz.canon WHERE spp.pack_id = ?1"
-            " AND NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
-            " WHERE y.pack_id = ?2 AND y.puzzle_id = mz.id)"
-            " ORDER BY spp.position",
-            err);
-    if (rc == QN_OK)
+        rc = qn_store__pack_ids(s, sql, mp->src, &v, &n, err);
+    if (rc == QN_OK && n && (uint64_t)pos > (uint64_t)(INT64_MAX - n)) {
+        /* positions are 1..count: a damaged pack */
+        qn_err_source(err, s->path);
+        rc = qn_err_set(err, QN_EDB, 0, 0,
+                        "pack %lld has a member at position %lld and no "
+                        "room after it: the database is damaged",
+                        (long long)mp->main, pos);
+    }
+    if (rc == QN_OK && n)
         rc = qn_store__prep(s, &ins,
                             "INSERT INTO main.pack_puzzles (pack_id,"
                             " puzzle_id, position) VALUES (?, ?, ?)",
                             err);
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(sel, 1, mp->src);
-        sqlite3_bind_int64(sel, 2, mp->main);
-    }
-    /* the whole selection is read before the first insert changes it */
-    while (rc == QN_OK && (r = sqlite3_step(sel)) == SQLITE_ROW) {
-        if (pos == INT64_MAX) { /* positions are 1..count: a damaged pack */
-            qn_err_source(err, s->path);
-            rc = qn_err_set(err, QN_EDB, 0, 0,
-                            "pack %lld has a member at position %lld and "
-                            "no room after it: the database is damaged",
-                            (long long)mp->main, pos);
-            break;
-        }
+    for (size_t i = 0; rc == QN_OK && i < n; i++) {
         sqlite3_bind_int64(ins, 1, mp->main);
-        sqlite3_bind_int64(ins, 2, sqlite3_column_int64(sel, 0));
+        sqlite3_bind_int64(ins, 2, v[i]);
         sqlite3_bind_int64(ins, 3, ++pos);
         rc = qn_store__step(s, ins, err);
         sqlite3_reset(ins);
-        ++*added;
     }
-    if (rc == QN_OK && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(sel);
+    if (rc == QN_OK)
+        *added = (int64_t)n;
     sqlite3_finalize(ins);
+    free(v);
     return rc;
 }
 

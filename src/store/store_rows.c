@@ -43,11 +43,32 @@ static void read_row(sqlite3_stmt *st, qn_store_row *row)
     row->position = 0;
 }
 
+/* Step st (its parameters bound), each row to fn; col_position >= 0 is
+ * the column of the pack position. Finalizes st. */
+static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
+                     qn_store_row_fn *fn, void *ctx, qn_err *err)
+{
+    int rc = 0, r;
+
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        qn_store_row row;
+        read_row(st, &row);
+        if (col_position >= 0)
+            row.position = sqlite3_column_int64(st, col_position);
+        if ((rc = fn(ctx, &row)) != 0)
+            break;
+    }
+    if (rc == 0 && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
                        void *ctx, qn_err *err)
 {
     sqlite3_stmt *st;
-    int rc, r;
+    int rc;
 
     if ((rc = qn_store__pack_exists(s, pack_id, err)) != QN_OK)
         return rc;
@@ -61,17 +82,7 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, pack_id);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        qn_store_row row;
-        read_row(st, &row);
-        row.position = sqlite3_column_int64(st, 18);
-        if ((rc = fn(ctx, &row)) != 0)
-            break;
-    }
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    return walk_rows(s, st, 18, fn, ctx, err);
 }
 
 int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
@@ -106,7 +117,7 @@ int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
                       void *ctx, qn_err *err)
 {
     sqlite3_stmt *st;
-    int rc, r;
+    int rc;
 
     rc = qn_store__prep(s, &st,
                         "SELECT " ROW_COLUMNS " FROM puzzles p"
@@ -116,16 +127,7 @@ int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        qn_store_row row;
-        read_row(st, &row);
-        if ((rc = fn(ctx, &row)) != 0)
-            break;
-    }
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    return walk_rows(s, st, -1, fn, ctx, err);
 }
 
 int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,

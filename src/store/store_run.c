@@ -5,6 +5,7 @@
  */
 #include "quench/store.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -92,27 +93,14 @@ int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
 static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
                     uint64_t *next_out, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc, r;
+    qn_store_run_info info;
+    int rc = qn_store_run_lookup(s, run, &info, err);
 
-    rc = qn_store__prep(s, &st,
-                        "SELECT id, next_index FROM runs WHERE command = ? AND"
-                        " rule_id IS ? AND seed = ? AND options = ?"
-                        " ORDER BY id DESC LIMIT 1",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    bind_run_key(st, run);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *id_out = sqlite3_column_int64(st, 0);
-        *next_out = (uint64_t)sqlite3_column_int64(st, 1);
-    } else if (r == SQLITE_DONE) {
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
-    } else {
-        rc = qn_store__fail(s, r, err);
+    if (rc == QN_OK) {
+        *id_out = info.id;
+        *next_out = info.next_index;
+        free(info.summary);
     }
-    sqlite3_finalize(st);
     return rc;
 }
 
@@ -206,23 +194,17 @@ int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
     return rc;
 }
 
-int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
-                        qn_err *err)
+/* sql ("UPDATE runs SET x = ? WHERE id = ?") with text and run_id:
+ * QN_ENOTFOUND when there is no such run. */
+static int update_run(qn_store *s, const char *sql, const char *text,
+                      int64_t run_id, qn_err *err)
 {
     sqlite3_stmt *st;
-    int rc;
+    int rc = qn_store__prep(s, &st, sql, err);
 
-    if (strcmp(status, "done") && strcmp(status, "interrupted") &&
-        strcmp(status, "failed"))
-        return qn_err_set(err, QN_EINVAL, 0, 0, "bad run status '%s'",
-                          status);
-    rc = qn_store__prep(s, &st,
-                        "UPDATE runs SET status = ?, finished ="
-                        " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-                        err);
     if (rc != QN_OK)
         return rc;
-    qn_store__bind_text(st, 1, status);
+    qn_store__bind_text(st, 1, text);
     sqlite3_bind_int64(st, 2, run_id);
     rc = qn_store__step(s, st, err);
     if (rc == QN_OK && sqlite3_changes(s->db) != 1)
@@ -230,6 +212,18 @@ int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
                         (long long)run_id);
     sqlite3_finalize(st);
     return rc;
+}
+
+int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
+                        qn_err *err)
+{
+    if (strcmp(status, "done") && strcmp(status, "interrupted") &&
+        strcmp(status, "failed"))
+        return qn_err_set(err, QN_EINVAL, 0, 0, "bad run status '%s'",
+                          status);
+    return update_run(s, "UPDATE runs SET status = ?, finished ="
+                         " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                      status, run_id, err);
 }
 
 int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
@@ -259,20 +253,8 @@ int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
 int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
                          qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "UPDATE runs SET summary = ? WHERE id = ?",
-                            err);
-
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, summary);
-    sqlite3_bind_int64(st, 2, run_id);
-    rc = qn_store__step(s, st, err);
-    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
-                        (long long)run_id);
-    sqlite3_finalize(st);
-    return rc;
+    return update_run(s, "UPDATE runs SET summary = ? WHERE id = ?", summary,
+                      run_id, err);
 }
 
 int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
@@ -282,7 +264,8 @@ int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
     int rc, r;
 
     rc = qn_store__prep(s, &st,
-                        "SELECT id, status, requested, stored, summary"
+                        "SELECT id, status, requested, stored, summary,"
+                        " next_index"
                         " FROM runs WHERE command = ? AND rule_id IS ? AND"
                         " seed = ? AND options = ? ORDER BY id DESC LIMIT 1",
                         err);
@@ -296,6 +279,7 @@ int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
         out->done = !strcmp(qn_store__col_str(st, 1), "done");
         out->requested = (uint64_t)sqlite3_column_int64(st, 2);
         out->stored = (uint64_t)sqlite3_column_int64(st, 3);
+        out->next_index = (uint64_t)sqlite3_column_int64(st, 5);
         out->summary = sum ? qn_xstrdup(sum) : NULL;
     } else if (r == SQLITE_DONE) {
         rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
