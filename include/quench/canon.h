@@ -23,6 +23,16 @@
  */
 size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
 
+/*
+ * How far apart two puzzles are up to the board's symmetries: the least
+ * number of cells in which a differs from an image of b under the rule's
+ * group (0 for the same puzzle). Symmetric in a and b, and the same for
+ * any images of them. Counting stops at limit: the result is
+ * min(distance, limit), so checking "at least D apart" costs little.
+ */
+int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
+                      int limit);
+
 typedef struct qn_seen qn_seen;
 
 /* A set for states of n cells with values < k. */

@@ -35,6 +35,24 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
     return best;
 }
 
+int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
+                      int limit)
+{
+    int n = qn_rules_ncells(r), best = limit;
+    size_t nsyms = qn_rules_nsyms(r);
+
+    for (size_t g = 0; g < nsyms && best > 0; g++) {
+        const int *q = qn_rules_sym_inverse(r, g);
+        int d = 0;
+        /* a against b moved by g: cell j of the image is b[q[j]] */
+        for (int j = 0; j < n && d < best; j++)
+            d += a[j] != b[q[j]];
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
 struct qn_seen {
     int n;
     int bits;        /* bits per packed cell */
