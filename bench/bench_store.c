@@ -195,7 +195,8 @@ static double *pack_appends(const char *path, uint64_t n, int *nbatch)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
-    qn_store_pack pk = {0, "bench", "", "", "", 0, 0, NULL, NULL, NULL, NULL};
+    qn_store_pack pk = {.name = "bench", .title = "", .description = "",
+                        .author = ""};
     int64_t pid;
     int nb = (int)((n + PACK_BATCH - 1) / PACK_BATCH), b = 0;
     double *t = calloc((size_t)nb, sizeof(double));

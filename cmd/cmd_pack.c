@@ -349,8 +349,9 @@ static int need(const pack_args *pa, int ok, const char *what)
 static int sub_create(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
-    qn_store_pack p = {0, NULL, pa->o.title, pa->o.description, pa->o.author,
-                       0, 0, NULL, NULL, NULL, NULL};
+    qn_store_pack p = {.title = pa->o.title,
+                       .description = pa->o.description,
+                       .author = pa->o.author};
     int64_t pack = 0;
     int st;
 

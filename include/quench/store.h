@@ -297,6 +297,8 @@ typedef struct qn_store_pack {
                                 pack, "" (NULL on input) for others */
     const char *rules;       /* listed: its rules' names, ", " between
                                 them; "" when empty (ignored on input) */
+    const char *recipe_hash; /* listed: the hash of the recipe it was
+                                built from, "" when none */
 } qn_store_pack;
 
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
@@ -342,6 +344,20 @@ int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
  * Errors as qn_store_pack_add. */
 int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                        qn_err *err);
+/*
+ * Make the pack's membership exactly ids[0..n) in that order (each a
+ * stored puzzle, none twice), in one transaction: written, and the
+ * version bumped once, only when it differs from what the pack holds;
+ * *changed_out (may be NULL) says which. For builders that compute the
+ * whole pack (pack build). QN_ENOTFOUND: no such pack; QN_EDB when an id
+ * is not a stored puzzle or repeats.
+ */
+int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
+                      size_t n, int *changed_out, qn_err *err);
+/* Keep the recipe a pack was built from: its text and its 64-hex hash
+ * (NULL both: none). Part of the caller's transaction when in a batch. */
+int qn_store_pack_recipe(qn_store *s, int64_t pack_id, const char *text,
+                         const char *hash, qn_err *err);
 /* Remove a puzzle; later ones move up. QN_ENOTFOUND when not a member. */
 int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                          qn_err *err);

@@ -133,8 +133,8 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         " created, modified, build, (SELECT group_concat(name, ', ')"
         " FROM (SELECT DISTINCT r.name FROM pack_puzzles pp"
         " JOIN puzzles z ON z.id = pp.puzzle_id JOIN rules r"
-        " ON r.id = z.rule_id WHERE pp.pack_id = packs.id ORDER BY r.name))"
-        " FROM packs"
+        " ON r.id = z.rule_id WHERE pp.pack_id = packs.id ORDER BY r.name)),"
+        " coalesce(recipe_hash, '') FROM packs"
         " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
         err);
     if (rc != QN_OK)
@@ -153,6 +153,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         p.modified = qn_store__col_str(st, 8);
         p.build = qn_store__col_str(st, 9);
         p.rules = qn_store__col_str(st, 10);
+        p.recipe_hash = qn_store__col_str(st, 11);
         n++;
         if ((rc = fn(ctx, &p)) != 0)
             break;
@@ -468,6 +469,50 @@ int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
         (rc = puzzle_exists(s, puzzle_id, err)) == QN_OK)
         rc = append_member(s, pack_id, puzzle_id, !own, err);
     return qn_store__tx_end(s, rc, err);
+}
+
+int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
+                      size_t n, int *changed_out, qn_err *err)
+{
+    int64_t *v = NULL;
+    size_t had = 0;
+    int rc, changed = 0;
+
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__pack_exists(s, pack_id, err)) == QN_OK)
+        rc = members(s, pack_id, &v, &had, err);
+    /* the same members in the same order: nothing written, same version */
+    changed = rc == QN_OK && (had != n || (n && memcmp(v, ids, n * sizeof(*ids))));
+    if (changed)
+        rc = qn_store__pack_write(s, pack_id, ids, n, 1, err);
+    free(v);
+    rc = qn_store__tx_end(s, rc, err);
+    if (rc == QN_OK && changed_out)
+        *changed_out = changed;
+    return rc;
+}
+
+int qn_store_pack_recipe(qn_store *s, int64_t pack_id, const char *text,
+                         const char *hash, qn_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = qn_store__prep(s, &st,
+                            "UPDATE packs SET recipe = ?, recipe_hash = ?"
+                            " WHERE id = ?",
+                            err);
+
+    if (rc != QN_OK)
+        return rc;
+    qn_store__bind_text(st, 1, text);
+    qn_store__bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, pack_id);
+    rc = qn_store__step(s, st, err);
+    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
+        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
+                        (long long)pack_id);
+    sqlite3_finalize(st);
+    return rc;
 }
 
 int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,

@@ -327,8 +327,7 @@ static void test_puzzles(void)
     }
     /* a failing call inside a batch undoes only itself */
     {
-        qn_store_pack p = {0, "", NULL, NULL, NULL, 0, 0,
-                           NULL, NULL, NULL, NULL};
+        qn_store_pack p = {.name = ""};
         int64_t pid = -3;
         T_EQ(qn_store_pack_create(s, &p, &pid, &err), QN_EINVAL);
         T_EQ(pid, -3);
@@ -376,8 +375,8 @@ static void test_packs(void)
     qn_store *s = open_ok(path);
     qn_err err = QN_ERR_INIT;
     int64_t rid = put_rule(s), ids[8], pk = 0, pk2 = -5;
-    qn_store_pack p = {0, "starter", "Starter", "easy ones", "me", 0, 0,
-                       NULL, NULL, NULL, NULL};
+    qn_store_pack p = {.name = "starter", .title = "Starter",
+                       .description = "easy ones", .author = "me"};
     struct order o;
     int n = 0;
     tpuz t;
@@ -520,7 +519,8 @@ static void fill(const char *path, int lo, int hi, int step, const char *pack)
     qn_store *s = open_ok(path);
     int64_t rid = put_rule(s), run = 0, pk = 0, id;
     qn_store_run r = {"generate", rid, "00ff", "n=40", "0.1.0", 40};
-    qn_store_pack p = {0, pack, "", "", "", 0, 0, NULL, NULL, NULL, NULL};
+    qn_store_pack p = {.name = pack, .title = "", .description = "",
+                       .author = ""};
     tpuz t;
     int is_new;
 
@@ -595,8 +595,7 @@ static void test_pack_names(void)
     static char title[QN_STORE_PACK_TEXT_MAX + 2];
     const char *path = tpath("names.db");
     qn_store *s = open_ok(path);
-    qn_store_pack p = {0, "ok", NULL, NULL, NULL, 0, 0,
-                       NULL, NULL, NULL, NULL};
+    qn_store_pack p = {.name = "ok"};
     qn_err err = QN_ERR_INIT;
     int64_t pk = 0, other = -7;
 
