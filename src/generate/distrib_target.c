@@ -25,9 +25,9 @@ static int add_range(qn_buf *out, uint64_t lo, uint64_t hi, uint64_t any_lo,
     if (lo == hi)
         qn_buf_addf(out, "exactly %llu %s", a, a == 1 ? one : what);
     else if (hi == UINT64_MAX)
-        qn_buf_addf(out, "at least %llu %s", a, what);
+        qn_buf_addf(out, "at least %llu %s", a, a == 1 ? one : what);
     else if (lo <= any_lo)
-        qn_buf_addf(out, "at most %llu %s", b, what);
+        qn_buf_addf(out, "at most %llu %s", b, b == 1 ? one : what);
     else
         qn_buf_addf(out, "%llu..%llu %s", a, b, what);
     return 1;
