@@ -55,35 +55,39 @@ static void progress(void *vctx, const qn_gen_stats *st)
             t - gc->t0);
 }
 
-/* Default tiers from a uniform sample, when the exact counts are too many. */
-static void sampled_tiers(gen_cli *gc)
+/* "no tier 'x' in this rule's grading; its tiers: easy 1-5, ..." */
+static int unknown_tier(const gen_cli *gc, qn_err *err)
 {
-    enum { NSAMPLE = 4096 };
-    uint64_t *p = QN_NEWN(NSAMPLE, uint64_t);
-    size_t got = qn_gen_sample_presses(gc->g, &gc->o.seed, p, NSAMPLE);
+    qn_buf list = QN_BUF_INIT;
+    int rc;
 
-    qn_tiers_from_samples(&gc->tiers, p, got,
-                          (uint64_t)qn_solver_ncells(gc->g) *
-                              (qn_solver_colours(gc->g) - 1));
-    free(p);
+    for (size_t i = 0; i < gc->tiers.n; i++)
+        qn_buf_addf(&list, "%s%s %llu-%llu", i ? ", " : "",
+                    gc->tiers.name[i], (unsigned long long)gc->tiers.lo[i],
+                    (unsigned long long)gc->tiers.hi[i]);
+    rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                    "no tier '%s' in this rule's grading; its tiers: %s",
+                    gc->tier, gc->tiers.n ? list.buf : "none");
+    qn_buf_release(&list);
+    return rc;
 }
 
-/* Grading tiers: the rule's own, else from the exact distribution. */
+/* Grading tiers: the rule's own, else from the exact distribution, else
+ * sampled (qn_gen_tiers); the distribution also selects restricted
+ * targets exactly. */
 static int setup_grading(gen_cli *gc, qn_err *err)
 {
     const qn_rules *r = qn_solver_rules(gc->g);
-    int need_dist = qn_rules_ntiers(r) == 0 || gc->tier ||
-                    gc->o.lo > 1 || gc->o.hi != UINT64_MAX;
+    const qn_gen_opts *o = &gc->o;
+    int need_dist = qn_rules_ntiers(r) == 0 || gc->tier || o->lo > 1 ||
+                    o->hi != UINT64_MAX || o->unique_optimum ||
+                    o->min_lit > 0 || o->max_lit > 0 ||
+                    o->mode == QN_GEN_SPREAD;
 
     if (need_dist &&
         qn_distrib_compute(&gc->dist, qn_solver_system(gc->g), NULL) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
-    if (qn_rules_ntiers(r))
-        qn_tiers_from_rules(&gc->tiers, r);
-    else if (gc->dist)
-        qn_tiers_from_distrib(&gc->tiers, gc->dist);
-    else
-        sampled_tiers(gc);
+    qn_gen_tiers(gc->g, gc->dist, &gc->tiers);
     gc->o.tiers = &gc->tiers;
     gc->o.distrib = gc->dist;
     if (gc->tier) {
@@ -92,9 +96,7 @@ static int setup_grading(gen_cli *gc, qn_err *err)
             if (!strcmp(gc->tiers.name[i], gc->tier))
                 break;
         if (i == gc->tiers.n)
-            return qn_err_set(err, QN_EINVAL, 0, 0,
-                              "no tier '%s' in this rule's grading",
-                              gc->tier);
+            return unknown_tier(gc, err);
         if (gc->tiers.lo[i] > gc->o.lo)
             gc->o.lo = gc->tiers.lo[i];
         if (gc->tiers.hi[i] < gc->o.hi)

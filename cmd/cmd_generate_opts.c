@@ -24,11 +24,16 @@ const char cmd_generate_usage[] =
     "  --seed HEX         1 to 64 hex digits; without it a fresh seed is\n"
     "                     drawn, printed on stderr and recorded\n"
     "  --presses A..B     only puzzles needing A to B presses (A.. or ..B\n"
-    "                     or one number)\n"
+    "                     or one number); see --mode for how the puzzles\n"
+    "                     fall over the range\n"
     "  --tier NAME        only puzzles of that grading tier\n"
     "  --unique-optimum   only puzzles with exactly one optimal plan\n"
     "  --min-lit N        at least N cells differ from the goal\n"
-    "  --mode M           auto (default), sample, exhaustive or climb\n"
+    "  --mode M           how candidates are made: auto (default), sample\n"
+    "                     (uniform), exhaustive (uniform over the target's\n"
+    "                     states, rules with at most 2^26), spread (equal\n"
+    "                     numbers at each press count of the range) or\n"
+    "                     climb (toward the range: mostly its lowest count)\n"
     "  --max-draws N      candidates to try before giving up\n"
     "  --walk-limit N     the largest kernel walked to grade a puzzle\n"
     "                     exactly (default 2^30); a rule past it is refused\n"
@@ -54,8 +59,11 @@ const char cmd_generate_usage[] =
     "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
     "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
     "Exit status: 0 done, 64 bad usage (also an empty --presses range), 65\n"
-    "empty or impossible target, or a rule that cannot be graded exactly\n"
-    "(its kernel is past --walk-limit), 75 gave up before COUNT (the\n"
+    "empty or impossible target (also fewer distinct puzzles in it than\n"
+    "COUNT, known before drawing on rules with at most 2^26 solvable\n"
+    "states), an unknown --tier (the message lists the rule's tiers), or\n"
+    "a rule that cannot be graded exactly (its kernel is past\n"
+    "--walk-limit), 75 gave up before COUNT (the\n"
     "target is too rare) or the --db run is being written by another\n"
     "process, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (what was\n"
     "produced is kept and said), 141 the reader of stdout left.\n";
@@ -115,9 +123,11 @@ static int parse_mode(gen_cli *gc, const char *s)
         gc->o.mode = QN_GEN_EXHAUSTIVE;
     else if (!strcmp(s, "climb"))
         gc->o.mode = QN_GEN_CLIMB;
+    else if (!strcmp(s, "spread"))
+        gc->o.mode = QN_GEN_SPREAD;
     else
         return qn_usage_error("generate: --mode takes auto, sample, "
-                              "exhaustive or climb");
+                              "exhaustive, spread or climb");
     return QN_EXIT_OK;
 }
 

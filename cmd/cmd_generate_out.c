@@ -206,6 +206,39 @@ void cmd_generate_write_header(gen_cli *gc)
     qn_buf_addc(&gc->buf, '\n');
 }
 
+/* What the plan knew of the target: its distinct puzzles (exact, or a
+ * pilot's estimate with a 95 % interval), and a spread's range. */
+static void write_target(qn_jsonw *w, const qn_gen_stats *st)
+{
+    const qn_gen_target_info *t = &st->target;
+
+    qn_jsonw_key(w, "target_distinct");
+    if (t->distinct < 0)
+        qn_jsonw_null(w);
+    else if (t->exact)
+        qn_jsonw_uint(w, (uint64_t)t->distinct);
+    else
+        qn_jsonw_real(w, t->distinct);
+    qn_jsonw_key(w, "target_distinct_exact"), qn_jsonw_bool(w, t->exact);
+    if (t->distinct >= 0 && !t->exact) {
+        qn_jsonw_key(w, "target_distinct_95");
+        qn_jsonw_arr(w);
+        qn_jsonw_real(w, t->distinct_lo);
+        qn_jsonw_real(w, t->distinct_hi);
+        qn_jsonw_end(w);
+    }
+    if (st->mode == QN_GEN_SPREAD) {
+        qn_jsonw_key(w, "spread");
+        qn_jsonw_arr(w);
+        qn_jsonw_uint(w, t->lo);
+        qn_jsonw_uint(w, t->hi);
+        qn_jsonw_end(w);
+        qn_jsonw_key(w, "spread_hi_estimated");
+        qn_jsonw_bool(w, t->hi_estimated);
+        qn_jsonw_key(w, "ahead"), qn_jsonw_uint(w, st->ahead);
+    }
+}
+
 void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
                                 int done, qn_buf *out)
 {
@@ -228,6 +261,7 @@ void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
         qn_jsonw_null(&w);
     qn_jsonw_key(&w, "target_fraction_exact");
     qn_jsonw_bool(&w, st->rarity_exact);
+    write_target(&w, st);
     qn_jsonw_end(&w);
     qn_buf_addc(out, '\n');
 }

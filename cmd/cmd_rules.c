@@ -10,15 +10,18 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/distrib.h"
+#include "quench/gen.h"
 #include "quench/grid.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/system.h"
 
+#define SAMPLE_MAX 10000000 /* --sample: states graded, at most */
+
 const char cmd_rules_usage[] =
     "usage: quench rules (check FILE... | show FILE [--json] [--matrix] "
-    "[--distribution])\n"
+    "[--distribution] [--sample N])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -26,7 +29,10 @@ const char cmd_rules_usage[] =
     "  show FILE       the facts of one rule: cells, colours, whether A is\n"
     "                  symmetric, the kernel (quiet patterns) as a group,\n"
     "                  the number of solvable states, the board's symmetry\n"
-    "                  group and the canonical content hash.\n"
+    "                  group, the canonical content hash and the grading\n"
+    "                  tiers runs use: the rule's own, else cut from the\n"
+    "                  exact distribution, else from a sample drawn from\n"
+    "                  the rule's own seed (tiers_source says which).\n"
     "    --json        one JSON object (stable keys: name, cells, colours,\n"
     "                  kernel_size, solvable_states, kernel_invariants,\n"
     "                  symmetric, hash)\n"
@@ -34,8 +40,13 @@ const char cmd_rules_usage[] =
     "                  pressing cell j adds to cell i)\n"
     "    --distribution  also the exact number of solvable states needing\n"
     "                  each minimal press count (rules with at most 2^26\n"
-    "                  solvable states), and the grading tiers; in --json\n"
-    "                  as \"distribution\": [count for 0, 1, 2, ...]\n"
+    "                  solvable states); in --json as \"distribution\":\n"
+    "                  [count for 0, 1, 2, ...]\n"
+    "    --sample N    also the exact press counts of N uniform solvable\n"
+    "                  states drawn from the rule's own seed (the same on\n"
+    "                  every run), and the largest: for rules too large\n"
+    "                  for the exact distribution; in --json as \"sample\":\n"
+    "                  {drawn, graded, max_presses, counts}\n"
     "  FILE may be - for standard input.\n";
 
 /* A big grid rule passes check when one of the grid.h methods takes it. */
@@ -171,39 +182,60 @@ static void board_text(qn_buf *b, const qn_layout *l)
     }
 }
 
-/* What --distribution adds: the exact histogram (or why not) and tiers. */
+/* The grading tiers a run uses (always shown), what --distribution adds
+ * (the exact histogram, or why not) and what --sample N adds (the exact
+ * press counts of N uniform states drawn from the rule's own seed). */
 typedef struct dist_info {
     int wanted;
     qn_distrib *d; /* NULL when not computed */
     qn_err err;    /* why not */
     qn_tiers tiers;
-    const char *source; /* "rule", "distribution" or "none" */
+    const char *source; /* "rule", "distribution", "sample" or "none" */
+    size_t nsample;     /* --sample N, or 0 */
+    uint64_t *sample;   /* the graded ones' press counts */
+    size_t ngraded;
 } dist_info;
 
-static void dist_info_init(dist_info *di, const qn_rules *r,
-                           const qn_system *sys)
+static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
 {
-    if (qn_distrib_compute(&di->d, sys, &di->err) != QN_OK)
+    qn_solver *g = NULL;
+    int rc = qn_solver_new(&g, r, err);
+
+    if (rc != QN_OK)
+        return rc;
+    if ((di->wanted || !qn_rules_ntiers(r)) &&
+        qn_distrib_compute(&di->d, qn_solver_system(g), &di->err) != QN_OK)
         di->d = NULL;
-    if (qn_tiers_from_rules(&di->tiers, r))
-        di->source = "rule";
-    else if (di->d)
-        qn_tiers_from_distrib(&di->tiers, di->d), di->source = "distribution";
-    else
-        di->source = "none";
+    di->source = qn_gen_tiers(g, di->d, &di->tiers);
+    if (!di->tiers.n)
+        di->source = "none"; /* no state could be graded exactly */
+    if (di->nsample) {
+        qn_seed seed;
+        di->sample = QN_NEWN(di->nsample, uint64_t);
+        qn_gen_rule_seed(g, &seed);
+        di->ngraded = qn_gen_sample_presses(g, &seed, di->sample, di->nsample);
+    }
+    qn_solver_free(g);
+    return QN_OK;
 }
 
-static void json_distribution(qn_jsonw *w, const dist_info *di)
+/* The sample as a histogram: hist[m] for m <= *max. Caller frees. */
+static uint64_t *sample_hist(const dist_info *di, uint64_t *max)
 {
-    qn_jsonw_key(w, "distribution");
-    if (di->d)
-        qn_distrib_json(di->d, w);
-    else
-        qn_jsonw_null(w);
-    if (!di->d) {
-        qn_jsonw_key(w, "distribution_note");
-        qn_jsonw_str(w, di->err.msg);
-    }
+    uint64_t *hist;
+
+    *max = 0;
+    for (size_t i = 0; i < di->ngraded; i++)
+        if (di->sample[i] > *max)
+            *max = di->sample[i];
+    hist = QN_NEWN((size_t)*max + 1, uint64_t);
+    for (size_t i = 0; i < di->ngraded; i++)
+        hist[di->sample[i]]++;
+    return hist;
+}
+
+static void json_tiers(qn_jsonw *w, const dist_info *di)
+{
     qn_jsonw_key(w, "tiers_source"), qn_jsonw_str(w, di->source);
     qn_jsonw_key(w, "tiers");
     qn_jsonw_arr(w);
@@ -217,26 +249,40 @@ static void json_distribution(qn_jsonw *w, const dist_info *di)
     qn_jsonw_end(w);
 }
 
-/* A table: presses, states, share and cumulative share of solvable ones. */
-static void text_distribution(qn_buf *out, const dist_info *di)
+static void json_distribution(qn_jsonw *w, const dist_info *di)
 {
-    uint64_t total, cum = 0;
+    uint64_t max, *hist;
 
-    if (!di->d) {
-        qn_buf_addf(out, "distribution:     not computed: %s\n", di->err.msg);
-    } else {
-        total = qn_distrib_total(di->d);
-        qn_buf_adds(out, "distribution (solvable states by minimal presses):\n"
-                         "  presses       states    share   cumulative\n");
-        for (size_t m = 0; m < qn_distrib_len(di->d); m++) {
-            uint64_t c = qn_distrib_count(di->d, m);
-            cum += c;
-            qn_buf_addf(out, "  %7zu %12llu  %6.3f%%   %7.3f%%\n", m,
-                        (unsigned long long)c,
-                        100.0 * (double)c / (double)total,
-                        100.0 * (double)cum / (double)total);
+    if (di->wanted) {
+        qn_jsonw_key(w, "distribution");
+        if (di->d)
+            qn_distrib_json(di->d, w);
+        else
+            qn_jsonw_null(w);
+        if (!di->d) {
+            qn_jsonw_key(w, "distribution_note");
+            qn_jsonw_str(w, di->err.msg);
         }
     }
+    if (!di->nsample)
+        return;
+    hist = sample_hist(di, &max);
+    qn_jsonw_key(w, "sample");
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "drawn"), qn_jsonw_uint(w, di->nsample);
+    qn_jsonw_key(w, "graded"), qn_jsonw_uint(w, di->ngraded);
+    qn_jsonw_key(w, "max_presses"), qn_jsonw_uint(w, max);
+    qn_jsonw_key(w, "counts");
+    qn_jsonw_arr(w);
+    for (uint64_t m = 0; m <= max && di->ngraded; m++)
+        qn_jsonw_uint(w, hist[m]);
+    qn_jsonw_end(w);
+    qn_jsonw_end(w);
+    free(hist);
+}
+
+static void text_tiers(qn_buf *out, const dist_info *di)
+{
     qn_buf_addf(out, "grading tiers (%s):", di->source);
     for (size_t i = 0; i < di->tiers.n; i++)
         qn_buf_addf(out, " %s %llu-%llu%s", di->tiers.name[i],
@@ -246,6 +292,54 @@ static void text_distribution(qn_buf *out, const dist_info *di)
     if (!di->tiers.n)
         qn_buf_adds(out, " none");
     qn_buf_addc(out, '\n');
+}
+
+/* A table row: count, share and cumulative share of a total. */
+static void text_row(qn_buf *out, uint64_t m, uint64_t c, uint64_t cum,
+                     uint64_t total)
+{
+    qn_buf_addf(out, "  %7llu %12llu  %6.3f%%   %7.3f%%\n",
+                (unsigned long long)m, (unsigned long long)c,
+                100.0 * (double)c / (double)total,
+                100.0 * (double)cum / (double)total);
+}
+
+/* --sample: a table of the sampled press counts and the largest one. */
+static void text_sample(qn_buf *out, const dist_info *di)
+{
+    uint64_t max, cum = 0, *hist = sample_hist(di, &max);
+
+    qn_buf_addf(out, "sample (%zu uniform solvable states from the rule's "
+                     "seed, %zu graded exactly):\n"
+                     "  presses       states    share   cumulative\n",
+                di->nsample, di->ngraded);
+    for (uint64_t m = 0; m <= max && di->ngraded; m++) {
+        cum += hist[m];
+        if (hist[m])
+            text_row(out, m, hist[m], cum, di->ngraded);
+    }
+    qn_buf_addf(out, "largest sampled press count: %llu\n",
+                (unsigned long long)max);
+    free(hist);
+}
+
+/* A table: presses, states, share and cumulative share of solvable ones. */
+static void text_distribution(qn_buf *out, const dist_info *di)
+{
+    uint64_t total, cum = 0;
+
+    if (!di->d) {
+        qn_buf_addf(out, "distribution:     not computed: %s\n", di->err.msg);
+        return;
+    }
+    total = qn_distrib_total(di->d);
+    qn_buf_adds(out, "distribution (solvable states by minimal presses):\n"
+                     "  presses       states    share   cumulative\n");
+    for (size_t m = 0; m < qn_distrib_len(di->d); m++) {
+        uint64_t c = qn_distrib_count(di->d, m);
+        cum += c;
+        text_row(out, m, c, cum, total);
+    }
 }
 
 static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
@@ -284,8 +378,8 @@ static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_jsonw_key(&w, "order"), qn_jsonw_uint(&w, qn_rules_nsyms(r));
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "hash"), qn_jsonw_str(&w, hash);
-    if (di->wanted)
-        json_distribution(&w, di);
+    json_tiers(&w, di);
+    json_distribution(&w, di);
     if (matrix) {
         const uint8_t *a = qn_rules_matrix(r);
         qn_jsonw_key(&w, "matrix");
@@ -354,6 +448,9 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_buf_addf(out, "hash:             %s\n", hash);
     if (di->wanted)
         text_distribution(out, di);
+    text_tiers(out, di);
+    if (di->nsample)
+        text_sample(out, di);
     if (matrix) {
         const uint8_t *a = qn_rules_matrix(r);
         qn_buf_adds(out, "matrix (row i: what each press adds to cell i):\n");
@@ -372,8 +469,10 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         {"json", no_argument, NULL, 'j'},
         {"matrix", no_argument, NULL, 'm'},
         {"distribution", no_argument, NULL, 'd'},
+        {"sample", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0}};
     int json = 0, matrix = 0, c, rc, status;
+    uint64_t nsample;
     dist_info di;
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
@@ -390,6 +489,13 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
             matrix = 1;
         else if (c == 'd')
             di.wanted = 1;
+        else if (c == 's' &&
+                 (cmd_parse_u64(optarg, &nsample) || nsample < 1 ||
+                  nsample > SAMPLE_MAX))
+            return qn_usage_error("rules show: --sample takes 1..%d",
+                                  SAMPLE_MAX);
+        else if (c == 's')
+            di.nsample = (size_t)nsample;
         else
             return qn_usage_error("rules show: unknown option '%s'",
                                   argv[optind - 1]);
@@ -406,8 +512,10 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         status = qn_report(ctx, &err);
         goto done;
     }
-    if (di.wanted)
-        dist_info_init(&di, r, sys);
+    if (dist_info_init(&di, r, &err) != QN_OK) {
+        status = qn_report(ctx, &err);
+        goto done;
+    }
     if (json)
         show_json(&out, r, sys, matrix, &di);
     else
@@ -415,6 +523,7 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
     status = cmd_finish_out(&out);
 done:
     qn_distrib_free(di.d);
+    free(di.sample);
     qn_buf_release(&out);
     qn_system_free(sys);
     qn_rules_free(r);

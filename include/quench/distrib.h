@@ -28,7 +28,10 @@
  *   3. Otherwise (too many states to enumerate) the same cut is applied to
  *      the press counts of a uniform sample of solvable states supplied by
  *      the generator, and the last tier is extended to an upper bound the
- *      caller supplies, since a sample may miss the hardest states.
+ *      caller supplies, since a sample may miss the hardest states. The
+ *      generator draws that sample from the rule's own seed (qn_gen_tiers),
+ *      so the tiers are the rule's, whatever the run's seed (grader
+ *      version 2; version 1 drew it from the run's seed).
  *
  * Under rule 2 a uniformly random solvable state thus lands in "master"
  * roughly 5 % of the time (press counts are discrete: 5.6 % for classic
@@ -51,6 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "quench/buf.h"
 #include "quench/err.h"
 #include "quench/jsonw.h"
 #include "quench/rules.h"
@@ -61,7 +65,7 @@
  * difficulty model above, the default tier cuts, the names); it is stored
  * with every grade.
  */
-#define QN_GRADER_VERSION 1
+#define QN_GRADER_VERSION 2
 
 /* The largest image (number of solvable states) qn_distrib_compute takes:
  * its table holds 1 byte per state (2 for k > 2 with long distances), 64
@@ -124,6 +128,70 @@ uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
 
 /* Write the histogram as a JSON array of integers: [count for 0, 1, ...]. */
 void qn_distrib_json(const qn_distrib *d, qn_jsonw *w);
+
+/* ---------------------------------------------------------------------
+ * Targets and their census. A target is a set of solvable states other
+ * than the goal, by properties every symmetry of the board preserves, so
+ * it is a union of puzzles (orbits). Plain value.
+ */
+typedef struct qn_target {
+    uint64_t lo, hi;      /* minimal press counts, inclusive (1..: not the
+                             goal; hi UINT64_MAX: no bound) */
+    int min_lit, max_lit; /* cells that differ from the goal, inclusive;
+                             max_lit 0: no bound */
+    int unique_optimum;   /* 1: exactly one optimal press plan */
+} qn_target;
+
+/* Every state but the goal: presses 1.., any lit cells, any optimum. */
+void qn_target_init(qn_target *t);
+
+/*
+ * Say what the target asks, as the predicate of "N distinct puzzles ...":
+ * "need exactly 15 presses", "need 13..15 presses and have at least 25 lit
+ * cells", "have a unique optimal plan", "exist" (everything). one: the
+ * singular ("needs", "has", "exists").
+ */
+void qn_target_describe(qn_buf *out, const qn_target *t, int one);
+
+/*
+ * The census of a target: per press count m, the target's solvable states
+ * and its distinct puzzles, counted as the generator dedups them (up to
+ * the rule's symmetries, qn_rules_sym), and the i-th of its states.
+ *
+ * Counting: a press range alone reads the distribution; lit-cell bounds
+ * and unique optima scan every state once (lit cells by an incremental
+ * decode; unique optima from the distance table, distrib_unique.c), and
+ * then keep one bit per state and a directory like qn_distrib_nth's.
+ * Distinct puzzles come from Burnside's lemma: the states each symmetry
+ * fixes are enumerated (k^cycles of them) and located by solving. Classic
+ * 5x5: a press range ~0.1 s; with lit bounds ~0.1 s more; unique optima
+ * ~0.5 s more.
+ *
+ * d, sys and r must describe the same rule (sys the system d was computed
+ * from, r its rules); d and r are borrowed and must outlive the census; sys
+ * only during the call. The census is immutable: threads may share it.
+ * Errors (with *out NULL): QN_ELIMIT when unique optima are asked on a
+ * rule of 254 or more presses, or a symmetry fixes more than 2^26 states.
+ */
+typedef struct qn_census qn_census;
+
+int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
+                  const qn_rules *r, const qn_target *t, qn_err *err);
+void qn_census_free(qn_census *c); /* NULL-safe */
+
+/* qn_distrib_len of its distribution: every m below has a count. */
+size_t qn_census_len(const qn_census *c);
+/* Target states needing exactly m presses (0 outside the target). */
+uint64_t qn_census_states(const qn_census *c, size_t m);
+/* Distinct puzzles among them (up to symmetry; 0 outside the target). */
+uint64_t qn_census_distinct(const qn_census *c, size_t m);
+/*
+ * The i-th target state needing m presses (i < qn_census_states(c, m),
+ * asserted) as an offset from the goal, as qn_distrib_nth; returns its
+ * image index. For a press-range target it is qn_distrib_nth itself.
+ */
+uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i,
+                       uint8_t *d_out);
 
 /* ---------------------------------------------------------------------
  * Grading tiers: named inclusive press-count ranges, in increasing order,

@@ -16,10 +16,31 @@
  *   EXHAUSTIVE  a uniformly random state among all solvable states whose
  *               minimal press count is in the target range, drawn from the
  *               exact distribution (rules with at most 2^26 states).
+ *               With lit-cell bounds or unique optima, uniform among the
+ *               states that also meet those (the target's census).
  *   CLIMB       a SAMPLE candidate moved press by press toward the target
  *               range (moves that do not leave it farther), every step
  *               graded exactly; candidates that do not arrive are dropped.
+ *               It stops at the first count of the range it reaches, so a
+ *               range A..B mostly yields A.
+ *   SPREAD      equal numbers of puzzles at every press count of the range
+ *               (see "Spread" below): candidate i aims at the range's
+ *               (i mod W)-th count and is an EXHAUSTIVE draw among that
+ *               count's target states (rules with the exact distribution)
+ *               or a CLIMB to exactly that count (other rules).
  * Every candidate is graded exactly before it can be emitted.
+ *
+ * Spread. The counts of a spread are the range's press counts that have
+ * at least one puzzle in the target (exact distribution), or every count
+ * A..B (other rules; an open B is estimated, see qn_gen_target_info). The
+ * run takes the candidates in index order and emits an on-target new
+ * puzzle at count v only when no other count still having puzzles has
+ * fewer emitted than v: so after any number N of puzzles every count has
+ * N / W of them, rounded down or up, except counts that ran out of
+ * distinct puzzles, which have all of theirs. The rule does not look at
+ * `count`, so the first N puzzles of a longer run are a shorter run's
+ * (a larger -n extends a run), and it is decided in index order on the
+ * calling thread, so shards, resumes and --jobs give the same puzzles.
  */
 #ifndef QN_GEN_H
 #define QN_GEN_H
@@ -40,7 +61,8 @@ typedef enum qn_gen_mode {
     QN_GEN_AUTO,
     QN_GEN_SAMPLE,
     QN_GEN_EXHAUSTIVE,
-    QN_GEN_CLIMB
+    QN_GEN_CLIMB,
+    QN_GEN_SPREAD
 } qn_gen_mode;
 
 const char *qn_gen_mode_name(qn_gen_mode m);
@@ -51,13 +73,15 @@ typedef struct qn_gen_opts {
     uint64_t lo, hi;      /* accepted minimal press counts, inclusive */
     int unique_optimum;   /* 1: exactly one optimal plan */
     int min_lit;          /* at least this many cells differ from goal */
+    int max_lit;          /* at most this many (0: no bound) */
     int jobs;             /* worker threads; 0: none, the caller's thread
                              does the work (the output is the same) */
     uint64_t max_draws;   /* candidates to try before giving up (exactly) */
-    qn_gen_mode mode;     /* AUTO: EXHAUSTIVE when a distribution is given
-                             and the range is restricted, else SAMPLE, or
-                             CLIMB when a pilot sample finds the target
-                             rarer than 1 in 10^4 */
+    qn_gen_mode mode;     /* AUTO: SAMPLE for an unrestricted target;
+                             EXHAUSTIVE when a distribution is given; else
+                             SAMPLE, or when a pilot sample finds the
+                             target rarer than 1 in 10^4, CLIMB for one
+                             press count and SPREAD for a range */
     const struct qn_distrib *distrib; /* optional, borrowed */
     const struct qn_tiers *tiers;     /* optional, borrowed: grades */
     uint64_t start_index; /* first candidate looked at (resuming a run) */
@@ -78,6 +102,43 @@ typedef struct qn_gen_opts {
 
 /* Defaults: count 1, any presses >= 1, 1 job, AUTO. */
 void qn_gen_opts_init(qn_gen_opts *o);
+
+/*
+ * What a run would do with its target, known before drawing anything.
+ * Distinct puzzles count as the run dedups them: up to the board's
+ * symmetries, the goal excluded.
+ */
+typedef struct qn_gen_target_info {
+    qn_gen_mode mode;   /* the mode that runs (AUTO resolved) */
+    uint64_t lo, hi;    /* the press range the run aims at: an open end
+                           resolved (the rule's largest count, exact or
+                           estimated; see hi_estimated) */
+    int hi_estimated;   /* SPREAD on a rule without the exact distribution
+                           and an open range: hi is the highest count that
+                           at least 2 of 64 pilot climbs toward the top
+                           reached (deterministic from the seed) */
+    int exact;          /* 1: states and distinct are exact (census) */
+    uint64_t states;    /* exact: solvable states in the target */
+    double distinct;    /* distinct puzzles: exact, or estimated from the
+                           pilot as fraction * solvable states / symmetries
+                           (-1: not estimated, no pilot ran) */
+    double distinct_lo, distinct_hi; /* estimated: a 95 % interval (Wilson,
+                                        from the pilot's hits) */
+} qn_gen_target_info;
+
+/*
+ * Plan a run without running it: choose the mode, check the target and
+ * fill *info (for a caller, e.g. a campaign, that reports each section's
+ * size before generating). Returns QN_OK; QN_EINVAL for an impossible
+ * target, with a message that says why: an empty range, more puzzles
+ * asked than the target holds ("only 1049 distinct puzzles need exactly
+ * 15 presses on classic-5x5; asked for 2000"; exact distribution only),
+ * or a rule no puzzle of which can be graded exactly. Costs what the run's
+ * own planning costs: the census with a distribution (0.02-1 s for
+ * classic 5x5), else a pilot of 20,000 samples for a restricted target.
+ */
+int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
+                qn_gen_target_info *info, qn_err *err);
 
 /* One emitted puzzle; every pointer is borrowed for the callback. */
 typedef struct qn_gen_puzzle {
@@ -102,11 +163,14 @@ typedef struct qn_gen_stats {
     uint64_t duplicates;  /* on target but seen before */
     uint64_t emitted;     /* by the whole run (all shards) */
     uint64_t other_shards;/* of those, emitted by other shards */
+    uint64_t ahead;       /* SPREAD: new and on target, but at a count
+                             that was ahead of the others (not emitted) */
     qn_gen_mode mode;     /* the mode that ran */
     double rarity;        /* fraction of solvable states on target:
                              exact (EXHAUSTIVE), estimated (others), or
                              -1 when unknown */
     int rarity_exact;
+    qn_gen_target_info target; /* what the plan knew before drawing */
 } qn_gen_stats;
 
 /* Runs in worker threads: format p into out (appending). */
@@ -132,8 +196,9 @@ typedef struct qn_gen_hooks {
 
 /*
  * Generate. Returns QN_OK when `count` puzzles were emitted; QN_EINVAL
- * for an empty target (checked before any work when the distribution or
- * the board's bounds prove it), or when no puzzle can be graded exactly
+ * for an empty or too small target (checked before any work when the
+ * distribution or the board's bounds prove it, see qn_gen_plan), or when
+ * no puzzle can be graded exactly
  * (the kernel is past the game's walk limit: qn_solver_check_exact);
  * QN_ELIMIT when max_draws ran out first
  * (st says how many were emitted); QN_ERR when stopped by *stop or emit.
@@ -147,6 +212,25 @@ int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
  */
 int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
                      uint8_t *state, uint64_t *presses);
+
+/* The rule's own seed (its content hash, qn_rules_hash): what sampled
+ * tiers and `rules show --sample` draw from, the same on every run. */
+void qn_gen_rule_seed(const qn_solver *g, qn_seed *out);
+
+/* States sampled for default tiers when the exact distribution is out of
+ * reach. */
+#define QN_GEN_TIER_SAMPLE 4096
+
+/*
+ * The tiers runs grade with (distrib.h, "Difficulty model"): the rule's
+ * own; else cut from d (the rule's exact distribution, or NULL); else from
+ * the exact press counts of QN_GEN_TIER_SAMPLE uniform solvable states
+ * drawn from the rule's own seed, so every run and `rules show` cut the
+ * same ones. Returns where they came from: "rule", "distribution" or
+ * "sample" (static).
+ */
+const char *qn_gen_tiers(const qn_solver *g, const struct qn_distrib *d,
+                         struct qn_tiers *out);
 
 /*
  * The exact minimal press counts of n uniform solvable states (SAMPLE

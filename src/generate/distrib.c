@@ -63,6 +63,7 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
 
     d = QN_NEW(qn_distrib);
     d->nrows = c.nrows;
+    d->ncols = c.ncols;
     d->k = c.k;
     d->ncomp = c.ncomp;
     d->total = 1;
@@ -99,6 +100,8 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
         d->d8 = QN_NEWN(total, uint8_t);
     count = QN_NEWN(bound + 2, uint64_t);
     qn_distrib__distances(d, &c, count, bound);
+    d->col = c.col; /* kept: a state's index from any plan (census) */
+    c.col = NULL;
     qn_distrib__coords_release(&c);
 
     d->len = 1;
@@ -117,6 +120,7 @@ void qn_distrib_free(qn_distrib *d)
         return;
     free(d->count);
     free(d->h);
+    free(d->col);
     free(d->hbits);
     free(d->d8);
     free(d->d16);
@@ -144,16 +148,19 @@ int qn_distrib_ncells(const qn_distrib *d)
     return d->nrows;
 }
 
-uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
-                        uint8_t *d_out)
+/* Is image element idx counted: at distance m and, with a bitmap, in it? */
+static inline int counted(const qn_distrib *d, const uint64_t *bits,
+                          uint64_t idx, size_t m)
 {
-    size_t nb1 = d->nblocks + 1, lo = 0, hi = d->nblocks - 1;
-    const uint32_t *cum;
-    uint64_t idx, end, rem;
-    unsigned acc[MAXCOMP];
+    return dget(d, idx) == m && (!bits || (bits[idx / 64] >> (idx % 64)) & 1);
+}
 
-    assert(m < d->len && i < d->count[m]);
-    cum = d->cum + m * nb1;
+uint64_t qn_distrib__find(const qn_distrib *d, const uint32_t *cum,
+                          const uint64_t *bits, size_t m, uint64_t i)
+{
+    size_t lo = 0, hi = d->nblocks - 1;
+    uint64_t idx, end, rem;
+
     while (lo < hi) {
         size_t mid = lo + (hi - lo + 1) / 2;
         if (cum[mid] <= i)
@@ -167,7 +174,7 @@ uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
     if (end > d->total)
         end = d->total;
     /* Skip whole 64-entry chunks by counting (vectorises), then step. */
-    while (end - idx > 64) {
+    while (!bits && end - idx > 64) {
         unsigned n = 0;
         if (d->wide)
             for (int j = 0; j < 64; j++)
@@ -181,11 +188,28 @@ uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
         idx += 64;
     }
     for (; idx < end; idx++)
-        if (dget(d, idx) == m && rem-- == 0)
+        if (counted(d, bits, idx, m) && rem-- == 0)
             break;
     assert(idx < end);
+    return idx;
+}
 
-    /* Decode: the BFS vertex v = A x; the state solved by x is -v. */
+uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
+                        uint8_t *d_out)
+{
+    uint64_t idx;
+
+    assert(m < d->len && i < d->count[m]);
+    idx = qn_distrib__find(d, d->cum + m * (d->nblocks + 1), NULL, m, i);
+    qn_distrib__decode(d, idx, d_out);
+    return idx;
+}
+
+void qn_distrib__decode(const qn_distrib *d, uint64_t idx, uint8_t *d_out)
+{
+    unsigned acc[MAXCOMP];
+
+    /* The BFS vertex v = A x; the state solved by x is -v. */
     if (d->k == 2) { /* -v = v: XOR the packed basis states */
         for (int w = 0; w < d->nw; w++) {
             uint64_t v = 0;
@@ -195,7 +219,7 @@ uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
             for (int r = w * 64; r < d->nrows && r < w * 64 + 64; r++)
                 d_out[r] = (uint8_t)((v >> (r % 64)) & 1);
         }
-        return idx;
+        return;
     }
     for (size_t t = 0; t < d->ncomp; t++)
         acc[t] = (unsigned)((idx / d->stride[t]) % d->order[t]);
@@ -205,7 +229,6 @@ uint64_t qn_distrib_nth(const qn_distrib *d, size_t m, uint64_t i,
             v += acc[t] * d->h[t * (size_t)d->nrows + r];
         d_out[r] = (uint8_t)((d->k - v % d->k) % d->k);
     }
-    return idx;
 }
 
 void qn_distrib_json(const qn_distrib *d, qn_jsonw *w)

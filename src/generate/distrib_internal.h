@@ -28,7 +28,7 @@ typedef struct coords {
 } coords;
 
 struct qn_distrib {
-    int nrows;
+    int nrows, ncols;
     unsigned k;
     uint64_t total;  /* image size = product of order[] */
     size_t len;      /* max presses + 1 */
@@ -37,6 +37,7 @@ struct qn_distrib {
     unsigned order[MAXCOMP];
     uint64_t stride[MAXCOMP];
     uint8_t *h;      /* ncomp * nrows */
+    uint8_t *col;    /* ncols * MAXCOMP: each press's digit vector */
     int nw;          /* k = 2: words per packed state */
     uint64_t *hbits; /* k = 2: ncomp * nw, h packed */
     int wide;        /* 1: d16 holds distances, else d8 */
@@ -61,6 +62,15 @@ static inline void dset(qn_distrib *d, uint64_t i, unsigned v)
         d->d8[i] = (uint8_t)v;
 }
 
+/* distrib.c: the offset (the state minus the goal) of image element idx
+ * into d_out (nrows values). */
+void qn_distrib__decode(const qn_distrib *d, uint64_t idx, uint8_t *d_out);
+/* The image index of the i-th element at distance m (and set in bits,
+ * when not NULL) from a directory cum (nblocks + 1 running counts of
+ * such elements before each block of 2^bshift). */
+uint64_t qn_distrib__find(const qn_distrib *d, const uint32_t *cum,
+                          const uint64_t *bits, size_t m, uint64_t i);
+
 /* distrib_coords.c: the coordinates of the image of sys's matrix (echelon
  * form for k = 2, diagonal form otherwise); release with the next. */
 void qn_distrib__coords(coords *c, const qn_system *sys);
@@ -74,5 +84,15 @@ void qn_distrib__coords_release(coords *c);
  */
 void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
                            size_t bound);
+
+/*
+ * distrib_unique.c: for every image element, whether it has exactly one
+ * optimal plan: out[idx] is the lowest column of that plan's support
+ * (QN_DISTRIB__GOAL for the goal), or QN_DISTRIB__MANY. out holds total
+ * bytes. QN_ELIMIT when the rule has too many columns to say so in a byte.
+ */
+#define QN_DISTRIB__GOAL 254
+#define QN_DISTRIB__MANY 255
+int qn_distrib__unique(const qn_distrib *d, uint8_t *out, qn_err *err);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * gen_candidate.c: how candidate `index` of a run is made (a uniform
- * sample, a draw from the exact distribution, or a climb toward the press
- * range) and graded against the target.
+ * sample, a draw from the target's census, or a climb toward the press
+ * range or, spreading, toward one count of it) and graded against the
+ * target.
  *
  * Uniformity of SAMPLE. A state d drawn uniformly from Z_k^n lies in one
  * coset of the image of A; the minimal repair adds a vector that depends
@@ -72,19 +73,33 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
     return 0;
 }
 
-/* Uniform among the states with lo..hi presses, from the distribution. */
+/* The i-th target state with m presses (the census). */
+static void put_nth(const genctx *c, scratch *s, uint8_t *state, size_t m,
+                    uint64_t i)
+{
+    qn_census_nth(c->census, m, i, s->d);
+    add_goal(c, state, s->d);
+}
+
+/* Uniform among the target's states with m presses. */
+static void draw_at(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
+                    size_t m)
+{
+    put_nth(c, s, state, m, qn_rng_below(rng, qn_census_states(c->census, m)));
+}
+
+/* Uniform among the target's states with lo..hi presses: a count m with
+ * probability proportional to its states, then a state. */
 static int exhaustive(const genctx *c, qn_rng *rng, scratch *s,
                       uint8_t *state)
 {
-    const qn_distrib *dist = c->o->distrib;
     uint64_t r = qn_rng_below(rng, c->range_total);
-    size_t len = qn_distrib_len(dist);
+    size_t len = qn_census_len(c->census);
 
-    for (size_t m = (size_t)c->o->lo; m < len && m <= c->o->hi; m++) {
-        uint64_t cnt = qn_distrib_count(dist, m);
+    for (size_t m = (size_t)c->lo; m < len && m <= c->hi; m++) {
+        uint64_t cnt = qn_census_states(c->census, m);
         if (r < cnt) {
-            qn_distrib_nth(dist, m, r, s->d);
-            add_goal(c, state, s->d);
+            put_nth(c, s, state, m, r);
             return 1;
         }
         r -= cnt;
@@ -116,14 +131,14 @@ static void press(const genctx *c, uint8_t *state, int j, unsigned t)
  * otherwise from a uniform sample.
  */
 static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
-                       uint8_t *state)
+                       uint8_t *state, uint64_t lo)
 {
     int w, n = c->n;
     int *cells = (int *)s->ans.repair_cell; /* n ints of scratch */
 
-    if (c->o->lo <= 1 || c->o->lo > (uint64_t)n)
+    if (lo <= 1 || lo > (uint64_t)n)
         return qn_gen__sample(c, rng, s, state);
-    w = (int)c->o->lo + (int)qn_rng_below(rng, 3);
+    w = (int)lo + (int)qn_rng_below(rng, 3);
     if (w > n)
         w = n;
     for (int i = 0; i < n; i++)
@@ -146,17 +161,18 @@ static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
  * common near the top, and a fresh start is cheaper than waiting). Each
  * step is graded exactly, and so is the candidate before it is emitted.
  */
-static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
+int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
+                  uint64_t from, uint64_t lo, uint64_t hi)
 {
     uint8_t *trial = s->d;
     uint64_t m;
     int steps = CLIMB_STEPS(c->n);
 
-    if (!climb_start(c, rng, s, state))
+    if (!climb_start(c, rng, s, state, from))
         return 0;
     qn_solver_answer(c->g, &s->ans, state);
     m = s->ans.mp.presses;
-    while (steps-- > 0 && (m < c->o->lo || m > c->o->hi)) {
+    while (steps-- > 0 && (m < lo || m > hi)) {
         int j = (int)qn_rng_below(rng, (uint64_t)c->n);
         unsigned t = 1 + (unsigned)qn_rng_below(rng, c->k - 1);
         uint64_t m2;
@@ -167,7 +183,7 @@ static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
         if (!s->ans.exact || s->ans.at_goal)
             continue;
         m2 = s->ans.mp.presses;
-        if ((m < c->o->lo && m2 >= m) || (m > c->o->hi && m2 <= m)) {
+        if ((m < lo && m2 >= m) || (m > hi && m2 <= m)) {
             memcpy(state, trial, (size_t)c->n);
             m = m2;
         }
@@ -175,18 +191,25 @@ static int climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
     return 1;
 }
 
-static int on_target(const genctx *c, const qn_answer *a, int lit)
+static int on_target(const genctx *c, const qn_answer *a, int lit,
+                     uint64_t lo, uint64_t hi)
 {
-    return a->solvable && a->exact && !a->at_goal &&
-           a->mp.presses >= c->o->lo && a->mp.presses <= c->o->hi &&
+    return a->solvable && a->exact && !a->at_goal && a->mp.presses >= lo &&
+           a->mp.presses <= hi &&
            (!c->o->unique_optimum || a->mp.noptimal == 1) &&
-           lit >= c->o->min_lit;
+           lit >= c->o->min_lit && (c->o->max_lit <= 0 || lit <= c->o->max_lit);
+}
+
+/* A lit-cell test that needs no grade. */
+static int lit_ok(const genctx *c, int lit)
+{
+    return lit >= c->o->min_lit && (c->o->max_lit <= 0 || lit <= c->o->max_lit);
 }
 
 /* Targets decided without grading: only "solvable, not the goal, lit". */
 static int grade_free(const genctx *c)
 {
-    return c->o->lo <= 1 && c->o->hi == UINT64_MAX &&
+    return c->lo <= 1 && c->hi == UINT64_MAX &&
            !c->o->unique_optimum && c->mode == QN_GEN_SAMPLE;
 }
 
@@ -199,21 +222,29 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded)
 {
     qn_rng rng;
-    int made;
+    uint64_t lo = c->lo, hi = c->hi;
+    int made = 1;
 
     qn_rng_init(&rng, &c->o->seed, index);
-    if (mode == QN_GEN_EXHAUSTIVE)
+    if (mode == QN_GEN_SPREAD) { /* exactly the count this index aims at */
+        lo = hi = c->values[spread_slot(c, index)];
+        if (c->census)
+            draw_at(c, &rng, s, state, (size_t)lo);
+        else
+            made = qn_gen__climb(c, &rng, s, state, lo, lo, hi);
+    } else if (mode == QN_GEN_EXHAUSTIVE) {
         made = exhaustive(c, &rng, s, state);
-    else if (mode == QN_GEN_CLIMB)
-        made = climb(c, &rng, s, state);
-    else
+    } else if (mode == QN_GEN_CLIMB) {
+        made = qn_gen__climb(c, &rng, s, state, lo, lo, hi);
+    } else {
         made = qn_gen__sample(c, &rng, s, state);
+    }
     *graded = 0;
     if (!made)
         return 0;
     if (!mine(c, index) && grade_free(c))
-        return count_lit(c, state) >= c->o->min_lit;
+        return lit_ok(c, count_lit(c, state));
     *graded = 1;
     qn_solver_answer(c->g, &s->ans, state);
-    return on_target(c, &s->ans, count_lit(c, state));
+    return on_target(c, &s->ans, count_lit(c, state), lo, hi);
 }

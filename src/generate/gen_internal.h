@@ -21,7 +21,14 @@ typedef struct genctx {
     const uint8_t *goal;
     const uint8_t *matrix;
     qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
-    uint64_t range_total;  /* EXHAUSTIVE: states with lo..hi presses */
+    uint64_t lo, hi;       /* the press range, open ends resolved */
+    struct qn_census *census; /* owned by the run: the target's states
+                                 (EXHAUSTIVE, SPREAD with a distribution) */
+    uint64_t range_total;  /* EXHAUSTIVE: target states with lo..hi */
+    /* SPREAD: the press counts it spreads over, and how many distinct
+     * puzzles each has (UINT64_MAX: unknown) */
+    size_t nvalues;
+    uint64_t *values, *avail;
 } genctx;
 
 /* Per-thread buffers. */
@@ -57,6 +64,16 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state);
  */
 int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded);
+/* SPREAD: the position in c->values that candidate `index` aims at. */
+static inline size_t spread_slot(const genctx *c, uint64_t index)
+{
+    return (size_t)(index % c->nvalues);
+}
+/* A climb toward lo..hi from a fresh start near `from` presses (pilots
+ * use it too); 0 when no start was found. The state may not have
+ * arrived: grade it. */
+int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
+                  uint64_t from, uint64_t lo, uint64_t hi);
 
 /* gen_run.c: the candidates of c in blocks, with c->o->jobs workers (0:
  * in the caller's thread), until done. Returns 1 when count puzzles were

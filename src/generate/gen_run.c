@@ -202,9 +202,65 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/*
+ * SPREAD, on the consumer's side (gen.h, "Spread"): the puzzles each count
+ * has emitted, and the fewest among the counts that still have puzzles
+ * (floor, held by at_floor of them). A count may emit only at the floor.
+ */
+typedef struct tally {
+    uint64_t *emitted; /* per c->values slot */
+    uint64_t floor;
+    size_t at_floor;
+} tally;
+
+static int live(const genctx *c, const tally *t, size_t slot)
+{
+    return t->emitted[slot] < c->avail[slot];
+}
+
+static void find_floor(const genctx *c, tally *t)
+{
+    t->floor = UINT64_MAX;
+    t->at_floor = 0;
+    for (size_t v = 0; v < c->nvalues; v++) {
+        if (!live(c, t, v) || t->emitted[v] > t->floor)
+            continue;
+        if (t->emitted[v] < t->floor)
+            t->floor = t->emitted[v], t->at_floor = 0;
+        t->at_floor++;
+    }
+}
+
+static void tally_init(tally *t, const genctx *c)
+{
+    t->emitted = QN_NEWN(c->nvalues + 1, uint64_t);
+    find_floor(c, t);
+}
+
+/* Candidate `index` is on target and new: may its count emit it? (A
+ * count out of puzzles gets only duplicates: seen refuses those.) */
+static int tally_admits(const genctx *c, const tally *t, uint64_t index)
+{
+    size_t slot;
+
+    if (!c->nvalues)
+        return 1;
+    slot = spread_slot(c, index);
+    return !live(c, t, slot) || t->emitted[slot] == t->floor;
+}
+
+static void tally_add(const genctx *c, tally *t, uint64_t index)
+{
+    if (!c->nvalues)
+        return;
+    t->emitted[spread_slot(c, index)]++;
+    if (--t->at_floor == 0) /* the last one at the floor moved up */
+        find_floor(c, t);
+}
+
 /* Consumer side: emit the block's new on-target puzzles in order. */
 static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
-                   qn_seen *seen, qn_gen_stats *st)
+                   qn_seen *seen, tally *t, qn_gen_stats *st)
 {
     for (int i = 0; i < b->n; i++) {
         qn_gen_puzzle p;
@@ -214,6 +270,10 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
         if (!b->ok[i])
             continue;
         st->on_target++;
+        if (!tally_admits(c, t, b->first + (uint64_t)i)) {
+            st->ahead++; /* not marked seen: a later draw may emit it */
+            continue;
+        }
         if (!qn_seen_add_prepared(seen,
                                   b->key + (size_t)i * qn_seen_key_size(seen),
                                   b->hash[i], b->first + i, NULL)) {
@@ -223,6 +283,7 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
         if (!mine(c, b->first + (uint64_t)i)) {
             st->emitted++; /* emitted by its own shard */
             st->other_shards++;
+            tally_add(c, t, b->first + (uint64_t)i);
             if (st->emitted == c->o->count)
                 return 1;
             continue;
@@ -233,6 +294,7 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
         switch (h->emit(h->ctx, &p)) {
         case QN_GEN_EMITTED:
             st->emitted++;
+            tally_add(c, t, b->first + (uint64_t)i);
             break;
         case QN_GEN_ALREADY:
             st->duplicates++;
@@ -275,15 +337,18 @@ static int run_inline(const genctx *c, const qn_gen_hooks *h,
     qn_seen *seen = qn_seen_new(c->n, c->k);
     scratch s;
     block blk;
+    tally t;
     int rc = 0;
 
     qn_gen__scratch_init(&s, c);
+    tally_init(&t, c);
     block_init(&blk, c->n, qn_seen_key_size(seen));
     for (uint64_t b = 0; rc == 0; b++) {
         fill_block(c, h, &blk, b, &s, seen);
-        rc = after_block(c, h, st, consume(c, h, &blk, seen, st));
+        rc = after_block(c, h, st, consume(c, h, &blk, seen, &t, st));
     }
     block_release(&blk);
+    free(t.emitted);
     qn_gen__scratch_release(&s);
     qn_seen_free(seen);
     return rc;
@@ -295,7 +360,9 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     pthread_t *th;
     qn_seen *seen = qn_seen_new(c->n, c->k);
     int jobs = c->o->jobs, rc = 0;
+    tally t;
 
+    tally_init(&t, c);
     memset(&p, 0, sizeof(p));
     p.c = c;
     p.h = h;
@@ -317,7 +384,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
         while (p.holds[b % (uint64_t)p.nslots] != b + 1)
             pthread_cond_wait(&p.ready_cv, &p.mu);
         pthread_mutex_unlock(&p.mu);
-        rc = after_block(c, h, st, consume(c, h, blk, seen, st));
+        rc = after_block(c, h, st, consume(c, h, blk, seen, &t, st));
         pthread_mutex_lock(&p.mu);
         p.holds[b % (uint64_t)p.nslots] = 0;
         p.consumed++;
@@ -336,6 +403,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     free(p.slots);
     free(p.holds);
     free(th);
+    free(t.emitted);
     qn_seen_free(seen);
     return rc;
 }

@@ -614,6 +614,273 @@ static void test_a075463(void)
     qn_rules_free(r);
 }
 
+/* ------------------------------------------------------------------
+ * Census (issue 20): every target's states and distinct puzzles per press
+ * count against brute force over every press vector, with orbits counted
+ * by marking representatives (a state no symmetry maps below it), not by
+ * Burnside.
+ */
+typedef struct bf {
+    int n;
+    unsigned k;
+    size_t ns;     /* k^n states, indexed sum s_i k^i */
+    uint8_t *best; /* least presses, 255 unsolvable */
+    uint8_t *nopt; /* plans attaining it, saturated at 2 */
+} bf;
+
+static void bf_visit(bf *b, size_t s, unsigned w)
+{
+    if (w < b->best[s])
+        b->best[s] = (uint8_t)w, b->nopt[s] = 1;
+    else if (w == b->best[s] && b->nopt[s] < 2)
+        b->nopt[s]++;
+}
+
+/* Every x in Z_k^n; the state it solves is -(A x). */
+static void bf_run(bf *b, const uint8_t *a)
+{
+    int n = b->n;
+    unsigned k = b->k, x[32] = {0}, st[32] = {0}, w = 0;
+    uint32_t col[32] = {0}, s = 0;
+
+    b->ns = 1;
+    for (int i = 0; i < n; i++)
+        b->ns *= k;
+    b->best = malloc(b->ns);
+    b->nopt = calloc(b->ns, 1);
+    memset(b->best, 255, b->ns);
+    if (k == 2) { /* Gray code: one column per step */
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                col[j] |= (uint32_t)(a[i * n + j] & 1) << i;
+        bf_visit(b, 0, 0);
+        for (uint64_t g = 1; g < ((uint64_t)1 << n); g++) {
+            int j = __builtin_ctzll(g);
+            s ^= col[j];
+            w = (unsigned)__builtin_popcountll(g ^ (g >> 1));
+            bf_visit(b, s, w);
+        }
+        return;
+    }
+    for (size_t it = 0; it < b->ns; it++) {
+        size_t idx = 0;
+        for (int i = n - 1; i >= 0; i--)
+            idx = idx * k + (k - st[i]) % k;
+        bf_visit(b, idx, w);
+        for (int j = 0; j < n; j++) { /* x += 1 (mixed radix) */
+            for (int i = 0; i < n; i++)
+                st[i] = (st[i] + a[i * n + j]) % k;
+            w++;
+            if (++x[j] < k)
+                break;
+            x[j] = 0;
+            w -= k;
+        }
+    }
+}
+
+static void bf_digits(const bf *b, size_t s, unsigned *dig)
+{
+    for (int i = 0; i < b->n; i++)
+        dig[i] = (unsigned)(s % b->k), s /= b->k;
+}
+
+static int bf_member(const bf *b, size_t s, const qn_target *t)
+{
+    unsigned dig[32], m = b->best[s];
+    int lit = 0;
+
+    if (m == 255 || m < t->lo || m > t->hi)
+        return 0; /* the cheap test first: 5x5 has 2^25 states */
+    bf_digits(b, s, dig);
+    for (int i = 0; i < b->n; i++)
+        lit += dig[i] != 0;
+    return m != 255 && m >= 1 && m >= t->lo && m <= t->hi &&
+           lit >= t->min_lit && (t->max_lit <= 0 || lit <= t->max_lit) &&
+           (!t->unique_optimum || b->nopt[s] == 1);
+}
+
+/* No symmetry maps s to a smaller index. */
+static int bf_is_rep(const bf *b, size_t s, const int (*p)[64], size_t np)
+{
+    unsigned dig[32], y[32];
+
+    bf_digits(b, s, dig);
+    for (size_t g = 1; g < np; g++) {
+        size_t idx = 0;
+        for (int i = 0; i < b->n; i++)
+            y[p[g][i]] = dig[i];
+        for (int i = b->n - 1; i >= 0; i--)
+            idx = idx * b->k + y[i];
+        if (idx < s)
+            return 0;
+    }
+    return 1;
+}
+
+/* The census of t against brute force, and its nth enumeration. Returns
+ * the distinct puzzles at press count `at` (for the caller's facts). */
+static uint64_t check_census(const char *what, const qn_rules *r,
+                             const bf *b, const int (*p)[64], size_t np,
+                             const qn_target *t, size_t at)
+{
+    qn_system *sys = mksys(qn_rules_matrix(r), b->n, b->n, b->k);
+    qn_distrib *d = mkdist(sys);
+    qn_census *c = NULL;
+    qn_err err = QN_ERR_INIT;
+    uint64_t st[256] = {0}, orb[256] = {0}, got_at;
+    uint8_t *hit = calloc(b->ns, 1), out[32];
+    int bad = 0;
+
+    T_EQ(qn_census_new(&c, d, sys, r, t, &err), QN_OK);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", what, err.msg);
+        exit(2);
+    }
+    for (size_t s = 0; s < b->ns; s++)
+        if (bf_member(b, s, t)) {
+            st[b->best[s]]++;
+            orb[b->best[s]] += (uint64_t)bf_is_rep(b, s, p, np);
+        }
+    for (size_t m = 0; m < 256; m++)
+        if (qn_census_states(c, m) != st[m] ||
+            qn_census_distinct(c, m) != orb[m]) {
+            T_FAILF("%s: m = %zu: %llu states, %llu distinct; brute force "
+                    "%llu, %llu", what, m,
+                    (unsigned long long)qn_census_states(c, m),
+                    (unsigned long long)qn_census_distinct(c, m),
+                    (unsigned long long)st[m], (unsigned long long)orb[m]);
+            bad = 1;
+        }
+    /* nth lists each member once */
+    for (size_t m = 0; m < qn_census_len(c) && !bad; m++)
+        for (uint64_t i = 0; i < st[m] && i < 20000; i++) {
+            size_t idx = 0;
+            qn_census_nth(c, m, i, out);
+            for (int j = b->n - 1; j >= 0; j--)
+                idx = idx * b->k + out[j];
+            if (hit[idx] || !bf_member(b, idx, t) || b->best[idx] != m)
+                bad = 1;
+            hit[idx] = 1;
+        }
+    if (bad)
+        T_FAILF("%s: the census's states differ from brute force", what);
+    else
+        t_pass++;
+    got_at = qn_census_distinct(c, at);
+    free(hit);
+    qn_census_free(c);
+    qn_distrib_free(d);
+    qn_system_free(sys);
+    return got_at;
+}
+
+static qn_target target(uint64_t lo, uint64_t hi, int min_lit, int max_lit,
+                        int unique)
+{
+    qn_target t;
+
+    qn_target_init(&t);
+    t.lo = lo, t.hi = hi, t.min_lit = min_lit, t.max_lit = max_lit;
+    t.unique_optimum = unique;
+    return t;
+}
+
+/* A rule's own symmetries, for boards the test builds none for. */
+static size_t own_syms(const qn_rules *r, int (*p)[64], size_t max)
+{
+    size_t n = qn_rules_nsyms(r);
+
+    T_CHECK(n <= max);
+    for (size_t g = 0; g < n && g < max; g++)
+        memcpy(p[g], qn_rules_sym(r, g), sizeof(int) * qn_rules_ncells(r));
+    return n < max ? n : max;
+}
+
+static qn_rules *load_rules(const char *path, const char *text)
+{
+    qn_rules *r = NULL;
+    qn_err err = QN_ERR_INIT;
+    int rc = text ? qn_rules_load_buf(&r, text, strlen(text), path, &err)
+                  : qn_rules_load_file(&r, path, &err);
+
+    if (rc != QN_OK) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        exit(2);
+    }
+    return r;
+}
+
+static void test_census_small(void)
+{
+    static int p[256][64];
+    static const char mod3[] = "quench: 1\nname: plus-3x3-mod3\ncolours: 3\n"
+                               "board: {grid: [3, 3]}\n"
+                               "press: {stencil: plus}\n";
+    struct { const char *path, *text; int w; } boards[] = {
+        {"rules/whack-a-mole-4x4.yaml", NULL, 4},
+        {"plus-3x3-mod3", mod3, 3},
+        {"rules/hexagon-3.yaml", NULL, 0},
+        {"rules/ring6-mod8.yaml", NULL, 0},
+    };
+
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+        qn_rules *r = load_rules(boards[i].path, boards[i].text);
+        bf b = {qn_rules_ncells(r), qn_rules_colours(r), 0, NULL, NULL};
+        size_t np = 8;
+        qn_target ts[5];
+
+        if (boards[i].w) {
+            T_EQ(qn_rules_nsyms(r), 8);
+            square_syms(boards[i].w, (int (*)[64])p);
+        } else {
+            np = own_syms(r, p, 256);
+        }
+        bf_run(&b, qn_rules_matrix(r));
+        ts[0] = target(1, UINT64_MAX, 0, 0, 0);
+        ts[1] = target(1, UINT64_MAX, 0, 0, 1);
+        ts[2] = target(2, 5, 3, 0, 0);
+        ts[3] = target(1, UINT64_MAX, 2, b.n - 2, 1);
+        ts[4] = target(3, 3, 0, 4, 0);
+        for (size_t j = 0; j < 5; j++)
+            check_census(boards[i].path, r, &b, (const int (*)[64])p, np,
+                         &ts[j], 0);
+        free(b.best);
+        free(b.nopt);
+        qn_rules_free(r);
+    }
+}
+
+/*
+ * Classic 5x5: issue 20 says 1,049 distinct puzzles need exactly 15
+ * presses; brute force and the census agree on the number (7350 states,
+ * conformance data). The all-lit board (lit 25) is one puzzle of 15.
+ */
+static void test_census_5x5(void)
+{
+    static int p[8][64];
+    qn_rules *r = load_rules("rules/classic-5x5.yaml", NULL);
+    bf b = {25, 2, 0, NULL, NULL};
+    qn_target t;
+
+    square_syms(5, p);
+    bf_run(&b, qn_rules_matrix(r));
+    t = target(15, 15, 0, 0, 0);
+    T_EQ(check_census("5x5 15", r, &b, (const int (*)[64])p, 8, &t, 15),
+         1049);
+    t = target(1, UINT64_MAX, 25, 0, 0);
+    T_EQ(check_census("5x5 lit 25", r, &b, (const int (*)[64])p, 8, &t, 15),
+         1);
+    t = target(13, 15, 20, 0, 0);
+    check_census("5x5 13..15 lit 20..", r, &b, (const int (*)[64])p, 8,
+                 &t, 0);
+    t = target(1, 3, 0, 2, 0);
+    check_census("5x5 1..3 lit ..2", r, &b, (const int (*)[64])p, 8, &t, 0);
+    free(b.best);
+    free(b.nopt);
+    qn_rules_free(r);
+}
+
 int main(void)
 {
     test_classic();
@@ -625,5 +892,7 @@ int main(void)
     test_tiers();
     test_burnside();
     test_a075463();
+    test_census_small();
+    test_census_5x5();
     return t_done();
 }

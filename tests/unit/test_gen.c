@@ -376,6 +376,70 @@ static void test_walk_limit(void)
     qn_rules_free(r);
 }
 
+/*
+ * Targets known before drawing (issue 20), on 3x3 Lights Out, which is
+ * invertible: all 512 states are solvable and fall into 102 orbits under
+ * the square's 8 symmetries (OEIS A054247), so 101 puzzles exist; with at
+ * most one lit cell, 3 (a corner, an edge or the centre). A plan says so,
+ * a run emits exactly those, and one more is refused before any draw.
+ */
+static void test_plan(void)
+{
+    qn_rules *r;
+    qn_solver *g = load("rules/classic-3x3.yaml", &r);
+    qn_distrib *d = NULL;
+    qn_gen_opts o;
+    qn_gen_target_info info;
+    qn_gen_stats st;
+    qn_err err = QN_ERR_INIT;
+    sink s;
+    int lit_ok = 1;
+
+    T_EQ(qn_distrib_compute(&d, qn_solver_system(g), NULL), QN_OK);
+    qn_gen_opts_init(&o);
+    qn_seed_parse(&o.seed, "3", NULL);
+    o.distrib = d;
+    o.jobs = 0;
+    o.max_draws = 100000;
+    o.count = 101;
+    o.max_lit = 0;
+    o.min_lit = 1; /* restricted, so the census counts it: all but goal */
+    T_EQ(qn_gen_plan(g, &o, &info, &err), QN_OK);
+    T_EQ(info.exact, 1);
+    T_EQ((uint64_t)info.distinct, 101);
+    T_EQ(info.states, 511);
+    o.min_lit = 0;
+    o.max_lit = 1;
+    o.count = 3;
+    T_EQ(qn_gen_plan(g, &o, &info, &err), QN_OK);
+    T_EQ((uint64_t)info.distinct, 3);
+    T_EQ(info.mode, QN_GEN_EXHAUSTIVE);
+    T_EQ(run(g, &o, &s), QN_OK);
+    T_EQ(s.count, 3);
+    for (uint64_t i = 0; i < s.count; i++) {
+        int lit = 0;
+        for (int c = 0; c < 9; c++)
+            lit += s.states[i * 9 + c] != qn_rules_goal(r)[c];
+        lit_ok &= lit == 1;
+    }
+    T_CHECK(lit_ok);
+    sink_free(&s);
+    o.count = 4;
+    {
+        qn_gen_hooks h = {NULL, collect, NULL, &s, NULL};
+        memset(&s, 0, sizeof(s));
+        s.n = 9;
+        T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+        T_EQ(st.draws, 0);
+        T_CHECK(strstr(err.msg, "only 3 distinct puzzles have at most 1 "
+                                "lit cell on classic-3x3; asked for 4") != NULL);
+        sink_free(&s);
+    }
+    qn_distrib_free(d);
+    qn_solver_free(g);
+    qn_rules_free(r);
+}
+
 int main(void)
 {
     test_reproducible();
@@ -385,5 +449,6 @@ int main(void)
     test_exhaustive();
     test_filters();
     test_climb();
+    test_plan();
     return t_done();
 }
