@@ -59,7 +59,10 @@ done
 q generate "$C7" -n 5 --seed 13 --db "$TMP/old.db"
 expect_rc 0 "resume a run the old quench left interrupted"
 expect_err "resuming run 7: 3 puzzles already stored" "found under the new key"
-cmp -s "$TMP/out" "$GOLD/gen-7x7.jsonl" && ok || not_ok "the resumed run prints what the uninterrupted run printed"
+# (its puzzle records: the header and summary name this quench's grader
+# and target fields)
+records() { grep '"type":"puzzle"' "$1"; }
+[ "$(records "$TMP/out")" = "$(records "$GOLD/gen-7x7.jsonl")" ] && ok || not_ok "the resumed run prints the records the uninterrupted run printed"
 
 # --- 3. ids on the command line -------------------------------------------
 DB=$TMP/ids.db
