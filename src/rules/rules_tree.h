@@ -1,15 +1,16 @@
 /*
  * rules_tree.h: the small tree with file positions that rules_yaml.c
- * builds from libyaml's events, and the schema that reads it: a rule file
- * into a qn_rules_spec (rules_schema.c), through the typed reads of
- * rules_read.c, which other schemas can share. No libyaml type appears
- * here. Not part of the public API.
+ * builds from libyaml's events, and the schemas that read it: a rule file
+ * into a qn_rules_spec (rules_schema.c), a recipe into a qn_recipe
+ * (recipe_schema.c), both through the typed reads of rules_read.c. No
+ * libyaml type appears here. Not part of the public API.
  */
 #ifndef QN_RULES_TREE_H
 #define QN_RULES_TREE_H
 
 #include <stddef.h>
 
+#include "quench/recipe.h"
 #include "quench/rules.h"
 
 enum qn_rules_ntype { N_SCALAR, N_SEQ, N_MAP };
@@ -98,5 +99,15 @@ int qn_rules__check_top_key(const qn_rules_node *k, qn_err *err);
  * filled in part on failure: the caller releases it either way). */
 int qn_rules__spec_from_tree(qn_rules_spec *s, const qn_rules_node *n,
                              qn_err *err);
+
+/* recipe_schema.c */
+
+/* QN_OK if k is a key of a recipe's top mapping, else the error. */
+int qn_rules__recipe_top_key(const qn_rules_node *k, qn_err *err);
+/* Reads the tree of a whole recipe into *r (zeroed by the caller; filled
+ * in part on failure: the caller frees it either way). Rules paths stay
+ * as written (rules_path is NULL). */
+int qn_rules__recipe_from_tree(qn_recipe *r, const qn_rules_node *n,
+                               qn_err *err);
 
 #endif
