@@ -58,7 +58,8 @@ typedef struct qn_recipe_section {
     char *name;       /* unique in the recipe; keys the random stream */
     char *rules;      /* the rules path as written */
     char *rules_path; /* the same, relative to the recipe's folder (what
-                         the caller opens) */
+                         the caller opens; never "-", which loaders read
+                         as stdin: a file "-" is "./-") */
     qn_mark mark, name_mark, rules_mark;
     qn_recipe_tier *tiers; /* tiers form, in file order; NULL otherwise */
     size_t ntiers;

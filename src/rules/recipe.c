@@ -26,7 +26,8 @@ static const qn_rules_yaml_kind recipe_file = {
 /*
  * rel taken from the folder of the recipe at `path`: "a/r.yaml" and
  * "../x.yaml" give "a/../x.yaml". An absolute rel, and a recipe without
- * a folder (NULL, stdin, a bare file name), leave rel as it is. Nothing
+ * a folder (NULL, stdin, a bare file name), leave rel as it is, but for
+ * "-", which the loaders read as stdin: a file named "-" is "./-". Nothing
  * is folded: the ".." of a symlinked folder is not its textual parent.
  */
 static char *resolve(const char *path, const char *rel)
@@ -35,6 +36,8 @@ static char *resolve(const char *path, const char *rel)
     size_t nd, nr = strlen(rel);
     char *out;
 
+    if (!slash && !strcmp(rel, "-"))
+        return qn_xstrdup("./-");
     if (rel[0] == '/' || !slash)
         return qn_xstrdup(rel);
     nd = (size_t)(slash - path) + 1;

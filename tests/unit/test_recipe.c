@@ -240,6 +240,10 @@ static void test_paths(void)
         {"r.yaml", "../x.yaml", "../x.yaml", "r.yaml"},
         {"-", "d/x.yaml", "d/x.yaml", "<stdin>"},
         {NULL, "x.yaml", "x.yaml", ""},
+        /* a rule file named "-", not stdin */
+        {NULL, "-", "./-", ""},
+        {"-", "-", "./-", "<stdin>"},
+        {"a/r.yaml", "-", "a/-", "a/r.yaml"},
     };
     char text[256];
 
