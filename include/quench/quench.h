@@ -26,10 +26,12 @@
 #include "quench/system.h"
 #include "quench/zk.h"
 
-/* rules: the rule model, YAML rule files, layouts, states, symmetry */
+/* rules: the rule model, YAML rule files and recipes, layouts, states,
+ * symmetry */
 #include "quench/canon.h"
 #include "quench/layout.h"
 #include "quench/puzzle_id.h"
+#include "quench/recipe.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 

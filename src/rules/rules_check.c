@@ -59,14 +59,29 @@ int qn_rules__check_amount(long a, unsigned k, qn_mark m, qn_err *err)
     return QN_OK;
 }
 
+/* The checks of a pack's texts (text.h): a description may span lines,
+ * a title or author may not. */
+int qn_rules__check_texts(const char *const texts[3], const qn_mark marks[3],
+                          qn_err *err)
+{
+    static const char *const keys[3] = {"title", "description", "author"};
+    qn_err why = QN_ERR_INIT;
+
+    for (int i = 0; i < 3; i++)
+        if (texts[i] &&
+            qn_text_check(texts[i], QN_RULES_MAX_TEXT,
+                          i == 1 ? QN_TEXT_LINES : 0, keys[i], &why) != QN_OK)
+            return qn_rules__fail(err, marks[i], "%s", why.msg);
+    return QN_OK;
+}
+
 /* The checks every rule file passes, whatever its board. */
 int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
 {
-    const char *texts[3] = {s->title, s->description, s->author};
+    const char *const texts[3] = {s->title, s->description, s->author};
     const qn_mark marks[3] = {s->title_mark, s->description_mark,
                               s->author_mark};
-    static const char *const keys[3] = {"title", "description", "author"};
-    qn_err why = QN_ERR_INIT;
+    int rc;
 
     if (!s->has_version)
         return qn_rules__fail(err, s->mark,
@@ -84,13 +99,8 @@ int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
                               "name '%.64s' must be a slug of up to %d "
                               "lowercase letters, digits, '-' and '_'",
                               s->name, QN_RULES_MAX_NAME);
-    /* the checks of a pack's texts (text.h): a description may span
-     * lines, a title or author may not */
-    for (int i = 0; i < 3; i++)
-        if (texts[i] &&
-            qn_text_check(texts[i], QN_RULES_MAX_TEXT,
-                          i == 1 ? QN_TEXT_LINES : 0, keys[i], &why) != QN_OK)
-            return qn_rules__fail(err, marks[i], "%s", why.msg);
+    if ((rc = qn_rules__check_texts(texts, marks, err)) != QN_OK)
+        return rc;
     if (s->has_colours && (s->colours < 2 || s->colours > 255))
         return qn_rules__fail(err, s->colours_mark,
                               "colours must be 2..255, got %ld", s->colours);

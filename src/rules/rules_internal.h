@@ -1,7 +1,8 @@
 /*
  * rules_internal.h: what the files of the rules compiler share (rules.c
- * and the steps it calls, rules_grid.c for big grids, rules_schema.c),
- * not part of the public API.
+ * and the steps it calls, rules_grid.c for big grids, rules_schema.c, and
+ * the recipe reader, which reads and checks its file the same way), not
+ * part of the public API.
  */
 #ifndef QN_RULES_INTERNAL_H
 #define QN_RULES_INTERNAL_H
@@ -18,8 +19,26 @@ qn_mark qn_rules__text_pos(const qn_text_spec *t, int line, int col);
 /* 1 if s is 1..max of [a-z0-9_-], starting with a letter or digit. */
 int qn_rules__is_slug(const char *s, size_t max);
 int qn_rules__check_amount(long a, unsigned k, qn_mark m, qn_err *err);
+/* The title, description and author texts (NULL = absent) at their marks:
+ * at most QN_RULES_MAX_TEXT bytes of safe UTF-8 (text.h), one line except
+ * the description. */
+int qn_rules__check_texts(const char *const texts[3], const qn_mark marks[3],
+                          qn_err *err);
 /* Version, name, texts and colours: the checks of every rule file. */
 int qn_rules__check_header(const qn_rules_spec *s, qn_err *err);
+
+/* rules_load.c */
+
+/*
+ * Read a whole file of at most QN_RULES_MAX_FILE bytes ("-" is stdin) into
+ * *buf_out (malloc'd, NUL-terminated). QN_OK, or the codes of
+ * qn_file_read_all with a larger file as QN_ESYNTAX at 1:1; err's source
+ * is set either way.
+ */
+int qn_rules__read_file(const char *path, char **buf_out, size_t *len_out,
+                        qn_err *err);
+/* The source name of path in messages: "<stdin>" for "-". */
+const char *qn_rules__source_name(const char *path);
 
 /* rules_board.c: the board section into *l (released by the caller). */
 int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err);

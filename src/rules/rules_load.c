@@ -1,7 +1,7 @@
 /*
  * rules_load.c: reading a rule file or buffer into a qn_rules, or into a
  * big-grid rule when the board is past the dense model; the file limits
- * and the source name of every error.
+ * and the source name of every error (recipe.c reads recipes the same way).
  */
 #include "quench/rules.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "quench/file.h"
+#include "rules_internal.h"
 
 int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
                       const char *source, qn_err *err)
@@ -27,14 +28,11 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
     return rc;
 }
 
-/*
- * Read a whole rule file (at most QN_RULES_MAX_FILE bytes; "-" is stdin)
- * into *buf_out (malloc'd). Returns QN_OK or the error, with source set.
- * A bigger file is the same syntax error as a bigger buffer (see parse):
- * reading stops one byte past the limit, so /dev/zero is refused at once.
- */
-static int read_rule_file(const char *path, char **buf_out, size_t *len_out,
-                          qn_err *err)
+/* A bigger file is the same syntax error as a bigger buffer (see
+ * rules_yaml.c): reading stops one byte past the limit, so /dev/zero is
+ * refused at once. */
+int qn_rules__read_file(const char *path, char **buf_out, size_t *len_out,
+                        qn_err *err)
 {
     int rc = qn_file_read_all(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
 
@@ -45,7 +43,7 @@ static int read_rule_file(const char *path, char **buf_out, size_t *len_out,
     return rc;
 }
 
-static const char *source_name(const char *path)
+const char *qn_rules__source_name(const char *path)
 {
     return strcmp(path, "-") ? path : "<stdin>";
 }
@@ -57,9 +55,9 @@ int qn_rules_load_file(qn_rules **out, const char *path, qn_err *err)
     int rc;
 
     *out = NULL;
-    if ((rc = read_rule_file(path, &buf, &len, err)) != QN_OK)
+    if ((rc = qn_rules__read_file(path, &buf, &len, err)) != QN_OK)
         return rc;
-    rc = qn_rules_load_buf(out, buf, len, source_name(path), err);
+    rc = qn_rules_load_buf(out, buf, len, qn_rules__source_name(path), err);
     free(buf);
     return rc;
 }
@@ -67,7 +65,7 @@ int qn_rules_load_file(qn_rules **out, const char *path, qn_err *err)
 int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
                         const char *path, int w, int h, qn_err *err)
 {
-    const char *source = source_name(path);
+    const char *source = qn_rules__source_name(path);
     qn_rules_spec spec;
     char *buf;
     size_t len;
@@ -75,7 +73,7 @@ int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
 
     *dense_out = NULL;
     memset(grid_out, 0, sizeof(*grid_out));
-    if ((rc = read_rule_file(path, &buf, &len, err)) != QN_OK)
+    if ((rc = qn_rules__read_file(path, &buf, &len, err)) != QN_OK)
         return rc;
     qn_rules_spec_init(&spec);
     rc = qn_rules_parse_yaml(&spec, buf, len, err);

@@ -1,8 +1,9 @@
 /*
  * rules_schema.c: the tree of a rule file (rules_tree.h) read against the
- * schema into a qn_rules_spec: which keys each mapping takes, the types of
- * their values, and "did you mean" for a key it does not know. No libyaml
- * here: rules_yaml.c builds the tree.
+ * schema into a qn_rules_spec: which keys each mapping takes and the types
+ * of their values (read by rules_read.c, which also says "did you mean"
+ * for a key it does not know). No libyaml here: rules_yaml.c builds the
+ * tree.
  */
 #include "rules_tree.h"
 
@@ -21,176 +22,6 @@ typedef qn_rules_node node;
 static const char *const top_keys[] = {
     "quench", "name",  "title",   "description", "author", "colours",
     "board",  "press", "effects", "goal",        "grading"};
-
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b), i, j, prev[65], cur[65];
-
-    if (la > 64 || lb > 64)
-        return 99;
-    for (j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (j = 1; j <= lb; j++) {
-            size_t d = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < d)
-                d = prev[j] + 1;
-            if (cur[j - 1] + 1 < d)
-                d = cur[j - 1] + 1;
-            cur[j] = d;
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof(size_t));
-    }
-    return prev[lb];
-}
-
-/* Words people reach for, and the key quench uses instead. */
-static const char *const synonyms[][2] = {
-    {"toggles", "effects"},     {"toggle", "effects"},
-    {"effect", "effects"},      {"colors", "colours"},
-    {"color", "colours"},       {"colour", "colours"},
-    {"modulus", "colours"},     {"k", "colours"},
-    {"states", "colours"},      {"version", "quench"},
-    {"schema", "quench"},       {"target", "goal"},
-    {"solved", "goal"},         {"tiers", "grading"},
-    {"levels", "grading"},      {"difficulty", "grading"},
-    {"neighbourhood", "press"}, {"neighborhood", "press"},
-    {"topology", "board"},      {"size", "grid"},
-    {"holes", "mask"},          {"torus", "wrap"},
-    {"pattern", "stencil"},     {"shape", "stencil"},
-    {"neighbours", "stencil"},  {"neighbors", "stencil"},
-    {"centre", "interior"},     {"center", "interior"},
-    {"corners", "corner"},      {"edges", "edge"},
-    {"hexes", "hex"},           {"nodes", "graph"},
-};
-
-/* "unknown X 'key' (did you mean 'Y'?)", or the list of valid words. */
-static int unknown(const node *k, const char *what, const char *const *valid,
-                   size_t nvalid, qn_err *err)
-{
-    size_t i, best = 0, bestd = 99, d;
-    char list[200] = "";
-
-    for (i = 0; i < sizeof(synonyms) / sizeof(synonyms[0]); i++) {
-        if (strcmp(k->val, synonyms[i][0]))
-            continue;
-        for (d = 0; d < nvalid; d++)
-            if (!strcmp(valid[d], synonyms[i][1]))
-                return qn_rules__fail(err, k->mark,
-                                      "unknown %s '%.60s' (did you mean "
-                                      "'%s'?)",
-                                      what, k->val, valid[d]);
-    }
-    for (i = 0; i < nvalid; i++) {
-        d = edit_distance(k->val, valid[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = i;
-        }
-    }
-    if (bestd <= (strlen(k->val) + 1) / 2 && bestd <= 3)
-        return qn_rules__fail(err, k->mark,
-                              "unknown %s '%.60s' (did you mean '%s'?)", what,
-                              k->val, valid[best]);
-    for (i = 0; i < nvalid; i++) {
-        strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-        strncat(list, valid[i], sizeof(list) - strlen(list) - 1);
-    }
-    return qn_rules__fail(err, k->mark,
-                          "unknown %s '%.60s' (expected one of: %s)", what,
-                          k->val, list);
-}
-
-static int lookup(const node *k, const char *what, const char *const *valid,
-                  size_t nvalid, int *out, qn_err *err)
-{
-    size_t i;
-
-    for (i = 0; i < nvalid; i++) {
-        if (!strcmp(k->val, valid[i])) {
-            *out = (int)i;
-            return QN_OK;
-        }
-    }
-    return unknown(k, what, valid, nvalid, err);
-}
-
-static int want(const node *n, enum qn_rules_ntype t, const char *what,
-                qn_err *err)
-{
-    static const char *const names[] = {"a string", "a sequence", "a mapping"};
-
-    if (n->type == t)
-        return QN_OK;
-    return qn_rules__fail(err, n->mark, "%s must be %s, got %s", what, names[t],
-                          qn_rules__node_kind(n));
-}
-
-/* A plain decimal integer, -?[0-9]+, fitting comfortably in an int. */
-static int get_int(const node *n, const char *what, long *out, qn_err *err)
-{
-    const char *s;
-    long v = 0;
-    int neg = 0;
-
-    if (n->type != N_SCALAR)
-        return qn_rules__fail(err, n->mark, "%s must be an integer, got %s",
-                              what, qn_rules__node_kind(n));
-    s = n->val;
-    if (!n->plain)
-        return qn_rules__fail(err, n->mark,
-                              "%s must be an integer, got the string "
-                              "'%.40s'",
-                              what, s);
-    if (*s == '-') {
-        neg = 1;
-        s++;
-    }
-    if (!*s)
-        return qn_rules__fail(
-            err, n->mark, "%s must be an integer, got '%.40s'", what, n->val);
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return qn_rules__fail(err, n->mark,
-                                  "%s must be an integer, got '%.40s'", what,
-                                  n->val);
-        v = v * 10 + (*s - '0');
-        if (v > 1000000000L)
-            return qn_rules__fail(err, n->mark, "%s is too large: %.40s", what,
-                                  n->val);
-    }
-    *out = neg ? -v : v;
-    return QN_OK;
-}
-
-static int get_bool(const node *n, const char *what, int *out, qn_err *err)
-{
-    if (n->type == N_SCALAR && n->plain && !strcmp(n->val, "true")) {
-        *out = 1;
-        return QN_OK;
-    }
-    if (n->type == N_SCALAR && n->plain && !strcmp(n->val, "false")) {
-        *out = 0;
-        return QN_OK;
-    }
-    if (n->type != N_SCALAR)
-        return qn_rules__fail(err, n->mark, "%s must be true or false, got %s",
-                              what, qn_rules__node_kind(n));
-    return qn_rules__fail(err, n->mark, "%s must be true or false, got '%.40s'",
-                          what, n->val);
-}
-
-static int get_str(const node *n, const char *what, char **out, qn_err *err)
-{
-    int rc = want(n, N_SCALAR, what, err);
-
-    if (rc == QN_OK) {
-        free(*out);
-        *out = qn_xstrndup(n->val, n->len);
-    }
-    return rc;
-}
 
 /* A text value: one string, or a sequence of row strings. */
 static int get_text(const node *n, const char *what, qn_text_spec *t,
@@ -254,8 +85,8 @@ static int get_pair(const node *n, const char *what, long *a, long *b,
 
     if (n->type != N_SEQ || n->nkids != 2)
         return qn_rules__fail(err, n->mark, "%s must be [width, height]", what);
-    if ((rc = get_int(n->kids[0], what, a, err)) ||
-        (rc = get_int(n->kids[1], what, b, err)))
+    if ((rc = qn_rules__get_int(n->kids[0], what, a, err)) ||
+        (rc = qn_rules__get_int(n->kids[1], what, b, err)))
         return rc;
     *ma = n->kids[0]->mark;
     *mb = n->kids[1]->mark;
@@ -270,13 +101,14 @@ static int do_board(const node *n, qn_rules_spec *s, qn_err *err)
     size_t i;
     int rc, which = 0, w;
 
-    if ((rc = want(n, N_MAP, "board", err)))
+    if ((rc = qn_rules__want(n, N_MAP, "board", err)))
         return rc;
     s->has_board = 1;
     s->board_mark = n->mark;
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
-        if ((rc = lookup(k, "board key", keys, NKEYS(keys), &which, err)))
+        if ((rc = qn_rules__lookup(k, "board key", keys, NKEYS(keys), &which,
+                                   err)))
             return rc;
         if (which <= 3) {
             if (s->has_grid + s->has_hex + s->has_hexagon + s->has_graph)
@@ -293,7 +125,7 @@ static int do_board(const node *n, qn_rules_spec *s, qn_err *err)
             else
                 s->has_hex = 1;
             if (v->type == N_SCALAR) { /* grid: N is N x N */
-                if ((rc = get_int(v, keys[which], &s->w, err)))
+                if ((rc = qn_rules__get_int(v, keys[which], &s->w, err)))
                     return rc;
                 s->h = s->w;
                 s->w_mark = s->h_mark = v->mark;
@@ -304,16 +136,16 @@ static int do_board(const node *n, qn_rules_spec *s, qn_err *err)
             break;
         case 2:
             s->has_hexagon = 1;
-            if ((rc = get_int(v, "hexagon", &s->side, err)))
+            if ((rc = qn_rules__get_int(v, "hexagon", &s->side, err)))
                 return rc;
             break;
         case 3:
             s->has_graph = 1;
-            if ((rc = get_int(v, "graph", &s->nnodes, err)))
+            if ((rc = qn_rules__get_int(v, "graph", &s->nnodes, err)))
                 return rc;
             break;
         case 4:
-            if ((rc = want(v, N_SCALAR, "wrap", err)))
+            if ((rc = qn_rules__want(v, N_SCALAR, "wrap", err)))
                 return rc;
             for (w = 0; w < 4; w++)
                 if (!strcmp(v->val, wraps[w]))
@@ -350,7 +182,8 @@ static int do_stencil(const node *n, const char *what, qn_stencil_spec *st,
 
     st->mark = n->mark;
     if (n->type == N_SCALAR) {
-        if ((rc = lookup(n, "stencil", names, NKEYS(names), &which, err)))
+        if ((rc = qn_rules__lookup(n, "stencil", names, NKEYS(names), &which,
+                                   err)))
             return rc;
         st->kind = kinds[which];
         return QN_OK;
@@ -373,11 +206,11 @@ static int do_stencil(const node *n, const char *what, qn_stencil_spec *st,
             return qn_rules__fail(err, o->mark,
                                   "offset must be [dx, dy] or [dx, dy, "
                                   "amount]");
-        if ((rc = get_int(o->kids[0], "dx", &v[0], err)) ||
-            (rc = get_int(o->kids[1], "dy", &v[1], err)))
+        if ((rc = qn_rules__get_int(o->kids[0], "dx", &v[0], err)) ||
+            (rc = qn_rules__get_int(o->kids[1], "dy", &v[1], err)))
             return rc;
         if (o->nkids == 3) {
-            if ((rc = get_int(o->kids[2], "amount", &v[2], err)))
+            if ((rc = qn_rules__get_int(o->kids[2], "amount", &v[2], err)))
                 return rc;
             off->has_amount = 1;
             off->amount = v[2];
@@ -397,24 +230,25 @@ static int do_press(const node *n, qn_rules_spec *s, qn_err *err)
     size_t i;
     int rc, which = 0;
 
-    if ((rc = want(n, N_MAP, "press", err)))
+    if ((rc = qn_rules__want(n, N_MAP, "press", err)))
         return rc;
     s->has_press = 1;
     s->press_mark = n->mark;
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
-        if ((rc = lookup(k, "press key", keys, NKEYS(keys), &which, err)))
+        if ((rc = qn_rules__lookup(k, "press key", keys, NKEYS(keys), &which,
+                                   err)))
             return rc;
         switch (which) {
         case 0:
             rc = do_stencil(v, "stencil", &s->stencil, err);
             break;
         case 1:
-            rc = get_bool(v, "self", &s->self, err);
+            rc = qn_rules__get_bool(v, "self", &s->self, err);
             s->self_mark = v->mark;
             break;
         case 2:
-            rc = get_int(v, "amount", &s->amount, err);
+            rc = qn_rules__get_int(v, "amount", &s->amount, err);
             s->has_amount = 1;
             s->amount_mark = v->mark;
             break;
@@ -439,7 +273,7 @@ static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
     size_t i, j, ne;
     int rc;
 
-    if ((rc = want(n, N_MAP, "effects", err)))
+    if ((rc = qn_rules__want(n, N_MAP, "effects", err)))
         return rc;
     s->has_effects = 1;
     s->effects_mark = n->mark;
@@ -448,7 +282,8 @@ static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
         qn_effect_spec *e = &s->effects[s->neffects];
-        if ((rc = get_int(k, "effects key (a cell number)", &e->cell, err)))
+        if ((rc = qn_rules__get_int(k, "effects key (a cell number)", &e->cell,
+                                    err)))
             return rc;
         e->mark = k->mark;
         s->neffects++;
@@ -463,12 +298,14 @@ static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
             qn_effect_target *tg = &e->targets[j];
             tg->mark = t->mark;
             if (t->type == N_SCALAR) {
-                if ((rc = get_int(t, "affected cell", &tg->cell, err)))
+                if ((rc =
+                         qn_rules__get_int(t, "affected cell", &tg->cell, err)))
                     return rc;
             } else if (t->type == N_SEQ && t->nkids == 2) {
-                if ((rc = get_int(t->kids[0], "affected cell", &tg->cell,
-                                  err)) ||
-                    (rc = get_int(t->kids[1], "amount", &tg->amount, err)))
+                if ((rc = qn_rules__get_int(t->kids[0], "affected cell",
+                                            &tg->cell, err)) ||
+                    (rc = qn_rules__get_int(t->kids[1], "amount", &tg->amount,
+                                            err)))
                     return rc;
                 tg->has_amount = 1;
             } else {
@@ -487,7 +324,7 @@ static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
     size_t i, nt;
     int rc;
 
-    if ((rc = want(n, N_MAP, "grading", err)))
+    if ((rc = qn_rules__want(n, N_MAP, "grading", err)))
         return rc;
     s->has_grading = 1;
     s->grading_mark = n->mark;
@@ -503,12 +340,13 @@ static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
         t->name = qn_xstrndup(k->val, k->len);
         t->mark = k->mark;
         if (v->type == N_SCALAR) {
-            if ((rc = get_int(v, "tier range", &t->lo, err)))
+            if ((rc = qn_rules__get_int(v, "tier range", &t->lo, err)))
                 return rc;
             t->hi = t->lo;
         } else if (v->type == N_SEQ && v->nkids == 2) {
-            if ((rc = get_int(v->kids[0], "tier range", &t->lo, err)) ||
-                (rc = get_int(v->kids[1], "tier range", &t->hi, err)))
+            if ((rc = qn_rules__get_int(v->kids[0], "tier range", &t->lo,
+                                        err)) ||
+                (rc = qn_rules__get_int(v->kids[1], "tier range", &t->hi, err)))
                 return rc;
         } else {
             return qn_rules__fail(err, v->mark,
@@ -533,32 +371,34 @@ int qn_rules__spec_from_tree(qn_rules_spec *s, const node *n, qn_err *err)
     s->mark = n->mark;
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
-        if ((rc = lookup(k, "key", keys, NKEYS(top_keys), &which, err)))
+        if ((rc = qn_rules__lookup(k, "key", keys, NKEYS(top_keys), &which,
+                                   err)))
             return rc;
         switch (which) {
         case 0:
-            rc = get_int(v, "quench (the schema version)", &s->version, err);
+            rc = qn_rules__get_int(v, "quench (the schema version)",
+                                   &s->version, err);
             s->has_version = 1;
             s->version_mark = v->mark;
             break;
         case 1:
-            rc = get_str(v, "name", &s->name, err);
+            rc = qn_rules__get_str(v, "name", &s->name, err);
             s->name_mark = v->mark;
             break;
         case 2:
-            rc = get_str(v, "title", &s->title, err);
+            rc = qn_rules__get_str(v, "title", &s->title, err);
             s->title_mark = v->mark;
             break;
         case 3:
-            rc = get_str(v, "description", &s->description, err);
+            rc = qn_rules__get_str(v, "description", &s->description, err);
             s->description_mark = v->mark;
             break;
         case 4:
-            rc = get_str(v, "author", &s->author, err);
+            rc = qn_rules__get_str(v, "author", &s->author, err);
             s->author_mark = v->mark;
             break;
         case 5:
-            rc = get_int(v, "colours", &s->colours, err);
+            rc = qn_rules__get_int(v, "colours", &s->colours, err);
             s->has_colours = 1;
             s->colours_mark = v->mark;
             break;
@@ -591,5 +431,5 @@ int qn_rules__check_top_key(const node *k, qn_err *err)
     for (i = 0; i < NKEYS(top_keys); i++)
         if (!strcmp(k->val, top_keys[i]))
             return QN_OK;
-    return unknown(k, "key", top_keys, NKEYS(top_keys), err);
+    return qn_rules__unknown(k, "key", top_keys, NKEYS(top_keys), err);
 }

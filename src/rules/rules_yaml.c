@@ -1,9 +1,10 @@
 /*
- * rules_yaml.c: YAML text -> qn_rules_spec. The only file that includes
- * <yaml.h>. It reads libyaml's event stream (never the document API, which
- * has no limits and builds cyclic graphs from aliases) into a small tree
- * with file positions (rules_tree.h), under limits on size, depth and
- * event count; rules_schema.c then reads the tree against the schema.
+ * rules_yaml.c: YAML text -> the tree of rules_tree.h, for rule files and
+ * recipes alike. The only file that includes <yaml.h>. It reads libyaml's
+ * event stream (never the document API, which has no limits and builds
+ * cyclic graphs from aliases) into a small tree with file positions, under
+ * limits on size, depth and event count; a schema then reads the tree
+ * (rules_schema.c for rule files, recipe_schema.c for recipes).
  */
 #include "quench/rules.h"
 
@@ -26,6 +27,7 @@ typedef struct ctx {
     size_t len;
     size_t *lines; /* byte offset of each line start */
     size_t nlines;
+    const qn_rules_yaml_kind *kind;
     qn_err *err;
 } ctx;
 
@@ -67,8 +69,8 @@ static qn_mark offset_mark(const ctx *c, size_t off)
 }
 
 /*
- * Bytes libyaml would take but a rule file must not contain, found before
- * parsing so the message can be exact: other encodings, NUL bytes and
+ * Bytes libyaml would take but a rule file or recipe must not contain, found
+ * before parsing so the message can be exact: other encodings, NUL bytes and
  * malformed UTF-8 (overlong forms, surrogates, values past U+10FFFF).
  */
 static int prescan(ctx *c)
@@ -83,7 +85,7 @@ static int prescan(ctx *c)
                    QN_RULES_MAX_FILE);
     if (n >= 2 &&
         ((s[0] == 0xfe && s[1] == 0xff) || (s[0] == 0xff && s[1] == 0xfe)))
-        return syn(c, one, "file is UTF-16; rule files must be UTF-8");
+        return syn(c, one, "file is UTF-16; %s must be UTF-8", c->kind->files);
     while (i < n) {
         if (s[i] == 0)
             return syn(c, offset_mark(c, i), "NUL byte in file");
@@ -258,8 +260,8 @@ typedef struct build {
 } build;
 
 /* Attach a finished node to its parent (or make it the root), rejecting
- * non-scalar and duplicate mapping keys, and unknown keys of the rule file
- * itself. Takes ownership of n. */
+ * non-scalar and duplicate mapping keys, and unknown keys of the top
+ * mapping. Takes ownership of n. */
 static int attach(ctx *c, build *b, node *n)
 {
     node *p;
@@ -291,7 +293,7 @@ static int attach(ctx *c, build *b, node *n)
     if (depth == 1 && p->type == N_MAP) {
         /* as its value starts (its anchor or tag refused first), not once
          * the tree is built: junk under an unknown key is never read */
-        int rc = qn_rules__check_top_key(p->kids[p->nkids - 1], c->err);
+        int rc = c->kind->top_key(p->kids[p->nkids - 1], c->err);
         if (rc != QN_OK) {
             qn_rules__node_free(n);
             return rc;
@@ -421,14 +423,14 @@ static int parse_tree(ctx *c, node **root_out)
 /* ------------------------------------------------------------------ */
 /* Entry points */
 
-int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
-                        qn_err *err)
+int qn_rules__yaml_tree(node **out, const char *text, size_t len,
+                        const qn_rules_yaml_kind *kind, qn_err *err)
 {
-    ctx c = {text, len, NULL, 0, err};
-    node *root = NULL;
-    int rc;
+    ctx c = {text, len, NULL, 0, kind, err};
     qn_mark one = {1, 1};
+    int rc;
 
+    *out = NULL;
     /* A UTF-8 byte order mark is allowed and skipped (libyaml keeps it
      * when the encoding is forced); positions count from after it. */
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
@@ -438,16 +440,27 @@ int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
     if ((rc = prescan(&c)) != QN_OK)
         return rc;
     index_lines(&c);
-    if ((rc = parse_tree(&c, &root)) == QN_OK) {
-        if (!root)
-            rc = qn_rules__fail(err, one,
-                                "file is empty: expected a mapping starting "
-                                "with 'quench: 1'");
-        else
-            rc = qn_rules__spec_from_tree(spec, root, err);
-    }
-    qn_rules__node_free(root);
+    rc = parse_tree(&c, out);
     free(c.lines);
+    if (rc == QN_OK && !*out)
+        rc = qn_rules__fail(err, one, "%s", kind->empty);
+    return rc;
+}
+
+int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
+                        qn_err *err)
+{
+    static const qn_rules_yaml_kind rule_file = {
+        "rule files",
+        "file is empty: expected a mapping starting with "
+        "'quench: 1'",
+        qn_rules__check_top_key};
+    node *root;
+    int rc = qn_rules__yaml_tree(&root, text, len, &rule_file, err);
+
+    if (rc == QN_OK)
+        rc = qn_rules__spec_from_tree(spec, root, err);
+    qn_rules__node_free(root);
     return rc;
 }
 
