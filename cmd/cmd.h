@@ -171,6 +171,11 @@ qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 
+/* cmd_pack_build.c: `pack build RECIPE`: plan, or build into s (NULL
+ * with plan); the report into out; an exit status. */
+int cmd_pack_build(const qn_ctx *ctx, struct qn_store *s, const char *recipe,
+                   int plan, int jobs, int json, qn_buf *out);
+
 qn_cmd_fn cmd_pack, cmd_db;
 extern const char cmd_pack_usage[], cmd_db_usage[];
 

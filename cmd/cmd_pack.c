@@ -38,6 +38,10 @@ const char cmd_pack_usage[] =
     "                       their order\n"
     "  rename NAME NEW      rename a pack\n"
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
+    "  build RECIPE [--plan] [--jobs N] [--json]\n"
+    "                       build (or rebuild) the pack a campaign recipe\n"
+    "                       describes (docs/CAMPAIGNS.md); --plan says what\n"
+    "                       each section's target holds and draws nothing\n"
     "\n"
     "ID is a puzzle id (16 hex digits, as generate, validate, pack show\n"
     "and exports print it), a unique prefix of one (at least 4 digits),\n"
@@ -243,8 +247,9 @@ static int show_row(void *ctx, const qn_store_row *r)
  * first operand. */
 typedef struct popts {
     const char *title, *description, *author;
-    int json, svg;
+    int json, svg, plan;
     int64_t at;
+    uint64_t jobs;
 } popts;
 
 static int parse_opts(int argc, char **argv, popts *o, int *first)
@@ -256,6 +261,8 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         {"json", no_argument, NULL, 'j'},
         {"at", required_argument, NULL, 'p'},
         {"svg", no_argument, NULL, 's'},
+        {"plan", no_argument, NULL, 'P'},
+        {"jobs", required_argument, NULL, 'J'},
         {NULL, 0, NULL, 0}};
     int c;
 
@@ -269,6 +276,13 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         case 'a': o->author = optarg; break;
         case 'j': o->json = 1; break;
         case 's': o->svg = 1; break;
+        case 'P': o->plan = 1; break;
+        case 'J':
+            if (cmd_parse_u64(optarg, &o->jobs) || o->jobs > 1024)
+                return qn_usage_error("pack build: --jobs needs 0..1024, "
+                                      "got '%s'",
+                                      optarg);
+            break;
         case 'p':
             if (parse_pos(optarg, &o->at))
                 return QN_EXIT_USAGE;
@@ -516,6 +530,16 @@ static int sub_delete(pack_cmd *pc, const pack_args *pa)
     return on_pack(pc, pa, qn_store_pack_delete);
 }
 
+static int sub_build(pack_cmd *pc, const pack_args *pa)
+{
+    int st;
+
+    if ((st = need(pa, pa->nargs == 1, "RECIPE")))
+        return st;
+    return cmd_pack_build(pc->ctx, pc->s, pa->a[0], pa->o.plan,
+                          (int)pa->o.jobs, pc->json, &pc->out);
+}
+
 static const struct subcommand {
     const char *name;
     int (*run)(pack_cmd *pc, const pack_args *pa);
@@ -525,6 +549,7 @@ static const struct subcommand {
     {"remove", sub_add_remove},
     {"move", sub_move},     {"sort", sub_sort},
     {"rename", sub_rename}, {"delete", sub_delete},
+    {"build", sub_build},
 };
 
 static const struct subcommand *find_sub(const char *name)
@@ -552,6 +577,14 @@ static int run(pack_cmd *pc, int argc, char **argv)
                               "pack --help')",
                               pa.sub);
     return sc->run(pc, &pa);
+}
+
+static int wants_plan(int n, char **args)
+{
+    for (int i = 1; i < n; i++)
+        if (!strcmp(args[i], "--plan"))
+            return 1;
+    return 0;
 }
 
 int cmd_pack(int argc, char **argv, qn_ctx *ctx)
@@ -582,9 +615,15 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     path = cmd_db_path(opt);
     /* only `create` may create the database: a mistyped --db for the
      * others is a missing file (66), not a fresh empty database */
-    st = cmd_open_store(ctx, path,
-                        strcmp(args[0], "create") ? 0 : QN_STORE_CREATE,
-                        &pc.s);
+    if (!strcmp(args[0], "build") && wants_plan(n, args))
+        st = QN_EXIT_OK; /* a plan reads no database */
+    else
+        st = cmd_open_store(ctx, path,
+                            strcmp(args[0], "create") &&
+                                    strcmp(args[0], "build")
+                                ? 0
+                                : QN_STORE_CREATE,
+                            &pc.s);
     if (st == QN_EXIT_OK)
         st = run(&pc, n, args);
     if (st == QN_EXIT_OK)

@@ -37,6 +37,7 @@ LAYERS = {
     'generate': ['base', 'engine', 'rules', 'solve'],
     'validate': ['base', 'engine', 'rules', 'solve'],
     'export': ['base', 'engine', 'rules', 'solve', 'generate', 'store'],
+    'campaign': ['base', 'engine', 'rules', 'solve', 'generate', 'store'],
 }
 # Third-party headers and the only files that may include them.
 THIRD_PARTY = {

@@ -61,6 +61,9 @@
 /* export: the pack document and its formats */
 #include "quench/export.h"
 #include "quench/flip_id.h"
+
+/* campaign: a whole pack from a recipe */
+#include "quench/campaign.h"
 #include "quench/svg.h"
 
 #endif

@@ -213,7 +213,8 @@ int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err)
     int rc =
         qn_store__prep(s, &st,
                        "UPDATE packs SET version = version + 1, modified ="
-                       " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                       " strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+                       " recipe_hash = NULL WHERE id = ?",
                        err);
 
     if (rc == QN_OK) {

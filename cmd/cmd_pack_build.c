@@ -1,0 +1,123 @@
+/*
+ * cmd_pack_build.c: `quench pack build RECIPE`: a campaign's pack from
+ * its recipe (campaign.h, docs/CAMPAIGNS.md). --plan says, per section
+ * and tier, how many distinct puzzles its target holds and draws nothing;
+ * the build draws, stores and says what changed.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "quench/campaign.h"
+#include "quench/jsonw.h"
+#include "quench/recipe.h"
+#include "quench/text.h"
+
+static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
+                     const qn_campaign_part *p)
+{
+    const qn_recipe_section *rs = &r->sections[p->section];
+    const qn_gen_target_info *t = &p->info;
+
+    if (w) {
+        qn_jsonw_obj(w);
+        qn_jsonw_key(w, "section"), qn_jsonw_str(w, rs->name);
+        qn_jsonw_key(w, "tier");
+        if (p->tier)
+            qn_jsonw_str(w, p->tier);
+        else
+            qn_jsonw_null(w);
+        qn_jsonw_key(w, "rules"), qn_jsonw_str(w, rs->rules);
+        qn_jsonw_key(w, "want"), qn_jsonw_uint(w, p->want);
+        qn_jsonw_key(w, "presses");
+        qn_jsonw_arr(w);
+        qn_jsonw_uint(w, t->lo);
+        qn_jsonw_uint(w, t->hi);
+        qn_jsonw_end(w);
+        qn_jsonw_key(w, "mode"), qn_jsonw_str(w, qn_gen_mode_name(t->mode));
+        qn_jsonw_key(w, "distinct");
+        if (t->distinct < 0)
+            qn_jsonw_null(w); /* a common target: not counted */
+        else
+            qn_jsonw_uint(w, (uint64_t)(t->distinct + 0.5));
+        qn_jsonw_key(w, "exact"), qn_jsonw_bool(w, t->exact);
+        qn_jsonw_end(w);
+        return;
+    }
+    qn_buf_adds(out, "  ");
+    qn_text_escape(out, rs->name);
+    if (p->tier) {
+        qn_buf_adds(out, " / ");
+        qn_text_escape(out, p->tier);
+    }
+    qn_buf_addf(out, ": %llu wanted, presses %llu..%llu (%s), ",
+                (unsigned long long)p->want, (unsigned long long)t->lo,
+                (unsigned long long)t->hi, qn_gen_mode_name(t->mode));
+    if (t->exact)
+        qn_buf_addf(out, "%.0f distinct puzzles exist\n", t->distinct);
+    else if (t->distinct < 0)
+        qn_buf_adds(out, "too many to count (a common target)\n");
+    else
+        qn_buf_addf(out, "about %.3g distinct puzzles (95%%: %.3g..%.3g)\n",
+                    t->distinct, t->distinct_lo, t->distinct_hi);
+}
+
+static void plan_report(qn_buf *out, int json, const qn_recipe *r,
+                        const qn_campaign *c)
+{
+    qn_jsonw w;
+
+    if (json) {
+        qn_jsonw_init(&w, out);
+        qn_jsonw_obj(&w);
+        qn_jsonw_key(&w, "pack"), qn_jsonw_str(&w, r->pack);
+        qn_jsonw_key(&w, "recipe_hash"), qn_jsonw_str(&w, r->hash);
+        qn_jsonw_key(&w, "parts");
+        qn_jsonw_arr(&w);
+    } else {
+        qn_buf_adds(out, "pack ");
+        qn_text_escape(out, r->pack);
+        qn_buf_addf(out, ": %llu puzzles in %zu sections\n",
+                    (unsigned long long)r->total, r->nsections);
+    }
+    for (size_t i = 0; i < qn_campaign_nparts(c); i++)
+        plan_row(out, json ? &w : NULL, r, qn_campaign_part_at(c, i));
+    if (json) {
+        qn_jsonw_end(&w);
+        qn_jsonw_end(&w);
+        qn_buf_addc(out, '\n');
+    }
+}
+
+int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
+                   int plan, int jobs, int json, qn_buf *out)
+{
+    qn_recipe *r = NULL;
+    qn_campaign *c = NULL;
+    qn_campaign_stats st;
+    qn_err err = QN_ERR_INIT;
+    int rc;
+
+    rc = qn_recipe_load(&r, recipe, &err);
+    if (rc == QN_OK)
+        rc = qn_campaign_plan(&c, r, jobs, &err);
+    if (rc == QN_OK && plan)
+        plan_report(out, json, r, c);
+    else if (rc == QN_OK && (rc = qn_campaign_build(c, s, &st, &err)) ==
+                                QN_OK && !ctx->quiet) {
+        qn_buf_adds(out, "pack ");
+        qn_text_escape(out, r->pack);
+        qn_buf_addf(out, st.unchanged_recipe
+                             ? ": built from this recipe already, unchanged\n"
+                         : st.changed
+                             ? ": %llu puzzles built (%llu draws)\n"
+                             : ": %llu puzzles, the same as before "
+                               "(%llu draws)\n",
+                    (unsigned long long)st.puzzles,
+                    (unsigned long long)st.draws);
+    }
+    qn_campaign_free(c);
+    qn_recipe_free(r);
+    return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+}

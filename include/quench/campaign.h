@@ -1,0 +1,68 @@
+/*
+ * campaign.h: a whole pack from a recipe (recipe.h, docs/CAMPAIGNS.md).
+ * The pack is a pure function of the recipe and this quench: sections in
+ * order, each section's puzzles the first ones of its own random stream
+ * (qn_recipe_section_seed) that meet its target, are new up to symmetry
+ * and lie at least the recipe's variety apart (qn_canon_distance) from
+ * every puzzle of the same rule accepted before them; inside a section
+ * they climb by minimal presses, ties in stream order (tier order, then
+ * stream index). So a rebuild gives the same bytes, and editing one
+ * section changes only that section, and a later one only where one of its
+ * puzzles now lies too close to the edited section's.
+ */
+#ifndef QN_CAMPAIGN_H
+#define QN_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/err.h"
+#include "quench/gen.h"
+#include "quench/recipe.h"
+#include "quench/store.h"
+
+typedef struct qn_campaign qn_campaign; /* opaque */
+
+/* One generator run of the build: a count section, or a tier of one. */
+typedef struct qn_campaign_part {
+    size_t section;          /* index in the recipe */
+    const char *tier;        /* NULL for a count section; borrowed */
+    uint64_t want;           /* puzzles asked for */
+    qn_gen_target_info info; /* what exists in its target (qn_gen_plan) */
+} qn_campaign_part;
+
+/*
+ * Load every section's rule, resolve its tiers and plan each part
+ * (qn_gen_plan), refusing an impossible part before anything is drawn:
+ * QN_EINVAL located at the section (or tier) in the recipe, saying how
+ * many distinct puzzles exist and how many were asked for; an unknown
+ * tier names the rule's tiers. Rule files fail as their loader says. On
+ * success *out is the caller's (qn_campaign_free); r must outlive it.
+ */
+int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
+                     qn_err *err);
+void qn_campaign_free(qn_campaign *c); /* NULL-safe */
+
+size_t qn_campaign_nparts(const qn_campaign *c);
+const qn_campaign_part *qn_campaign_part_at(const qn_campaign *c, size_t i);
+
+typedef struct qn_campaign_stats {
+    uint64_t puzzles;   /* in the pack */
+    uint64_t draws;     /* candidates the generator looked at */
+    uint64_t too_close; /* candidates refused by the variety constraint */
+    int changed;        /* the pack's membership changed (version + 1) */
+    int unchanged_recipe; /* the stored recipe was this one: nothing done */
+} qn_campaign_stats;
+
+/*
+ * Build the pack into the store in one transaction: its rules, puzzles,
+ * membership and recipe (text and hash). A pack already built from this
+ * recipe and not edited since is left alone (stats->unchanged_recipe).
+ * The version moves only when the membership changed. Extra codes:
+ * QN_ELIMIT when a part ran out of draws (the target, with the variety
+ * constraint, is too rare); the store's codes.
+ */
+int qn_campaign_build(qn_campaign *c, qn_store *s, qn_campaign_stats *st,
+                      qn_err *err);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * campaign.c: draw every part of a planned campaign in order, keep
+ * the candidates the variety constraint allows, order each section by
+ * difficulty and store the pack in one transaction.
+ */
+#include "quench/campaign.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_internal.h"
+#include "quench/canon.h"
+#include "quench/mem.h"
+#include "quench/rng.h"
+#include "quench/state.h"
+#include "quench/store.h"
+
+typedef struct drawing {
+    qn_campaign *c;
+    size_t part;
+    uint64_t too_close;
+} drawing;
+
+/* At least max(variety, 1) cells apart, up to symmetry, from every
+ * accepted puzzle of the same rule. */
+static int far_enough(const qn_campaign *c, size_t section,
+                      const uint8_t *state)
+{
+    const campaign_rule *cr = &c->rules[section];
+    int d = c->r->variety > 1 ? (int)c->r->variety : 1;
+
+    for (size_t i = 0; i < c->naccepted; i++) {
+        if (strcmp(c->rules[c->accepted[i].section].hash, cr->hash))
+            continue; /* other boards: never close */
+        if (qn_canon_distance(cr->rules, state, c->accepted[i].state, d) <
+            d)
+            return 0;
+    }
+    return 1;
+}
+
+static int take(void *ctx, const qn_gen_puzzle *p)
+{
+    drawing *dw = ctx;
+    qn_campaign *c = dw->c;
+    size_t section = c->parts[dw->part].pub.section;
+    size_t n = (size_t)qn_rules_ncells(c->rules[section].rules);
+    campaign_puzzle *cp;
+
+    if (!far_enough(c, section, p->state)) {
+        dw->too_close++;
+        return QN_GEN_ALREADY;
+    }
+    if (c->naccepted == c->cap)
+        c->accepted = QN_RENEW(c->accepted, c->cap = c->cap * 2 + 16,
+                               campaign_puzzle);
+    cp = &c->accepted[c->naccepted];
+    cp->part = dw->part;
+    cp->section = section;
+    cp->seq = c->naccepted++;
+    cp->index = p->index;
+    cp->presses = p->presses;
+    cp->noptimal = p->noptimal;
+    cp->uid = p->uid;
+    cp->state = qn_xmalloc(2 * n);
+    memcpy(cp->state, p->state, n);
+    memcpy(cp->state + n, p->plan, n);
+    cp->grade = p->grade ? qn_xstrdup(p->grade) : NULL;
+    return QN_GEN_EMITTED;
+}
+
+/* Every part, in order. */
+static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
+{
+    for (size_t i = 0; i < c->nparts; i++) {
+        campaign_part *p = &c->parts[i];
+        drawing dw = {c, i, 0};
+        qn_gen_hooks h = {NULL, take, NULL, &dw, NULL};
+        qn_gen_stats gs;
+        int rc = qn_gen_run(c->rules[p->pub.section].g, &p->o, &h, &gs, err);
+        st->draws += gs.draws;
+        st->too_close += dw.too_close;
+        if (rc != QN_OK) {
+            const qn_recipe_section *rs = &c->r->sections[p->pub.section];
+            char why[sizeof(err->msg)];
+            memcpy(why, err->msg, sizeof(why));
+            qn_err_set(err, (qn_code)rc, p->mark.line, p->mark.col,
+                       "section '%s'%s%s: %s", rs->name,
+                       p->pub.tier ? ", tier " : "",
+                       p->pub.tier ? p->pub.tier : "", why);
+            qn_err_source(err, c->r->source);
+            return rc;
+        }
+    }
+    return QN_OK;
+}
+
+/* Inside a section: by minimal presses, ties in acceptance order (tier
+ * order, then stream index). */
+static int cmp_puzzles(const void *a, const void *b)
+{
+    const campaign_puzzle *x = a, *y = b;
+
+    if (x->section != y->section)
+        return x->section < y->section ? -1 : 1;
+    if (x->presses != y->presses)
+        return x->presses < y->presses ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The puzzle as the store keeps it; its row in *id. */
+static int put_puzzle(const qn_campaign *c, qn_store *s,
+                      const campaign_puzzle *cp, int64_t rule_id,
+                      int64_t *id, qn_err *err)
+{
+    const campaign_rule *cr = &c->rules[cp->section];
+    const qn_layout *l = qn_rules_layout(cr->rules);
+    int n = qn_rules_ncells(cr->rules);
+    unsigned k = qn_rules_colours(cr->rules);
+    qn_buf text = QN_BUF_INIT;
+    uint8_t *canon = qn_xmalloc((size_t)n), *key;
+    char seed[65], grader[16];
+    qn_store_puzzle sp;
+    size_t witness_at;
+    int rc;
+
+    key = qn_xmalloc(qn_store_canon_size(n, k) + 1);
+    qn_canon_form(cr->rules, canon, cp->state);
+    qn_state_format(&text, l, cp->state, '/');
+    witness_at = text.len + 1;
+    qn_buf_addc(&text, '\0');
+    qn_state_format(&text, l, cp->state + n, '/');
+    qn_seed_format(&c->parts[cp->part].o.seed, seed);
+    snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
+    memset(&sp, 0, sizeof(sp));
+    sp.rule_id = rule_id;
+    sp.state = text.buf;
+    sp.canon = key;
+    sp.canon_len = qn_store_canon_pack(key, canon, n, k);
+    sp.min_presses = cp->presses;
+    sp.noptimal = cp->noptimal;
+    sp.witness = text.buf + witness_at;
+    sp.grade = cp->grade;
+    sp.grader = grader;
+    sp.seed = seed;
+    sp.stream_index = (int64_t)cp->index;
+    sp.provenance = QN_STORE_GENERATE;
+    sp.uid = cp->uid;
+    rc = qn_store_put_puzzle(s, &sp, id, NULL, err);
+    qn_buf_release(&text);
+    free(canon);
+    free(key);
+    return rc;
+}
+
+/* Rules and puzzles into the open batch; the rows, in pack order. */
+static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids,
+                   qn_err *err)
+{
+    int64_t *rule_ids = QN_NEWN(c->r->nsections + 1, int64_t);
+    int rc = QN_OK;
+
+    for (size_t i = 0; rc == QN_OK && i < c->r->nsections; i++) {
+        const campaign_rule *cr = &c->rules[i];
+        qn_store_rule sr = {cr->hash, qn_rules_name(cr->rules), cr->yaml,
+                            qn_rules_ncells(cr->rules),
+                            qn_rules_colours(cr->rules), NULL};
+        rc = qn_store_put_rule(s, &sr, &rule_ids[i], err);
+    }
+    for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
+        rc = put_puzzle(c, s, &c->accepted[i],
+                        rule_ids[c->accepted[i].section], &ids[i], err);
+    free(rule_ids);
+    return rc;
+}
+
+static int recipe_of(void *ctx, const qn_store_pack *p)
+{
+    char *hash = ctx;
+
+    snprintf(hash, QN_HASH_HEX, "%s", p->recipe_hash);
+    return 0;
+}
+
+/* The pack: its membership set (a new pack filled at version 1) and the
+ * recipe kept. */
+static int put_pack(const qn_campaign *c, qn_store *s, const int64_t *ids,
+                    int *changed, qn_err *err)
+{
+    const qn_recipe *r = c->r;
+    int64_t pack = 0;
+    int rc = qn_store_pack_find(s, r->pack, &pack, err);
+
+    if (rc == QN_ENOTFOUND) {
+        qn_store_pack pk = {.name = r->pack, .title = r->title,
+                            .description = r->description,
+                            .author = r->author};
+        rc = qn_store_pack_create(s, &pk, &pack, err);
+        for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
+            rc = qn_store_pack_fill(s, pack, ids[i], err);
+        *changed = 1;
+    } else if (rc == QN_OK) {
+        rc = qn_store_pack_set(s, pack, ids, c->naccepted, changed, err);
+    }
+    if (rc == QN_OK)
+        rc = qn_store_pack_recipe(s, pack, r->text, r->hash, err);
+    return rc;
+}
+
+int qn_campaign_build(qn_campaign *c, qn_store *s, qn_campaign_stats *st,
+                      qn_err *err)
+{
+    char stored[QN_HASH_HEX] = "";
+    int64_t *ids;
+    int rc;
+
+    memset(st, 0, sizeof(*st));
+    rc = qn_store_pack_list(s, c->r->pack, recipe_of, stored, err);
+    if (rc == QN_OK && !strcmp(stored, c->r->hash)) {
+        /* built from this very recipe and not edited since (an edit
+         * clears the stored hash) */
+        st->unchanged_recipe = 1;
+        return QN_OK;
+    }
+    if (rc != QN_OK && rc != QN_ENOTFOUND)
+        return rc;
+    if ((rc = draw_all(c, st, err)) != QN_OK)
+        return rc;
+    qsort(c->accepted, c->naccepted, sizeof(*c->accepted), cmp_puzzles);
+    ids = QN_NEWN(c->naccepted + 1, int64_t);
+    rc = qn_store_begin(s, err);
+    if (rc == QN_OK && (rc = put_all(c, s, ids, err)) == QN_OK)
+        rc = put_pack(c, s, ids, &st->changed, err);
+    if (rc == QN_OK)
+        rc = qn_store_commit(s, err);
+    else
+        qn_store_rollback(s, NULL);
+    free(ids);
+    st->puzzles = c->naccepted;
+    return rc;
+}

@@ -1,0 +1,215 @@
+/*
+ * campaign_plan.c: a recipe's sections made ready to build: each rule
+ * loaded and compiled with its tiers, each part (a count section, or one
+ * tier of a tiers section) given its options and planned, so that an
+ * impossible part is refused, located in the recipe, before any draw.
+ */
+#include "quench/campaign.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign_internal.h"
+#include "quench/file.h"
+#include "quench/mem.h"
+
+static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
+{
+    if (err) {
+        err->line = m.line;
+        err->col = m.col;
+        qn_err_source(err, r->source);
+    }
+    return err ? err->code : QN_EINVAL;
+}
+
+/* Section i's rule: read, compiled, its distribution (when small
+ * enough) and its tiers. */
+static int load_rule(qn_campaign *c, size_t i, qn_err *err)
+{
+    const qn_recipe_section *rs = &c->r->sections[i];
+    campaign_rule *cr = &c->rules[i];
+    int rc;
+
+    rc = qn_file_read_all(&cr->yaml, &cr->yaml_len, rs->rules_path,
+                          QN_RULES_MAX_FILE, err);
+    if (rc == QN_OK)
+        rc = qn_rules_load_buf(&cr->rules, cr->yaml, cr->yaml_len,
+                               rs->rules_path, err);
+    if (rc == QN_OK)
+        rc = qn_solver_new(&cr->g, cr->rules, err);
+    if (rc != QN_OK)
+        return rc;
+    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->g), NULL) !=
+        QN_OK)
+        cr->dist = NULL; /* too large: sampled tiers, sampling modes */
+    qn_gen_tiers(cr->g, cr->dist, &cr->tiers);
+    qn_rules_hash(cr->rules, cr->hash);
+    qn_puzzle_id_key_init(&cr->key, cr->hash);
+    return QN_OK;
+}
+
+/* The options every part of section i shares. */
+static void part_opts(const qn_campaign *c, size_t i, qn_gen_opts *o)
+{
+    const qn_recipe_section *rs = &c->r->sections[i];
+    const campaign_rule *cr = &c->rules[i];
+
+    qn_gen_opts_init(o);
+    o->unique_optimum = rs->unique_optimum;
+    o->min_lit = rs->lit.lo > 1 ? (int)rs->lit.lo : 0;
+    o->max_lit = rs->lit.hi != UINT64_MAX ? (int)rs->lit.hi : 0;
+    o->jobs = c->jobs;
+    o->distrib = cr->dist;
+    o->tiers = &cr->tiers;
+    o->max_draws = 0;
+}
+
+static int unknown_tier(const qn_campaign *c, size_t i,
+                        const qn_recipe_tier *t, qn_err *err)
+{
+    const qn_tiers *tiers = &c->rules[i].tiers;
+    qn_buf list = QN_BUF_INIT;
+
+    for (size_t j = 0; j < tiers->n; j++)
+        qn_buf_addf(&list, "%s%s %llu-%llu", j ? ", " : "", tiers->name[j],
+                    (unsigned long long)tiers->lo[j],
+                    (unsigned long long)tiers->hi[j]);
+    qn_err_set(err, QN_EINVAL, 0, 0,
+               "section '%s': no tier '%s' in the grading of %s; its tiers: "
+               "%s",
+               c->r->sections[i].name, t->name, c->r->sections[i].rules,
+               tiers->n ? list.buf : "none");
+    qn_buf_release(&list);
+    return at_mark(err, c->r, t->mark);
+}
+
+static campaign_part *add_part(qn_campaign *c)
+{
+    c->parts = QN_RENEW(c->parts, c->nparts + 1, campaign_part);
+    memset(&c->parts[c->nparts], 0, sizeof(campaign_part));
+    return &c->parts[c->nparts++];
+}
+
+/* Section i's parts: one per tier, or the count. */
+static int section_parts(qn_campaign *c, size_t i, qn_err *err)
+{
+    const qn_recipe_section *rs = &c->r->sections[i];
+    const campaign_rule *cr = &c->rules[i];
+
+    for (size_t t = 0; t < rs->ntiers; t++) {
+        const qn_recipe_tier *rt = &rs->tiers[t];
+        size_t j = 0;
+        while (j < cr->tiers.n && strcmp(cr->tiers.name[j], rt->name))
+            j++;
+        if (j == cr->tiers.n)
+            return unknown_tier(c, i, rt, err);
+        campaign_part *p = add_part(c);
+        part_opts(c, i, &p->o);
+        p->o.lo = cr->tiers.lo[j];
+        p->o.hi = cr->tiers.hi[j];
+        p->pub.tier = rt->name;
+        p->pub.want = rt->count;
+        p->mark = rt->mark;
+        p->pub.section = i;
+        qn_recipe_section_seed(c->r, i, rt->name, &p->o.seed);
+    }
+    if (rs->ntiers == 0) {
+        campaign_part *p = add_part(c);
+        part_opts(c, i, &p->o);
+        p->o.lo = rs->presses.lo;
+        p->o.hi = rs->presses.hi;
+        p->o.mode = rs->distribution == QN_RECIPE_SPREAD ? QN_GEN_SPREAD
+                                                         : QN_GEN_AUTO;
+        p->pub.want = rs->count;
+        p->mark = rs->count_mark;
+        p->pub.section = i;
+        qn_recipe_section_seed(c->r, i, NULL, &p->o.seed);
+    }
+    return QN_OK;
+}
+
+/* Plan part p: what its target holds, refused when it cannot be met. */
+static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
+{
+    const qn_recipe_section *rs = &c->r->sections[p->pub.section];
+    int rc;
+
+    p->o.count = p->pub.want;
+    p->o.max_draws = p->pub.want * 1000 + 1000000;
+    rc = qn_gen_plan(c->rules[p->pub.section].g, &p->o, &p->pub.info, err);
+    if (rc != QN_OK) {
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        qn_err_set(err, QN_EINVAL, 0, 0, "section '%s'%s%s: %s", rs->name,
+                   p->pub.tier ? ", tier " : "",
+                   p->pub.tier ? p->pub.tier : "", why);
+        return at_mark(err, c->r, p->mark);
+    }
+    p->o.mode = p->pub.info.mode;
+    if (p->pub.info.exact && p->pub.info.distinct < p->pub.want) {
+        qn_err_set(err, QN_EINVAL, 0, 0,
+                   "section '%s'%s%s: only %llu distinct puzzles exist in "
+                   "its target on %s; asked for %llu",
+                   rs->name, p->pub.tier ? ", tier " : "",
+                   p->pub.tier ? p->pub.tier : "",
+                   (unsigned long long)p->pub.info.distinct, rs->rules,
+                   (unsigned long long)p->pub.want);
+        return at_mark(err, c->r, p->mark);
+    }
+    return QN_OK;
+}
+
+int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
+                     qn_err *err)
+{
+    qn_campaign *c = QN_NEW(qn_campaign);
+    int rc = QN_OK;
+
+    *out = NULL;
+    c->r = r;
+    c->jobs = jobs;
+    c->rules = QN_NEWN(r->nsections, campaign_rule);
+    for (size_t i = 0; rc == QN_OK && i < r->nsections; i++)
+        if ((rc = load_rule(c, i, err)) == QN_OK)
+            rc = section_parts(c, i, err);
+    for (size_t i = 0; rc == QN_OK && i < c->nparts; i++)
+        rc = plan_part(c, &c->parts[i], err);
+    if (rc != QN_OK) {
+        qn_campaign_free(c);
+        return rc;
+    }
+    *out = c;
+    return QN_OK;
+}
+
+void qn_campaign_free(qn_campaign *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->r->nsections; i++) {
+        qn_distrib_free(c->rules[i].dist);
+        qn_solver_free(c->rules[i].g);
+        qn_rules_free(c->rules[i].rules);
+        free(c->rules[i].yaml);
+    }
+    for (size_t i = 0; i < c->naccepted; i++) {
+        free(c->accepted[i].state);
+        free(c->accepted[i].grade);
+    }
+    free(c->accepted);
+    free(c->rules);
+    free(c->parts);
+    free(c);
+}
+
+size_t qn_campaign_nparts(const qn_campaign *c)
+{
+    return c->nparts;
+}
+
+const qn_campaign_part *qn_campaign_part_at(const qn_campaign *c, size_t i)
+{
+    return &c->parts[i].pub;
+}
