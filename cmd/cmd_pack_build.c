@@ -97,15 +97,27 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
     qn_campaign *c = NULL;
     qn_campaign_stats st;
     qn_err err = QN_ERR_INIT;
-    int rc;
+    int rc, building = 0, same = 0;
 
     rc = qn_recipe_load(&r, recipe, &err);
+    if (rc == QN_OK && !plan &&
+        (rc = qn_campaign_unchanged(s, r, &same, &err)) == QN_OK && same) {
+        if (!ctx->quiet) {
+            qn_buf_adds(out, "pack ");
+            qn_text_escape(out, r->pack);
+            qn_buf_adds(out, ": built from this recipe already, "
+                             "unchanged\n");
+        }
+        qn_recipe_free(r);
+        return QN_EXIT_OK;
+    }
     if (rc == QN_OK)
         rc = qn_campaign_plan(&c, r, jobs, &err);
     if (rc == QN_OK && plan)
         plan_report(out, json, r, c);
-    else if (rc == QN_OK && (rc = qn_campaign_build(c, s, &st, &err)) ==
-                                QN_OK && !ctx->quiet) {
+    else if (rc == QN_OK && (building = 1) &&
+             (rc = qn_campaign_build(c, s, &st, &err)) == QN_OK &&
+             !ctx->quiet) {
         qn_buf_adds(out, "pack ");
         qn_text_escape(out, r->pack);
         qn_buf_addf(out, st.unchanged_recipe
@@ -119,5 +131,10 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
     }
     qn_campaign_free(c);
     qn_recipe_free(r);
+    if (rc == QN_ELIMIT && building) { /* out of draws: too rare to fill, try later
+                              with another recipe; as generate says it */
+        qn_report(ctx, &err);
+        return QN_EXIT_TEMPFAIL;
+    }
     return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
 }

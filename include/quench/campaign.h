@@ -54,6 +54,12 @@ typedef struct qn_campaign_stats {
     int unchanged_recipe; /* the stored recipe was this one: nothing done */
 } qn_campaign_stats;
 
+/* *yes = 1 when the store holds a pack built from exactly this recipe
+ * and not edited since: a build would change nothing, and planning can
+ * be skipped. */
+int qn_campaign_unchanged(qn_store *s, const qn_recipe *r, int *yes,
+                          qn_err *err);
+
 /*
  * Build the pack into the store in one transaction: its rules, puzzles,
  * membership and recipe (text and hash). A pack already built from this

@@ -208,23 +208,31 @@ static int put_pack(const qn_campaign *c, qn_store *s, const int64_t *ids,
     return rc;
 }
 
+int qn_campaign_unchanged(qn_store *s, const qn_recipe *r, int *yes,
+                          qn_err *err)
+{
+    char stored[QN_HASH_HEX] = "";
+    int rc = qn_store_pack_list(s, r->pack, recipe_of, stored, err);
+
+    /* built from this very recipe and not edited since (an edit clears
+     * the stored hash) */
+    *yes = rc == QN_OK && !strcmp(stored, r->hash);
+    return rc == QN_ENOTFOUND ? QN_OK : rc;
+}
+
 int qn_campaign_build(qn_campaign *c, qn_store *s, qn_campaign_stats *st,
                       qn_err *err)
 {
-    char stored[QN_HASH_HEX] = "";
     int64_t *ids;
-    int rc;
+    int rc, same = 0;
 
     memset(st, 0, sizeof(*st));
-    rc = qn_store_pack_list(s, c->r->pack, recipe_of, stored, err);
-    if (rc == QN_OK && !strcmp(stored, c->r->hash)) {
-        /* built from this very recipe and not edited since (an edit
-         * clears the stored hash) */
+    if ((rc = qn_campaign_unchanged(s, c->r, &same, err)) != QN_OK)
+        return rc;
+    if (same) {
         st->unchanged_recipe = 1;
         return QN_OK;
     }
-    if (rc != QN_OK && rc != QN_ENOTFOUND)
-        return rc;
     if ((rc = draw_all(c, st, err)) != QN_OK)
         return rc;
     qsort(c->accepted, c->naccepted, sizeof(*c->accepted), cmp_puzzles);
