@@ -90,6 +90,31 @@ static void plan_report(qn_buf *out, int json, const qn_recipe *r,
     }
 }
 
+/* The plan, on stderr: the build's own report goes to stdout. */
+static void say_plan(const qn_recipe *r, const qn_campaign *c)
+{
+    qn_buf said = QN_BUF_INIT;
+
+    plan_report(&said, 0, r, c);
+    fwrite(said.buf, 1, said.len, stderr);
+    qn_buf_release(&said);
+}
+
+static void build_report(qn_buf *out, const qn_recipe *r,
+                         const qn_campaign_stats *st)
+{
+    qn_buf_adds(out, "pack ");
+    qn_text_escape(out, r->pack);
+    qn_buf_addf(out, st->unchanged_recipe
+                         ? ": built from this recipe already, unchanged\n"
+                     : st->changed
+                         ? ": %llu puzzles built (%llu draws)\n"
+                         : ": %llu puzzles, the same as before (%llu "
+                           "draws)\n",
+                (unsigned long long)st->puzzles,
+                (unsigned long long)st->draws);
+}
+
 int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
                    int plan, int jobs, int json, qn_buf *out)
 {
@@ -100,39 +125,33 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
     int rc, building = 0, same = 0;
 
     rc = qn_recipe_load(&r, recipe, &err);
+    /* an unchanged recipe is known by its stored hash: nothing planned */
     if (rc == QN_OK && !plan &&
         (rc = qn_campaign_unchanged(s, r, &same, &err)) == QN_OK && same) {
-        if (!ctx->quiet) {
-            qn_buf_adds(out, "pack ");
-            qn_text_escape(out, r->pack);
-            qn_buf_adds(out, ": built from this recipe already, "
-                             "unchanged\n");
-        }
+        memset(&st, 0, sizeof(st));
+        st.unchanged_recipe = 1;
+        if (!ctx->quiet)
+            build_report(out, r, &st);
         qn_recipe_free(r);
         return QN_EXIT_OK;
     }
     if (rc == QN_OK)
         rc = qn_campaign_plan(&c, r, jobs, &err);
-    if (rc == QN_OK && plan)
+    if (rc == QN_OK && plan) {
         plan_report(out, json, r, c);
-    else if (rc == QN_OK && (building = 1) &&
-             (rc = qn_campaign_build(c, s, &st, &err)) == QN_OK &&
-             !ctx->quiet) {
-        qn_buf_adds(out, "pack ");
-        qn_text_escape(out, r->pack);
-        qn_buf_addf(out, st.unchanged_recipe
-                             ? ": built from this recipe already, unchanged\n"
-                         : st.changed
-                             ? ": %llu puzzles built (%llu draws)\n"
-                             : ": %llu puzzles, the same as before "
-                               "(%llu draws)\n",
-                    (unsigned long long)st.puzzles,
-                    (unsigned long long)st.draws);
+    } else if (rc == QN_OK) {
+        if (!ctx->quiet)
+            say_plan(r, c); /* what each target holds, before drawing */
+        building = 1;
+        if ((rc = qn_campaign_build(c, s, &st, &err)) == QN_OK &&
+            !ctx->quiet)
+            build_report(out, r, &st);
     }
     qn_campaign_free(c);
     qn_recipe_free(r);
-    if (rc == QN_ELIMIT && building) { /* out of draws: too rare to fill, try later
-                              with another recipe; as generate says it */
+    /* out of draws: the target, with the variety, is too rare to fill;
+     * 75 as generate says it */
+    if (rc == QN_ELIMIT && building) {
         qn_report(ctx, &err);
         return QN_EXIT_TEMPFAIL;
     }

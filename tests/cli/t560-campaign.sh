@@ -32,6 +32,7 @@ expect_err "too-many.yaml:8:12: section 'all': only 101 distinct puzzles exist" 
 expect_eq "$(sqlite3 "$C/x.db" 'SELECT count(*) FROM puzzles')" 0 "nothing drawn or stored"
 q pack build "$C/all3.yaml" --db "$C/x.db"
 expect_rc 0 "all 101 puzzles of 3x3"
+expect_err "all: 101 wanted, presses 1..9" "the build says its plan before it draws"
 expect_eq "$(sqlite3 "$C/x.db" 'SELECT count(*) FROM pack_puzzles')" 101 "101 in the pack"
 recipe "$C/tier.yaml" <<SECTIONS
   - name: t
