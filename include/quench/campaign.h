@@ -56,7 +56,9 @@ typedef struct qn_campaign_stats {
 
 /* *yes = 1 when the store holds a pack built from exactly this recipe
  * and not edited since: a build would change nothing, and planning can
- * be skipped. */
+ * be skipped. QN_EINVAL (located at the recipe's pack name) when a pack
+ * of that name exists that `pack build` did not make: it is never
+ * replaced. */
 int qn_campaign_unchanged(qn_store *s, const qn_recipe *r, int *yes,
                           qn_err *err);
 

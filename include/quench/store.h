@@ -298,7 +298,8 @@ typedef struct qn_store_pack {
     const char *rules;       /* listed: its rules' names, ", " between
                                 them; "" when empty (ignored on input) */
     const char *recipe_hash; /* listed: the hash of the recipe it was
-                                built from, "" when none */
+                                built from, "" when none or edited since */
+    int from_recipe;         /* listed: 1 when `pack build` made it */
 } qn_store_pack;
 
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with

@@ -175,11 +175,13 @@ static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids,
     return rc;
 }
 
+/* The stored pack's recipe hash; "-" when a pack of that name exists
+ * that `pack build` did not make. */
 static int recipe_of(void *ctx, const qn_store_pack *p)
 {
     char *hash = ctx;
 
-    snprintf(hash, QN_HASH_HEX, "%s", p->recipe_hash);
+    snprintf(hash, QN_HASH_HEX, "%s", p->from_recipe ? p->recipe_hash : "-");
     return 0;
 }
 
@@ -217,6 +219,15 @@ int qn_campaign_unchanged(qn_store *s, const qn_recipe *r, int *yes,
     /* built from this very recipe and not edited since (an edit clears
      * the stored hash) */
     *yes = rc == QN_OK && !strcmp(stored, r->hash);
+    /* a pack made by hand is never replaced by a recipe's */
+    if (rc == QN_OK && !strcmp(stored, "-")) {
+        qn_err_set(err, QN_EINVAL, r->pack_mark.line, r->pack_mark.col,
+                   "pack '%s' exists and was not built from a recipe: name "
+                   "the recipe's pack otherwise, or delete that pack first",
+                   r->pack);
+        qn_err_source(err, r->source);
+        return QN_EINVAL;
+    }
     return rc == QN_ENOTFOUND ? QN_OK : rc;
 }
 

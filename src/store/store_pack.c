@@ -134,7 +134,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         " FROM (SELECT DISTINCT r.name FROM pack_puzzles pp"
         " JOIN puzzles z ON z.id = pp.puzzle_id JOIN rules r"
         " ON r.id = z.rule_id WHERE pp.pack_id = packs.id ORDER BY r.name)),"
-        " coalesce(recipe_hash, '') FROM packs"
+        " coalesce(recipe_hash, ''), recipe IS NOT NULL FROM packs"
         " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
         err);
     if (rc != QN_OK)
@@ -154,6 +154,7 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         p.build = qn_store__col_str(st, 9);
         p.rules = qn_store__col_str(st, 10);
         p.recipe_hash = qn_store__col_str(st, 11);
+        p.from_recipe = sqlite3_column_int(st, 12);
         n++;
         if ((rc = fn(ctx, &p)) != 0)
             break;

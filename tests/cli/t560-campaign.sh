@@ -148,4 +148,11 @@ assert [p["id"] for p in e["puzzles"]] == [p["id"] for p in h["puzzles"]]
 assert h["pack"]["version"] == e["pack"]["version"] + 2
 PY
 
+# a pack made by hand is never replaced by a recipe's
+q pack create camp --db "$C/hand.db"
+q pack build "$C/camp.yaml" --db "$C/hand.db"
+expect_rc 65 "a recipe naming a pack made by hand"
+expect_err "camp.yaml:1:7: pack 'camp' exists and was not built from a recipe" "is refused, located"
+expect_eq "$(sqlite3 "$C/hand.db" 'SELECT count(*) FROM puzzles')" 0 "nothing drawn or stored"
+
 done_testing
