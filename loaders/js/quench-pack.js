@@ -250,6 +250,30 @@ export class Board {
 }
 
 /**
+ * Replay a puzzle's witness on a fresh board (press cell j solution[j]
+ * times): "" when it reaches the goal in exactly minPresses presses and
+ * reset() restores the start, else the reason. A game can run it on a
+ * downloaded pack before offering it; the replay drivers run it on every
+ * puzzle.
+ */
+export function checkWitness(puzzle) {
+    const board = puzzle.newBoard();
+    let used = 0;
+    puzzle.witness.forEach((times, cell) => {
+        for (let t = 0; t < times; t++) board.press(cell);
+        used += times;
+    });
+    if (!board.isSolved()) return "the witness does not reach the goal";
+    if (used !== puzzle.minPresses)
+        return `the witness uses ${used} presses, min_presses is ${puzzle.minPresses}`;
+    if (board.presses !== used) return `the board counted ${board.presses} presses, made ${used}`;
+    board.reset();
+    if (board.presses !== 0 || !board.state.every((v, j) => v === puzzle.start[j]))
+        return "reset() does not restore the start";
+    return "";
+}
+
+/**
  * Where to draw each cell of a rule: [{x, y}] in cell order, in units of
  * one cell width (neighbouring centres 1 apart), origin at the top-left
  * position, y down. Grid: the cell's column and row. Hex (odd-r): odd rows

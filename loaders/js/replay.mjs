@@ -6,7 +6,7 @@
 // empty; 64 usage; 65 a document the loader refuses (bad JSON, wrong
 // format or version, a missing or bad field); 66 the file cannot be read.
 import { readFileSync } from "node:fs";
-import { parsePack, PackError } from "./quench-pack.js";
+import { checkWitness, parsePack, PackError } from "./quench-pack.js";
 
 const [file, ...extra] = process.argv.slice(2);
 if (file === undefined || extra.length > 0) {
@@ -31,28 +31,10 @@ try {
     process.exit(65);
 }
 
-// One puzzle: the reason it fails, or "" when it replays.
-function replay(puzzle) {
-    const board = puzzle.newBoard();
-    let used = 0;
-    puzzle.witness.forEach((times, cell) => {
-        for (let t = 0; t < times; t++) board.press(cell);
-        used += times;
-    });
-    if (!board.isSolved()) return "the witness does not reach the goal";
-    if (used !== puzzle.minPresses)
-        return `the witness uses ${used} presses, min_presses is ${puzzle.minPresses}`;
-    if (board.presses !== used) return `the board counted ${board.presses} presses, made ${used}`;
-    board.reset();
-    if (board.presses !== 0 || !board.state.every((v, j) => v === puzzle.start[j]))
-        return "reset() does not restore the start";
-    return "";
-}
-
 let solved = 0;
 let failed = 0;
 for (const p of pack.puzzles) {
-    const why = replay(p);
+    const why = checkWitness(p);
     if (why === "") {
         solved++;
     } else {
