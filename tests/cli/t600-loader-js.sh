@@ -13,10 +13,7 @@ MODULE=$TOP/loaders/js/quench-pack.js
 
 command -v node >/dev/null 2>&1 ||
     not_ok "node is missing: run scripts/install-deps (apt-get install nodejs)"
-CHROMIUM=
-for c in chromium chromium-browser; do
-    if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$c; break; fi
-done
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
 [ -n "$CHROMIUM" ] ||
     not_ok "chromium is missing: run scripts/install-deps (apt-get install chromium)"
 
