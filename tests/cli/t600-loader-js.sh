@@ -91,7 +91,7 @@ done
 # 9, 10). Each line is "cells changed by one press: amounts".
 cat >"$TMP/press.mjs" <<EOF
 import { readFileSync } from "node:fs";
-import { parsePack } from "$MODULE";
+import { centres, parsePack } from "$MODULE";
 const load = (p) => parsePack(readFileSync("$TMP/" + p + ".json", "utf8")).puzzles[0];
 function delta(p, cell, times = 1) {
     const b = p.newBoard();
@@ -120,6 +120,14 @@ try { b.press(9); console.log("press 9 accepted"); } catch (e) { console.log(e.n
 const g = hex.newBoard();
 g.state.set(hex.goal);
 console.log("at goal", g.isSolved(), "at start", hex.newBoard().isSolved());
+// centres(): on a hex board every neighbour is one cell width away.
+for (const p of [hex, load("hexagon-3")]) {
+    const c = centres(p.rule), ds = new Set();
+    p.cells.forEach((cell, j) => cell.effects.forEach((e) => {
+        if (e.cell !== j) ds.add(Math.hypot(c[j].x - c[e.cell].x, c[j].y - c[e.cell].y).toFixed(6));
+    }));
+    console.log(p.board.kind, "neighbours at", [...ds].join(" "));
+}
 console.log("geometry", hex.board.kind, hex.board.width, hex.board.height, hex.cells[5].row, hex.cells[5].col);
 EOF
 node "$TMP/press.mjs" >"$TMP/out" 2>"$TMP/err"
@@ -139,6 +147,8 @@ mask 2 2+2,3+1,6+3
 reset 0 true
 RangeError
 at goal true at start false
+hex neighbours at 1.000000
+hexagon neighbours at 1.000000
 geometry hex 4 3 1 1
 EOF
 if diff "$TMP/want" "$TMP/out" >"$TMP/diff"; then ok; else
