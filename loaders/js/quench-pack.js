@@ -172,7 +172,7 @@ function loadPuzzle(p, i, path, rules) {
  * "quench-pack" version 2 or breaks it.
  */
 export function loadPack(doc) {
-    object(doc, "");
+    object(doc, "document");
     const format = field(doc, "format", "document");
     if (format !== FORMAT)
         throw new PackError("format", `${JSON.stringify(format)} is not a quench pack (expected "${FORMAT}")`);
