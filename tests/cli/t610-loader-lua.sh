@@ -1,8 +1,9 @@
 #!/bin/sh
 # t610: the Lua loader and its replay driver (issue #21, loaders/lua/).
-# Packs from every rule in rules/, plus a masked hex rectangle and a
-# masked grid with five colours, both with non-zero goals, are replayed in
-# lua5.4 and in LuaJIT (LÖVE's runtime): every witness must reach the goal
+# Packs from every rule in rules/, plus a masked hex rectangle, a masked
+# grid with five colours and press amount 2, and a graph whose presses add
+# 1 to 5 mod 6 (all three with non-zero goals), are replayed in lua5.4 and
+# in LuaJIT (LÖVE's runtime): every witness must reach the goal
 # in exactly min_presses presses. Damaged documents must be refused or
 # fail. Facts from outside quench: the puzzle counts asked of generate, the
 # spec's press rule (docs/EXPORT.md), Lights Out's plus stencil on 3x3 and
@@ -35,8 +36,8 @@ expect_line() {
     expect_eq "$(cat "$TMP/out")" "$1" "$2"
 }
 
-# --- extra rules: the shapes rules/ lacks (hex rectangle, non-zero goals,
-# a mask with more than two colours) ----------------------------------------
+# --- extra rules: what rules/ lacks (a hex rectangle, non-zero goals, a
+# mask with five colours, press amounts other than 1) ------------------------
 mkdir -p "$TMP/rules"
 cat >"$TMP/rules/hexrect-goal.yaml" <<'RULE'
 quench: 1
@@ -51,8 +52,21 @@ quench: 1
 name: mask-k5-goal
 colours: 5
 board: {grid: [4, 4], mask: ".##./####/####/.##."}
-press: {stencil: plus}
+press: {stencil: plus, amount: 2}
 goal: .12./0000/0300/.04.
+RULE
+cat >"$TMP/rules/graph-amounts.yaml" <<'RULE'
+quench: 1
+name: graph-amounts
+colours: 6
+board: {graph: 5}
+effects:
+  0: [[0, 1], [1, 2], [4, 5]]
+  1: [[1, 1], [2, 3]]
+  2: [[2, 1], [3, 4], [0, 2]]
+  3: [[3, 5], [4, 1]]
+  4: [[4, 1], [0, 3], [2, 1]]
+goal: 12030
 RULE
 
 # --- every rule: a pack of $N puzzles each, exported as json ---------------
