@@ -100,9 +100,11 @@ local function get_string(t, key, path)
 end
 
 -- JSON numbers arrive as floats from some decoders (lua-cjson under 5.3+):
--- accept an integral value and hand the game an integer.
+-- accept an integral value and hand the game an integer. lua-cjson also
+-- reads NaN and Infinity, which are not integers.
 local function check_int(v, path, lo, hi)
-    if type(v) ~= "number" or v ~= v or math.floor(v) ~= v then
+    if type(v) ~= "number" or v ~= v or math.floor(v) ~= v
+        or v == math.huge or v == -math.huge then
         refuse(path, "is not an integer")
     end
     if lo and v < lo then refuse(path, tostring(tointeger(v)) .. " is below " .. lo) end

@@ -151,6 +151,7 @@ damage nopuzzles 'del d["puzzles"]'
 damage nostate 'del d["puzzles"][1]["state"]'
 damage badeffect 'd["rules"][0]["cells"][0]["effects"][0]["cell"] = 25'
 damage floatcell 'd["puzzles"][0]["state"][0] = 0.5'
+damage infinite 'd["puzzles"][0]["min_presses"] = float("inf")'
 damage badstate 'd["puzzles"][0]["state"][0] = 2'
 damage norule 'd["puzzles"][0]["rule"] = "0" * 64'
 # One more press of cell 0 changes the board (every press changes
@@ -163,7 +164,8 @@ printf '{"format": "quench-pack", ' >"$TMP/truncated.json"
 for lua in $RUNTIMES; do
     for bad in version:format_version format:format nopuzzles:puzzles \
                nostate:"puzzles[2]" badeffect:"rules[1].cells[1].effects[1].cell" \
-               floatcell:"puzzles[1].state[1]" badstate:"not below colours" \
+               floatcell:"puzzles[1].state[1]" infinite:"min_presses: is not an integer" \
+               badstate:"not below colours" \
                norule:"names no rule" truncated:"invalid JSON"; do
         f=${bad%%:*}
         replay "$lua" "$TMP/$f.json"
