@@ -1,0 +1,202 @@
+#!/bin/sh
+# t610: the Lua loader and its replay driver (issue #21, loaders/lua/).
+# Packs from every rule in rules/, plus a masked hex rectangle, a masked
+# grid with five colours and press amount 2, and a graph whose presses add
+# 1 to 5 mod 6 (all three with non-zero goals), are replayed in lua5.4 and
+# in LuaJIT (LÖVE's runtime): every witness must reach the goal
+# in exactly min_presses presses. Damaged documents must be refused or
+# fail. Facts from outside quench: the puzzle counts asked of generate, the
+# spec's press rule (docs/EXPORT.md), Lights Out's plus stencil on 3x3 and
+# the hexagon's 3S^2 - 3S + 1 cells. A missing runtime FAILS (CI installs
+# lua5.4, lua-cjson, lua-dkjson and luajit).
+. "$(dirname "$0")/lib.sh"
+
+REPLAY=$TOP/loaders/lua/replay
+DB=$TMP/x.db
+N=3
+
+RUNTIMES=""
+for lua in lua5.4 luajit; do
+    if command -v "$lua" >/dev/null 2>&1; then RUNTIMES="$RUNTIMES $lua"; ok
+    else not_ok "$lua is missing (apt-get install lua5.4 lua-cjson lua-dkjson luajit)"; fi
+done
+for mod in cjson dkjson; do
+    if lua5.4 -e "require('$mod')" >/dev/null 2>&1; then ok
+    else not_ok "lua5.4 cannot load $mod (apt-get install lua-cjson lua-dkjson)"; fi
+done
+command -v python3 >/dev/null 2>&1 && ok || not_ok "python3 is missing"
+
+# replay LUA FILE: run the driver under LUA; sets $rc, $TMP/out, $TMP/err.
+replay() {
+    QUENCH_LUA=$1 "$REPLAY" "$2" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+# expect_line LINE LABEL: stdout is exactly that one line.
+expect_line() {
+    expect_eq "$(cat "$TMP/out")" "$1" "$2"
+}
+
+# --- extra rules: what rules/ lacks (a hex rectangle, non-zero goals, a
+# mask with five colours, press amounts other than 1) ------------------------
+mkdir -p "$TMP/rules"
+cat >"$TMP/rules/hexrect-goal.yaml" <<'RULE'
+quench: 1
+name: hexrect-goal
+colours: 3
+board: {hex: [4, 3], mask: "####/#.##/####"}
+press: {stencil: hex}
+goal: 1000/0.01/0020
+RULE
+cat >"$TMP/rules/mask-k5-goal.yaml" <<'RULE'
+quench: 1
+name: mask-k5-goal
+colours: 5
+board: {grid: [4, 4], mask: ".##./####/####/.##."}
+press: {stencil: plus, amount: 2}
+goal: .12./0000/0300/.04.
+RULE
+cat >"$TMP/rules/graph-amounts.yaml" <<'RULE'
+quench: 1
+name: graph-amounts
+colours: 6
+board: {graph: 5}
+effects:
+  0: [[0, 1], [1, 2], [4, 5]]
+  1: [[1, 1], [2, 3]]
+  2: [[2, 1], [3, 4], [0, 2]]
+  3: [[3, 5], [4, 1]]
+  4: [[4, 1], [0, 3], [2, 1]]
+goal: 12030
+RULE
+
+# --- every rule: a pack of $N puzzles each, exported as json ---------------
+for r in "$TOP"/rules/*.yaml "$TMP"/rules/*.yaml; do
+    name=$(basename "$r" .yaml)
+    q generate "$r" -n "$N" --seed 1 --db "$DB" --pack "$name"
+    expect_rc 0 "generate $name"
+    q export "$name" --format json --db "$DB" -o "$TMP/$name.json"
+    expect_rc 0 "export $name"
+    for lua in $RUNTIMES; do
+        replay "$lua" "$TMP/$name.json"
+        expect_rc 0 "$lua replays $name"
+        expect_line "replayed $N puzzles: $N solved, 0 failed" "$lua replays $name"
+    done
+done
+
+# --- the module's API against facts from the spec --------------------------
+cat >"$TMP/api.lua" <<'LUA'
+package.path = arg[1] .. "/?.lua;" .. package.path
+local qp = require("quench_pack")
+local function read(p) local f = assert(io.open(p, "rb")); local t = f:read("*a"); f:close(); return t end
+local fails = 0
+local function check(cond, what) if not cond then fails = fails + 1; print("not ok: " .. what) end end
+-- classic 3x3 Lights Out: a corner press toggles 3 lights, an edge 4, the centre 5.
+local pack = assert(qp.load(read(arg[2] .. "/classic-3x3.json")))
+check(pack.name == "classic-3x3" and pack.version == 1 and #pack.puzzle_ids == 3, "pack fields")
+local pz = pack.by_id[pack.puzzle_ids[2]]
+check(pz.position == 2 and pz.colours == 2 and pz.ncells == 9 and pz.board.kind == "grid", "puzzle fields")
+for cell, want in pairs({[1] = 3, [2] = 4, [5] = 5}) do
+    local b = pz:new_board()
+    b:press(cell)
+    local changed = 0
+    for i = 1, 9 do if b.state[i] ~= pz.state[i] then changed = changed + 1 end end
+    check(changed == want, "3x3 press " .. cell .. " changes " .. changed .. ", want " .. want)
+    b:press(cell)
+    for i = 1, 9 do check(b.state[i] == pz.state[i], "two presses cancel mod 2") end
+    b:press(cell); b:reset()
+    check(b.presses == 0 and b.state[cell] == pz.state[cell], "reset")
+end
+check(not pcall(function() pz:new_board():press(10) end), "press(10) on 9 cells is an error")
+check(not pcall(function() pz:new_board():press(0) end), "press(0): cells start at 1")
+-- the hexagon of side 3: 19 cells; neighbours' centres are one cell apart.
+local hx = assert(qp.load(read(arg[2] .. "/hexagon-3.json"))).puzzles[1]
+check(hx.ncells == 19 and hx.shape == "hexagon" and hx.board.side == 3, "hexagon-3 geometry")
+for i, c in ipairs(hx.cells) do
+    for _, e in ipairs(c.effects) do
+        local d = hx.cells[e.cell]
+        local dist = math.sqrt((c.x - d.x) ^ 2 + (c.y - d.y) ^ 2)
+        check(e.cell == i or math.abs(dist - 1) < 1e-9, "hexagon neighbours " .. i .. "," .. e.cell .. " at " .. dist)
+    end
+end
+-- the ring of six, eight colours: a graph on a circle; dkjson decodes it too.
+local dk = require("dkjson")
+local ring = assert(qp.load(read(arg[2] .. "/ring6-mod8.json"), function(t) return (dk.decode(t)) end)).puzzles[1]
+check(ring.colours == 8 and ring.ncells == 6 and ring.shape == "circle", "ring geometry")
+check(math.abs(ring.cells[1].x) < 1e-9 and ring.cells[1].y < 0, "graph cell 1 at 12 o'clock")
+-- a refused document: nil and a message, not an error.
+local p, msg = qp.load('{"format": "quench-pack", "format_version": 3}')
+check(p == nil and msg:find("format_version", 1, true), "version 3 refused")
+print(fails == 0 and "api ok" or "api failed")
+LUA
+for lua in $RUNTIMES; do
+    "$lua" "$TMP/api.lua" "$TOP/loaders/lua" "$TMP" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 0 "$lua api checks"
+    expect_line "api ok" "$lua api checks"
+done
+
+# --- damaged documents ------------------------------------------------------
+# damage NAME PYTHON: $TMP/NAME.json is classic-5x5's document after PYTHON
+# ran on it as `d`.
+damage() {
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/classic-5x5.json" "$TMP/$1.json" "$2" ||
+        not_ok "cannot make $1.json"
+}
+damage version 'd["format_version"] = 3'
+damage format 'd["format"] = "ldtk"'
+damage nopuzzles 'del d["puzzles"]'
+damage nostate 'del d["puzzles"][1]["state"]'
+damage badeffect 'd["rules"][0]["cells"][0]["effects"][0]["cell"] = 25'
+damage floatcell 'd["puzzles"][0]["state"][0] = 0.5'
+damage infinite 'd["puzzles"][0]["min_presses"] = float("inf")'
+damage badstate 'd["puzzles"][0]["state"][0] = 2'
+damage norule 'd["puzzles"][0]["rule"] = "0" * 64'
+# One more press of cell 0 changes the board (every press changes
+# something), so the tampered witness misses the goal.
+damage witness 'd["puzzles"][1]["solution"][0] ^= 1'
+damage minpresses 'd["puzzles"][2]["min_presses"] += 1'
+damage empty 'd["puzzles"] = []'
+printf '{"format": "quench-pack", ' >"$TMP/truncated.json"
+
+for lua in $RUNTIMES; do
+    for bad in version:format_version format:format nopuzzles:puzzles \
+               nostate:"puzzles[2]" badeffect:"rules[1].cells[1].effects[1].cell" \
+               floatcell:"puzzles[1].state[1]" infinite:"min_presses: is not an integer" \
+               badstate:"not below colours" \
+               norule:"names no rule" truncated:"invalid JSON"; do
+        f=${bad%%:*}
+        replay "$lua" "$TMP/$f.json"
+        expect_rc 65 "$lua refuses $f.json"
+        expect_err "$f.json: " "$lua names the file ($f)"
+        expect_err "${bad#*:}" "$lua says what is wrong in $f.json"
+        expect_empty_out "$lua $f.json"
+    done
+    replay "$lua" "$TMP/witness.json"
+    expect_rc 1 "$lua: a tampered witness fails"
+    expect_line "replayed $N puzzles: $((N - 1)) solved, 1 failed" "$lua: tampered witness"
+    expect_err "puzzle 2 (id " "$lua names the failed puzzle"
+    expect_err "does not reach the goal" "$lua says why the witness fails"
+    replay "$lua" "$TMP/minpresses.json"
+    expect_rc 1 "$lua: min_presses off by one fails"
+    expect_line "replayed $N puzzles: $((N - 1)) solved, 1 failed" "$lua: min_presses"
+    expect_err "min_presses is" "$lua says min_presses differs"
+    replay "$lua" "$TMP/empty.json"
+    expect_rc 1 "$lua: an empty pack is not a pass"
+    expect_line "replayed 0 puzzles: 0 solved, 0 failed" "$lua: empty pack"
+    replay "$lua" "$TMP/nonexistent.json"
+    expect_rc 66 "$lua: a missing file"
+    replay "$lua" ""
+    expect_rc 66 "$lua: an empty path"
+done
+QUENCH_LUA=$lua "$REPLAY" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 64 "replay without a file"
+QUENCH_LUA=no-such-lua "$REPLAY" "$TMP/classic-5x5.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 69 "replay with a runtime that is not installed"
+expect_err "no-such-lua is not installed" "the missing runtime is named"
+
+done_testing
