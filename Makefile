@@ -3,6 +3,8 @@
 #   make                      optimised build/quench and build/libquench.a
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
+#   make check-loaders        the game loaders (loaders/) in their runtimes
+#   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
 #   make torture              malformed-input corpus, kill -9 rounds,
@@ -80,7 +82,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps check-fuzz fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: all deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -138,6 +140,19 @@ check: $(QUENCH) $(TEST_BIN) check-deps check-fuzz
 	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
+
+# The reference loaders (loaders/, issue #21), each in its game's runtime:
+# node and Chromium, lua5.4 and LuaJIT, godot3-server, mono. A missing
+# runtime fails; scripts/install-deps installs them all.
+check-loaders: $(QUENCH)
+	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
+	  VARIANT=$(VARIANT) sh tests/run.sh -d tests/loaders
+
+# Sharded generate runs on a one-node Slurm cluster that the test starts
+# and stops (issue #22): needs root, slurm-wlm and munge.
+check-cluster: $(QUENCH)
+	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
+	  VARIANT=$(VARIANT) sh tests/run.sh -d tests/cluster
 
 # Fuzzing (issue #9): libFuzzer targets in fuzz/; check replays every seed
 # and regression input through the same target code, built with $(CC).

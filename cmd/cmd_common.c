@@ -137,25 +137,25 @@ int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
     return QN_EXIT_OK;
 }
 
-int cmd_store_rule(qn_store *s, const char *path, const qn_rules *r,
-                   int64_t *id_out, qn_err *err)
+int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out,
+                   qn_err *err)
 {
-    char hash[65], *yaml = NULL;
-    size_t len;
+    char hash[65];
     qn_store_rule sr;
-    int rc = cmd_read_all(path, QN_RULES_MAX_FILE, &yaml, &len, err);
 
     qn_rules_hash(r, hash);
     memset(&sr, 0, sizeof(sr));
     sr.hash = hash;
     sr.name = qn_rules_name(r);
-    sr.yaml = yaml;
+    /* the text the rule was loaded from, not the file read again: standard
+     * input can be read only once */
+    sr.yaml = qn_rules_text(r, NULL);
     sr.cells = qn_rules_ncells(r);
     sr.colours = qn_rules_colours(r);
-    if (rc == QN_OK)
-        rc = qn_store_put_rule(s, &sr, id_out, err);
-    free(yaml);
-    return rc;
+    if (!sr.yaml)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "rule %s has no text to store", sr.name);
+    return qn_store_put_rule(s, &sr, id_out, err);
 }
 
 int cmd_store_build_pack(qn_store *s, const char *name, const char *build,

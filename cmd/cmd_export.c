@@ -71,8 +71,8 @@ static int on_member(void *ctx, const qn_store_row *r)
 
 /*
  * The position in pack `name` of the puzzle ref names: QN_ENOTFOUND when
- * there is no such puzzle, or it is not in the pack; QN_EINVAL when a
- * prefix names several puzzles (qn_store_puzzle_resolve).
+ * there is no such puzzle, or it is not in the pack; QN_EINVAL (only) when
+ * a prefix names several puzzles (qn_store_puzzle_resolve).
  */
 static int find_in_pack(qn_store *s, const char *name, const char *ref,
                         int64_t *position_out, qn_err *err)
@@ -155,10 +155,13 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
         qn_store_close(s);
         return qn_report(ctx, &err);
     }
-    if (ref && find_in_pack(s, pack, ref, &eo.puzzle, &err) != QN_OK) {
+    if (ref && (st = find_in_pack(s, pack, ref, &eo.puzzle, &err)) != QN_OK) {
         qn_store_close(s);
         qn_pack_doc_release(&doc);
-        return qn_report(ctx, &err);
+        /* a prefix naming two puzzles is the argument's fault (64), as in
+         * pack add and solve --id */
+        return st == QN_EINVAL ? qn_usage_error("export: %s", err.msg)
+                               : qn_report(ctx, &err);
     }
     qn_store_close(s);
     if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {

@@ -521,8 +521,7 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
         if (rc == QN_ENOTFOUND)
             vr->rule_id = 0, rc = QN_OK;
     } else {
-        rc = cmd_store_rule(vr->store, vr->o->rules, r, &vr->rule_id,
-                            &vr->db_err);
+        rc = cmd_store_rule(vr->store, r, &vr->rule_id, &vr->db_err);
         if (rc == QN_OK)
             rc = cmd_store_pack(vr->store, vr->o->into, &vr->pack_id,
                                 &vr->db_err);

@@ -1,47 +1,90 @@
 #!/bin/sh
-# Run every unit-test program given as arguments, then every CLI test in
-# tests/cli/, and print one total line "N passed, N failed". Exit 1 on any
-# failure. Environment: QUENCH (binary under test), OUT (build directory).
+# tests/run.sh [-j N] [-d DIR]... [UNIT...]: run every unit-test program
+# given as arguments, then every tNNN-*.sh in each DIR (default tests/cli),
+# N at a time (default: the number of cores), and print one total line
+# "N passed, N failed". Exit 1 on any failure. Environment: QUENCH (binary
+# under test), OUT (build directory).
+#
+# Each test runs in its own temporary directory and writes only there, so
+# tests can run side by side; a result line is printed as each one ends and
+# the slowest start first, so a 2-core machine finishes in about half the
+# time of one after another.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-pass=0
-fail=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-start=$(date +%s)
 
-tally() { # name, exit status, seconds; reads "N passed, N failed" from $log
-    name=$1 rc=$2 secs=$3
+# --one WORK INDEX TEST: run one test (a program, or a .sh script) from the
+# top directory; its output goes to WORK/INDEX.log, "passed failed secs" to
+# WORK/INDEX.res, and one line "ok ..." or "FAIL ..." to stdout.
+if [ "${1:-}" = --one ]; then
+    work=$2 idx=$3 t=$4
+    case $t in
+        *.sh) name=$(basename "$(dirname "$t")")/$(basename "$t") ;;
+        *) name=$(basename "$t") ;;
+    esac
+    log=$work/$idx.log
+    t0=$(date +%s)
+    case $t in
+        *.sh) (cd "$top" && sh "$t") >"$log" 2>&1 ;;
+        *) (cd "$top" && "$t") >"$log" 2>&1 ;;
+    esac
+    rc=$?
+    secs=$(($(date +%s) - t0))
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
     f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
     p=${p:-0} f=${f:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        f=1 # crashed or failed without saying so
-    fi
-    pass=$((pass + p))
-    fail=$((fail + f))
+    # a test that crashed or failed without saying so counts one failure
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    echo "$p $f $secs" >"$work/$idx.res"
     if [ "$f" -ne 0 ]; then
-        echo "FAIL $name (exit $rc, $secs s)"
-        sed 's/^/    /' "$log" | tail -n 40
+        # one write, so lines of tests ending together do not interleave
+        printf 'FAIL %s (exit %s, %s s)\n%s\n' "$name" "$rc" "$secs" \
+            "$(sed 's/^/    /' "$log" | tail -n 40)"
     else
         echo "ok   $name: $p checks, $secs s"
     fi
-}
+    exit 0
+fi
 
-for t in "$@"; do
-    t0=$(date +%s)
-    (cd "$top" && "$t") >"$log" 2>&1
-    tally "$(basename "$t")" $? $(($(date +%s) - t0))
+jobs=$(nproc 2>/dev/null || echo 2)
+dirs=
+while [ $# -gt 0 ]; do
+    case $1 in
+        -j) jobs=$2; shift 2 ;;
+        -j*) jobs=${1#-j}; shift ;;
+        -d) dirs="$dirs $2"; shift 2 ;;
+        *) break ;;
+    esac
 done
+[ -n "$dirs" ] || dirs=tests/cli
 
-for t in "$top"/tests/cli/t[0-9]*.sh; do
-    [ -e "$t" ] || continue
-    t0=$(date +%s)
-    (cd "$top" && sh "$t") >"$log" 2>&1
-    tally "cli/$(basename "$t")" $? $(($(date +%s) - t0))
-done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# The queue: one test per line. The slowest known tests go first (their
+# time bounds the whole run), then the rest in name order.
+slow='test_store t440-crash-faults.sh t420-generate-db.sh t310-validate.sh t330-bigboard.sh'
+{
+    for t in "$@"; do echo "$t"; done
+    for d in $dirs; do
+        for t in "$top/$d"/t[0-9]*.sh; do
+            [ -e "$t" ] && echo "$d/$(basename "$t")"
+        done
+    done
+} >"$work/all"
+for s in $slow; do grep -E "(^|/)$s\$" "$work/all"; done >"$work/queue"
+grep -v -x -F -f "$work/queue" "$work/all" >>"$work/queue"
 
-echo "tests took $(($(date +%s) - start)) s"
+start=$(date +%s)
+awk '{print NR, $0}' "$work/queue" |
+    xargs -P "$jobs" -L 1 sh "$0" --one "$work"
+echo "tests took $(($(date +%s) - start)) s ($jobs at a time)"
+pass=$(cat "$work"/*.res 2>/dev/null | awk '{p += $1} END {print p + 0}')
+fail=$(cat "$work"/*.res 2>/dev/null | awk '{f += $2} END {print f + 0}')
+ran=$(ls "$work"/*.res 2>/dev/null | wc -l)
+queued=$(wc -l <"$work/queue")
+if [ "$ran" -ne "$queued" ]; then
+    echo "FAIL only $ran of $queued tests reported a result"
+    fail=$((fail + 1))
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

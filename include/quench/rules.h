@@ -190,6 +190,11 @@ void qn_rules_free(qn_rules *r);
  * Accessors. Pointers are borrowed from `r` and live as long as it does.
  */
 const char *qn_rules_name(const qn_rules *r);
+/* The YAML text r was loaded from (NUL-terminated, its length in *len_out
+ * when len_out is not NULL), as read: a rule read from standard input can
+ * be stored without reading it again. NULL (length 0) for a rule built
+ * from a spec (qn_rules_build). */
+const char *qn_rules_text(const qn_rules *r, size_t *len_out);
 const char *qn_rules_title(const qn_rules *r);       /* "" when absent */
 const char *qn_rules_description(const qn_rules *r); /* "" when absent */
 const char *qn_rules_author(const qn_rules *r);      /* "" when absent */

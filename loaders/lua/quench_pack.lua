@@ -49,9 +49,10 @@
 -- coordinates stored as row = r + side - 1, col = q + side - 1) or "graph"
 -- (no geometry: cells on a circle). `x`, `y` are centres in units of one
 -- cell width, as quench's svg and html exports draw them: grid (col, row);
--- hex (col + 0.5 * (row % 2), row * sqrt(3)/2); hexagon with q, r as above
--- (q + r/2, r * sqrt(3)/2); graph clockwise from 12 o'clock on a circle
--- around (0, 0). `shape` says what to draw at each centre: "square",
+-- hex (col + 0.5 * (row % 2), row * sqrt(3)/2); hexagon (col + row/2,
+-- row * sqrt(3)/2), shifted so the leftmost cell is at x 0; graph clockwise
+-- from 12 o'clock on a circle of radius r = 1.5 / (2 sin(pi/n)) around
+-- (r, r), so neighbouring centres are 1.5 apart. Origin top left, y down. `shape` says what to draw at each centre: "square",
 -- "hexagon" (pointy-top, 1 wide flat side to flat side) or "circle".
 --
 -- Errors: load, from_table and read_file return nil and a message
@@ -162,21 +163,30 @@ local function read_board(r, path)
             side = get_int(b, "side", p, 0, 37)}
 end
 
--- The cell's centre, in cell widths, as svg.c and the html page place it.
+-- The cell's centre, in cell widths, as svg.c and the html page place it
+-- (and the other loaders: loaders/js centres()). Hexagon boards are then
+-- shifted left so the leftmost cell is at x 0 (place_hexagon).
 local function centre(board, cell, i, ncells)
     local row, col = cell.row, cell.col
     if board.kind == "hex" then
         return col + 0.5 * (row % 2), SQRT3_2 * row
     elseif board.kind == "hexagon" then
-        local q, r = col - (board.side - 1), row - (board.side - 1)
-        return q + 0.5 * r, SQRT3_2 * r
+        return col + 0.5 * row, SQRT3_2 * row
     elseif board.kind == "graph" then
+        -- a ring whose neighbouring centres are 1.5 cell widths apart,
+        -- cell 1 at 12 o'clock, clockwise, in the square (0, 0)-(2r, 2r)
         if ncells < 2 then return 0, 0 end
-        local a = -math.pi / 2 + 2 * math.pi * (i - 1) / ncells
-        local radius = math.max(ncells * 1.3 / (2 * math.pi), 0.8)
-        return radius * math.cos(a), radius * math.sin(a)
+        local radius = 1.5 / (2 * math.sin(math.pi / ncells))
+        local a = 2 * math.pi * (i - 1) / ncells
+        return radius + radius * math.sin(a), radius - radius * math.cos(a)
     end
     return col, row
+end
+
+local function place_hexagon(cells)
+    local x0 = math.huge
+    for _, c in ipairs(cells) do x0 = math.min(x0, c.x) end
+    for _, c in ipairs(cells) do c.x = c.x - x0 end
 end
 
 local function read_effects(c, path, ncells)
@@ -211,6 +221,7 @@ local function read_cells(r, path, board, ncells)
         cell.x, cell.y = centre(board, cell, i, ncells)
         out[i] = cell
     end
+    if board.kind == "hexagon" then place_hexagon(out) end
     return out
 end
 

@@ -32,6 +32,8 @@ struct qn_rules {
     size_t ntiers;
     qn_rules_group group; /* the symmetries */
     int *syminv;          /* group.nsyms * n: the inverse permutations */
+    char *text;           /* the YAML loaded from, NUL-terminated; or NULL */
+    size_t text_len;
 };
 
 /* ------------------------------------------------------------------ */
@@ -212,6 +214,7 @@ void qn_rules_free(qn_rules *r)
     qn_layout_release(&r->layout);
     free(r->matrix);
     free(r->goal);
+    free(r->text);
     for (i = 0; i < r->ntiers; i++)
         free(r->tiers[i].name);
     free(r->tiers);
@@ -222,6 +225,22 @@ void qn_rules_free(qn_rules *r)
 
 /* ------------------------------------------------------------------ */
 /* Accessors */
+
+void qn_rules__keep_text(qn_rules *r, const char *text, size_t len)
+{
+    free(r->text);
+    r->text = qn_xmalloc(len + 1);
+    memcpy(r->text, text, len);
+    r->text[len] = '\0';
+    r->text_len = len;
+}
+
+const char *qn_rules_text(const qn_rules *r, size_t *len_out)
+{
+    if (len_out)
+        *len_out = r->text ? r->text_len : 0;
+    return r->text;
+}
 
 const char *qn_rules_name(const qn_rules *r)
 {

@@ -40,6 +40,11 @@ int qn_rules__read_file(const char *path, char **buf_out, size_t *len_out,
 /* The source name of path in messages: "<stdin>" for "-". */
 const char *qn_rules__source_name(const char *path);
 
+/* rules.c: keep a copy of the YAML that r was loaded from (qn_rules_text),
+ * so a caller that stores the rule need not read its file twice (standard
+ * input cannot be). */
+void qn_rules__keep_text(qn_rules *r, const char *text, size_t len);
+
 /* rules_board.c: the board section into *l (released by the caller). */
 int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err);
 

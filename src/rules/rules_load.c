@@ -24,6 +24,8 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
         rc = qn_rules_build(out, &spec, source, err);
     else
         qn_err_source(err, source ? source : "");
+    if (rc == QN_OK)
+        qn_rules__keep_text(*out, text, len);
     qn_rules_spec_release(&spec);
     return rc;
 }
@@ -92,6 +94,8 @@ int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
             spec.h = h;
         }
         rc = qn_rules_build(dense_out, &spec, source, err);
+        if (rc == QN_OK)
+            qn_rules__keep_text(*dense_out, buf, len);
     }
     qn_rules_spec_release(&spec);
     free(buf);

@@ -167,4 +167,14 @@ wait $p2; r2=$?
 expect_eq "$r1 $r2" "0 0" "concurrent writers both succeed"
 expect_eq "$(python3 -c "import sqlite3; print(sqlite3.connect('two.db').execute('SELECT count(*) FROM puzzles').fetchone()[0])")" 10000 "both runs stored (distinct seeds)"
 
+# A rule read from standard input is stored as it was read (it cannot be
+# read a second time): the stored text is the file, and the pack exports.
+qin "$R/classic-3x3.yaml" generate - -n 2 --seed 3 --db in.db --pack stdin
+expect_rc 0 "generate from standard input into a database"
+python3 -c "import sqlite3,sys; sys.stdout.write(sqlite3.connect('in.db').execute('SELECT yaml FROM rules').fetchone()[0])" >stored.yaml
+cmp -s stored.yaml "$R/classic-3x3.yaml" && ok ||
+    not_ok "the stored rule text is not the file read from standard input"
+q export stdin --db in.db --format json -o in.json
+expect_rc 0 "export of a pack whose rule came from standard input"
+
 done_testing

@@ -265,7 +265,7 @@ pair=$(awk '{ p = substr($1, 1, 4) }
 set -- $pair
 if [ $# -eq 3 ]; then ok; else not_ok "no two ids share 4 digits: '$pair'"; fi
 q export many --format svg --puzzle "${1:-none}" --db "$DB"
-expect_rc 65 "--puzzle with an ambiguous prefix"
+expect_rc 64 "--puzzle with an ambiguous prefix"
 expect_err "puzzle id '${1:-none}' is ambiguous" "ambiguous prefix message"
 q export many --format svg --puzzle "${3:-none}" --db "$DB"
 expect_rc 0 "--puzzle: the whole id of one of them"

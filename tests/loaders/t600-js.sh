@@ -5,7 +5,7 @@
 # amounts above 1, and on damaged documents; then the same module in
 # headless Chromium. Needs node and chromium: when missing the checks FAIL
 # (not skipped): run scripts/install-deps.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../cli/lib.sh"
 
 DB=$TMP/x.db
 REPLAY=$TOP/loaders/js/replay

@@ -9,7 +9,7 @@
 # spec's press rule (docs/EXPORT.md), Lights Out's plus stencil on 3x3 and
 # the hexagon's 3S^2 - 3S + 1 cells. A missing runtime FAILS (CI installs
 # lua5.4, lua-cjson, lua-dkjson and luajit).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../cli/lib.sh"
 
 REPLAY=$TOP/loaders/lua/replay
 DB=$TMP/x.db
@@ -122,7 +122,14 @@ end
 local dk = require("dkjson")
 local ring = assert(qp.load(read(arg[2] .. "/ring6-mod8.json"), function(t) return (dk.decode(t)) end)).puzzles[1]
 check(ring.colours == 8 and ring.ncells == 6 and ring.shape == "circle", "ring geometry")
-check(math.abs(ring.cells[1].x) < 1e-9 and ring.cells[1].y < 0, "graph cell 1 at 12 o'clock")
+-- cell 1 at 12 o'clock (straight above the ring's centre, which is at
+-- (r, r)), clockwise (cell 2 to its right), neighbours 1.5 apart.
+local r1, r2 = ring.cells[1], ring.cells[2]
+check(math.abs(r1.y) < 1e-9 and r2.x > r1.x and r2.y > r1.y, "graph cell 1 at 12 o'clock, clockwise")
+check(math.abs(math.sqrt((r1.x - r2.x) ^ 2 + (r1.y - r2.y) ^ 2) - 1.5) < 1e-9, "ring neighbours 1.5 apart")
+local minx = math.huge
+for _, c in ipairs(hx.cells) do minx = math.min(minx, c.x) end
+check(math.abs(minx) < 1e-9, "hexagon's leftmost cell at x 0")
 -- a refused document: nil and a message, not an error.
 local p, msg = qp.load('{"format": "quench-pack", "format_version": 3}')
 check(p == nil and msg:find("format_version", 1, true), "version 3 refused")
