@@ -11,7 +11,8 @@
 #                             allocation-failure sweep (issue #9),
 #                             damaged databases (issue #17)
 #   make valgrind VARIANT=debug  every CLI test under valgrind
-#   make install PREFIX=...   binary, library, headers, quench.pc, man page
+#   make install PREFIX=...   binary, library, headers, quench.pc, man page,
+#                             example rules and docs
 
 VARIANT ?= release
 PREFIX ?= /usr/local
@@ -20,6 +21,8 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/quench
+DOCDIR ?= $(PREFIX)/share/doc/quench
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 AR ?= ar
@@ -82,15 +85,25 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: all deps test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
 
 # A fresh machine has none of the -dev packages: install them on demand.
+# The tests and benchmarks install their own tools the same way (a no-op
+# when everything is there), so make demo installs only what it needs.
 deps:
 	@command -v $(PKG_CONFIG) >/dev/null 2>&1 && \
 	  $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || sh scripts/install-deps
+test-deps:
+	@sh scripts/install-deps --test
+loader-deps:
+	@sh scripts/install-deps --loaders
+cluster-deps:
+	@sh scripts/install-deps --cluster
+bench-deps:
+	@sh scripts/install-deps --bench
 
 $(OBJ_DIR)/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -131,12 +144,12 @@ $(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h | deps
 	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/tests/$*.d -o $@ $< $(LIBQ) \
 	  $(ALL_LDFLAGS) $(LIBS)
 
-$(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps
+$(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
 	@mkdir -p $(@D) $(OBJ_DIR)/bench
 	$(CC) $(ALL_CFLAGS) $(M4RI_FLAGS) -MF $(OBJ_DIR)/bench/$*.d -o $@ $< \
 	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
 
-check: $(QUENCH) $(TEST_BIN) check-deps check-fuzz
+check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz
 	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
@@ -144,13 +157,13 @@ check: $(QUENCH) $(TEST_BIN) check-deps check-fuzz
 # The reference loaders (loaders/, issue #21), each in its game's runtime:
 # node and Chromium, lua5.4 and LuaJIT, godot3-server, mono. A missing
 # runtime fails; scripts/install-deps installs them all.
-check-loaders: $(QUENCH)
+check-loaders: loader-deps $(QUENCH)
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh -d tests/loaders
 
 # Sharded generate runs on a one-node Slurm cluster that the test starts
 # and stops (issue #22): needs root, slurm-wlm and munge.
-check-cluster: $(QUENCH)
+check-cluster: cluster-deps $(QUENCH)
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
 	  VARIANT=$(VARIANT) sh tests/run.sh -d tests/cluster
 
@@ -200,7 +213,7 @@ fuzz:
 check-deps: $(QUENCH)
 	@python3 tests/deps.py $(OBJ_DIR)
 
-bench: $(QUENCH) $(BENCH_BIN)
+bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # The main job on the bundled default: a graded pack of classic 5x5
@@ -233,12 +246,16 @@ install: $(QUENCH) $(LIBQ) build/quench.pc
 	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
 	install -m 644 build/quench.pc $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc
 	install -m 644 docs/quench.1 $(DESTDIR)$(MANDIR)/man1/quench.1
+	install -d $(DESTDIR)$(DATADIR)/rules/campaigns $(DESTDIR)$(DOCDIR)
+	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
+	install -m 644 rules/campaigns/*.yaml $(DESTDIR)$(DATADIR)/rules/campaigns/
+	install -m 644 README.md docs/*.md docs/*.json $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/quench $(DESTDIR)$(LIBDIR)/libquench.a \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
 	  $(DESTDIR)$(MANDIR)/man1/quench.1
-	rm -rf $(DESTDIR)$(INCDIR)/quench
+	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:
 	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
