@@ -29,8 +29,9 @@
 // each cell's x, y is its centre, laid out as quench's svg and html exports
 // draw it.
 //
-// The classes are plain [Serializable] classes with public fields, so Unity
-// shows them in the inspector; treat them as read-only except Board.
+// The pack's classes are plain [Serializable] classes with public fields, so
+// Unity shows them in the inspector; treat them as read-only. Board, the
+// puzzle being played, is the one that changes.
 
 using System;
 using System.Collections.Generic;
@@ -176,8 +177,9 @@ namespace Quench
 
     /// <summary>A puzzle being played: state is the live board (one value
     /// per cell; read it, do not write it), presses counts Press() calls
-    /// since the start or the last Reset().</summary>
-    [Serializable]
+    /// since the start or the last Reset(). Not [Serializable]: Unity
+    /// would fill a serialized Board field with an empty board, one
+    /// without a puzzle; make boards with NewBoard().</summary>
     public class Board
     {
         public Puzzle puzzle;
