@@ -74,14 +74,20 @@ slow='test_store t440-crash-faults.sh t420-generate-db.sh t310-validate.sh t330-
 for s in $slow; do grep -E "(^|/)$s\$" "$work/all"; done >"$work/queue"
 grep -v -x -F -f "$work/queue" "$work/all" >>"$work/queue"
 
+queued=$(wc -l <"$work/queue")
+if [ "$queued" -eq 0 ]; then
+    echo "FAIL no tests found (in$dirs)"
+    exit 1
+fi
 start=$(date +%s)
 awk '{print NR, $0}' "$work/queue" |
     xargs -P "$jobs" -L 1 sh "$0" --one "$work"
-echo "tests took $(($(date +%s) - start)) s ($jobs at a time)"
+units=$(grep -c -v '\.sh$' "$work/queue")
+echo "ran $units unit test programs and $((queued - units)) test scripts" \
+    "(from$dirs), $jobs at a time, in $(($(date +%s) - start)) s"
+ran=$(ls "$work"/*.res 2>/dev/null | wc -l)
 pass=$(cat "$work"/*.res 2>/dev/null | awk '{p += $1} END {print p + 0}')
 fail=$(cat "$work"/*.res 2>/dev/null | awk '{f += $2} END {print f + 0}')
-ran=$(ls "$work"/*.res 2>/dev/null | wc -l)
-queued=$(wc -l <"$work/queue")
 if [ "$ran" -ne "$queued" ]; then
     echo "FAIL only $ran of $queued tests reported a result"
     fail=$((fail + 1))
