@@ -1,0 +1,560 @@
+# quench_pack.gd: load a quench pack (`quench export --format json`, the
+# "quench-pack" document, format version 2: docs/EXPORT.md and
+# docs/quench-pack.schema.json) into a Godot 3 game. One GDScript file, no
+# dependencies, no project settings: copy it anywhere under res://.
+#
+#   const QuenchPack = preload("res://quench/quench_pack.gd")
+#   var pack = QuenchPack.read_file("res://packs/starter.json")
+#   if pack.error != OK:
+#       push_error(pack.error_string)   # "puzzles[3].state: 9 values, ..."
+#   var puzzle = pack.puzzles[0]        # or pack.puzzle(id)
+#   var board = puzzle.new_board()      # at puzzle.start
+#   board.press(cell)                   # the rule's effects, mod colours
+#   if board.is_solved(): ...           # state equals goal
+#   board.reset()                       # back to the start
+#
+# Cells are numbered from 0, as in the document: press(0) presses the
+# document's cell 0, and every cell list (start, goal, witness, state,
+# cells, centres) is indexed the same way.
+#
+# The document is checked before anything is returned. Godot has no
+# exceptions, so a document this script cannot load gives a Pack whose
+# `error` is not OK (like JSON.parse's JSONParseResult) and whose
+# `error_string` says where and what ("rules[0].cells[3].effects[1].cell:
+# 25 is outside 0..24"); its other fields are then empty, so a game never
+# plays half a pack. Refused: not JSON, a format other than "quench-pack",
+# a format_version other than 2, a missing field, a wrong type, a number
+# that is not an integer, a value out of the schema's range. Fields this
+# script does not use are ignored (format_version 2 fixes them).
+#
+# Godot 3's JSON.parse gives every number as a float: each integer field
+# is checked to be integral, finite and at most 2^53 - 1 (a double holds
+# every integer up to that exactly), then converted to int.
+#
+# A game never implements a topology: press(j) adds, for every effect e of
+# cell j, e.amount to cell e.cell mod colours. The board geometry (kind,
+# width, height, wrap, side and each cell's row/col) is only for drawing;
+# rule.centres (also puzzle.centres) gives each cell's position.
+#
+# Godot 3's JSON.parse also takes some text that is not strict JSON (a
+# trailing comma, text after the document); what it returns must still
+# pass every check here. On bad JSON it prints an ERROR line of its own.
+#
+# Godot 4 (not tested: CI has Godot 3): the same code with Reference ->
+# RefCounted, TYPE_REAL -> TYPE_FLOAT, PoolIntArray -> PackedInt32Array,
+# PoolVector2Array -> PackedVector2Array, File -> FileAccess (read_file),
+# JSON.parse(text) -> JSON.new().parse(text) with .data and
+# .get_error_message() (parse) and JSON.print -> JSON.stringify (show).
+extends Reference
+
+const FORMAT := "quench-pack"
+const FORMAT_VERSION := 2
+const MAX_CELLS := 4096
+const MAX_RULES := 256
+const MAX_TIERS := 16
+const MAX_COUNT := 9007199254740991 # 2^53 - 1
+const BOARD_KINDS := ["grid", "hex", "hexagon", "graph"]
+const WRAPS := ["none", "x", "y", "both"]
+const HEX_DIGITS := "0123456789abcdef"
+
+
+# parse(text): the pack in a JSON text. Bad JSON is error ERR_PARSE_ERROR,
+# a document this script refuses ERR_INVALID_DATA.
+static func parse(text: String) -> Pack:
+	if text.strip_edges() == "":
+		return _failed(ERR_PARSE_ERROR, "not JSON: the text is empty")
+	var json := JSON.parse(text)
+	if json.error != OK:
+		return _failed(ERR_PARSE_ERROR, "not JSON: %s (line %d)"
+				% [json.error_string, json.error_line + 1])
+	return from_data(json.result)
+
+
+# from_data(doc): the pack in a document already parsed (a Dictionary).
+static func from_data(doc) -> Pack:
+	var reader := _Reader.new()
+	var pack: Pack = reader.pack(doc)
+	if reader.why != "":
+		return _failed(ERR_INVALID_DATA, reader.why)
+	# Here, not in _Reader: an inner class cannot call this script's
+	# static functions.
+	for r in pack.rules:
+		r.centres = centres(r)
+	for z in pack.puzzles:
+		z.centres = z.rule.centres
+	return pack
+
+
+# read_file(path): parse() the file at path (res://, user:// or a path on
+# disk). A file that cannot be read gives File.open's error (such as
+# ERR_FILE_NOT_FOUND) and "PATH: cannot read (...)".
+static func read_file(path: String) -> Pack:
+	var f := File.new()
+	var err := f.open(path, File.READ)
+	if err != OK:
+		return _failed(err, "%s: cannot read (%s)" % [path, _file_error(err)])
+	var bytes := f.get_buffer(f.get_len())
+	err = f.get_error()
+	f.close()
+	if err != OK and err != ERR_FILE_EOF:
+		return _failed(err, "%s: cannot read (%s)" % [path, _file_error(err)])
+	var text := bytes.get_string_from_utf8()
+	if text == "" and bytes.size() > 0:
+		return _failed(ERR_PARSE_ERROR, "not JSON: the file is not UTF-8 text")
+	return parse(text)
+
+
+static func _file_error(err: int) -> String:
+	match err:
+		ERR_FILE_NOT_FOUND:
+			return "no such file"
+		ERR_FILE_NO_PERMISSION:
+			return "permission denied"
+		ERR_FILE_CANT_OPEN:
+			return "cannot open it"
+	return "error %d" % err
+
+
+static func _failed(err: int, why: String) -> Pack:
+	var pack := Pack.new()
+	pack.error = err
+	pack.error_string = why
+	return pack
+
+
+# centres(rule): where to draw each cell, a Vector2 per cell in cell order,
+# in units of one cell width (neighbouring centres 1 apart), origin at the
+# top-left position, y down (Godot's 2D axes). Grid: the cell's column and
+# row. Hex (odd-r): odd rows half a cell right, rows sqrt(3)/2 apart.
+# Hexagon (axial): x = col + row / 2, y = row * sqrt(3) / 2, shifted so the
+# leftmost cell is at x 0. Graph: evenly spaced clockwise on a circle from
+# 12 o'clock, in cell order, neighbours 1.5 apart. The same layout as
+# quench's svg and html exports (include/quench/svg.h). The loader stores
+# it in rule.centres.
+static func centres(rule) -> PoolVector2Array:
+	var h := sqrt(3.0) / 2.0
+	var out := PoolVector2Array()
+	var cells: Array = rule.cells
+	match rule.board.kind:
+		"grid":
+			for c in cells:
+				out.append(Vector2(c.col, c.row))
+		"hex":
+			for c in cells:
+				out.append(Vector2(c.col + (c.row % 2) * 0.5, c.row * h))
+		"hexagon":
+			var x0 := INF
+			for c in cells:
+				x0 = min(x0, c.col + c.row * 0.5)
+			for c in cells:
+				out.append(Vector2(c.col + c.row * 0.5 - x0, c.row * h))
+		_:
+			# Radius so that neighbours on the ring are 1.5 cells apart.
+			var n := cells.size()
+			var r := 0.0
+			if n >= 2:
+				r = 1.5 / (2.0 * sin(PI / n))
+			for i in n:
+				var a: float = 2.0 * PI * i / n
+				out.append(Vector2(r + r * sin(a), r - r * cos(a)))
+	return out
+
+
+# A loaded pack. error is OK, or why the document was refused (then
+# error_string says where and what, and the lists are empty).
+class Pack:
+	extends Reference
+	var error := OK
+	var error_string := ""
+	var name := ""
+	var title := ""
+	var description := ""
+	var author := ""
+	var version := 0
+	var puzzle_ids := [] # in pack order
+	var rules := []      # of Rule, in document order
+	var puzzles := []    # of Puzzle, in pack order
+	var _by_id := {}
+
+	# puzzle(id): the puzzle with that id, or null.
+	func puzzle(id: String) -> Puzzle:
+		return _by_id.get(id)
+
+
+# A rule: the board and what each press does. board is {kind, width,
+# height, wrap, side}; cells[j] is {index, row, col, effects: [{cell,
+# amount}]}; tiers [{name, lo, hi}]; centres[j] where to draw cell j.
+class Rule:
+	extends Reference
+	var rule_hash := "" # the document's "hash" (hash is a GDScript function)
+	var name := ""
+	var title := ""
+	var description := ""
+	var author := ""
+	var colours := 0
+	var board := {}
+	var ncells := 0
+	var goal := PoolIntArray()
+	var cells := []
+	var tiers := []
+	var centres := PoolVector2Array()
+
+
+# A puzzle of the pack. start is the document's `state`, witness its
+# `solution` (press cell j witness[j] times); colours, board, ncells,
+# cells, goal and centres are the rule's, repeated so a game needs only
+# the puzzle.
+class Puzzle:
+	extends Reference
+	var id := ""
+	var position := 0
+	var rule: Rule
+	var colours := 0
+	var board := {}
+	var ncells := 0
+	var cells := []
+	var goal := PoolIntArray()
+	var centres := PoolVector2Array()
+	var start := PoolIntArray()
+	var witness := PoolIntArray()
+	var min_presses := 0
+	var optimal_solutions := 0
+	var grade := ""
+	var grader_version := ""
+	var seed_hex := "" # the document's "seed" (seed is a GDScript function)
+	var index := 0
+	var submission := ""
+	var source := ""
+	var meta := ""
+
+	# new_board(): a board at the puzzle's start state, no presses.
+	func new_board() -> Board:
+		return Board.new(self)
+
+	# check_witness(): "" when the witness, pressed on a fresh board,
+	# reaches the goal in exactly min_presses presses and reset() restores
+	# the start; else the reason. A game can run it on a downloaded pack
+	# before offering it; the replay driver runs it on every puzzle.
+	func check_witness() -> String:
+		var b := new_board()
+		var used := 0
+		for cell in ncells:
+			for _t in witness[cell]:
+				b.press(cell)
+			used += witness[cell]
+		if not b.is_solved():
+			return "the witness does not reach the goal"
+		if used != min_presses:
+			return "the witness uses %d presses, min_presses is %d" % [used, min_presses]
+		if b.presses != used:
+			return "the board counted %d presses, made %d" % [b.presses, used]
+		b.reset()
+		if b.presses != 0 or not b.equals(start):
+			return "reset() does not restore the start"
+		return ""
+
+
+# A puzzle being played. state is the live board, one value per cell (a
+# PoolIntArray: read it, do not write it); presses counts press() calls
+# since the start or the last reset().
+class Board:
+	extends Reference
+	# The Puzzle, untyped: `var puzzle: Puzzle` here and Board.new() in
+	# Puzzle would make the two class scripts refer to each other, a
+	# reference cycle Godot 3 reports at exit as leaked instances.
+	var puzzle
+	var state := PoolIntArray()
+	var presses := 0
+
+	func _init(p) -> void:
+		puzzle = p
+		reset()
+
+	# press(cell): press cell (an int, 0 <= cell < ncells) once: add each
+	# of its effects, mod colours. OK, or ERR_PARAMETER_RANGE_ERROR (and
+	# push_error, the board unchanged) for a cell the board lacks.
+	func press(cell) -> int:
+		if typeof(cell) != TYPE_INT or cell < 0 or cell >= puzzle.ncells:
+			push_error("press: no cell %s (the board has %d)" % [str(cell), puzzle.ncells])
+			return ERR_PARAMETER_RANGE_ERROR
+		var k: int = puzzle.colours
+		for e in puzzle.cells[cell].effects:
+			state[e.cell] = (state[e.cell] + e.amount) % k
+		presses += 1
+		return OK
+
+	# is_solved(): whether the board equals the rule's goal.
+	func is_solved() -> bool:
+		return equals(puzzle.goal)
+
+	# reset(): back to the puzzle's start state, press count 0.
+	func reset() -> void:
+		state = PoolIntArray(puzzle.start)
+		presses = 0
+
+	# equals(values): whether the board shows those values, cell by cell.
+	func equals(values: PoolIntArray) -> bool:
+		if values.size() != state.size():
+			return false
+		for j in state.size():
+			if state[j] != values[j]:
+				return false
+		return true
+
+
+# _Reader: checks a parsed document and builds the Pack. Godot has no
+# exceptions, so the first refusal is kept in `why` and every later check
+# returns a harmless default (0, "", [], {}) without touching the
+# document further; each builder stops at its next step. Why this much
+# checking: a pack is content from outside the game (a download, a mod);
+# a bad one must fail at load, not mid-level.
+class _Reader:
+	extends Reference
+	var why := ""
+
+	func refuse(path: String, what: String) -> void:
+		if why == "":
+			why = what if path == "" else path + ": " + what
+
+	# show(v): a value from the document as JSON, so a string shows its
+	# quotes and no control character reaches a message.
+	func show(v) -> String:
+		return JSON.print(v)
+
+	func list(words: Array) -> String:
+		var s := ""
+		for w in words:
+			s += (", " if s != "" else "") + w
+		return s
+
+	func field(obj: Dictionary, key: String, path: String):
+		if why != "":
+			return null
+		if not obj.has(key):
+			refuse(path, 'missing field "%s"' % key)
+			return null
+		return obj[key]
+
+	func object(v, path: String) -> Dictionary:
+		if typeof(v) != TYPE_DICTIONARY:
+			refuse(path, "not an object")
+			return {}
+		return v
+
+	func array(v, path: String, most: int) -> Array:
+		if typeof(v) != TYPE_ARRAY:
+			refuse(path, "not an array")
+			return []
+		if v.size() > most:
+			refuse(path, "%d items, at most %d" % [v.size(), most])
+			return []
+		return v
+
+	func string(v, path: String) -> String:
+		if typeof(v) != TYPE_STRING:
+			refuse(path, "not a string")
+			return ""
+		return v
+
+	# integer(v): v as an int in lo..hi. JSON numbers arrive as floats.
+	func integer(v, path: String, lo: int, hi: int) -> int:
+		var t := typeof(v)
+		if t == TYPE_REAL and not is_nan(v) and not is_inf(v) and v == floor(v):
+			if abs(v) > MAX_COUNT:
+				refuse(path, "%s is outside %d..%d" % [str(v), lo, hi])
+				return lo
+			v = int(v)
+		elif t != TYPE_INT:
+			refuse(path, "%s is not an integer" % show(v))
+			return lo
+		if v < lo or v > hi:
+			refuse(path, "%d is outside %d..%d" % [v, lo, hi])
+			return lo
+		return v
+
+	func one_of(v, allowed: Array, path: String) -> String:
+		if typeof(v) != TYPE_STRING or not allowed.has(v):
+			refuse(path, "%s is not one of %s" % [show(v), list(allowed)])
+			return ""
+		return v
+
+	# lower_hex(s, digits): whether s is exactly that many lowercase hex
+	# digits (digits 0: any number of them, none included).
+	func lower_hex(s: String, digits: int) -> bool:
+		if digits > 0 and s.length() != digits:
+			return false
+		for i in s.length():
+			if HEX_DIGITS.find(s[i]) < 0:
+				return false
+		return true
+
+	func str_field(obj: Dictionary, key: String, path: String) -> String:
+		return string(field(obj, key, path), path + "." + key)
+
+	func int_field(obj: Dictionary, key: String, path: String, lo: int, hi: int) -> int:
+		return integer(field(obj, key, path), path + "." + key, lo, hi)
+
+	# cell_values: one value per cell, each below colours (state, goal,
+	# solution).
+	func cell_values(v, path: String, ncells: int, colours: int) -> PoolIntArray:
+		var a := array(v, path, MAX_CELLS)
+		var out := PoolIntArray()
+		if why != "":
+			return out
+		if a.size() != ncells:
+			refuse(path, "%d values, the rule has %d cells" % [a.size(), ncells])
+			return out
+		for i in ncells:
+			out.append(integer(a[i], "%s[%d]" % [path, i], 0, colours - 1))
+		return out
+
+	func pack(doc) -> Pack:
+		var d := object(doc, "document")
+		var p := Pack.new()
+		var format = field(d, "format", "document")
+		if why != "":
+			return p
+		if typeof(format) != TYPE_STRING or format != FORMAT:
+			refuse("format", '%s is not a quench pack (expected "%s")' % [show(format), FORMAT])
+			return p
+		var version = field(d, "format_version", "document")
+		if why != "":
+			return p
+		var number := typeof(version) == TYPE_REAL or typeof(version) == TYPE_INT
+		if not number or version != FORMAT_VERSION:
+			refuse("format_version", "%s is not supported: this loader reads version %d (export the pack again with a current quench)"
+					% [show(version), FORMAT_VERSION])
+			return p
+		var pk := object(field(d, "pack", "document"), "pack")
+		var rules_in := array(field(d, "rules", "document"), "rules", MAX_RULES)
+		var by_hash := {}
+		for i in rules_in.size():
+			var r := rule(rules_in[i], "rules[%d]" % i)
+			if why != "":
+				return p
+			if by_hash.has(r.rule_hash):
+				refuse("rules[%d].hash" % i, "duplicate rule hash")
+				return p
+			by_hash[r.rule_hash] = r
+			p.rules.append(r)
+		var puzzles_in := array(field(d, "puzzles", "document"), "puzzles", MAX_COUNT)
+		for i in puzzles_in.size():
+			var z := puzzle(puzzles_in[i], i, "puzzles[%d]" % i, by_hash)
+			if why != "":
+				return p
+			p.puzzles.append(z)
+			p.puzzle_ids.append(z.id)
+			p._by_id[z.id] = z
+		p.name = str_field(pk, "name", "pack")
+		if why == "" and (p.name.length() < 1 or p.name.length() > 64):
+			refuse("pack.name", "%d characters, not 1..64" % p.name.length())
+		p.title = str_field(pk, "title", "pack")
+		p.description = str_field(pk, "description", "pack")
+		p.author = str_field(pk, "author", "pack")
+		p.version = int_field(pk, "version", "pack", 1, MAX_COUNT)
+		return p
+
+	func board(v, path: String) -> Dictionary:
+		var b := object(v, path)
+		return {
+			kind = one_of(field(b, "kind", path), BOARD_KINDS, path + ".kind"),
+			width = int_field(b, "width", path, 1, MAX_CELLS),
+			height = int_field(b, "height", path, 1, MAX_CELLS),
+			wrap = one_of(field(b, "wrap", path), WRAPS, path + ".wrap"),
+			side = int_field(b, "side", path, 0, 37),
+		}
+
+	func cell(v, j: int, path: String, ncells: int, colours: int, bd: Dictionary) -> Dictionary:
+		var c := object(v, path)
+		var index := int_field(c, "index", path, 0, ncells - 1)
+		if why == "" and index != j:
+			refuse(path + ".index", "%d, expected %d (cells are in index order)" % [index, j])
+		var row := int_field(c, "row", path, 0, bd.height - 1)
+		var col := int_field(c, "col", path, 0, bd.width - 1)
+		var eff := array(field(c, "effects", path), path + ".effects", MAX_CELLS)
+		if why == "" and eff.size() == 0:
+			refuse(path + ".effects", "empty: a press must change something")
+		var effects := []
+		for i in eff.size():
+			if why != "":
+				break
+			var p := "%s.effects[%d]" % [path, i]
+			var e := object(eff[i], p)
+			effects.append({
+				cell = int_field(e, "cell", p, 0, ncells - 1),
+				amount = int_field(e, "amount", p, 1, colours - 1),
+			})
+		return {index = index, row = row, col = col, effects = effects}
+
+	func rule(v, path: String) -> Rule:
+		var r := object(v, path)
+		var out := Rule.new()
+		out.rule_hash = str_field(r, "hash", path)
+		if why == "" and not lower_hex(out.rule_hash, 64):
+			refuse(path + ".hash", "not 64 lowercase hex digits")
+		out.colours = int_field(r, "colours", path, 2, 255)
+		out.board = board(field(r, "board", path), path + ".board")
+		out.ncells = int_field(r, "ncells", path, 1, MAX_CELLS)
+		var cells_in := array(field(r, "cells", path), path + ".cells", MAX_CELLS)
+		if why != "":
+			return out
+		if cells_in.size() != out.ncells:
+			refuse(path + ".cells", "%d cells, ncells is %d" % [cells_in.size(), out.ncells])
+			return out
+		for j in out.ncells:
+			out.cells.append(cell(cells_in[j], j, "%s.cells[%d]" % [path, j],
+					out.ncells, out.colours, out.board))
+			if why != "":
+				return out
+		var tiers_in := array(field(r, "tiers", path), path + ".tiers", MAX_TIERS)
+		for i in tiers_in.size():
+			var p := "%s.tiers[%d]" % [path, i]
+			var t := object(tiers_in[i], p)
+			out.tiers.append({
+				name = str_field(t, "name", p),
+				lo = int_field(t, "lo", p, 0, MAX_COUNT),
+				hi = int_field(t, "hi", p, 0, MAX_COUNT),
+			})
+		out.name = str_field(r, "name", path)
+		out.title = str_field(r, "title", path)
+		out.description = str_field(r, "description", path)
+		out.author = str_field(r, "author", path)
+		out.goal = cell_values(field(r, "goal", path), path + ".goal", out.ncells, out.colours)
+		return out
+
+	func puzzle(v, i: int, path: String, rules: Dictionary) -> Puzzle:
+		var d := object(v, path)
+		var z := Puzzle.new()
+		z.id = str_field(d, "id", path)
+		if why == "" and not lower_hex(z.id, 16):
+			refuse(path + ".id", "not 16 lowercase hex digits")
+		z.position = int_field(d, "position", path, 1, MAX_COUNT)
+		if why == "" and z.position != i + 1:
+			refuse(path + ".position", "%d, expected %d (puzzles are in pack order)" % [z.position, i + 1])
+		var rule_hash := str_field(d, "rule", path)
+		if why != "":
+			return z
+		if not rules.has(rule_hash):
+			refuse(path + ".rule", "no rule with hash %s in rules" % show(rule_hash))
+			return z
+		var r: Rule = rules[rule_hash]
+		z.rule = r
+		z.colours = r.colours
+		z.board = r.board
+		z.ncells = r.ncells
+		z.cells = r.cells
+		z.goal = r.goal
+		z.start = cell_values(field(d, "state", path), path + ".state", r.ncells, r.colours)
+		z.witness = cell_values(field(d, "solution", path), path + ".solution", r.ncells, r.colours)
+		z.min_presses = int_field(d, "min_presses", path, 0, MAX_COUNT)
+		z.optimal_solutions = int_field(d, "optimal_solutions", path, 1, MAX_COUNT)
+		z.grade = str_field(d, "grade", path)
+		z.grader_version = str_field(d, "grader_version", path)
+		z.seed_hex = str_field(d, "seed", path)
+		if why == "" and not lower_hex(z.seed_hex, 0):
+			refuse(path + ".seed", "not lowercase hex digits")
+		z.index = int_field(d, "index", path, -1, MAX_COUNT)
+		z.submission = str_field(d, "submission", path)
+		z.source = str_field(d, "source", path)
+		z.meta = str_field(d, "meta", path)
+		return z
