@@ -32,35 +32,11 @@ edit() {
         '"$3"'; fs.writeFileSync(process.argv[2], JSON.stringify(d));' "$1" "$2"
 }
 
-# Two rules rules/ lacks: a hex rectangle with a goal, and a masked grid
-# with five colours, press amounts 2 and 3 and a goal.
-cat >"$TMP/hex-goal.yaml" <<'EOF'
-quench: 1
-name: hex-goal
-title: Hex rectangle, three colours, a goal
-colours: 3
-board: {hex: [4, 3]}
-press: {stencil: hex}
-goal: 1001/0120/2001
-EOF
-cat >"$TMP/mask-five.yaml" <<'EOF'
-quench: 1
-name: mask-five
-title: Masked grid, five colours, presses of 2 and 3
-colours: 5
-board:
-  grid: [4, 4]
-  mask: |
-    .##.
-    ####
-    ####
-    .##.
-press: {stencil: [[0, 0, 2], [1, 0], [-1, 0], [0, 1, 3], [0, -1]]}
-goal: .12./3000/0004/.10.
-EOF
-
+# Every rule: rules/, and tests/loaders/rules/ (what rules/ lacks: hex
+# rectangles with goals and a mask, masked grids with five colours, press
+# amounts 2 and 3 and goals, a graph whose presses add 1 to 5 mod 6).
 PACKS=
-for f in "$TOP"/rules/*.yaml "$TMP/hex-goal.yaml" "$TMP/mask-five.yaml"; do
+for f in "$TOP"/rules/*.yaml "$TOP"/tests/loaders/rules/*.yaml; do
     p=$(basename "$f" .yaml)
     PACKS="$PACKS $p"
     q generate "$f" -n 4 --seed 1 --db "$DB" --pack "$p"

@@ -36,41 +36,9 @@ expect_line() {
     expect_eq "$(cat "$TMP/out")" "$1" "$2"
 }
 
-# --- extra rules: what rules/ lacks (a hex rectangle, non-zero goals, a
-# mask with five colours, press amounts other than 1) ------------------------
-mkdir -p "$TMP/rules"
-cat >"$TMP/rules/hexrect-goal.yaml" <<'RULE'
-quench: 1
-name: hexrect-goal
-colours: 3
-board: {hex: [4, 3], mask: "####/#.##/####"}
-press: {stencil: hex}
-goal: 1000/0.01/0020
-RULE
-cat >"$TMP/rules/mask-k5-goal.yaml" <<'RULE'
-quench: 1
-name: mask-k5-goal
-colours: 5
-board: {grid: [4, 4], mask: ".##./####/####/.##."}
-press: {stencil: plus, amount: 2}
-goal: .12./0000/0300/.04.
-RULE
-cat >"$TMP/rules/graph-amounts.yaml" <<'RULE'
-quench: 1
-name: graph-amounts
-colours: 6
-board: {graph: 5}
-effects:
-  0: [[0, 1], [1, 2], [4, 5]]
-  1: [[1, 1], [2, 3]]
-  2: [[2, 1], [3, 4], [0, 2]]
-  3: [[3, 5], [4, 1]]
-  4: [[4, 1], [0, 3], [2, 1]]
-goal: 12030
-RULE
-
-# --- every rule: a pack of $N puzzles each, exported as json ---------------
-for r in "$TOP"/rules/*.yaml "$TMP"/rules/*.yaml; do
+# --- every rule (rules/, and tests/loaders/rules/: what rules/ lacks), a
+# pack of $N puzzles each, exported as json ---------------
+for r in "$TOP"/rules/*.yaml "$TOP"/tests/loaders/rules/*.yaml; do
     name=$(basename "$r" .yaml)
     q generate "$r" -n "$N" --seed 1 --db "$DB" --pack "$name"
     expect_rc 0 "generate $name"
