@@ -148,7 +148,8 @@ int cmd_check_pack_name(const char *cmd, const char *name);
 typedef struct solve_opts {
     const char *rules, *state, *file, *output;
     const char *id, *db;  /* --id REF: a stored puzzle (its rule too) */
-    int json, all, plain, has_fill;
+    const char *color;    /* --color WHEN; NULL = auto */
+    int json, all, optimal, steps, plain, has_fill;
     unsigned fill;
     int sw, sh; /* --size, 0 when absent */
     uint64_t limit, walk_limit;
@@ -180,6 +181,17 @@ int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
  * and state (text into *state, the caller's); an exit status. */
 int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
                       qn_solver **g, char **state);
+/* cmd_solve_list.c: --all or --optimal (plans.h) as text into out or
+ * into the JSON w (when not NULL); an exit status (65 and reported when
+ * --optimal meets a kernel past the walk limit). */
+struct qn_jsonw;
+int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+                   const uint8_t *cells, qn_buf *out, struct qn_jsonw *w);
+/* --steps: play plan on cells one press at a time, a board (in colour
+ * when asked) after each; into w as "steps" when not NULL. */
+int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
+                    const uint8_t *cells, const uint8_t *plan, qn_buf *out,
+                    struct qn_jsonw *w, int colour);
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);
