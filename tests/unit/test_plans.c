@@ -4,7 +4,8 @@
  * published stencil (the plus: a press toggles the cell and its four
  * neighbours), so the expected lists owe nothing to the solver. Classic
  * 3x3 is invertible over GF(2) (one solution per state), classic 4x4 has
- * a kernel of 2^4 (16 solutions per solvable state).
+ * a kernel of 2^4 (16 solutions per solvable state; OEIS A159257, the rank
+ * deficiency of n x n Lights Out, is 0 at n = 3 and 4 at n = 4).
  */
 #include "quench/plans.h"
 
