@@ -100,6 +100,9 @@ q show --pack nope --db p.db
 expect_rc 66 "missing pack"
 q show ffffffff --db p.db
 expect_rc 66 "unknown id"
+q show '#1' --db missing.db
+expect_rc 66 "a missing database"
+if [ -e missing.db ]; then not_ok "show created a database"; else ok; fi
 q show 12
 expect_rc 66 "a name that is not an id is a rule file"
 expect_err "12" "named as a file"
