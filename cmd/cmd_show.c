@@ -17,6 +17,7 @@
 #include "quench/store.h"
 #include "quench/submit.h"
 #include "quench/term.h"
+#include "quench/text.h"
 
 #define MAX_STATE_FILE ((size_t)1 << 20)
 
@@ -142,9 +143,13 @@ static void add_heading(qn_buf *out, uint64_t uid, uint64_t presses,
     char hex[QN_PUZZLE_ID_HEX];
 
     qn_puzzle_id_hex(hex, uid);
-    qn_buf_addf(out, "puzzle %s: %llu press%s%s%s\n", hex,
+    qn_buf_addf(out, "puzzle %s: %llu press%s%s", hex,
                 (unsigned long long)presses, presses == 1 ? "" : "es",
-                *grade ? ", " : "", grade);
+                *grade ? ", " : "");
+    /* a grade read from a database file is text from outside: no byte of
+     * it may reach the terminal as a control sequence */
+    qn_text_escape(out, grade);
+    qn_buf_addc(out, '\n');
 }
 
 /* Parse the state text under r; report (as `source`) on failure. */

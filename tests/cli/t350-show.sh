@@ -100,6 +100,16 @@ q show --pack nope --db p.db
 expect_rc 66 "missing pack"
 q show ffffffff --db p.db
 expect_rc 66 "unknown id"
+# text from the database reaches the terminal escaped, never as a control
+# sequence (a damaged or hostile file: an ESC in a grade)
+if command -v sqlite3 >/dev/null 2>&1; then
+    cp p.db bad.db
+    sqlite3 bad.db "UPDATE puzzles SET grade = char(27) || '[2J' WHERE id = 2"
+    q show '#2' --db bad.db
+    expect_rc 0 "show with a hostile grade"
+    if grep -q "$(printf '\033')" "$TMP/out"; then not_ok "ESC from the database reached stdout"; else ok; fi
+    expect_out '\x1b[2J' "the grade shown escaped"
+fi
 q show '#1' --db missing.db
 expect_rc 66 "a missing database"
 if [ -e missing.db ]; then not_ok "show created a database"; else ok; fi
