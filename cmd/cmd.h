@@ -106,6 +106,9 @@ int cmd_finish_out(qn_buf *out);
 int cmd_wants_help(int argc, char **argv, const char *usage);
 /* A decimal uint64 option value; -1 when malformed. */
 int cmd_parse_u64(const char *s, uint64_t *out);
+/* A puzzle reference as qn_store_puzzle_resolve reads it: an id prefix
+ * (4 to 16 hex digits) or "#ROW". 1 or 0. */
+int cmd_is_puzzle_ref(const char *ref);
 /*
  * Pull "--db PATH" / "--db=PATH" out of argv[1..] for subcommand-style
  * commands (pack, db): *opt is its value (or NULL), *args (free() it) the
@@ -145,7 +148,8 @@ int cmd_check_pack_name(const char *cmd, const char *name);
 typedef struct solve_opts {
     const char *rules, *state, *file, *output;
     const char *id, *db;  /* --id REF: a stored puzzle (its rule too) */
-    int json, all, plain, has_fill;
+    const char *color;    /* --color WHEN; NULL = auto */
+    int json, all, optimal, steps, plain, has_fill;
     unsigned fill;
     int sw, sh; /* --size, 0 when absent */
     uint64_t limit, walk_limit;
@@ -157,10 +161,37 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv);
 int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
 /* The report to stdout, or to stderr when -o - has the image there. */
 int cmd_solve_report(const solve_opts *o, qn_buf *out);
-/* cmd_solve_id.c: --id: the stored puzzle's rule (compiled into *r, *g)
+/* What a stored puzzle says about itself, for a heading. */
+typedef struct cmd_stored {
+    uint64_t uid;         /* its puzzle id */
+    uint64_t min_presses;
+    char grade[72];       /* "" when ungraded */
+} cmd_stored;
+/*
+ * cmd_solve_id.c: the stored puzzle ref names (an id, a unique prefix, or
+ * #ROW) in the database db (--db's value, or NULL): its rule loaded into
+ * *r and its state text into *state (both the caller's), its heading into
+ * *info when not NULL. An exit status: 64 (after "quench: CMD: ...") when
+ * ref is not a reference or names several puzzles, else as reported.
+ */
+int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
+                    const char *ref, qn_rules **r, char **state,
+                    cmd_stored *info);
+/* --id: the stored puzzle's rule (compiled into *r, *g)
  * and state (text into *state, the caller's); an exit status. */
 int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
                       qn_solver **g, char **state);
+/* cmd_solve_list.c: --all or --optimal (plans.h) as text into out or
+ * into the JSON w (when not NULL); an exit status (65 and reported when
+ * --optimal meets a kernel past the walk limit). */
+struct qn_jsonw;
+int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+                   const uint8_t *cells, qn_buf *out, struct qn_jsonw *w);
+/* --steps: play plan on cells one press at a time, a board (in colour
+ * when asked) after each; into w as "steps" when not NULL. */
+int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
+                    const uint8_t *cells, const uint8_t *plan, qn_buf *out,
+                    struct qn_jsonw *w, int colour);
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);
@@ -181,5 +212,14 @@ extern const char cmd_pack_usage[], cmd_db_usage[];
 
 qn_cmd_fn cmd_export, cmd_import;
 extern const char cmd_export_usage[], cmd_import_usage[];
+
+qn_cmd_fn cmd_show;
+extern const char cmd_show_usage[];
+/*
+ * cmd_show.c: whether to draw in colour on `f` for --color WHEN (NULL:
+ * auto), from NO_COLOR and TERM (term.h, qn_term_use_colour); -1 after a
+ * usage error when WHEN is not auto, always or never.
+ */
+int cmd_colour_for(FILE *f, const char *cmd, const char *when);
 
 #endif

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "quench/file.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
 
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
@@ -70,6 +71,15 @@ int cmd_wants_help(int argc, char **argv, const char *usage)
         }
     }
     return 0;
+}
+
+int cmd_is_puzzle_ref(const char *ref)
+{
+    uint64_t lo, hi;
+
+    if (ref[0] == '#')
+        return ref[1] && strspn(ref + 1, "0123456789") == strlen(ref + 1);
+    return qn_puzzle_id_prefix(ref, &lo, &hi) == 0;
 }
 
 int cmd_parse_u64(const char *s, uint64_t *out)

@@ -43,17 +43,6 @@ const char cmd_export_usage[] =
     "output). --db PATH (default: $QUENCH_DB, else db/quench.db) selects\n"
     "the database.\n";
 
-/* A --puzzle REF as qn_store_puzzle_resolve reads it: an id prefix or
- * "#ROW". */
-static int is_ref(const char *ref)
-{
-    uint64_t lo, hi;
-
-    if (ref[0] == '#')
-        return ref[1] && strspn(ref + 1, "0123456789") == strlen(ref + 1);
-    return qn_puzzle_id_prefix(ref, &lo, &hi) == 0;
-}
-
 /* Where the puzzle at database row `row` sits in the pack walked. */
 typedef struct member_at {
     int64_t row, position;
@@ -127,7 +116,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
             break;
         case 'o': outpath = optarg; break;
         case 'p':
-            if (!is_ref(optarg))
+            if (!cmd_is_puzzle_ref(optarg))
                 return qn_usage_error("export: --puzzle needs a puzzle id "
                                       "(%d to 16 hex digits) or #ROW, got "
                                       "'%s'",

@@ -13,6 +13,7 @@
 #include "quench/buf.h"
 #include "quench/distrib.h"
 #include "quench/export.h"
+#include "quench/gen.h"
 #include "quench/jsonw.h"
 #include "quench/svg.h"
 #include "quench/mem.h"
@@ -27,7 +28,8 @@ const char cmd_pack_usage[] =
     "                       a new, empty pack (version 1)\n"
     "  list [--json]        every pack: name, version, size, title\n"
     "  show NAME --svg      the pack's minimal-press histogram against the\n"
-    "                       rule's exact distribution, as an SVG picture\n"
+    "                       rule's exact distribution (or a sample of it,\n"
+    "                       said so, past 2^26 states), as an SVG picture\n"
     "  show NAME [--json]   a pack and its puzzles in order: position, id,\n"
     "                       rule, min presses, grade, state\n"
     "  add NAME ID... [--at POS]\n"
@@ -298,19 +300,61 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
 }
 
 /*
+ * The rule's distribution for pack show --svg into *h: exact when the rule
+ * has few enough states to count (distrib.h), else the press counts of
+ * the QN_GEN_TIER_SAMPLE uniform states its tiers are cut from (drawn
+ * from the rule's own seed, so the chart is the same on every run), with
+ * h->sampled saying so. *counts (free()) holds the series; NULL when not
+ * even a sample could be graded exactly.
+ */
+static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
+                              uint64_t **counts)
+{
+    qn_solver *g = NULL;
+    qn_distrib *dist = NULL;
+    uint64_t *p;
+    size_t got, len = 0;
+    qn_seed seed;
+
+    *counts = NULL;
+    if (qn_solver_new(&g, r, NULL) != QN_OK)
+        return;
+    if (qn_distrib_compute(&dist, qn_solver_system(g), NULL) == QN_OK) {
+        len = qn_distrib_len(dist);
+        *counts = QN_NEWN(len, uint64_t);
+        for (size_t m = 0; m < len; m++)
+            (*counts)[m] = qn_distrib_count(dist, m);
+    } else {
+        p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
+        qn_gen_rule_seed(g, &seed);
+        got = qn_gen_sample_presses(g, &seed, p, QN_GEN_TIER_SAMPLE);
+        for (size_t i = 0; i < got; i++)
+            len = p[i] + 1 > len ? (size_t)p[i] + 1 : len;
+        *counts = got ? QN_NEWN(len, uint64_t) : NULL;
+        for (size_t i = 0; i < got; i++)
+            (*counts)[p[i]]++;
+        h->sampled = got;
+        free(p);
+    }
+    h->dist = *counts;
+    h->dist_len = *counts ? len : 0;
+    qn_distrib_free(dist);
+    qn_solver_free(g);
+}
+
+/*
  * pack show --svg: where the pack sits. Its puzzles' minimal press counts
  * as shares, drawn against the share of all solvable states of the rule
- * at each count (the exact distribution; left out when the pack mixes
- * rules or the rule has too many states to count).
+ * at each count (or of a sample of them, rule_distribution; left out when
+ * the pack mixes rules).
  */
 static int show_svg(pack_cmd *pc, const char *name)
 {
     qn_pack_doc doc;
     qn_err err = QN_ERR_INIT;
-    qn_system *sys = NULL;
-    qn_distrib *dist = NULL;
+    qn_svg_hist h = {0};
     uint64_t *pack = NULL, *all = NULL;
-    size_t plen = 1, dlen = 0;
+    size_t plen = 1;
     char title[256];
 
     if (qn_pack_doc_load(&doc, pc->s, name, &err) != QN_OK)
@@ -321,26 +365,17 @@ static int show_svg(pack_cmd *pc, const char *name)
     pack = QN_NEWN(plen, uint64_t); /* plen <= ncells * (k - 1) + 1 */
     for (size_t i = 0; i < doc.npuzzles; i++)
         pack[doc.puzzles[i].min_presses]++;
-    if (doc.nrules == 1) {
-        const qn_rules *r = doc.rules[0].rules;
-        if (qn_system_new(&sys, qn_rules_matrix(r), qn_rules_ncells(r),
-                          qn_rules_ncells(r), qn_rules_colours(r),
-                          NULL) == QN_OK &&
-            qn_distrib_compute(&dist, sys, NULL) == QN_OK) {
-            dlen = qn_distrib_len(dist);
-            all = QN_NEWN(dlen, uint64_t);
-            for (size_t m = 0; m < dlen; m++)
-                all[m] = qn_distrib_count(dist, m);
-        }
-    }
+    if (doc.nrules == 1)
+        rule_distribution(doc.rules[0].rules, &h, &all);
     snprintf(title, sizeof(title), "pack %s: %zu puzzles%s", name,
              doc.npuzzles,
-             all ? " against all solvable states" : "");
-    qn_svg_histogram(&pc->out, pack, plen, all, dlen, title);
+             !all        ? ""
+             : h.sampled ? " against a sample of solvable states"
+                         : " against all solvable states");
+    h.pack = pack, h.pack_len = plen, h.title = title;
+    qn_svg_histogram(&pc->out, &h);
     free(pack);
     free(all);
-    qn_distrib_free(dist);
-    qn_system_free(sys);
     qn_pack_doc_release(&doc);
     return QN_EXIT_OK;
 }

@@ -133,37 +133,6 @@ static void add_size(qn_buf *out, const qn_solver *g, qn_jsonw *w)
     qn_buf_release(&b);
 }
 
-typedef struct all_ctx {
-    qn_buf *out;
-    qn_jsonw *w;
-    const qn_solver *g;
-} all_ctx;
-
-static int list_one(void *vctx, const uint8_t *x)
-{
-    all_ctx *a = vctx;
-    int n = qn_solver_ncells(a->g);
-    uint64_t sum = 0;
-
-    /* keep memory flat however many solutions are asked for */
-    if (a->out->len > (1u << 16) && cmd_flush_out(a->out) != QN_EXIT_OK)
-        return 1;
-
-    for (int i = 0; i < n; i++)
-        sum += x[i];
-    if (a->w) {
-        qn_jsonw_arr(a->w);
-        for (int i = 0; i < n; i++)
-            qn_jsonw_uint(a->w, x[i]);
-        qn_jsonw_end(a->w);
-        return 0;
-    }
-    qn_buf_addf(a->out, "  %3llu presses: ", (unsigned long long)sum);
-    qn_state_format(a->out, qn_rules_layout(qn_solver_rules(a->g)), x, '/');
-    qn_buf_addc(a->out, '\n');
-    return 0;
-}
-
 static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
                        const uint8_t *cells, const solve_opts *o)
 {
@@ -284,6 +253,30 @@ static int load(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
 }
 
 
+/* What the report adds on request: the solutions (--all, --optimal) and
+ * the plan played (--steps), drawn in colour where the report goes to a
+ * terminal that shows it (-o - sends the report to stderr). */
+static int more(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+                const qn_answer *a, const uint8_t *cells, qn_buf *out,
+                qn_jsonw *w)
+{
+    int st = QN_EXIT_OK, colour = 0;
+
+    if (!a->solvable)
+        return QN_EXIT_OK;
+    if ((o->all || o->optimal) &&
+        (st = cmd_solve_list(ctx, o, g, cells, out, w)) != QN_EXIT_OK)
+        return st;
+    if (!o->steps)
+        return QN_EXIT_OK;
+    if (!w && (colour = cmd_colour_for(o->output && !strcmp(o->output, "-")
+                                           ? stderr
+                                           : stdout,
+                                       "solve", o->color)) < 0)
+        return QN_EXIT_USAGE;
+    return cmd_solve_steps(o, g, cells, a->plan, out, w, colour);
+}
+
 int cmd_solve(int argc, char **argv, qn_ctx *ctx)
 {
     solve_opts o;
@@ -325,23 +318,15 @@ int cmd_solve(int argc, char **argv, qn_ctx *ctx)
         qn_jsonw_init(&w, &out);
         qn_jsonw_obj(&w);
         solve_json(&w, g, &a, cells);
-        if (o.all && a.solvable) {
-            all_ctx ac = {&out, &w, g};
-            qn_jsonw_key(&w, "all");
-            qn_jsonw_arr(&w);
-            qn_solver_each_solution(g, cells, o.limit, list_one, &ac);
-            qn_jsonw_end(&w);
-        }
+        status = more(ctx, &o, g, &a, cells, &out, &w);
         qn_jsonw_end(&w);
         qn_buf_addc(&out, '\n');
     } else {
         solve_text(&out, g, &a, cells, &o);
-        if (o.all && a.solvable) {
-            all_ctx ac = {&out, NULL, g};
-            qn_buf_adds(&out, "solutions:\n");
-            qn_solver_each_solution(g, cells, o.limit, list_one, &ac);
-        }
+        status = more(ctx, &o, g, &a, cells, &out, NULL);
     }
+    if (status != QN_EXIT_OK)
+        goto done;
     if (o.output && a.solvable &&
         (status = write_plan(ctx, &o, r, a.plan)) != QN_EXIT_OK)
         goto done;

@@ -144,11 +144,11 @@ int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
     qn_buf out = QN_BUF_INIT;
     int status, rc, replay = 0;
 
-    if (o->all) {
-        qn_usage_error("solve: --all is for boards of at most %d cells",
-                       QN_RULES_MAX_CELLS);
-        return QN_EXIT_USAGE;
-    }
+    if (o->all || o->optimal || o->steps)
+        return qn_usage_error("solve: %s is for boards of at most %d cells",
+                              o->steps ? "--steps" : o->all ? "--all"
+                                                            : "--optimal",
+                              QN_RULES_MAX_CELLS);
     if (qn_grid_new(&g, r, &err) != QN_OK) {
         qn_err_source(&err, o->rules);
         return qn_report(ctx, &err);

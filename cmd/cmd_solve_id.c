@@ -1,7 +1,7 @@
 /*
- * cmd_solve_id.c: `quench solve --id ID`: a stored puzzle, named by its
- * id (or a unique prefix, or #ROW), solved under the rule stored with it,
- * so the answer needs nothing but the database.
+ * cmd_solve_id.c: a stored puzzle named on the command line by its id (or
+ * a unique prefix, or #ROW), with the rule stored with it, so `solve --id`
+ * and `show ID` need nothing but the database.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 typedef struct id_load {
     qn_rules **r;
     char **state;
+    cmd_stored *info;
     char source[128];
     qn_err *err;
 } id_load;
@@ -28,13 +29,20 @@ static int take_row(void *ctx, const qn_store_row *row)
                           l->source, l->err) != QN_OK)
         return l->err->code;
     *l->state = qn_xstrdup(row->state);
+    if (l->info) {
+        l->info->uid = row->uid;
+        l->info->min_presses = row->min_presses;
+        snprintf(l->info->grade, sizeof(l->info->grade), "%s",
+                 row->grade ? row->grade : "");
+    }
     return 0;
 }
 
-int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
-                      qn_solver **g, char **state)
+int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
+                    const char *ref, qn_rules **r, char **state,
+                    cmd_stored *info)
 {
-    const char *path = cmd_db_path(o->db);
+    const char *path = cmd_db_path(db);
     qn_store *s = NULL;
     qn_err err = QN_ERR_INIT;
     int64_t row = 0;
@@ -45,20 +53,35 @@ int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
         return st;
     l.r = r;
     l.state = state;
+    l.info = info;
     l.err = &err;
     snprintf(l.source, sizeof(l.source), "%s: the rule of puzzle %s", path,
-             o->id);
-    rc = qn_store_puzzle_resolve(s, o->id, &row, &err);
+             ref);
+    rc = qn_store_puzzle_resolve(s, ref, &row, &err);
     if (rc == QN_EINVAL) {
         qn_store_close(s);
-        return qn_usage_error("solve: %s", err.msg);
+        return qn_usage_error("%s: %s", cmd, err.msg);
     }
     if (rc == QN_OK)
         rc = qn_store_puzzle_row(s, row, take_row, &l, &err);
-    if (rc == QN_OK)
-        rc = qn_solver_new(g, *r, &err);
     if (rc != QN_OK && !err.source[0])
         qn_err_source(&err, path);
     qn_store_close(s);
     return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+}
+
+int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+                      qn_solver **g, char **state)
+{
+    qn_err err = QN_ERR_INIT;
+    int st = cmd_load_stored(ctx, "solve", o->db, o->id, r, state, NULL);
+
+    if (st != QN_EXIT_OK)
+        return st;
+    if (qn_solver_new(g, *r, &err) == QN_OK)
+        return QN_EXIT_OK;
+    free(*state);
+    *state = NULL;
+    qn_err_source(&err, cmd_db_path(o->db));
+    return qn_report(ctx, &err);
 }

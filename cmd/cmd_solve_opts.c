@@ -10,11 +10,15 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "quench/plans.h"
+#include "quench/term.h"
 
 const char cmd_solve_usage[] =
     "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
-    "                    [--all [--limit N]] [--size WxH] [-o FILE [--plain]]\n"
-    "       quench solve --id ID [--db DB] [--json] [--all [--limit N]]\n"
+    "                    [--all | --optimal [--limit N]] [--steps]\n"
+    "                    [--color WHEN] [--size WxH] [-o FILE [--plain]]\n"
+    "       quench solve --id ID [--db DB] [--json] [--all | --optimal\n"
+    "                    [--limit N]] [--steps] [--color WHEN]\n"
     "\n"
     "Solve one state of the puzzle family in RULES exactly, or the stored\n"
     "puzzle ID (its id, a unique prefix of 4+ hex digits, or #ROW) under\n"
@@ -35,7 +39,13 @@ const char cmd_solve_usage[] =
     "                 optimal_solutions, solutions, solution (per-cell\n"
     "                 press counts), presses (cells in the order to press),\n"
     "                 replay_ok, why, repair ([cell, new value] pairs)\n"
-    "  --all          also list solutions, at most --limit N (default 100)\n"
+    "  --all          also list the solutions by press count, cheapest\n"
+    "                 first, at most --limit N (1..65536, default 100), and\n"
+    "                 say how many more there are\n"
+    "  --optimal      the same for the optimal plans only\n"
+    "  --steps        play the plan one press at a time: the board after\n"
+    "                 each press, the last one the goal; in colour as\n"
+    "                 `quench show` draws (--color auto|always|never)\n"
     "  --walk-limit N the largest kernel walked for the exact minimum\n"
     "                 (default 2^30); beyond it the answer is marked not\n"
     "                 proven minimal\n"
@@ -89,7 +99,12 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         {"plain", no_argument, NULL, 'p'},
         {"id", required_argument, NULL, 'i'},
         {"db", required_argument, NULL, 'd'},
+        {"optimal", no_argument, NULL, 'O'},
+        {"steps", no_argument, NULL, 'S'},
+        {"color", required_argument, NULL, 'c'},
+        {"colour", required_argument, NULL, 'c'},
         {NULL, 0, NULL, 0}};
+    qn_term_when when;
     int c, limit_given = 0;
     uint64_t v;
 
@@ -135,12 +150,25 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         case 'a':
             o->all = 1;
             break;
+        case 'O':
+            o->optimal = 1;
+            break;
+        case 'S':
+            o->steps = 1;
+            break;
+        case 'c':
+            if (qn_term_parse_when(optarg, &when))
+                return qn_usage_error("solve: --color needs auto, always or "
+                                      "never, got '%s'",
+                                      optarg);
+            o->color = optarg;
+            break;
         case 'l':
             limit_given = 1;
-            if (cmd_parse_u64(optarg, &o->limit))
-                return qn_usage_error("solve: --limit needs a number, got "
-                                      "'%s'",
-                                      optarg);
+            if (cmd_parse_u64(optarg, &o->limit) || o->limit < 1 ||
+                o->limit > QN_PLANS_MAX)
+                return qn_usage_error("solve: --limit needs 1..%d, got '%s'",
+                                      QN_PLANS_MAX, optarg);
             break;
         case 'w':
             if (cmd_parse_u64(optarg, &o->walk_limit))
@@ -153,6 +181,11 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
                                   argv[optind - 1]);
         }
     }
+    if (o->all && o->optimal)
+        return qn_usage_error("solve: --all lists every solution, --optimal "
+                              "the optimal ones: give one");
+    if (limit_given && !o->all && !o->optimal)
+        return qn_usage_error("solve: --limit is for --all or --optimal");
     if (o->id)
         return optind < argc || o->state || o->has_fill || o->sw
                    ? qn_usage_error("solve: --id names the puzzle and its "
@@ -174,8 +207,6 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
                               "--fill V or one FILE (or -)");
     if (o->plain && !o->output)
         return qn_usage_error("solve: --plain is for the -o image");
-    if (limit_given && !o->all)
-        return qn_usage_error("solve: --limit is for --all");
     return QN_EXIT_OK;
 }
 

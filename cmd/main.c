@@ -32,6 +32,8 @@ static const struct command {
      "check rule files and show their facts"},
     {"solve", cmd_solve, cmd_solve_usage,
      "solve one state exactly: least presses, plan, or repair"},
+    {"show", cmd_show, cmd_show_usage,
+     "draw a puzzle in the terminal: by id, from a pack, or a state"},
     {"validate", cmd_validate, cmd_validate_usage,
      "judge a stream of submitted puzzles, one verdict each"},
     {"generate", cmd_generate, cmd_generate_usage,

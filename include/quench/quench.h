@@ -36,6 +36,7 @@
 #include "quench/state.h"
 
 /* solve: a rule compiled for answers */
+#include "quench/plans.h"
 #include "quench/solver.h"
 
 /* bigboard: boards past the dense model (chasing, polynomials, images) */
@@ -61,6 +62,7 @@
 /* export: the pack document and its formats */
 #include "quench/export.h"
 #include "quench/flip_id.h"
+#include "quench/term.h"
 
 /* campaign: a whole pack from a recipe */
 #include "quench/campaign.h"

@@ -37,6 +37,7 @@ unsigned qn_solver_colours(const qn_solver *g);
 const qn_repair *qn_solver_repair(const qn_solver *g);
 /* Walk limit for minimal presses (default QN_MINPRESS_DEFAULT_LIMIT). */
 void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit);
+uint64_t qn_solver_walk_limit(const qn_solver *g);
 
 /*
  * QN_OK when every solvable state's minimum is proven under the walk
@@ -94,6 +95,13 @@ const char *qn_solver_grade(const qn_solver *g, uint64_t presses);
  */
 int64_t qn_solver_each_solution(const qn_solver *g, const uint8_t *state,
                               uint64_t limit, qn_solution_fn *fn, void *ctx);
+
+/*
+ * One press of `cell` on `state` (ncells values < k, changed in place):
+ * every cell i advances by what a press of `cell` adds to it, A[i][cell],
+ * mod k. A plan's presses commute, so any order of them ends the same.
+ */
+void qn_solver_press(const qn_solver *g, uint8_t *state, int cell);
 
 /* Replay: 1 if pressing `plan` on `state` reaches the goal exactly. */
 int qn_solver_replays(const qn_solver *g, const uint8_t *state,

@@ -91,21 +91,31 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells,
 void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
                   const qn_svg_item *items, const qn_svg_opts *o);
 
+/* The series of a press histogram; all pointers borrowed for the call. */
+typedef struct qn_svg_hist {
+    const uint64_t *pack; /* pack[p]: puzzles whose par is p */
+    size_t pack_len;
+    const uint64_t *dist; /* dist[p]: states needing p presses; NULL: none */
+    size_t dist_len;
+    uint64_t sampled;     /* 0: dist counts every solvable state (exact);
+                             else dist is a uniform sample of this many */
+    const char *title;    /* UTF-8; NULL = none */
+} qn_svg_hist;
+
 /*
  * Append a bar chart of a pack's minimal presses against a rule set's
- * exact distribution (issue 7, section 4). pack_counts[p] is the number of
- * puzzles whose par is p (pack_len entries); dist_counts[p] the number of
- * solvable states needing p presses (dist_len entries), or NULL for no
- * distribution. Both are normalised to shares: the pack is drawn as
- * hatched, outlined bars (class="bar", one per non-zero bin), the
- * distribution as a dashed step outline (class="dist"), so the two read
- * apart without colour. The x axis is the press count, the y axis the
- * share in percent; a legend names both. title (UTF-8) may be NULL.
- * Arrays and title are borrowed.
+ * distribution (issue 7, section 4; issue 23). Both series are
+ * normalised to shares: the pack as hatched, outlined bars (class="bar",
+ * one per non-zero bin), the distribution as a dashed step outline
+ * (class="dist"), so the two read apart without colour. The x axis is the
+ * press count, from the first count either series holds (0 for an exact
+ * distribution: the goal) to the last; the y axis the share in percent,
+ * up to a whole number of steps at or above the tallest bar. The legend
+ * (class="legend") is one row between the title and the plot, never over
+ * a bar; it names the pack and "all solvable states", or for a sample
+ * "a sample of N solvable states (not exact)".
  */
-void qn_svg_histogram(qn_buf *out, const uint64_t *pack_counts, size_t pack_len,
-                      const uint64_t *dist_counts, size_t dist_len,
-                      const char *title);
+void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h);
 
 /*
  * Append `s` as XML character data / attribute text: & < > " ' become

@@ -2,13 +2,16 @@
  * svg_histogram.c: the press histogram (svg.h), a pack's minimal presses
  * as hatched bars against a rule set's exact distribution as a dashed
  * step outline, drawn in named steps: scale, y grid, bars, outline, axes,
- * legend.
+ * legend. The legend has a row of its own above the plot, so no bar can
+ * sit under it, however tall.
  */
 #include "quench/svg.h"
 
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "svg_internal.h"
 
@@ -16,15 +19,19 @@
 #define HH 400.0
 #define PL 64.0 /* plot margins: left, right, top, bottom */
 #define PR 20.0
-#define PT 44.0
+#define PT 72.0 /* the title (y 24) and the legend row (y 36..58) */
 #define PB 56.0
+#define LY 36.0 /* the legend row's top and height */
+#define LH 22.0
 
 /* The two series and the scale they are drawn at. */
 typedef struct chart {
     const uint64_t *pack, *dist; /* counts per press count; dist may be NULL */
     size_t pack_len, dist_len;   /* dist_len is 0 when dist is NULL */
+    uint64_t sampled;            /* dist is a sample of this many; 0 exact */
     double ptot, dtot;           /* totals: bars show shares of them */
-    size_t nb;                   /* bins drawn, up to the last non-zero one */
+    size_t lo, nb;               /* bins drawn: lo..lo+nb-1, from the first
+                                    to the last non-zero one */
     double top, step;            /* y axis 0..top percent, a line per step */
     double x0, y0;               /* plot origin (bottom left), px */
     double pw, ph, bw;           /* plot width, height; bin width, px */
@@ -54,21 +61,28 @@ static void fmt_pct(qn_buf *b, double v)
 static void chart_scale(chart *ch)
 {
     double maxs = 0, v;
-    size_t i;
+    size_t i, first = SIZE_MAX, end = 0;
 
     for (i = 0; i < ch->pack_len; i++) {
         ch->ptot += (double)ch->pack[i];
-        if (ch->pack[i])
-            ch->nb = i + 1;
+        if (ch->pack[i]) {
+            first = first < i ? first : i;
+            end = i + 1;
+        }
     }
     for (i = 0; i < ch->dist_len; i++) {
         ch->dtot += (double)ch->dist[i];
-        if (ch->dist[i])
-            ch->nb = i + 1;
+        if (ch->dist[i]) {
+            first = first < i ? first : i;
+            end = end > i + 1 ? end : i + 1;
+        }
     }
-    if (ch->nb == 0)
-        ch->nb = 1;
-    for (i = 0; i < ch->nb; i++) {
+    /* an exact distribution starts at the goal, 0; a sample or a pack
+     * alone where its data starts, so the bars are not crowded to one
+     * side by a stretch of counts nothing was measured at */
+    ch->lo = first == SIZE_MAX ? 0 : first;
+    ch->nb = end > ch->lo ? end - ch->lo : 1;
+    for (i = ch->lo; i < ch->lo + ch->nb; i++) {
         if (i < ch->pack_len && ch->ptot > 0 &&
             (v = 100 * (double)ch->pack[i] / ch->ptot) > maxs)
             maxs = v;
@@ -123,13 +137,16 @@ static void pack_bars(qn_buf *out, const chart *ch)
 {
     qn_buf_adds(out, "<g class=\"pack\" fill=\"url(#hatch)\" stroke=\"#000\" "
                      "stroke-width=\"1\">\n");
-    for (size_t i = 0; i < ch->pack_len && i < ch->nb && ch->ptot > 0; i++) {
+    for (size_t i = ch->lo; i < ch->pack_len && i < ch->lo + ch->nb &&
+                            ch->ptot > 0;
+         i++) {
         double hgt;
         if (!ch->pack[i])
             continue;
         hgt = ch->ph * (100 * (double)ch->pack[i] / ch->ptot) / ch->top;
         qn_buf_adds(out, "<rect class=\"bar\"");
-        qn_svg__attr(out, "x", ch->x0 + ch->bw * (double)i + ch->bw * 0.1);
+        qn_svg__attr(out, "x",
+                     ch->x0 + ch->bw * (double)(i - ch->lo) + ch->bw * 0.1);
         qn_svg__attr(out, "y", ch->y0 - hgt);
         qn_svg__attr(out, "width", ch->bw * 0.8);
         qn_svg__attr(out, "height", hgt);
@@ -149,7 +166,8 @@ static void dist_outline(qn_buf *out, const chart *ch)
     qn_buf_addc(out, ' ');
     qn_svg__num(out, ch->y0);
     for (size_t i = 0; i < ch->nb; i++) {
-        double sh = i < ch->dist_len ? (double)ch->dist[i] / ch->dtot : 0;
+        size_t m = ch->lo + i;
+        double sh = m < ch->dist_len ? (double)ch->dist[m] / ch->dtot : 0;
         qn_buf_adds(out, "V");
         qn_svg__num(out, ch->y0 - ch->ph * 100 * sh / ch->top);
         qn_buf_adds(out, "H");
@@ -183,7 +201,7 @@ static void axes(qn_buf *out, const chart *ch)
         qn_buf_adds(out, "<text");
         qn_svg__attr(out, "x", x0 + ch->bw * ((double)i + 0.5));
         qn_svg__attr(out, "y", y0 + 15);
-        qn_buf_addf(out, ">%zu</text>\n", i);
+        qn_buf_addf(out, ">%zu</text>\n", ch->lo + i);
     }
     qn_buf_adds(out, "<text");
     qn_svg__attr(out, "x", x0 + pw / 2);
@@ -196,52 +214,76 @@ static void axes(qn_buf *out, const chart *ch)
     qn_buf_adds(out, ")\">share (%)</text>\n</g>\n");
 }
 
-/* legend, top right inside the plot */
-static void legend(qn_buf *out, const chart *ch)
+/* A swatch at x and its label; returns where the next entry starts
+ * (about 7 px per character of 12 px sans-serif). */
+static double legend_entry(qn_buf *out, double x, int dashed,
+                           const char *label)
 {
-    double lx = ch->x0 + ch->pw - 200, ly = PT + 6;
-    int rows = ch->dist ? 2 : 1;
+    double y = LY + LH / 2;
 
-    qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
-                     "font-size=\"12\"><rect");
-    qn_svg__attr(out, "x", lx);
-    qn_svg__attr(out, "y", ly);
-    qn_svg__attr(out, "width", 196);
-    qn_svg__attr(out, "height", 8 + 20 * rows);
-    qn_buf_adds(out, " fill=\"#fff\" fill-opacity=\"0.9\" "
-                     "stroke=\"#999\"/><rect");
-    qn_svg__attr(out, "x", lx + 8);
-    qn_svg__attr(out, "y", ly + 8);
-    qn_buf_adds(out, " width=\"24\" height=\"12\" fill=\"url(#hatch)\" "
-                     "stroke=\"#000\"/><text");
-    qn_svg__attr(out, "x", lx + 40);
-    qn_svg__attr(out, "y", ly + 18);
-    qn_buf_addf(out, ">pack (%.0f puzzle%s)</text>", ch->ptot,
-                ch->ptot == 1 ? "" : "s");
-    if (ch->dist) {
+    if (dashed) {
         qn_buf_adds(out, "<line");
-        qn_svg__attr(out, "x1", lx + 8);
-        qn_svg__attr(out, "y1", ly + 34);
-        qn_svg__attr(out, "x2", lx + 32);
-        qn_svg__attr(out, "y2", ly + 34);
+        qn_svg__attr(out, "x1", x);
+        qn_svg__attr(out, "y1", y);
+        qn_svg__attr(out, "x2", x + 24);
+        qn_svg__attr(out, "y2", y);
         qn_buf_adds(out, " stroke=\"#D55E00\" stroke-width=\"2.5\" "
-                         "stroke-dasharray=\"6 3\"/><text");
-        qn_svg__attr(out, "x", lx + 40);
-        qn_svg__attr(out, "y", ly + 38);
-        qn_buf_adds(out, ">all solvable states</text>");
+                         "stroke-dasharray=\"6 3\"/>");
+    } else {
+        qn_buf_adds(out, "<rect");
+        qn_svg__attr(out, "x", x);
+        qn_svg__attr(out, "y", y - 6);
+        qn_buf_adds(out, " width=\"24\" height=\"12\" fill=\"url(#hatch)\" "
+                         "stroke=\"#000\"/>");
     }
-    qn_buf_adds(out, "</g>\n");
+    qn_buf_adds(out, "<text");
+    qn_svg__attr(out, "x", x + 30);
+    qn_svg__attr(out, "y", y + 4);
+    qn_buf_addc(out, '>');
+    qn_buf_adds(out, label);
+    qn_buf_adds(out, "</text>");
+    return x + 30 + 7.0 * (double)strlen(label) + 16;
 }
 
-void qn_svg_histogram(qn_buf *out, const uint64_t *pack_counts, size_t pack_len,
-                      const uint64_t *dist_counts, size_t dist_len,
-                      const char *title)
+/* legend: one row of its own between the title and the plot */
+static void legend(qn_buf *out, const chart *ch)
+{
+    char pack[64], dist[96];
+    double x = ch->x0 + 4, end;
+    qn_buf entries = QN_BUF_INIT;
+
+    snprintf(pack, sizeof pack, "pack (%.0f puzzle%s)", ch->ptot,
+             ch->ptot == 1 ? "" : "s");
+    if (ch->sampled)
+        snprintf(dist, sizeof dist,
+                 "a sample of %llu solvable states (not exact)",
+                 (unsigned long long)ch->sampled);
+    else
+        snprintf(dist, sizeof dist, "all solvable states");
+    end = legend_entry(&entries, x + 8, 0, pack);
+    if (ch->dist)
+        end = legend_entry(&entries, end, 1, dist);
+    qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
+                     "font-size=\"12\"><rect");
+    qn_svg__attr(out, "x", x);
+    qn_svg__attr(out, "y", LY);
+    qn_svg__attr(out, "width", end - 8 - x);
+    qn_svg__attr(out, "height", LH);
+    qn_buf_adds(out, " fill=\"#fff\" stroke=\"#999\"/>");
+    qn_buf_adds(out, entries.buf);
+    qn_buf_adds(out, "</g>\n");
+    qn_buf_release(&entries);
+}
+
+void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
 {
     chart ch = {0};
+    const char *title = h->title;
 
-    assert(out && (pack_counts || pack_len == 0));
-    ch.pack = pack_counts, ch.pack_len = pack_len;
-    ch.dist = dist_counts, ch.dist_len = dist_counts ? dist_len : 0;
+    assert(out && h && (h->pack || h->pack_len == 0));
+    ch.pack = h->pack, ch.pack_len = h->pack_len;
+    ch.dist = h->dist, ch.dist_len = h->dist ? h->dist_len : 0;
+    ch.sampled = h->sampled;
     chart_scale(&ch);
 
     qn_svg__open(out, HW, HH, title);

@@ -64,6 +64,19 @@ void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit)
     g->limit = limit;
 }
 
+uint64_t qn_solver_walk_limit(const qn_solver *g)
+{
+    return g->limit;
+}
+
+void qn_solver_press(const qn_solver *g, uint8_t *state, int cell)
+{
+    const uint8_t *a = qn_rules_matrix(g->rules);
+
+    for (int i = 0; i < g->n; i++)
+        state[i] = (uint8_t)((state[i] + a[(size_t)i * g->n + cell]) % g->k);
+}
+
 int qn_solver_check_exact(const qn_solver *g, qn_err *err)
 {
     qn_buf size = QN_BUF_INIT;

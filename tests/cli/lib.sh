@@ -73,6 +73,17 @@ expect_empty_out() { # label
 expect_eq() { # got, want, label
     if [ "$1" = "$2" ]; then ok; else not_ok "$3: got '$1', want '$2'"; fi
 }
+# py_checks ARGS... <PROGRAM: run a Python program (on stdin) that prints
+# one line per check, "ok" or "not ok: what is wrong", and count them.
+py_checks() {
+    python3 - "$@" >"$TMP/py.out" 2>&1 || echo "not ok: python exited $?" >>"$TMP/py.out"
+    while IFS= read -r line; do
+        case $line in
+            ok) ok ;;
+            *) not_ok "${line#not ok: }" ;;
+        esac
+    done <"$TMP/py.out"
+}
 done_testing() {
     echo "$PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ]

@@ -474,7 +474,8 @@ static void test_escaping(void)
     qn_buf_reset(&b);
     {
         uint64_t pc[3] = {1, 2, 3};
-        qn_svg_histogram(&b, pc, 3, NULL, 0, hostile);
+        qn_svg_hist h = {pc, 3, NULL, 0, 0, hostile};
+        qn_svg_histogram(&b, &h);
         well_formed(&b, "hostile histogram");
     }
     qn_buf_release(&b);
@@ -489,9 +490,11 @@ static void test_histogram(void)
                          5200300, 5200300, 4457400, 3268760};
     uint64_t big[200];
     qn_buf b = QN_BUF_INIT;
+    const char *xaxis;
     int i;
 
-    qn_svg_histogram(&b, pack, 10, dist, 16, "classic 5x5 pack");
+    qn_svg_hist h = {pack, 10, dist, 16, 0, "classic 5x5 pack"};
+    qn_svg_histogram(&b, &h);
     well_formed(&b, "histogram with distribution");
     T_EQ(count(b.buf, "class=\"bar\""), 7); /* non-zero bins */
     T_EQ(count(b.buf, "class=\"dist\""), 1);
@@ -502,21 +505,38 @@ static void test_histogram(void)
     T_CHECK(strstr(b.buf, "url(#hatch)") != NULL);
     qn_buf_reset(&b);
 
-    qn_svg_histogram(&b, pack, 10, NULL, 0, NULL);
+    h = (qn_svg_hist){pack, 10, NULL, 0, 0, NULL};
+    qn_svg_histogram(&b, &h);
     well_formed(&b, "histogram without distribution");
     T_EQ(count(b.buf, "class=\"bar\""), 7);
     T_EQ(count(b.buf, "class=\"dist\""), 0);
     T_CHECK(strstr(b.buf, "all solvable states") == NULL);
+    /* without an exact distribution the x axis starts at the pack's
+     * first press count (2), not at an empty 0 */
+    xaxis = strstr(b.buf, "class=\"xaxis\"");
+    T_CHECK(xaxis && strstr(xaxis, ">0</text>") == NULL);
+    T_CHECK(xaxis && strstr(xaxis, ">2</text>") != NULL);
     qn_buf_reset(&b);
 
-    qn_svg_histogram(&b, NULL, 0, NULL, 0, "");
+    /* a sample is named as one */
+    h = (qn_svg_hist){pack, 10, pack, 10, 100, NULL};
+    qn_svg_histogram(&b, &h);
+    well_formed(&b, "histogram against a sample");
+    T_CHECK(strstr(b.buf, "a sample of 100 solvable states (not exact)") !=
+            NULL);
+    T_CHECK(strstr(b.buf, "all solvable states") == NULL);
+    qn_buf_reset(&b);
+
+    h = (qn_svg_hist){NULL, 0, NULL, 0, 0, ""};
+    qn_svg_histogram(&b, &h);
     well_formed(&b, "empty histogram");
     T_CHECK(strstr(b.buf, "no data") != NULL);
     qn_buf_reset(&b);
 
     for (i = 0; i < 200; i++)
         big[i] = (uint64_t)(i * (200 - i));
-    qn_svg_histogram(&b, big, 200, big, 200, "wide");
+    h = (qn_svg_hist){big, 200, big, 200, 0, "wide"};
+    qn_svg_histogram(&b, &h);
     well_formed(&b, "200-bin histogram");
     T_EQ(count(b.buf, "class=\"bar\""), 199);
     qn_buf_release(&b);
