@@ -418,30 +418,31 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
     }
 }
 
-/* Rows of a table of OUT, for the stats (upserts count updates too). */
-static int rows(qn_store *s, const char *table, long long *out, qn_err *err)
-{
-    char sql[64];
-
-    snprintf(sql, sizeof(sql), "SELECT count(*) FROM main.%s", table);
-    return qn_store__int(s, sql, out, err);
-}
-
-/* Inside the transaction: rules, runs, puzzles, then packs. */
+/* Inside the transaction: rules, runs, puzzles, then packs. The stats
+ * come from the statements' change counts, not from counting OUT's
+ * puzzles before and after: that reads all of OUT twice per input, which
+ * a flat merge of N shards does N times over a growing OUT. */
 static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
 {
-    long long runs0 = 0, runs1 = 0, puz0 = 0, puz1 = 0;
+    long long runs0 = 0, runs1 = 0, moved = 0;
+    int64_t changes[NMERGE] = {0};
     int rc = qn_store__exec(s, track_sql, err);
 
-    if (rc == QN_OK && (rc = rows(s, "runs", &runs0, err)) == QN_OK)
-        rc = rows(s, "puzzles", &puz0, err);
+    if (rc == QN_OK) /* the runs table has a row per shard: small */
+        rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs0, err);
     for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
-        if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK && i == 0)
-            st->rules = sqlite3_changes64(s->db); /* INSERT OR IGNORE */
-    if (rc == QN_OK && (rc = rows(s, "runs", &runs1, err)) == QN_OK)
-        rc = rows(s, "puzzles", &puz1, err);
+        if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
+            changes[i] = sqlite3_changes64(s->db);
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
+    /* the puzzle upsert's changes are its inserts and its updates, and
+     * the trigger noted each update once */
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT count(*) FROM temp.merge_moved",
+                           &moved, err);
+    st->rules = changes[0]; /* INSERT OR IGNORE: the new rules */
     st->runs = runs1 - runs0;
-    st->puzzles = puz1 - puz0;
+    st->puzzles = changes[NMERGE - 1] - moved;
     if (rc == QN_OK)
         rc = merge_packs(s, st, err);
     if (rc == QN_OK)
