@@ -68,10 +68,12 @@ static inline uint8_t *bench_random_kernel(int n, int d, uint64_t seed)
 
 /*
  * Run argv (the real quench binary, as a user would) with stdout to
- * /dev/null; return wall seconds and the child's peak RSS in *rss_kb (if
- * not NULL). Exits the benchmark if the command fails (status > 1).
+ * /dev/null; return wall seconds, the child's peak RSS in *rss_kb and its
+ * CPU seconds (user + system) in *cpu_s (each if not NULL). Exits the
+ * benchmark if the command fails (status > 1).
  */
-static inline double bench_exec(const char *const argv[], long *rss_kb)
+static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
+                                    double *cpu_s)
 {
     struct rusage ru;
     int status;
@@ -88,11 +90,19 @@ static inline double bench_exec(const char *const argv[], long *rss_kb)
     wait4(pid, &status, 0, &ru);
     if (rss_kb)
         *rss_kb = ru.ru_maxrss;
+    if (cpu_s)
+        *cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
         fprintf(stderr, "bench: %s failed (status %d)\n", argv[0], status);
         exit(1);
     }
     return bench_now() - t0;
+}
+
+static inline double bench_exec(const char *const argv[], long *rss_kb)
+{
+    return bench_exec_cpu(argv, rss_kb, NULL);
 }
 
 #endif

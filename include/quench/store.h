@@ -455,13 +455,17 @@ typedef struct qn_store_merge_stats {
 /*
  * Merge the quench database at `in_path` (opened read-only, not migrated:
  * it must be at this build's schema version) into s, in one transaction:
- * rules by hash, runs by key, puzzles by (rule, canonical key) in (rule,
- * seed, stream index) order, packs by name: a new pack is copied; two
+ * rules by hash, runs by key (of two copies of a run the one with the
+ * larger next_index), puzzles by (rule, canonical key) in (rule, seed,
+ * stream index) order (of two copies with a seed the smaller (seed,
+ * stream index, state)), packs by name: a new pack is copied; two
  * unedited copies built by one run family (the shards of a generate
  * --pack, version 1 both) join in stream order at version 1; otherwise the
  * members not yet in the pack are appended in the input's order and the
- * version goes past both copies'. Idempotent. *stats_out (may be NULL)
- * receives what was added. QN_EINVAL, with nothing written, when a pack
+ * version goes past both copies'. Idempotent, and the same whatever the
+ * order or grouping of the inputs, so merged databases merge again (a
+ * merge tree). *stats_out (may be NULL) receives what was added (runs:
+ * new rows only). QN_EINVAL, with nothing written, when a pack
  * of the input fails qn_store_pack_check; QN_ENOTFOUND when in_path does
  * not exist; QN_ENOMEM may also come after the commit (detaching the
  * input), with the input merged: merging it again adds nothing.

@@ -16,22 +16,44 @@
 #include "quench/mem.h"
 #include "store_internal.h"
 
+/* A puzzle copy's rank: the input's (IN_KEY) beats OUT's (OUT_KEY) when
+ * smaller; both have a seed (the upsert's WHERE). */
+#define IN_KEY "(excluded.seed, excluded.stream_index, excluded.state)"
+#define OUT_KEY "(puzzles.seed, puzzles.stream_index, puzzles.state)"
+#define WINS IN_KEY " < " OUT_KEY
+
 static const char *const merge_sql[] = {
     /* rules by hash */
     "INSERT OR IGNORE INTO main.rules (hash, name, yaml, cells, colours,"
     " facts, added) SELECT hash, name, yaml, cells, colours, facts, added"
     " FROM src.rules ORDER BY id",
-    /* runs by key, rule ids mapped through the hash */
-    "INSERT OR IGNORE INTO main.runs (key, command, rule_id, seed, options,"
+    /* runs by key, rule ids mapped through the hash. Two copies of one
+     * run (a shard merged once while it ran and again when it finished,
+     * or through two intermediate databases of a merge tree): the copy
+     * that got further (larger next_index) wins, whatever the order */
+    "INSERT INTO main.runs (key, command, rule_id, seed, options,"
     " tool_version, requested, stored, duplicates, next_index, started,"
     " finished, status, summary) SELECT r.key, r.command, (SELECT m.id FROM"
     " main.rules m JOIN src.rules sr ON sr.hash = m.hash WHERE sr.id ="
     " r.rule_id), r.seed, r.options, r.tool_version, r.requested, r.stored,"
     " r.duplicates, r.next_index, r.started, r.finished, r.status,"
-    " r.summary FROM src.runs r ORDER BY r.id",
-    /* puzzles by (rule, canon); of two copies of one puzzle from the same
-     * seed the earliest stream index wins, as it does in a single run,
-     * whatever order the shards are merged in */
+    " r.summary FROM src.runs r WHERE true ORDER BY r.id"
+    " ON CONFLICT (key) DO UPDATE SET tool_version = excluded.tool_version,"
+    " requested = excluded.requested, stored = excluded.stored,"
+    " duplicates = excluded.duplicates, next_index = excluded.next_index,"
+    " finished = excluded.finished, status = excluded.status,"
+    " summary = excluded.summary"
+    " WHERE excluded.next_index > runs.next_index",
+    /* puzzles by (rule, canon). Of two copies of one puzzle the one with
+     * the smaller (seed, stream index, state) wins: within a run family
+     * the earlier stream index, as a single run keeps the first
+     * occurrence; the state only breaks ties between families that drew
+     * different orientations at one index. A total order, so the result
+     * is the same whatever order and grouping the inputs are merged in
+     * (copies without a seed, from validate or import, never replace nor
+     * are replaced: OUT's stays). Copies that differ are updated, the
+     * loser's values kept, so the moved-puzzle trigger (merge_track)
+     * sees both outcomes. */
     "INSERT INTO main.puzzles (rule_id, state, canon,"
     " min_presses, optimal, witness, grade, grader, seed, stream_index,"
     " provenance, run_id, uid, submission, source, meta) SELECT mr.id,"
@@ -43,14 +65,22 @@ static const char *const merge_sql[] = {
     " JOIN main.rules mr ON mr.hash = sr.hash"
     " LEFT JOIN src.runs sru ON sru.id = p.run_id"
     " WHERE true ORDER BY sr.hash, p.seed, p.stream_index, p.id"
-    " ON CONFLICT (rule_id, canon) DO UPDATE SET state = excluded.state,"
-    " min_presses = excluded.min_presses, optimal = excluded.optimal,"
-    " witness = excluded.witness, grade = excluded.grade,"
-    " grader = excluded.grader, stream_index = excluded.stream_index,"
-    " provenance = excluded.provenance, run_id = excluded.run_id,"
-    " submission = excluded.submission, source = excluded.source,"
-    " meta = excluded.meta WHERE excluded.seed IS puzzles.seed"
-    " AND excluded.stream_index < puzzles.stream_index",
+    " ON CONFLICT (rule_id, canon) DO UPDATE SET"
+    " state = iif(" WINS ", excluded.state, state),"
+    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"
+    " optimal = iif(" WINS ", excluded.optimal, optimal),"
+    " witness = iif(" WINS ", excluded.witness, witness),"
+    " grade = iif(" WINS ", excluded.grade, grade),"
+    " grader = iif(" WINS ", excluded.grader, grader),"
+    " seed = iif(" WINS ", excluded.seed, seed),"
+    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"
+    " provenance = iif(" WINS ", excluded.provenance, provenance),"
+    " run_id = iif(" WINS ", excluded.run_id, run_id),"
+    " submission = iif(" WINS ", excluded.submission, submission),"
+    " source = iif(" WINS ", excluded.source, source),"
+    " meta = iif(" WINS ", excluded.meta, meta)"
+    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"
+    " AND " IN_KEY " IS NOT " OUT_KEY,
 };
 
 #define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
@@ -128,7 +158,8 @@ static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
     return rc;
 }
 
-/* Shards of one build: the membership in stream order. */
+/* Shards of one build: the membership in stream order (seed, stream
+ * index; the state orders two families' puzzles drawn at one index). */
 static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
 {
     int64_t *v = NULL;
@@ -137,7 +168,7 @@ static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
         s,
         "SELECT p.id FROM main.pack_puzzles pp JOIN main.puzzles p"
         " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-        " ORDER BY p.seed, p.stream_index, p.uid, pp.position",
+        " ORDER BY p.seed, p.stream_index, p.state, pp.position",
         pack, &v, &n, err);
 
     if (rc == QN_OK)
@@ -235,6 +266,45 @@ static int merge_packs(qn_store *s, qn_store_merge_stats *st, qn_err *err)
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(src);
+    return rc;
+}
+
+/*
+ * A pack built by one run family and unedited since (version 1) is in
+ * stream order. When a merge changes which copy of a member OUT keeps
+ * (a smaller stream index from another family with the same seed, say),
+ * that order must follow, or the result would depend on whether the pack
+ * or the smaller copy came first. The puzzle upsert updates every member
+ * whose two copies differ (merge_sql), this trigger notes it, and
+ * resort_moved reorders the packs that hold one. Created and dropped
+ * inside the merge's transaction (IF NOT EXISTS: a drop that failed for
+ * want of memory leaves them for the next merge to reuse).
+ */
+static const char track_sql[] =
+    "CREATE TEMP TABLE IF NOT EXISTS merge_moved (id INTEGER PRIMARY KEY);"
+    "DELETE FROM temp.merge_moved;"
+    "CREATE TEMP TRIGGER IF NOT EXISTS merge_track AFTER UPDATE ON"
+    " main.puzzles BEGIN INSERT OR IGNORE INTO merge_moved VALUES (new.id);"
+    " END";
+static const char untrack_sql[] = "DROP TRIGGER IF EXISTS temp.merge_track;"
+                                  "DROP TABLE IF EXISTS temp.merge_moved";
+
+static int resort_moved(qn_store *s, qn_err *err)
+{
+    int64_t *v = NULL;
+    size_t n = 0;
+    /* ?1 is bound to 1: the unedited build packs that hold a moved puzzle */
+    int rc = qn_store__pack_ids(
+        s,
+        "SELECT DISTINCT k.id FROM temp.merge_moved m"
+        " JOIN main.pack_puzzles pp ON pp.puzzle_id = m.id"
+        " JOIN main.packs k ON k.id = pp.pack_id"
+        " WHERE k.version = ?1 AND k.build <> '' ORDER BY k.id",
+        1, &v, &n, err);
+
+    for (size_t i = 0; rc == QN_OK && i < n; i++)
+        rc = order_by_stream(s, v[i], err);
+    free(v);
     return rc;
 }
 
@@ -348,12 +418,45 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
     }
 }
 
+/* Inside the transaction: rules, runs, puzzles, then packs. The stats
+ * come from the statements' change counts, not from counting OUT's
+ * puzzles before and after: that reads all of OUT twice per input, which
+ * a flat merge of N shards does N times over a growing OUT. */
+static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
+{
+    long long runs0 = 0, runs1 = 0, moved = 0;
+    int64_t changes[NMERGE] = {0};
+    int rc = qn_store__exec(s, track_sql, err);
+
+    if (rc == QN_OK) /* the runs table has a row per shard: small */
+        rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs0, err);
+    for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
+        if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
+            changes[i] = sqlite3_changes64(s->db);
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
+    /* the puzzle upsert's changes are its inserts and its updates, and
+     * the trigger noted each update once */
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT count(*) FROM temp.merge_moved",
+                           &moved, err);
+    st->rules = changes[0]; /* INSERT OR IGNORE: the new rules */
+    st->runs = runs1 - runs0;
+    st->puzzles = changes[NMERGE - 1] - moved;
+    if (rc == QN_OK)
+        rc = merge_packs(s, st, err);
+    if (rc == QN_OK)
+        rc = resort_moved(s, err);
+    if (rc == QN_OK)
+        rc = qn_store__exec(s, untrack_sql, err);
+    return rc;
+}
+
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
-    int64_t dummy, *fields[] = {&st.rules, &st.runs, &dummy};
-    long long nsrc = 0, before = 0, after = 0;
+    long long nsrc = 0;
     int rc;
 
     if (s->in_batch)
@@ -366,17 +469,7 @@ int qn_store_merge(qn_store *s, const char *in_path,
         return rc;
     rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
-        rc = qn_store__int(s, "SELECT count(*) FROM main.puzzles", &before,
-                           err);
-    for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
-        if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
-            *fields[i] = sqlite3_changes64(s->db);
-    if (rc == QN_OK &&
-        (rc = qn_store__int(s, "SELECT count(*) FROM main.puzzles", &after,
-                            err)) == QN_OK)
-        st.puzzles = after - before;
-    if (rc == QN_OK)
-        rc = merge_packs(s, &st, err);
+        rc = merge_tx(s, &st, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
         blame_input(s, in_path, err);
