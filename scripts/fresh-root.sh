@@ -40,7 +40,7 @@ mkdir -p "$top/build"
 # 1. the bare root; the downloaded packages are kept, to be counted
 t0=$(now)
 rmdir "$root" 2>/dev/null || true
-mmdebstrap --variant=minbase --skip=download/empty bookworm "$root" \
+mmdebstrap --variant=minbase --skip=download/empty --skip=cleanup/apt/cache bookworm "$root" \
     http://deb.debian.org/debian >"$top/build/fresh-root.log" 2>&1 ||
     { tail -n 20 "$top/build/fresh-root.log" >&2; exit 1; }
 boot_s=$(($(now) - t0))
