@@ -9,6 +9,9 @@
 #                             allocation-failure sweep (issue #9),
 #                             damaged databases (issue #17)
 #   make valgrind VARIANT=debug  every CLI test under valgrind
+#   make check-cluster        the Slurm job array of docs/STORE.md on a
+#                             single-node cluster started here (root;
+#                             slurmctld slurmd slurm-client munge)
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page
 
 VARIANT ?= release
@@ -80,7 +83,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps check check-deps check-fuzz fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: all deps check check-deps check-cluster check-fuzz fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -184,6 +187,11 @@ fuzz:
 
 check-deps: $(QUENCH)
 	@python3 tests/deps.py $(OBJ_DIR)
+
+# Issue #22: munged, slurmctld and slurmd started in a temporary directory
+# and stopped by pid at the end; a system munge or Slurm is left alone.
+check-cluster: $(QUENCH)
+	@QUENCH=$(abspath $(QUENCH)) sh tests/cluster/t700-slurm.sh
 
 bench: $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
