@@ -50,6 +50,9 @@ submit() {
         not_ok "submit block: no job ids"
         sed 's/^/    /' "$TMP/submit.out"
     fi
+    # (checked at once: the array's tasks take seconds)
+    expect_eq "$(job "$MERGE" JobState) $(job "$MERGE" Dependency)" \
+        "PENDING afterok:${ARRAY}_*(unfulfilled)" "the merge job waits for the whole array"
 }
 
 # poll TENTHS CMD...: run CMD until it succeeds, at most TENTHS/10 seconds.
