@@ -50,7 +50,11 @@ static char *run_family(const gen_cli *gc)
 /*
  * The same command finished before with the same count: it is printed
  * again from the database, which is left as it is (gc->from_db). Runs
- * kept by an older quench have no summary: they are replayed.
+ * kept by an older quench have no summary: they are replayed. A summary
+ * is kept only when the run completed, so the run's records are the rows
+ * it stored: COUNT of them unsharded, and for a shard its share of the
+ * COUNT, which only the run itself finds out (the candidate index
+ * decides, not the puzzle's rank).
  */
 static int find_finished(gen_cli *gc, const qn_store_run *run)
 {
@@ -66,7 +70,7 @@ static int find_finished(gen_cli *gc, const qn_store_run *run)
     }
     gc->from_db = info->done && info->summary &&
                   info->requested == gc->o.count &&
-                  info->stored == gc->o.count;
+                  (gc->o.nshards > 1 || info->stored == gc->o.count);
     return QN_OK;
 }
 
@@ -253,7 +257,7 @@ static int print_row(void *ctx, const qn_store_row *row)
     unsigned k = qn_solver_colours(gc->g);
     qn_gen_puzzle p;
 
-    if (sp->n == gc->o.count)
+    if (sp->n == gc->done_run.stored)
         return 1;
     if (qn_state_parse(sp->state, qn_rules_layout(r), k, row->state,
                        strlen(row->state), &sp->err) != QN_OK ||
@@ -293,7 +297,7 @@ int cmd_generate_print_stored(gen_cli *gc)
     rc = qn_store_run_each(gc->store, gc->done_run.id, print_row, &sp, &err);
     free(sp.state);
     free(sp.plan);
-    if (rc == 2 || ((rc == 0 || rc == 1) && sp.n != gc->o.count)) {
+    if (rc == 2 || ((rc == 0 || rc == 1) && sp.n != gc->done_run.stored)) {
         /* the run's rows no longer add up: say so, print nothing */
         cmd_out_discard(&gc->out);
         qn_err_source(&err, qn_store_path(gc->store));
@@ -301,7 +305,8 @@ int cmd_generate_print_stored(gen_cli *gc)
                    "run %lld holds %llu of its %llu puzzles%s%s: the "
                    "database is damaged",
                    (long long)gc->done_run.id, (unsigned long long)sp.n,
-                   (unsigned long long)gc->o.count, rc == 2 ? ": " : "",
+                   (unsigned long long)gc->done_run.stored,
+                   rc == 2 ? ": " : "",
                    rc == 2 ? sp.err.msg : "");
         return qn_report(gc->ctx, &err);
     }

@@ -129,12 +129,22 @@ expect_rc 0 "database intact after the full disk"
 for i in 0 1 2; do
     q -q generate $ARGS --shard $i/3 --db shard$i.db
     expect_rc 0 "shard $i/3"
+    cp out shard$i.jsonl
 done
 q db merge merged.db shard0.db shard1.db shard2.db
 expect_rc 0 "merge the shards"
 dump merged.db >merged.txt
 if cmp -s merged.txt ref.txt; then ok; else not_ok "merged shards differ from the single run"; fi
 expect_eq "$(dump shard1.db | awk '$1 % 3 != 1' | wc -l | tr -d ' ')" 0 "shard 1 holds only indices 1 mod 3"
+# a finished shard asked again (a Slurm array submitted again) is printed
+# from its database, which is not written: the bytes it printed the first
+# time, and the file as it was
+cp shard1.db shard1.before
+q generate $ARGS --shard 1/3 --db shard1.db
+expect_rc 0 "a finished shard asked again"
+expect_err "puzzles of finished run 1, from the database" "read from the database, not replayed"
+cmp -s shard1.db shard1.before && ok || not_ok "the finished shard's database was written"
+cmp -s out shard1.jsonl && ok || not_ok "a finished shard prints what it printed"
 # a shard killed and resumed still holds exactly its part
 rm -f s1.db*
 "$QUENCH" -q generate $ARGS --shard 1/3 --db s1.db >/dev/null 2>&1 &
