@@ -112,13 +112,25 @@ if command -v sqlite3 >/dev/null 2>&1; then
         case $line in "db --db @DB@ migrate") continue ;; esac
         rm -f lk.db* && cp base.db lk.db
         cmd=$(fill "$line" lk.db "$C")
-        (echo "BEGIN IMMEDIATE; CREATE TABLE hold (x);"; sleep 1) | sqlite3 lk.db &
+        # The holder takes the write lock and keeps it until told: no
+        # sleeps to guess with, so a loaded machine cannot let quench in
+        # before the lock or after it.
+        rm -f lk.fifo && mkfifo lk.fifo
+        sqlite3 lk.db <lk.fifo >/dev/null 2>&1 &
         holder=$!
-        sleep 0.5
+        exec 3>lk.fifo
+        printf '.timeout 10000\nBEGIN IMMEDIATE;\nCREATE TABLE hold (x);\n' >&3
+        n=0 # until a second writer is refused: the lock is held
+        while sqlite3 lk.db '.timeout 0' 'BEGIN IMMEDIATE;' 'ROLLBACK;' \
+            >/dev/null 2>&1 && [ $n -lt 600 ]; do
+            sleep 0.1
+            n=$((n + 1))
+        done
         # shellcheck disable=SC2086
         QUENCH_BUSY_TIMEOUT=100 "$QUENCH" $cmd >/dev/null 2>err.txt
         expect_eq "$?" 75 "$line: locked database: exit 75"
         grep -q "locked" err.txt && ok || not_ok "$line: locked: message"
+        exec 3>&- # end of input: the holder rolls back and exits
         wait $holder
         dump lk.db | cmp -s - base.txt && ok || not_ok "$line: locked: database changed"
         # shellcheck disable=SC2086
@@ -127,7 +139,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
         case $rc in 0|1) ok ;; *) not_ok "$line: after the lock: exit $rc" ;; esac
     done <cmds.txt
 else
-    echo "# sqlite3 shell not installed: lock tests skipped"
+    not_ok "the sqlite3 shell is missing (scripts/install-deps --test installs it)"
 fi
 
 done_testing
