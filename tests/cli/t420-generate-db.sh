@@ -167,13 +167,18 @@ expect_eq "$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(
 q generate "$R/classic-5x5.yaml" -n 5 --pack p
 expect_rc 64 "--pack without --db"
 
-# Two generators writing to one database at once both succeed.
+# Two generators writing to one database at once both succeed. Each waits
+# for the other's batches; the generous timeout keeps a slow machine (the
+# sanitizer build under load) from turning a wait into a refusal (75).
+QUENCH_BUSY_TIMEOUT=120000
+export QUENCH_BUSY_TIMEOUT
 "$QUENCH" -q generate "$R/classic-7x7.yaml" -n 5000 --seed 1 --batch 200 --db two.db >/dev/null 2>e1 &
 p1=$!
 "$QUENCH" -q generate "$R/classic-7x7.yaml" -n 5000 --seed 2 --batch 200 --db two.db >/dev/null 2>e2 &
 p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
+unset QUENCH_BUSY_TIMEOUT
 expect_eq "$r1 $r2" "0 0" "concurrent writers both succeed"
 expect_eq "$(python3 -c "import sqlite3; print(sqlite3.connect('two.db').execute('SELECT count(*) FROM puzzles').fetchone()[0])")" 10000 "both runs stored (distinct seeds)"
 
