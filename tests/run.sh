@@ -56,7 +56,7 @@ while [ $# -gt 0 ]; do
         *) break ;;
     esac
 done
-[ -n "$dirs" ] || dirs=tests/cli
+[ -n "$dirs" ] || dirs=" tests/cli"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
