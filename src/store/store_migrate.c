@@ -1,9 +1,10 @@
 /*
- * store_migrate.c: bring a database's schema up to date. Each migration
- * from db/migrations/ runs in its own BEGIN IMMEDIATE transaction that
- * also sets PRAGMA user_version, so a crash leaves either the old or the
- * new version, never half a migration; two processes migrating at once
- * serialise on the write lock and the second finds nothing left to do.
+ * store_migrate.c: bring a database's schema up to date. Every pending
+ * migration from db/migrations/ runs in one BEGIN IMMEDIATE transaction
+ * that also sets PRAGMA user_version, so a crash leaves the database
+ * exactly as it was or fully migrated, never at a version in between (a
+ * killed `db init` leaves no half-made schema); two processes migrating at
+ * once serialise on the write lock and the second finds nothing left to do.
  */
 #include <stdio.h>
 
@@ -26,34 +27,24 @@ int qn_store_version(qn_store *s, int *out, qn_err *err)
     return rc;
 }
 
-/* Apply migration m unless user_version already covers it. */
-static int apply(qn_store *s, const struct qn_migration *m, qn_err *err)
+/* Run migration m inside the open transaction; the version is v. */
+static int apply(qn_store *s, const struct qn_migration *m, long long v,
+                 qn_err *err)
 {
-    char sql[128];
-    long long v;
-    int rc;
+    char sql[64];
+    int rc = QN_OK;
 
-    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) != QN_OK)
-        return rc;
-    /* re-read under the write lock: another process may have migrated */
-    rc = qn_store__int(s, "PRAGMA user_version", &v, err);
-    if (rc == QN_OK && v >= m->number)
-        goto done;
-    if (rc == QN_OK && v != m->number - 1) {
-        rc = qn_err_set(err, QN_EDB, 0, 0,
-                        "schema version %lld cannot take migration %s", v,
-                        m->name);
-        goto done;
-    }
-    if (rc == QN_OK && sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) !=
-                           SQLITE_OK) {
+    if (v != m->number - 1)
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "schema version %lld cannot take migration %s", v,
+                          m->name);
+    if (sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) != SQLITE_OK) {
         rc = qn_store__fail(s, sqlite3_errcode(s->db), err);
-        qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s", m->name,
-                   sqlite3_errmsg(s->db));
-        goto done;
+        return qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
+                          m->name, sqlite3_errmsg(s->db));
     }
     /* 0002 adds the puzzle id, which SQL cannot compute */
-    if (rc == QN_OK && m->number == 2)
+    if (m->number == 2)
         rc = qn_store__fill_puzzle_ids(s, err);
     if (rc == QN_OK && m->number == 1) {
         snprintf(sql, sizeof(sql), "PRAGMA application_id = %d",
@@ -64,7 +55,23 @@ static int apply(qn_store *s, const struct qn_migration *m, qn_err *err)
         snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", m->number);
         rc = qn_store__exec(s, sql, err);
     }
-done:
+    return rc;
+}
+
+/* Every migration past the version read under the write lock (another
+ * process may have migrated since the caller looked), then one commit. */
+static int apply_pending(qn_store *s, qn_err *err)
+{
+    long long v;
+    int rc;
+
+    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) != QN_OK)
+        return rc;
+    rc = qn_store__int(s, "PRAGMA user_version", &v, err);
+    for (size_t i = 0; rc == QN_OK && i < qn_nmigrations; i++)
+        if (qn_migrations[i].number > v &&
+            (rc = apply(s, &qn_migrations[i], v, err)) == QN_OK)
+            v = qn_migrations[i].number;
     if (rc == QN_OK && (rc = qn_store__exec(s, "COMMIT", err)) == QN_OK)
         return QN_OK;
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -87,10 +94,9 @@ int qn_store_migrate(qn_store *s, int *from_out, int *to_out, qn_err *err)
                           "quench knows (%d); upgrade quench",
                           from, qn_store_schema_version());
     }
-    for (size_t i = 0; i < qn_nmigrations; i++)
-        if (qn_migrations[i].number > from &&
-            (rc = apply(s, &qn_migrations[i], err)) != QN_OK)
-            return rc;
+    if (from < qn_store_schema_version() &&
+        (rc = apply_pending(s, err)) != QN_OK)
+        return rc;
     if ((rc = qn_store_version(s, &to, err)) != QN_OK)
         return rc;
     if (from_out)
