@@ -321,6 +321,8 @@ static void offer_options(answer *a, const line *l)
         for (const struct option *o = gs[k] ? gs[k]->opts : NULL;
              o && o->name; o++) {
             char w[80];
+            if (k && l->scope && cmd_find_opt(l->scope->opts, o->name))
+                continue; /* the subcommand's own says it */
             snprintf(w, sizeof(w), "--%s", o->name);
             offer(a, w, NULL);
         }

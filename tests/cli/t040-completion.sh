@@ -49,6 +49,8 @@ comp pack ""
 expect_eq "$(got)" "add build create delete list move remove rename show sort" "bash: pack's subcommands"
 comp db s
 expect_eq "$(got)" "stats" "bash: db s -> stats"
+comp db stats --
+expect_eq "$(got)" "--db --help --json --quiet --verbose" "bash: db stats' options, each once"
 comp rules show --
 expect_eq "$(got)" "--distribution --help --json --matrix --quiet --sample --tiers --verbose" "bash: rules show's options"
 comp generate x --pr
