@@ -12,7 +12,8 @@
 #                             damaged databases (issue #17)
 #   make valgrind VARIANT=debug  every CLI test under valgrind
 #   make install PREFIX=...   binary, library, headers, quench.pc, man page,
-#                             example rules and docs
+#                             example rules and docs, bash, zsh and fish
+#                             completions
 
 VARIANT ?= release
 PREFIX ?= /usr/local
@@ -23,6 +24,11 @@ INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/quench
 DOCDIR ?= $(PREFIX)/share/doc/quench
+# Where each shell looks for completions (bash-completion, zsh's
+# site-functions, fish's vendor directory).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 AR ?= ar
@@ -85,7 +91,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: all deps test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: completions all deps test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -238,9 +244,25 @@ build/quench.pc: Makefile
 	  'Libs: -L$${libdir} -lquench' 'Libs.private: -lm -pthread' \
 	  'Cflags: -I$${includedir}' > $@
 
-install: $(QUENCH) $(LIBQ) build/quench.pc
+# Shell completion scripts, printed by the binary from its command table
+# (cmd/cmd_complete.c): quench.bash, _quench (zsh) and quench.fish.
+COMPLETIONS = $(OUT)/completions/quench.bash $(OUT)/completions/_quench \
+              $(OUT)/completions/quench.fish
+completions: $(COMPLETIONS)
+$(OUT)/completions/quench.bash: $(QUENCH)
+	@mkdir -p $(@D)
+	$(QUENCH) completions bash > $@.tmp && mv $@.tmp $@
+$(OUT)/completions/_quench: $(QUENCH)
+	@mkdir -p $(@D)
+	$(QUENCH) completions zsh > $@.tmp && mv $@.tmp $@
+$(OUT)/completions/quench.fish: $(QUENCH)
+	@mkdir -p $(@D)
+	$(QUENCH) completions fish > $@.tmp && mv $@.tmp $@
+
+install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
-	  $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(MANDIR)/man1
+	  $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(QUENCH) $(DESTDIR)$(BINDIR)/quench
 	install -m 644 $(LIBQ) $(DESTDIR)$(LIBDIR)/libquench.a
 	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
@@ -250,11 +272,16 @@ install: $(QUENCH) $(LIBQ) build/quench.pc
 	install -m 644 rules/*.yaml $(DESTDIR)$(DATADIR)/rules/
 	install -m 644 rules/campaigns/*.yaml $(DESTDIR)$(DATADIR)/rules/campaigns/
 	install -m 644 README.md docs/*.md docs/*.json $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(OUT)/completions/quench.bash $(DESTDIR)$(BASHCOMPDIR)/quench
+	install -m 644 $(OUT)/completions/_quench $(DESTDIR)$(ZSHCOMPDIR)/_quench
+	install -m 644 $(OUT)/completions/quench.fish \
+	  $(DESTDIR)$(FISHCOMPDIR)/quench.fish
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/quench $(DESTDIR)$(LIBDIR)/libquench.a \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
-	  $(DESTDIR)$(MANDIR)/man1/quench.1
+	  $(DESTDIR)$(MANDIR)/man1/quench.1 $(DESTDIR)$(BASHCOMPDIR)/quench \
+	  $(DESTDIR)$(ZSHCOMPDIR)/_quench $(DESTDIR)$(FISHCOMPDIR)/quench.fish
 	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:

@@ -5,6 +5,7 @@
 #ifndef QN_CMD_H
 #define QN_CMD_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "quench/err.h"
@@ -30,10 +31,83 @@ enum qn_exit {
                               if killed by SIGPIPE), said quietly */
 };
 
+struct cmd_entry;
 typedef struct qn_ctx {
-    int verbose; /* -v: show the offending source line under errors */
-    int quiet;   /* -q: no progress or summary chatter */
+    int verbose; /* -v: the offending source line under errors; progress
+                    lines of long runs even when stderr is no terminal */
+    int quiet;   /* -q: no progress, summary or "what I did" chatter */
+    const struct cmd_entry *commands; /* the command table (main.c), for */
+    size_t ncommands;                 /* help and completion */
 } qn_ctx;
+
+/*
+ * A command line's grammar: what a command, or one of its subcommands,
+ * accepts. The one table behind parsing (getopt_long), "did you mean",
+ * help, the global -q/-v scan and shell completion (cmd_complete.c), so
+ * none of them can drift from the others.
+ *
+ * operands: what each operand is, for completion: kinds separated by
+ * spaces, the last one repeated when followed by "...". Kinds: "file",
+ * "rules" (a rule file), "pack" (a pack of the database), "command",
+ * "subcommand" (of the command named by the operand before), "shell",
+ * "none" (free text). values: the kind of each option's value as
+ * "NAME=KIND" separated by spaces, where KIND may also be fixed words
+ * "a|b|c" or "tier" (a grading tier of the RULES operand); an option not
+ * listed takes free text.
+ */
+typedef struct cmd_grammar {
+    const char *name;               /* a subcommand's word; NULL ends a
+                                       list of subcommands */
+    const char *summary;            /* a subcommand's one line */
+    int id;                         /* the command's own tag for it */
+    const struct option *opts;      /* getopt_long's table, or NULL */
+    const char *shortopts;          /* getopt's, or NULL */
+    const char *operands;
+    const char *values;
+    const struct cmd_grammar *subs; /* subcommands, or NULL */
+} cmd_grammar;
+
+/* A command of the table in main.c (help, completion and dispatch),
+ * which reaches the commands through ctx->commands. */
+typedef int qn_cmd_fn(int argc, char **argv, struct qn_ctx *ctx);
+typedef struct cmd_entry {
+    const char *name;
+    qn_cmd_fn *fn;
+    const char *usage;          /* the first line is the synopsis */
+    const char *summary;
+    const cmd_grammar *grammar; /* NULL: options and operands unknown */
+} cmd_entry;
+
+/* cmd_args.c */
+/* The command of ctx's table called name, or NULL. */
+const cmd_entry *cmd_find(const qn_ctx *ctx, const char *name);
+/* The subcommand of g called name, or NULL. */
+const cmd_grammar *cmd_find_sub(const cmd_grammar *g, const char *name);
+/* The long option of opts called name (exactly), or NULL. */
+const struct option *cmd_find_opt(const struct option *opts,
+                                  const char *name);
+/*
+ * getopt_long refused argv[optind - 1] (with optopt as it set it): say why
+ * as "quench: CMD: ..." (an unknown option with the closest of opts, a
+ * missing value, a value given to a flag, an ambiguous abbreviation) and
+ * return 64.
+ */
+int cmd_bad_option(const char *cmd, char **argv, const struct option *opts,
+                   const char *shortopts);
+/* "quench: CMD: unknown option 'WORD'; did you mean '--x'?" (CMD NULL:
+ * "quench: unknown option ..."), x the closest of opts; 64. */
+int cmd_unknown_option(const char *cmd, const char *word,
+                       const struct option *opts);
+/* "quench: CMD: unknown subcommand 'WORD' (see 'quench CMD --help')",
+ * with the closest of g's subcommands; 64. */
+int cmd_bad_subcommand(const char *cmd, const char *word,
+                       const cmd_grammar *g);
+/*
+ * 1 when the option word (as on the command line: "-o", "--db", an
+ * abbreviation "--ti") takes its value from the next word in g or one of
+ * its subcommands: the global -q/-v scan must then skip that word.
+ */
+int cmd_takes_value(const cmd_grammar *g, const char *word);
 
 /*
  * Print err to stderr as "FILE:LINE:COL: message" (or "FILE: message", or
@@ -92,6 +166,9 @@ void cmd_out_signal_cleanup(void);
  * nothing said), else 74 after "quench: NAME: write failed: ...".
  */
 int cmd_write_error(const char *name, int e);
+/* "quench: PATH: cannot create: REASON" (strerror(e)); returns 73. The
+ * wording of every file or directory quench fails to make. */
+int cmd_cannot_create(const char *path, int e);
 /*
  * Install fn (sigaction flags) for SIGINT, SIGTERM and SIGHUP, the signals
  * that ask a process to stop (Ctrl-C, kill, timeout, Slurm, docker stop,
@@ -143,6 +220,9 @@ int cmd_store_build_pack(struct qn_store *s, const char *name,
 struct qn_store_pack;
 int cmd_check_pack(const char *cmd, const struct qn_store_pack *p);
 int cmd_check_pack_name(const char *cmd, const char *name);
+/* err says there is no pack called name: add "; did you mean 'x'?"
+ * with the closest names s holds, if any is close. */
+void cmd_suggest_pack(struct qn_store *s, const char *name, qn_err *err);
 
 /* `quench solve`'s options, shared with its big-board half. */
 typedef struct solve_opts {
@@ -196,9 +276,17 @@ int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);
 
-typedef int qn_cmd_fn(int argc, char **argv, qn_ctx *ctx);
+/* Each command's grammar, beside its usage text. */
+extern const cmd_grammar cmd_rules_grammar, cmd_solve_grammar,
+    cmd_validate_grammar, cmd_generate_grammar, cmd_pack_grammar,
+    cmd_db_grammar, cmd_export_grammar, cmd_import_grammar,
+    cmd_completions_grammar;
 
 qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
+/* cmd_rules.c: the grading tiers runs of the rule file at path use (as
+ * `rules show --tiers` prints them), quietly: a library code. */
+struct qn_tiers;
+int cmd_rule_tiers(const char *path, struct qn_tiers *out);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 
@@ -215,11 +303,16 @@ extern const char cmd_export_usage[], cmd_import_usage[];
 
 qn_cmd_fn cmd_show;
 extern const char cmd_show_usage[];
+extern const cmd_grammar cmd_show_grammar;
 /*
  * cmd_show.c: whether to draw in colour on `f` for --color WHEN (NULL:
  * auto), from NO_COLOR and TERM (term.h, qn_term_use_colour); -1 after a
  * usage error when WHEN is not auto, always or never.
  */
 int cmd_colour_for(FILE *f, const char *cmd, const char *when);
+/* cmd_complete.c: `quench completions`: the scripts and the candidates
+ * they ask for. */
+qn_cmd_fn cmd_completions;
+extern const char cmd_completions_usage[];
 
 #endif

@@ -9,13 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "quench/file.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/store.h"
+#include "quench/suggest.h"
 
 int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_solver **g_out)
@@ -106,26 +109,45 @@ const char *cmd_db_path(const char *opt)
     return env && *env ? env : "db/quench.db";
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parent(const char *path, qn_err *err)
+/* mkdir -p of the directory part of path; an exit status (73 said). */
+static int make_parent(const char *path)
 {
     char *dir = qn_xstrdup(path);
-    int rc = QN_OK;
+    int st = QN_EXIT_OK;
 
     for (char *p = dir + 1; *p; p++) {
         if (*p != '/')
             continue;
         *p = '\0';
         if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            qn_err_source(err, dir);
-            rc = qn_err_set(err, QN_EIO, 0, 0, "cannot create directory: %s",
-                            strerror(errno));
+            st = cmd_cannot_create(dir, errno);
             break;
         }
         *p = '/';
     }
     free(dir);
-    return rc;
+    return st;
+}
+
+/*
+ * A database that does not exist yet is created here, empty (SQLite
+ * reads an empty file as an empty database), so that a failure says
+ * why as every output does (73, "cannot create: Permission denied"):
+ * SQLite would say "unable to open database file" with a stale errno.
+ * The file stays if the open then fails, as SQLite would leave it: by
+ * then another process may be using it.
+ */
+static int make_db(const char *path)
+{
+    int fd;
+
+    if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) >= 0) {
+        close(fd);
+        return QN_EXIT_OK;
+    }
+    if (errno == EEXIST) /* there (or made meanwhile): SQLite's to open */
+        return QN_EXIT_OK;
+    return cmd_cannot_create(path, errno);
 }
 
 int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
@@ -133,14 +155,14 @@ int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
 {
     qn_err err = QN_ERR_INIT;
     const char *busy = getenv("QUENCH_BUSY_TIMEOUT");
-    int rc = QN_OK;
+    int st;
 
     *out = NULL;
-    if (flags & QN_STORE_CREATE)
-        rc = make_parent(path, &err);
-    if (rc == QN_OK)
-        rc = qn_store_open(out, path, flags, &err);
-    if (rc != QN_OK)
+    /* "" and ":memory:" are SQLite's in-memory databases */
+    if ((flags & QN_STORE_CREATE) && *path && strcmp(path, ":memory:") &&
+        ((st = make_parent(path)) || (st = make_db(path))))
+        return st;
+    if (qn_store_open(out, path, flags, &err) != QN_OK)
         return qn_report(ctx, &err);
     if (busy && *busy)
         qn_store_set_busy_timeout(*out, atoi(busy));
@@ -205,6 +227,28 @@ int cmd_check_pack_name(const char *cmd, const char *name)
     memset(&p, 0, sizeof(p));
     p.name = name;
     return cmd_check_pack(cmd, &p);
+}
+
+static int offer_pack(void *ctx, const qn_store_pack *p)
+{
+    qn_suggest_add(ctx, p->name);
+    return 0;
+}
+
+void cmd_suggest_pack(qn_store *s, const char *name, qn_err *err)
+{
+    qn_suggest sg;
+    qn_buf b = QN_BUF_INIT;
+    size_t len = strlen(err->msg);
+
+    qn_suggest_init(&sg, name);
+    /* no names is no suggestion: the error stays the one found */
+    qn_store_pack_list(s, NULL, offer_pack, &sg, NULL);
+    qn_suggest_format(&sg, &b);
+    if (b.len)
+        snprintf(err->msg + len, sizeof(err->msg) - len, "%s", b.buf);
+    qn_buf_release(&b);
+    qn_suggest_release(&sg);
 }
 
 int cmd_take_db_opt(int argc, char **argv, const char *cmd,

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/canon.h"
+#include "quench/jsonw.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
@@ -22,7 +23,7 @@
 #include "quench/text.h"
 
 const char cmd_db_usage[] =
-    "usage: quench db [--db PATH] (init | migrate | check | stats | merge OUT IN...)\n"
+    "usage: quench db [--db PATH] (init | migrate | check | stats | merge OUT IN...) [--json]\n"
     "\n"
     "  init            create the database (and its directory) at the\n"
     "                  current schema version; harmless when it exists\n"
@@ -41,40 +42,103 @@ const char cmd_db_usage[] =
     "\n"
     "  --db PATH       the database (default: $QUENCH_DB, else\n"
     "                  db/quench.db); not used by merge\n"
+    "  --json          one JSON object on stdout instead of the text:\n"
+    "                  init {database, schema_version}; migrate\n"
+    "                  {database, from, to}; check {database, ok,\n"
+    "                  checked, failed, problems: [{kind, row, id, rule,\n"
+    "                  problem}]}; stats {database, schema_version,\n"
+    "                  rules, puzzles, packs, pack_entries, runs,\n"
+    "                  histogram: [{rule, rule_hash, counts: [{presses,\n"
+    "                  puzzles}]}]}; merge {output, inputs: [{input,\n"
+    "                  puzzles, duplicates, rules, packs, pack_entries,\n"
+    "                  runs}]}\n"
     "  QUENCH_BUSY_TIMEOUT=MS  how long to wait for another writer\n"
     "                  (default 5000) before exit 75\n";
 
-static int db_init(const qn_ctx *ctx, const char *path)
+enum { DB_INIT, DB_MIGRATE, DB_CHECK, DB_STATS, DB_MERGE };
+
+static const struct option db_opts[] = {
+    {"db", required_argument, NULL, 'D'},
+    {"json", no_argument, NULL, 'j'},
+    {NULL, 0, NULL, 0}};
+
+static const cmd_grammar db_subs[] = {
+    {"init", "create the database at the current schema", DB_INIT, db_opts,
+     NULL, "", "db=file", NULL},
+    {"migrate", "apply pending schema migrations", DB_MIGRATE, db_opts, NULL,
+     "", "db=file", NULL},
+    {"check", "verify the file and every stored witness", DB_CHECK, db_opts,
+     NULL, "", "db=file", NULL},
+    {"stats", "counts and the difficulty histogram per rule", DB_STATS,
+     db_opts, NULL, "", "db=file", NULL},
+    {"merge", "merge shard databases IN into OUT", DB_MERGE, db_opts, NULL,
+     "file file...", "db=file", NULL},
+    {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
+
+const cmd_grammar cmd_db_grammar = {
+    .opts = db_opts,
+    .values = "db=file",
+    .subs = db_subs,
+};
+
+/* A subcommand's run: its database, --json and the JSON being written. */
+typedef struct db_run {
+    const qn_ctx *ctx;
+    const char *path;
+    int json;
+    qn_buf out;
+    qn_jsonw w;
+} db_run;
+
+static int db_init(db_run *d)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
-    int v = 0, st = cmd_open_store(ctx, path, QN_STORE_CREATE, &s);
+    int v = 0, st = cmd_open_store(d->ctx, d->path, QN_STORE_CREATE, &s);
 
     if (st)
         return st;
-    if (qn_store_version(s, &v, &err) != QN_OK)
-        st = qn_report(ctx, &err);
-    else if (!ctx->quiet)
-        printf("%s: schema version %d\n", path, v);
+    if (qn_store_version(s, &v, &err) != QN_OK) {
+        st = qn_report(d->ctx, &err);
+    } else if (d->json) {
+        qn_jsonw_obj(&d->w);
+        qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
+        qn_jsonw_key(&d->w, "schema_version"), qn_jsonw_int(&d->w, v);
+        qn_jsonw_end(&d->w);
+    } else if (!d->ctx->quiet) {
+        qn_buf_addf(&d->out, "%s: schema version %d\n", d->path, v);
+    }
     qn_store_close(s);
     return st;
 }
 
-static int db_migrate(const qn_ctx *ctx, const char *path)
+static int db_migrate(db_run *d)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
     int from = 0, to = 0;
-    int st = cmd_open_store(ctx, path, QN_STORE_CREATE | QN_STORE_NO_MIGRATE, &s);
+    int st = cmd_open_store(d->ctx, d->path,
+                            QN_STORE_CREATE | QN_STORE_NO_MIGRATE, &s);
 
     if (st)
         return st;
-    if (qn_store_migrate(s, &from, &to, &err) != QN_OK)
-        st = qn_report(ctx, &err);
-    else if (from == to)
-        printf("%s: schema version %d, up to date\n", path, to);
-    else
-        printf("%s: schema version %d -> %d\n", path, from, to);
+    if (qn_store_migrate(s, &from, &to, &err) != QN_OK) {
+        st = qn_report(d->ctx, &err);
+    } else if (d->json) {
+        qn_jsonw_obj(&d->w);
+        qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
+        qn_jsonw_key(&d->w, "from"), qn_jsonw_int(&d->w, from);
+        qn_jsonw_key(&d->w, "to"), qn_jsonw_int(&d->w, to);
+        qn_jsonw_end(&d->w);
+    } else if (d->ctx->quiet) {
+        /* said nothing */
+    } else if (from == to) {
+        qn_buf_addf(&d->out, "%s: schema version %d, up to date\n", d->path,
+                    to);
+    } else {
+        qn_buf_addf(&d->out, "%s: schema version %d -> %d\n", d->path, from,
+                    to);
+    }
     qn_store_close(s);
     return st;
 }
@@ -91,7 +155,27 @@ typedef struct checker {
     uint8_t *state, *plan, *canon;
     qn_puzzle_id_key id_key;
     int64_t checked, bad;
+    qn_jsonw *w; /* --json: the "problems" array is open; else NULL */
 } checker;
+
+/* A problem as a member of "problems" (--json). */
+static void json_problem(checker *c, const char *kind, int64_t row,
+                         const char *id, const char *rule, const char *why)
+{
+    if (!c->w)
+        return;
+    qn_jsonw_obj(c->w);
+    qn_jsonw_key(c->w, "kind"), qn_jsonw_str(c->w, kind);
+    qn_jsonw_key(c->w, "row"), qn_jsonw_int(c->w, row);
+    qn_jsonw_key(c->w, "id");
+    if (id)
+        qn_jsonw_str(c->w, id);
+    else
+        qn_jsonw_null(c->w);
+    qn_jsonw_key(c->w, "rule"), qn_jsonw_str(c->w, rule);
+    qn_jsonw_key(c->w, "problem"), qn_jsonw_str(c->w, why);
+    qn_jsonw_end(c->w);
+}
 
 static void checker_drop(checker *c)
 {
@@ -123,6 +207,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
             QN_OK ||
         qn_solver_new(&c->game, c->rules, &err) != QN_OK) {
         qn_report(c->ctx, &err);
+        json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
         return 0;
     }
@@ -132,6 +217,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
                    "%s: stored hash %s, the YAML hashes to %s", src, hash, h);
         qn_err_source(&err, c->path);
         qn_report(c->ctx, &err);
+        json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
         return 0;
     }
@@ -195,47 +281,67 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
                    (long long)row->id, row->rule_name, why);
         qn_err_source(&err, c->path);
         qn_report(c->ctx, &err);
+        json_problem(c, "puzzle", row->id, id, row->rule_name, why);
     }
     return 0;
 }
 
-static int db_check(const qn_ctx *ctx, const char *path)
+static int db_check(db_run *d)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
     checker c;
     int64_t nproblems = 0;
-    int rc, st = cmd_open_store(ctx, path, 0, &s);
+    int rc, st = cmd_open_store(d->ctx, d->path, 0, &s);
 
     if (st)
         return st;
     if (qn_store_check(s, &nproblems, &err) != QN_OK) {
-        st = qn_report(ctx, &err);
+        st = qn_report(d->ctx, &err);
         qn_store_close(s);
         return st;
     }
     memset(&c, 0, sizeof(c));
-    c.ctx = ctx;
-    c.path = path;
+    c.ctx = d->ctx;
+    c.path = d->path;
+    if (d->json) {
+        c.w = &d->w;
+        qn_jsonw_obj(c.w);
+        qn_jsonw_key(c.w, "database"), qn_jsonw_str(c.w, d->path);
+        qn_jsonw_key(c.w, "problems");
+        qn_jsonw_arr(c.w);
+    }
     rc = qn_store_each_puzzle(s, check_rule, check_puzzle, &c, &err);
     checker_drop(&c);
     qn_store_close(s);
-    if (rc != QN_OK)
-        return qn_report(ctx, &err);
+    if (rc != QN_OK) {
+        qn_buf_reset(&d->out); /* no half a document */
+        return qn_report(d->ctx, &err);
+    }
+    if (d->json) {
+        qn_jsonw_end(c.w);
+        qn_jsonw_key(c.w, "ok"), qn_jsonw_bool(c.w, c.bad == 0);
+        qn_jsonw_key(c.w, "checked"), qn_jsonw_int(c.w, c.checked);
+        qn_jsonw_key(c.w, "failed"), qn_jsonw_int(c.w, c.bad);
+        qn_jsonw_end(c.w);
+    }
     if (c.bad) {
-        fprintf(stderr, "%s: %lld of %lld puzzles failed verification\n",
-                path, (long long)c.bad, (long long)c.checked);
+        fprintf(stderr, "%s: %lld of %lld %s failed verification\n",
+                d->path, (long long)c.bad, (long long)c.checked,
+                qn_plural((uint64_t)c.checked, "puzzle", "puzzles"));
         return QN_EXIT_DATAERR;
     }
-    if (!ctx->quiet)
-        printf("%s: ok (integrity, foreign keys, %lld witnesses "
-               "verified)\n",
-               path, (long long)c.checked);
+    if (!d->ctx->quiet && !d->json)
+        qn_buf_addf(&d->out,
+                    "%s: ok (integrity, foreign keys, %lld %s verified)\n",
+                    d->path, (long long)c.checked,
+                    qn_plural((uint64_t)c.checked, "witness", "witnesses"));
     return QN_EXIT_OK;
 }
 
 typedef struct hist {
     qn_buf *out;
+    qn_jsonw *w; /* --json: the "histogram" array is open; else NULL */
     char last[65];
 } hist;
 
@@ -243,10 +349,30 @@ static int add_hist(void *ctx, const char *name, const char *hash,
                     uint64_t presses, int64_t count)
 {
     hist *h = ctx;
+    int first = strcmp(h->last, hash) != 0;
 
-    if (strcmp(h->last, hash)) {
-        char head[16];
+    if (first)
         snprintf(h->last, sizeof(h->last), "%s", hash);
+    if (h->w) {
+        if (first) {
+            if (h->w->depth > 2) { /* the last rule's counts and object */
+                qn_jsonw_end(h->w);
+                qn_jsonw_end(h->w);
+            }
+            qn_jsonw_obj(h->w);
+            qn_jsonw_key(h->w, "rule"), qn_jsonw_str(h->w, name);
+            qn_jsonw_key(h->w, "rule_hash"), qn_jsonw_str(h->w, hash);
+            qn_jsonw_key(h->w, "counts");
+            qn_jsonw_arr(h->w);
+        }
+        qn_jsonw_obj(h->w);
+        qn_jsonw_key(h->w, "presses"), qn_jsonw_uint(h->w, presses);
+        qn_jsonw_key(h->w, "puzzles"), qn_jsonw_int(h->w, count);
+        qn_jsonw_end(h->w);
+        return 0;
+    }
+    if (first) {
+        char head[16];
         snprintf(head, sizeof(head), "%.12s", hash);
         /* escaped: an old database, or one edited by hand, may hold
          * anything (text.h) */
@@ -261,36 +387,61 @@ static int add_hist(void *ctx, const char *name, const char *hash,
     return 0;
 }
 
-static int db_stats(const qn_ctx *ctx, const char *path)
+static void stats_json(db_run *d, int v, const qn_store_counts *n)
+{
+    qn_jsonw *w = &d->w;
+
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "database"), qn_jsonw_str(w, d->path);
+    qn_jsonw_key(w, "schema_version"), qn_jsonw_int(w, v);
+    qn_jsonw_key(w, "rules"), qn_jsonw_int(w, n->rules);
+    qn_jsonw_key(w, "puzzles"), qn_jsonw_int(w, n->puzzles);
+    qn_jsonw_key(w, "packs"), qn_jsonw_int(w, n->packs);
+    qn_jsonw_key(w, "pack_entries"), qn_jsonw_int(w, n->pack_entries);
+    qn_jsonw_key(w, "runs"), qn_jsonw_int(w, n->runs);
+    qn_jsonw_key(w, "histogram");
+    qn_jsonw_arr(w);
+}
+
+static void stats_text(db_run *d, int v, const qn_store_counts *n)
+{
+    qn_buf_addf(&d->out,
+                "database:  %s (schema version %d)\nrules:     %lld\n"
+                "puzzles:   %lld\npacks:     %lld (%lld %s)\n"
+                "runs:      %lld\n",
+                d->path, v, (long long)n->rules, (long long)n->puzzles,
+                (long long)n->packs, (long long)n->pack_entries,
+                qn_plural((uint64_t)n->pack_entries, "entry", "entries"),
+                (long long)n->runs);
+}
+
+static int db_stats(db_run *d)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
     qn_store_counts n;
-    qn_buf out = QN_BUF_INIT;
-    hist h = {&out, ""};
-    int v = 0, st = cmd_open_store(ctx, path, 0, &s);
+    hist h = {&d->out, d->json ? &d->w : NULL, ""};
+    int v = 0, st = cmd_open_store(d->ctx, d->path, 0, &s);
 
     if (st)
         return st;
     if (qn_store_version(s, &v, &err) != QN_OK ||
         qn_store_counts_get(s, &n, &err) != QN_OK) {
-        st = qn_report(ctx, &err);
+        st = qn_report(d->ctx, &err);
         goto done;
     }
-    qn_buf_addf(&out,
-                "database:  %s (schema version %d)\nrules:     %lld\n"
-                "puzzles:   %lld\npacks:     %lld (%lld entries)\n"
-                "runs:      %lld\n",
-                path, v, (long long)n.rules, (long long)n.puzzles,
-                (long long)n.packs, (long long)n.pack_entries,
-                (long long)n.runs);
+    if (d->json)
+        stats_json(d, v, &n);
+    else
+        stats_text(d, v, &n);
     if (qn_store_histogram(s, add_hist, &h, &err) != QN_OK) {
-        st = qn_report(ctx, &err);
+        qn_buf_reset(&d->out); /* no half a report */
+        st = qn_report(d->ctx, &err);
         goto done;
     }
-    st = cmd_finish_out(&out);
+    while (d->json && d->w.depth > 0) /* counts, rule, histogram, top */
+        qn_jsonw_end(&d->w);
 done:
-    qn_buf_release(&out);
     qn_store_close(s);
     return st;
 }
@@ -311,7 +462,46 @@ static int same_file(const char *out, const char *in)
  * version, undamaged) before OUT is opened or created: a bad input leaves
  * OUT as it was. Then one transaction per input.
  */
-static int db_merge(const qn_ctx *ctx, int argc, char **argv)
+static void merged(db_run *d, const char *in, const qn_store_merge_stats *m)
+{
+    qn_jsonw *w = &d->w;
+
+    if (d->json) {
+        qn_jsonw_obj(w);
+        qn_jsonw_key(w, "input"), qn_jsonw_str(w, in);
+        qn_jsonw_key(w, "puzzles"), qn_jsonw_int(w, m->puzzles);
+        qn_jsonw_key(w, "duplicates"), qn_jsonw_int(w, m->duplicates);
+        qn_jsonw_key(w, "rules"), qn_jsonw_int(w, m->rules);
+        qn_jsonw_key(w, "packs"), qn_jsonw_int(w, m->packs);
+        qn_jsonw_key(w, "pack_entries"), qn_jsonw_int(w, m->pack_entries);
+        qn_jsonw_key(w, "runs"), qn_jsonw_int(w, m->runs);
+        qn_jsonw_end(w);
+        return;
+    }
+    if (d->ctx->quiet)
+        return;
+    qn_buf_addf(&d->out,
+                "%s: +%lld %s (%lld %s), +%lld %s, +%lld %s, +%lld pack "
+                "%s, +%lld %s\n",
+                in, (long long)m->puzzles,
+                qn_plural((uint64_t)m->puzzles, "puzzle", "puzzles"),
+                (long long)m->duplicates,
+                qn_plural((uint64_t)m->duplicates, "duplicate", "duplicates"),
+                (long long)m->rules,
+                qn_plural((uint64_t)m->rules, "rule", "rules"),
+                (long long)m->packs,
+                qn_plural((uint64_t)m->packs, "pack", "packs"),
+                (long long)m->pack_entries,
+                qn_plural((uint64_t)m->pack_entries, "entry", "entries"),
+                (long long)m->runs, qn_plural((uint64_t)m->runs, "run", "runs"));
+}
+
+/*
+ * Every input is checked (there, a quench database at this schema
+ * version, undamaged) before OUT is opened or created: a bad input leaves
+ * OUT as it was. Then one transaction per input.
+ */
+static int db_merge(db_run *d, int argc, char **argv)
 {
     qn_store *s;
     int st;
@@ -325,58 +515,97 @@ static int db_merge(const qn_ctx *ctx, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         qn_err err = QN_ERR_INIT;
         if (qn_store_merge_check(argv[i], &err) != QN_OK)
-            return qn_report(ctx, &err);
+            return qn_report(d->ctx, &err);
     }
-    if ((st = cmd_open_store(ctx, argv[0], QN_STORE_CREATE, &s)))
+    if ((st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s)))
         return st;
+    if (d->json) {
+        qn_jsonw_obj(&d->w);
+        qn_jsonw_key(&d->w, "output"), qn_jsonw_str(&d->w, argv[0]);
+        qn_jsonw_key(&d->w, "inputs");
+        qn_jsonw_arr(&d->w);
+    }
     for (int i = 1; i < argc; i++) {
         qn_err err = QN_ERR_INIT;
         qn_store_merge_stats m;
         if (qn_store_merge(s, argv[i], &m, &err) != QN_OK) {
-            st = qn_report(ctx, &err);
+            st = qn_report(d->ctx, &err);
             break;
         }
-        if (!ctx->quiet)
-            printf("%s: +%lld puzzles (%lld duplicates), +%lld rules, "
-                   "+%lld packs, +%lld pack entries, +%lld runs\n",
-                   argv[i], (long long)m.puzzles, (long long)m.duplicates,
-                   (long long)m.rules, (long long)m.packs,
-                   (long long)m.pack_entries, (long long)m.runs);
+        merged(d, argv[i], &m);
     }
     qn_store_close(s);
+    if (d->json && st == QN_EXIT_OK) {
+        qn_jsonw_end(&d->w);
+        qn_jsonw_end(&d->w);
+    }
+    /* what merged before a failure is said, as it stays merged; a
+     * document cut short is not */
+    if (d->json && st != QN_EXIT_OK)
+        qn_buf_reset(&d->out);
     return st;
+}
+
+/* The subcommand's words after getopt: --json, --db and the operands. */
+static int parse(int argc, char **argv, const char **db, int *json)
+{
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", db_opts, NULL)) != -1) {
+        if (c == 'j')
+            *json = 1;
+        else if (c == 'D')
+            *db = optarg;
+        else
+            return cmd_bad_option("db", argv, db_opts, NULL);
+    }
+    return QN_EXIT_OK;
 }
 
 int cmd_db(int argc, char **argv, qn_ctx *ctx)
 {
-    const char *opt = NULL;
-    char **args;
-    int n = 0, st;
+    const cmd_grammar *sub;
+    const char *db = NULL;
+    db_run d;
+    int st, n;
 
     if (cmd_wants_help(argc, argv, cmd_db_usage))
         return QN_EXIT_OK;
-    /* --db PATH / --db=PATH anywhere after the command word */
-    if ((st = cmd_take_db_opt(argc, argv, "db", &opt, &args, &n)))
+    memset(&d, 0, sizeof(d));
+    /* --db PATH and --json anywhere after the command word */
+    if ((st = parse(argc, argv, &db, &d.json)))
         return st;
-    if (n < 1) {
-        st = qn_usage_error("db: expected init, migrate, check, stats or "
-                            "merge (see 'quench db --help')");
-    } else if (!strcmp(args[0], "merge")) {
-        st = db_merge(ctx, n - 1, args + 1);
-    } else if (n > 1) {
-        st = qn_usage_error("db %s: unexpected argument '%s'", args[0],
-                            args[1]);
-    } else if (!strcmp(args[0], "init")) {
-        st = db_init(ctx, cmd_db_path(opt));
-    } else if (!strcmp(args[0], "migrate")) {
-        st = db_migrate(ctx, cmd_db_path(opt));
-    } else if (!strcmp(args[0], "check")) {
-        st = db_check(ctx, cmd_db_path(opt));
-    } else if (!strcmp(args[0], "stats")) {
-        st = db_stats(ctx, cmd_db_path(opt));
-    } else {
-        st = qn_usage_error("db: unknown subcommand '%s'", args[0]);
+    argv += optind;
+    n = argc - optind;
+    if (n < 1)
+        return qn_usage_error("db: expected init, migrate, check, stats or "
+                              "merge (see 'quench db --help')");
+    if (!(sub = cmd_find_sub(&cmd_db_grammar, argv[0])))
+        return cmd_bad_subcommand("db", argv[0], &cmd_db_grammar);
+    if (sub->id != DB_MERGE && n > 1)
+        return qn_usage_error("db %s: unexpected argument '%s'", argv[0],
+                              argv[1]);
+    d.ctx = ctx;
+    d.path = cmd_db_path(db);
+    qn_buf_init(&d.out);
+    qn_jsonw_init(&d.w, &d.out);
+    switch (sub->id) {
+    case DB_INIT: st = db_init(&d); break;
+    case DB_MIGRATE: st = db_migrate(&d); break;
+    case DB_CHECK: st = db_check(&d); break;
+    case DB_STATS: st = db_stats(&d); break;
+    default: st = db_merge(&d, n - 1, argv + 1); break;
     }
-    free(args);
+    if (d.json && d.out.len)
+        qn_buf_addc(&d.out, '\n');
+    /* a report is printed whole, also db check's that found problems */
+    if (d.out.len) {
+        int wst = cmd_finish_out(&d.out);
+        if (st == QN_EXIT_OK)
+            st = wst;
+    }
+    qn_buf_release(&d.out);
     return st;
 }

@@ -43,6 +43,20 @@ const char cmd_export_usage[] =
     "output). --db PATH (default: $QUENCH_DB, else db/quench.db) selects\n"
     "the database.\n";
 
+static const struct option opts[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"puzzle", required_argument, NULL, 'p'},
+    {"db", required_argument, NULL, 'D'},
+    {NULL, 0, NULL, 0}};
+
+const cmd_grammar cmd_export_grammar = {
+    .opts = opts,
+    .shortopts = "f:o:",
+    .operands = "pack",
+    .values = "format=json|jsonl|csv|flip|svg|html output=file db=file",
+};
+
 /* Where the puzzle at database row `row` sits in the pack walked. */
 typedef struct member_at {
     int64_t row, position;
@@ -86,12 +100,6 @@ static int find_in_pack(qn_store *s, const char *name, const char *ref,
 
 int cmd_export(int argc, char **argv, qn_ctx *ctx)
 {
-    static const struct option opts[] = {
-        {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'},
-        {"puzzle", required_argument, NULL, 'p'},
-        {"db", required_argument, NULL, 'D'},
-        {NULL, 0, NULL, 0}};
     const char *db = NULL, *outpath = NULL, *pack;
     qn_export_format fmt = QN_EXPORT_JSON;
     qn_export_opts eo;
@@ -101,6 +109,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     qn_buf out = QN_BUF_INIT;
     qn_err err = QN_ERR_INIT;
     const char *ref = NULL;
+    int64_t pack_id;
 
     if (cmd_wants_help(argc, argv, cmd_export_usage))
         return QN_EXIT_OK;
@@ -125,8 +134,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
             break;
         case 'D': db = optarg; break;
         default:
-            return qn_usage_error("export: unknown or incomplete option "
-                                  "'%s'", argv[optind - 1]);
+            return cmd_bad_option("export", argv, opts, "f:o:");
         }
     }
     if (!have_format)
@@ -140,6 +148,12 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     st = cmd_open_store(ctx, cmd_db_path(db), 0, &s);
     if (st)
         return st;
+    if (qn_store_pack_find(s, pack, &pack_id, &err) == QN_ENOTFOUND) {
+        cmd_suggest_pack(s, pack, &err);
+        qn_err_source(&err, qn_store_path(s));
+        qn_store_close(s);
+        return qn_report(ctx, &err);
+    }
     if (qn_pack_doc_load(&doc, s, pack, &err) != QN_OK) {
         qn_store_close(s);
         return qn_report(ctx, &err);

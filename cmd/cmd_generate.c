@@ -5,6 +5,7 @@
  * the command: grading, signals, progress and how the run ends.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "cmd_generate.h"
 #include "quench/mem.h"
+#include "quench/text.h"
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t interrupted;
@@ -41,18 +43,97 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* "12 s", "3 min 20 s", "2 h 5 min": a duration to read at a glance. */
+static void fmt_duration(char *buf, size_t n, double s)
+{
+    unsigned long long t = (unsigned long long)(s + 0.5);
+
+    if (t < 60)
+        snprintf(buf, n, "%llu s", t);
+    else if (t < 3600)
+        snprintf(buf, n, "%llu min %llu s", t / 60, t % 60);
+    else
+        snprintf(buf, n, "%llu h %llu min", t / 3600, t / 60 % 60);
+}
+
+/* Draws seen before the rate of new puzzles on target is trusted. */
+#define WARN_MIN_DRAWS 10000
+
+/*
+ * Once enough draws are in: when the puzzles found so far, extrapolated,
+ * need more draws than --max-draws allows (or none was found in a tenth
+ * of them), say so once: the run goes on, but will likely end short with
+ * exit 75. Checked at every block, so where it fires does not depend on
+ * timing, only on the seed and the options.
+ */
+static void warn_unreachable(gen_cli *gc, const qn_gen_stats *st)
+{
+    double need;
+
+    if (gc->warned || gc->ctx->quiet || st->draws < WARN_MIN_DRAWS ||
+        st->emitted >= gc->o.count)
+        return;
+    if (st->emitted == 0 && st->draws * 10 < gc->o.max_draws)
+        return;
+    need = st->emitted ? (double)st->draws * (double)gc->o.count /
+                             (double)st->emitted
+                       : INFINITY;
+    if (need <= (double)gc->o.max_draws)
+        return;
+    gc->warned = 1;
+    if (gc->progress_tty)
+        fputs("\r\033[K", stderr);
+    if (st->emitted)
+        fprintf(stderr,
+                "quench: warning: %llu %s on target in %llu draws: at that "
+                "rate %llu need about %.3g draws, more than --max-draws %llu; "
+                "the run will likely stop short (exit 75)\n",
+                (unsigned long long)st->emitted,
+                qn_plural(st->emitted, "puzzle", "puzzles"),
+                (unsigned long long)st->draws,
+                (unsigned long long)gc->o.count, need,
+                (unsigned long long)gc->o.max_draws);
+    else
+        fprintf(stderr,
+                "quench: warning: no puzzle on target in %llu draws; the run "
+                "will likely stop short of %llu at --max-draws %llu (exit "
+                "75)\n",
+                (unsigned long long)st->draws,
+                (unsigned long long)gc->o.count,
+                (unsigned long long)gc->o.max_draws);
+}
+
+/*
+ * The progress line: on a terminal redrawn in place every 0.2 s; with -v
+ * off a terminal, a line a second. The first is drawn at the first block,
+ * whatever the time, so a run shows one however fast it is.
+ */
 static void progress(void *vctx, const qn_gen_stats *st)
 {
     gen_cli *gc = vctx;
-    double t = now();
+    double t = now(), el = t - gc->t0, rate;
+    char eta[32] = "unknown";
 
-    if (!gc->progress || t - gc->last_progress < 0.2)
+    warn_unreachable(gc, st);
+    if (!gc->progress ||
+        (gc->shown && t - gc->last_progress < (gc->progress_tty ? 0.2 : 1)))
         return;
+    gc->shown = 1;
     gc->last_progress = t;
-    fprintf(stderr, "\rquench: %llu/%llu puzzles, %llu draws, %.1f s ",
-            (unsigned long long)st->emitted,
-            (unsigned long long)gc->o.count, (unsigned long long)st->draws,
-            t - gc->t0);
+    rate = el > 0 ? (double)st->emitted / el : 0;
+    if (st->emitted >= gc->o.count)
+        snprintf(eta, sizeof(eta), "0 s");
+    else if (rate > 0)
+        fmt_duration(eta, sizeof(eta),
+                     (double)(gc->o.count - st->emitted) / rate);
+    fprintf(stderr,
+            "%squench: %llu/%llu %s, %llu %s, %.1f s, %.3g puzzles/s, ETA "
+            "%s%s",
+            gc->progress_tty ? "\r" : "", (unsigned long long)st->emitted,
+            (unsigned long long)gc->o.count,
+            qn_plural(gc->o.count, "puzzle", "puzzles"),
+            (unsigned long long)st->draws, qn_plural(st->draws, "draw", "draws"),
+            el, rate, eta, gc->progress_tty ? "\033[K" : "\n");
 }
 
 /* "no tier 'x' in this rule's grading; its tiers: easy 1-5, ..." */
@@ -116,28 +197,31 @@ static const char *stop_reason(void)
 
 static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
 {
-    if (gc->progress)
+    if (gc->progress_tty)
         fputs("\r\033[K", stderr);
     if (rc == QN_OK) {
         if (!gc->ctx->quiet)
             fprintf(stderr,
-                    "quench: %llu puzzles from %llu draws (%s mode), "
-                    "%.2f s\n",
+                    "quench: %llu %s from %llu %s (%s mode), %.2f s\n",
                     (unsigned long long)st->emitted,
+                    qn_plural(st->emitted, "puzzle", "puzzles"),
                     (unsigned long long)st->draws,
+                    qn_plural(st->draws, "draw", "draws"),
                     qn_gen_mode_name(st->mode), now() - gc->t0);
         return QN_EXIT_OK;
     }
     if (interrupted) {
         if (gc->store)
-            fprintf(stderr, "quench: %s: %llu puzzles stored in this "
+            fprintf(stderr, "quench: %s: %llu %s stored in this "
                             "session (%llu in the run); run the same "
                             "command again to resume\n",
                     stop_reason(), (unsigned long long)gc->stored,
+                    qn_plural(gc->stored, "puzzle", "puzzles"),
                     (unsigned long long)(gc->stored_before + gc->stored));
         else
-            fprintf(stderr, "quench: %s: %llu puzzles produced\n",
-                    stop_reason(), (unsigned long long)st->emitted);
+            fprintf(stderr, "quench: %s: %llu %s produced\n",
+                    stop_reason(), (unsigned long long)st->emitted,
+                    qn_plural(st->emitted, "puzzle", "puzzles"));
         return QN_EXIT_SIGNAL + interrupted;
     }
     if (rc == QN_ELIMIT) {
@@ -209,7 +293,8 @@ static int run(gen_cli *gc, qn_gen_stats *st, qn_err *err)
     qn_gen_hooks hooks;
 
     gc->t0 = gc->last_progress = now();
-    gc->progress = !gc->ctx->quiet && isatty(2);
+    gc->progress_tty = !gc->ctx->quiet && isatty(2);
+    gc->progress = gc->progress_tty || (!gc->ctx->quiet && gc->ctx->verbose);
     cmd_catch_stop_signals(on_stop_signal, SA_RESTART);
     cmd_generate_write_header(gc);
     hooks = (qn_gen_hooks){cmd_generate_format_puzzle,

@@ -30,7 +30,9 @@ typedef struct gen_cli {
     cmd_out out;
     qn_buf buf;
     double t0, last_progress;
-    int progress;
+    int progress;      /* progress lines on stderr (a terminal, or -v) */
+    int progress_tty;  /* ... redrawn in place on a terminal */
+    int shown, warned; /* a progress line drawn; the target warned of */
     int write_failed;
     /* --db */
     const char *db_opt, *pack;

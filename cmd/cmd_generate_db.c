@@ -13,6 +13,7 @@
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/state.h"
+#include "quench/text.h"
 #include "quench/version.h"
 
 /*
@@ -129,13 +130,13 @@ int cmd_generate_setup_store(gen_cli *gc)
                                                  qn_solver_colours(gc->g)) + 1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
-        fprintf(stderr, "quench: %s run %lld: %llu puzzles already "
-                        "stored\n",
+        fprintf(stderr, "quench: %s run %lld: %llu %s already stored\n",
                 !gc->done_run.done ? "resuming"
                 : gc->o.count > gc->done_run.requested ? "extending"
                                                        : "replaying",
                 (long long)gc->run_id,
-                (unsigned long long)gc->stored_before);
+                (unsigned long long)gc->stored_before,
+                qn_plural(gc->stored_before, "puzzle", "puzzles"));
     return QN_EXIT_OK;
 }
 
@@ -302,10 +303,11 @@ int cmd_generate_print_stored(gen_cli *gc)
         cmd_out_discard(&gc->out);
         qn_err_source(&err, qn_store_path(gc->store));
         qn_err_set(&err, QN_EDB, 0, 0,
-                   "run %lld holds %llu of its %llu puzzles%s%s: the "
+                   "run %lld holds %llu of its %llu %s%s%s: the "
                    "database is damaged",
                    (long long)gc->done_run.id, (unsigned long long)sp.n,
                    (unsigned long long)gc->done_run.stored,
+                   qn_plural(gc->done_run.stored, "puzzle", "puzzles"),
                    rc == 2 ? ": " : "",
                    rc == 2 ? sp.err.msg : "");
         return qn_report(gc->ctx, &err);
@@ -317,8 +319,10 @@ int cmd_generate_print_stored(gen_cli *gc)
     qn_buf_adds(&gc->buf, gc->done_run.summary);
     rc = cmd_generate_close_output(gc);
     if (rc == QN_EXIT_OK && !gc->ctx->quiet)
-        fprintf(stderr, "quench: %llu puzzles of finished run %lld, from "
-                        "the database\n",
-                (unsigned long long)sp.n, (long long)gc->done_run.id);
+        fprintf(stderr, "quench: %llu %s of finished run %lld, from the "
+                        "database\n",
+                (unsigned long long)sp.n,
+                qn_plural(sp.n, "puzzle", "puzzles"),
+                (long long)gc->done_run.id);
     return rc;
 }

@@ -20,7 +20,7 @@ const char cmd_generate_usage[] =
     "count, never two the same up to the board's symmetries. The same seed\n"
     "and options give the same puzzles in the same order, whatever --jobs.\n"
     "\n"
-    "  -n, --count N      puzzles to produce\n"
+    "  -n, --count N      puzzles to produce (1 or more)\n"
     "  --seed HEX         1 to 64 hex digits; without it a fresh seed is\n"
     "                     drawn, printed on stderr and recorded\n"
     "  --presses A..B     only puzzles needing A to B presses (A.. or ..B\n"
@@ -67,6 +67,32 @@ const char cmd_generate_usage[] =
     "target is too rare) or the --db run is being written by another\n"
     "process, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM (what was\n"
     "produced is kept and said), 141 the reader of stdout left.\n";
+
+static const struct option opts[] = {
+    {"count", required_argument, NULL, 'n'},
+    {"seed", required_argument, NULL, 's'},
+    {"presses", required_argument, NULL, 'p'},
+    {"tier", required_argument, NULL, 't'},
+    {"unique-optimum", no_argument, NULL, 'u'},
+    {"min-lit", required_argument, NULL, 'l'},
+    {"mode", required_argument, NULL, 'm'},
+    {"max-draws", required_argument, NULL, 'd'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"output", required_argument, NULL, 'o'},
+    {"db", required_argument, NULL, 'D'},
+    {"pack", required_argument, NULL, 'P'},
+    {"batch", required_argument, NULL, 'B'},
+    {"shard", required_argument, NULL, 'S'},
+    {"walk-limit", required_argument, NULL, 'w'},
+    {NULL, 0, NULL, 0}};
+
+const cmd_grammar cmd_generate_grammar = {
+    .opts = opts,
+    .shortopts = "n:o:",
+    .operands = "rules",
+    .values = "output=file db=file pack=pack tier=tier "
+              "mode=auto|sample|exhaustive|spread|climb",
+};
 
 #define DB_BATCH 4096 /* default puzzles per transaction */
 
@@ -167,9 +193,12 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
 
     switch (c) {
     case 'n':
-        if (cmd_parse_u64(optarg, &gc->o.count))
-            return qn_usage_error("generate: --count needs a number, "
-                                  "got '%s'", optarg);
+        /* none at all is no run: it would print a header and a summary,
+         * store a run and create a pack, all for nothing */
+        if (cmd_parse_u64(optarg, &gc->o.count) || gc->o.count == 0)
+            return qn_usage_error("generate: --count needs a number of "
+                                  "puzzles, 1 or more, got '%s'",
+                                  optarg);
         break;
     case 's':
         if (qn_seed_parse(&gc->o.seed, optarg, &err))
@@ -212,31 +241,13 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
                                   optarg);
         break;
     default:
-        return qn_usage_error("generate: unknown or incomplete option "
-                              "'%s'", argv[optind - 1]);
+        return cmd_bad_option("generate", argv, opts, "n:o:");
     }
     return QN_EXIT_OK;
 }
 
 int cmd_generate_parse_opts(gen_cli *gc, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"count", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 's'},
-        {"presses", required_argument, NULL, 'p'},
-        {"tier", required_argument, NULL, 't'},
-        {"unique-optimum", no_argument, NULL, 'u'},
-        {"min-lit", required_argument, NULL, 'l'},
-        {"mode", required_argument, NULL, 'm'},
-        {"max-draws", required_argument, NULL, 'd'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"db", required_argument, NULL, 'D'},
-        {"pack", required_argument, NULL, 'P'},
-        {"batch", required_argument, NULL, 'B'},
-        {"shard", required_argument, NULL, 'S'},
-        {"walk-limit", required_argument, NULL, 'w'},
-        {NULL, 0, NULL, 0}};
     int c, status, batch_given = 0;
 
     set_defaults(gc);

@@ -11,13 +11,14 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/export.h"
+#include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/store.h"
 #include "quench/text.h"
 
 const char cmd_import_usage[] =
-    "usage: quench import FILE [--pack NAME] [--db PATH]\n"
+    "usage: quench import FILE [--pack NAME] [--db PATH] [--json]\n"
     "\n"
     "Read a quench-pack JSON document (format 2 as written by `quench\n"
     "export --format json`, or format 1; FILE - is standard input) into the\n"
@@ -30,13 +31,29 @@ const char cmd_import_usage[] =
     "reason (exit 65). A rule or puzzle the database already holds keeps\n"
     "its stored values: each field that then differs from the document is\n"
     "listed on stderr (exit 0). --db PATH (default: $QUENCH_DB, else\n"
-    "db/quench.db, created on first use) selects the database.\n";
+    "db/quench.db, created on first use) selects the database. --json\n"
+    "prints one JSON object instead of the summary: {pack, version,\n"
+    "puzzles, rules, kept: [{position, id, rule, field, stored,\n"
+    "document}]} (position and id null for a rule's field).\n";
+
+static const struct option opts[] = {
+    {"pack", required_argument, NULL, 'P'},
+    {"db", required_argument, NULL, 'D'},
+    {"json", no_argument, NULL, 'j'},
+    {NULL, 0, NULL, 0}};
+
+const cmd_grammar cmd_import_grammar = {
+    .opts = opts,
+    .operands = "file",
+    .values = "db=file",
+};
 
 /* What the database kept where the document has another (export.h):
  * listed after the commit, whatever -q says, and counted. */
 typedef struct kept {
     const char *source;
     qn_buf lines;
+    qn_jsonw *w;    /* --json: the "kept" array is open; else NULL */
     size_t nfields, npuzzles, nrules;
     int64_t last_puzzle;
     const char *last_rule;
@@ -62,10 +79,37 @@ static void put_value(qn_buf *out, const char *v)
     free(head);
 }
 
+/* A kept field as a member of "kept" (--json). */
+static void json_kept(qn_jsonw *w, const qn_pack_diff *d)
+{
+    char id[QN_PUZZLE_ID_HEX];
+
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "position");
+    if (d->puzzle)
+        qn_jsonw_int(w, d->puzzle);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_key(w, "id");
+    if (d->puzzle) {
+        qn_puzzle_id_hex(id, d->id);
+        qn_jsonw_str(w, id);
+    } else {
+        qn_jsonw_null(w);
+    }
+    qn_jsonw_key(w, "rule"), qn_jsonw_str(w, d->rule);
+    qn_jsonw_key(w, "field"), qn_jsonw_str(w, d->field);
+    qn_jsonw_key(w, "stored"), qn_jsonw_str(w, d->stored);
+    qn_jsonw_key(w, "document"), qn_jsonw_str(w, d->document);
+    qn_jsonw_end(w);
+}
+
 static void on_kept(void *vctx, const qn_pack_diff *d)
 {
     kept *k = vctx;
 
+    if (k->w)
+        json_kept(k->w, d);
     k->nfields++;
     qn_text_escape(&k->lines, k->source);
     if (d->puzzle) {
@@ -91,24 +135,40 @@ static void on_kept(void *vctx, const qn_pack_diff *d)
 static void print_summary(const kept *k, const char *name,
                           const qn_pack_doc *doc)
 {
-    printf("imported pack '%s': %zu puzzles, %zu rules\n", name,
-           doc->npuzzles, doc->nrules);
+    printf("imported pack '%s': %zu %s, %zu %s\n", name, doc->npuzzles,
+           qn_plural(doc->npuzzles, "puzzle", "puzzles"), doc->nrules,
+           qn_plural(doc->nrules, "rule", "rules"));
     if (k->nfields)
-        printf("kept %zu stored values that differ from the document "
-               "(%zu puzzles, %zu rules already stored; listed on "
-               "stderr)\n",
-               k->nfields, k->npuzzles, k->nrules);
+        printf("kept %zu stored %s that %s from the document "
+               "(%zu %s, %zu %s already stored; listed on stderr)\n",
+               k->nfields, qn_plural(k->nfields, "value", "values"),
+               k->nfields == 1 ? "differs" : "differ", k->npuzzles,
+               qn_plural(k->npuzzles, "puzzle", "puzzles"), k->nrules,
+               qn_plural(k->nrules, "rule", "rules"));
+}
+
+/* --json: the summary object around the "kept" array in k->w. */
+static int json_summary(qn_buf *out, qn_jsonw *w, const char *name,
+                        const qn_pack_doc *doc)
+{
+    qn_jsonw_end(w);
+    qn_jsonw_key(w, "pack"), qn_jsonw_str(w, name);
+    qn_jsonw_key(w, "version"), qn_jsonw_int(w, doc->version);
+    qn_jsonw_key(w, "puzzles"), qn_jsonw_uint(w, doc->npuzzles);
+    qn_jsonw_key(w, "rules"), qn_jsonw_uint(w, doc->nrules);
+    qn_jsonw_end(w);
+    qn_buf_addc(out, '\n');
+    return cmd_finish_out(out);
 }
 
 int cmd_import(int argc, char **argv, qn_ctx *ctx)
 {
-    static const struct option opts[] = {
-        {"pack", required_argument, NULL, 'P'},
-        {"db", required_argument, NULL, 'D'},
-        {NULL, 0, NULL, 0}};
     const char *db = NULL, *name = NULL, *path, *source;
     qn_err err = QN_ERR_INIT;
     qn_pack_doc doc;
+    qn_buf out = QN_BUF_INIT;
+    qn_jsonw w;
+    int json = 0;
     kept k;
     qn_store *s = NULL;
     char *text = NULL;
@@ -123,9 +183,9 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
         switch (c) {
         case 'P': name = optarg; break;
         case 'D': db = optarg; break;
+        case 'j': json = 1; break;
         default:
-            return qn_usage_error("import: unknown or incomplete option "
-                                  "'%s'", argv[optind - 1]);
+            return cmd_bad_option("import", argv, opts, NULL);
         }
     }
     if (optind != argc - 1)
@@ -148,6 +208,13 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
     }
     if (st != QN_OK)
         return qn_report(ctx, &err);
+    qn_jsonw_init(&w, &out);
+    if (json) {
+        k.w = &w;
+        qn_jsonw_obj(&w);
+        qn_jsonw_key(&w, "kept");
+        qn_jsonw_arr(&w);
+    }
     st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_CREATE, &s);
     if (st == QN_EXIT_OK) {
         if (qn_pack_import(s, &doc, name, on_kept, &k, &err) != QN_OK) {
@@ -156,11 +223,14 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
             st = qn_report(ctx, &err);
         } else {
             fputs(k.lines.buf, stderr);
-            if (!ctx->quiet)
+            if (json)
+                st = json_summary(&out, &w, name ? name : doc.name, &doc);
+            else if (!ctx->quiet)
                 print_summary(&k, name ? name : doc.name, &doc);
         }
         qn_store_close(s);
     }
+    qn_buf_release(&out);
     qn_buf_release(&k.lines);
     qn_pack_doc_release(&doc);
     return st;

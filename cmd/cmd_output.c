@@ -48,7 +48,9 @@ int cmd_write_error(const char *name, int e)
     return QN_EXIT_IOERR;
 }
 
-static int cannot_create(const char *path, int e)
+/* The one wording of every output, database or directory that cannot be
+ * made, and its status. */
+int cmd_cannot_create(const char *path, int e)
 {
     fprintf(stderr, "quench: %s: cannot create: %s\n", path, strerror(e));
     return QN_EXIT_CANTCREAT;
@@ -161,13 +163,13 @@ int cmd_out_open(cmd_out *o, const char *path)
     }
     o->name = path;
     if (!(o->target = follow_links(path, &st)))
-        return cannot_create(path, errno);
+        return cmd_cannot_create(path, errno);
     if (st.st_mode && !S_ISREG(st.st_mode)) {
         /* a device or FIFO is written, never replaced: renaming over
          * /dev/null would take it away from the whole system */
         if (S_ISDIR(st.st_mode)) {
             cmd_out_discard(o);
-            return cannot_create(path, EISDIR);
+            return cmd_cannot_create(path, EISDIR);
         }
         fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
     } else {
@@ -178,7 +180,7 @@ int cmd_out_open(cmd_out *o, const char *path)
         if (fd >= 0)
             close(fd);
         cmd_out_discard(o);
-        return cannot_create(path, e);
+        return cmd_cannot_create(path, e);
     }
     return QN_EXIT_OK;
 }
@@ -226,7 +228,7 @@ int cmd_out_commit(cmd_out *o)
     if (o->tmp && rename(o->tmp, o->target) != 0) {
         e = errno;
         cmd_out_discard(o);
-        return cannot_create(o->name, e);
+        return cmd_cannot_create(o->name, e);
     }
     have_pending = 0;
     release(o);

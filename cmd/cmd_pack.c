@@ -22,11 +22,13 @@
 #include "quench/text.h"
 
 const char cmd_pack_usage[] =
-    "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...]\n"
+    "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...] [--json]\n"
     "\n"
     "  create NAME [--title T] [--description D] [--author A]\n"
     "                       a new, empty pack (version 1)\n"
-    "  list [--json]        every pack: name, version, size, title\n"
+    "  list [--json | --names]\n"
+    "                       every pack: name, version, size, title;\n"
+    "                       --names: only the names, one a line\n"
     "  show NAME --svg      the pack's minimal-press histogram against the\n"
     "                       rule's exact distribution (or a sample of it,\n"
     "                       said so, past 2^26 states), as an SVG picture\n"
@@ -45,6 +47,15 @@ const char cmd_pack_usage[] =
     "                       describes (docs/CAMPAIGNS.md); --plan says what\n"
     "                       each section's target holds and draws nothing\n"
     "\n"
+    "Each change says what it did on one line of stdout (nothing with -q).\n"
+    "--json, on every subcommand, prints one JSON object instead: list an\n"
+    "array of {name, title, version, puzzles, rules}; show {name, title,\n"
+    "description, author, version, created, modified, puzzles: [...]};\n"
+    "create, add, remove, move, sort, rename and delete {action, pack,\n"
+    "version, puzzles, changed} (the pack after the change; rename adds\n"
+    "from, move position, add and remove count); build the plan, or\n"
+    "{action, pack, version, puzzles, changed, draws}.\n"
+    "\n"
     "ID is a puzzle id (16 hex digits, as generate, validate, pack show\n"
     "and exports print it), a unique prefix of one (at least 4 digits),\n"
     "or #ROW, the database row. Positions run 1..N without gaps; every\n"
@@ -55,10 +66,65 @@ const char cmd_pack_usage[] =
     "may span lines). --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
     "selects the database; only create creates it when missing.\n";
 
+enum {
+    SUB_CREATE, SUB_LIST, SUB_SHOW, SUB_ADD, SUB_REMOVE, SUB_MOVE,
+    SUB_SORT, SUB_RENAME, SUB_DELETE, SUB_BUILD
+};
+
+#define OPT_JSON {"json", no_argument, NULL, 'j'}
+#define OPT_END {NULL, 0, NULL, 0}
+static const struct option o_create[] = {
+    {"title", required_argument, NULL, 't'},
+    {"description", required_argument, NULL, 'd'},
+    {"author", required_argument, NULL, 'a'},
+    OPT_JSON, OPT_END};
+static const struct option o_list[] = {
+    {"names", no_argument, NULL, 'n'}, OPT_JSON, OPT_END};
+static const struct option o_show[] = {
+    {"svg", no_argument, NULL, 's'}, OPT_JSON, OPT_END};
+static const struct option o_add[] = {
+    {"at", required_argument, NULL, 'p'}, OPT_JSON, OPT_END};
+static const struct option o_json[] = {OPT_JSON, OPT_END};
+static const struct option o_build[] = {
+    {"plan", no_argument, NULL, 'P'},
+    {"jobs", required_argument, NULL, 'J'},
+    OPT_JSON, OPT_END};
+static const struct option o_pack[] = {
+    {"db", required_argument, NULL, 'D'}, OPT_END};
+
+static const cmd_grammar pack_subs[] = {
+    {"create", "a new, empty pack", SUB_CREATE, o_create, NULL, "none",
+     NULL, NULL},
+    {"list", "every pack: name, version, size, title", SUB_LIST, o_list,
+     NULL, "", NULL, NULL},
+    {"show", "a pack and its puzzles in order", SUB_SHOW, o_show, NULL,
+     "pack", NULL, NULL},
+    {"add", "append or insert puzzles", SUB_ADD, o_add, NULL,
+     "pack none...", NULL, NULL},
+    {"remove", "take puzzles out", SUB_REMOVE, o_json, NULL, "pack none...",
+     NULL, NULL},
+    {"move", "move one puzzle to a position", SUB_MOVE, o_json, NULL,
+     "pack none none", NULL, NULL},
+    {"sort", "order by min presses", SUB_SORT, o_json, NULL, "pack", NULL,
+     NULL},
+    {"rename", "rename a pack", SUB_RENAME, o_json, NULL, "pack none", NULL,
+     NULL},
+    {"delete", "delete a pack (its puzzles stay)", SUB_DELETE, o_json, NULL,
+     "pack", NULL, NULL},
+    {"build", "build the pack a campaign recipe describes", SUB_BUILD,
+     o_build, NULL, "file", NULL, NULL},
+    {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
+
+const cmd_grammar cmd_pack_grammar = {
+    .opts = o_pack,
+    .values = "db=file",
+    .subs = pack_subs,
+};
+
 typedef struct pack_cmd {
     const qn_ctx *ctx;
     qn_store *s;
-    int json;
+    int json, names;
     qn_buf out;
     qn_jsonw w;
 } pack_cmd;
@@ -96,11 +162,14 @@ static int resolve(pack_cmd *pc, const char *ref, int64_t *out)
     return QN_EXIT_OK;
 }
 
+/* The pack called name; 66 with the closest names when there is none. */
 static int find(pack_cmd *pc, const char *name, int64_t *id)
 {
     qn_err err = QN_ERR_INIT;
 
     if (qn_store_pack_find(pc->s, name, id, &err) != QN_OK) {
+        if (err.code == QN_ENOTFOUND)
+            cmd_suggest_pack(pc->s, name, &err);
         qn_err_source(&err, qn_store_path(pc->s));
         return fail(pc, &err);
     }
@@ -111,7 +180,10 @@ static int list_one(void *ctx, const qn_store_pack *p)
 {
     pack_cmd *pc = ctx;
 
-    if (pc->json) {
+    if (pc->names) {
+        qn_text_escape(&pc->out, p->name);
+        qn_buf_addc(&pc->out, '\n');
+    } else if (pc->json) {
         qn_jsonw_obj(&pc->w);
         qn_jsonw_key(&pc->w, "name"), qn_jsonw_str(&pc->w, p->name);
         qn_jsonw_key(&pc->w, "title"), qn_jsonw_str(&pc->w, p->title);
@@ -122,8 +194,9 @@ static int list_one(void *ctx, const qn_store_pack *p)
     } else {
         qn_buf name = QN_BUF_INIT;
         qn_text_escape(&name, p->name);
-        qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld puzzles  ", name.buf,
-                    (long long)p->version, (long long)p->count);
+        qn_buf_addf(&pc->out, "%-24s v%-4lld %6lld %-7s  ", name.buf,
+                    (long long)p->version, (long long)p->count,
+                    qn_plural((uint64_t)p->count, "puzzle", "puzzles"));
         qn_text_escape(&pc->out, p->title);
         if (*p->rules) {
             qn_buf_adds(&pc->out, *p->title ? "  [" : "[");
@@ -182,7 +255,7 @@ static void json_text(qn_jsonw *w, const char *key, const char *v)
         qn_jsonw_null(w);
 }
 
-/* "    3  2f8a834424156cc2  classic-3x3   2 presses  easy     011/000/011",
+/* "    3  2f8a834424156cc2  classic-3x3      2 presses  easy     011/000/011",
  * then where a validated submission came from. */
 static void show_row_text(pack_cmd *pc, const qn_store_row *r)
 {
@@ -192,9 +265,10 @@ static void show_row_text(pack_cmd *pc, const qn_store_row *r)
     qn_puzzle_id_hex(id, r->uid);
     qn_text_escape(&grade, r->grade ? r->grade : "-");
     qn_text_escape(&rule, r->rule_name);
-    qn_buf_addf(&pc->out, "%5lld  %s  %-14s %3llu presses  %-8s ",
+    qn_buf_addf(&pc->out, "%5lld  %s  %-14s %3llu %-7s  %-8s ",
                 (long long)r->position, id, rule.buf,
-                (unsigned long long)r->min_presses, grade.buf);
+                (unsigned long long)r->min_presses,
+                qn_plural(r->min_presses, "press", "presses"), grade.buf);
     show_field(&pc->out, "", r->state);
     if (r->submission || r->source) {
         qn_buf_adds(&pc->out, "       submitted as ");
@@ -245,33 +319,27 @@ static int show_row(void *ctx, const qn_store_row *r)
     return 0;
 }
 
-/* Options of create/list/show; returns an exit code; sets *first to the
- * first operand. */
+/* A subcommand's options; the ones it does not take are refused. */
 typedef struct popts {
     const char *title, *description, *author;
-    int json, svg, plan;
+    int json, svg, plan, names;
     int64_t at;
     uint64_t jobs;
 } popts;
 
-static int parse_opts(int argc, char **argv, popts *o, int *first)
+/* Parse the options of subcommand sub (argv[0]); *first is the first
+ * operand. An exit status. */
+static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
+                      popts *o, int *first)
 {
-    static const struct option opts[] = {
-        {"title", required_argument, NULL, 't'},
-        {"description", required_argument, NULL, 'd'},
-        {"author", required_argument, NULL, 'a'},
-        {"json", no_argument, NULL, 'j'},
-        {"at", required_argument, NULL, 'p'},
-        {"svg", no_argument, NULL, 's'},
-        {"plan", no_argument, NULL, 'P'},
-        {"jobs", required_argument, NULL, 'J'},
-        {NULL, 0, NULL, 0}};
+    char what[32];
     int c;
 
     memset(o, 0, sizeof(*o));
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    snprintf(what, sizeof(what), "pack %s", sub->name);
+    while ((c = getopt_long(argc, argv, "", sub->opts, NULL)) != -1) {
         switch (c) {
         case 't': o->title = optarg; break;
         case 'd': o->description = optarg; break;
@@ -279,6 +347,7 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
         case 'j': o->json = 1; break;
         case 's': o->svg = 1; break;
         case 'P': o->plan = 1; break;
+        case 'n': o->names = 1; break;
         case 'J':
             if (cmd_parse_u64(optarg, &o->jobs) || o->jobs > 1024)
                 return qn_usage_error("pack build: --jobs needs 0..1024, "
@@ -290,13 +359,87 @@ static int parse_opts(int argc, char **argv, popts *o, int *first)
                 return QN_EXIT_USAGE;
             break;
         default:
-            return qn_usage_error("pack %s: unknown option or missing "
-                                  "value '%s'",
-                                  argv[0], argv[optind - 1]);
+            return cmd_bad_option(what, argv, sub->opts, NULL);
         }
     }
+    if (o->names && o->json)
+        return qn_usage_error("pack list: --names or --json, not both");
+    if (o->svg && o->json)
+        return qn_usage_error("pack show: --svg or --json, not both");
     *first = optind;
     return QN_EXIT_OK;
+}
+
+/* A pack's version and size, to say what an edit did. */
+typedef struct pack_state {
+    int64_t version, count;
+} pack_state;
+
+static int state_one(void *ctx, const qn_store_pack *p)
+{
+    pack_state *ps = ctx;
+
+    ps->version = p->version;
+    ps->count = p->count;
+    return 0;
+}
+
+static int get_state(pack_cmd *pc, const char *name, pack_state *out)
+{
+    qn_err err = QN_ERR_INIT;
+
+    memset(out, 0, sizeof(*out));
+    if (qn_store_pack_list(pc->s, name, state_one, out, &err) != QN_OK)
+        return fail(pc, &err);
+    return QN_EXIT_OK;
+}
+
+/*
+ * What an edit did, as every mutating subcommand says it: with --json
+ * {action, pack, version, puzzles, changed} (the pack after the edit,
+ * before it for delete), else the line `text` on stdout, unless -q.
+ * Opens the JSON object for the caller's extra keys (close with done()).
+ */
+static void said(pack_cmd *pc, const char *action, const char *name,
+                 const pack_state *before, const pack_state *after,
+                 const char *text)
+{
+    if (pc->json) {
+        qn_jsonw_obj(&pc->w);
+        qn_jsonw_key(&pc->w, "action"), qn_jsonw_str(&pc->w, action);
+        qn_jsonw_key(&pc->w, "pack"), qn_jsonw_str(&pc->w, name);
+        qn_jsonw_key(&pc->w, "version"), qn_jsonw_int(&pc->w, after->version);
+        qn_jsonw_key(&pc->w, "puzzles"), qn_jsonw_int(&pc->w, after->count);
+        qn_jsonw_key(&pc->w, "changed");
+        qn_jsonw_bool(&pc->w, !before || before->version != after->version);
+    } else if (!pc->ctx->quiet) {
+        qn_text_escape(&pc->out, text);
+        qn_buf_addc(&pc->out, '\n');
+    }
+}
+
+static void done(pack_cmd *pc)
+{
+    if (pc->json) {
+        qn_jsonw_end(&pc->w);
+        qn_buf_addc(&pc->out, '\n');
+    }
+}
+
+/* " (now 12 puzzles, version 3)", with count, or " (version 3)"; or
+ * ": unchanged" when the edit changed nothing */
+static void add_after(qn_buf *b, const pack_state *before,
+                      const pack_state *after, int count)
+{
+    if (before->version == after->version)
+        qn_buf_adds(b, ": unchanged");
+    else if (count)
+        qn_buf_addf(b, " (now %lld %s, version %lld)",
+                    (long long)after->count,
+                    qn_plural((uint64_t)after->count, "puzzle", "puzzles"),
+                    (long long)after->version);
+    else
+        qn_buf_addf(b, " (version %lld)", (long long)after->version);
 }
 
 /*
@@ -357,6 +500,11 @@ static int show_svg(pack_cmd *pc, const char *name)
     size_t plen = 1;
     char title[256];
 
+    int64_t id;
+    int st;
+
+    if ((st = find(pc, name, &id)))
+        return st;
     if (qn_pack_doc_load(&doc, pc->s, name, &err) != QN_OK)
         return fail(pc, &err);
     for (size_t i = 0; i < doc.npuzzles; i++)
@@ -367,8 +515,8 @@ static int show_svg(pack_cmd *pc, const char *name)
         pack[doc.puzzles[i].min_presses]++;
     if (doc.nrules == 1)
         rule_distribution(doc.rules[0].rules, &h, &all);
-    snprintf(title, sizeof(title), "pack %s: %zu puzzles%s", name,
-             doc.npuzzles,
+    snprintf(title, sizeof(title), "pack %s: %zu %s%s", name, doc.npuzzles,
+             qn_plural(doc.npuzzles, "puzzle", "puzzles"),
              !all        ? ""
              : h.sampled ? " against a sample of solvable states"
                          : " against all solvable states");
@@ -395,12 +543,26 @@ static int need(const pack_args *pa, int ok, const char *what)
               : qn_usage_error("pack %s: expected %s", pa->sub, what);
 }
 
+/* The edits of one existing pack: its operands (nargs of them, what
+ * says which), its id and its state before the edit. */
+static int open_pack(pack_cmd *pc, const pack_args *pa, int ok,
+                     const char *what, int64_t *pack, pack_state *before)
+{
+    int st;
+
+    if ((st = need(pa, ok, what)) || (st = find(pc, pa->a[0], pack)))
+        return st;
+    return get_state(pc, pa->a[0], before);
+}
+
 static int sub_create(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
     qn_store_pack p = {.title = pa->o.title,
                        .description = pa->o.description,
                        .author = pa->o.author};
+    pack_state after;
+    qn_buf text = QN_BUF_INIT;
     int64_t pack = 0;
     int st;
 
@@ -411,8 +573,13 @@ static int sub_create(pack_cmd *pc, const pack_args *pa)
         return st;
     if (qn_store_pack_create(pc->s, &p, &pack, &err) != QN_OK)
         return fail(pc, &err);
-    if (!pc->ctx->quiet)
-        qn_buf_addf(&pc->out, "created pack '%s'\n", pa->a[0]);
+    if ((st = get_state(pc, p.name, &after)))
+        return st;
+    qn_buf_addf(&text, "created pack '%s' (version %lld, empty)", p.name,
+                (long long)after.version);
+    said(pc, "create", p.name, NULL, &after, text.buf);
+    done(pc);
+    qn_buf_release(&text);
     return QN_EXIT_OK;
 }
 
@@ -423,6 +590,7 @@ static int sub_list(pack_cmd *pc, const pack_args *pa)
 
     if ((st = need(pa, pa->nargs == 0, "no operands")))
         return st;
+    pc->names = pa->o.names;
     if (pc->json)
         qn_jsonw_arr(&pc->w);
     if (qn_store_pack_list(pc->s, NULL, list_one, pc, &err) != QN_OK)
@@ -468,101 +636,150 @@ static int sub_show(pack_cmd *pc, const pack_args *pa)
 
 /* add and remove: every id checked first, then one batch, so all of the
  * ids go in (or out) or none of them. */
-static int sub_add_remove(pack_cmd *pc, const pack_args *pa)
+static int add_remove(pack_cmd *pc, const pack_args *pa, int add,
+                      int64_t pack)
 {
     qn_err err = QN_ERR_INIT;
-    int add = pa->sub[0] == 'a', nargs = pa->nargs, st;
-    int64_t pack = 0, id = 0;
+    int nargs = pa->nargs, st = QN_EXIT_OK;
+    int64_t *ids = QN_NEWN((size_t)nargs, int64_t);
 
-    int64_t *ids;
-
-    if ((st = need(pa, nargs >= 2, "NAME and at least one puzzle ID")))
-        return st;
-    if ((st = find(pc, pa->a[0], &pack)))
-        return st;
-    ids = QN_NEWN((size_t)nargs, int64_t);
     for (int j = 1; j < nargs && !st; j++)
         st = resolve(pc, pa->a[j], &ids[j]);
     if (!st && qn_store_begin(pc->s, &err) != QN_OK)
         st = fail(pc, &err);
     for (int j = 1; j < nargs && !st; j++) {
-        id = ids[j];
-        if ((add ? qn_store_pack_add(pc->s, pack, id,
+        if ((add ? qn_store_pack_add(pc->s, pack, ids[j],
                                      pa->o.at ? pa->o.at + j - 1 : 0, &err)
-                 : qn_store_pack_remove(pc->s, pack, id, &err)) != QN_OK) {
+                 : qn_store_pack_remove(pc->s, pack, ids[j], &err)) != QN_OK) {
             qn_store_rollback(pc->s, NULL);
             st = fail(pc, &err);
         }
     }
     free(ids);
-    if (st)
+    if (!st && qn_store_commit(pc->s, &err) != QN_OK)
+        st = fail(pc, &err);
+    return st;
+}
+
+static int sub_add_remove(pack_cmd *pc, const pack_args *pa)
+{
+    int add = !strcmp(pa->sub, "add"), n = pa->nargs - 1, st;
+    const char *name = pa->a[0];
+    pack_state before, after;
+    qn_buf text = QN_BUF_INIT;
+    int64_t pack = 0;
+
+    if ((st = open_pack(pc, pa, pa->nargs >= 2,
+                        "NAME and at least one puzzle ID", &pack, &before)) ||
+        (st = add_remove(pc, pa, add, pack)) ||
+        (st = get_state(pc, name, &after)))
         return st;
-    if (qn_store_commit(pc->s, &err) != QN_OK)
-        return fail(pc, &err);
-    if (!pc->ctx->quiet)
-        qn_buf_addf(&pc->out, "%s %d puzzle%s %s '%s'\n",
-                    add ? "added" : "removed", nargs - 1,
-                    nargs == 2 ? "" : "s", add ? "to" : "from", pa->a[0]);
+    qn_buf_addf(&text, "%s %d %s %s '%s'", add ? "added" : "removed", n,
+                qn_plural((uint64_t)n, "puzzle", "puzzles"),
+                add ? "to" : "from", name);
+    add_after(&text, &before, &after, 1);
+    said(pc, pa->sub, name, &before, &after, text.buf);
+    if (pc->json)
+        qn_jsonw_key(&pc->w, "count"), qn_jsonw_int(&pc->w, n);
+    done(pc);
+    qn_buf_release(&text);
     return QN_EXIT_OK;
 }
 
 static int sub_move(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
+    pack_state before, after;
+    qn_buf text = QN_BUF_INIT;
     int64_t pack = 0, id = 0, pos = 0;
     int st;
 
-    if ((st = need(pa, pa->nargs == 3, "NAME ID POS")))
-        return st;
-    if ((st = find(pc, pa->a[0], &pack)) || (st = parse_pos(pa->a[2], &pos)) ||
-        (st = resolve(pc, pa->a[1], &id)))
+    if ((st = open_pack(pc, pa, pa->nargs == 3, "NAME ID POS", &pack,
+                        &before)) ||
+        (st = parse_pos(pa->a[2], &pos)) || (st = resolve(pc, pa->a[1], &id)))
         return st;
     if (qn_store_pack_move(pc->s, pack, id, pos, &err) != QN_OK)
         return fail(pc, &err);
+    if ((st = get_state(pc, pa->a[0], &after)))
+        return st;
+    qn_buf_addf(&text, "moved puzzle %s to position %lld of '%s'", pa->a[1],
+                (long long)pos, pa->a[0]);
+    add_after(&text, &before, &after, 0);
+    said(pc, "move", pa->a[0], &before, &after, text.buf);
+    if (pc->json)
+        qn_jsonw_key(&pc->w, "position"), qn_jsonw_int(&pc->w, pos);
+    done(pc);
+    qn_buf_release(&text);
     return QN_EXIT_OK;
 }
 
 static int sub_rename(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
+    pack_state before, after;
+    qn_buf text = QN_BUF_INIT;
     int64_t pack = 0;
     int st;
 
-    if ((st = need(pa, pa->nargs == 2, "NAME NEW")))
-        return st;
-    if ((st = cmd_check_pack_name("pack rename", pa->a[1])) ||
-        (st = find(pc, pa->a[0], &pack)))
+    if ((st = need(pa, pa->nargs == 2, "NAME NEW")) ||
+        (st = cmd_check_pack_name("pack rename", pa->a[1])) ||
+        (st = open_pack(pc, pa, 1, "NAME NEW", &pack, &before)))
         return st;
     if (qn_store_pack_rename(pc->s, pack, pa->a[1], &err) != QN_OK)
         return fail(pc, &err);
-    return QN_EXIT_OK;
-}
-
-/* sort and delete: one pack by name, one library call. */
-static int on_pack(pack_cmd *pc, const pack_args *pa,
-                   int (*fn)(qn_store *, int64_t, qn_err *))
-{
-    qn_err err = QN_ERR_INIT;
-    int64_t pack = 0;
-    int st;
-
-    if ((st = need(pa, pa->nargs == 1, "NAME")))
+    if ((st = get_state(pc, pa->a[1], &after)))
         return st;
-    if ((st = find(pc, pa->a[0], &pack)))
-        return st;
-    if (fn(pc->s, pack, &err) != QN_OK)
-        return fail(pc, &err);
+    qn_buf_addf(&text, "renamed pack '%s' to '%s'", pa->a[0], pa->a[1]);
+    add_after(&text, &before, &after, 0);
+    said(pc, "rename", pa->a[1], &before, &after, text.buf);
+    if (pc->json)
+        qn_jsonw_key(&pc->w, "from"), qn_jsonw_str(&pc->w, pa->a[0]);
+    done(pc);
+    qn_buf_release(&text);
     return QN_EXIT_OK;
 }
 
 static int sub_sort(pack_cmd *pc, const pack_args *pa)
 {
-    return on_pack(pc, pa, qn_store_pack_sort);
+    qn_err err = QN_ERR_INIT;
+    pack_state before, after;
+    qn_buf text = QN_BUF_INIT;
+    int64_t pack = 0;
+    int st;
+
+    if ((st = open_pack(pc, pa, pa->nargs == 1, "NAME", &pack, &before)))
+        return st;
+    if (qn_store_pack_sort(pc->s, pack, &err) != QN_OK)
+        return fail(pc, &err);
+    if ((st = get_state(pc, pa->a[0], &after)))
+        return st;
+    qn_buf_addf(&text, "sorted '%s' by min presses", pa->a[0]);
+    add_after(&text, &before, &after, 0);
+    said(pc, "sort", pa->a[0], &before, &after, text.buf);
+    done(pc);
+    qn_buf_release(&text);
+    return QN_EXIT_OK;
 }
 
 static int sub_delete(pack_cmd *pc, const pack_args *pa)
 {
-    return on_pack(pc, pa, qn_store_pack_delete);
+    qn_err err = QN_ERR_INIT;
+    pack_state before;
+    qn_buf text = QN_BUF_INIT;
+    int64_t pack = 0;
+    int st;
+
+    if ((st = open_pack(pc, pa, pa->nargs == 1, "NAME", &pack, &before)))
+        return st;
+    if (qn_store_pack_delete(pc->s, pack, &err) != QN_OK)
+        return fail(pc, &err);
+    qn_buf_addf(&text, "deleted pack '%s' (its %lld %s stay stored)",
+                pa->a[0], (long long)before.count,
+                qn_plural((uint64_t)before.count, "puzzle", "puzzles"));
+    said(pc, "delete", pa->a[0], NULL, &before, text.buf);
+    done(pc);
+    qn_buf_release(&text);
+    return QN_EXIT_OK;
 }
 
 static int sub_build(pack_cmd *pc, const pack_args *pa)
@@ -575,43 +792,27 @@ static int sub_build(pack_cmd *pc, const pack_args *pa)
                           (int)pa->o.jobs, pc->json, &pc->out);
 }
 
-static const struct subcommand {
-    const char *name;
-    int (*run)(pack_cmd *pc, const pack_args *pa);
-} subs[] = {
-    {"create", sub_create}, {"list", sub_list},
-    {"show", sub_show},     {"add", sub_add_remove},
-    {"remove", sub_add_remove},
-    {"move", sub_move},     {"sort", sub_sort},
-    {"rename", sub_rename}, {"delete", sub_delete},
-    {"build", sub_build},
+/* The subcommands by their id in pack_subs. */
+static int (*const runs[])(pack_cmd *, const pack_args *) = {
+    [SUB_CREATE] = sub_create, [SUB_LIST] = sub_list,
+    [SUB_SHOW] = sub_show,     [SUB_ADD] = sub_add_remove,
+    [SUB_REMOVE] = sub_add_remove, [SUB_MOVE] = sub_move,
+    [SUB_SORT] = sub_sort,     [SUB_RENAME] = sub_rename,
+    [SUB_DELETE] = sub_delete, [SUB_BUILD] = sub_build,
 };
 
-static const struct subcommand *find_sub(const char *name)
+static int run(pack_cmd *pc, const cmd_grammar *sub, int argc, char **argv)
 {
-    for (size_t i = 0; i < sizeof(subs) / sizeof(*subs); i++)
-        if (!strcmp(name, subs[i].name))
-            return &subs[i];
-    return NULL;
-}
-
-static int run(pack_cmd *pc, int argc, char **argv)
-{
-    const struct subcommand *sc = find_sub(argv[0]);
     pack_args pa;
     int i = 1, st;
 
-    if ((st = parse_opts(argc, argv, &pa.o, &i)))
+    if ((st = parse_opts(argc, argv, sub, &pa.o, &i)))
         return st;
-    pa.sub = argv[0];
+    pa.sub = sub->name;
     pa.a = argv + i;
     pa.nargs = argc - i;
     pc->json = pa.o.json;
-    if (!sc)
-        return qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
-                              "pack --help')",
-                              pa.sub);
-    return sc->run(pc, &pa);
+    return runs[sub->id](pc, &pa);
 }
 
 static int wants_plan(int n, char **args)
@@ -624,6 +825,7 @@ static int wants_plan(int n, char **args)
 
 int cmd_pack(int argc, char **argv, qn_ctx *ctx)
 {
+    const cmd_grammar *sub;
     pack_cmd pc;
     const char *opt = NULL, *path;
     char **args;
@@ -634,10 +836,8 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     /* --db PATH / --db=PATH anywhere after the command word */
     if ((st = cmd_take_db_opt(argc, argv, "pack", &opt, &args, &n)))
         return st;
-    if (n == 0 || !find_sub(args[0])) {
-        st = n ? qn_usage_error("pack: unknown subcommand '%s' (see 'quench "
-                                "pack --help')",
-                                args[0])
+    if (n == 0 || !(sub = cmd_find_sub(&cmd_pack_grammar, args[0]))) {
+        st = n ? cmd_bad_subcommand("pack", args[0], &cmd_pack_grammar)
                : qn_usage_error("pack: expected a subcommand (see 'quench "
                                 "pack --help')");
         free(args);
@@ -650,17 +850,16 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     path = cmd_db_path(opt);
     /* only `create` may create the database: a mistyped --db for the
      * others is a missing file (66), not a fresh empty database */
-    if (!strcmp(args[0], "build") && wants_plan(n, args))
+    if (sub->id == SUB_BUILD && wants_plan(n, args))
         st = QN_EXIT_OK; /* a plan reads no database */
     else
         st = cmd_open_store(ctx, path,
-                            strcmp(args[0], "create") &&
-                                    strcmp(args[0], "build")
-                                ? 0
-                                : QN_STORE_CREATE,
+                            sub->id == SUB_CREATE || sub->id == SUB_BUILD
+                                ? QN_STORE_CREATE
+                                : 0,
                             &pc.s);
     if (st == QN_EXIT_OK)
-        st = run(&pc, n, args);
+        st = run(&pc, sub, n, args);
     if (st == QN_EXIT_OK)
         st = cmd_finish_out(&pc.out);
     qn_buf_release(&pc.out);

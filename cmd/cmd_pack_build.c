@@ -12,6 +12,7 @@
 #include "quench/campaign.h"
 #include "quench/jsonw.h"
 #include "quench/recipe.h"
+#include "quench/store.h"
 #include "quench/text.h"
 
 static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
@@ -55,7 +56,8 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
                 (unsigned long long)p->want, (unsigned long long)t->lo,
                 (unsigned long long)t->hi, qn_gen_mode_name(t->mode));
     if (t->exact)
-        qn_buf_addf(out, "%.0f distinct puzzles exist\n", t->distinct);
+        qn_buf_addf(out, "%.0f distinct %s\n", t->distinct,
+                    t->distinct == 1 ? "puzzle exists" : "puzzles exist");
     else if (t->distinct < 0)
         qn_buf_adds(out, "too many to count (a common target)\n");
     else
@@ -78,8 +80,10 @@ static void plan_report(qn_buf *out, int json, const qn_recipe *r,
     } else {
         qn_buf_adds(out, "pack ");
         qn_text_escape(out, r->pack);
-        qn_buf_addf(out, ": %llu puzzles in %zu sections\n",
-                    (unsigned long long)r->total, r->nsections);
+        qn_buf_addf(out, ": %llu %s in %zu %s\n",
+                    (unsigned long long)r->total,
+                    qn_plural(r->total, "puzzle", "puzzles"), r->nsections,
+                    qn_plural(r->nsections, "section", "sections"));
     }
     for (size_t i = 0; i < qn_campaign_nparts(c); i++)
         plan_row(out, json ? &w : NULL, r, qn_campaign_part_at(c, i));
@@ -100,19 +104,48 @@ static void say_plan(const qn_recipe *r, const qn_campaign *c)
     qn_buf_release(&said);
 }
 
-static void build_report(qn_buf *out, const qn_recipe *r,
-                         const qn_campaign_stats *st)
+/* The pack's version after the build, for --json. */
+static int version_of(void *ctx, const qn_store_pack *p)
 {
+    *(int64_t *)ctx = p->version;
+    return 0;
+}
+
+/* What the build did: one line, or with --json the object every pack
+ * edit prints (cmd_pack.c) and the draws. */
+static void build_report(qn_buf *out, int json, qn_store *s,
+                         const qn_recipe *r, const qn_campaign_stats *st)
+{
+    int64_t version = 0;
+    qn_jsonw w;
+
+    if (json) {
+        qn_store_pack_list(s, r->pack, version_of, &version, NULL);
+        qn_jsonw_init(&w, out);
+        qn_jsonw_obj(&w);
+        qn_jsonw_key(&w, "action"), qn_jsonw_str(&w, "build");
+        qn_jsonw_key(&w, "pack"), qn_jsonw_str(&w, r->pack);
+        qn_jsonw_key(&w, "version"), qn_jsonw_int(&w, version);
+        qn_jsonw_key(&w, "puzzles");
+        qn_jsonw_uint(&w, st->unchanged_recipe ? r->total : st->puzzles);
+        qn_jsonw_key(&w, "changed"), qn_jsonw_bool(&w, st->changed);
+        qn_jsonw_key(&w, "draws"), qn_jsonw_uint(&w, st->draws);
+        qn_jsonw_end(&w);
+        qn_buf_addc(out, '\n');
+        return;
+    }
     qn_buf_adds(out, "pack ");
     qn_text_escape(out, r->pack);
-    qn_buf_addf(out, st->unchanged_recipe
-                         ? ": built from this recipe already, unchanged\n"
-                     : st->changed
-                         ? ": %llu puzzles built (%llu draws)\n"
-                         : ": %llu puzzles, the same as before (%llu "
-                           "draws)\n",
-                (unsigned long long)st->puzzles,
-                (unsigned long long)st->draws);
+    if (st->unchanged_recipe)
+        qn_buf_adds(out, ": built from this recipe already, unchanged\n");
+    else
+        qn_buf_addf(out, st->changed ? ": %llu %s built (%llu %s)\n"
+                                     : ": %llu %s, the same as before (%llu "
+                                       "%s)\n",
+                    (unsigned long long)st->puzzles,
+                    qn_plural(st->puzzles, "puzzle", "puzzles"),
+                    (unsigned long long)st->draws,
+                    qn_plural(st->draws, "draw", "draws"));
 }
 
 int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
@@ -130,8 +163,8 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
         (rc = qn_campaign_unchanged(s, r, &same, &err)) == QN_OK && same) {
         memset(&st, 0, sizeof(st));
         st.unchanged_recipe = 1;
-        if (!ctx->quiet)
-            build_report(out, r, &st);
+        if (!ctx->quiet || json)
+            build_report(out, json, s, r, &st);
         qn_recipe_free(r);
         return QN_EXIT_OK;
     }
@@ -144,8 +177,8 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
             say_plan(r, c); /* what each target holds, before drawing */
         building = 1;
         if ((rc = qn_campaign_build(c, s, &st, &err)) == QN_OK &&
-            !ctx->quiet)
-            build_report(out, r, &st);
+            (!ctx->quiet || json))
+            build_report(out, json, s, r, &st);
     }
     qn_campaign_free(c);
     qn_recipe_free(r);

@@ -16,16 +16,23 @@
 #include "quench/mem.h"
 #include "quench/rules.h"
 #include "quench/system.h"
+#include "quench/text.h"
 
 #define SAMPLE_MAX 10000000 /* --sample: states graded, at most */
+/* Every label of the text report is this wide ("every state solvable: "),
+ * so the values line up. */
+#define LABEL 22
 
 const char cmd_rules_usage[] =
-    "usage: quench rules (check FILE... | show FILE [--json] [--matrix] "
-    "[--distribution] [--sample N])\n"
+    "usage: quench rules (check FILE... [--json] | show FILE [--json] "
+    "[--matrix] [--distribution] [--sample N] [--tiers])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
     "                  when any is invalid, 66 when one cannot be read.\n"
+    "    --json        also one JSON object on stdout: {checked, failed,\n"
+    "                  files: [{file, ok, name, cells, colours, big_grid,\n"
+    "                  error: {message, line, column}}]}\n"
     "  show FILE       the facts of one rule: cells, colours, whether A is\n"
     "                  symmetric, the kernel (quiet patterns) as a group,\n"
     "                  the number of solvable states, the board's symmetry\n"
@@ -47,10 +54,44 @@ const char cmd_rules_usage[] =
     "                  every run), and the largest: for rules too large\n"
     "                  for the exact distribution; in --json as \"sample\":\n"
     "                  {drawn, graded, max_presses, counts}\n"
+    "    --tiers       only the grading tiers, one line each: NAME LO HI\n"
+    "                  (for scripts and shell completion)\n"
     "  FILE may be - for standard input.\n";
 
+enum { RULES_CHECK, RULES_SHOW };
+
+static const struct option check_opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {NULL, 0, NULL, 0}};
+
+static const struct option show_opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"matrix", no_argument, NULL, 'm'},
+    {"distribution", no_argument, NULL, 'd'},
+    {"sample", required_argument, NULL, 's'},
+    {"tiers", no_argument, NULL, 't'},
+    {NULL, 0, NULL, 0}};
+
+static const cmd_grammar rules_subs[] = {
+    {"check", "load rule files and report every error", RULES_CHECK,
+     check_opts, NULL, "rules...", NULL, NULL},
+    {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
+     NULL, NULL},
+    {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
+
+const cmd_grammar cmd_rules_grammar = {.subs = rules_subs};
+
+/* rules check: what each file gave, for --json. */
+typedef struct checked {
+    int json;
+    qn_jsonw w;
+    qn_buf out;
+    long nfiles, nfailed;
+} checked;
+
 /* A big grid rule passes check when one of the grid.h methods takes it. */
-static int check_grid(const char *path, const qn_grid_rule *g, qn_err *err)
+static int check_grid(const qn_ctx *ctx, checked *ck, const char *path,
+                      const qn_grid_rule *g, qn_err *err)
 {
     qn_grid *solver = NULL;
     int rc = qn_grid_new(&solver, g, err);
@@ -59,41 +100,140 @@ static int check_grid(const char *path, const qn_grid_rule *g, qn_err *err)
         qn_err_source(err, path);
         return rc;
     }
-    printf("%s: ok (%s, %dx%d grid, %lld cells, %u colours; beyond the "
-           "dense model: solve by %s)\n",
-           path, g->name, g->w, g->h, (long long)g->w * g->h, g->k,
-           qn_grid_method(solver));
+    if (ck->json) {
+        qn_jsonw_key(&ck->w, "ok"), qn_jsonw_bool(&ck->w, 1);
+        qn_jsonw_key(&ck->w, "name"), qn_jsonw_str(&ck->w, g->name);
+        qn_jsonw_key(&ck->w, "cells");
+        qn_jsonw_int(&ck->w, (int64_t)g->w * g->h);
+        qn_jsonw_key(&ck->w, "colours"), qn_jsonw_uint(&ck->w, g->k);
+        qn_jsonw_key(&ck->w, "big_grid");
+        qn_jsonw_obj(&ck->w);
+        qn_jsonw_key(&ck->w, "width"), qn_jsonw_int(&ck->w, g->w);
+        qn_jsonw_key(&ck->w, "height"), qn_jsonw_int(&ck->w, g->h);
+        qn_jsonw_key(&ck->w, "method");
+        qn_jsonw_str(&ck->w, qn_grid_method(solver));
+        qn_jsonw_end(&ck->w);
+    } else if (!ctx->quiet) {
+        printf("%s: ok (%s, %dx%d grid, %lld %s, %u colours; beyond the "
+               "dense model: solve by %s)\n",
+               path, g->name, g->w, g->h, (long long)g->w * g->h,
+               qn_plural((uint64_t)g->w * g->h, "cell", "cells"), g->k,
+               qn_grid_method(solver));
+    }
     qn_grid_free(solver);
     return QN_OK;
 }
 
+/* The JSON of a file that failed: where and why. */
+static void json_error(qn_jsonw *w, const qn_err *err)
+{
+    qn_jsonw_key(w, "error");
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "message"), qn_jsonw_str(w, err->msg);
+    qn_jsonw_key(w, "line");
+    if (err->line > 0)
+        qn_jsonw_int(w, err->line);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_key(w, "column");
+    if (err->line > 0)
+        qn_jsonw_int(w, err->col > 0 ? err->col : 1);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_end(w);
+}
+
+/* A rule of the dense model passed: say so. */
+static void dense_ok(const qn_ctx *ctx, checked *ck, const char *path,
+                     const qn_rules *r)
+{
+    int n = qn_rules_ncells(r);
+
+    if (ck->json) {
+        qn_jsonw_key(&ck->w, "ok"), qn_jsonw_bool(&ck->w, 1);
+        qn_jsonw_key(&ck->w, "name"), qn_jsonw_str(&ck->w, qn_rules_name(r));
+        qn_jsonw_key(&ck->w, "cells"), qn_jsonw_int(&ck->w, n);
+        qn_jsonw_key(&ck->w, "colours");
+        qn_jsonw_uint(&ck->w, qn_rules_colours(r));
+        qn_jsonw_key(&ck->w, "big_grid"), qn_jsonw_null(&ck->w);
+    } else if (!ctx->quiet) {
+        printf("%s: ok (%s, %d %s, %u colours)\n", path, qn_rules_name(r), n,
+               qn_plural((uint64_t)n, "cell", "cells"), qn_rules_colours(r));
+    }
+}
+
+/* One file: loaded and reported; 0, or the exit status of its error. */
+static int check_one(const qn_ctx *ctx, checked *ck, const char *path)
+{
+    qn_err err = QN_ERR_INIT;
+    qn_rules *r = NULL;
+    qn_grid_rule g;
+    int rc, ex = QN_EXIT_OK;
+
+    if (ck->json) {
+        qn_jsonw_obj(&ck->w);
+        qn_jsonw_key(&ck->w, "file"), qn_jsonw_str(&ck->w, path);
+    }
+    rc = qn_rules_load_sized(&r, &g, path, 0, 0, &err);
+    if (rc == QN_OK && !r)
+        rc = check_grid(ctx, ck, path, &g, &err);
+    else if (rc == QN_OK)
+        dense_ok(ctx, ck, path, r);
+    qn_grid_rule_release(&g);
+    qn_rules_free(r);
+    if (rc != QN_OK) {
+        ck->nfailed++;
+        ex = qn_report(ctx, &err);
+        if (ck->json) {
+            qn_jsonw_key(&ck->w, "ok"), qn_jsonw_bool(&ck->w, 0);
+            json_error(&ck->w, &err);
+        }
+    }
+    if (ck->json)
+        qn_jsonw_end(&ck->w);
+    return ex;
+}
+
 static int rules_check(int argc, char **argv, qn_ctx *ctx)
 {
-    int status = QN_EXIT_OK;
+    int status = QN_EXIT_OK, c;
+    checked ck;
 
-    if (argc < 1)
-        return qn_usage_error("rules check: name at least one FILE");
-    for (int i = 0; i < argc; i++) {
-        qn_err err = QN_ERR_INIT;
-        qn_rules *r;
-        qn_grid_rule g;
-        int rc = qn_rules_load_sized(&r, &g, argv[i], 0, 0, &err);
-
-        if (rc == QN_OK && !r)
-            rc = check_grid(argv[i], &g, &err);
-        qn_grid_rule_release(&g);
-        if (rc != QN_OK) {
-            int ex = qn_report(ctx, &err);
-            /* data errors outrank unreadable files in the final status */
-            if (status != QN_EXIT_DATAERR)
-                status = ex;
-            continue;
-        }
-        if (r && !ctx->quiet)
-            printf("%s: ok (%s, %d cells, %u colours)\n", argv[i],
-                   qn_rules_name(r), qn_rules_ncells(r), qn_rules_colours(r));
-        qn_rules_free(r);
+    memset(&ck, 0, sizeof(ck));
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", check_opts, NULL)) != -1) {
+        if (c != 'j')
+            return cmd_bad_option("rules check", argv, check_opts, NULL);
+        ck.json = 1;
     }
+    if (optind >= argc)
+        return qn_usage_error("rules check: name at least one FILE");
+    qn_buf_init(&ck.out);
+    qn_jsonw_init(&ck.w, &ck.out);
+    if (ck.json) {
+        qn_jsonw_obj(&ck.w);
+        qn_jsonw_key(&ck.w, "files");
+        qn_jsonw_arr(&ck.w);
+    }
+    for (int i = optind; i < argc; i++) {
+        int ex = check_one(ctx, &ck, argv[i]);
+        ck.nfiles++;
+        /* data errors outrank unreadable files in the final status */
+        if (ex && status != QN_EXIT_DATAERR)
+            status = ex;
+    }
+    if (ck.json) {
+        int st;
+        qn_jsonw_end(&ck.w);
+        qn_jsonw_key(&ck.w, "checked"), qn_jsonw_int(&ck.w, ck.nfiles);
+        qn_jsonw_key(&ck.w, "failed"), qn_jsonw_int(&ck.w, ck.nfailed);
+        qn_jsonw_end(&ck.w);
+        qn_buf_addc(&ck.out, '\n');
+        if ((st = cmd_finish_out(&ck.out)) != QN_EXIT_OK)
+            status = st;
+    }
+    qn_buf_release(&ck.out);
     return status;
 }
 
@@ -219,6 +359,23 @@ static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
     return QN_OK;
 }
 
+int cmd_rule_tiers(const char *path, qn_tiers *out)
+{
+    qn_err err = QN_ERR_INIT;
+    qn_rules *r = NULL;
+    dist_info di;
+    int rc;
+
+    memset(&di, 0, sizeof(di));
+    memset(out, 0, sizeof(*out));
+    if ((rc = qn_rules_load_file(&r, path, &err)) == QN_OK &&
+        (rc = dist_info_init(&di, r, &err)) == QN_OK)
+        *out = di.tiers;
+    qn_distrib_free(di.d);
+    qn_rules_free(r);
+    return rc;
+}
+
 /* The sample as a histogram: hist[m] for m <= *max. Caller frees. */
 static uint64_t *sample_hist(const dist_info *di, uint64_t *max)
 {
@@ -281,16 +438,28 @@ static void json_distribution(qn_jsonw *w, const dist_info *di)
     free(hist);
 }
 
+static void label(qn_buf *out, const char *name)
+{
+    qn_buf_addf(out, "%-*s", LABEL, name);
+}
+
 static void text_tiers(qn_buf *out, const dist_info *di)
 {
-    qn_buf_addf(out, "grading tiers (%s):", di->source);
+    static const char *const from[][2] = {
+        {"rule", "the rule's own"},
+        {"distribution", "cut from the exact distribution"},
+        {"sample", "cut from a sample of the rule's seed"}};
+
+    label(out, "grading tiers:");
     for (size_t i = 0; i < di->tiers.n; i++)
-        qn_buf_addf(out, " %s %llu-%llu%s", di->tiers.name[i],
+        qn_buf_addf(out, "%s%s %llu-%llu", i ? ", " : "", di->tiers.name[i],
                     (unsigned long long)di->tiers.lo[i],
-                    (unsigned long long)di->tiers.hi[i],
-                    i + 1 < di->tiers.n ? "," : "");
+                    (unsigned long long)di->tiers.hi[i]);
     if (!di->tiers.n)
-        qn_buf_adds(out, " none");
+        qn_buf_adds(out, "none");
+    for (size_t i = 0; i < sizeof(from) / sizeof(*from); i++)
+        if (!strcmp(di->source, from[i][0]))
+            qn_buf_addf(out, " (%s)", from[i][1]);
     qn_buf_addc(out, '\n');
 }
 
@@ -329,7 +498,8 @@ static void text_distribution(qn_buf *out, const dist_info *di)
     uint64_t total, cum = 0;
 
     if (!di->d) {
-        qn_buf_addf(out, "distribution:     not computed: %s\n", di->err.msg);
+        label(out, "distribution:");
+        qn_buf_addf(out, "not computed: %s\n", di->err.msg);
         return;
     }
     total = qn_distrib_total(di->d);
@@ -396,18 +566,97 @@ static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_buf_addc(out, '\n');
 }
 
-/* "8388608 = 2^23": the exact size, and its factors when they say more. */
+/* A decimal this long is still read at a glance; past it, the power. */
+#define MAX_DIGITS 20
+
+/* "8388608 = 2^23": the exact size (up to MAX_DIGITS digits) and its
+ * factors when they say more; "2^200" for a longer one. */
 static void show_size(qn_buf *out, const qn_system *sys, enum qn_system_group g)
 {
     qn_buf dec = QN_BUF_INIT, fac = QN_BUF_INIT;
 
     qn_system_group_size(sys, g, &dec);
     qn_system_group_factors(sys, g, &fac);
-    qn_buf_adds(out, dec.buf);
-    if (strcmp(dec.buf, fac.buf))
-        qn_buf_addf(out, " = %s", fac.buf);
+    if (dec.len <= MAX_DIGITS)
+        qn_buf_adds(out, dec.buf);
+    if (dec.len <= MAX_DIGITS && strcmp(dec.buf, fac.buf))
+        qn_buf_adds(out, " = ");
+    if (dec.len > MAX_DIGITS || strcmp(dec.buf, fac.buf))
+        qn_buf_adds(out, fac.buf);
     qn_buf_release(&dec);
     qn_buf_release(&fac);
+}
+
+/* All k^n states: "2^25", or "8^6 = 2^18" and "6^4 = 2^4 x 3^4" when k
+ * is not prime, so the count of solvable ones (factored the same way)
+ * compares at a glance. */
+static void all_states(qn_buf *out, unsigned k, int n)
+{
+    unsigned m = k;
+    int first = 1;
+
+    qn_buf_addf(out, "%u^%d", k, n);
+    for (unsigned p = 2; p <= m; p++) {
+        int e = 0;
+        while (m % p == 0)
+            m /= p, e++;
+        if (!e)
+            continue;
+        if (first && m == 1 && e == 1)
+            return; /* k is prime: k^n says it */
+        qn_buf_adds(out, first ? " = " : " x ");
+        first = 0;
+        qn_buf_addf(out, "%u", p);
+        if ((long)e * n > 1)
+            qn_buf_addf(out, "^%ld", (long)e * n);
+    }
+}
+
+/* " = 512": the image's size in decimal, when it is short. */
+static void add_decimal(qn_buf *out, const qn_system *sys)
+{
+    qn_buf dec = QN_BUF_INIT;
+
+    qn_system_group_size(sys, QN_IMAGE, &dec);
+    if (dec.len <= MAX_DIGITS)
+        qn_buf_addf(out, " = %s", dec.buf);
+    qn_buf_release(&dec);
+}
+
+static void text_group(qn_buf *out, const qn_system *sys, unsigned k, int n)
+{
+    int all = qn_system_cokernel_ngens(sys) == 0;
+
+    label(out, "kernel:");
+    show_size(out, sys, QN_KERNEL);
+    qn_buf_addf(out, " quiet %s, ",
+                qn_system_kernel_ngens(sys) ? "patterns" : "pattern");
+    add_group(out, sys);
+    qn_buf_addc(out, '\n');
+    label(out, "kernel invariants:");
+    add_invariants(out, sys, 0);
+    qn_buf_addc(out, '\n');
+    label(out, "solvable states:");
+    if (all) {
+        qn_buf_adds(out, "all ");
+        all_states(out, k, n);
+        add_decimal(out, sys);
+    } else {
+        show_size(out, sys, QN_IMAGE);
+        qn_buf_adds(out, " of ");
+        all_states(out, k, n);
+    }
+    qn_buf_addc(out, '\n');
+    label(out, "every state solvable:");
+    if (all) {
+        qn_buf_adds(out, "yes\n");
+        return;
+    }
+    qn_buf_adds(out, "no (");
+    show_size(out, sys, QN_COKERNEL);
+    qn_buf_adds(out, " classes of states, invariants ");
+    add_invariants(out, sys, 1);
+    qn_buf_adds(out, ")\n");
 }
 
 static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
@@ -418,34 +667,26 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     char hash[65];
 
     qn_rules_hash(r, hash);
-    qn_buf_addf(out, "name:             %s\n", qn_rules_name(r));
-    if (*qn_rules_title(r))
-        qn_buf_addf(out, "title:            %s\n", qn_rules_title(r));
-    qn_buf_adds(out, "board:            ");
-    board_text(out, qn_rules_layout(r));
-    qn_buf_addf(out, "\ncells:            %d\ncolours:          %u\n", n, k);
-    qn_buf_addf(out, "symmetric matrix: %s\n",
-                qn_rules_is_symmetric(r) ? "yes" : "no");
-    qn_buf_adds(out, "kernel:           ");
-    show_size(out, sys, QN_KERNEL);
-    qn_buf_adds(out, " quiet patterns, ");
-    add_group(out, sys);
-    qn_buf_adds(out, "\nkernel invariants: ");
-    add_invariants(out, sys, 0);
-    qn_buf_adds(out, "\nsolvable states:  ");
-    show_size(out, sys, QN_IMAGE);
-    qn_buf_addf(out, " of %u^%d\n", k, n);
-    if (qn_system_cokernel_ngens(sys) == 0) {
-        qn_buf_adds(out, "every state solvable: yes\n");
-    } else {
-        qn_buf_adds(out, "every state solvable: no (");
-        show_size(out, sys, QN_COKERNEL);
-        qn_buf_adds(out, " classes of states, invariants ");
-        add_invariants(out, sys, 1);
-        qn_buf_adds(out, ")\n");
+    label(out, "name:");
+    qn_buf_addf(out, "%s\n", qn_rules_name(r));
+    if (*qn_rules_title(r)) {
+        label(out, "title:");
+        qn_buf_addf(out, "%s\n", qn_rules_title(r));
     }
-    qn_buf_addf(out, "symmetry group:   %s\n", qn_rules_symmetry_name(r));
-    qn_buf_addf(out, "hash:             %s\n", hash);
+    label(out, "board:");
+    board_text(out, qn_rules_layout(r));
+    qn_buf_addc(out, '\n');
+    label(out, "cells:");
+    qn_buf_addf(out, "%d\n", n);
+    label(out, "colours:");
+    qn_buf_addf(out, "%u\n", k);
+    label(out, "symmetric matrix:");
+    qn_buf_addf(out, "%s\n", qn_rules_is_symmetric(r) ? "yes" : "no");
+    text_group(out, sys, k, n);
+    label(out, "symmetry group:");
+    qn_buf_addf(out, "%s\n", qn_rules_symmetry_name(r));
+    label(out, "hash:");
+    qn_buf_addf(out, "%s\n", hash);
     if (di->wanted)
         text_distribution(out, di);
     text_tiers(out, di);
@@ -463,15 +704,18 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     }
 }
 
+/* --tiers: the tiers alone, "NAME LO HI" a line (names are slugs). */
+static void tiers_text(qn_buf *out, const dist_info *di)
+{
+    for (size_t i = 0; i < di->tiers.n; i++)
+        qn_buf_addf(out, "%s %llu %llu\n", di->tiers.name[i],
+                    (unsigned long long)di->tiers.lo[i],
+                    (unsigned long long)di->tiers.hi[i]);
+}
+
 static int rules_show(int argc, char **argv, qn_ctx *ctx)
 {
-    static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'},
-        {"matrix", no_argument, NULL, 'm'},
-        {"distribution", no_argument, NULL, 'd'},
-        {"sample", required_argument, NULL, 's'},
-        {NULL, 0, NULL, 0}};
-    int json = 0, matrix = 0, c, rc, status;
+    int json = 0, matrix = 0, tiers = 0, c, rc, status;
     uint64_t nsample;
     dist_info di;
     qn_err err = QN_ERR_INIT;
@@ -482,9 +726,11 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
     memset(&di, 0, sizeof(di));
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "", show_opts, NULL)) != -1) {
         if (c == 'j')
             json = 1;
+        else if (c == 't')
+            tiers = 1;
         else if (c == 'm')
             matrix = 1;
         else if (c == 'd')
@@ -497,11 +743,13 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         else if (c == 's')
             di.nsample = (size_t)nsample;
         else
-            return qn_usage_error("rules show: unknown option '%s'",
-                                  argv[optind - 1]);
+            return cmd_bad_option("rules show", argv, show_opts, NULL);
     }
     if (optind != argc - 1)
         return qn_usage_error("rules show: name exactly one FILE");
+    if (tiers && (json || matrix || di.wanted || di.nsample))
+        return qn_usage_error("rules show: --tiers goes alone (the tiers "
+                              "are in --json too)");
     rc = qn_rules_load_file(&r, argv[optind], &err);
     if (rc == QN_OK)
         rc = qn_system_new(&sys, qn_rules_matrix(r), qn_rules_ncells(r),
@@ -516,7 +764,9 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         status = qn_report(ctx, &err);
         goto done;
     }
-    if (json)
+    if (tiers)
+        tiers_text(&out, &di);
+    else if (json)
         show_json(&out, r, sys, matrix, &di);
     else
         show_text(&out, r, sys, matrix, &di);
@@ -532,14 +782,16 @@ done:
 
 int cmd_rules(int argc, char **argv, qn_ctx *ctx)
 {
+    const cmd_grammar *sub;
+
     if (cmd_wants_help(argc, argv, cmd_rules_usage))
         return QN_EXIT_OK;
     if (argc < 2)
         return qn_usage_error("rules: expected 'check' or 'show' (see "
                               "'quench rules --help')");
-    if (!strcmp(argv[1], "check"))
-        return rules_check(argc - 2, argv + 2, ctx);
-    if (!strcmp(argv[1], "show"))
-        return rules_show(argc - 1, argv + 1, ctx);
-    return qn_usage_error("rules: unknown subcommand '%s'", argv[1]);
+    if (!(sub = cmd_find_sub(&cmd_rules_grammar, argv[1])))
+        return cmd_bad_subcommand("rules", argv[1], &cmd_rules_grammar);
+    if (sub->id == RULES_CHECK)
+        return rules_check(argc - 1, argv + 1, ctx);
+    return rules_show(argc - 1, argv + 1, ctx);
 }

@@ -68,16 +68,25 @@ int cmd_colour_for(FILE *f, const char *cmd, const char *when)
                               getenv("NO_COLOR"));
 }
 
+static const struct option opts[] = {
+    {"db", required_argument, NULL, 'd'},
+    {"pack", required_argument, NULL, 'p'},
+    {"position", required_argument, NULL, 'n'},
+    {"state", required_argument, NULL, 's'},
+    {"color", required_argument, NULL, 'c'},
+    {"colour", required_argument, NULL, 'c'},
+    {NULL, 0, NULL, 0}};
+
+/* ID or RULES first (a file is what a shell can offer), then a state FILE */
+const cmd_grammar cmd_show_grammar = {
+    .opts = opts,
+    .operands = "rules file",
+    .values = "db=file pack=pack color=auto|always|never "
+              "colour=auto|always|never",
+};
+
 static int parse_opts(show_opts *o, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"pack", required_argument, NULL, 'p'},
-        {"position", required_argument, NULL, 'n'},
-        {"state", required_argument, NULL, 's'},
-        {"color", required_argument, NULL, 'c'},
-        {"colour", required_argument, NULL, 'c'},
-        {NULL, 0, NULL, 0}};
     int c;
 
     memset(o, 0, sizeof(*o));
@@ -96,9 +105,7 @@ static int parse_opts(show_opts *o, int argc, char **argv)
                                       optarg);
             break;
         default:
-            return qn_usage_error("show: unknown option or missing value "
-                                  "'%s'",
-                                  argv[optind - 1]);
+            return cmd_bad_option("show", argv, opts, NULL);
         }
     }
     if (optind < argc)

@@ -15,6 +15,7 @@
 #include "quench/netpbm.h"
 #include "quench/state.h"
 #include "quench/submit.h"
+#include "quench/text.h"
 
 #define MAX_STATE_FILE ((size_t)64 << 20)
 
@@ -142,19 +143,20 @@ static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
         qn_buf_adds(out, "solvable:      no\nwhy:\n");
         qn_solver_explain(g, out, cells, 8);
         if (!a->repair_known) {
-            qn_buf_adds(out, "repair:        not computed (too many "
-                             "classes of states)\n");
+            qn_buf_addf(out, "repair:        not computed (too many "
+                             "classes of states)\ncells:         %s\n",
+                        qn_solver_cell_legend(g));
             return;
         }
-        qn_buf_addf(out, "repair:        change %d cell%s:", a->nrepair,
-                    a->nrepair == 1 ? "" : "s");
+        qn_buf_addf(out, "repair:        change %d %s:", a->nrepair,
+                    qn_plural((uint64_t)a->nrepair, "cell", "cells"));
         for (int i = 0; i < a->nrepair; i++) {
             int c = a->repair_cell[i];
             qn_buf_adds(out, i ? ", " : " ");
             qn_solver_cell_name(g, out, c);
             qn_buf_addf(out, " from %u to %u", cells[c], a->repair_value[i]);
         }
-        qn_buf_addc(out, '\n');
+        qn_buf_addf(out, "\ncells:         %s\n", qn_solver_cell_legend(g));
         return;
     }
     qn_buf_addf(out, "solvable:      yes%s\n",
@@ -168,13 +170,17 @@ static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
     else
         qn_buf_adds(out, "solutions:     ");
     add_size(out, g, NULL);
-    qn_buf_adds(out, " solutions\nplan:          press ");
+    qn_buf_addf(out, " %s\nplan:          press ",
+                qn_system_kernel_ngens(qn_solver_system(g)) ? "solutions"
+                                                            : "solution");
     add_plan_text(out, g, a->plan);
     qn_buf_adds(out, "\npress counts:\n");
     qn_state_format(out, l, a->plan, '\n');
     qn_buf_addf(out, "\nreplay:        %s\n",
                 qn_solver_replays(g, cells, a->plan) ? "reaches the goal"
                                                    : "FAILED");
+    if (!a->at_goal)
+        qn_buf_addf(out, "cells:         %s\n", qn_solver_cell_legend(g));
     (void)o;
 }
 

@@ -74,9 +74,11 @@ static void report_text(qn_buf *out, const solve_opts *o, const qn_grid_rule *r,
     }
     qn_buf_addf(out, "solvable:      yes\nmin presses:   %llu",
                 (unsigned long long)a->presses);
-    if (!a->exact)
+    if (!a->exact && a->lower_bound)
         qn_buf_addf(out, " (not proven minimal: at least %llu)",
                     (unsigned long long)a->lower_bound);
+    else if (!a->exact)
+        qn_buf_adds(out, " (not proven minimal)");
     if (a->exact) {
         qn_buf_addf(out, "\noptimal plans: %llu of ",
                     (unsigned long long)a->noptimal);

@@ -85,25 +85,34 @@ static int parse_size(const char *arg, int *w, int *h)
     return 0;
 }
 
+static const struct option opts[] = {
+    {"state", required_argument, NULL, 's'},
+    {"json", no_argument, NULL, 'j'},
+    {"all", no_argument, NULL, 'a'},
+    {"limit", required_argument, NULL, 'l'},
+    {"walk-limit", required_argument, NULL, 'w'},
+    {"fill", required_argument, NULL, 'f'},
+    {"size", required_argument, NULL, 'z'},
+    {"output", required_argument, NULL, 'o'},
+    {"plain", no_argument, NULL, 'p'},
+    {"id", required_argument, NULL, 'i'},
+    {"db", required_argument, NULL, 'd'},
+    {"optimal", no_argument, NULL, 'O'},
+    {"steps", no_argument, NULL, 'S'},
+    {"color", required_argument, NULL, 'c'},
+    {"colour", required_argument, NULL, 'c'},
+    {NULL, 0, NULL, 0}};
+
+const cmd_grammar cmd_solve_grammar = {
+    .opts = opts,
+    .shortopts = "o:",
+    .operands = "rules file",
+    .values = "output=file db=file color=auto|always|never "
+              "colour=auto|always|never",
+};
+
 int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"state", required_argument, NULL, 's'},
-        {"json", no_argument, NULL, 'j'},
-        {"all", no_argument, NULL, 'a'},
-        {"limit", required_argument, NULL, 'l'},
-        {"walk-limit", required_argument, NULL, 'w'},
-        {"fill", required_argument, NULL, 'f'},
-        {"size", required_argument, NULL, 'z'},
-        {"output", required_argument, NULL, 'o'},
-        {"plain", no_argument, NULL, 'p'},
-        {"id", required_argument, NULL, 'i'},
-        {"db", required_argument, NULL, 'd'},
-        {"optimal", no_argument, NULL, 'O'},
-        {"steps", no_argument, NULL, 'S'},
-        {"color", required_argument, NULL, 'c'},
-        {"colour", required_argument, NULL, 'c'},
-        {NULL, 0, NULL, 0}};
     qn_term_when when;
     int c, limit_given = 0;
     uint64_t v;
@@ -177,8 +186,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
                                       optarg);
             break;
         default:
-            return qn_usage_error("solve: unknown or incomplete option '%s'",
-                                  argv[optind - 1]);
+            return cmd_bad_option("solve", argv, opts, "o:");
         }
     }
     if (o->all && o->optimal)

@@ -17,6 +17,7 @@
 #include "quench/state.h"
 #include "quench/store.h"
 #include "quench/submit.h"
+#include "quench/text.h"
 #include "quench/version.h"
 
 const char cmd_validate_usage[] =
@@ -81,15 +82,22 @@ static int parse_from(const char *s, qn_submit_format *f)
     return -1;
 }
 
+static const struct option opts[] = {
+    {"jsonl", no_argument, NULL, 'l'},
+    {"json", no_argument, NULL, 'j'},
+    {"from", required_argument, NULL, 'f'},
+    {"db", required_argument, NULL, 'D'},
+    {"into", required_argument, NULL, 'I'},
+    {NULL, 0, NULL, 0}};
+
+const cmd_grammar cmd_validate_grammar = {
+    .opts = opts,
+    .operands = "rules file",
+    .values = "from=auto|text|jsonl|csv|json db=file into=pack",
+};
+
 static int parse_opts(vopts *o, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"jsonl", no_argument, NULL, 'l'},
-        {"json", no_argument, NULL, 'j'},
-        {"from", required_argument, NULL, 'f'},
-        {"db", required_argument, NULL, 'D'},
-        {"into", required_argument, NULL, 'I'},
-        {NULL, 0, NULL, 0}};
     int c;
 
     memset(o, 0, sizeof(*o));
@@ -108,8 +116,7 @@ static int parse_opts(vopts *o, int argc, char **argv)
         case 'D': o->db = optarg; break;
         case 'I': o->into = optarg; break;
         default:
-            return qn_usage_error("validate: unknown or incomplete option "
-                                  "'%s'", argv[optind - 1]);
+            return cmd_bad_option("validate", argv, opts, NULL);
         }
     }
     if (optind >= argc)
@@ -246,8 +253,8 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
             qn_buf_adds(out, "repair not computed");
             break;
         }
-        qn_buf_addf(out, "change %d cell%s:", a->nrepair,
-                    a->nrepair == 1 ? "" : "s");
+        qn_buf_addf(out, "change %d %s:", a->nrepair,
+                    qn_plural((uint64_t)a->nrepair, "cell", "cells"));
         for (int i = 0; i < a->nrepair; i++) {
             qn_buf_adds(out, i ? ", " : " ");
             qn_solver_cell_name(g, out, a->repair_cell[i]);
@@ -270,7 +277,8 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
         qn_buf_addf(out, "%s; ", v->reason.buf);
         /* fall through */
     case QN_VERDICT_OK:
-        qn_buf_addf(out, "%llu presses%s", (unsigned long long)a->mp.presses,
+        qn_buf_addf(out, "%llu %s%s", (unsigned long long)a->mp.presses,
+                    qn_plural(a->mp.presses, "press", "presses"),
                     a->exact ? "" : " (not proven minimal)");
         if ((grade = qn_solver_grade(g, a->mp.presses)))
             qn_buf_addf(out, ", grade %s", grade);
@@ -295,18 +303,18 @@ static void verdict_text(qn_buf *out, const qn_solver *g,
 static void summary(const qn_judge *j, qn_buf *b, uint64_t total,
                     uint64_t skipped)
 {
-    qn_buf_addf(b, "validate: %llu submission%s:",
-                (unsigned long long)total, total == 1 ? "" : "s");
+    qn_buf_addf(b, "validate: %llu %s:", (unsigned long long)total,
+                qn_plural(total, "submission", "submissions"));
     for (int v = 0; v < QN_NVERDICTS; v++)
         qn_buf_addf(b, "%s %llu %s", v ? "," : "",
                     (unsigned long long)qn_judge_count(j, (qn_verdict)v),
                     qn_verdict_name((qn_verdict)v));
     if (skipped)
-        qn_buf_addf(b, "\nvalidate: skipped %llu record%s that %s not a "
+        qn_buf_addf(b, "\nvalidate: skipped %llu %s not a "
                        "submission (quench's own pack, header and summary "
                        "records)",
-                    (unsigned long long)skipped, skipped == 1 ? "" : "s",
-                    skipped == 1 ? "is" : "are");
+                    (unsigned long long)skipped,
+                    qn_plural(skipped, "record that is", "records that are"));
 }
 
 static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total,

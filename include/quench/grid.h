@@ -77,7 +77,9 @@ typedef struct qn_grid_answer {
 /*
  * The least presses for s: x_out (initialised like s) gets the plan, *a its
  * figures. Exact within each method's limit (plus_gf2.h, chase.h: kernels of
- * 2^24 and 2^20 elements), else the best plan found and a lower bound.
+ * 2^24 and 2^20 elements), else the best plan found and a lower bound: the
+ * larger of the method's and ceil(cells lit / stencil offsets), which every
+ * solution meets (one press changes at most that many cells).
  * Returns QN_OK or QN_EUNSOLVABLE.
  */
 int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,

@@ -7,7 +7,8 @@
 #ifndef QN_QUENCH_H
 #define QN_QUENCH_H
 
-/* base: errors, memory, buffers, text, files, hashes, RNG, JSON output */
+/* base: errors, memory, buffers, text, files, hashes, RNG, JSON output,
+ * "did you mean" */
 #include "quench/buf.h"
 #include "quench/err.h"
 #include "quench/file.h"
@@ -15,6 +16,7 @@
 #include "quench/jsonw.h"
 #include "quench/mem.h"
 #include "quench/rng.h"
+#include "quench/suggest.h"
 #include "quench/text.h"
 #include "quench/version.h"
 

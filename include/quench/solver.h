@@ -84,6 +84,10 @@ void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
 
 /* A cell's name for messages: "(row,col)" on boards, "cell i" on graphs. */
 void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell);
+/* What those names mean, for a legend under a report that uses them:
+ * "(row, col), from (0,0) at the top left" or "numbered from 0 as in the
+ * rule file" (static). */
+const char *qn_solver_cell_legend(const qn_solver *g);
 
 /* The rule's grading tier for a press count, or NULL when none applies. */
 const char *qn_solver_grade(const qn_solver *g, uint64_t presses);

@@ -54,6 +54,12 @@ int qn_text_check(const char *s, size_t max, unsigned flags,
  */
 void qn_text_escape(qn_buf *out, const char *s);
 
+/*
+ * The noun for a count of n: one when n is 1, else many ("1 puzzle",
+ * "0 puzzles", "2 puzzles"). Returns one of its arguments.
+ */
+const char *qn_plural(uint64_t n, const char *one, const char *many);
+
 /* The value of a hex digit of either case, or -1. */
 int qn_hex_digit(int c);
 

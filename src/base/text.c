@@ -136,3 +136,8 @@ int qn_hex_digit(int c)
         return c - 'A' + 10;
     return -1;
 }
+
+const char *qn_plural(uint64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}

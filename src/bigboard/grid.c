@@ -256,10 +256,21 @@ static int min_plusp(const qn_grid *g, qn_grid_state *x, qn_grid_answer *a,
     return QN_OK;
 }
 
-int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
-                        qn_grid_answer *a, const qn_grid_state *s, qn_err *err)
+/* The cells of s that differ from the goal (all-zero on big grids). */
+static uint64_t lit_cells(const qn_grid_state *s)
 {
-    memset(a, 0, sizeof(*a));
+    uint64_t n = 0;
+
+    if (s->k == 2)
+        return qn_bitboard_count(&s->bits);
+    for (size_t i = 0; i < (size_t)s->w * s->h; i++)
+        n += s->cells[i] != 0;
+    return n;
+}
+
+static int min_presses(const qn_grid *g, qn_grid_state *x_out,
+                       qn_grid_answer *a, const qn_grid_state *s, qn_err *err)
+{
     if (g->p2) {
         qn_plus_gf2_min m;
         int rc =
@@ -281,6 +292,29 @@ int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
         return min_plusp(g, x_out, a, s, err);
     }
     return min_chase(g->ch, x_out, a, s, err);
+}
+
+/*
+ * Beyond the exact limits the methods bound the minimum from below by the
+ * cells no kernel generator touches, which is 0 when their budget ran out
+ * before every generator was seen. A bound that always holds: one press
+ * changes at most noff cells (the stencil's offsets), and every cell that
+ * differs from the goal must be changed by some press, so any solution
+ * presses at least ceil(lit / noff) times. The answer keeps the larger.
+ */
+int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
+                        qn_grid_answer *a, const qn_grid_state *s, qn_err *err)
+{
+    int rc;
+
+    memset(a, 0, sizeof(*a));
+    rc = min_presses(g, x_out, a, s, err);
+    if (rc == QN_OK && !a->exact && g->noff) {
+        uint64_t lit = lit_cells(s), bound = (lit + g->noff - 1) / g->noff;
+        if (bound > a->lower_bound)
+            a->lower_bound = bound;
+    }
+    return rc;
 }
 
 /* ---- the replay ----------------------------------------------------- */

@@ -43,7 +43,6 @@
  *   - The manual and flip.c hold no literal example game ID; the tests
  *     derive known answers from the rules above by hand.
  */
-#include "quench/text.h"
 #include "quench/flip_id.h"
 
 #include <assert.h>
@@ -53,6 +52,7 @@
 
 #include "quench/layout.h"
 #include "quench/mem.h"
+#include "quench/text.h"
 
 static const char hexdigits[] = "0123456789abcdef";
 
@@ -76,8 +76,10 @@ int qn_flip_can_express(const qn_rules *r, qn_err *err)
     if (n != l->w * l->h)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "flip needs every grid position to be a cell, "
-                          "this %dx%d board has %d holes",
-                          l->w, l->h, l->w * l->h - n);
+                          "this %dx%d board has %d %s",
+                          l->w, l->h, l->w * l->h - n,
+                          qn_plural((uint64_t)(l->w * l->h - n), "hole",
+                                    "holes"));
     /* Flip's validate_params: (w*h)^2 + 3 must fit in an int. Unreachable
      * while QN_RULES_MAX_CELLS is 4096, but cheap to keep honest. */
     if (n > (INT_MAX - 3) / n)

@@ -19,6 +19,7 @@
 #include "quench/puzzle_id.h"
 #include "quench/rng.h"
 #include "quench/store.h"
+#include "quench/text.h"
 
 /* "rule 2: " or "puzzle 17: " or "": who an error is about. */
 typedef struct where {
@@ -163,8 +164,10 @@ static int get_cells(json_t *obj, const char *key, int n, unsigned k,
     if (!a)
         return QN_EINVAL;
     if (json_array_size(a) != (size_t)n)
-        return bad(err, at, "'%s' has %zu values, the rule has %d cells",
-                   key, json_array_size(a), n);
+        return bad(err, at, "'%s' has %zu %s, the rule has %d %s", key,
+                   json_array_size(a),
+                   qn_plural(json_array_size(a), "value", "values"), n,
+                   qn_plural((uint64_t)n, "cell", "cells"));
     json_array_foreach(a, i, v) {
         long long x;
         if (!json_is_integer(v))

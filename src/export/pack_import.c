@@ -15,6 +15,7 @@
 #include "quench/puzzle_id.h"
 #include "quench/solver.h"
 #include "quench/state.h"
+#include "quench/text.h"
 
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {
@@ -60,9 +61,10 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
                             (unsigned long long)a->mp.presses);
         else if (sum != p->min_presses)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "%s: the solution has %llu presses, min_presses "
+                            "%s: the solution has %llu %s, min_presses "
                             "is %llu",
                             id, (unsigned long long)sum,
+                            qn_plural(sum, "press", "presses"),
                             (unsigned long long)p->min_presses);
         else if (a->mp.noptimal != p->noptimal)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,

@@ -14,6 +14,7 @@
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/state.h"
+#include "quench/text.h"
 
 typedef struct load_row {
     int64_t rule_id;
@@ -165,9 +166,9 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
         sum += p->solution[c];
     if (sum != p->min_presses)
         return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "its solution has %llu presses, min_presses is "
-                          "%llu",
+                          "its solution has %llu %s, min_presses is %llu",
                           (unsigned long long)sum,
+                          qn_plural(sum, "press", "presses"),
                           (unsigned long long)p->min_presses);
     p->id = qn_export__content_id(pr, p->state);
     if (p->id != lr->uid) {

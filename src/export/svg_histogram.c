@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "svg_internal.h"
+#include "quench/text.h"
 
 #define HW 640.0
 #define HH 400.0
@@ -150,7 +151,8 @@ static void pack_bars(qn_buf *out, const chart *ch)
         qn_svg__attr(out, "y", ch->y0 - hgt);
         qn_svg__attr(out, "width", ch->bw * 0.8);
         qn_svg__attr(out, "height", hgt);
-        qn_buf_addf(out, "><title>%zu presses: %llu</title></rect>\n", i,
+        qn_buf_addf(out, "><title>%zu %s: %llu</title></rect>\n", i,
+                    qn_plural(i, "press", "presses"),
                     (unsigned long long)ch->pack[i]);
     }
     qn_buf_adds(out, "</g>\n");

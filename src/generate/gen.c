@@ -13,6 +13,7 @@
 #include "gen_internal.h"
 #include "quench/distrib.h"
 #include "quench/mem.h"
+#include "quench/text.h"
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
@@ -115,14 +116,16 @@ static int check_bounds(const genctx *c, qn_err *err)
                           (unsigned long long)o->hi);
     if (o->lo > maxp)
         return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "no state needs %llu presses: %d cells allow at "
-                          "most %llu",
-                          (unsigned long long)o->lo, c->n,
+                          "no state needs %llu %s: %d %s allow at most %llu",
+                          (unsigned long long)o->lo,
+                          qn_plural(o->lo, "press", "presses"), c->n,
+                          qn_plural((uint64_t)c->n, "cell", "cells"),
                           (unsigned long long)maxp);
     if (o->min_lit > c->n)
         return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "--min-lit %d exceeds the %d cells", o->min_lit,
-                          c->n);
+                          "--min-lit %d exceeds the board's %d %s",
+                          o->min_lit, c->n,
+                          qn_plural((uint64_t)c->n, "cell", "cells"));
     if (o->max_lit > 0 && o->max_lit < o->min_lit)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "empty lit range %d..%d", o->min_lit, o->max_lit);
@@ -355,14 +358,16 @@ int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
         return QN_OK;
     if (rc == 2)
         return qn_err_set(err, QN_ELIMIT, 0, 0,
-                          "found %llu of %llu puzzles in %llu draws: the "
-                          "target is too rare or has too few distinct "
-                          "puzzles",
+                          "found %llu of %llu %s in %llu %s: the target is "
+                          "too rare or has too few distinct puzzles",
                           (unsigned long long)st->emitted,
                           (unsigned long long)o->count,
-                          (unsigned long long)st->draws);
-    return qn_err_set(err, QN_ERR, 0, 0, "stopped after %llu puzzles",
-                      (unsigned long long)st->emitted);
+                          qn_plural(o->count, "puzzle", "puzzles"),
+                          (unsigned long long)st->draws,
+                          qn_plural(st->draws, "draw", "draws"));
+    return qn_err_set(err, QN_ERR, 0, 0, "stopped after %llu %s",
+                      (unsigned long long)st->emitted,
+                      qn_plural(st->emitted, "puzzle", "puzzles"));
 }
 
 int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,

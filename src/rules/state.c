@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "quench/text.h"
+
 enum tok_kind { T_END, T_SEP, T_VALUE, T_HOLE, T_BAD };
 
 typedef struct tok {
@@ -233,7 +235,8 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
                               t.text);
         if (row >= l->h)
             return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                              "state has %d rows, board has %d", nrows, l->h);
+                              "state has %d %s, board has %d", nrows,
+                              qn_plural((uint64_t)nrows, "row", "rows"), l->h);
         if (c >= l->w)
             return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
                               "row %d has %d characters, board rows have %d",
@@ -248,15 +251,17 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
         end_col = x.col;
     }
     if (!started)
-        return qn_err_set(err, QN_ESYNTAX, 1, 1,
-                          "state is empty, board has %d rows", l->h);
+        return qn_err_set(err, QN_ESYNTAX, 1, 1, "state is empty, board has %d %s",
+                          l->h, qn_plural((uint64_t)l->h, "row", "rows"));
     if (c > 0 && c < l->w)
         return qn_err_set(err, QN_ESYNTAX, end_line, end_col,
-                          "row %d has %d characters, board rows have %d", row,
-                          c, l->w);
+                          "row %d has %d %s, board rows have %d", row, c,
+                          qn_plural((uint64_t)c, "character", "characters"),
+                          l->w);
     if (row + (c == l->w) < l->h)
         return qn_err_set(err, QN_ESYNTAX, end_line, end_col,
-                          "state has %d rows, board has %d", nrows, l->h);
+                          "state has %d %s, board has %d", nrows,
+                          qn_plural((uint64_t)nrows, "row", "rows"), l->h);
     return QN_OK;
 }
 

@@ -165,6 +165,13 @@ void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
     qn_buf_addf(out, "(%d,%d)", r, c);
 }
 
+const char *qn_solver_cell_legend(const qn_solver *g)
+{
+    if (qn_rules_layout(g->rules)->kind == QN_LAYOUT_GRAPH)
+        return "numbered from 0 as in the rule file";
+    return "(row, col), from (0,0) at the top left";
+}
+
 /*
  * A condition c . d == 0 (mod m) on the offset state d. For m = 2 with 0/1
  * weights it is a parity: "an even number of lit cells among ...".

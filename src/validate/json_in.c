@@ -7,6 +7,7 @@
 #include "submit_internal.h"
 
 #include "quench/mem.h"
+#include "quench/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -258,10 +259,12 @@ static int int_array(uint8_t *out, const qn_layout *l, unsigned k,
     if (n > (size_t)l->ncells)
         return fail_at(x, QN_ESYNTAX,
                        find_elem(x->text, x->len, at, (size_t)l->ncells),
-                       "%sexpected %d cells, got %zu", prefix, l->ncells, n);
+                       "%sexpected %d %s, got %zu", prefix, l->ncells,
+                       qn_plural((uint64_t)l->ncells, "cell", "cells"), n);
     if (n < (size_t)l->ncells)
         return fail_at(x, QN_ESYNTAX, array_end(x->text, x->len, at),
-                       "%sexpected %d cells, got %zu", prefix, l->ncells, n);
+                       "%sexpected %d %s, got %zu", prefix, l->ncells,
+                       qn_plural((uint64_t)l->ncells, "cell", "cells"), n);
     return QN_OK;
 }
 

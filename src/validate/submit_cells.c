@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "quench/state.h"
+#include "quench/text.h"
 
 size_t qn_submit__check_bytes(const char *s, size_t len,
                               const char **what_out)
@@ -125,8 +126,10 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
                 continue;
             if (c == (size_t)l->ncells) {
                 *bad_off = i;
-                return qn_err_set(err, QN_ESYNTAX, 0, 0,
-                                  "expected %d cells, got %zu", l->ncells,
+                return qn_err_set(err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu",
+                                  l->ncells,
+                                  qn_plural((uint64_t)l->ncells, "cell",
+                                            "cells"),
                                   digits);
             }
             if ((unsigned)v >= k) {
@@ -140,8 +143,10 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
         }
         if (c < (size_t)l->ncells) {
             *bad_off = n;
-            return qn_err_set(err, QN_ESYNTAX, 0, 0,
-                              "expected %d cells, got %zu", l->ncells, c);
+            return qn_err_set(err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu",
+                              l->ncells,
+                              qn_plural((uint64_t)l->ncells, "cell", "cells"),
+                              c);
         }
         return QN_OK;
     }

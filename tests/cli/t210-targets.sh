@@ -151,7 +151,7 @@ q generate "$R/classic-5x5.yaml" -n 5 --tier nosuch
 expect_rc 65 "unknown tier"
 expect_err "no tier 'nosuch' in this rule's grading; its tiers: easy 1-5, medium 6-10, hard 11-15" "valid tiers listed"
 q rules show "$R/classic-5x5.yaml"
-expect_out "grading tiers (rule): easy 1-5, medium 6-10, hard 11-15" "tiers shown by default"
+expect_out "grading tiers:        easy 1-5, medium 6-10, hard 11-15 (the rule's own)" "tiers shown by default"
 q rules show "$R/classic-9x9.yaml" --sample 300 --json
 expect_eq "$(python3 -c "
 import json,sys

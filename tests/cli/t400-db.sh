@@ -107,7 +107,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge"
     expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"
-    expect_out "s2.db: +1 puzzles (2 duplicates)" "merge counts duplicates"
+    expect_out "s2.db: +1 puzzle (2 duplicates)" "merge counts duplicates"
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge again"
     expect_out "s2.db: +0 puzzles (3 duplicates)" "merge is idempotent"

@@ -92,6 +92,21 @@ for r in $PACKS; do
     else not_ok "$r: the page does not show puzzle 1 as $first"; fi
 done
 
+# The subtitle names the rule once, as its author titled it ("Ring of six,
+# eight colours"), without a second "8 colours" after it (issue #23); the
+# colours are a legend beside it: 8 swatches, the rule file's colours: 8.
+browser "file://$TMP/ring6-mod8.html" --dump-dom
+info=$(sed -n 's/.*<p id="info">\([^<]*\)<\/p>.*/\1/p' "$TMP/dom")
+case $info in
+"Ring of six, eight colours, grade "*) ok ;;
+*) not_ok "ring6 subtitle: '$info'" ;;
+esac
+expect_eq "$(echo "$info" | grep -o colours | wc -l)" 1 "ring6 subtitle: 'colours' once"
+swatches=$(sed -n 's/.*<svg id="swatches"[^>]*>\(.*\)<\/svg><\/p>.*/\1/p' "$TMP/dom" |
+    grep -o '<rect' | wc -l)
+expect_eq "$swatches" "$(sed -n 's/^colours: //p' "$TOP/rules/ring6-mod8.yaml")" \
+    "ring6 legend: one swatch per colour"
+
 # The CSP is enforced: a page whose script no longer matches its hash
 # must not run (no self-test verdict at all).
 sed 's/const S = 48;/const S = 49;/' "$TMP/classic-5x5.html" >"$TMP/tampered.html"

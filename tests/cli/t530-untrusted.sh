@@ -271,7 +271,7 @@ if [ $? -eq 0 ]; then ok; else
 fi
 nkept=$(tail -n 1 "$TMP/py.out")
 q import "$TMP/s2.json" --db "$TMP/kept.db" --pack copy2
-expect_out "kept $nkept stored values that differ from the document (3 puzzles, 1 rules already stored" \
+expect_out "kept $nkept stored values that differ from the document (3 puzzles, 1 rule already stored" \
     "summary counts the kept values"
 expect_err "s2.json: $(name 2) was already stored: its state stays" \
     "the symmetric state is named"
