@@ -46,6 +46,8 @@ enum {
     CW = MAXP / 64,      /* words of a coefficient vector */
     STRIPE = 8,          /* words per table entry: one 512-bit vector */
     NGROUP = MAXP / 8,   /* byte tables per pass */
+    PREFETCH = 8,        /* rows ahead: each row's stripe is in another
+                            4 KB page, where hardware prefetch stops */
 };
 
 /*
@@ -228,6 +230,9 @@ static void coefficients(panel *pn, int r, int p, int wi)
     }                                                                        \
     for (int i = r; i < pn->nrows; i++) {                                    \
         uint64_t *d = row_at(pn, i) + s, w[STRIPE] = {0};                    \
+                                                                             \
+        if (i + PREFETCH < pn->nrows)                                        \
+            __builtin_prefetch(row_at(pn, i + PREFETCH) + s, 1);             \
         const uint64_t *cf = pn->coef + (size_t)(i - r) * CW;                \
         VT acc[NV];                                                          \
                                                                              \
