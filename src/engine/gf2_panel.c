@@ -70,7 +70,9 @@ typedef struct panel {
     uint64_t bv[MAXP][PANEL]; /* basis, reduced (zero at other pivots) */
     uint64_t comb[MAXP][CW];  /* bv[j] = sum of X rows in comb[j] */
     int slot[MAXP];           /* panel column -> basis index */
-    uint64_t *coef;           /* per row from r: the X rows to add, CW */
+    int *live;                /* rows that change, in row order */
+    int nlive;
+    uint64_t *coef;           /* per live row: the X rows to add, CW */
     uint64_t *tab;            /* NGROUP * 256 entries of STRIPE words, */
     void *tab_base;           /* 64-byte aligned inside tab_base */
 } panel;
@@ -155,10 +157,19 @@ static int select_rows(panel *pn, int r, int wi)
     return p;
 }
 
+/* Add row i to the live rows with coefficients acc, unless they are 0. */
+static void add_live(panel *pn, int i, const uint64_t *acc)
+{
+    if (!(acc[0] | acc[1] | acc[2] | acc[3]))
+        return; /* nothing to add: sparse and banded matrices have many */
+    memcpy(pn->coef + (size_t)pn->nlive * CW, acc, CW * sizeof(uint64_t));
+    pn->live[pn->nlive++] = i;
+}
+
 /*
- * Step 2: coef for rows r .. nrows - 1. Rows below r + p: comb sums over
- * their pivot bits, by byte tables of comb sums (pn->tab as scratch:
- * NGROUP * 256 entries). Pivot rows: the basis in pivot order.
+ * Step 2: the live rows and their coefficients. Pivot rows: the basis in
+ * pivot order. Rows below r + p: comb sums over their pivot bits, by byte
+ * tables of comb sums (pn->tab as scratch: NGROUP * 256 entries).
  */
 static void coefficients(panel *pn, int r, int p, int wi)
 {
@@ -178,9 +189,21 @@ static void coefficients(panel *pn, int r, int p, int wi)
                        ~(uint64_t)0);
         }
     }
+    pn->nlive = 0;
+    /* Row r + k becomes bv of the k-th pivot: X_k plus the others. */
+    for (int c = 0; c < 64 * pn->kw; c++) {
+        uint64_t acc[CW];
+
+        if (!(pn->mask[c / 64] >> (c % 64) & 1))
+            continue;
+        memcpy(acc, pn->comb[pn->slot[c]], sizeof(acc));
+        acc[k / 64] ^= (uint64_t)1 << (k % 64);
+        add_live(pn, r + k, acc);
+        k++;
+    }
     for (int i = r + p; i < pn->nrows; i++) {
         const uint64_t *row = row_at(pn, i) + wi;
-        uint64_t acc[CW] = {0}; /* local: cf could alias the tables */
+        uint64_t acc[CW] = {0};
 
         for (int q = 0; q < pn->kw; q++) {
             const uint64_t *t = ct + (size_t)q * 8 * 256 * CW;
@@ -188,26 +211,16 @@ static void coefficients(panel *pn, int r, int p, int wi)
             for (uint64_t x = row[q] & pn->mask[q]; x; x >>= 8, t += 256 * CW)
                 xor_masked(acc, t + (x & 255) * CW, ~(uint64_t)0);
         }
-        memcpy(pn->coef + (size_t)(i - r) * CW, acc, sizeof(acc));
-    }
-    /* Row r + k becomes bv of the k-th pivot: X_k plus the others. */
-    for (int c = 0; c < 64 * pn->kw; c++) {
-        uint64_t *cf = pn->coef + (size_t)k * CW;
-
-        if (!(pn->mask[c / 64] >> (c % 64) & 1))
-            continue;
-        memcpy(cf, pn->comb[pn->slot[c]], CW * sizeof(uint64_t));
-        cf[k / 64] ^= (uint64_t)1 << (k % 64);
-        k++;
+        add_live(pn, i, acc);
     }
 }
 
 /*
  * Step 3 for the stripe of len <= STRIPE words at word s: build the tables
  * (sums of X rows, entries padded with zeros to STRIPE words), then XOR
- * them into rows r .. nrows - 1. One body, compiled for each instruction
- * set below with its vector type VT (NV of them per entry); XOR is exact,
- * so every version gives the same bits.
+ * them into the live rows. One body, compiled for each instruction set
+ * below with its vector type VT (NV of them per entry); XOR is exact, so
+ * every version gives the same bits.
  */
 #define STRIPE_BODY(VT, NV)                                                  \
     uint64_t *tab = pn->tab;                                                 \
@@ -228,13 +241,13 @@ static void coefficients(panel *pn, int r, int p, int wi)
                 d[u] = a[u] ^ ((const VT *)x)[u];                            \
         }                                                                    \
     }                                                                        \
-    for (int i = r; i < pn->nrows; i++) {                                    \
-        uint64_t *d = row_at(pn, i) + s, w[STRIPE] = {0};                    \
-                                                                             \
-        if (i + PREFETCH < pn->nrows)                                        \
-            __builtin_prefetch(row_at(pn, i + PREFETCH) + s, 1);             \
-        const uint64_t *cf = pn->coef + (size_t)(i - r) * CW;                \
+    for (int j = 0; j < pn->nlive; j++) {                                    \
+        uint64_t *d = row_at(pn, pn->live[j]) + s, w[STRIPE] = {0};          \
+        const uint64_t *cf = pn->coef + (size_t)j * CW;                      \
         VT acc[NV];                                                          \
+                                                                             \
+        if (j + PREFETCH < pn->nlive)                                        \
+            __builtin_prefetch(row_at(pn, pn->live[j + PREFETCH]) + s, 1);   \
                                                                              \
         if (len == STRIPE)                                                   \
             memcpy(w, d, sizeof(w));                                         \
@@ -300,6 +313,18 @@ static stripefn *pick_stripe(void)
     return stripe_plain;
 }
 
+/* Are the X rows zero in the stripe? Then every table entry is zero: a
+ * band matrix's rows end long before the last column. */
+static int stripe_zero(const panel *pn, int r, int p, int s, int len)
+{
+    uint64_t any = 0;
+
+    for (int k = 0; k < p && !any; k++)
+        for (int t = 0; t < len; t++)
+            any |= row_at(pn, r + k)[s + t];
+    return !any;
+}
+
 int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords)
 {
     panel *pn = qn_xmalloc(sizeof(*pn));
@@ -311,6 +336,7 @@ int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords)
     pn->nrows = m->nrows;
     pn->nw = qn_gf2_words(m->ncols);
     pn->coef = qn_xmalloc(((size_t)m->nrows + 1) * CW * sizeof(uint64_t));
+    pn->live = qn_xmalloc(((size_t)m->nrows + 1) * sizeof(int));
     pn->tab_base = qn_xmalloc((size_t)NGROUP * 256 * STRIPE * sizeof(uint64_t) +
                               64);
     pn->tab = (uint64_t *)(((uintptr_t)pn->tab_base + 63) & ~(uintptr_t)63);
@@ -324,8 +350,13 @@ int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords)
         coefficients(pn, r, p, wi);
         /* Stripes at multiples of STRIPE words: rows r.. are zero left of
          * wi, so starting before it changes nothing there. */
-        for (int s = wi / STRIPE * STRIPE; s < pn->nw; s += STRIPE)
-            fn(pn, r, p, s, pn->nw - s < STRIPE ? pn->nw - s : STRIPE);
+        for (int s = wi / STRIPE * STRIPE; s < pn->nw && pn->nlive;
+             s += STRIPE) {
+            int len = pn->nw - s < STRIPE ? pn->nw - s : STRIPE;
+
+            if (!stripe_zero(pn, r, p, s, len))
+                fn(pn, r, p, s, len);
+        }
         for (int k = 0, c = 0; k < p; c++)
             if (pn->mask[c / 64] >> (c % 64) & 1) {
                 if (pivots)
@@ -335,6 +366,7 @@ int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords)
         r += p;
     }
     free(pn->coef);
+    free(pn->live);
     free(pn->tab_base);
     free(pn);
     return r;
