@@ -80,11 +80,11 @@ static void timing_add(timing *tm, double t0, double c0)
     tm->cpu[tm->n++] = bench_cpu() - c0;
 }
 
-/* Medians into *wall and *cpu; frees the samples. */
+/* Medians into *wall and *cpu (0 without samples); frees the samples. */
 static void timing_done(timing *tm, double *wall, double *cpu)
 {
-    *wall = bench_median(tm->wall, tm->n);
-    *cpu = bench_median(tm->cpu, tm->n);
+    *wall = tm->n ? bench_median(tm->wall, tm->n) : 0;
+    *cpu = tm->n ? bench_median(tm->cpu, tm->n) : 0;
     free(tm->wall);
     free(tm->cpu);
 }
@@ -181,24 +181,16 @@ static void bench_kernel(const qn_gf2mat *ap, const char *name, int reps,
 #endif
     }
     timing_done(&tq, &q, &qc);
-    if (rank_only) {
-        timing_done(&tr, &qr, &qrc);
+    timing_done(&tr, &qr, &qrc);
+    if (rank_only)
         printf("gf2 rank %s: median %.4f s (cpu %.4f s) (qn_gf2mat_rank)\n",
                name, qr, qrc);
-    } else {
-        free(tr.wall);
-        free(tr.cpu);
-    }
 #ifdef QN_HAVE_M4RI
     timing_done(&tm, &mk, &mkc);
-    if (rank_only) {
-        timing_done(&te, &me, &mec);
+    timing_done(&te, &me, &mec);
+    if (rank_only)
         printf("M4RI %s: echelonize_m4ri (rank only) %.4f s (cpu %.4f s)\n",
                name, me, mec);
-    } else {
-        free(te.wall);
-        free(te.cpu);
-    }
     mzd_free(m);
     printf("M4RI %s: kernel_left_pluq (rank+kernel) %.4f s (cpu %.4f s)\n",
            name, mk, mkc);
