@@ -21,6 +21,29 @@ static inline double bench_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of this process (all threads), to set beside wall time: on
+ * a loaded machine wall time grows and CPU time does not. */
+static inline double bench_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Print the 1, 5 and 15 minute load averages with `when` ("start", "end"),
+ * so a reader can tell a slow run from a busy machine.
+ */
+static inline void bench_load(const char *when)
+{
+    double l[3];
+
+    if (getloadavg(l, 3) == 3)
+        printf("load average at %s: %.2f %.2f %.2f (%ld cores)\n", when,
+               l[0], l[1], l[2], sysconf(_SC_NPROCESSORS_ONLN));
+    fflush(stdout);
+}
+
 static inline int bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -9,9 +9,13 @@
  *   plus mod 3 on 2000 x 2000
  *
  * With LIGHTSOUT_H=/path/to/lightsout.h (njpipeorgan/LightsOut, never
- * committed) and a C++ compiler, its solve<N>() for the all-on board is
- * timed in the same run and the ratio printed.
+ * committed; a path relative to the current directory is fine) and a C++
+ * compiler, its solve<N>() for the all-on board is timed in the same run,
+ * as a median too, and the ratios printed. Wall and CPU medians, and the
+ * load average at start and end, tell a slow run from a busy machine.
  */
+#include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "bench.h"
@@ -77,15 +81,15 @@ static void random_solvable(const qn_grid_rule *r, qn_grid_state *s)
     qn_grid_state_release(&zero);
 }
 
-/* The child: time reps solves, check the last, print one line; the
- * median goes to fd too. */
+/* The child: time reps solves, check the last, print one line; the wall
+ * and CPU medians go to fd too. */
 static int run_row(const row *rw, int reps, int fd)
 {
     qn_grid_rule r = {(char *)"bench",    rw->w,   rw->h, rw->k,
                       (int(*)[3])rw->off, rw->noff};
     qn_grid_state s, x;
     qn_grid_answer a;
-    double t[64];
+    double t[64], c[64];
     int ok = 1;
 
     qn_grid_state_init(&s, r.w, r.h, r.k);
@@ -96,13 +100,14 @@ static int run_row(const row *rw, int reps, int fd)
         qn_grid_state_fill(&s, 1);
     for (int i = 0; i < reps; i++) {
         qn_grid *g = NULL;
-        double t0 = bench_now();
+        double t0 = bench_now(), c0 = bench_cpu();
         if (qn_grid_new(&g, &r, NULL) != QN_OK ||
             qn_grid_min_presses(g, &x, &a, &s, NULL) != QN_OK) {
             fprintf(stderr, "%s: refused or unsolvable\n", rw->name);
             return 1;
         }
         t[i] = bench_now() - t0;
+        c[i] = bench_cpu() - c0;
         if (i == reps - 1)
             printf("%-34s %-30s presses %-10llu %s ", rw->name,
                    qn_grid_method(g), (unsigned long long)a.presses,
@@ -111,8 +116,9 @@ static int run_row(const row *rw, int reps, int fd)
     }
     ok = qn_grid_replays(&r, &x, &s);
     t[0] = bench_median(t, reps);
-    printf("median %.4f s", t[0]);
-    if (write(fd, &t[0], sizeof t[0]) != sizeof t[0])
+    t[1] = bench_median(c, reps);
+    printf("median %.4f s (cpu %.4f s)", t[0], t[1]);
+    if (write(fd, t, 2 * sizeof t[0]) != 2 * sizeof t[0])
         ok = 0;
     if (rw->bar > 0)
         printf(" (bar %.2f s)", rw->bar);
@@ -123,12 +129,11 @@ static int run_row(const row *rw, int reps, int fd)
     return !ok;
 }
 
-/* Run one row in a child; returns its median solve time. */
-static double run_forked(const row *rw, int reps)
+/* Run one row in a child; med gets its median wall and CPU seconds. */
+static void run_forked(const row *rw, int reps, double med[2])
 {
     struct rusage ru;
     int status, fds[2];
-    double med = 0;
     pid_t pid;
 
     fflush(stdout);
@@ -138,14 +143,14 @@ static double run_forked(const row *rw, int reps)
     if (pid == 0)
         _exit(run_row(rw, reps, fds[1]));
     close(fds[1]);
-    if (read(fds[0], &med, sizeof med) != sizeof med)
-        med = 0;
+    if (read(fds[0], med, 2 * sizeof med[0]) != 2 * sizeof med[0])
+        med[0] = med[1] = 0;
     close(fds[0]);
     wait4(pid, &status, 0, &ru);
     printf(" peak %.1f MB", ru.ru_maxrss / 1024.0);
     if (rw->bar > 0) /* 10^8 cells: also the 200 MB bar */
         printf(" %s",
-               med <= rw->bar && ((long long)rw->w * rw->h < 100000000LL ||
+               med[0] <= rw->bar && ((long long)rw->w * rw->h < 100000000LL ||
                                   ru.ru_maxrss <= 200 * 1024)
                    ? "PASS"
                    : "FAIL");
@@ -154,18 +159,56 @@ static double run_forked(const row *rw, int reps)
         fprintf(stderr, "bench_bigboard: %s failed\n", rw->name);
         exit(1);
     }
-    return med;
 }
 
 /*
- * njpipeorgan/LightsOut beside quench: a driver of ours around its
- * header, built in the build tree, timed per size in a child.
+ * The driver built in dir, per size: reps runs (fewer from 5000 on, where
+ * one solve takes seconds), each in its own process; medians against
+ * quench's.
  */
-static void lightsout_peer(const double ours[4])
+static void time_peer(const char *dir, const double ours[4][2], int reps)
+{
+    static const int sizes[] = {1000, 2000, 5000, 10000};
+    char cmd[PATH_MAX + 32];
+
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int n = sizes[i], nrep = n >= 5000 && reps > 3 ? 3 : reps, got = 0;
+        double wall[64], cpu[64];
+
+        for (int k = 0; k < nrep && k < 64; k++) {
+            FILE *p;
+
+            snprintf(cmd, sizeof cmd, "%s/peer %d", dir, n);
+            p = popen(cmd, "r");
+            if (p && fscanf(p, "%lf %lf", &wall[got], &cpu[got]) == 2)
+                got++;
+            if (p)
+                pclose(p);
+        }
+        if (got == 0 || got < nrep) {
+            printf("njpipeorgan/LightsOut %d: failed\n", n);
+            continue;
+        }
+        printf("njpipeorgan/LightsOut all-on %dx%d (first row only): median "
+               "%.4f s (cpu %.4f s, %d runs); quench (whole board) %.4f s "
+               "(cpu %.4f s): %.0fx faster (cpu %.0fx)\n",
+               n, n, bench_median(wall, got), bench_median(cpu, got), got,
+               ours[i][0], ours[i][1], bench_median(wall, got) / ours[i][0],
+               bench_median(cpu, got) / ours[i][1]);
+    }
+}
+
+/*
+ * njpipeorgan/LightsOut beside quench: a driver of ours around its header,
+ * built in a fresh temporary directory and removed after. The header is
+ * included by its absolute path: a relative LIGHTSOUT_H (the docs' own
+ * build/ext/lightsout.h) would be looked up beside the driver instead.
+ */
+static void lightsout_peer(const double ours[4][2], int reps)
 {
     const char *h = getenv("LIGHTSOUT_H");
-    static const int sizes[] = {1000, 2000, 5000, 10000};
-    char cmd[1024];
+    char hdr[PATH_MAX], dir[] = "/tmp/quench-peer-XXXXXX";
+    char cmd[3 * PATH_MAX];
     FILE *f;
 
     if (!h) {
@@ -173,42 +216,51 @@ static void lightsout_peer(const double ours[4])
                "lightsout.h)\n");
         return;
     }
-    f = fopen("build/lightsout_peer.cpp", "w");
-    if (!f)
-        return;
-    fprintf(f,
-            "#include \"%s\"\n#include <chrono>\n#include <cstdio>\n"
-            "#include <cstring>\ntemplate <int N> static void t() {\n"
-            "  auto a = std::chrono::steady_clock::now();\n"
-            "  auto r = solve<N>(); (void)r;\n"
-            "  auto b = std::chrono::steady_clock::now();\n"
-            "  std::printf(\"%%d %%.4f\\n\", N, "
-            "std::chrono::duration<double>(b - a).count()); }\n"
-            "int main(int c, char **v) { int n = atoi(v[1]);\n"
-            "  if (n == 1000) t<1000>(); if (n == 2000) t<2000>();\n"
-            "  if (n == 5000) t<5000>(); if (n == 10000) t<10000>(); }\n",
-            h);
-    fclose(f);
-    if (system("c++ -std=c++17 -O3 -march=native -o build/lightsout_peer "
-               "build/lightsout_peer.cpp") != 0) {
-        printf("njpipeorgan/LightsOut: did not build\n");
+    if (!realpath(h, hdr)) {
+        printf("njpipeorgan/LightsOut: not timed: LIGHTSOUT_H=%s: %s\n", h,
+               strerror(errno));
         return;
     }
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        FILE *p;
-        int n;
-        double t;
-        snprintf(cmd, sizeof cmd, "build/lightsout_peer %d", sizes[i]);
-        p = popen(cmd, "r");
-        if (p && fscanf(p, "%d %lf", &n, &t) == 2)
-            printf("njpipeorgan/LightsOut all-on %dx%d (first row only): "
-                   "%.4f s; quench (whole board) %.4f s: %.0fx faster\n",
-                   n, n, t, ours[i], t / ours[i]);
+    if (!mkdtemp(dir)) {
+        printf("njpipeorgan/LightsOut: not timed: %s: %s\n", dir,
+               strerror(errno));
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "%s/peer.cpp", dir);
+    f = fopen(cmd, "w");
+    if (f) {
+        /* prints wall and CPU seconds of one solve<N>() */
+        fprintf(f,
+                "#include \"%s\"\n#include <chrono>\n#include <cstdio>\n"
+                "#include <cstdlib>\n#include <ctime>\n"
+                "template <int N> static void t() {\n"
+                "  std::clock_t c = std::clock();\n"
+                "  auto a = std::chrono::steady_clock::now();\n"
+                "  auto r = solve<N>(); (void)r;\n"
+                "  auto b = std::chrono::steady_clock::now();\n"
+                "  std::printf(\"%%.6f %%.6f\\n\",\n"
+                "    std::chrono::duration<double>(b - a).count(),\n"
+                "    double(std::clock() - c) / CLOCKS_PER_SEC); }\n"
+                "int main(int c, char **v) { int n = atoi(v[1]);\n"
+                "  if (n == 1000) t<1000>(); if (n == 2000) t<2000>();\n"
+                "  if (n == 5000) t<5000>(); if (n == 10000) t<10000>(); }\n",
+                hdr);
+        fclose(f);
+        snprintf(cmd, sizeof cmd,
+                 "c++ -std=c++17 -O3 -march=native -o %s/peer %s/peer.cpp",
+                 dir, dir);
+        fflush(stdout);
+        if (system(cmd) == 0)
+            time_peer(dir, ours, reps);
         else
-            printf("njpipeorgan/LightsOut %d: failed\n", sizes[i]);
-        if (p)
-            pclose(p);
+            printf("njpipeorgan/LightsOut: did not build (%s)\n", cmd);
+    } else {
+        printf("njpipeorgan/LightsOut: not timed: %s: %s\n", cmd,
+               strerror(errno));
     }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("njpipeorgan/LightsOut: could not remove %s\n", dir);
 }
 
 int main(void)
@@ -227,17 +279,20 @@ int main(void)
         {"plus mod 3 random 2000x2000", 2000, 2000, 3, plus, 5, 1, 0},
     };
     int reps = bench_reps(7);
-    double ours[4] = {0}; /* all-on 1000, 2000, 5000, 10000 */
+    double ours[4][2] = {{0}}; /* all-on 1000, 2000, 5000, 10000 */
 
+    bench_load("start");
     printf("huge boards: median of %d I/O-free solves (set-up + solve), "
            "peak RSS of the whole child\n",
            reps);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double t =
-            run_forked(&rows[i], strstr(rows[i].name, "Moore") ? 3 : reps);
+        double t[2];
+
+        run_forked(&rows[i], strstr(rows[i].name, "Moore") ? 3 : reps, t);
         if (i < 8 && !rows[i].random)
-            ours[i / 2] = t;
+            memcpy(ours[i / 2], t, sizeof t);
     }
-    lightsout_peer(ours);
+    lightsout_peer(ours, reps);
+    bench_load("end");
     return 0;
 }

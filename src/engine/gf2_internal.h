@@ -25,6 +25,14 @@
 int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full);
 
 /*
+ * The same as qn_gf2__echelon(m, pivots, pivwords, 0), for large matrices:
+ * several words of pivots per pass over the rows (gf2_panel.c). Rows
+ * r.. end zero and row i < r has its leading one at pivots[i]; pivot
+ * rows are reduced against the other pivots of their pass.
+ */
+int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords);
+
+/*
  * Turn a row echelon form produced by qn_gf2__echelon(..., full = 0) with
  * rank r and the given pivots into the reduced row echelon form.
  */

@@ -20,6 +20,9 @@
 #define QN_X86 1
 #endif
 
+/* The block walk's fixed generators, and its vectors' padded words. */
+enum { LOWB = 3, NL = 1 << LOWB, PADW = 16 };
+
 /* Is a lexicographically smaller than b (first differing bit 0 wins)? */
 static int bits_less(const uint64_t *a, const uint64_t *b, int sw)
 {
@@ -132,25 +135,216 @@ pop_avx512(__m256i x)
 }
 
 WALK_SIMD(walk_avx2, "avx2", pop_avx2)
-WALK_SIMD(walk_avx512, "avx2,avx512vl,avx512vpopcntdq", pop_avx512)
+WALK_SIMD(walk_avx512_step, "avx2,avx512vl,avx512vpopcntdq", pop_avx512)
+
+/*
+ * The AVX-512 block walk. The step loop above spends most of each step
+ * summing the lanes of one popcount vector and comparing one weight, a
+ * chain of shuffles that the XOR and popcount wait behind. Here the walk
+ * is split: the first LOWB generators give the 8 fixed vectors L_j (every
+ * sum of them), and a Gray walk over the other generators moves h; each
+ * block is the 8 vectors h ^ L_j, which are independent of each other, so
+ * their popcounts overlap, and one transposing tree of shuffles sums all 8
+ * at once into a vector of 8 weights compared with the best in a single
+ * instruction. Only a block holding a weight <= the best (rare after the
+ * first few blocks) goes through consider() vector by vector. Vectors are
+ * padded to whole 512-bit registers in local tables, 8 words (sw <= 8:
+ * one register; sw = 4 packs two vectors into one) or 16 words (two).
+ */
+#define BLK_TARGET "avx512f,avx512vl,avx512vpopcntdq"
+
+/* Lane i of the result = sum of the lanes of c[i], i = 0..7. */
+__attribute__((target(BLK_TARGET))) static inline __m512i
+sum8(const __m512i c[8])
+{
+    __m512i u[4], v[2];
+
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++)
+        u[i] = _mm512_add_epi64(_mm512_unpacklo_epi64(c[2 * i], c[2 * i + 1]),
+                                _mm512_unpackhi_epi64(c[2 * i], c[2 * i + 1]));
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++)
+        v[i] = _mm512_add_epi64(
+            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0x88),
+            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return _mm512_add_epi64(_mm512_shuffle_i64x2(v[0], v[1], 0x88),
+                            _mm512_shuffle_i64x2(v[0], v[1], 0xdd));
+}
+
+/*
+ * The same for 4 registers each holding two 256-bit vectors: c[j] holds
+ * vectors (a, b) = (0, 2), (1, 3), (4, 6), (5, 7) for j = 0..3, so lane i
+ * of the result is the weight of vector i.
+ */
+__attribute__((target(BLK_TARGET))) static inline __m512i
+sum4x2(const __m512i c[4])
+{
+    __m512i u0 = _mm512_add_epi64(_mm512_unpacklo_epi64(c[0], c[1]),
+                                  _mm512_unpackhi_epi64(c[0], c[1]));
+    __m512i u1 = _mm512_add_epi64(_mm512_unpacklo_epi64(c[2], c[3]),
+                                  _mm512_unpackhi_epi64(c[2], c[3]));
+
+    return _mm512_add_epi64(_mm512_shuffle_i64x2(u0, u1, 0x88),
+                            _mm512_shuffle_i64x2(u0, u1, 0xdd));
+}
+
+/*
+ * Register shapes: sw = 4 packs two vectors per register, sw = 8 takes
+ * one, sw = 12 or 16 two (the padding words are zero).
+ */
+enum { SHAPE_HALF, SHAPE_ONE, SHAPE_TWO };
+
+/* Weights of the 8 vectors h ^ L_j of one block. */
+__attribute__((target(BLK_TARGET), always_inline)) static inline __m512i
+block_weights(int shape, const __m512i h[2], const uint64_t (*low)[PADW],
+              const uint64_t (*pair)[8])
+{
+    __m512i c[8];
+
+    /* Unrolled, so that c[] lives in registers. */
+    if (shape == SHAPE_HALF) {
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++)
+            c[j] = _mm512_popcnt_epi64(
+                _mm512_xor_si512(h[0], _mm512_load_si512(pair[j])));
+        return sum4x2(c);
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < NL; j++) {
+        c[j] = _mm512_popcnt_epi64(
+            _mm512_xor_si512(h[0], _mm512_load_si512(low[j])));
+        if (shape == SHAPE_TWO)
+            c[j] = _mm512_add_epi64(
+                c[j], _mm512_popcnt_epi64(_mm512_xor_si512(
+                          h[1], _mm512_load_si512(low[j] + 8))));
+    }
+    return sum8(c);
+}
+
+/* The vectors of a block whose weight is <= the best, one by one. */
+__attribute__((target(BLK_TARGET))) static void
+block_consider(int sw, __mmask8 hit, __m512i wv, const uint64_t *h,
+               const uint64_t (*low)[PADW], uint64_t *best, uint64_t *bw,
+               uint64_t *cnt)
+{
+    uint64_t wt[8], tmp[PADW];
+
+    _mm512_storeu_si512(wt, wv);
+    for (; hit; hit &= hit - 1) {
+        int j = __builtin_ctz(hit);
+
+        if (wt[j] > *bw)
+            continue; /* the best improved earlier in this block */
+        for (int w = 0; w < sw; w++)
+            tmp[w] = h[w] ^ low[j][w];
+        consider(tmp, wt[j], best, bw, cnt, sw);
+    }
+}
+
+/*
+ * The walk for one register shape (inlined into walk_avx512 once per
+ * shape, so the shape tests fold away). Requires d > LOWB.
+ */
+__attribute__((target(BLK_TARGET), always_inline)) static inline void
+walk_blocks(int shape, const uint64_t (*gen)[PADW],
+            const uint64_t (*low)[PADW], const uint64_t (*pair)[8], int d,
+            int sw, uint64_t *hw, uint64_t *best, uint64_t *bestw,
+            uint64_t *nopt)
+{
+    uint64_t bw = 64 * PADW + 1, cnt = 0; /* above every weight */
+    uint64_t blocks = (uint64_t)1 << (d - LOWB);
+    __m512i h[2];
+
+    h[0] = _mm512_load_si512(hw);
+    h[1] = _mm512_load_si512(hw + 8);
+    for (uint64_t t = 0; t < blocks; t++) {
+        __m512i wv;
+        __mmask8 hit;
+
+        if (t) {
+            const uint64_t *g = gen[LOWB + __builtin_ctzll(t)];
+
+            h[0] = _mm512_xor_si512(
+                h[0], shape == SHAPE_HALF
+                          ? _mm512_broadcast_i64x4(
+                                _mm256_load_si256((const __m256i *)g))
+                          : _mm512_load_si512(g));
+            if (shape == SHAPE_TWO)
+                h[1] = _mm512_xor_si512(h[1], _mm512_load_si512(g + 8));
+        }
+        wv = block_weights(shape, h, low, pair);
+        hit = _mm512_cmple_epu64_mask(wv, _mm512_set1_epi64((long long)bw));
+        if (hit) {
+            _mm512_store_si512(hw, h[0]);
+            _mm512_store_si512(hw + 8, h[1]);
+            block_consider(sw, hit, wv, hw, low, best, &bw, &cnt);
+        }
+    }
+    *bestw = bw;
+    *nopt = cnt;
+}
+
+/* Requires d > LOWB and sw one of 4, 8, 12, 16. */
+__attribute__((target(BLK_TARGET))) static void
+walk_avx512(const uint64_t *kb, int d, int sw, uint64_t *cur, uint64_t *best,
+            uint64_t *bestw, uint64_t *nopt)
+{
+    _Alignas(64) uint64_t gen[64][PADW], low[NL][PADW], pair[4][8];
+    _Alignas(64) uint64_t hw[PADW];
+
+    memset(gen, 0, (size_t)d * sizeof(gen[0]));
+    for (int i = 0; i < d; i++)
+        memcpy(gen[i], kb + (size_t)i * sw, (size_t)sw * sizeof(*kb));
+    for (int j = 0; j < NL; j++)
+        for (int w = 0; w < PADW; w++)
+            low[j][w] = (j & 1 ? gen[0][w] : 0) ^ (j & 2 ? gen[1][w] : 0) ^
+                        (j & 4 ? gen[2][w] : 0);
+    for (int j = 0; j < 4; j++) { /* sw = 4: see sum4x2 */
+        int a = (j & 1) | (j & 2) << 1;
+
+        memcpy(pair[j], low[a], 4 * sizeof(uint64_t));
+        memcpy(pair[j] + 4, low[a + 2], 4 * sizeof(uint64_t));
+    }
+    memset(hw, 0, sizeof(hw));
+    memcpy(hw, cur, (size_t)sw * sizeof(*cur));
+    if (sw == 4) {
+        memcpy(hw + 4, cur, 4 * sizeof(*cur));
+        walk_blocks(SHAPE_HALF, gen, low, pair, d, sw, hw, best, bestw, nopt);
+    } else if (sw == 8) {
+        walk_blocks(SHAPE_ONE, gen, low, pair, d, sw, hw, best, bestw, nopt);
+    } else {
+        walk_blocks(SHAPE_TWO, gen, low, pair, d, sw, hw, best, bestw, nopt);
+    }
+}
 #endif
 
 static int forced = QN_WALK2_AUTO;
 
-int qn__walk2_select(int isa)
+/* What this CPU can run: QN_WALK2_AVX512, QN_WALK2_AVX2 or SCALAR. */
+static int best_isa(void)
 {
 #ifdef QN_X86
     __builtin_cpu_init();
-    if (isa == QN_WALK2_AVX2 && !__builtin_cpu_supports("avx2"))
-        return 0;
-    if (isa == QN_WALK2_AVX512 &&
-        !(__builtin_cpu_supports("avx512vpopcntdq") &&
-          __builtin_cpu_supports("avx512vl")))
-        return 0;
-#else
-    if (isa == QN_WALK2_AVX2 || isa == QN_WALK2_AVX512)
-        return 0;
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512vpopcntdq"))
+        return QN_WALK2_AVX512;
+    if (__builtin_cpu_supports("avx2"))
+        return QN_WALK2_AVX2;
 #endif
+    return QN_WALK2_SCALAR;
+}
+
+int qn__walk2_select(int isa)
+{
+    int have = best_isa();
+
+    if ((isa == QN_WALK2_AVX512 || isa == QN_WALK2_AVX512_STEP) &&
+        have != QN_WALK2_AVX512)
+        return 0;
+    if (isa == QN_WALK2_AVX2 && have == QN_WALK2_SCALAR)
+        return 0;
     forced = isa;
     return 1;
 }
@@ -158,20 +352,25 @@ int qn__walk2_select(int isa)
 void qn__walk2(const uint64_t *kb, int d, int sw, uint64_t *cur,
                uint64_t *best, uint64_t *bestw, uint64_t *nopt)
 {
+    int isa = forced == QN_WALK2_AUTO ? best_isa() : forced;
+
+    if (!(sw > 0 && sw <= 16 && sw % 4 == 0))
+        isa = QN_WALK2_SCALAR; /* wider than the SIMD walks hold */
+    if (isa == QN_WALK2_AVX512 && d <= LOWB)
+        isa = QN_WALK2_AVX512_STEP; /* fewer than 2 blocks */
+    switch (isa) {
 #ifdef QN_X86
-    if (sw > 0 && sw <= 16 && sw % 4 == 0 && forced != QN_WALK2_SCALAR) {
-        __builtin_cpu_init();
-        if ((forced == QN_WALK2_AUTO || forced == QN_WALK2_AVX512) &&
-            __builtin_cpu_supports("avx512vpopcntdq") &&
-            __builtin_cpu_supports("avx512vl")) {
-            walk_avx512(kb, d, sw, cur, best, bestw, nopt);
-            return;
-        }
-        if (__builtin_cpu_supports("avx2")) {
-            walk_avx2(kb, d, sw, cur, best, bestw, nopt);
-            return;
-        }
-    }
+    case QN_WALK2_AVX512:
+        walk_avx512(kb, d, sw, cur, best, bestw, nopt);
+        return;
+    case QN_WALK2_AVX512_STEP:
+        walk_avx512_step(kb, d, sw, cur, best, bestw, nopt);
+        return;
+    case QN_WALK2_AVX2:
+        walk_avx2(kb, d, sw, cur, best, bestw, nopt);
+        return;
 #endif
-    walk_scalar(kb, d, sw, cur, best, bestw, nopt);
+    default:
+        walk_scalar(kb, d, sw, cur, best, bestw, nopt);
+    }
 }

@@ -12,6 +12,7 @@
 
 #include "quench/err.h"
 #include "t.h"
+#include "../../src/engine/gf2_internal.h" /* the panel engine directly */
 
 /* ---- naive reference ------------------------------------------------- */
 
@@ -456,6 +457,92 @@ static void test_shape(int m, int n, uint64_t seed, int nsolve)
     }
 }
 
+/*
+ * The panel engine (gf2_panel.c) on its own: its row echelon form has the
+ * naive pivots, rows rank.. are zero, row i is zero left of pivots[i] and
+ * one there, and the rows span the rows of A (stacking them under A adds
+ * no rank).
+ */
+static void check_panel(const qn_gf2mat *a, const char *what)
+{
+    int m = a->nrows, n = a->ncols, mn = m < n ? m : n, rank, r, i, ok = 1;
+    int *piv = calloc((size_t)mn + 1, sizeof(int));
+    int *npiv = calloc((size_t)mn + 1, sizeof(int));
+    nmat nr, st;
+    qn_gf2mat e;
+
+    to_naive(&nr, a);
+    rank = naive_rref(&nr, npiv);
+    qn_gf2mat_init(&e, m, n);
+    qn_gf2mat_copy(&e, a);
+    r = qn_gf2__echelon_panel(&e, piv, qn_gf2_words(n));
+    T_EQ(r, rank);
+    for (i = 0; i < r && i < rank; i++)
+        ok &= piv[i] == npiv[i];
+    for (i = 0; i < m; i++) {
+        int lead = i < r ? piv[i] : n, c;
+
+        for (c = 0; c < lead; c++)
+            ok &= !qn_gf2mat_get(&e, i, c);
+        if (i < r)
+            ok &= qn_gf2mat_get(&e, i, lead);
+    }
+    if (!ok)
+        T_FAILF("%s: panel echelon form wrong", what);
+    else
+        t_pass++;
+    nm_init(&st, 2 * m, n);
+    for (i = 0; i < m; i++) {
+        int c;
+
+        for (c = 0; c < n; c++) {
+            *nat(&st, i, c) = (unsigned char)qn_gf2mat_get(a, i, c);
+            *nat(&st, m + i, c) = (unsigned char)qn_gf2mat_get(&e, i, c);
+        }
+    }
+    T_EQ(naive_rank(&st), rank);
+    nm_free(&st);
+    nm_free(&nr);
+    qn_gf2mat_release(&e);
+    free(npiv);
+    free(piv);
+}
+
+/*
+ * Shapes for the panel engine: several 256-column passes and the last one
+ * narrower, stripes of 8 words with a shorter last one, fewer rows than a
+ * pass takes pivots, rank-deficient passes, sparse rows (zero bytes).
+ */
+static void test_panel(const char *isa)
+{
+    static const int shapes[][2] = {{300, 1100}, {1100, 300}, {700, 700},
+                                    {520, 1030}, {64, 2000}, {2000, 64},
+                                    {257, 257},  {1, 600}};
+    uint64_t seed = 0x7a11e1;
+    char what[96];
+
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        int m = shapes[i][0], n = shapes[i][1], mn = m < n ? m : n;
+
+        for (int kind = 0; kind < 4; kind++) {
+            qn_gf2mat a;
+
+            qn_gf2mat_init(&a, m, n);
+            if (kind == 0)
+                gen_dense(&a, &seed);
+            else if (kind == 1)
+                gen_sparse(&a, &seed);
+            else
+                gen_lowrank(&a, kind == 2 ? mn / 2 : mn > 3 ? mn - 3 : 0,
+                            &seed);
+            snprintf(what, sizeof(what), "panel %s %dx%d kind %d", isa, m,
+                     n, kind);
+            check_panel(&a, what);
+            qn_gf2mat_release(&a);
+        }
+    }
+}
+
 static void test_basics(void)
 {
     qn_gf2mat m = {0, 0, 0, NULL};
@@ -583,6 +670,20 @@ int main(void)
     unsetenv("QN_GF2_PLAIN");
     /* Large enough for many 64-column blocks and table stripes. */
     test_shape(1500, 1500, 12345, 2);
+    /* The panel engine, in each instruction set the CPU has, and behind
+     * the public rank and kernel (it takes over from 8192 columns). */
+    test_panel("auto");
+    setenv("QN_GF2_NO_AVX512", "1", 1);
+    test_panel("avx2");
+    unsetenv("QN_GF2_NO_AVX512");
+    setenv("QN_GF2_PLAIN", "1", 1);
+    test_panel("plain");
+    unsetenv("QN_GF2_PLAIN");
+    setenv("QN_GF2_PANEL", "1", 1);
+    for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+        test_shape(shapes[i][0], shapes[i][1], 0x5eed + (uint64_t)i, 2);
+    test_lights_out(30);
+    unsetenv("QN_GF2_PANEL");
     test_lights_out(30);
     return t_done();
 }

@@ -1,7 +1,8 @@
 /*
- * test_minpress.c: the k = 2 walk's three implementations (scalar, AVX2,
- * AVX-512) agree on every figure for boards up to 1024 cells, and agree
- * with an independent recount over the explicitly listed coset.
+ * test_minpress.c: the k = 2 walk's implementations (scalar, AVX2, the
+ * AVX-512 step loop and the AVX-512 block walk) agree on every figure for
+ * boards up to 1024 cells, and agree with an independent recount over the
+ * explicitly listed coset.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,31 @@ static uint8_t *random_system(int n, int d)
     return a;
 }
 
-/* The coset listed as x0 + every subset sum of the generators. */
+/*
+ * n x n system whose column j + n/2 repeats column j for j < d (the rest
+ * random): the kernel is spanned by e_j + e_{j+n/2}, so for x with exactly
+ * one of cells j, j + n/2 set every such flip keeps the weight, and the
+ * coset holds up to 2^d ties spread over the whole width.
+ */
+static uint8_t *tie_system(int n, int d)
+{
+    uint8_t *a = calloc((size_t)n * n, 1);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            a[(size_t)r * n + c] = (uint8_t)(t_rand(&seed) & 1);
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < d; j++)
+            a[(size_t)r * n + j + n / 2] = a[(size_t)r * n + j];
+    return a;
+}
+
+/*
+ * The coset listed as x0 + every subset sum of the generators: its least
+ * weight, how many attain it, and the first of those in cell order (the
+ * plan quench promises to report).
+ */
 static void recount(const qn_system *sys, const uint8_t *x0, uint64_t *minw,
-                    uint64_t *nopt)
+                    uint64_t *nopt, uint8_t *first)
 {
     int n = qn_system_ncols(sys), d = (int)qn_system_kernel_ngens(sys);
     uint8_t *x = malloc((size_t)n);
@@ -47,35 +70,41 @@ static void recount(const qn_system *sys, const uint8_t *x0, uint64_t *minw,
             }
         for (int c = 0; c < n; c++)
             w += x[c];
-        if (w < *minw)
+        if (w < *minw) {
             *minw = w, *nopt = 1;
-        else if (w == *minw)
+            memcpy(first, x, (size_t)n);
+        } else if (w == *minw) {
             ++*nopt;
+            if (memcmp(x, first, (size_t)n) < 0)
+                memcpy(first, x, (size_t)n);
+        }
     }
     free(x);
 }
 
-static void one(int n, int d)
+static void one(uint8_t *a, int n)
 {
-    uint8_t *a = random_system(n, d), *s = calloc((size_t)n, 1);
+    uint8_t *s = calloc((size_t)n, 1);
     uint8_t *x = malloc((size_t)n), *x0 = malloc((size_t)n);
-    uint8_t *ref = malloc((size_t)n);
+    uint8_t *ref = malloc((size_t)n), *first = malloc((size_t)n);
     qn_system *sys;
     qn_minpress mp, mref;
     uint64_t minw = 0, nopt = 0;
-    int isas[3] = {QN_WALK2_SCALAR, QN_WALK2_AVX2, QN_WALK2_AVX512};
+    int isas[] = {QN_WALK2_SCALAR, QN_WALK2_AVX2, QN_WALK2_AVX512,
+                  QN_WALK2_AVX512_STEP};
 
     for (int i = 0; i < n; i++)
         x[i] = (uint8_t)(t_rand(&seed) & 1);
     T_EQ(qn_system_new(&sys, a, n, n, 2, NULL), QN_OK);
     qn_system_apply(sys, s, x, s);
     T_EQ(qn_system_solve(sys, x0, s), QN_OK);
-    recount(sys, x0, &minw, &nopt);
+    recount(sys, x0, &minw, &nopt, first);
     qn__walk2_select(QN_WALK2_SCALAR);
     T_EQ(qn_minpress_solve(sys, &mref, ref, s, UINT64_MAX, NULL), QN_OK);
     T_EQ(mref.presses, minw);
     T_EQ(mref.noptimal, nopt);
-    for (int i = 1; i < 3; i++) {
+    T_CHECK(memcmp(ref, first, (size_t)n) == 0);
+    for (size_t i = 1; i < sizeof(isas) / sizeof(isas[0]); i++) {
         if (!qn__walk2_select(isas[i]))
             continue; /* this CPU lacks the instructions */
         T_EQ(qn_minpress_solve(sys, &mp, x, s, UINT64_MAX, NULL), QN_OK);
@@ -90,14 +119,21 @@ static void one(int n, int d)
     free(x);
     free(x0);
     free(ref);
+    free(first);
 }
 
 int main(void)
 {
-    static const int sizes[][2] = {{8, 3},    {64, 6},   {65, 7},
-                                   {200, 10}, {256, 12}, {257, 9},
-                                   {700, 8},  {1024, 10}, {1100, 6}};
+    /* Support widths 1..18 words: every register shape of the block walk
+     * (4, 8, 12, 16 words), kernels below, at and above its 3 fixed
+     * generators, and the scalar-only width past 16 words. */
+    static const int sizes[][2] = {
+        {8, 3},    {30, 4},   {64, 6},   {65, 7},   {200, 10},
+        {256, 12}, {257, 9},  {500, 11}, {512, 5},  {700, 8},
+        {768, 9},  {1024, 10}, {1024, 2}, {1100, 6}};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        one(sizes[i][0], sizes[i][1]);
+        one(random_system(sizes[i][0], sizes[i][1]), sizes[i][0]);
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        one(tie_system(sizes[i][0], sizes[i][1]), sizes[i][0]);
     return t_done();
 }
