@@ -63,4 +63,8 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
 /* 1 if the canonical state is in the set (its payload to *first). */
 int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
 
+/* qn_seen_find for a key from qn_seen_prepare. */
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
+                          uint64_t hash, uint64_t *first);
+
 #endif

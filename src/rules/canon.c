@@ -161,12 +161,6 @@ static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
     return h;
 }
 
-static size_t lookup(qn_seen *set, const uint8_t *canon, int *found)
-{
-    pack(set, set->key, canon);
-    return probe(set, set->key, hash_bytes(set->key, set->bytes), found);
-}
-
 size_t qn_seen_key_size(const qn_seen *set)
 {
     return set->bytes;
@@ -179,14 +173,22 @@ void qn_seen_prepare(const qn_seen *set, uint8_t *key, uint64_t *hash,
     *hash = hash_bytes(key, set->bytes);
 }
 
-int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
+                          uint64_t hash, uint64_t *first)
 {
     int found;
-    size_t h = lookup(set, canon, &found);
+    size_t h = probe(set, key, hash, &found);
 
     if (found && first)
         *first = set->pay[set->slot[h] - 1];
     return found;
+}
+
+int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
+{
+    pack(set, set->key, canon);
+    return qn_seen_find_prepared(set, set->key,
+                                 hash_bytes(set->key, set->bytes), first);
 }
 
 int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
