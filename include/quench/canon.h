@@ -6,7 +6,8 @@
  * one onto the other. The canonical form is the lexicographically smallest
  * image of a state under the group. qn_seen stores canonical forms exactly
  * (packed ceil(log2 k) bits a cell), so "duplicate" never comes from a hash
- * collision; memory is about (packed size + 16) bytes per distinct puzzle.
+ * collision; memory per distinct puzzle is its packed size and 8 bytes,
+ * plus 16 to 32 bytes of table.
  */
 #ifndef QN_CANON_H
 #define QN_CANON_H
@@ -62,6 +63,9 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
 
 /* 1 if the canonical state is in the set (its payload to *first). */
 int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
+
+/* A hint: a lookup of this hash comes soon (start loading its slot). */
+void qn_seen_prefetch(const qn_seen *set, uint64_t hash);
 
 /* qn_seen_find for a key from qn_seen_prepare. */
 int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,

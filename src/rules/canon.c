@@ -60,7 +60,8 @@ struct qn_seen {
     uint8_t *arena;  /* count * bytes */
     uint64_t *pay;   /* count payloads */
     size_t count, cap;
-    uint32_t *slot;  /* nslot entries: 0 = empty, else index + 1 */
+    uint64_t *slot;  /* nslot entries: 0 = empty, else the key's hash's
+                        high 32 bits over index + 1 (the low 32 bits) */
     size_t nslot;    /* a power of two, at least twice count */
     uint8_t *key;    /* scratch: the key being looked up */
 };
@@ -77,7 +78,7 @@ qn_seen *qn_seen_new(int n, unsigned k)
     if (!set->bytes)
         set->bytes = 1;
     set->nslot = 1024;
-    set->slot = QN_NEWN(set->nslot, uint32_t);
+    set->slot = QN_NEWN(set->nslot, uint64_t);
     set->key = QN_NEWN(set->bytes, uint8_t);
     return set;
 }
@@ -127,17 +128,30 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
+/* A slot for entry i (0-based) whose key hashes to hash. The hash's high
+ * half rides along, so a probe reads the arena (a cache miss, as a rule)
+ * only for a key that very likely matches. */
+static uint64_t slot_of(uint64_t hash, size_t i)
+{
+    return (hash >> 32 << 32) | (uint64_t)(i + 1);
+}
+
+static size_t slot_index(uint64_t slot)
+{
+    return (size_t)(uint32_t)slot - 1;
+}
+
 static void grow(qn_seen *set)
 {
     size_t nslot = set->nslot * 2;
-    uint32_t *slot = QN_NEWN(nslot, uint32_t);
+    uint64_t *slot = QN_NEWN(nslot, uint64_t);
 
     for (size_t i = 0; i < set->count; i++) {
-        size_t h = hash_bytes(set->arena + i * set->bytes, set->bytes) &
-                   (nslot - 1);
+        uint64_t hash = hash_bytes(set->arena + i * set->bytes, set->bytes);
+        size_t h = hash & (nslot - 1);
         while (slot[h])
             h = (h + 1) & (nslot - 1);
-        slot[h] = (uint32_t)(i + 1);
+        slot[h] = slot_of(hash, i);
     }
     free(set->slot);
     set->slot = slot;
@@ -149,16 +163,28 @@ static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
                     int *found)
 {
     size_t h = hash & (set->nslot - 1);
+    uint64_t tag = hash >> 32;
 
     for (; set->slot[h]; h = (h + 1) & (set->nslot - 1)) {
-        size_t i = set->slot[h] - 1;
-        if (!memcmp(set->arena + i * set->bytes, key, set->bytes)) {
+        uint64_t s = set->slot[h];
+        if (s >> 32 == tag &&
+            !memcmp(set->arena + slot_index(s) * set->bytes, key,
+                    set->bytes)) {
             *found = 1;
             return h;
         }
     }
     *found = 0;
     return h;
+}
+
+void qn_seen_prefetch(const qn_seen *set, uint64_t hash)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&set->slot[hash & (set->nslot - 1)]);
+#else
+    (void)set, (void)hash;
+#endif
 }
 
 size_t qn_seen_key_size(const qn_seen *set)
@@ -180,7 +206,7 @@ int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
     size_t h = probe(set, key, hash, &found);
 
     if (found && first)
-        *first = set->pay[set->slot[h] - 1];
+        *first = set->pay[slot_index(set->slot[h])];
     return found;
 }
 
@@ -208,7 +234,7 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
 
     if (found) {
         if (first)
-            *first = set->pay[set->slot[h] - 1];
+            *first = set->pay[slot_index(set->slot[h])];
         return 0;
     }
     if (set->count == set->cap) {
@@ -218,7 +244,7 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
     }
     memcpy(set->arena + set->count * set->bytes, key, set->bytes);
     set->pay[set->count] = payload;
-    set->slot[h] = (uint32_t)(++set->count);
+    set->slot[h] = slot_of(hash, set->count++);
     if (set->count * 2 > set->nslot)
         grow(set);
     return 1;

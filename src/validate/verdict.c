@@ -168,6 +168,11 @@ void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
     qn_judge_settle(j, out, sub->seq);
 }
 
+void qn_judge__prefetch(const qn_judge *j, uint64_t hash)
+{
+    qn_seen_prefetch(j->seen, hash);
+}
+
 void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to)
 {
     j->count[from]--;

@@ -19,6 +19,9 @@
 qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
                             uint64_t hash, uint64_t seq, uint64_t *dup_of);
 
+/* A hint: a record whose seen key hashes to hash settles soon. */
+void qn_judge__prefetch(const qn_judge *j, uint64_t hash);
+
 /* A counted verdict changed from `from` to `to`. */
 void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to);
 

@@ -20,6 +20,7 @@
 #define BATCH_MAX 1024        /* records in a batch, at most */
 #define BATCH_BYTES (1 << 20) /* a batch closes near this size */
 #define NONE SIZE_MAX         /* an absent string or array */
+#define PREFETCH 8            /* records settled ahead of their lookup */
 
 /* One record as the reader gave it; its strings and cells in the arena. */
 typedef struct rec {
@@ -342,6 +343,10 @@ static void settle(qn_verdict_stream *vs, batch *b, int i)
     const rec *r = &b->recs[i];
     qn_verdict_item *it = &vs->item;
 
+    /* the set's slots are cache misses: start the next ones now */
+    for (int k = i ? i + PREFETCH : 0; k <= i + PREFETCH && k < b->n; k++)
+        if (pending(b->res[k].prepared))
+            qn_judge__prefetch(vs->j, b->res[k].hash);
     x->verdict = (unsigned char)qn_judge__settle(
         vs->j, (qn_verdict)x->prepared, b->key + (size_t)i * vs->keysize,
         x->hash, r->seq, &x->dup_of);
