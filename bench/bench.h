@@ -71,7 +71,21 @@ static inline uint8_t *bench_random_kernel(int n, int d, uint64_t seed)
  * /dev/null; return wall seconds and the child's peak RSS in *rss_kb (if
  * not NULL). Exits the benchmark if the command fails (status > 1).
  */
+static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
+                                    double *cpu_s);
+
 static inline double bench_exec(const char *const argv[], long *rss_kb)
+{
+    return bench_exec_cpu(argv, rss_kb, NULL);
+}
+
+/*
+ * bench_exec, and the child's CPU time (user + system seconds) in *cpu_s
+ * (if not NULL): next to the wall time it tells a slow run from a
+ * machine busy with other work.
+ */
+static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
+                                    double *cpu_s)
 {
     struct rusage ru;
     int status;
@@ -88,11 +102,27 @@ static inline double bench_exec(const char *const argv[], long *rss_kb)
     wait4(pid, &status, 0, &ru);
     if (rss_kb)
         *rss_kb = ru.ru_maxrss;
+    if (cpu_s)
+        *cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                 1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
         fprintf(stderr, "bench: %s failed (status %d)\n", argv[0], status);
         exit(1);
     }
     return bench_now() - t0;
+}
+
+/* The 1, 5 and 15 minute load averages as "1.00 0.90 0.80" into buf
+ * ("unknown" when the system does not say), for a figure's context. */
+static inline const char *bench_loadavg(char *buf, size_t size)
+{
+    double l[3];
+
+    if (getloadavg(l, 3) != 3)
+        snprintf(buf, size, "unknown");
+    else
+        snprintf(buf, size, "%.2f %.2f %.2f", l[0], l[1], l[2]);
+    return buf;
 }
 
 #endif
