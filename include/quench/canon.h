@@ -25,6 +25,23 @@
 size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
 
 /*
+ * qn_canon_form by table for the common boards: two colours, at most 64
+ * cells and 16 symmetries. Each symmetry's image of a state, read as a
+ * number whose high bit is cell 0, is the OR of one table entry per 8
+ * cells, so the smallest image is the smallest number, found without
+ * the unpredictable cell-by-cell branches. qn_canon_table_new returns
+ * NULL for any other rule (qn_canon_form_table then is qn_canon_form);
+ * r is borrowed and must outlive the table, which threads may share.
+ */
+typedef struct qn_canon_table qn_canon_table;
+
+qn_canon_table *qn_canon_table_new(const qn_rules *r);
+void qn_canon_table_free(qn_canon_table *t); /* NULL-safe */
+/* qn_canon_form of r, the same out and result; t from r or NULL. */
+size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
+                           uint8_t *out, const uint8_t *s);
+
+/*
  * How far apart two puzzles are up to the board's symmetries: the least
  * number of cells in which a differs from an image of b under the rule's
  * group (0 for the same puzzle). Symmetric in a and b, and the same for

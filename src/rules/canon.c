@@ -35,6 +35,77 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
     return best;
 }
 
+#define TABLE_MAX_CELLS 64
+#define TABLE_MAX_SYMS 16
+
+struct qn_canon_table {
+    int n, nchunks;  /* cells; bytes of a packed state */
+    size_t nsyms;
+    uint64_t *t;     /* [g][chunk][byte]: the image bits of those cells */
+};
+
+qn_canon_table *qn_canon_table_new(const qn_rules *r)
+{
+    int n = qn_rules_ncells(r);
+    size_t nsyms = qn_rules_nsyms(r);
+    qn_canon_table *t;
+
+    if (qn_rules_colours(r) != 2 || n > TABLE_MAX_CELLS || nsyms < 2 ||
+        nsyms > TABLE_MAX_SYMS)
+        return NULL;
+    t = QN_NEW(qn_canon_table);
+    t->n = n;
+    t->nchunks = (n + 7) / 8;
+    t->nsyms = nsyms;
+    t->t = QN_NEWN(nsyms * (size_t)t->nchunks * 256, uint64_t);
+    for (size_t g = 0; g < nsyms; g++) {
+        /* cell i goes to j = sym(i) in the image t[j] = s[q[j]] */
+        const int *to = qn_rules_sym(r, g);
+        for (int c = 0; c < t->nchunks; c++) {
+            uint64_t *e = t->t + (g * (size_t)t->nchunks + (size_t)c) * 256;
+            for (int v = 0; v < 256; v++)
+                for (int b = 0; b < 8 && c * 8 + b < n; b++)
+                    if (v >> b & 1)
+                        e[v] |= UINT64_C(1) << (n - 1 - to[c * 8 + b]);
+        }
+    }
+    return t;
+}
+
+void qn_canon_table_free(qn_canon_table *t)
+{
+    if (!t)
+        return;
+    free(t->t);
+    free(t);
+}
+
+size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
+                           uint8_t *out, const uint8_t *s)
+{
+    uint64_t m = 0, img, min = 0;
+    size_t best = 0;
+    const uint64_t *e;
+
+    if (!t)
+        return qn_canon_form(r, out, s);
+    for (int i = 0; i < t->n; i++)
+        m |= (uint64_t)(s[i] & 1) << i;
+    /* the smallest number is the lexicographically smallest image; a
+     * tie keeps the first symmetry, as qn_canon_form does */
+    for (size_t g = 0; g < t->nsyms; g++) {
+        e = t->t + g * (size_t)t->nchunks * 256;
+        img = 0;
+        for (int c = 0; c < t->nchunks; c++, e += 256)
+            img |= e[m >> (8 * c) & 255];
+        if (g == 0 || img < min)
+            min = img, best = g;
+    }
+    for (int j = 0; j < t->n; j++)
+        out[j] = (uint8_t)(min >> (t->n - 1 - j) & 1);
+    return best;
+}
+
 int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
                       int limit)
 {

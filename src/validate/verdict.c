@@ -28,6 +28,7 @@ struct qn_judge {
                         its key size, so threads may prepare meanwhile */
     uint64_t count[QN_NVERDICTS];
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
+    qn_canon_table *canon;   /* canonical forms by table, or NULL */
 };
 
 qn_judge *qn_judge_new(const qn_solver *g)
@@ -39,6 +40,7 @@ qn_judge *qn_judge_new(const qn_solver *g)
     qn_rules_hash(qn_solver_rules(g), hash);
     qn_puzzle_id_key_init(&j->id_key, hash);
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
+    j->canon = qn_canon_table_new(qn_solver_rules(g));
     return j;
 }
 
@@ -47,6 +49,7 @@ void qn_judge_free(qn_judge *j)
     if (!j)
         return;
     qn_seen_free(j->seen);
+    qn_canon_table_free(j->canon);
     free(j);
 }
 
@@ -110,7 +113,8 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
         return QN_VERDICT_MALFORMED;
     }
     /* the id names the puzzle whatever becomes of it */
-    qn_canon_form(qn_solver_rules(j->g), out->canon, sub->cells);
+    qn_canon_form_table(j->canon, qn_solver_rules(j->g), out->canon,
+                        sub->cells);
     out->puzzle_id = qn_puzzle_id(&j->id_key, out->canon, n);
     out->has_puzzle_id = 1;
     qn_solver_answer(j->g, &out->ans, sub->cells);
