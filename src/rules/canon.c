@@ -38,10 +38,14 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
 #define TABLE_MAX_CELLS 64
 #define TABLE_MAX_SYMS 16
 
+/* Read by every worker for every state: kept off other data's cache
+ * lines (a neighbour on the heap written meanwhile would evict it). */
 struct qn_canon_table {
+    char apart0[64];
     int n, nchunks;  /* cells; bytes of a packed state */
     size_t nsyms;
     uint64_t *t;     /* [g][chunk][byte]: the image bits of those cells */
+    char apart1[64];
 };
 
 qn_canon_table *qn_canon_table_new(const qn_rules *r)
@@ -124,10 +128,18 @@ int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
     return best;
 }
 
+/*
+ * Worker threads read n, bits and bytes (qn_seen_prepare) while one
+ * thread inserts; the 64-byte gaps keep the fields it writes off the
+ * cache lines they read (and off any neighbour on the heap), or every
+ * insert would pull the line from under them.
+ */
 struct qn_seen {
+    char apart0[64];
     int n;
     int bits;        /* bits per packed cell */
     size_t bytes;    /* bytes per packed state */
+    char apart1[64];
     uint8_t *arena;  /* count * bytes */
     uint64_t *pay;   /* count payloads */
     size_t count, cap;
@@ -135,6 +147,7 @@ struct qn_seen {
                         high 32 bits over index + 1 (the low 32 bits) */
     size_t nslot;    /* a power of two, at least twice count */
     uint8_t *key;    /* scratch: the key being looked up */
+    char apart2[64];
 };
 
 qn_seen *qn_seen_new(int n, unsigned k)

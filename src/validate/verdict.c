@@ -22,13 +22,19 @@ const char *qn_verdict_name(qn_verdict v)
     return (unsigned)v < QN_NVERDICTS ? names[v] : "?";
 }
 
+/* Threads preparing read the first part for every record while the
+ * settling thread counts; the 64-byte gaps keep the counts (and heap
+ * neighbours) off the lines they read. */
 struct qn_judge {
+    char apart0[64];
     const qn_solver *g;
     qn_seen *seen;   /* accepted puzzles; read by qn_judge_prepare only for
                         its key size, so threads may prepare meanwhile */
-    uint64_t count[QN_NVERDICTS];
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
     qn_canon_table *canon;   /* canonical forms by table, or NULL */
+    char apart1[64];
+    uint64_t count[QN_NVERDICTS];
+    char apart2[64];
 };
 
 qn_judge *qn_judge_new(const qn_solver *g)

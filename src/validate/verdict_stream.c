@@ -52,9 +52,17 @@ typedef struct batch {
     uint8_t *plan;  /* cap * ncells (ok and claim-mismatch) */
     qn_buf arena;   /* the records' strings and cells */
     qn_buf text;    /* their verdicts, written */
+    char apart[64]; /* the next slot's fields off this one's lines */
 } batch;
 
+/*
+ * Three groups, 64 bytes apart so that one thread's writes never pull
+ * cache lines from under another's reads: what is fixed (read by the
+ * workers for every record), the caller's side (written for every
+ * record), and what the lock guards.
+ */
 struct qn_verdict_stream {
+    char apart0[64];
     qn_judge *j;
     qn_submit_reader *rd;
     qn_verdict_writer *w;
@@ -63,6 +71,7 @@ struct qn_verdict_stream {
     int jobs; /* workers wanted; 1: none */
     int nslots;
     batch *slots; /* batch b sits in slot b % nslots */
+    char apart1[64];
     /* the caller's side */
     uint64_t nread; /* batches read (published) */
     uint64_t cur;   /* the batch being taken from */
@@ -76,6 +85,7 @@ struct qn_verdict_stream {
     qn_verdict_item item;
     qn_ruling ruling; /* judging in the caller's thread */
     qn_submission scratch;
+    char apart2[64];
     /* the workers */
     pthread_t *th;
     int nth; /* running */
@@ -83,6 +93,7 @@ struct qn_verdict_stream {
     pthread_cond_t work_cv, done_cv;
     uint64_t nclaimed; /* batches claimed by workers */
     int stop;
+    char apart3[64];
 };
 
 static batch *slot(const qn_verdict_stream *vs, uint64_t b)

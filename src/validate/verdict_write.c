@@ -14,7 +14,8 @@
 #include "quench/rules.h"
 #include "quench/state.h"
 
-struct qn_verdict_writer {
+struct qn_verdict_writer { /* read by every worker for every verdict */
+    char apart0[64];           /* off heap neighbours' cache lines */
     const qn_solver *g;
     const qn_layout *l;
     qn_verdict_style style;
@@ -23,6 +24,7 @@ struct qn_verdict_writer {
     qn_buf names;     /* text: the cells' names ("(r,c)"), back to back */
     size_t *name_at;  /* n + 1 offsets into names */
     size_t name_max;  /* the longest name */
+    char apart1[64];
 };
 
 qn_verdict_writer *qn_verdict_writer_new(const qn_solver *g,
