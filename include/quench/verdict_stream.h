@@ -5,9 +5,9 @@
  * The caller's thread reads records (qn_submit_next) into batches of up to
  * 1024 (fewer for big boards or long records, so a batch holds about a
  * MiB); worker threads judge each batch (qn_judge_prepare) and write its
- * verdicts (qn_verdict_write); the caller's thread then settles the
- * records in order (qn_judge_settle: duplicates) and takes them one by
- * one. At most 2 * jobs + 2 batches exist at once, so memory stays flat
+ * verdicts (qn_verdict_write), and so does the caller's thread rather
+ * than wait for them; the caller's thread then settles the records in
+ * order (qn_judge_settle: duplicates) and takes them one by one. At most 2 * jobs + 2 batches exist at once, so memory stays flat
  * whatever the input's length. The verdicts, their order and the judge's
  * counts are the same whatever the number of threads.
  */
@@ -39,8 +39,8 @@ typedef struct qn_verdict_stream qn_verdict_stream;
 
 /*
  * Judge the records of rd with j, writing verdicts in `style`, on `jobs`
- * threads (1: all in the caller's thread; more: that many workers, started
- * only when the input is longer than one batch). j and rd are borrowed and
+ * threads: the caller's and jobs - 1 workers, started only when the input
+ * is longer than one batch. j and rd are borrowed and
  * must outlive the stream; while it lives, only it reads rd and settles
  * with j (the caller may still call qn_judge_count).
  */

@@ -3,7 +3,8 @@
  * threads and settled in input order by the caller (see verdict_stream.h).
  * The caller's thread reads every batch and settles every record, so the
  * reader, the set of accepted puzzles and the counts have one owner; a
- * worker owns a batch from claiming it to marking it judged.
+ * worker (or the caller's thread, rather than wait) owns a batch from
+ * claiming it to marking it judged.
  */
 #include "quench/verdict_stream.h"
 
@@ -68,7 +69,7 @@ struct qn_verdict_stream {
     qn_verdict_writer *w;
     size_t ncells, keysize;
     int cap;  /* records a batch holds */
-    int jobs; /* workers wanted; 1: none */
+    int jobs; /* threads judging: the caller's and jobs - 1 workers */
     int nslots;
     batch *slots; /* batch b sits in slot b % nslots */
     char apart1[64];
@@ -298,12 +299,13 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* The workers, once a second batch shows the input is worth them. A
- * thread that cannot start is one fewer; with none, the caller judges. */
+/* The workers, once a second batch shows the input is worth them: jobs -
+ * 1 of them, the caller's thread being the last judge. A thread that
+ * cannot start is one fewer; with none, the caller judges alone. */
 static void start_workers(qn_verdict_stream *vs)
 {
     vs->th = QN_NEWN((size_t)vs->jobs, pthread_t);
-    for (int i = 0; i < vs->jobs; i++)
+    for (int i = 0; i < vs->jobs - 1; i++)
         if (pthread_create(&vs->th[vs->nth], NULL, worker, vs) == 0)
             vs->nth++;
 }
@@ -341,9 +343,20 @@ static void wait_judged(qn_verdict_stream *vs, batch *b)
         judge_batch(vs, b, &vs->ruling, &vs->scratch);
         return;
     }
+    /* rather than wait while a worker finishes b, judge a batch no worker
+     * has claimed yet: the caller's thread is one of the jobs */
     pthread_mutex_lock(&vs->mu);
-    while (!b->judged)
+    while (!b->judged) {
+        if (vs->nclaimed < vs->nread) {
+            batch *x = slot(vs, vs->nclaimed++);
+            pthread_mutex_unlock(&vs->mu);
+            judge_batch(vs, x, &vs->ruling, &vs->scratch);
+            pthread_mutex_lock(&vs->mu);
+            x->judged = 1;
+            continue;
+        }
         pthread_cond_wait(&vs->done_cv, &vs->mu);
+    }
     pthread_mutex_unlock(&vs->mu);
 }
 
