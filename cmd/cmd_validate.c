@@ -7,22 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cmd.h"
 #include "quench/verdict.h"
 #include "quench/jsonw.h"
 #include "quench/distrib.h"
 #include "quench/file.h"
 #include "quench/mem.h"
-#include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "quench/store.h"
 #include "quench/submit.h"
 #include "quench/text.h"
+#include "quench/verdict_stream.h"
 #include "quench/version.h"
 
 const char cmd_validate_usage[] =
     "usage: quench validate RULES [FILE|-] [--jsonl|--json] [--from "
-    "FORMAT] [--db DB [--into PACK]]\n"
+    "FORMAT] [--jobs N] [--db DB [--into PACK]]\n"
     "\n"
     "Judge submitted puzzles for the family in RULES: one verdict per\n"
     "record, in input order. Input (FILE, or stdin when absent or -) is\n"
@@ -46,6 +48,8 @@ const char cmd_validate_usage[] =
     "  --jsonl        one JSON object per verdict\n"
     "  --json         one JSON document: {\"verdicts\": [...], \"summary\"}\n"
     "  --from FORMAT  auto (default), text, jsonl, csv or json\n"
+    "  --jobs N       judge on N threads (default: the number of cores);\n"
+    "                 the verdicts are the same whatever N\n"
     "  --db DB        also call a puzzle stored in the SQLite database DB\n"
     "                 (\"-\" for $QUENCH_DB or db/quench.db) a duplicate\n"
     "  --into PACK    with --db: store the ok puzzles and add them to PACK\n"
@@ -66,6 +70,7 @@ typedef struct vopts {
     const char *rules, *file, *db, *into;
     enum out_format out;
     qn_submit_format from;
+    int jobs;
 } vopts;
 
 static int parse_from(const char *s, qn_submit_format *f)
@@ -88,6 +93,7 @@ static const struct option opts[] = {
     {"from", required_argument, NULL, 'f'},
     {"db", required_argument, NULL, 'D'},
     {"into", required_argument, NULL, 'I'},
+    {"jobs", required_argument, NULL, 'J'},
     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_validate_grammar = {
@@ -98,9 +104,12 @@ const cmd_grammar cmd_validate_grammar = {
 
 static int parse_opts(vopts *o, int argc, char **argv)
 {
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t v;
     int c;
 
     memset(o, 0, sizeof(*o));
+    o->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 1;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -115,6 +124,11 @@ static int parse_opts(vopts *o, int argc, char **argv)
             break;
         case 'D': o->db = optarg; break;
         case 'I': o->into = optarg; break;
+        case 'J':
+            if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
+                return qn_usage_error("validate: --jobs takes 1..256");
+            o->jobs = (int)v;
+            break;
         default:
             return cmd_bad_option("validate", argv, opts, NULL);
         }
@@ -130,171 +144,6 @@ static int parse_opts(vopts *o, int argc, char **argv)
     if (o->into && cmd_check_pack_name("validate: --into", o->into))
         return QN_EXIT_USAGE;
     return QN_EXIT_OK;
-}
-
-/* A puzzle id as a JSON string: hex digits need no escaping, and this
- * runs once a verdict. */
-static void json_puzzle_id(qn_jsonw *w, uint64_t id)
-{
-    char q[QN_PUZZLE_ID_HEX + 2];
-
-    q[0] = '"';
-    qn_puzzle_id_hex(q + 1, id);
-    q[QN_PUZZLE_ID_HEX] = '"';
-    q[QN_PUZZLE_ID_HEX + 1] = '\0';
-    qn_jsonw_raw(w, q);
-}
-
-static void json_cells(qn_jsonw *w, const uint8_t *x, int n)
-{
-    qn_jsonw_arr(w);
-    for (int i = 0; i < n; i++)
-        qn_jsonw_uint(w, x[i]);
-    qn_jsonw_end(w);
-}
-
-/* The verdict as one JSON object (a JSONL line or an array element). */
-static void verdict_json(qn_jsonw *w, const qn_solver *g,
-                         const qn_submission *s, const qn_ruling *v)
-{
-    const qn_answer *a = &v->ans;
-    int n = qn_solver_ncells(g);
-    const char *grade;
-
-    qn_jsonw_obj(w);
-    qn_jsonw_key(w, "seq"), qn_jsonw_uint(w, s->seq);
-    qn_jsonw_key(w, "id"), qn_jsonw_str(w, s->id);
-    qn_jsonw_key(w, "verdict"), qn_jsonw_str(w, qn_verdict_name(v->verdict));
-    if (v->has_puzzle_id)
-        qn_jsonw_key(w, "puzzle_id"), json_puzzle_id(w, v->puzzle_id);
-    if (s->note)
-        qn_jsonw_key(w, "note"), qn_jsonw_str(w, s->note);
-    if (s->meta)
-        qn_jsonw_key(w, "meta"), qn_jsonw_raw(w, s->meta);
-    switch (v->verdict) {
-    case QN_VERDICT_MALFORMED:
-        qn_jsonw_key(w, "line"), qn_jsonw_int(w, s->err.line);
-        qn_jsonw_key(w, "col"), qn_jsonw_int(w, s->err.col);
-        qn_jsonw_key(w, "reason"), qn_jsonw_str(w, v->reason.buf);
-        break;
-    case QN_VERDICT_UNSOLVABLE:
-        qn_jsonw_key(w, "repair");
-        if (!a->repair_known) {
-            qn_jsonw_null(w);
-            break;
-        }
-        qn_jsonw_arr(w);
-        for (int i = 0; i < a->nrepair; i++) {
-            qn_jsonw_arr(w);
-            qn_jsonw_int(w, a->repair_cell[i]);
-            qn_jsonw_uint(w, a->repair_value[i]);
-            qn_jsonw_end(w);
-        }
-        qn_jsonw_end(w);
-        break;
-    case QN_VERDICT_DUPLICATE:
-        if (v->dup_stored) {
-            qn_jsonw_key(w, "duplicate_of_stored");
-            json_puzzle_id(w, v->dup_stored_id);
-        } else {
-            qn_jsonw_key(w, "duplicate_of"), qn_jsonw_uint(w, v->dup_of);
-        }
-        break;
-    case QN_VERDICT_CLAIM_MISMATCH:
-        qn_jsonw_key(w, "reason"), qn_jsonw_str(w, v->reason.buf);
-        if (!v->claim_plan_bad) {
-            qn_jsonw_key(w, "claimed_minus_true");
-            qn_jsonw_int(w, v->claim_delta);
-        }
-        /* then the true figures, as for ok */
-        /* fall through */
-    case QN_VERDICT_OK:
-        qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, a->mp.presses);
-        qn_jsonw_key(w, "exact"), qn_jsonw_bool(w, a->exact);
-        qn_jsonw_key(w, "optimal_solutions");
-        qn_jsonw_uint(w, a->exact ? a->mp.noptimal : 0);
-        qn_jsonw_key(w, "grade");
-        if ((grade = qn_solver_grade(g, a->mp.presses)))
-            qn_jsonw_str(w, grade);
-        else
-            qn_jsonw_null(w);
-        qn_jsonw_key(w, "solution"), json_cells(w, a->plan, n);
-        break;
-    case QN_VERDICT_TRIVIAL:
-    default:
-        break;
-    }
-    qn_jsonw_end(w);
-}
-
-static void verdict_text(qn_buf *out, const qn_solver *g,
-                         const qn_submission *s, const qn_ruling *v)
-{
-    const qn_answer *a = &v->ans;
-    const char *grade;
-    size_t start = out->len;
-    char hex[QN_PUZZLE_ID_HEX];
-
-    qn_buf_addf(out, "%llu\t%s\t%s\t", (unsigned long long)s->seq, s->id,
-                qn_verdict_name(v->verdict));
-    if (v->has_puzzle_id) {
-        qn_puzzle_id_hex(hex, v->puzzle_id);
-        qn_buf_adds(out, "puzzle ");
-        qn_buf_add(out, hex, QN_PUZZLE_ID_HEX - 1);
-        qn_buf_adds(out, ": ");
-    }
-    switch (v->verdict) {
-    case QN_VERDICT_MALFORMED:
-        qn_buf_addf(out, "%d:%d: %s", s->err.line, s->err.col,
-                    v->reason.buf);
-        break;
-    case QN_VERDICT_UNSOLVABLE:
-        if (!a->repair_known) {
-            qn_buf_adds(out, "repair not computed");
-            break;
-        }
-        qn_buf_addf(out, "change %d %s:", a->nrepair,
-                    qn_plural((uint64_t)a->nrepair, "cell", "cells"));
-        for (int i = 0; i < a->nrepair; i++) {
-            qn_buf_adds(out, i ? ", " : " ");
-            qn_solver_cell_name(g, out, a->repair_cell[i]);
-            qn_buf_addf(out, " to %u", a->repair_value[i]);
-        }
-        break;
-    case QN_VERDICT_DUPLICATE:
-        if (v->dup_stored) {
-            qn_puzzle_id_hex(hex, v->dup_stored_id);
-            qn_buf_addf(out, "same puzzle as stored puzzle %s", hex);
-        } else {
-            qn_buf_addf(out, "same puzzle as #%llu",
-                        (unsigned long long)v->dup_of);
-        }
-        break;
-    case QN_VERDICT_TRIVIAL:
-        qn_buf_adds(out, "already at the goal");
-        break;
-    case QN_VERDICT_CLAIM_MISMATCH:
-        qn_buf_addf(out, "%s; ", v->reason.buf);
-        /* fall through */
-    case QN_VERDICT_OK:
-        qn_buf_addf(out, "%llu %s%s", (unsigned long long)a->mp.presses,
-                    qn_plural(a->mp.presses, "press", "presses"),
-                    a->exact ? "" : " (not proven minimal)");
-        if ((grade = qn_solver_grade(g, a->mp.presses)))
-            qn_buf_addf(out, ", grade %s", grade);
-        qn_buf_adds(out, ", witness ");
-        qn_state_format(out, qn_rules_layout(qn_solver_rules(g)), a->plan, '/');
-        break;
-    default:
-        break;
-    }
-    if (s->note)
-        qn_buf_addf(out, " (note: %s)", s->note);
-    /* ids and reasons come from strangers: keep one verdict on one line */
-    for (char *p = out->buf + start; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    qn_buf_addc(out, '\n');
 }
 
 /* The counts, and quench's own records that were not submissions (a
@@ -335,6 +184,7 @@ typedef struct vrun {
     const qn_solver *g;
     qn_judge *j;
     qn_submit_reader *rd;
+    qn_verdict_stream *vs;
     qn_buf out;
     uint64_t total;
     const char *source;  /* the input's name in messages and provenance */
@@ -344,6 +194,7 @@ typedef struct vrun {
     int64_t rule_id;     /* 0: the rule is not stored, nothing to compare */
     int64_t pack_id;
     uint64_t in_batch, stored;
+    uint64_t skipped;    /* quench's own records passed over (summary) */
     uint8_t *key;
     qn_buf text;
     qn_err db_err;
@@ -383,9 +234,10 @@ static size_t add_source(vrun *vr, const qn_submission *s)
  * with --into, stored (and added to the pack) otherwise, with its
  * provenance: the submission's own id, where it was read, its metadata.
  */
-static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
+static int against_store(vrun *vr, const qn_verdict_item *it)
 {
     const qn_rules *r = qn_solver_rules(vr->g);
+    const qn_submission *s = it->sub;
     int n = qn_solver_ncells(vr->g), is_new, rc;
     size_t klen, witness_at, source_at;
     int64_t id;
@@ -394,7 +246,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
 
     if (!vr->rule_id)
         return QN_OK; /* the rule was never stored: nothing to compare */
-    klen = qn_store_canon_pack(vr->key, rl->canon, n,
+    klen = qn_store_canon_pack(vr->key, it->canon, n,
                                qn_solver_colours(vr->g));
     if (!vr->o->into) {
         rc = qn_store_find_puzzle(vr->store, vr->rule_id, vr->key, klen, &id,
@@ -402,7 +254,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
         /* same rule hash, same canonical form: the stored puzzle's id is
          * this puzzle's id, by the definition of the id */
         if (rc == QN_OK)
-            qn_judge_stored_duplicate(vr->j, rl, rl->puzzle_id);
+            qn_verdict_stream_stored(vr->vs, it->puzzle_id);
         return rc == QN_ENOTFOUND ? QN_OK : rc;
     }
     if (!qn_store_in_batch(vr->store) &&
@@ -412,7 +264,7 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     qn_state_format(&vr->text, qn_rules_layout(r), s->cells, '/');
     witness_at = vr->text.len + 1;
     qn_buf_addc(&vr->text, '\0');
-    qn_state_format(&vr->text, qn_rules_layout(r), rl->ans.plan, '/');
+    qn_state_format(&vr->text, qn_rules_layout(r), it->plan, '/');
     qn_buf_addc(&vr->text, '\0');
     source_at = add_source(vr, s);
     snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
@@ -421,20 +273,20 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
     sp.state = vr->text.buf;
     sp.canon = vr->key;
     sp.canon_len = klen;
-    sp.min_presses = rl->ans.mp.presses;
-    sp.noptimal = rl->ans.mp.noptimal;
+    sp.min_presses = it->presses;
+    sp.noptimal = it->noptimal;
     sp.witness = vr->text.buf + witness_at;
-    sp.grade = qn_solver_grade(vr->g, rl->ans.mp.presses);
+    sp.grade = qn_solver_grade(vr->g, it->presses);
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
-    sp.uid = rl->puzzle_id;
+    sp.uid = it->puzzle_id;
     sp.submission = s->has_id ? s->id : NULL;
     sp.source = vr->text.buf + source_at;
     sp.meta = s->meta;
     rc = qn_store_put_puzzle(vr->store, &sp, &id, &is_new, &vr->db_err);
     if (rc == QN_OK && !is_new)
-        qn_judge_stored_duplicate(vr->j, rl, rl->puzzle_id);
+        qn_verdict_stream_stored(vr->vs, it->puzzle_id);
     if (rc == QN_OK && is_new) {
         vr->stored++;
         vr->in_batch++;
@@ -446,34 +298,32 @@ static int against_store(vrun *vr, const qn_submission *s, qn_ruling *rl)
 /* Read, judge and write every record; returns 0 or a whole-input code. */
 static int judge_all(vrun *vr, qn_err *err)
 {
-    const qn_submission *s;
-    qn_ruling rl;
+    static const qn_verdict_style styles[] = {
+        [OUT_TEXT] = QN_VERDICT_TEXT,
+        [OUT_JSONL] = QN_VERDICT_JSONL,
+        [OUT_JSON] = QN_VERDICT_JSON,
+    };
+    const qn_verdict_item *it;
     qn_jsonw w;
     int rc;
 
-    qn_ruling_init(&rl, vr->j);
+    vr->vs = qn_verdict_stream_new(vr->j, vr->rd, styles[vr->o->out],
+                                   vr->o->jobs);
     qn_jsonw_init(&w, &vr->out);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_obj(&w);
         qn_jsonw_key(&w, "verdicts");
-        qn_jsonw_arr(&w);
+        qn_jsonw_arr(&w); /* the stream writes the elements */
     }
-    while ((rc = qn_submit_next(vr->rd, &s, err)) == 1) {
-        qn_judge_one(vr->j, &rl, s);
+    while ((rc = qn_verdict_stream_next(vr->vs, &it, err)) == 1) {
         vr->total++;
-        if (vr->store && rl.verdict == QN_VERDICT_OK &&
-            against_store(vr, s, &rl) != QN_OK) {
+        if (vr->store && it->verdict == QN_VERDICT_OK &&
+            against_store(vr, it) != QN_OK) {
             *err = vr->db_err;
             rc = QN_EDB;
             break;
         }
-        if (vr->o->out == OUT_TEXT) {
-            verdict_text(&vr->out, vr->g, s, &rl);
-        } else {
-            verdict_json(&w, vr->g, s, &rl);
-            if (vr->o->out == OUT_JSONL)
-                qn_buf_addc(&vr->out, '\n');
-        }
+        qn_verdict_stream_write(vr->vs, &vr->out);
         if (vr->o->into) {
             /* verdicts wait for their batch: printed means stored */
             if (vr->in_batch >= VALIDATE_BATCH &&
@@ -488,10 +338,11 @@ static int judge_all(vrun *vr, qn_err *err)
             break;
         }
     }
+    vr->skipped = qn_verdict_stream_skipped(vr->vs);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_end(&w);
         qn_jsonw_key(&w, "summary");
-        summary_json(&w, vr->j, vr->total, qn_submit_skipped(vr->rd));
+        summary_json(&w, vr->j, vr->total, vr->skipped);
         if (rc < 0) { /* say so inside the document, too */
             qn_jsonw_key(&w, "error"), qn_jsonw_str(&w, err->msg);
         }
@@ -508,7 +359,6 @@ static int judge_all(vrun *vr, qn_err *err)
         qn_store_rollback(vr->store, NULL);
         qn_buf_reset(&vr->out);
     }
-    qn_ruling_release(&rl);
     return rc < 0 ? rc : 0;
 }
 
@@ -594,11 +444,12 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     }
     if (!ctx->quiet) {
         qn_buf b = QN_BUF_INIT;
-        summary(vr.j, &b, vr.total, qn_submit_skipped(vr.rd));
+        summary(vr.j, &b, vr.total, vr.skipped);
         fprintf(stderr, "%s\n", b.buf);
         qn_buf_release(&b);
     }
 done:
+    qn_verdict_stream_free(vr.vs);
     qn_store_close(vr.store);
     qn_buf_release(&vr.text);
     free(vr.key);

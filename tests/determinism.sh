@@ -158,6 +158,15 @@ for c in $run_configs; do
       sed -n 's/.*"state":"\([^"]*\)".*/\1/p' "$dir/gen-5x5@j1.out" | head -n 1
       echo 10000/00000/00000/00000/00000; } >"$dir/submit.txt"
     run "$c" validate-jsonl validate "$R/classic-5x5.yaml" submit.txt --jsonl
+    # Several batches of verdicts, so --jobs 2 runs its workers: 3000
+    # puzzles, then the same 3000 again (duplicates).
+    run "$c" gen-big generate "$R/classic-5x5.yaml" -n 3000 --seed 24 \
+        --jobs 1
+    grep -hv '^exit ' "$dir/gen-big.out" "$dir/gen-big.out" >"$dir/big.jsonl"
+    for j in 1 2; do
+        run "$c" validate-big@j$j validate "$R/classic-5x5.yaml" big.jsonl \
+            --jsonl --jobs $j
+    done
     run "$c" rules-show rules show --json --distribution "$R/classic-5x5.yaml"
     run "$c" rules-show-mod8 rules show --json --distribution "$R/ring6-mod8.yaml"
     rm -f "$dir/big.pbm"

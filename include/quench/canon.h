@@ -6,7 +6,8 @@
  * one onto the other. The canonical form is the lexicographically smallest
  * image of a state under the group. qn_seen stores canonical forms exactly
  * (packed ceil(log2 k) bits a cell), so "duplicate" never comes from a hash
- * collision; memory is about (packed size + 16) bytes per distinct puzzle.
+ * collision; memory per distinct puzzle is its packed size and 8 bytes,
+ * plus 16 to 32 bytes of table.
  */
 #ifndef QN_CANON_H
 #define QN_CANON_H
@@ -22,6 +23,23 @@
  * that produced it (0 = identity when s is already canonical).
  */
 size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
+
+/*
+ * qn_canon_form by table for the common boards: two colours, at most 64
+ * cells and 16 symmetries. Each symmetry's image of a state, read as a
+ * number whose high bit is cell 0, is the OR of one table entry per 8
+ * cells, so the smallest image is the smallest number, found without
+ * the unpredictable cell-by-cell branches. qn_canon_table_new returns
+ * NULL for any other rule (qn_canon_form_table then is qn_canon_form);
+ * r is borrowed and must outlive the table, which threads may share.
+ */
+typedef struct qn_canon_table qn_canon_table;
+
+qn_canon_table *qn_canon_table_new(const qn_rules *r);
+void qn_canon_table_free(qn_canon_table *t); /* NULL-safe */
+/* qn_canon_form of r, the same out and result; t from r or NULL. */
+size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
+                           uint8_t *out, const uint8_t *s);
 
 /*
  * How far apart two puzzles are up to the board's symmetries: the least
@@ -62,5 +80,12 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
 
 /* 1 if the canonical state is in the set (its payload to *first). */
 int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
+
+/* A hint: a lookup of this hash comes soon (start loading its slot). */
+void qn_seen_prefetch(const qn_seen *set, uint64_t hash);
+
+/* qn_seen_find for a key from qn_seen_prepare. */
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
+                          uint64_t hash, uint64_t *first);
 
 #endif

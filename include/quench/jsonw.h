@@ -47,4 +47,12 @@ char *qn_json_put_u64(char *dst, uint64_t v);
 /* Append s to out as a JSON string literal, quotes included. */
 void qn_json_escape(qn_buf *out, const char *s, size_t len);
 
+/* The most bytes qn_json_put_str writes for a string of len bytes: each
+ * byte may become a 6-byte escape, plus the quotes. */
+#define QN_JSON_STR_MAX(len) (6 * (size_t)(len) + 2)
+
+/* Write s as a JSON string literal (as qn_json_escape) at dst, which has
+ * room for QN_JSON_STR_MAX(len) bytes; returns the end (no NUL). */
+char *qn_json_put_str(char *dst, const char *s, size_t len);
+
 #endif

@@ -60,6 +60,8 @@
 /* validate: submission readers and verdicts */
 #include "quench/submit.h"
 #include "quench/verdict.h"
+#include "quench/verdict_stream.h"
+#include "quench/verdict_write.h"
 
 /* export: the pack document and its formats */
 #include "quench/export.h"

@@ -47,4 +47,12 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
 void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
                      char sep);
 
+/* The most bytes qn_state_put writes for a state of layout l. */
+size_t qn_state_format_max(const qn_layout *l);
+
+/* qn_state_format at dst, which has room for qn_state_format_max(l)
+ * bytes; returns the end (no NUL). */
+char *qn_state_put(char *dst, const qn_layout *l, const uint8_t *cells,
+                   char sep);
+
 #endif

@@ -45,8 +45,11 @@ typedef struct qn_ruling {
     int has_puzzle_id;    /* the state was read (every verdict but
                              malformed): puzzle_id and canon are set */
     uint64_t puzzle_id;   /* the puzzle's id (puzzle_id.h) */
-    const uint8_t *canon; /* its canonical cells (the judge's buffer, until
-                             the next qn_judge_one) */
+    uint8_t *canon;       /* ncells: its canonical cells (owned) */
+    uint8_t *seen_key;    /* canon packed for the judge's set of accepted
+                             puzzles, and its hash (qn_seen_prepare);
+                             set for the verdicts settling decides */
+    uint64_t seen_hash;
     uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
     int dup_stored;       /* 1: a duplicate of a stored puzzle, */
     uint64_t dup_stored_id; /* whose puzzle id this is */
@@ -64,8 +67,26 @@ void qn_judge_free(qn_judge *j); /* NULL-safe */
 void qn_ruling_init(qn_ruling *r, const qn_judge *j);
 void qn_ruling_release(qn_ruling *r);
 
-/* Judge one record (from qn_submit_next) into *out. */
+/*
+ * Judge one record (from qn_submit_next) into *out: qn_judge_prepare,
+ * then qn_judge_settle with the record's seq.
+ */
 void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
+
+/*
+ * The part of judging that needs no other record, so threads may do it
+ * at once on one judge (each with its own ruling): everything but whether
+ * an ok or claim-mismatch puzzle repeats an earlier one. Counts nothing.
+ */
+void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
+                      const qn_submission *sub);
+
+/*
+ * The rest, one record at a time in input order (seq: the record's
+ * number): an ok or claim-mismatch puzzle accepted before becomes a
+ * duplicate; a new ok one is accepted. Counts the verdict.
+ */
+void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq);
 
 /*
  * The caller found r's puzzle stored already (a database): turn an ok

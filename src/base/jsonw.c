@@ -70,18 +70,36 @@ void qn_jsonw_str(qn_jsonw *w, const char *s)
     qn_jsonw_strn(w, s, strlen(s));
 }
 
-/* Decimal digits by hand: records are written by the hundred thousand. */
+/* Decimal digits two at a time from a table: records are written by the
+ * hundred thousand, and most numbers in them are single digits. */
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
 char *qn_json_put_u64(char *dst, uint64_t v)
 {
-    char tmp[24];
-    int i = (int)sizeof(tmp);
+    char tmp[20], *p = tmp + sizeof(tmp);
+    size_t n;
 
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    memcpy(dst, tmp + i, sizeof(tmp) - (size_t)i);
-    return dst + (sizeof(tmp) - (size_t)i);
+    if (v < 10) {
+        *dst = (char)('0' + v);
+        return dst + 1;
+    }
+    while (v >= 100) {
+        p -= 2;
+        memcpy(p, digits2 + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, digits2 + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    n = (size_t)(tmp + sizeof(tmp) - p);
+    memcpy(dst, p, n);
+    return dst + n;
 }
 
 static void add_u64(qn_buf *b, uint64_t v)
@@ -135,34 +153,103 @@ void qn_jsonw_raw(qn_jsonw *w, const char *json)
     qn_buf_adds(w->out, json);
 }
 
+/* What each byte needs in a JSON string: 0 nothing, 1 an escape (controls,
+ * DEL, '"', '\\', '<'), 2 a UTF-8 check (bytes from 0x80). */
+/* clang-format off */
+static const unsigned char byte_class[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+/* clang-format on */
+
+/*
+ * Escape s[*i..) at dst until *i reaches stop (a UTF-8 sequence may end up
+ * to 3 bytes past it); the whole s[0..len) bounds the sequences. Runs of
+ * plain bytes are copied whole. dst needs 6 bytes per byte read.
+ */
+static char *escape_part(char *dst, const char *s, size_t len, size_t *at,
+                         size_t stop)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s, *cls = byte_class;
+    size_t i = *at, j, n;
+
+    while (i < stop) {
+        for (j = i; j < stop && !cls[p[j]]; j++)
+            ;
+        memcpy(dst, s + i, j - i);
+        dst += j - i;
+        if ((i = j) >= stop)
+            break;
+        unsigned char c = p[i];
+        if (cls[c] == 2) {
+            if ((n = qn_text_utf8(s + i, len - i, NULL)) == 0) {
+                memcpy(dst, "\\ufffd", 6), dst += 6, i++;
+            } else {
+                memcpy(dst, s + i, n), dst += n, i += n;
+            }
+            continue;
+        }
+        *dst++ = '\\';
+        if (c == '"' || c == '\\') {
+            *dst++ = (char)c;
+        } else if (c == '\n') {
+            *dst++ = 'n';
+        } else if (c == '\t') {
+            *dst++ = 't';
+        } else {
+            /* other controls, DEL, and '<': keeps "</script>" inert when
+             * JSON is embedded in HTML */
+            memcpy(dst, "u00", 3);
+            dst[3] = hex[c >> 4];
+            dst[4] = hex[c & 15];
+            dst += 5;
+        }
+        i++;
+    }
+    *at = i;
+    return dst;
+}
+
+char *qn_json_put_str(char *dst, const char *s, size_t len)
+{
+    size_t i = 0;
+
+    *dst++ = '"';
+    dst = escape_part(dst, s, len, &i, len);
+    *dst++ = '"';
+    return dst;
+}
+
+/* Pieces of a long string at a time, so the room asked for stays small. */
+#define ESCAPE_PIECE 4096
+
 void qn_json_escape(qn_buf *out, const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
+    char *end;
 
     qn_buf_addc(out, '"');
     while (i < len) {
-        unsigned char c = p[i];
-        size_t n;
-        if (c == '"' || c == '\\') {
-            qn_buf_addc(out, '\\');
-            qn_buf_addc(out, (char)c);
-            i++;
-        } else if (c == '\n') {
-            qn_buf_adds(out, "\\n"), i++;
-        } else if (c == '\t') {
-            qn_buf_adds(out, "\\t"), i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            qn_buf_addf(out, "\\u%04x", c), i++;
-        } else if (c == '<') {
-            /* keeps "</script>" inert when JSON is embedded in HTML */
-            qn_buf_adds(out, "\\u003c"), i++;
-        } else if ((n = qn_text_utf8(s + i, len - i, NULL)) == 0) {
-            qn_buf_adds(out, "\\ufffd"), i++;
-        } else {
-            qn_buf_add(out, p + i, n);
-            i += n;
-        }
+        size_t stop = len - i > ESCAPE_PIECE ? i + ESCAPE_PIECE : len;
+        qn_buf_grow(out, QN_JSON_STR_MAX(stop - i + 3));
+        end = escape_part(out->buf + out->len, s, len, &i, stop);
+        out->len = (size_t)(end - out->buf);
+        out->buf[out->len] = '\0';
     }
     qn_buf_addc(out, '"');
 }

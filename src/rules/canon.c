@@ -35,6 +35,81 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
     return best;
 }
 
+#define TABLE_MAX_CELLS 64
+#define TABLE_MAX_SYMS 16
+
+/* Read by every worker for every state: kept off other data's cache
+ * lines (a neighbour on the heap written meanwhile would evict it). */
+struct qn_canon_table {
+    char apart0[64];
+    int n, nchunks;  /* cells; bytes of a packed state */
+    size_t nsyms;
+    uint64_t *t;     /* [g][chunk][byte]: the image bits of those cells */
+    char apart1[64];
+};
+
+qn_canon_table *qn_canon_table_new(const qn_rules *r)
+{
+    int n = qn_rules_ncells(r);
+    size_t nsyms = qn_rules_nsyms(r);
+    qn_canon_table *t;
+
+    if (qn_rules_colours(r) != 2 || n > TABLE_MAX_CELLS || nsyms < 2 ||
+        nsyms > TABLE_MAX_SYMS)
+        return NULL;
+    t = QN_NEW(qn_canon_table);
+    t->n = n;
+    t->nchunks = (n + 7) / 8;
+    t->nsyms = nsyms;
+    t->t = QN_NEWN(nsyms * (size_t)t->nchunks * 256, uint64_t);
+    for (size_t g = 0; g < nsyms; g++) {
+        /* cell i goes to j = sym(i) in the image t[j] = s[q[j]] */
+        const int *to = qn_rules_sym(r, g);
+        for (int c = 0; c < t->nchunks; c++) {
+            uint64_t *e = t->t + (g * (size_t)t->nchunks + (size_t)c) * 256;
+            for (int v = 0; v < 256; v++)
+                for (int b = 0; b < 8 && c * 8 + b < n; b++)
+                    if (v >> b & 1)
+                        e[v] |= UINT64_C(1) << (n - 1 - to[c * 8 + b]);
+        }
+    }
+    return t;
+}
+
+void qn_canon_table_free(qn_canon_table *t)
+{
+    if (!t)
+        return;
+    free(t->t);
+    free(t);
+}
+
+size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
+                           uint8_t *out, const uint8_t *s)
+{
+    uint64_t m = 0, img, min = 0;
+    size_t best = 0;
+    const uint64_t *e;
+
+    if (!t)
+        return qn_canon_form(r, out, s);
+    for (int i = 0; i < t->n; i++)
+        m |= (uint64_t)(s[i] & 1) << i;
+    /* the smallest number is the lexicographically smallest image; a
+     * tie keeps the first symmetry, as qn_canon_form does */
+    for (size_t g = 0; g < t->nsyms; g++) {
+        e = t->t + g * (size_t)t->nchunks * 256;
+        img = 0;
+        for (int c = 0; c < t->nchunks; c++, e += 256)
+            img |= e[m >> (8 * c) & 255];
+        if (g == 0 || img < min)
+            min = img, best = g;
+    }
+    for (int j = 0; j < t->n; j++)
+        out[j] = (uint8_t)(min >> (t->n - 1 - j) & 1);
+    return best;
+}
+
 int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
                       int limit)
 {
@@ -53,16 +128,26 @@ int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
     return best;
 }
 
+/*
+ * Worker threads read n, bits and bytes (qn_seen_prepare) while one
+ * thread inserts; the 64-byte gaps keep the fields it writes off the
+ * cache lines they read (and off any neighbour on the heap), or every
+ * insert would pull the line from under them.
+ */
 struct qn_seen {
+    char apart0[64];
     int n;
     int bits;        /* bits per packed cell */
     size_t bytes;    /* bytes per packed state */
+    char apart1[64];
     uint8_t *arena;  /* count * bytes */
     uint64_t *pay;   /* count payloads */
     size_t count, cap;
-    uint32_t *slot;  /* nslot entries: 0 = empty, else index + 1 */
+    uint64_t *slot;  /* nslot entries: 0 = empty, else the key's hash's
+                        high 32 bits over index + 1 (the low 32 bits) */
     size_t nslot;    /* a power of two, at least twice count */
     uint8_t *key;    /* scratch: the key being looked up */
+    char apart2[64];
 };
 
 qn_seen *qn_seen_new(int n, unsigned k)
@@ -77,7 +162,7 @@ qn_seen *qn_seen_new(int n, unsigned k)
     if (!set->bytes)
         set->bytes = 1;
     set->nslot = 1024;
-    set->slot = QN_NEWN(set->nslot, uint32_t);
+    set->slot = QN_NEWN(set->nslot, uint64_t);
     set->key = QN_NEWN(set->bytes, uint8_t);
     return set;
 }
@@ -127,17 +212,30 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
+/* A slot for entry i (0-based) whose key hashes to hash. The hash's high
+ * half rides along, so a probe reads the arena (a cache miss, as a rule)
+ * only for a key that very likely matches. */
+static uint64_t slot_of(uint64_t hash, size_t i)
+{
+    return (hash >> 32 << 32) | (uint64_t)(i + 1);
+}
+
+static size_t slot_index(uint64_t slot)
+{
+    return (size_t)(uint32_t)slot - 1;
+}
+
 static void grow(qn_seen *set)
 {
     size_t nslot = set->nslot * 2;
-    uint32_t *slot = QN_NEWN(nslot, uint32_t);
+    uint64_t *slot = QN_NEWN(nslot, uint64_t);
 
     for (size_t i = 0; i < set->count; i++) {
-        size_t h = hash_bytes(set->arena + i * set->bytes, set->bytes) &
-                   (nslot - 1);
+        uint64_t hash = hash_bytes(set->arena + i * set->bytes, set->bytes);
+        size_t h = hash & (nslot - 1);
         while (slot[h])
             h = (h + 1) & (nslot - 1);
-        slot[h] = (uint32_t)(i + 1);
+        slot[h] = slot_of(hash, i);
     }
     free(set->slot);
     set->slot = slot;
@@ -149,10 +247,13 @@ static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
                     int *found)
 {
     size_t h = hash & (set->nslot - 1);
+    uint64_t tag = hash >> 32;
 
     for (; set->slot[h]; h = (h + 1) & (set->nslot - 1)) {
-        size_t i = set->slot[h] - 1;
-        if (!memcmp(set->arena + i * set->bytes, key, set->bytes)) {
+        uint64_t s = set->slot[h];
+        if (s >> 32 == tag &&
+            !memcmp(set->arena + slot_index(s) * set->bytes, key,
+                    set->bytes)) {
             *found = 1;
             return h;
         }
@@ -161,10 +262,13 @@ static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
     return h;
 }
 
-static size_t lookup(qn_seen *set, const uint8_t *canon, int *found)
+void qn_seen_prefetch(const qn_seen *set, uint64_t hash)
 {
-    pack(set, set->key, canon);
-    return probe(set, set->key, hash_bytes(set->key, set->bytes), found);
+#if defined(__GNUC__)
+    __builtin_prefetch(&set->slot[hash & (set->nslot - 1)]);
+#else
+    (void)set, (void)hash;
+#endif
 }
 
 size_t qn_seen_key_size(const qn_seen *set)
@@ -179,14 +283,22 @@ void qn_seen_prepare(const qn_seen *set, uint8_t *key, uint64_t *hash,
     *hash = hash_bytes(key, set->bytes);
 }
 
-int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
+                          uint64_t hash, uint64_t *first)
 {
     int found;
-    size_t h = lookup(set, canon, &found);
+    size_t h = probe(set, key, hash, &found);
 
     if (found && first)
-        *first = set->pay[set->slot[h] - 1];
+        *first = set->pay[slot_index(set->slot[h])];
     return found;
+}
+
+int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first)
+{
+    pack(set, set->key, canon);
+    return qn_seen_find_prepared(set, set->key,
+                                 hash_bytes(set->key, set->bytes), first);
 }
 
 int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
@@ -206,7 +318,7 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
 
     if (found) {
         if (first)
-            *first = set->pay[set->slot[h] - 1];
+            *first = set->pay[slot_index(set->slot[h])];
         return 0;
     }
     if (set->count == set->cap) {
@@ -216,7 +328,7 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
     }
     memcpy(set->arena + set->count * set->bytes, key, set->bytes);
     set->pay[set->count] = payload;
-    set->slot[h] = (uint32_t)(++set->count);
+    set->slot[h] = slot_of(hash, set->count++);
     if (set->count * 2 > set->nslot)
         grow(set);
     return 1;

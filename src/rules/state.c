@@ -265,24 +265,49 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
     return QN_OK;
 }
 
+size_t qn_state_format_max(const qn_layout *l)
+{
+    /* a character a position, h - 1 separators, "(NNN)" for big values */
+    return (size_t)l->w * (size_t)l->h + (size_t)l->h +
+           4 * (size_t)l->ncells;
+}
+
+char *qn_state_put(char *dst, const qn_layout *l, const uint8_t *cells,
+                   char sep)
+{
+    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    const int *index = l->index;
+    int r, c, i;
+
+    for (r = 0; r < l->h; r++, index += l->w) {
+        if (r > 0)
+            *dst++ = sep;
+        for (c = 0; c < l->w; c++) {
+            i = index[c];
+            if (i < 0) {
+                *dst++ = '.';
+            } else if (cells[i] < 36) {
+                *dst++ = digit[cells[i]];
+            } else {
+                *dst++ = '(';
+                if (cells[i] >= 100)
+                    *dst++ = (char)('0' + cells[i] / 100);
+                *dst++ = (char)('0' + cells[i] / 10 % 10);
+                *dst++ = (char)('0' + cells[i] % 10);
+                *dst++ = ')';
+            }
+        }
+    }
+    return dst;
+}
+
 void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
                      char sep)
 {
-    int r, c, i;
+    char *end;
 
-    for (r = 0; r < l->h; r++) {
-        if (r > 0)
-            qn_buf_addc(out, sep);
-        for (c = 0; c < l->w; c++) {
-            i = l->index[r * l->w + c];
-            if (i < 0)
-                qn_buf_addc(out, '.');
-            else if (cells[i] < 10)
-                qn_buf_addc(out, (char)('0' + cells[i]));
-            else if (cells[i] < 36)
-                qn_buf_addc(out, (char)('a' + cells[i] - 10));
-            else
-                qn_buf_addf(out, "(%u)", (unsigned)cells[i]);
-        }
-    }
+    qn_buf_grow(out, qn_state_format_max(l));
+    end = qn_state_put(out->buf + out->len, l, cells, sep);
+    out->len = (size_t)(end - out->buf);
+    out->buf[out->len] = '\0';
 }

@@ -9,6 +9,7 @@
 #include "quench/canon.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
+#include "verdict_internal.h"
 
 static const char *const names[] = {
 #define QN_X_NAME(e, s) s,
@@ -21,12 +22,19 @@ const char *qn_verdict_name(qn_verdict v)
     return (unsigned)v < QN_NVERDICTS ? names[v] : "?";
 }
 
+/* Threads preparing read the first part for every record while the
+ * settling thread counts; the 64-byte gaps keep the counts (and heap
+ * neighbours) off the lines they read. */
 struct qn_judge {
+    char apart0[64];
     const qn_solver *g;
-    qn_seen *seen;
-    uint64_t count[QN_NVERDICTS];
-    uint8_t *canon;
+    qn_seen *seen;   /* accepted puzzles; read by qn_judge_prepare only for
+                        its key size, so threads may prepare meanwhile */
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
+    qn_canon_table *canon;   /* canonical forms by table, or NULL */
+    char apart1[64];
+    uint64_t count[QN_NVERDICTS];
+    char apart2[64];
 };
 
 qn_judge *qn_judge_new(const qn_solver *g)
@@ -38,7 +46,7 @@ qn_judge *qn_judge_new(const qn_solver *g)
     qn_rules_hash(qn_solver_rules(g), hash);
     qn_puzzle_id_key_init(&j->id_key, hash);
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
-    j->canon = QN_NEWN((size_t)qn_solver_ncells(g) + 1, uint8_t);
+    j->canon = qn_canon_table_new(qn_solver_rules(g));
     return j;
 }
 
@@ -47,7 +55,7 @@ void qn_judge_free(qn_judge *j)
     if (!j)
         return;
     qn_seen_free(j->seen);
-    free(j->canon);
+    qn_canon_table_free(j->canon);
     free(j);
 }
 
@@ -55,12 +63,16 @@ void qn_ruling_init(qn_ruling *r, const qn_judge *j)
 {
     memset(r, 0, sizeof(*r));
     qn_answer_init(&r->ans, j->g);
+    r->canon = QN_NEWN((size_t)qn_solver_ncells(j->g) + 1, uint8_t);
+    r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);
 }
 
 void qn_ruling_release(qn_ruling *r)
 {
     qn_answer_release(&r->ans);
+    free(r->canon);
+    free(r->seen_key);
     qn_buf_release(&r->reason);
 }
 
@@ -70,7 +82,8 @@ uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
 }
 
 /* Claims: a solution must replay; a minimum must be the true one. */
-static int check_claims(qn_judge *j, qn_ruling *out, const qn_submission *s)
+static int check_claims(const qn_judge *j, qn_ruling *out,
+                        const qn_submission *s)
 {
     if (s->has_solution && !qn_solver_replays(j->g, s->cells, s->solution)) {
         out->claim_plan_bad = 1;
@@ -94,54 +107,103 @@ static int check_claims(qn_judge *j, qn_ruling *out, const qn_submission *s)
     return 0;
 }
 
-static qn_verdict decide(qn_judge *j, qn_ruling *out,
-                         const qn_submission *sub)
+/* Everything but the set of accepted puzzles: a claim is checked before
+ * settling knows whether the puzzle repeats one, and dropped if so. */
+static qn_verdict examine(const qn_judge *j, qn_ruling *out,
+                          const qn_submission *sub)
 {
+    int n = qn_solver_ncells(j->g);
+
     if (!sub->ok) {
         qn_buf_adds(&out->reason, sub->err.msg);
         return QN_VERDICT_MALFORMED;
     }
     /* the id names the puzzle whatever becomes of it */
-    qn_canon_form(qn_solver_rules(j->g), j->canon, sub->cells);
-    out->puzzle_id =
-        qn_puzzle_id(&j->id_key, j->canon, qn_solver_ncells(j->g));
-    out->canon = j->canon;
+    qn_canon_form_table(j->canon, qn_solver_rules(j->g), out->canon,
+                        sub->cells);
+    out->puzzle_id = qn_puzzle_id(&j->id_key, out->canon, n);
     out->has_puzzle_id = 1;
     qn_solver_answer(j->g, &out->ans, sub->cells);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable)
         return QN_VERDICT_UNSOLVABLE;
-    /* only accepted puzzles count as seen: a rejected claim can be fixed */
-    if (qn_seen_find(j->seen, j->canon, &out->dup_of))
-        return QN_VERDICT_DUPLICATE;
+    qn_seen_prepare(j->seen, out->seen_key, &out->seen_hash, out->canon);
     if (check_claims(j, out, sub))
         return QN_VERDICT_CLAIM_MISMATCH;
-    qn_seen_add(j->seen, j->canon, sub->seq, NULL);
     return QN_VERDICT_OK;
 }
 
-void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
+void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
+                      const qn_submission *sub)
 {
     qn_buf_reset(&out->reason);
     out->has_puzzle_id = 0;
     out->puzzle_id = 0;
-    out->canon = NULL;
     out->dup_of = 0;
     out->dup_stored = 0;
     out->dup_stored_id = 0;
     out->claim_plan_bad = 0;
     out->claim_delta = 0;
-    out->verdict = decide(j, out, sub);
-    j->count[out->verdict]++;
+    out->verdict = examine(j, out, sub);
+}
+
+/* Only accepted puzzles count as seen: a rejected claim can be fixed. */
+qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
+                            uint64_t hash, uint64_t seq, uint64_t *dup_of)
+{
+    if ((v == QN_VERDICT_OK &&
+         !qn_seen_add_prepared(j->seen, key, hash, seq, dup_of)) ||
+        (v == QN_VERDICT_CLAIM_MISMATCH &&
+         qn_seen_find_prepared(j->seen, key, hash, dup_of)))
+        v = QN_VERDICT_DUPLICATE;
+    j->count[v]++;
+    return v;
+}
+
+void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq)
+{
+    r->verdict = qn_judge__settle(j, r->verdict, r->seen_key, r->seen_hash,
+                                  seq, &r->dup_of);
+    if (r->verdict == QN_VERDICT_DUPLICATE) {
+        qn_buf_reset(&r->reason); /* a repeat's claims are not looked at */
+        r->claim_plan_bad = 0;
+        r->claim_delta = 0;
+    }
+}
+
+void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
+{
+    qn_judge_prepare(j, out, sub);
+    qn_judge_settle(j, out, sub->seq);
+}
+
+void qn_judge__prefetch(const qn_judge *j, uint64_t hash)
+{
+    qn_seen_prefetch(j->seen, hash);
+}
+
+void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to)
+{
+    j->count[from]--;
+    j->count[to]++;
+}
+
+const qn_solver *qn_judge__solver(const qn_judge *j)
+{
+    return j->g;
+}
+
+size_t qn_judge__key_size(const qn_judge *j)
+{
+    return qn_seen_key_size(j->seen);
 }
 
 void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
                                uint64_t puzzle_id)
 {
-    j->count[r->verdict]--;
+    qn_judge__recount(j, r->verdict, QN_VERDICT_DUPLICATE);
     r->verdict = QN_VERDICT_DUPLICATE;
     r->dup_stored = 1;
     r->dup_stored_id = puzzle_id;
-    j->count[r->verdict]++;
 }

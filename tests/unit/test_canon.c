@@ -1,8 +1,10 @@
 /*
  * test_canon.c: distances between puzzles up to symmetry
- * (qn_canon_distance), checked against the square's eight rigid motions
- * written out here, apart from the rule's own symmetry group: classic
- * Lights Out on an n x n board has exactly the dihedral group D4.
+ * (qn_canon_distance) and canonical forms by table (qn_canon_form_table),
+ * checked against the square's eight rigid motions written out here,
+ * apart from the rule's own symmetry group: classic Lights Out on an
+ * n x n board has exactly the dihedral group D4. On other rules the
+ * table must agree with qn_canon_form, or decline.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,88 @@ static void random_state(uint8_t *s, unsigned *seed)
         s[j] = (uint8_t)((*seed = *seed * 1103515245u + 12345u) >> 16 & 1);
 }
 
+/* The canonical form by definition: the smallest of the eight images. */
+static void brute_canon(uint8_t *out, const uint8_t *s)
+{
+    uint8_t img[CELLS];
+
+    for (int m = 0; m < 8; m++) {
+        apply(m, img, s);
+        if (m == 0 || memcmp(img, out, CELLS) < 0)
+            memcpy(out, img, CELLS);
+    }
+}
+
+static void test_table_5x5(const qn_rules *r)
+{
+    qn_canon_table *t = qn_canon_table_new(r);
+    uint8_t s[CELLS], want[CELLS], got[CELLS], img[CELLS];
+    unsigned seed = 24;
+    int bad = 0, moved = 0;
+
+    T_CHECK(t != NULL);
+    for (int i = 0; i < 20000; i++) {
+        random_state(s, &seed);
+        if (i % 3 == 0) /* symmetric states too: ties between images */
+            for (int j = 0; j < CELLS; j++)
+                s[motion(4, j / N, j % N)] = s[j];
+        brute_canon(want, s);
+        size_t g = qn_canon_form_table(t, r, got, s);
+        bad += memcmp(got, want, CELLS) != 0;
+        bad += g != qn_canon_form(r, img, s);
+        moved += g != 0;
+    }
+    T_EQ(bad, 0);
+    T_CHECK(moved > 10000);
+    qn_canon_table_free(t);
+}
+
+/* Every shipped rule: the table gives qn_canon_form's answer, or there is
+ * none (more colours, cells or symmetries than it takes). */
+static void test_table_rules(void)
+{
+    static const char *const files[] = {
+        "rules/classic-3x3.yaml", "rules/classic-7x7.yaml",
+        "rules/classic-9x9.yaml", "rules/cross-7x7.yaml",
+        "rules/hexagon-3.yaml", "rules/moore-6x6.yaml",
+        "rules/torus-5x5.yaml", "rules/whack-a-mole-4x4.yaml",
+        "rules/ring6-mod8.yaml", "rules/merlin.yaml"};
+    int tabled = 0;
+
+    for (size_t f = 0; f < sizeof(files) / sizeof(*files); f++) {
+        qn_rules *r = NULL;
+        qn_canon_table *t;
+        uint8_t s[4096], want[4096], got[4096];
+        unsigned seed = 5;
+        int n, bad = 0;
+        unsigned k;
+
+        if (qn_rules_load_file(&r, files[f], NULL) != QN_OK) {
+            T_FAILF("%s does not load", files[f]);
+            continue;
+        }
+        n = qn_rules_ncells(r);
+        k = qn_rules_colours(r);
+        t = qn_canon_table_new(r);
+        T_CHECK((t != NULL) == (k == 2 && n <= 64 && qn_rules_nsyms(r) > 1 &&
+                                qn_rules_nsyms(r) <= 16));
+        tabled += t != NULL;
+        for (int i = 0; i < 2000; i++) {
+            for (int j = 0; j < n; j++)
+                s[j] = (uint8_t)(((seed = seed * 1103515245u + 12345u) >>
+                                  16) % k);
+            bad += qn_canon_form_table(t, r, got, s) !=
+                   qn_canon_form(r, want, s);
+            bad += memcmp(got, want, (size_t)n) != 0;
+        }
+        if (bad)
+            T_FAILF("%s: %d differences from qn_canon_form", files[f], bad);
+        qn_canon_table_free(t);
+        qn_rules_free(r);
+    }
+    T_CHECK(tabled >= 5);
+}
+
 int main(void)
 {
     qn_rules *r = NULL;
@@ -95,6 +179,8 @@ int main(void)
     T_EQ(bad[3], 0); /* an image is the same puzzle */
     T_EQ(bad[4], 0); /* the same for images */
     T_CHECK(near >= 400); /* the near pairs were near */
+    test_table_5x5(r);
+    test_table_rules();
     qn_rules_free(r);
     return t_done();
 }

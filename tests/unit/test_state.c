@@ -91,6 +91,12 @@ static void test_basic(void)
     qn_state_format(&b, &l, c, '/');
     T_CHECK(!strcmp(b.buf, "(254)(36)z/000/007"));
     qn_buf_release(&b);
+    /* every cell at its widest: the bound qn_state_put is given holds */
+    memset(c, 254, 9);
+    qn_state_format(&b, &l, c, '/');
+    T_EQ(b.len, 9 * 5 + 2);
+    T_CHECK(b.len <= qn_state_format_max(&l));
+    qn_buf_release(&b);
     /* leading zeros are just decimal */
     T_EQ(qn_state_parse(c, &l, 255, "(0000254)00/000/000", 19, NULL), QN_OK);
     T_EQ(c[0], 254);

@@ -1,0 +1,71 @@
+/*
+ * verdict_stream.h: the verdicts of a whole submission stream, judged on
+ * every core and handed back one at a time in input order.
+ *
+ * The caller's thread reads records (qn_submit_next) into batches of up to
+ * 1024 (fewer for big boards or long records, so a batch holds about a
+ * MiB); worker threads judge each batch (qn_judge_prepare) and write its
+ * verdicts (qn_verdict_write), and so does the caller's thread rather
+ * than wait for them; the caller's thread then settles the records in
+ * order (qn_judge_settle: duplicates) and takes them one by one. At most 2 * jobs + 2 batches exist at once, so memory stays flat
+ * whatever the input's length. The verdicts, their order and the judge's
+ * counts are the same whatever the number of threads.
+ */
+#ifndef QN_VERDICT_STREAM_H
+#define QN_VERDICT_STREAM_H
+
+#include <stdint.h>
+
+#include "quench/buf.h"
+#include "quench/err.h"
+#include "quench/submit.h"
+#include "quench/verdict.h"
+#include "quench/verdict_write.h"
+
+/* One settled record, borrowed until the next qn_verdict_stream_next. */
+typedef struct qn_verdict_item {
+    const qn_submission *sub; /* the record as the reader gave it */
+    qn_verdict verdict;
+    int has_puzzle_id; /* every verdict but malformed */
+    uint64_t puzzle_id;
+    const uint8_t *canon; /* has_puzzle_id: the canonical cells */
+    /* ok and claim-mismatch: the least presses, how many solutions
+     * attain it, and the smallest such solution (ncells) */
+    uint64_t presses, noptimal;
+    const uint8_t *plan;
+} qn_verdict_item;
+
+typedef struct qn_verdict_stream qn_verdict_stream;
+
+/*
+ * Judge the records of rd with j, writing verdicts in `style`, on `jobs`
+ * threads: the caller's and jobs - 1 workers, started only when the input
+ * is longer than one batch. j and rd are borrowed and
+ * must outlive the stream; while it lives, only it reads rd and settles
+ * with j (the caller may still call qn_judge_count).
+ */
+qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
+                                         qn_verdict_style style, int jobs);
+
+/*
+ * The next record, settled: returns 1 with *out set, 0 at the end of the
+ * input, or the reader's negative code (err set as qn_submit_next does)
+ * once every record before the failure has come out.
+ */
+int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
+                           qn_err *err);
+
+/* The current record (an ok one) is a stored puzzle: it becomes a
+ * duplicate of the stored puzzle whose id is puzzle_id. */
+void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id);
+
+/* Append the current record's verdict to out. */
+void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out);
+
+/* qn_submit_skipped as of the last record handed out (or the end). */
+uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs);
+
+/* Stop the workers and free; NULL-safe. */
+void qn_verdict_stream_free(qn_verdict_stream *vs);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * verdict_internal.h: what verdict_stream.c needs of a judge (verdict.c)
+ * when it keeps the rulings of a batch in its own compact form. Not
+ * installed.
+ */
+#ifndef QN_VERDICT_INTERNAL_H
+#define QN_VERDICT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "quench/verdict.h"
+
+/*
+ * qn_judge_settle on the parts of a ruling it reads: the prepared
+ * verdict v and the seen key and hash. Returns the settled verdict
+ * (*dup_of set for a duplicate) and counts it.
+ */
+qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
+                            uint64_t hash, uint64_t seq, uint64_t *dup_of);
+
+/* A hint: a record whose seen key hashes to hash settles soon. */
+void qn_judge__prefetch(const qn_judge *j, uint64_t hash);
+
+/* A counted verdict changed from `from` to `to`. */
+void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to);
+
+const qn_solver *qn_judge__solver(const qn_judge *j);
+size_t qn_judge__key_size(const qn_judge *j); /* bytes of a seen key */
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * verdict_write.c: verdicts as text lines and JSON objects (see
+ * verdict_write.h), each written at a pointer into room reserved once.
+ */
+#include "quench/verdict_write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/jsonw.h"
+#include "quench/layout.h"
+#include "quench/mem.h"
+#include "quench/puzzle_id.h"
+#include "quench/rules.h"
+#include "quench/state.h"
+
+struct qn_verdict_writer { /* read by every worker for every verdict */
+    char apart0[64];           /* off heap neighbours' cache lines */
+    const qn_solver *g;
+    const qn_layout *l;
+    qn_verdict_style style;
+    int n;            /* cells */
+    size_t state_max; /* bytes of a witness, at most */
+    qn_buf names;     /* text: the cells' names ("(r,c)"), back to back */
+    size_t *name_at;  /* n + 1 offsets into names */
+    size_t name_max;  /* the longest name */
+    char apart1[64];
+};
+
+qn_verdict_writer *qn_verdict_writer_new(const qn_solver *g,
+                                         qn_verdict_style style)
+{
+    qn_verdict_writer *w = QN_NEW(qn_verdict_writer);
+
+    w->g = g;
+    w->l = qn_rules_layout(qn_solver_rules(g));
+    w->style = style;
+    w->n = qn_solver_ncells(g);
+    w->state_max = qn_state_format_max(w->l);
+    qn_buf_init(&w->names);
+    w->name_at = QN_NEWN((size_t)w->n + 1, size_t);
+    for (int i = 0; i < w->n; i++) {
+        qn_solver_cell_name(g, &w->names, i);
+        w->name_at[i + 1] = w->names.len;
+        if (w->names.len - w->name_at[i] > w->name_max)
+            w->name_max = w->names.len - w->name_at[i];
+    }
+    return w;
+}
+
+void qn_verdict_writer_free(qn_verdict_writer *w)
+{
+    if (!w)
+        return;
+    qn_buf_release(&w->names);
+    free(w->name_at);
+    free(w);
+}
+
+/* a string literal (pasting "" refuses anything else) */
+#define PUT(p, lit) put(p, "" lit, sizeof(lit) - 1)
+
+static char *put(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *put_i64(char *p, int64_t v)
+{
+    if (v >= 0)
+        return qn_json_put_u64(p, (uint64_t)v);
+    *p++ = '-';
+    return qn_json_put_u64(p, (uint64_t)0 - (uint64_t)v);
+}
+
+static char *put_puzzle_id(char *p, uint64_t id)
+{
+    char hex[QN_PUZZLE_ID_HEX];
+
+    qn_puzzle_id_hex(hex, id);
+    return put(p, hex, QN_PUZZLE_ID_HEX - 1);
+}
+
+/* A string from outside on a text line: CR and LF become spaces, so one
+ * verdict stays one line whatever ids and reasons hold. */
+static char *put_line(char *p, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = s[i] == '\n' || s[i] == '\r' ? ' ' : s[i];
+    return p + n;
+}
+
+static char *put_str(char *p, const char *s)
+{
+    return qn_json_put_str(p, s, strlen(s));
+}
+
+/* The cells as a JSON array's elements; most are single digits. */
+static char *json_cells(char *p, const uint8_t *x, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            *p++ = ',';
+        if (x[i] < 10)
+            *p++ = (char)('0' + x[i]);
+        else
+            p = qn_json_put_u64(p, x[i]);
+    }
+    return p;
+}
+
+static char *json_duplicate(char *p, int stored, uint64_t dup_of)
+{
+    if (!stored) {
+        p = PUT(p, ",\"duplicate_of\":");
+        return qn_json_put_u64(p, dup_of);
+    }
+    p = PUT(p, ",\"duplicate_of_stored\":\"");
+    p = put_puzzle_id(p, dup_of);
+    *p++ = '"';
+    return p;
+}
+
+static char *text_duplicate(char *p, int stored, uint64_t dup_of)
+{
+    if (!stored) {
+        p = PUT(p, "same puzzle as #");
+        return qn_json_put_u64(p, dup_of);
+    }
+    p = PUT(p, "same puzzle as stored puzzle ");
+    return put_puzzle_id(p, dup_of);
+}
+
+/* What only this verdict says, after the common members. */
+static char *json_body(const qn_verdict_writer *w, char *p,
+                       const qn_submission *s, const qn_ruling *r,
+                       const char *grade)
+{
+    const qn_answer *a = &r->ans;
+
+    switch (r->verdict) {
+    case QN_VERDICT_MALFORMED:
+        p = PUT(p, ",\"line\":");
+        p = put_i64(p, s->err.line);
+        p = PUT(p, ",\"col\":");
+        p = put_i64(p, s->err.col);
+        p = PUT(p, ",\"reason\":");
+        return put_str(p, r->reason.buf);
+    case QN_VERDICT_UNSOLVABLE:
+        if (!a->repair_known)
+            return PUT(p, ",\"repair\":null");
+        p = PUT(p, ",\"repair\":[");
+        for (int i = 0; i < a->nrepair; i++) {
+            if (i)
+                *p++ = ',';
+            *p++ = '[';
+            p = put_i64(p, a->repair_cell[i]);
+            *p++ = ',';
+            p = qn_json_put_u64(p, a->repair_value[i]);
+            *p++ = ']';
+        }
+        *p++ = ']';
+        return p;
+    case QN_VERDICT_DUPLICATE:
+        return json_duplicate(p, r->dup_stored,
+                              r->dup_stored ? r->dup_stored_id : r->dup_of);
+    case QN_VERDICT_CLAIM_MISMATCH:
+        p = PUT(p, ",\"reason\":");
+        p = put_str(p, r->reason.buf);
+        if (!r->claim_plan_bad) {
+            p = PUT(p, ",\"claimed_minus_true\":");
+            p = put_i64(p, r->claim_delta);
+        }
+        /* then the true figures, as for ok */
+        /* fall through */
+    case QN_VERDICT_OK:
+        p = PUT(p, ",\"min_presses\":");
+        p = qn_json_put_u64(p, a->mp.presses);
+        p = a->exact ? PUT(p, ",\"exact\":true") : PUT(p, ",\"exact\":false");
+        p = PUT(p, ",\"optimal_solutions\":");
+        p = qn_json_put_u64(p, a->exact ? a->mp.noptimal : 0);
+        p = PUT(p, ",\"grade\":");
+        p = grade ? put_str(p, grade) : PUT(p, "null");
+        p = PUT(p, ",\"solution\":[");
+        p = json_cells(p, a->plan, w->n);
+        *p++ = ']';
+        return p;
+    case QN_VERDICT_TRIVIAL:
+    default:
+        return p;
+    }
+}
+
+static char *text_body(const qn_verdict_writer *w, char *p,
+                       const qn_submission *s, const qn_ruling *r,
+                       const char *grade)
+{
+    const qn_answer *a = &r->ans;
+
+    switch (r->verdict) {
+    case QN_VERDICT_MALFORMED:
+        p = put_i64(p, s->err.line);
+        *p++ = ':';
+        p = put_i64(p, s->err.col);
+        p = PUT(p, ": ");
+        return put_line(p, r->reason.buf, strlen(r->reason.buf));
+    case QN_VERDICT_UNSOLVABLE:
+        if (!a->repair_known)
+            return PUT(p, "repair not computed");
+        p = PUT(p, "change ");
+        p = put_i64(p, a->nrepair);
+        p = a->nrepair == 1 ? PUT(p, " cell:") : PUT(p, " cells:");
+        for (int i = 0; i < a->nrepair; i++) {
+            size_t at = w->name_at[a->repair_cell[i]];
+            p = i ? PUT(p, ", ") : PUT(p, " ");
+            p = put(p, w->names.buf + at,
+                    w->name_at[a->repair_cell[i] + 1] - at);
+            p = PUT(p, " to ");
+            p = qn_json_put_u64(p, a->repair_value[i]);
+        }
+        return p;
+    case QN_VERDICT_DUPLICATE:
+        return text_duplicate(p, r->dup_stored,
+                              r->dup_stored ? r->dup_stored_id : r->dup_of);
+    case QN_VERDICT_TRIVIAL:
+        return PUT(p, "already at the goal");
+    case QN_VERDICT_CLAIM_MISMATCH:
+        p = put_line(p, r->reason.buf, strlen(r->reason.buf));
+        p = PUT(p, "; ");
+        /* fall through */
+    case QN_VERDICT_OK:
+        p = qn_json_put_u64(p, a->mp.presses);
+        p = a->mp.presses == 1 ? PUT(p, " press") : PUT(p, " presses");
+        if (!a->exact)
+            p = PUT(p, " (not proven minimal)");
+        if (grade) {
+            p = PUT(p, ", grade ");
+            p = put_line(p, grade, strlen(grade));
+        }
+        p = PUT(p, ", witness ");
+        return qn_state_put(p, w->l, a->plan, '/');
+    default:
+        return p;
+    }
+}
+
+/* Bytes the verdict may take, at most: the strings from outside escaped
+ * (up to 6 bytes each in JSON), the cells, the repair, and the rest. */
+static size_t room(const qn_verdict_writer *w, const qn_ruling *r, size_t idlen,
+                   size_t notelen, size_t metalen, size_t gradelen)
+{
+    size_t n = 512 + QN_JSON_STR_MAX(idlen) + QN_JSON_STR_MAX(notelen) +
+               metalen + QN_JSON_STR_MAX(r->reason.len) +
+               QN_JSON_STR_MAX(gradelen);
+
+    if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
+        n += w->style == QN_VERDICT_TEXT ? w->state_max : 4 * (size_t)w->n;
+    if (r->verdict == QN_VERDICT_UNSOLVABLE && r->ans.repair_known)
+        n += (size_t)r->ans.nrepair * (w->name_max + 24);
+    return n;
+}
+
+static void finish(qn_buf *out, char *p)
+{
+    out->len = (size_t)(p - out->buf);
+    *p = '\0';
+}
+
+void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
+                      const qn_submission *s, const qn_ruling *r, int first,
+                      qn_verdict_marks *m)
+{
+    const char *name = qn_verdict_name(r->verdict), *grade = NULL;
+    size_t idlen = strlen(s->id), notelen = s->note ? strlen(s->note) : 0;
+    size_t metalen = s->meta ? strlen(s->meta) : 0;
+    int text = w->style == QN_VERDICT_TEXT;
+    char *p;
+
+    if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
+        grade = qn_solver_grade(w->g, r->ans.mp.presses);
+    qn_buf_grow(out,
+                room(w, r, idlen, notelen, metalen, grade ? strlen(grade) : 0));
+    p = out->buf + out->len;
+    m->start = out->len;
+    if (text) {
+        p = qn_json_put_u64(p, s->seq);
+        *p++ = '\t';
+        p = put_line(p, s->id, idlen);
+        *p++ = '\t';
+    } else {
+        if (w->style == QN_VERDICT_JSON && !first)
+            *p++ = ',';
+        p = PUT(p, "{\"seq\":");
+        p = qn_json_put_u64(p, s->seq);
+        p = PUT(p, ",\"id\":");
+        p = qn_json_put_str(p, s->id, idlen);
+        p = PUT(p, ",\"verdict\":\"");
+    }
+    m->name = (size_t)(p - out->buf);
+    p = put(p, name, strlen(name));
+    m->name_end = (size_t)(p - out->buf);
+    if (text) {
+        *p++ = '\t';
+        if (r->has_puzzle_id) {
+            p = PUT(p, "puzzle ");
+            p = put_puzzle_id(p, r->puzzle_id);
+            p = PUT(p, ": ");
+        }
+        m->body = (size_t)(p - out->buf);
+        p = text_body(w, p, s, r, grade);
+        m->tail = (size_t)(p - out->buf);
+        if (s->note) {
+            p = PUT(p, " (note: ");
+            p = put_line(p, s->note, notelen);
+            *p++ = ')';
+        }
+        *p++ = '\n';
+    } else {
+        *p++ = '"';
+        if (r->has_puzzle_id) {
+            p = PUT(p, ",\"puzzle_id\":\"");
+            p = put_puzzle_id(p, r->puzzle_id);
+            *p++ = '"';
+        }
+        if (s->note) {
+            p = PUT(p, ",\"note\":");
+            p = qn_json_put_str(p, s->note, notelen);
+        }
+        if (s->meta) {
+            p = PUT(p, ",\"meta\":");
+            p = put(p, s->meta, metalen);
+        }
+        m->body = (size_t)(p - out->buf);
+        p = json_body(w, p, s, r, grade);
+        m->tail = (size_t)(p - out->buf);
+        *p++ = '}';
+        if (w->style == QN_VERDICT_JSONL)
+            *p++ = '\n';
+    }
+    m->end = (size_t)(p - out->buf);
+    finish(out, p);
+}
+
+void qn_verdict_write_duplicate(const qn_verdict_writer *w, qn_buf *out,
+                                const char *text, const qn_verdict_marks *m,
+                                int stored, uint64_t dup_of)
+{
+    const char *name = qn_verdict_name(QN_VERDICT_DUPLICATE);
+    char *p;
+
+    qn_buf_grow(out, m->end - m->start + strlen(name) + 128);
+    p = out->buf + out->len;
+    p = put(p, text + m->start, m->name - m->start);
+    p = put(p, name, strlen(name));
+    p = put(p, text + m->name_end, m->body - m->name_end);
+    p = w->style == QN_VERDICT_TEXT ? text_duplicate(p, stored, dup_of)
+                                    : json_duplicate(p, stored, dup_of);
+    p = put(p, text + m->tail, m->end - m->tail);
+    finish(out, p);
+}
