@@ -211,9 +211,11 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
                 continue;
             if (c > 0 && c < l->w)
                 return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                                  "row %d has %d characters, board rows "
-                                  "have %d",
-                                  row, c, l->w);
+                                  "row %d has %d %s, board rows have %d",
+                                  row, c,
+                                  qn_plural((uint64_t)c, "character",
+                                            "characters"),
+                                  l->w);
             if (c == 0 && !empty_line) {
                 empty_line = t.line; /* an empty row: fatal if more follow */
                 empty_col = t.col;

@@ -49,6 +49,14 @@ q solve "$R/classic-3x3.yaml" --state 000
 expect_rc 65 "a state of one row"
 expect_err "state has 1 row, board has 3" "state: 1 row"
 keep
+q solve "$R/classic-3x3.yaml" --state 0/000/000
+expect_rc 65 "a row of one character"
+expect_err "row 0 has 1 character, board rows have 3" "state: 1 character"
+keep
+printf '1/0000/0000/0000\n' >short.txt
+q validate "$R/whack-a-mole-4x4.yaml" short.txt
+expect_out "row 0 has 1 character," "validate: 1 character"
+keep
 printf 'quench: 1\nname: one\ncolours: 2\nboard:\n  grid: [1, 1]\npress:\n  stencil: plus\n' >one.yaml
 q rules check one.yaml
 expect_out "1 cell, 2 colours" "rules check: 1 cell"
@@ -56,7 +64,7 @@ keep
 q -v generate "$R/classic-3x3.yaml" -n 1 --seed 1
 expect_err "quench: 1 puzzle from" "generate: 1 puzzle"
 keep
-if grep -E "\b1 (puzzles|presses|cells|draws|rules|entries|solutions|patterns|rows|holes|witnesses|packs|runs|duplicates|sections|values|submissions)\b" all.txt; then
+if grep -E "\b1 (puzzles|presses|cells|draws|rules|entries|solutions|patterns|rows|holes|witnesses|packs|runs|duplicates|sections|values|submissions|characters)\b" all.txt; then
     not_ok "a count of 1 with a plural noun (above)"
 else ok; fi
 
