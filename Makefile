@@ -91,7 +91,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: completions all deps test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: completions all deps check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -189,6 +189,10 @@ check-fuzz: $(FUZZ_REPLAY)
 	  printf 'fuzz %-7s ' $$t; \
 	  $(OUT)/fuzz-replay/$$t fuzz/corpus/$$t || exit 1; \
 	done
+
+# Everything `make check` runs, built but not run (CI builds the san
+# variant this way while the loader and cluster tests run).
+check-build: $(QUENCH) $(TEST_BIN) $(FUZZ_REPLAY)
 
 # make torture: the whole malformed-input corpus, 1000 kill -9 rounds
 # (250 per scenario), 500 rounds of damaged databases under every command
