@@ -40,7 +40,7 @@ printf "%s\n" "${COMPREPLY[@]}"' comp "$@" >got 2>comp.err
 got() { sort got | tr '\n' ' ' | sed 's/ $//'; }
 
 comp ""
-for c in rules solve validate generate pack db export import completions help; do
+for c in rules solve show validate generate pack db export import completions help; do
     grep -qx "$c" got && ok || not_ok "bash: command '$c' offered"
 done
 comp gen
@@ -57,6 +57,10 @@ comp generate x --pr
 expect_eq "$(got)" "--presses" "bash: generate --pr -> --presses"
 comp export p --format ""
 expect_eq "$(got)" "csv flip html json jsonl svg" "bash: export --format's values"
+comp show x --color ""
+expect_eq "$(got)" "always auto never" "bash: show --color's values (its usage: auto, always, never)"
+comp show --db "$DB" --pack ""
+expect_eq "$(got)" "other world1 world2" "bash: show --pack: pack names from --db"
 comp generate x --mode s
 expect_eq "$(got)" "sample spread" "bash: generate --mode s"
 comp pack --db "$DB" show ""
