@@ -73,6 +73,9 @@ expect_empty_out() { # label
 expect_eq() { # got, want, label
     if [ "$1" = "$2" ]; then ok; else not_ok "$3: got '$1', want '$2'"; fi
 }
+expect_line() { # the whole of stdout, label
+    expect_eq "$(cat "$TMP/out")" "$1" "$2"
+}
 # py_checks ARGS... <PROGRAM: run a Python program (on stdin) that prints
 # one line per check, "ok" or "not ok: what is wrong", and count them.
 py_checks() {

@@ -32,10 +32,6 @@ replay() {
     rc=$?
 }
 # expect_line LINE LABEL: stdout is exactly that one line.
-expect_line() {
-    expect_eq "$(cat "$TMP/out")" "$1" "$2"
-}
-
 # --- every rule (rules/, and tests/loaders/rules/: what rules/ lacks), a
 # pack of $N puzzles each, exported as json ---------------
 for r in "$TOP"/rules/*.yaml "$TOP"/tests/loaders/rules/*.yaml; do
