@@ -15,6 +15,7 @@
 
 #include "quench/buf.h"
 #include "quench/canon.h"
+#include "quench/file.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
 #include "quench/rules.h"
@@ -921,21 +922,17 @@ static int nomem_merge_verdict(qn_store *s, const char *out, int rc,
     return rc == QN_OK ? NM_CLEAN : NM_REPORTED;
 }
 
-/* A byte copy of file from to a new file to (0 or -1). */
-static int copy_file(const char *from, const char *to)
-{
-    char buf[65536];
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-    size_t got;
-    int rc = in && out ? 0 : -1;
+/* An empty database's bytes, read once by test_nomem_merge; each child
+ * writes them to its own file (0, or -1 when it cannot). */
+static char *nm_empty;
+static size_t nm_empty_len;
 
-    while (rc == 0 && (got = fread(buf, 1, sizeof(buf), in)) > 0)
-        rc = fwrite(buf, 1, got, out) == got ? 0 : -1;
-    if (in && ferror(in))
-        rc = -1;
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0)
+static int write_empty(const char *to)
+{
+    FILE *f = fopen(to, "wb");
+    int rc = f && fwrite(nm_empty, 1, nm_empty_len, f) == nm_empty_len ? 0 : -1;
+
+    if (f && fclose(f) != 0)
         rc = -1;
     return rc;
 }
@@ -951,7 +948,7 @@ static int nomem_merge_child(const char *unused, long n)
     snprintf(out, sizeof(out), "%s/nmmerge-%ld.db", tmpdir, n);
     /* a copy of an empty database made once: creating the schema in
      * each of the sweep's thousands of children took a third of its time */
-    if (copy_file(tpath("nm-empty.db"), out) != 0 ||
+    if (write_empty(out) != 0 ||
         qn_store_open(&s, out, 0, NULL) != QN_OK)
         return NM_SETUP;
     qn_mem_fail_after(n);
@@ -996,9 +993,13 @@ static void test_nomem_merge(void)
     nm_merge_want = raw_int(tpath("s0.db"), "SELECT count(*) FROM puzzles");
     T_CHECK(nm_merge_want > 0);
     qn_store_close(open_ok(tpath("nm-empty.db")));
+    T_EQ(qn_file_read_all(&nm_empty, &nm_empty_len, tpath("nm-empty.db"),
+                          1 << 20, NULL),
+         QN_OK);
     nomem_sweep(NULL, nomem_merge_child, counts, merge_stride());
     T_EQ(counts[NM_WRONG], 0);
     T_CHECK(counts[NM_REPORTED] > 0);
+    free(nm_empty);
 }
 
 int main(void)
