@@ -481,7 +481,7 @@ CASES = {
     'puzzles-leaf-zeroed': ('big', 'page-zero', ('puzzles', -1), None,
                             None),
     'puzzles-leaf-copied': ('main', 'page-dup', ('puzzles', 2), None,
-                            ('puzzles', 5)),
+                            ('puzzles', -1)),
     # the pack walk and a second query disagreed ("rule 1 has no text",
     # exit 70)
     'canon-index-overwritten': ('merged', 'page-dup',

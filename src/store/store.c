@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,7 +19,17 @@
 #include "store_internal.h"
 
 #define DEFAULT_BUSY_MS 5000
-#define CACHE_KIB 65536 /* page cache: 64 MiB */
+/*
+ * The WAL is copied into the file once it holds this many pages (4 KiB
+ * each: 80 MiB), not SQLite's 1000. A generate --db batch rewrites most
+ * pages of the unique index (store_internal.h); checkpointing after every
+ * batch wrote each of them to the file again, with an fsync, each time.
+ * Checkpointing every few batches writes a page rewritten meanwhile once
+ * (1M classic 7x7: 15% less time, docs/PERFORMANCE.md). The WAL file
+ * grows to about this size plus a batch while a writer works; SQLite
+ * removes it when the last connection closes.
+ */
+#define WAL_AUTOCHECKPOINT "20000"
 
 static int is_memory(const char *path)
 {
@@ -31,6 +42,7 @@ static void close_handle(qn_store *s)
     sqlite3_finalize(s->dup_puzzle);
     sqlite3_close_v2(s->db);
     qn_store__claims_release(s);
+    qn_store__keys_forget(s);
     free(s->path);
     free(s);
 }
@@ -67,7 +79,6 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
     long long app = 0, ver = 0, nobj = 0;
     int rc, latest = qn_store_schema_version();
     int ro = (flags & QN_STORE_READONLY) || sqlite3_db_readonly(s->db, "main");
-    char sql[64];
 
     /* one statement, so one snapshot: another process may be creating
      * the schema right now, and three separate reads could straddle it */
@@ -85,15 +96,17 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
                           "database schema version %lld is newer than this "
                           "quench knows (%d); upgrade quench",
                           ver, latest);
-    snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%d", CACHE_KIB);
-    if ((rc = qn_store__exec(s, sql, err)))
+    if ((rc = qn_store__exec(s, "PRAGMA cache_size = " QN_STORE_CACHE_SIZE,
+                             err)))
         return rc;
     if (!ro) {
         /* WAL: readers never block the writer; synchronous=NORMAL syncs
          * at checkpoints only, so a committed batch survives a crash of
          * the process but the last ones may be lost on power failure. */
         if ((rc = qn_store__exec(s, "PRAGMA journal_mode = WAL", err)) ||
-            (rc = qn_store__exec(s, "PRAGMA synchronous = NORMAL", err)))
+            (rc = qn_store__exec(s, "PRAGMA synchronous = NORMAL", err)) ||
+            (rc = qn_store__exec(s, "PRAGMA wal_autocheckpoint = "
+                                    WAL_AUTOCHECKPOINT, err)))
             return rc;
     }
     if (ver < latest && !(flags & QN_STORE_NO_MIGRATE)) {
@@ -134,6 +147,19 @@ static int can_open(const char *path, unsigned flags, qn_err *err)
                       "cannot open database: %s", strerror(e));
 }
 
+/*
+ * SQLite counts every allocation under a global mutex for
+ * sqlite3_memory_used, which quench never asks: off, before SQLite
+ * initialises (a no-op if something initialised it already). 8% of the
+ * CPU time of generate --db (docs/PERFORMANCE.md).
+ */
+static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
+
+static void configure_sqlite(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int qn_store_open(qn_store **out, const char *path, unsigned flags,
                   qn_err *err)
 {
@@ -141,6 +167,7 @@ int qn_store_open(qn_store **out, const char *path, unsigned flags,
     int oflags, rc;
 
     *out = NULL;
+    pthread_once(&sqlite_once, configure_sqlite);
     if (!is_memory(path) && (rc = can_open(path, flags, err)) != QN_OK)
         return rc;
     s = QN_NEW(qn_store);
@@ -208,8 +235,10 @@ int qn_store_begin(qn_store *s, qn_err *err)
 
     if (s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "a batch is already open");
-    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) == QN_OK)
+    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) == QN_OK) {
         s->in_batch = 1;
+        s->batches++;
+    }
     return rc;
 }
 

@@ -103,8 +103,8 @@ typedef struct id_chunk {
     size_t n;
 } id_chunk;
 
-static int compute_chunk(qn_store *s, int64_t after, id_chunk *c,
-                         qn_err *err)
+static int compute_chunk(qn_store *s, int64_t after, int missing_only,
+                         id_chunk *c, qn_err *err)
 {
     sqlite3_stmt *st;
     uint8_t *cells = NULL;
@@ -114,11 +114,13 @@ static int compute_chunk(qn_store *s, int64_t after, id_chunk *c,
     rc = qn_store__prep(s, &st,
                         "SELECT p.id, r.hash, r.cells, r.colours, p.canon"
                         " FROM puzzles p JOIN rules r ON r.id = p.rule_id"
-                        " WHERE p.id > ? ORDER BY p.id LIMIT 1024",
+                        " WHERE p.id > ? AND (? = 0 OR p.uid IS NULL)"
+                        " ORDER BY p.id LIMIT 1024",
                         err);
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, after);
+    sqlite3_bind_int(st, 2, missing_only);
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         const char *hash = qn_store__col_str(st, 1);
         int n = sqlite3_column_int(st, 2);
@@ -147,7 +149,7 @@ static int compute_chunk(qn_store *s, int64_t after, id_chunk *c,
     return rc;
 }
 
-int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err)
+int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err)
 {
     sqlite3_stmt *up = NULL;
     id_chunk *c = QN_NEW(id_chunk);
@@ -157,7 +159,7 @@ int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err)
     rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?",
                         err);
     /* read a chunk, then write it: never update rows under a scan */
-    while (rc == QN_OK && (rc = compute_chunk(s, after, c, err)) == QN_OK &&
+    while (rc == QN_OK && (rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&
            c->n) {
         for (size_t i = 0; rc == QN_OK && i < c->n; i++) {
             sqlite3_bind_int64(up, 1, c->uid[i]);

@@ -11,7 +11,18 @@
 #include <stdint.h>
 
 #include "quench/err.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
+
+/* The seed of puzzle row T of schema DB, SQL: a generator puzzle's row
+ * keeps '' for its run's seed (migration 0004). */
+#define QN_STORE_SEED_SQL(T, DB)                                           \
+    "iif(" T ".seed = '', (SELECT seed FROM " DB ".runs WHERE id = " T     \
+    ".run_id), " T ".seed)"
+
+/* PRAGMA cache_size of every connection's databases: 64 MiB. A generate
+ * --db batch's dirty pages must fit (cmd_generate.h, DB_BATCH). */
+#define QN_STORE_CACHE_SIZE "-65536"
 
 struct qn_migration {
     int number;       /* NNNN of NNNN_name.sql: 1, 2, ... without gaps */
@@ -24,10 +35,25 @@ extern const size_t qn_nmigrations;
 struct sqlite3;
 struct sqlite3_stmt;
 
+/* store_keys.c's cache: the rule and run of the last puzzle put, read
+ * in batch number `batch` and good only while that batch is open. */
+struct qn_store__keys {
+    uint64_t batch;
+    int64_t rule_id;         /* 0: none */
+    qn_puzzle_id_key key;    /* of the rule's hash */
+    int n;                   /* the rule's cells, colours */
+    unsigned k;
+    uint8_t *cells;          /* n, for unpacking a canonical key */
+    int64_t run_id;          /* 0: none */
+    char *run_seed;          /* NULL: no such run */
+};
+
 struct qn_store {
     struct sqlite3 *db;
     char *path;
     int in_batch;                    /* a qn_store_begin is open */
+    uint64_t batches;                /* qn_store_begin calls so far */
+    struct qn_store__keys keys;
     int busy_ms;                     /* busy timeout, for messages */
     struct sqlite3_stmt *put_puzzle; /* cached: INSERT .. DO NOTHING */
     struct sqlite3_stmt *dup_puzzle; /* cached: id by (rule, canon) */
@@ -70,8 +96,21 @@ int qn_store__claim_run(qn_store *s, int64_t run_id, qn_err *err);
 /* Release every claim of the connection (at close). */
 void qn_store__claims_release(qn_store *s);
 
-/* store_ids.c: compute the id of every stored puzzle (migration 0002). */
-int qn_store__fill_puzzle_ids(qn_store *s, qn_err *err);
+/* store_ids.c: compute the id of every stored puzzle (migration 0002),
+ * or (missing_only) of those without one (migration 0004). */
+int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err);
+
+/* store_keys.c: the puzzle id of p, from its rule's hash and its
+ * canonical key (QN_EINVAL: a key of the wrong size; QN_ENOTFOUND: no
+ * such rule). */
+int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
+                         uint64_t *out, qn_err *err);
+/* The seed of run_id (*out NULL when there is no such run; owned by s,
+ * good until the next call). */
+int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
+                       qn_err *err);
+/* Drop the cache (at close). */
+void qn_store__keys_forget(qn_store *s);
 
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);

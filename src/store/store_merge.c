@@ -13,13 +13,18 @@
 
 #include <sqlite3.h>
 
+#include "quench/buf.h"
 #include "quench/mem.h"
 #include "store_internal.h"
 
 /* A puzzle copy's rank: the input's (IN_KEY) beats OUT's (OUT_KEY) when
  * smaller; both have a seed (the upsert's WHERE). */
-#define IN_KEY "(excluded.seed, excluded.stream_index, excluded.state)"
-#define OUT_KEY "(puzzles.seed, puzzles.stream_index, puzzles.state)"
+#define IN_KEY                                                            \
+    "(" QN_STORE_SEED_SQL("excluded", "main")                             \
+    ", excluded.stream_index, excluded.state)"
+#define OUT_KEY                                                           \
+    "(" QN_STORE_SEED_SQL("puzzles", "main")                              \
+    ", puzzles.stream_index, puzzles.state)"
 #define WINS IN_KEY " < " OUT_KEY
 
 static const char *const merge_sql[] = {
@@ -44,46 +49,140 @@ static const char *const merge_sql[] = {
     " finished = excluded.finished, status = excluded.status,"
     " summary = excluded.summary"
     " WHERE excluded.next_index > runs.next_index",
-    /* puzzles by (rule, canon). Of two copies of one puzzle the one with
-     * the smaller (seed, stream index, state) wins: within a run family
-     * the earlier stream index, as a single run keeps the first
-     * occurrence; the state only breaks ties between families that drew
-     * different orientations at one index. A total order, so the result
-     * is the same whatever order and grouping the inputs are merged in
-     * (copies without a seed, from validate or import, never replace nor
-     * are replaced: OUT's stays). Copies that differ are updated, the
-     * loser's values kept, so the moved-puzzle trigger (merge_track)
-     * sees both outcomes. */
-    "INSERT INTO main.puzzles (rule_id, state, canon,"
-    " min_presses, optimal, witness, grade, grader, seed, stream_index,"
-    " provenance, run_id, uid, submission, source, meta) SELECT mr.id,"
-    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"
-    " p.grader, p.seed, p.stream_index, p.provenance,"
-    " (SELECT m.id FROM main.runs m WHERE m.key = sru.key), p.uid,"
-    " p.submission, p.source, p.meta"
-    " FROM src.puzzles p JOIN src.rules sr ON sr.id = p.rule_id"
-    " JOIN main.rules mr ON mr.hash = sr.hash"
-    " LEFT JOIN src.runs sru ON sru.id = p.run_id"
-    " WHERE true ORDER BY sr.hash, p.seed, p.stream_index, p.id"
-    " ON CONFLICT (rule_id, canon) DO UPDATE SET"
-    " state = iif(" WINS ", excluded.state, state),"
-    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"
-    " optimal = iif(" WINS ", excluded.optimal, optimal),"
-    " witness = iif(" WINS ", excluded.witness, witness),"
-    " grade = iif(" WINS ", excluded.grade, grade),"
-    " grader = iif(" WINS ", excluded.grader, grader),"
-    " seed = iif(" WINS ", excluded.seed, seed),"
-    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"
-    " provenance = iif(" WINS ", excluded.provenance, provenance),"
-    " run_id = iif(" WINS ", excluded.run_id, run_id),"
-    " submission = iif(" WINS ", excluded.submission, submission),"
-    " source = iif(" WINS ", excluded.source, source),"
-    " meta = iif(" WINS ", excluded.meta, meta)"
-    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"
-    " AND " IN_KEY " IS NOT " OUT_KEY,
 };
 
 #define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
+
+/* Puzzles by (rule, canon). Of two copies of one puzzle the one with
+ * the smaller (seed, stream index, state) wins: within a run family
+ * the earlier stream index, as a single run keeps the first
+ * occurrence; the state only breaks ties between families that drew
+ * different orientations at one index. A total order, so the result
+ * is the same whatever order and grouping the inputs are merged in
+ * (copies without a seed, from validate or import, never replace nor
+ * are replaced: OUT's stays). Copies that differ are updated, the
+ * loser's values kept, so the moved-puzzle trigger (merge_track)
+ * sees both outcomes.
+ *
+ * The copies go in stream order (rule hash, seed, stream index, row), so
+ * OUT numbers its rows the same way whatever the inputs' layout. The
+ * input's own rows are usually in that order already (a generate shard
+ * stores its candidates in stream order, and a merge writes them so):
+ * src_in_stream_order finds out with one scan, and the copy then reads
+ * them by row, without sorting the whole input in a temporary B-tree.
+ * NOT INDEXED: the planner would otherwise read the table through its
+ * unique index, in random order.
+ */
+#define COPY_HEAD                                                          \
+    "INSERT INTO main.puzzles (rule_id, state, canon,"                     \
+    " min_presses, optimal, witness, grade, grader, seed, stream_index,"   \
+    " provenance, run_id, uid, submission, source, meta) SELECT mr.main,"  \
+    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"    \
+    " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"   \
+    " p.submission, p.source, p.meta" FROM_SRC " WHERE true ORDER BY "
+/* The input's puzzles with their rules and runs as OUT numbers them
+ * (merge_ids: an integer lookup a row, not two text ones) */
+#define FROM_SRC                                                           \
+    " FROM src.puzzles p NOT INDEXED"                                      \
+    " JOIN temp.merge_rules mr ON mr.src = p.rule_id"                      \
+    " LEFT JOIN temp.merge_runs mru ON mru.src = p.run_id"
+/* the input's seed of p: '' is its run's (QN_STORE_SEED_SQL) */
+#define SRC_SEED "iif(p.seed = '', mru.seed, p.seed)"
+#define COPY_TAIL                                                          \
+    " ON CONFLICT (uid, rule_id, canon) DO UPDATE SET"                     \
+    " state = iif(" WINS ", excluded.state, state),"                       \
+    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"     \
+    " optimal = iif(" WINS ", excluded.optimal, optimal),"                 \
+    " witness = iif(" WINS ", excluded.witness, witness),"                 \
+    " grade = iif(" WINS ", excluded.grade, grade),"                       \
+    " grader = iif(" WINS ", excluded.grader, grader),"                    \
+    " seed = iif(" WINS ", excluded.seed, seed),"                          \
+    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"  \
+    " provenance = iif(" WINS ", excluded.provenance, provenance),"        \
+    " run_id = iif(" WINS ", excluded.run_id, run_id),"                    \
+    " submission = iif(" WINS ", excluded.submission, submission),"        \
+    " source = iif(" WINS ", excluded.source, source),"                    \
+    " meta = iif(" WINS ", excluded.meta, meta)"                           \
+    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"        \
+    " AND " IN_KEY " IS NOT " OUT_KEY
+
+static const char copy_sorted[] =
+    COPY_HEAD "mr.hash, " SRC_SEED ", p.stream_index, p.id" COPY_TAIL;
+static const char copy_by_row[] = COPY_HEAD "p.id" COPY_TAIL;
+
+/* The stream-order key of the last row seen: NULLs first, as SQL orders
+ * them; rows with equal keys are in row order by construction. */
+typedef struct stream_key {
+    qn_buf hash, seed;
+    int has_seed, has_index;
+    int64_t index;
+} stream_key;
+
+/* <0, 0, >0 as a's key (the row st holds) sorts before, with, after b */
+static int key_cmp(sqlite3_stmt *st, const stream_key *b)
+{
+    const char *h = qn_store__col_str(st, 0), *seed = qn_store__col_text(st, 1);
+    int c = strcmp(h, b->hash.buf);
+
+    if (c)
+        return c;
+    if (!seed != !b->has_seed)
+        return seed ? 1 : -1;
+    if (seed && (c = strcmp(seed, b->seed.buf)))
+        return c;
+    if ((sqlite3_column_type(st, 2) != SQLITE_NULL) != b->has_index)
+        return b->has_index ? -1 : 1;
+    if (!b->has_index)
+        return 0;
+    return (sqlite3_column_int64(st, 2) > b->index) -
+           (sqlite3_column_int64(st, 2) < b->index);
+}
+
+static void key_take(sqlite3_stmt *st, stream_key *k)
+{
+    const char *seed = qn_store__col_text(st, 1);
+
+    qn_buf_reset(&k->hash);
+    qn_buf_adds(&k->hash, qn_store__col_str(st, 0));
+    qn_buf_reset(&k->seed);
+    k->has_seed = seed != NULL;
+    qn_buf_adds(&k->seed, seed ? seed : "");
+    k->has_index = sqlite3_column_type(st, 2) != SQLITE_NULL;
+    k->index = sqlite3_column_int64(st, 2);
+}
+
+/* *sorted: the input's puzzles by row id are in stream order. */
+static int src_in_stream_order(qn_store *s, int *sorted, qn_err *err)
+{
+    sqlite3_stmt *st;
+    stream_key prev = {QN_BUF_INIT, QN_BUF_INIT, 0, 0, 0};
+    int rc = qn_store__prep(s, &st,
+                            "SELECT mr.hash, " SRC_SEED ", p.stream_index"
+                            FROM_SRC " ORDER BY p.id",
+                            err),
+        r, first = 1;
+
+    if (rc != QN_OK)
+        return rc;
+    *sorted = 1;
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!first && key_cmp(st, &prev) < 0) {
+            *sorted = 0;
+            break;
+        }
+        key_take(st, &prev);
+        first = 0;
+    }
+    if (r != SQLITE_ROW && r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    qn_buf_release(&prev.hash);
+    qn_buf_release(&prev.seed);
+    return rc;
+}
+
+
+
 
 /*
  * Packs, by name. A pack new to this database is copied as it is. Two
@@ -123,8 +222,9 @@ static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
              " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
              " JOIN src.rules sr ON sr.id = sz.rule_id"
              " JOIN main.rules mr ON mr.hash = sr.hash"
-             " JOIN main.puzzles mz ON mz.rule_id = mr.id"
-             " AND mz.canon = sz.canon WHERE spp.pack_id = ?"
+             " JOIN main.puzzles mz ON mz.uid = sz.uid"
+             " AND mz.rule_id = mr.id AND mz.canon = sz.canon"
+             " WHERE spp.pack_id = ?"
              " AND NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
              " WHERE y.pack_id = %lld AND y.puzzle_id = mz.id)"
              " ORDER BY spp.position",
@@ -168,7 +268,8 @@ static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
         s,
         "SELECT p.id FROM main.pack_puzzles pp JOIN main.puzzles p"
         " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-        " ORDER BY p.seed, p.stream_index, p.state, pp.position",
+        " ORDER BY " QN_STORE_SEED_SQL("p", "main") ", p.stream_index,"
+        " p.state, pp.position",
         pack, &v, &n, err);
 
     if (rc == QN_OK)
@@ -287,7 +388,23 @@ static const char track_sql[] =
     " main.puzzles BEGIN INSERT OR IGNORE INTO merge_moved VALUES (new.id);"
     " END";
 static const char untrack_sql[] = "DROP TRIGGER IF EXISTS temp.merge_track;"
-                                  "DROP TABLE IF EXISTS temp.merge_moved";
+                                  "DROP TABLE IF EXISTS temp.merge_moved;"
+                                  "DROP TABLE IF EXISTS temp.merge_rules;"
+                                  "DROP TABLE IF EXISTS temp.merge_runs";
+
+/* The input's rule and run ids as OUT numbers them (after merge_sql
+ * copied them), with what the stream order reads of them. */
+static const char merge_ids_sql[] =
+    "CREATE TEMP TABLE IF NOT EXISTS merge_rules (src INTEGER PRIMARY KEY,"
+    " main INTEGER NOT NULL, hash TEXT NOT NULL);"
+    "DELETE FROM temp.merge_rules;"
+    "INSERT INTO temp.merge_rules SELECT sr.id, mr.id, sr.hash"
+    " FROM src.rules sr JOIN main.rules mr ON mr.hash = sr.hash;"
+    "CREATE TEMP TABLE IF NOT EXISTS merge_runs (src INTEGER PRIMARY KEY,"
+    " main INTEGER NOT NULL, seed TEXT NOT NULL);"
+    "DELETE FROM temp.merge_runs;"
+    "INSERT INTO temp.merge_runs SELECT sru.id, mru.id, sru.seed"
+    " FROM src.runs sru JOIN main.runs mru ON mru.key = sru.key";
 
 static int resort_moved(qn_store *s, qn_err *err)
 {
@@ -336,6 +453,12 @@ static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
     qn_store__bind_text(at, 1, in_path);
     rc = qn_store__step(s, at, err);
     sqlite3_finalize(at);
+    /* the input is read twice (src_in_stream_order, then the copy): with
+     * main's cache, not the 2 MiB an attached database gets, the second
+     * read finds its pages there (a 250k-puzzle shard is ~50 MB) */
+    if (rc == QN_OK)
+        rc = qn_store__exec(s, "PRAGMA src.cache_size = "
+                               QN_STORE_CACHE_SIZE, err);
     return rc;
 }
 
@@ -425,14 +548,20 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
 static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
 {
     long long runs0 = 0, runs1 = 0, moved = 0;
-    int64_t changes[NMERGE] = {0};
-    int rc = qn_store__exec(s, track_sql, err);
+    int64_t changes[NMERGE] = {0}, copied = 0;
+    int sorted = 0, rc = qn_store__exec(s, track_sql, err);
 
     if (rc == QN_OK) /* the runs table has a row per shard: small */
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs0, err);
     for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
         if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
             changes[i] = sqlite3_changes64(s->db);
+    if (rc == QN_OK && (rc = qn_store__exec(s, merge_ids_sql, err)) == QN_OK)
+        rc = src_in_stream_order(s, &sorted, err);
+    if (rc == QN_OK &&
+        (rc = qn_store__exec(s, sorted ? copy_by_row : copy_sorted, err)) ==
+            QN_OK)
+        copied = sqlite3_changes64(s->db);
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
     /* the puzzle upsert's changes are its inserts and its updates, and
@@ -442,7 +571,7 @@ static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
                            &moved, err);
     st->rules = changes[0]; /* INSERT OR IGNORE: the new rules */
     st->runs = runs1 - runs0;
-    st->puzzles = changes[NMERGE - 1] - moved;
+    st->puzzles = copied - moved;
     if (rc == QN_OK)
         rc = merge_packs(s, st, err);
     if (rc == QN_OK)

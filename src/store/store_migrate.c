@@ -38,6 +38,10 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
         return qn_err_set(err, QN_EDB, 0, 0,
                           "schema version %lld cannot take migration %s", v,
                           m->name);
+    /* 0004 makes the id part of the unique key: a row left without one
+     * (by sqlite3, say) gets it first */
+    if (m->number == 4 && (rc = qn_store__fill_puzzle_ids(s, 1, err)))
+        return rc;
     if (sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) != SQLITE_OK) {
         rc = qn_store__fail(s, sqlite3_errcode(s->db), err);
         return qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
@@ -45,7 +49,7 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
     }
     /* 0002 adds the puzzle id, which SQL cannot compute */
     if (m->number == 2)
-        rc = qn_store__fill_puzzle_ids(s, err);
+        rc = qn_store__fill_puzzle_ids(s, 0, err);
     if (rc == QN_OK && m->number == 1) {
         snprintf(sql, sizeof(sql), "PRAGMA application_id = %d",
                  (int)QN_STORE_APPLICATION_ID);

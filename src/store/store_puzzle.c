@@ -9,6 +9,7 @@
 
 #include <sqlite3.h>
 
+#include "quench/puzzle_id.h"
 #include "store_internal.h"
 
 int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
@@ -36,16 +37,23 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
 int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
                          size_t canon_len, int64_t *id_out, qn_err *err)
 {
+    qn_store_puzzle p = {.rule_id = rule_id, .canon = canon,
+                         .canon_len = canon_len};
     sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st, "SELECT id FROM puzzles WHERE rule_id = ? AND canon = ?",
-            err),
-        r;
+    uint64_t uid = 0;
+    int rc = qn_store__puzzle_uid(s, &p, &uid, err), r;
 
-    if (rc != QN_OK)
+    if (rc == QN_ENOTFOUND)
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
+    if (rc != QN_OK ||
+        (rc = qn_store__prep(s, &st,
+                             "SELECT id FROM puzzles WHERE uid = ? AND"
+                             " rule_id = ? AND canon = ?",
+                             err)) != QN_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, rule_id);
-    sqlite3_bind_blob(st, 2, canon, (int)canon_len, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 1, (int64_t)uid);
+    sqlite3_bind_int64(st, 2, rule_id);
+    sqlite3_bind_blob(st, 3, canon, (int)canon_len, SQLITE_STATIC);
     r = sqlite3_step(st);
     if (r == SQLITE_ROW)
         *id_out = sqlite3_column_int64(st, 0);
@@ -101,51 +109,12 @@ const char *qn_store_provenance_name(qn_store_provenance p)
     return "import";
 }
 
-static int bits_for(unsigned k)
-{
-    int b = 1;
-    while ((1u << b) < k)
-        b++;
-    return b;
-}
-
-size_t qn_store_canon_size(int n, unsigned k)
-{
-    return ((size_t)n * bits_for(k) + 7) / 8;
-}
-
-size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
-                           unsigned k)
-{
-    size_t len = qn_store_canon_size(n, k), bit = 0;
-    int b = bits_for(k);
-
-    memset(out, 0, len);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < b; j++, bit++)
-            if (cells[i] >> j & 1)
-                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
-    return len;
-}
-
-void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
-                           unsigned k)
-{
-    size_t bit = 0;
-    int b = bits_for(k);
-
-    for (int i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (int j = 0; j < b; j++, bit++)
-            v |= (unsigned)(packed[bit / 8] >> (bit % 8) & 1) << j;
-        cells[i] = (uint8_t)v;
-    }
-}
-
-/* Bind p to put_puzzle's parameters 1..16. The caller's strings outlive
- * the step (reset right after it), so SQLITE_STATIC avoids a copy per
- * column on the hot path. */
-static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
+/* Bind p to put_puzzle's parameters 1..16, with the id the store
+ * computed and the seed as stored ('' for the run's). The caller's
+ * strings outlive the step (reset right after it), so SQLITE_STATIC
+ * avoids a copy per column on the hot path. */
+static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
+                        uint64_t uid, const char *seed)
 {
     sqlite3_bind_int64(st, 1, p->rule_id);
     sqlite3_bind_text(st, 2, p->state, -1, SQLITE_STATIC);
@@ -158,8 +127,8 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
     else
         sqlite3_bind_null(st, 7);
     sqlite3_bind_text(st, 8, p->grader ? p->grader : "", -1, SQLITE_STATIC);
-    if (p->seed)
-        sqlite3_bind_text(st, 9, p->seed, -1, SQLITE_STATIC);
+    if (seed)
+        sqlite3_bind_text(st, 9, seed, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, 9);
     if (p->stream_index >= 0)
@@ -172,7 +141,7 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
         sqlite3_bind_int64(st, 12, p->run_id);
     else
         sqlite3_bind_null(st, 12);
-    sqlite3_bind_int64(st, 13, (int64_t)p->uid);
+    sqlite3_bind_int64(st, 13, (int64_t)uid);
     sqlite3_bind_text(st, 14, p->submission, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 15, p->source, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 16, p->meta, -1, SQLITE_STATIC);
@@ -182,7 +151,8 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p)
  * holds the key, and whether this is the same run storing the same
  * candidate again (a resumed run: *is_new_out 2). */
 static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
-                          int64_t *id_out, int *is_new_out, qn_err *err)
+                          uint64_t uid, int64_t *id_out, int *is_new_out,
+                          qn_err *err)
 {
     sqlite3_stmt *st;
     int rc, r;
@@ -190,12 +160,13 @@ static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
     if (!s->dup_puzzle &&
         (rc = qn_store__prep(s, &s->dup_puzzle,
                              "SELECT id, run_id, stream_index FROM puzzles"
-                             " WHERE rule_id = ? AND canon = ?",
+                             " WHERE uid = ? AND rule_id = ? AND canon = ?",
                              err)) != QN_OK)
         return rc;
     st = s->dup_puzzle;
-    sqlite3_bind_int64(st, 1, p->rule_id);
-    sqlite3_bind_blob(st, 2, p->canon, (int)p->canon_len, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 1, (int64_t)uid);
+    sqlite3_bind_int64(st, 2, p->rule_id);
+    sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
     r = sqlite3_step(st);
     if (r == SQLITE_ROW) {
         int same = p->run_id > 0 && p->stream_index >= 0 &&
@@ -216,12 +187,53 @@ static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
     return rc;
 }
 
+/*
+ * The id and the stored seed of p: the id from its canonical key, never
+ * the caller's belief (a caller's id that disagrees is refused, QN_EINVAL);
+ * the seed '' when it is its run's. An unknown rule leaves *uid 0 for
+ * the insert's foreign key to refuse.
+ */
+static int derive(qn_store *s, const qn_store_puzzle *p, uint64_t *uid,
+                  const char **seed, qn_err *err)
+{
+    const char *run_seed = NULL;
+    int rc = qn_store__puzzle_uid(s, p, uid, err);
+
+    *seed = p->seed;
+    if (rc == QN_ENOTFOUND) {
+        *uid = 0;
+        return QN_OK;
+    }
+    if (rc != QN_OK)
+        return rc;
+    if (p->uid && p->uid != *uid) {
+        char a[QN_PUZZLE_ID_HEX], b[QN_PUZZLE_ID_HEX];
+        qn_puzzle_id_hex(a, p->uid);
+        qn_puzzle_id_hex(b, *uid);
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle id %s does not match its canonical key "
+                          "(%s)",
+                          a, b);
+    }
+    if (p->seed && *p->seed && p->run_id > 0 &&
+        (rc = qn_store__run_seed(s, p->run_id, &run_seed, err)) == QN_OK &&
+        run_seed && !strcmp(run_seed, p->seed))
+        *seed = "";
+    else if (p->seed && !*p->seed)
+        *seed = NULL; /* '' is the run's: an empty seed is none */
+    return rc;
+}
+
 int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
                         int64_t *id_out, int *is_new_out, qn_err *err)
 {
     sqlite3_stmt *st;
+    const char *seed;
+    uint64_t uid;
     int rc, r;
 
+    if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
+        return rc;
     if (!s->put_puzzle &&
         (rc = qn_store__prep(
              s, &s->put_puzzle,
@@ -229,11 +241,11 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
              " optimal, witness, grade, grader, seed, stream_index,"
              " provenance, run_id, uid, submission, source, meta)"
              " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-             " ON CONFLICT (rule_id, canon) DO NOTHING",
+             " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
              err)) != QN_OK)
         return rc;
     st = s->put_puzzle;
-    bind_puzzle(st, p);
+    bind_puzzle(st, p, uid, seed);
     r = sqlite3_step(st);
     if (r != SQLITE_DONE) {
         rc = qn_store__fail(s, r, err);
@@ -251,5 +263,5 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
         return QN_OK;
     }
     sqlite3_clear_bindings(st);
-    return find_duplicate(s, p, id_out, is_new_out, err);
+    return find_duplicate(s, p, uid, id_out, is_new_out, err);
 }

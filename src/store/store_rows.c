@@ -12,11 +12,13 @@
 /* Columns 0..17 of ROW_COLUMNS into a row. The rule's YAML comes with
  * its puzzles from the same statement: a second query for it could
  * disagree with the first in a damaged file (one read through an index,
- * the other through the table). */
-#define ROW_COLUMNS                                                         \
-    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"  \
-    " p.witness, p.grade, p.grader, p.seed, p.stream_index, p.provenance," \
-    " r.yaml, p.uid, p.submission, p.source, p.meta"
+ * the other through the table). A seed '' is the run's (migration
+ * 0004): QN_STORE_SEED_SQL. */
+#define ROW_COLUMNS                                                        \
+    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal," \
+    " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL("p", "main") ","   \
+    " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"         \
+    " p.source, p.meta"
 
 static void read_row(sqlite3_stmt *st, qn_store_row *row)
 {

@@ -16,15 +16,16 @@ PRAGMA foreign_keys = ON;
 INSERT INTO rules (hash, name, yaml, cells, colours)
   VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
-                     grade, seed, stream_index, provenance) VALUES
+                     grade, seed, stream_index, provenance, uid) VALUES
  (1, '11000/10000/00000/00000/00000', x'01', 1, 1,
-  '10000/00000/00000/00000/00000', 'easy', 'ab', $2, 'import'),
+  '10000/00000/00000/00000/00000', 'easy', 'ab', $2, 'import', 0),
  (1, '01110/00100/00000/00000/00000', x'02', 1, 1,
-  '00100/00000/00000/00000/00000', 'easy', 'ab', $(($2 + 1)), 'import'),
+  '00100/00000/00000/00000/00000', 'easy', 'ab', $(($2 + 1)), 'import', 0),
  (1, '11000/10000/00000/00001/00011', x'03', 2, 1,
-  '10000/00000/00000/00000/00001', 'easy', 'ab', $(($2 + 2)), 'import');
+  '10000/00000/00000/00000/00001', 'easy', 'ab', $(($2 + 2)), 'import', 0);
 SQL
-    # each row's puzzle id, from the independent implementation
+    # each row's puzzle id (a row needs one: 0 until it is known), from the
+    # independent implementation
     for row in 1 2 3; do
         st=$(sqlite3 "$1" "SELECT state FROM puzzles WHERE id = $row")
         id=$(python3 "$TOP/tests/puzzle_id.py" "$HASH" "$st")
@@ -35,7 +36,7 @@ SQL
 # the default database: db/quench.db in the working directory
 q db init
 expect_rc 0 "db init"
-expect_out "db/quench.db: schema version 3" "db init reports the version"
+expect_out "db/quench.db: schema version 4" "db init reports the version"
 [ -f db/quench.db ] && ok || not_ok "db init creates db/quench.db"
 q db init
 expect_rc 0 "db init twice"
@@ -49,7 +50,7 @@ expect_rc 0 "QUENCH_DB"
 [ -f "$TMP/env.db" ] && ok || not_ok "QUENCH_DB names the database"
 q db migrate --db "$TMP/x.db"
 expect_rc 0 "db migrate"
-expect_out "schema version 0 -> 3" "db migrate reports"
+expect_out "schema version 0 -> 4" "db migrate reports"
 q db --db "$TMP/x.db" stats
 expect_rc 0 "stats of an empty database"
 expect_out "puzzles:   0" "empty stats"
@@ -93,10 +94,12 @@ if command -v sqlite3 >/dev/null 2>&1; then
     expect_err "(#3, classic-5x5): the stored minimum is not the minimum" "bad minimum named"
     expect_err "2 of 3 puzzles failed" "check summary"
 
-    # the unique key refuses a duplicate
-    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance) VALUES (1, 's', x'01', 1, 1, 'w', 'import')" 2>/dev/null; then
+    # the unique key refuses a duplicate (the same id, rule and key: a
+    # row without an id is refused by NOT NULL before that)
+    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, 's', x'01', 1, 1, 'w', 'import', uid FROM puzzles WHERE canon = x'01'" 2>"$TMP/dup.err"; then
         not_ok "duplicate canonical key accepted"
-    else ok; fi
+    elif grep -q "UNIQUE constraint failed: puzzles.uid, puzzles.rule_id, puzzles.canon" "$TMP/dup.err"; then ok
+    else not_ok "refused, but not by the unique key: $(cat "$TMP/dup.err")"; fi
 
     # merge: two shards into one, twice
     q db --db "$TMP/s1.db" init

@@ -18,6 +18,7 @@
 #include "quench/file.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "quench/rules.h"
 #include "quench/state.h"
 #include "quench/store.h"
@@ -285,12 +286,31 @@ static void test_puzzles(void)
     T_EQ(qn_store_put_puzzle(s, &u.p, &id2, &is_new, &err), QN_OK);
     T_EQ(is_new, 0);
     T_EQ(id2, id);
-    /* the constraint itself refuses a raw duplicate insert */
+    /* the constraint itself refuses a raw duplicate insert (with the
+     * row's id: a row without one is refused by NOT NULL already) */
     T_EQ(raw_exec(tpath("p.db"),
                   "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance) SELECT rule_id, state,"
-                  " canon, 1, 1, '', 'import' FROM puzzles LIMIT 1"),
+                  " optimal, witness, provenance, uid) SELECT rule_id,"
+                  " state, canon, 1, 1, '', 'import', uid FROM puzzles"
+                  " LIMIT 1"),
          SQLITE_CONSTRAINT);
+    T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+    /* the store computes the id from the canonical key: a caller's id
+     * that disagrees is refused, the right one accepted */
+    make_puzzle(&u, rid, 2);
+    u.p.uid = 0x0123456789abcdefULL;
+    T_EQ(qn_store_put_puzzle(s, &u.p, &id2, NULL, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "does not match its canonical key") != NULL);
+    {
+        qn_puzzle_id_key key;
+        uint8_t cells[25];
+        qn_puzzle_id_key_init(&key, rule_hash);
+        qn_canon_form(rules, cells, st);
+        T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+        /* the stored puzzle's id is the definition's (puzzle_id.h) */
+        T_EQ((uint64_t)raw_int(tpath("p.db"), "SELECT uid FROM puzzles"),
+             qn_puzzle_id(&key, cells, 25));
+    }
 
     /* foreign keys are on: an unknown rule is refused */
     make_puzzle(&u, 9999, 2);
@@ -446,6 +466,22 @@ static void test_packs(void)
     qn_store_close(s);
 }
 
+struct seeds {
+    int run, own, other;
+};
+
+static int count_seeds(void *ctx, const qn_store_row *row)
+{
+    struct seeds *sd = ctx;
+    if (row->seed && !strcmp(row->seed, "abcd"))
+        sd->run++;
+    else if (row->seed && !strcmp(row->seed, "00ff"))
+        sd->own++;
+    else
+        sd->other++;
+    return 0;
+}
+
 static void test_runs(void)
 {
     qn_store *s = open_ok(tpath("r.db"));
@@ -464,15 +500,36 @@ static void test_runs(void)
         t.p.run_id = run;
         T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
     }
-    T_EQ(qn_store_run_progress(s, run, 5, 5, 0, NULL), QN_OK);
+    /* a puzzle with its run's seed keeps '' for it (migration 0004) */
+    for (int i = 5; i < 8; i++) {
+        make_puzzle(&t, rid, (uint64_t)i);
+        t.p.run_id = run;
+        t.p.seed = "abcd";
+        T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    }
+    T_EQ(qn_store_run_progress(s, run, 8, 8, 0, NULL), QN_OK);
     T_EQ(qn_store_commit(s, NULL), QN_OK);
+    T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                " WHERE seed = ''"),
+         3);
+    T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                " WHERE seed = '00ff'"),
+         5);
+    /* and is read back with the run's seed, the others with their own */
+    {
+        struct seeds sd = {0, 0, 0};
+        T_EQ(qn_store_run_each(s, run, count_seeds, &sd, NULL), QN_OK);
+        T_EQ(sd.run, 3);
+        T_EQ(sd.own, 5);
+        T_EQ(sd.other, 0);
+    }
     T_EQ(qn_store_max_index(s, run, &max, NULL), QN_OK);
-    T_EQ(max, 4);
+    T_EQ(max, 7);
     T_EQ(qn_store_run_finish(s, run, "interrupted", NULL), QN_OK);
     T_EQ(qn_store_run_finish(s, run, "bogus", NULL), QN_EINVAL);
     T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_OK);
     T_EQ(again, run);
-    T_EQ(next, 5);
+    T_EQ(next, 8);
     r.options = "count=20";
     T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_ENOTFOUND);
     qn_store_close(s);

@@ -1,0 +1,173 @@
+/*
+ * store_keys.c: the row keys of a puzzle: its packed canonical form, and
+ * what qn_store_put_puzzle derives instead of trusting the caller: the
+ * puzzle id, which leads the row's unique key (migration 0004), and
+ * whether the puzzle's seed is its run's (the row then keeps ''). What
+ * those need from the rules and runs tables is read once per batch, not
+ * once per puzzle: the hot path of generate --db.
+ */
+#include "quench/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "quench/mem.h"
+#include "quench/puzzle_id.h"
+#include "store_internal.h"
+
+/* ---------------------------------------------------------------------
+ * Canonical keys: ceil(log2 k) bits a cell, LSB first.
+ */
+static int bits_for(unsigned k)
+{
+    int b = 1;
+    while ((1u << b) < k)
+        b++;
+    return b;
+}
+
+size_t qn_store_canon_size(int n, unsigned k)
+{
+    return ((size_t)n * bits_for(k) + 7) / 8;
+}
+
+size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
+                           unsigned k)
+{
+    size_t len = qn_store_canon_size(n, k), bit = 0;
+    int b = bits_for(k);
+
+    memset(out, 0, len);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < b; j++, bit++)
+            if (cells[i] >> j & 1)
+                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    return len;
+}
+
+void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
+                           unsigned k)
+{
+    size_t bit = 0;
+    int b = bits_for(k);
+
+    for (int i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int j = 0; j < b; j++, bit++)
+            v |= (unsigned)(packed[bit / 8] >> (bit % 8) & 1) << j;
+        cells[i] = (uint8_t)v;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * The per-batch cache.
+ */
+void qn_store__keys_forget(qn_store *s)
+{
+    free(s->keys.cells);
+    free(s->keys.run_seed);
+    memset(&s->keys, 0, sizeof(s->keys));
+}
+
+/* The cache holds only what was read inside the open batch: a rolled
+ * back rule or run may leave its id to another one later. */
+static int cached(const qn_store *s)
+{
+    return s->in_batch && s->keys.batch == s->batches;
+}
+
+/* Read rule_id's hash and sizes into the cache; QN_ENOTFOUND: no such
+ * rule (the insert's foreign key then says so). */
+static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = qn_store__prep(
+            s, &st, "SELECT hash, cells, colours FROM rules WHERE id = ?",
+            err),
+        r;
+
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, rule_id);
+    r = sqlite3_step(st);
+    if (r == SQLITE_ROW) {
+        const char *hash = qn_store__col_str(st, 0);
+        int n = sqlite3_column_int(st, 1);
+        unsigned k = (unsigned)sqlite3_column_int(st, 2);
+        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255) {
+            qn_err_source(err, s->path);
+            rc = qn_err_set(err, QN_EDB, 0, 0,
+                            "rule set %lld is damaged (hash, cells or "
+                            "colours)",
+                            (long long)rule_id);
+        } else {
+            qn_puzzle_id_key_init(&s->keys.key, hash);
+            s->keys.cells = QN_RENEW(s->keys.cells, (size_t)n, uint8_t);
+            s->keys.n = n;
+            s->keys.k = k;
+            s->keys.rule_id = rule_id;
+        }
+    } else {
+        rc = r == SQLITE_DONE ? QN_ENOTFOUND : qn_store__fail(s, r, err);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
+                         uint64_t *out, qn_err *err)
+{
+    int rc;
+
+    if (!cached(s) || s->keys.rule_id != p->rule_id) {
+        if (!cached(s)) {
+            qn_store__keys_forget(s);
+            s->keys.batch = s->batches;
+        }
+        s->keys.rule_id = 0;
+        if ((rc = load_rule(s, p->rule_id, err)) != QN_OK)
+            return rc;
+    }
+    if (p->canon_len != qn_store_canon_size(s->keys.n, s->keys.k))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "canonical key of %zu bytes; rule set %lld takes "
+                          "%zu",
+                          p->canon_len, (long long)p->rule_id,
+                          qn_store_canon_size(s->keys.n, s->keys.k));
+    qn_store_canon_unpack(s->keys.cells, p->canon, s->keys.n, s->keys.k);
+    *out = qn_puzzle_id(&s->keys.key, s->keys.cells, s->keys.n);
+    return QN_OK;
+}
+
+int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
+                       qn_err *err)
+{
+    sqlite3_stmt *st;
+    int rc, r;
+
+    if (cached(s) && s->keys.run_id == run_id) {
+        *out = s->keys.run_seed;
+        return QN_OK;
+    }
+    if (!cached(s)) {
+        qn_store__keys_forget(s);
+        s->keys.batch = s->batches;
+    }
+    rc = qn_store__prep(s, &st, "SELECT seed FROM runs WHERE id = ?", err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, run_id);
+    r = sqlite3_step(st);
+    free(s->keys.run_seed);
+    s->keys.run_seed = NULL;
+    if (r == SQLITE_ROW)
+        s->keys.run_seed = qn_xstrdup(qn_store__col_str(st, 0));
+    else if (r != SQLITE_DONE)
+        rc = qn_store__fail(s, r, err);
+    sqlite3_finalize(st);
+    s->keys.run_id = rc == QN_OK ? run_id : 0;
+    *out = s->keys.run_seed;
+    return rc;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# t547: migration 0004 (issue #24: the puzzle row at generation speed) on
+# a database the quench before it wrote (tests/golden/store-v3, made as
+# its README says): every puzzle, id, seed, pack and run kept, the
+# exports byte for byte what that quench exported, the interrupted run
+# resumed, and the new unique key refusing what the old one refused.
+. "$(dirname "$0")/lib.sh"
+
+GOLD=$TOP/tests/golden/store-v3
+C5=$TOP/rules/classic-5x5.yaml
+C7=$TOP/rules/classic-7x7.yaml
+DB=$TMP/v3.db
+cp "$GOLD/v3.db" "$DB"
+
+q db migrate --db "$DB"
+expect_rc 0 "db migrate of a schema-3 database"
+expect_out "schema version 3 -> 4" "migrate says 3 -> 4"
+q db check --db "$DB"
+expect_rc 0 "db check after the migration"
+expect_out "60 witnesses verified" "every puzzle kept and verified"
+
+# every row as the old quench stored it, the seed read back through its
+# run where the row now keeps '' (the old file had it spelt out)
+sqlite3 -separator ' ' "$DB" "SELECT p.id, printf('%016x', p.uid), r.hash,
+  p.state, p.witness, coalesce(iif(p.seed = '', (SELECT seed FROM runs
+  WHERE id = p.run_id), p.seed), '-'), coalesce(p.stream_index, '-'),
+  p.provenance, coalesce(p.run_id, '-'), coalesce(p.submission, '-')
+  FROM puzzles p JOIN rules r ON r.id = p.rule_id ORDER BY p.id" >"$TMP/rows"
+cmp -s "$TMP/rows" "$GOLD/rows.txt" && ok || not_ok "every puzzle row kept (id, puzzle id, state, witness, seed, index, provenance, run)"
+expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles WHERE seed = ''")" 53 "the 53 generated rows keep '' for their run's seed"
+expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles WHERE seed IS NULL")" 2 "validated rows: no seed"
+sqlite3 -separator ' ' "$DB" "SELECT pack_id, position, puzzle_id FROM pack_puzzles
+  ORDER BY pack_id, position" >"$TMP/members"
+cmp -s "$TMP/members" "$GOLD/members.txt" && ok || not_ok "every pack membership kept"
+expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM sqlite_schema WHERE name IN ('puzzles_uid', 'puzzles_run', 'puzzles_v4', 'm4_members')")" 0 "no old index nor scratch table left"
+
+# what the old quench exported, byte for byte (the seed joined back)
+for p in five mod8 imported; do
+    q export "$p" --db "$DB" --format jsonl -o "$TMP/$p.jsonl"
+    expect_rc 0 "export $p"
+    cmp -s "$TMP/$p.jsonl" "$GOLD/$p.jsonl" && ok || not_ok "export $p: the old quench's bytes"
+done
+q pack show five --db "$DB" --json
+cmp -s "$TMP/out" "$GOLD/five-show.json" && ok || not_ok "pack show --json: the old quench's bytes"
+
+# the finished run prints from the database as before; the interrupted
+# one resumes and prints what the uninterrupted run printed
+records() { grep '"type":"puzzle"' "$1"; }
+q generate "$C5" -n 40 --seed 31 --db "$DB" --pack five
+expect_rc 0 "the finished run again"
+expect_err "40 puzzles of finished run 1, from the database" "printed from the database"
+[ "$(records "$TMP/out")" = "$(records "$GOLD/gen-5x5.jsonl")" ] && ok || not_ok "the finished run's records, seeds joined back"
+q generate "$C7" -n 6 --seed 33 --db "$DB"
+expect_rc 0 "resume the run the old quench left interrupted"
+expect_err "resuming run 3: 3 puzzles already stored" "found again"
+[ "$(records "$TMP/out")" = "$(records "$GOLD/gen-7x7.jsonl")" ] && ok || not_ok "the resumed run prints the records the uninterrupted run printed"
+
+# the new key refuses a duplicate up to symmetry as the old one did: a
+# puzzle turned by a symmetry of the board, stored again by import
+q export five --db "$DB" --format json -o "$TMP/five.json"
+before=$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')
+q import "$TMP/five.json" --db "$DB" --pack again
+expect_rc 0 "import of the pack's own export"
+expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" "$before" "nothing stored twice"
+# and by the database itself, whatever the writer believes
+if sqlite3 "$DB" "INSERT INTO puzzles (rule_id, state, canon, min_presses,
+     optimal, witness, provenance, uid) SELECT rule_id, state, canon, 1, 1,
+     '', 'import', uid FROM puzzles LIMIT 1" 2>/dev/null; then
+    not_ok "a raw duplicate row accepted"
+else ok; fi
+
+# a database migrated while a second quench opens it: one migration
+cp "$GOLD/v3.db" "$TMP/two.db"
+"$QUENCH" -q db stats --db "$TMP/two.db" >/dev/null 2>&1 &
+"$QUENCH" -q db stats --db "$TMP/two.db" >/dev/null 2>&1
+wait
+expect_eq "$(sqlite3 "$TMP/two.db" 'PRAGMA user_version')" 4 "two openers: migrated once, to 4"
+expect_eq "$(sqlite3 "$TMP/two.db" 'SELECT count(*) FROM puzzles')" 60 "and every puzzle there"
+
+done_testing
