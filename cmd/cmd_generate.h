@@ -13,6 +13,19 @@
 #include "quench/gen.h"
 #include "quench/store.h"
 
+/*
+ * --db batches: one transaction per DB_BATCH puzzles by default. The
+ * unique key is a hash, so a batch's inserts land all over its index and
+ * a commit writes nearly every index page to the WAL whatever the batch's
+ * size: few large commits, not many small ones (1M classic 7x7: 4096 a
+ * batch wrote ~5 GB of WAL, docs/PERFORMANCE.md). Kept well inside the
+ * 64 MiB page cache (store.c), beyond which a transaction spills pages
+ * mid-way; and a batch also ends once its records, which wait in memory
+ * for the commit, fill DB_BATCH_BYTES.
+ */
+#define DB_BATCH 65536
+#define DB_BATCH_BYTES (32u << 20)
+
 typedef struct gen_cli {
     const char *rules, *out_path, *tier;
     char seed_hex[65];

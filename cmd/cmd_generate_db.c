@@ -166,13 +166,16 @@ int cmd_generate_commit_batch(gen_cli *gc)
         return rc;
     }
     gc->in_batch = 0;
-    qn_buf_add(&gc->buf, gc->pending.buf, gc->pending.len);
-    qn_buf_reset(&gc->pending);
-    if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len) {
+    /* what was waiting (the header), then the batch: written from where
+     * they are, a batch's megabytes never copied */
+    if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len ||
+        fwrite(gc->pending.buf, 1, gc->pending.len, gc->out.f) !=
+            gc->pending.len) {
         gc->write_failed = errno ? errno : EIO;
         return QN_EIO;
     }
     qn_buf_reset(&gc->buf);
+    qn_buf_reset(&gc->pending);
     return QN_OK;
 }
 
@@ -236,7 +239,10 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     if (is_new == 1)
         gc->stored++;
     qn_buf_add(&gc->pending, p->text, p->textlen);
-    if (++gc->in_batch >= gc->batch &&
+    /* the records wait in memory for the commit: a batch also ends when
+     * they fill DB_BATCH_BYTES, whatever the board's size */
+    if ((++gc->in_batch >= gc->batch ||
+         gc->pending.len >= DB_BATCH_BYTES) &&
         cmd_generate_commit_batch(gc) != QN_OK)
         return QN_GEN_STOP;
     return QN_GEN_EMITTED;

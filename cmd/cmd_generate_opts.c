@@ -49,7 +49,8 @@ const char cmd_generate_usage[] =
     "                     larger -n extends the run\n"
     "  --pack NAME        with --db: add the new puzzles to this pack\n"
     "                     (created when missing)\n"
-    "  --batch N          with --db: puzzles per transaction (4096)\n"
+    "  --batch N          with --db: puzzles per transaction (65536; a\n"
+    "                     batch also ends at 32 MiB of records)\n"
     "  --shard I/N        only the puzzles of this run whose index is I\n"
     "                     mod N (0 <= I < N): run N shards on N machines,\n"
     "                     each into its own --db, then 'quench db merge'\n"
@@ -94,7 +95,6 @@ const cmd_grammar cmd_generate_grammar = {
               "mode=auto|sample|exhaustive|spread|climb",
 };
 
-#define DB_BATCH 4096 /* default puzzles per transaction */
 
 /* A..B, A.., ..B or A (an absent A is 1, an absent B unbounded). */
 static int parse_bounds(const char *s, uint64_t *lo, uint64_t *hi)
