@@ -123,6 +123,18 @@ static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
     return bench_now() - t0;
 }
 
+/* Remove a database and the files SQLite and quench keep beside it. */
+static inline void bench_remove_db(const char *path)
+{
+    static const char *const ext[] = {"", "-wal", "-shm", "-lock"};
+    char p[512];
+
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof(p), "%s%s", path, ext[i]);
+        unlink(p);
+    }
+}
+
 static inline double bench_exec(const char *const argv[], long *rss_kb)
 {
     return bench_exec_cpu(argv, rss_kb, NULL);

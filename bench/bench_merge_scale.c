@@ -49,19 +49,6 @@ static double file_bytes(const char *path)
     return b;
 }
 
-static void remove_db(const char *path)
-{
-    char p[160];
-
-    unlink(path);
-    snprintf(p, sizeof(p), "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof(p), "%s-shm", path);
-    unlink(p);
-    snprintf(p, sizeof(p), "%s-lock", path);
-    unlink(p);
-}
-
 /* Shard i of n: seconds; its peak RSS in *rss_kb. */
 static double gen_shard(const char *set, int n, int i, const char *path,
                         long *rss_kb)
@@ -102,7 +89,7 @@ static double merge(const char *out, const char *const *in, int nin,
     const char *argv[MAXARGS];
     int a = 0;
 
-    remove_db(out);
+    bench_remove_db(out);
     argv[a++] = "build/quench";
     argv[a++] = "db";
     argv[a++] = "merge";
@@ -146,7 +133,7 @@ static void tree(const char *set, int n, int g, const char *const *in,
     *seq += t;
     *crit = worst + t;
     for (int i = 0; i < ng; i++)
-        remove_db(groups[i]);
+        bench_remove_db(groups[i]);
 }
 
 static void measure(const char *set, int n, int g, int reps, row *r)
@@ -184,12 +171,12 @@ static void measure(const char *set, int n, int g, int reps, row *r)
     r->flat_cpu = bench_median(fcpu, reps);
     r->tree_cpu = bench_median(tcpu, reps);
     for (int i = 0; i < n; i++) {
-        remove_db(in[i]);
+        bench_remove_db(in[i]);
         free(in[i]);
     }
-    remove_db(out);
+    bench_remove_db(out);
     snprintf(out, sizeof(out), "%s/%s%d-tree.db", dir, set, n);
-    remove_db(out);
+    bench_remove_db(out);
     free(gen);
     free(flat);
     free(seq);

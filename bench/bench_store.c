@@ -22,17 +22,22 @@
 #include <sqlite3.h>
 
 #include "bench.h"
+#include "quench/puzzle_id.h"
 #include "quench/store.h"
 
 #define W 7
 #define NCELLS (W * W)
 
+/* what qn_store_put_puzzle runs: the id it computes, '' for the run's
+ * seed (migration 0004) */
 static const char insert_sql[] =
     "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal,"
-    " witness, grade, grader, seed, stream_index, provenance, run_id)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (rule_id, canon) DO NOTHING";
+    " witness, grade, grader, seed, stream_index, provenance, run_id, uid)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (uid, rule_id, canon) DO NOTHING";
 
+static const char rule_hash[] =
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 static const char seed_hex[] =
     "9f2c4e1a7b3d5f60112233445566778899aabbccddeeff000123456789abcdef";
 
@@ -68,12 +73,26 @@ static void make_row(row *r, uint64_t i)
     r->presses = (uint64_t)pr;
 }
 
+/* The row's puzzle id, as the store computes it. */
+static uint64_t row_uid(const row *r)
+{
+    static qn_puzzle_id_key key;
+    static int have;
+    uint8_t cells[NCELLS];
+
+    if (!have) {
+        qn_puzzle_id_key_init(&key, rule_hash);
+        have = 1;
+    }
+    qn_store_canon_unpack(cells, r->canon, NCELLS, 2);
+    return qn_puzzle_id(&key, cells, NCELLS);
+}
+
 static int64_t setup(const char *path, qn_store **out)
 {
     qn_err err = QN_ERR_INIT;
-    qn_store_rule rule = {
-        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-        "classic-7x7", "quench: 1\n", NCELLS, 2, ""};
+    qn_store_rule rule = {rule_hash, "classic-7x7", "quench: 1\n", NCELLS, 2,
+                          ""};
     qn_store_run run = {"bench", 0, seed_hex, "n", "bench", 0};
     int64_t rid, runid;
 
@@ -171,10 +190,11 @@ static double bare(const char *path, uint64_t n, uint64_t batch)
             sqlite3_bind_text(st, 6, r.witness, -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 7, "medium", -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 8, "bench-1", -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 9, seed_hex, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 9, "", -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 10, (sqlite3_int64)j);
             sqlite3_bind_text(st, 11, "generate", -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 12, run);
+            sqlite3_bind_int64(st, 13, (sqlite3_int64)row_uid(&r));
             check(db, sqlite3_step(st), SQLITE_DONE);
             sqlite3_reset(st);
         }
