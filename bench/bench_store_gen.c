@@ -286,8 +286,7 @@ int main(void)
     double *tm = calloc((size_t)reps, sizeof(double));
     double *tr = calloc((size_t)reps, sizeof(double));
     double g, b = 0, l, m, r, bytes_new, bytes_base = 0;
-    char *gen = path("gen.db"), *old = path("base.db"), *bare = path("bare.db");
-    char *out = path("merged.db"), *raw = path("raw.db"), *shard[SHARDS];
+    char *gen, *old, *bare, *out, *raw, *shard[SHARDS];
     char spec[SHARDS][8], rm[96];
     uint64_t want, got;
     long long nwant, ngot;
@@ -296,6 +295,9 @@ int main(void)
         perror("bench_store_gen: mkdtemp");
         return 1;
     }
+    gen = path("gen.db"), old = path("base.db"), bare = path("bare.db");
+    out = path("merged.db"), raw = path("raw.db");
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each figure as it comes */
     snprintf(nbuf, sizeof(nbuf), "%lld", n);
     printf("store at generation speed: %lld classic 7x7 puzzles, --jobs 2, "
            "%d reps (medians)\n",
