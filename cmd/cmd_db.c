@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "quench/buf.h"
@@ -27,8 +28,8 @@ const char cmd_db_usage[] =
     "\n"
     "  init            create the database (and its directory) at the\n"
     "                  current schema version; harmless when it exists\n"
-    "  migrate         apply pending schema migrations, one transaction\n"
-    "                  each, and print the versions\n"
+    "  migrate         apply pending schema migrations, all in one\n"
+    "                  transaction, and print the versions\n"
     "  check           PRAGMA integrity_check and foreign_key_check, then\n"
     "                  replay every stored witness against its rule and\n"
     "                  recompute the minimum; exit 65 when a puzzle is\n"
@@ -38,7 +39,7 @@ const char cmd_db_usage[] =
     "                  databases IN into OUT (created when missing), one\n"
     "                  transaction per IN; merging twice changes nothing.\n"
     "                  Every IN is checked (there, undamaged, this schema\n"
-    "                  version) before OUT is touched\n"
+    "                  version) before anything is committed to OUT\n"
     "\n"
     "  --db PATH       the database (default: $QUENCH_DB, else\n"
     "                  db/quench.db); not used by merge\n"
@@ -457,11 +458,7 @@ static int same_file(const char *out, const char *in)
            a.st_ino == b.st_ino;
 }
 
-/*
- * Every input is checked (there, a quench database at this schema
- * version, undamaged) before OUT is opened or created: a bad input leaves
- * OUT as it was. Then one transaction per input.
- */
+/* One merged input, in the text or the JSON. */
 static void merged(db_run *d, const char *in, const qn_store_merge_stats *m)
 {
     qn_jsonw *w = &d->w;
@@ -496,15 +493,58 @@ static void merged(db_run *d, const char *in, const qn_store_merge_stats *m)
                 (long long)m->runs, qn_plural((uint64_t)m->runs, "run", "runs"));
 }
 
+/* 0: OUT exists; 1: it does not, its directory does; 2: neither. */
+static int out_is_new(const char *out)
+{
+    struct stat sb;
+    char *dir, *slash;
+    int rc;
+
+    if (stat(out, &sb) == 0 || errno != ENOENT)
+        return 0;
+    dir = qn_xstrdup(out);
+    slash = strrchr(dir, '/');
+    if (!slash)
+        rc = 1;
+    else {
+        slash[slash == dir] = '\0'; /* "/x": "/" */
+        rc = stat(dir, &sb) == 0 ? 1 : 2;
+    }
+    free(dir);
+    return rc;
+}
+
+/* Take away the OUT this merge created (nothing was committed to it). */
+static void remove_new_out(const char *out)
+{
+    static const char *const ext[] = {"-wal", "-shm", "-journal"};
+    qn_buf b = QN_BUF_INIT;
+
+    unlink(out);
+    for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++) {
+        qn_buf_reset(&b);
+        qn_buf_addf(&b, "%s%s", out, ext[i]);
+        unlink(b.buf);
+    }
+    qn_buf_release(&b);
+}
+
 /*
  * Every input is checked (there, a quench database at this schema
- * version, undamaged) before OUT is opened or created: a bad input leaves
- * OUT as it was. Then one transaction per input.
+ * version, undamaged) before anything is committed to OUT: a bad input
+ * leaves OUT as it was. The cheap checks come before OUT is opened;
+ * PRAGMA quick_check, which reads each input whole, runs on a thread of
+ * its own beside the first copy (qn_store_merge_start), and an OUT this
+ * merge created is removed again if the first input fails. Where OUT's
+ * directory would be new too, the checks finish before it is made. Then
+ * one transaction per input.
  */
 static int db_merge(db_run *d, int argc, char **argv)
 {
+    qn_store_merge_job *job;
     qn_store *s;
-    int st;
+    qn_err err = QN_ERR_INIT;
+    int st, fresh, n = 0;
 
     if (argc < 2)
         return qn_usage_error("db merge: name OUT and at least one IN");
@@ -512,29 +552,32 @@ static int db_merge(db_run *d, int argc, char **argv)
         if (same_file(argv[0], argv[i]))
             return qn_usage_error("db merge: '%s' is OUT ('%s') itself",
                                   argv[i], argv[0]);
-    for (int i = 1; i < argc; i++) {
-        qn_err err = QN_ERR_INIT;
-        if (qn_store_merge_check(argv[i], &err) != QN_OK)
-            return qn_report(d->ctx, &err);
+    fresh = out_is_new(argv[0]);
+    if (qn_store_merge_start(&job, argv + 1, argc - 1, &err) != QN_OK ||
+        (fresh == 2 && qn_store_merge_wait(job, &err) != QN_OK)) {
+        qn_store_merge_finish(job);
+        return qn_report(d->ctx, &err);
     }
-    if ((st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s)))
+    if ((st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s))) {
+        qn_store_merge_finish(job);
         return st;
+    }
     if (d->json) {
         qn_jsonw_obj(&d->w);
         qn_jsonw_key(&d->w, "output"), qn_jsonw_str(&d->w, argv[0]);
         qn_jsonw_key(&d->w, "inputs");
         qn_jsonw_arr(&d->w);
     }
-    for (int i = 1; i < argc; i++) {
-        qn_err err = QN_ERR_INIT;
-        qn_store_merge_stats m;
-        if (qn_store_merge(s, argv[i], &m, &err) != QN_OK) {
+    for (qn_store_merge_stats m; st == QN_EXIT_OK && n < argc - 1; n++) {
+        if (qn_store_merge_next(job, s, &m, &err) != QN_OK)
             st = qn_report(d->ctx, &err);
-            break;
-        }
-        merged(d, argv[i], &m);
+        else
+            merged(d, argv[1 + n], &m);
     }
+    qn_store_merge_finish(job);
     qn_store_close(s);
+    if (st != QN_EXIT_OK && n == 1 && fresh) /* the first input failed */
+        remove_new_out(argv[0]);
     if (d->json && st == QN_EXIT_OK) {
         qn_jsonw_end(&d->w);
         qn_jsonw_end(&d->w);

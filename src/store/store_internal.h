@@ -112,6 +112,17 @@ int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
 /* Drop the cache (at close). */
 void qn_store__keys_forget(qn_store *s);
 
+/* store_merge.c: qn_store_merge, with gate (may be NULL) called inside
+ * the transaction just before the commit: an error from it rolls the
+ * input back and is returned as it is (store_merge_all.c). */
+typedef int qn_store_gate_fn(void *ctx, qn_err *err);
+/* What keeps in_path from being merged (qn_store_merge_check; deep: with
+ * PRAGMA quick_check). Errors name in_path. */
+int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err);
+int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
+                    void *gate_ctx, qn_store_merge_stats *stats_out,
+                    qn_err *err);
+
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);
 /* The puzzle ids sql (one parameter: the pack) selects, malloc'd. */

@@ -79,7 +79,9 @@ static const char *const merge_sql[] = {
     " provenance, run_id, uid, submission, source, meta) SELECT mr.main,"  \
     " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"    \
     " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"   \
-    " p.submission, p.source, p.meta" FROM_SRC " WHERE true ORDER BY "
+    " p.submission, p.source, p.meta" FROM_SRC                             \
+    " WHERE merge_row(p.id, mr.hash, " SRC_SEED ", p.stream_index)"       \
+    " ORDER BY "
 /* The input's puzzles with their rules and runs as OUT numbers them
  * (merge_ids: an integer lookup a row, not two text ones) */
 #define FROM_SRC                                                           \
@@ -118,71 +120,122 @@ typedef struct stream_key {
     int64_t index;
 } stream_key;
 
-/* <0, 0, >0 as a's key (the row st holds) sorts before, with, after b */
-static int key_cmp(sqlite3_stmt *st, const stream_key *b)
-{
-    const char *h = qn_store__col_str(st, 0), *seed = qn_store__col_text(st, 1);
-    int c = strcmp(h, b->hash.buf);
+/*
+ * What the copy learns of the input as it reads it, through the SQL
+ * function merge_row(id, hash, seed, stream index) in its WHERE clause:
+ * the rows it read, and (check) whether they came in row order and in
+ * stream order. Reading them is the copy's work anyway: a separate scan
+ * to decide between copy_by_row and copy_sorted cost 12% of a merge, and
+ * a count(*) for the duplicates another index scan.
+ */
+typedef struct merge_scan {
+    stream_key prev;
+    int64_t rows, prev_id;
+    int check, disorder;
+} merge_scan;
 
-    if (c)
+/* <0, 0, >0 as the key in v (hash, seed, index) sorts before, with,
+ * after b */
+static int key_cmp(sqlite3_value **v, const stream_key *b)
+{
+    const char *h = (const char *)sqlite3_value_text(v[0]);
+    const char *seed = (const char *)sqlite3_value_text(v[1]);
+    int has_index = sqlite3_value_type(v[2]) != SQLITE_NULL, c;
+    int64_t index = sqlite3_value_int64(v[2]);
+
+    if ((c = strcmp(h ? h : "", b->hash.buf)))
         return c;
     if (!seed != !b->has_seed)
         return seed ? 1 : -1;
     if (seed && (c = strcmp(seed, b->seed.buf)))
         return c;
-    if ((sqlite3_column_type(st, 2) != SQLITE_NULL) != b->has_index)
+    if (has_index != b->has_index)
         return b->has_index ? -1 : 1;
-    if (!b->has_index)
-        return 0;
-    return (sqlite3_column_int64(st, 2) > b->index) -
-           (sqlite3_column_int64(st, 2) < b->index);
+    return has_index ? (index > b->index) - (index < b->index) : 0;
 }
 
-static void key_take(sqlite3_stmt *st, stream_key *k)
+static void key_take(sqlite3_value **v, stream_key *k)
 {
-    const char *seed = qn_store__col_text(st, 1);
+    const char *h = (const char *)sqlite3_value_text(v[0]);
+    const char *seed = (const char *)sqlite3_value_text(v[1]);
 
     qn_buf_reset(&k->hash);
-    qn_buf_adds(&k->hash, qn_store__col_str(st, 0));
+    qn_buf_adds(&k->hash, h ? h : "");
     qn_buf_reset(&k->seed);
     k->has_seed = seed != NULL;
     qn_buf_adds(&k->seed, seed ? seed : "");
-    k->has_index = sqlite3_column_type(st, 2) != SQLITE_NULL;
-    k->index = sqlite3_column_int64(st, 2);
+    k->has_index = sqlite3_value_type(v[2]) != SQLITE_NULL;
+    k->index = sqlite3_value_int64(v[2]);
 }
 
-/* *sorted: the input's puzzles by row id are in stream order. */
-static int src_in_stream_order(qn_store *s, int *sorted, qn_err *err)
+/* merge_row(id, hash, seed, index): true, and the row counted; with
+ * check, an error the first time a row comes out of row order or out of
+ * stream order (the row id check makes "no error" mean the rows were
+ * read, and so inserted, in row order, whatever plan SQLite chose). */
+static void merge_row(sqlite3_context *cx, int argc, sqlite3_value **v)
 {
-    sqlite3_stmt *st;
-    stream_key prev = {QN_BUF_INIT, QN_BUF_INIT, 0, 0, 0};
-    int rc = qn_store__prep(s, &st,
-                            "SELECT mr.hash, " SRC_SEED ", p.stream_index"
-                            FROM_SRC " ORDER BY p.id",
-                            err),
-        r, first = 1;
+    merge_scan *sc = sqlite3_user_data(cx);
+    int64_t id = sqlite3_value_int64(v[0]);
 
-    if (rc != QN_OK)
-        return rc;
-    *sorted = 1;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!first && key_cmp(st, &prev) < 0) {
-            *sorted = 0;
-            break;
+    (void)argc;
+    for (int i = 1; i < 3; i++) /* a text SQLite had no memory for */
+        if (sqlite3_value_type(v[i]) != SQLITE_NULL &&
+            !sqlite3_value_text(v[i])) {
+            sqlite3_result_error_nomem(cx);
+            return;
         }
-        key_take(st, &prev);
-        first = 0;
+    if (sc->check && sc->rows &&
+        (id <= sc->prev_id || key_cmp(v + 1, &sc->prev) < 0)) {
+        sc->disorder = 1;
+        sqlite3_result_error(cx, "input not in stream order", -1);
+        return;
     }
-    if (r != SQLITE_ROW && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    qn_buf_release(&prev.hash);
-    qn_buf_release(&prev.seed);
+    if (sc->check) {
+        key_take(v + 1, &sc->prev);
+        sc->prev_id = id;
+    }
+    sc->rows++;
+    sqlite3_result_int(cx, 1);
+}
+
+/*
+ * The puzzle copy. By row first: an input written by generate or by a
+ * merge is in stream order already, and is then read once, without
+ * sorting it in a temporary B-tree. If merge_row finds a row out of
+ * order, the statement stops and SQLite undoes it (a statement that
+ * fails inside a transaction leaves nothing, the trigger's rows
+ * included; the savepoint makes that explicit), and the sorted copy runs.
+ */
+static int copy_puzzles(qn_store *s, merge_scan *sc, int64_t *copied,
+                        qn_err *err)
+{
+    qn_err scratch = QN_ERR_INIT;
+    int rc = sqlite3_create_function_v2(s->db, "merge_row", 4, SQLITE_UTF8,
+                                        sc, merge_row, NULL, NULL, NULL);
+
+    if (rc != SQLITE_OK)
+        return qn_store__fail(s, rc, err);
+    sc->check = 1;
+    rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
+    if (rc == QN_OK) {
+        rc = qn_store__exec(s, copy_by_row, &scratch);
+        if (rc != QN_OK && sc->disorder) {
+            sc->check = 0;
+            sc->rows = 0;
+            rc = qn_store__exec(s, "ROLLBACK TO merge_copy", err);
+            if (rc == QN_OK)
+                rc = qn_store__exec(s, copy_sorted, err);
+        } else if (rc != QN_OK && err) {
+            *err = scratch;
+        }
+        *copied = sqlite3_changes64(s->db);
+    }
+    if (rc == QN_OK)
+        rc = qn_store__exec(s, "RELEASE merge_copy", err);
+    sqlite3_create_function_v2(s->db, "merge_row", 4, SQLITE_UTF8, NULL,
+                               NULL, NULL, NULL, NULL);
     return rc;
 }
-
-
-
 
 /*
  * Packs, by name. A pack new to this database is copied as it is. Two
@@ -453,12 +506,9 @@ static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
     qn_store__bind_text(at, 1, in_path);
     rc = qn_store__step(s, at, err);
     sqlite3_finalize(at);
-    /* the input is read twice (src_in_stream_order, then the copy): with
-     * main's cache, not the 2 MiB an attached database gets, the second
-     * read finds its pages there (a 250k-puzzle shard is ~50 MB) */
-    if (rc == QN_OK)
-        rc = qn_store__exec(s, "PRAGMA src.cache_size = "
-                               QN_STORE_CACHE_SIZE, err);
+    /* src keeps SQLite's small default cache: the copy reads the input
+     * once, in row order, and a 64 MiB one cost 4% of a merge in page
+     * faults for nothing */
     return rc;
 }
 
@@ -491,8 +541,7 @@ static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
 
 /* What keeps in_path from being merged: missing, foreign, newer, at
  * another schema version, or damaged. Errors name in_path. */
-static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
-                          qn_err *err)
+int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err)
 {
     qn_store *in = NULL;
     int rc, ver, damaged;
@@ -513,8 +562,6 @@ static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
      * or sqlite3, may have written anything) */
     if (rc == QN_OK)
         rc = qn_store_pack_list(in, NULL, merge_check_pack, err, err);
-    if (rc == QN_OK && npuzzles)
-        rc = qn_store__int(in, "SELECT count(*) FROM puzzles", npuzzles, err);
     qn_store_close(in);
     if (rc != QN_OK)
         qn_err_source(err, in_path);
@@ -523,7 +570,7 @@ static int merge_input_ok(const char *in_path, int deep, long long *npuzzles,
 
 int qn_store_merge_check(const char *in_path, qn_err *err)
 {
-    return merge_input_ok(in_path, 1, NULL, err);
+    return qn_store__merge_input_ok(in_path, 1, err);
 }
 
 /*
@@ -545,11 +592,12 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
  * come from the statements' change counts, not from counting OUT's
  * puzzles before and after: that reads all of OUT twice per input, which
  * a flat merge of N shards does N times over a growing OUT. */
-static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
+static int merge_tx(qn_store *s, merge_scan *sc, qn_store_merge_stats *st,
+                    qn_err *err)
 {
     long long runs0 = 0, runs1 = 0, moved = 0;
     int64_t changes[NMERGE] = {0}, copied = 0;
-    int sorted = 0, rc = qn_store__exec(s, track_sql, err);
+    int rc = qn_store__exec(s, track_sql, err);
 
     if (rc == QN_OK) /* the runs table has a row per shard: small */
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs0, err);
@@ -557,11 +605,7 @@ static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
         if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
             changes[i] = sqlite3_changes64(s->db);
     if (rc == QN_OK && (rc = qn_store__exec(s, merge_ids_sql, err)) == QN_OK)
-        rc = src_in_stream_order(s, &sorted, err);
-    if (rc == QN_OK &&
-        (rc = qn_store__exec(s, sorted ? copy_by_row : copy_sorted, err)) ==
-            QN_OK)
-        copied = sqlite3_changes64(s->db);
+        rc = copy_puzzles(s, sc, &copied, err);
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
     /* the puzzle upsert's changes are its inserts and its updates, and
@@ -581,27 +625,33 @@ static int merge_tx(qn_store *s, qn_store_merge_stats *st, qn_err *err)
     return rc;
 }
 
-int qn_store_merge(qn_store *s, const char *in_path,
-                   qn_store_merge_stats *stats_out, qn_err *err)
+int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
+                    void *gate_ctx, qn_store_merge_stats *stats_out,
+                    qn_err *err)
 {
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
-    long long nsrc = 0;
-    int rc;
+    merge_scan sc = {{QN_BUF_INIT, QN_BUF_INIT, 0, 0, 0}, 0, 0, 0, 0};
+    int rc, gated = 0;
 
     if (s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "cannot merge inside a batch");
     /* open the input on its own first: missing, foreign, newer or
      * corrupt inputs are reported against their own path */
-    if ((rc = merge_input_ok(in_path, 0, &nsrc, err)) != QN_OK)
+    if ((rc = qn_store__merge_input_ok(in_path, 0, err)) != QN_OK)
         return rc;
     if ((rc = merge_attach(s, in_path, err)) != QN_OK)
         return rc;
     rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
-        rc = merge_tx(s, &st, err);
+        rc = merge_tx(s, &sc, &st, err);
+    if (rc == QN_OK && gate) /* its error is another input's */
+        gated = (rc = gate(gate_ctx, err)) != QN_OK;
     rc = qn_store__tx_end(s, rc, err);
+    qn_buf_release(&sc.prev.hash);
+    qn_buf_release(&sc.prev.seed);
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
-        blame_input(s, in_path, err);
+        if (!gated)
+            blame_input(s, in_path, err);
         sqlite3_exec(s->db, "DETACH DATABASE src", NULL, NULL, NULL);
         return rc;
     }
@@ -610,8 +660,14 @@ int qn_store_merge(qn_store *s, const char *in_path,
      * input again adds nothing. */
     if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
         return rc;
-    st.duplicates = nsrc - st.puzzles;
+    st.duplicates = sc.rows - st.puzzles;
     if (stats_out)
         *stats_out = st;
     return QN_OK;
+}
+
+int qn_store_merge(qn_store *s, const char *in_path,
+                   qn_store_merge_stats *stats_out, qn_err *err)
+{
+    return qn_store__merge(s, in_path, NULL, NULL, stats_out, err);
 }

@@ -81,7 +81,19 @@ for bad in "nothere.db:66:cannot open" "damaged.db:74:damaged" \
     expect_eq "$(sum_out)" "$before" "merge with $f: OUT untouched"
     q db merge new-out.db a.db "$f"
     expect_eq "$(ls new-out.db* 2>/dev/null)" "" "merge with $f: no OUT created"
+    q db merge new-dir/out.db a.db "$f"
+    expect_rc "$want" "merge into a new directory with $f: exit $want"
+    expect_eq "$(ls -d new-dir 2>/dev/null)" "" \
+        "merge with $f: no directory for OUT created"
 done
+# the first input damaged: its copy fails, or the check stops it first
+q db merge new-out.db damaged.db a.db
+expect_rc 74 "merge with a damaged first input: exit 74"
+expect_err "damaged.db: " "merge with a damaged first input: names it"
+expect_eq "$(ls new-out.db* 2>/dev/null)" "" \
+    "merge with a damaged first input: no OUT created"
+q db merge out.db damaged.db a.db
+expect_eq "$(sum_out)" "$before" "merge with a damaged first input: OUT untouched"
 q db check --db out.db
 expect_rc 0 "OUT still passes db check"
 
