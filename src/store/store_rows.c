@@ -108,8 +108,12 @@ static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
 static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
                     qn_store_row *row, qn_err *err)
 {
+    int64_t provenance = sqlite3_column_int64(st, 12);
     int rc;
 
+    if (provenance < QN_STORE_GENERATE || provenance > QN_STORE_IMPORT ||
+        sqlite3_column_type(st, 12) != SQLITE_INTEGER)
+        return damaged(s, sqlite3_column_int64(st, 0), "provenance", err);
     if ((rc = load_rule(s, st, rd, err)) != QN_OK ||
         (rc = unpack(s, st, 4, rd, rd->state, "state", err)) != QN_OK ||
         (rc = unpack(s, st, 7, rd, rd->witness, "witness", err)) != QN_OK)
@@ -128,8 +132,8 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
     row->stream_index = sqlite3_column_type(st, 11) == SQLITE_NULL
                             ? -1
                             : sqlite3_column_int64(st, 11);
-    row->provenance = qn_store_provenance_name(
-        (qn_store_provenance)sqlite3_column_int(st, 12));
+    row->provenance =
+        qn_store_provenance_name((qn_store_provenance)provenance);
     row->rule_yaml = qn_store__col_str(st, 13);
     row->uid = (uint64_t)sqlite3_column_int64(st, 14);
     row->submission = qn_store__col_text(st, 15);
