@@ -250,8 +250,8 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
         return rc;
-    /* derive loaded p's rule unless there is none */
-    known = s->keys.rule_id == p->rule_id;
+    /* derive loaded p's rule unless there is none (rule ids are >= 1) */
+    known = p->rule_id > 0 && s->keys.rule_id == p->rule_id;
     if (known && (rc = qn_store__puzzle_cells(s, p, err)) != QN_OK)
         return rc;
     if (!s->put_puzzle &&
