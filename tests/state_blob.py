@@ -56,8 +56,14 @@ def cells(text):
 
 
 def pack(text, layout, k):
-    b, vals = bits(k), cells(text)
+    vals = cells(text)
     assert len(vals) == layout.count('0'), (text, layout)
+    return pack_cells(vals, k)
+
+
+def pack_cells(vals, k):
+    """The blob of the cell values vals (each < k), in cell order."""
+    b = bits(k)
     out = bytearray((len(vals) * b + 7) // 8)
     for i, v in enumerate(vals):
         for j in range(b):
