@@ -43,10 +43,12 @@ static const char seed_hex[] =
 
 /* Row i: a 7x7 state text, a witness text and a 7-byte canonical key
  * that is distinct for every i (the index scrambled by an odd multiplier
- * so keys arrive in random order, as real canonical forms do). */
+ * so keys arrive in random order, as real canonical forms do), and the
+ * state and witness packed as the row keeps them (a bit a cell, LSB
+ * first: docs/STORE.md) for the bare loop. */
 typedef struct row {
     char state[NCELLS + W], witness[NCELLS + W];
-    uint8_t canon[7];
+    uint8_t canon[7], packed_state[7], packed_witness[7];
     uint64_t presses;
 } row;
 
@@ -58,8 +60,11 @@ static void make_row(row *r, uint64_t i)
 
     /* 49 < 2^49 and the multiplier is odd: distinct i below 2^49 give
      * distinct keys */
-    for (int b = 0; b < 7; b++)
-        r->canon[b] = (uint8_t)(key >> (8 * b));
+    for (int b = 0; b < 7; b++) {
+        r->canon[b] = r->packed_state[b] = (uint8_t)(key >> (8 * b));
+        r->packed_witness[b] = (uint8_t)(x >> (8 * b));
+    }
+    r->packed_witness[6] &= 1; /* 49 cells: the last byte holds one */
     for (int c = 0; c < NCELLS; c++) {
         if (c && c % W == 0) {
             r->state[p] = '/';
@@ -92,7 +97,8 @@ static int64_t setup(const char *path, qn_store **out)
 {
     qn_err err = QN_ERR_INIT;
     qn_store_rule rule = {rule_hash, "classic-7x7", "quench: 1\n", NCELLS, 2,
-                          ""};
+                          "", "0000000/0000000/0000000/0000000/0000000/"
+                              "0000000/0000000"};
     qn_store_run run = {"bench", 0, seed_hex, "n", "bench", 0};
     int64_t rid, runid;
 
@@ -183,16 +189,16 @@ static double bare(const char *path, uint64_t n, uint64_t batch)
         for (uint64_t j = i; j < n && j < i + batch; j++) {
             make_row(&r, j);
             sqlite3_bind_int64(st, 1, 1);
-            sqlite3_bind_text(st, 2, r.state, -1, SQLITE_STATIC);
+            sqlite3_bind_blob(st, 2, r.packed_state, 7, SQLITE_STATIC);
             sqlite3_bind_blob(st, 3, r.canon, sizeof(r.canon), SQLITE_STATIC);
             sqlite3_bind_int64(st, 4, (sqlite3_int64)r.presses);
             sqlite3_bind_int64(st, 5, 1);
-            sqlite3_bind_text(st, 6, r.witness, -1, SQLITE_STATIC);
+            sqlite3_bind_blob(st, 6, r.packed_witness, 7, SQLITE_STATIC);
             sqlite3_bind_text(st, 7, "medium", -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 8, "bench-1", -1, SQLITE_STATIC);
             sqlite3_bind_text(st, 9, "", -1, SQLITE_STATIC);
             sqlite3_bind_int64(st, 10, (sqlite3_int64)j);
-            sqlite3_bind_text(st, 11, "generate", -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 11, QN_STORE_GENERATE);
             sqlite3_bind_int64(st, 12, run);
             sqlite3_bind_int64(st, 13, (sqlite3_int64)row_uid(&r));
             check(db, sqlite3_step(st), SQLITE_DONE);

@@ -28,6 +28,7 @@
 #include <sqlite3.h>
 
 #include "bench.h"
+#include "quench/state.h"
 #include "quench/store.h"
 
 #define SHARDS 4
@@ -233,23 +234,73 @@ static double raw_copy(const char *out, char **shard)
     return t0;
 }
 
+/* state_text(state, layout, colours): a packed state or witness as the
+ * store's readers give it (the layout's '0's replaced by the cells in
+ * order, as qn_state_put writes values), for comparing with a database
+ * of schema 3, which kept the text. */
+static void sql_state_text(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv)
+{
+    const uint8_t *packed = sqlite3_value_blob(argv[0]);
+    const char *layout = (const char *)sqlite3_value_text(argv[1]);
+    unsigned k = (unsigned)sqlite3_value_int(argv[2]);
+    size_t len = layout ? strlen(layout) : 0;
+    char *text = malloc(5 * len + 1), *t = text;
+    uint8_t *cells = malloc(len + 1);
+    int n = 0;
+
+    (void)argc;
+    for (size_t i = 0; i < len; i++)
+        n += layout[i] == '0';
+    if (!packed ||
+        (size_t)sqlite3_value_bytes(argv[0]) != qn_store_canon_size(n, k)) {
+        free(text);
+        free(cells);
+        sqlite3_result_error(ctx, "state_text: not a packed state", -1);
+        return;
+    }
+    qn_store_canon_unpack(cells, packed, n, k);
+    n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (layout[i] == '0')
+            t = qn_state_put_value(t, cells[n++]);
+        else
+            *t++ = layout[i];
+    free(cells);
+    sqlite3_result_text(ctx, text, (int)(t - text), free);
+}
+
 /* The rows of db as a reader sees them (the seed joined back from the
- * run: '' in a row is its run's; a database of schema 3 has none), in
- * order (by_id: the row ids too, else by puzzle id): FNV-1a of their
- * text. */
+ * run: '' in a row is its run's; a database of schema 3 has none; the
+ * state and witness as text: schema 3 kept them so), in order (by_id:
+ * the row ids too, else by puzzle id): FNV-1a of their text. */
 static uint64_t rows_digest(const char *path, int by_id, long long *n)
 {
     sqlite3 *db = open_db(path);
     sqlite3_stmt *st;
     uint64_t h = 0xcbf29ce484222325ULL;
-    char sql[512];
+    int packed = 0;
+    char sql[768];
 
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        packed = sqlite3_column_int(st, 0) >= 4;
+    sqlite3_finalize(st);
+    sqlite3_create_function(db, "state_text", 3, SQLITE_UTF8, NULL,
+                            sql_state_text, NULL, NULL);
     snprintf(sql, sizeof(sql),
-             "SELECT %s, printf('%%016x', p.uid), p.state, p.witness,"
+             "SELECT %s, printf('%%016x', p.uid), %s, %s,"
              " p.min_presses, p.optimal, p.grade, p.stream_index,"
              " iif(p.seed = '', r.seed, p.seed) FROM puzzles p"
+             " JOIN rules ru ON ru.id = p.rule_id"
              " LEFT JOIN runs r ON r.id = p.run_id ORDER BY %s",
-             by_id ? "p.id" : "''", by_id ? "p.id" : "p.uid, p.state");
+             by_id ? "p.id" : "''",
+             packed ? "state_text(p.state, ru.layout, ru.colours)"
+                    : "p.state",
+             packed ? "state_text(p.witness, ru.layout, ru.colours)"
+                    : "p.witness",
+             by_id ? "p.id" : "p.uid, p.canon");
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         die("digest", db);
     *n = 0;
@@ -262,7 +313,8 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
         }
         ++*n;
     }
-    sqlite3_finalize(st);
+    if (sqlite3_finalize(st) != SQLITE_OK)
+        die("digest", db);
     sqlite3_close(db);
     return h;
 }

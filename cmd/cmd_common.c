@@ -17,6 +17,7 @@
 #include "quench/file.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
+#include "quench/state.h"
 #include "quench/store.h"
 #include "quench/suggest.h"
 
@@ -172,8 +173,10 @@ int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
 int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out,
                    qn_err *err)
 {
+    qn_buf layout = QN_BUF_INIT;
     char hash[65];
     qn_store_rule sr;
+    int rc;
 
     qn_rules_hash(r, hash);
     memset(&sr, 0, sizeof(sr));
@@ -187,7 +190,11 @@ int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out,
     if (!sr.yaml)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "rule %s has no text to store", sr.name);
-    return qn_store_put_rule(s, &sr, id_out, err);
+    qn_state_format_zero(&layout, qn_rules_layout(r));
+    sr.layout = layout.buf;
+    rc = qn_store_put_rule(s, &sr, id_out, err);
+    qn_buf_release(&layout);
+    return rc;
 }
 
 int cmd_store_build_pack(qn_store *s, const char *name, const char *build,

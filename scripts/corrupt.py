@@ -273,6 +273,18 @@ def junk(rng, alphabet='01234567/#.()abz \n\t"<>&', n=None):
     return ''.join(rng.choice(alphabet) for _ in range(n))
 
 
+def junk_cells(rng):
+    """A packed state or witness (docs/STORE.md) gone wrong: random bytes,
+    often of a size some rule's states have (1 byte of a 3 x 3 board, 4 of
+    a 5 x 5, 13 of a 10 x 10 of 4 colours ...), or now and then text."""
+    if rng.random() < 0.1:
+        return junk(rng)
+    n = rng.choice((0, 1, 2, 3, 4, 5, 7, 13, 25, rng.randrange(0, 64)))
+    fill = rng.choice((None, 0, 0xff))
+    return bytes(rng.randrange(256) if fill is None else fill
+                 for _ in range(n))
+
+
 def mutate(rng, text):
     """text with one character replaced, inserted, or cut after it."""
     if not text:
@@ -294,9 +306,16 @@ ROW_EDITS = [
     ('UPDATE puzzles SET optimal = ? WHERE id = ?',
      lambda r, ids: (r.choice(BIG), r.choice(ids['puzzles']))),
     ('UPDATE puzzles SET state = ? WHERE id = ?',
-     lambda r, ids: (junk(r), r.choice(ids['puzzles']))),
+     lambda r, ids: (junk_cells(r), r.choice(ids['puzzles']))),
     ('UPDATE puzzles SET witness = ? WHERE id = ?',
-     lambda r, ids: (junk(r), r.choice(ids['puzzles']))),
+     lambda r, ids: (junk_cells(r), r.choice(ids['puzzles']))),
+    ('UPDATE puzzles SET provenance = ? WHERE id = ?',
+     lambda r, ids: (r.choice(BIG + (3, 'generate')),
+                     r.choice(ids['puzzles']))),
+    ('UPDATE rules SET layout = ? WHERE id = ?',
+     lambda r, ids: (r.choice([None, junk(r), junk(r, '0./'),
+                               junk(r, '0', r.choice((0, 1, 24, 25, 26)))]),
+                     r.choice(ids['rules']))),
     ('UPDATE puzzles SET rule_id = ? WHERE id = ?',
      lambda r, ids: (r.choice([0, 999] + ids['rules']),
                      r.choice(ids['puzzles']))),

@@ -39,6 +39,8 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, 'tests'))
+import state_blob  # noqa: E402  the stored states, read apart from quench
 RULE = os.path.join(TOP, 'rules', 'classic-7x7.yaml')
 GEN = ['generate', RULE, '-n', '6000', '--seed', '77', '--batch', '250',
        '--jobs', '2']
@@ -154,12 +156,14 @@ def scenario_generate(q, work, rounds, rng, fail):
         out, rc = killed(q, argv, work, rng.uniform(0, t * 1.1))
         ok, why = intact(db)
         if ok and os.path.exists(db):
-            con = sqlite3.connect(db)
+            con = state_blob.connect(db)
             try:
                 tabs = {r[0] for r in con.execute(
                     "SELECT name FROM sqlite_master WHERE type='table'")}
                 if 'puzzles' in tabs:
-                    stored = {s for (s,) in con.execute('SELECT state FROM puzzles')}
+                    stored = {s for (s,) in con.execute(
+                        'SELECT state_text(p.state, r.layout, r.colours)'
+                        ' FROM puzzles p JOIN rules r ON r.id = p.rule_id')}
                     runs = con.execute('SELECT stored FROM runs').fetchall()
                 else:
                     stored, runs = set(), []

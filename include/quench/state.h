@@ -47,8 +47,19 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
 void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
                      char sep);
 
+/*
+ * Append the all-zero state of layout l with '/' between rows ('0' a
+ * cell, '.' a hole): the board's shape, as the store keeps it once a rule
+ * (qn_store_rule.layout).
+ */
+void qn_state_format_zero(qn_buf *out, const qn_layout *l);
+
 /* The most bytes qn_state_put writes for a state of layout l. */
 size_t qn_state_format_max(const qn_layout *l);
+
+/* One cell value as a state text writes it (a base-36 digit, "(NNN)"
+ * from 36 up) at dst, which has room for 5 bytes; returns the end. */
+char *qn_state_put_value(char *dst, uint8_t v);
 
 /* qn_state_format at dst, which has room for qn_state_format_max(l)
  * bytes; returns the end (no NUL). */

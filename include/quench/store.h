@@ -89,7 +89,9 @@ int qn_store_in_batch(const qn_store *s);
 
 /* ---------------------------------------------------------------------
  * Rule sets. Idempotent by hash: putting a rule whose hash is stored
- * returns the existing id (the stored YAML is kept).
+ * returns the existing id (the stored YAML is kept; a layout is stored
+ * when the row, from an older quench, has none). QN_EINVAL when the
+ * layout is missing or does not have `cells` cells.
  */
 typedef struct qn_store_rule {
     const char *hash;  /* 64 lowercase hex digits (qn_rules_hash) */
@@ -98,6 +100,9 @@ typedef struct qn_store_rule {
     int cells;
     unsigned colours;
     const char *facts; /* free text, e.g. "kernel=4"; NULL = "" */
+    const char *layout; /* the board: qn_state_format of its all-zero
+                           state with '/' ('0' a cell, '.' a hole), `cells`
+                           '0's; the store reads and writes states by it */
 } qn_store_rule;
 
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
@@ -113,6 +118,7 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
 /* ---------------------------------------------------------------------
  * Puzzles.
  */
+/* The values are the codes rows keep (migration 0004): never renumber. */
 typedef enum qn_store_provenance {
     QN_STORE_GENERATE = 0,
     QN_STORE_VALIDATE,

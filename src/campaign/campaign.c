@@ -159,15 +159,20 @@ static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids,
                    qn_err *err)
 {
     int64_t *rule_ids = QN_NEWN(c->r->nsections + 1, int64_t);
+    qn_buf layout = QN_BUF_INIT;
     int rc = QN_OK;
 
     for (size_t i = 0; rc == QN_OK && i < c->r->nsections; i++) {
         const campaign_rule *cr = &c->rules[i];
         qn_store_rule sr = {cr->hash, qn_rules_name(cr->rules), cr->yaml,
                             qn_rules_ncells(cr->rules),
-                            qn_rules_colours(cr->rules), NULL};
+                            qn_rules_colours(cr->rules), NULL, NULL};
+        qn_buf_reset(&layout);
+        qn_state_format_zero(&layout, qn_rules_layout(cr->rules));
+        sr.layout = layout.buf;
         rc = qn_store_put_rule(s, &sr, &rule_ids[i], err);
     }
+    qn_buf_release(&layout);
     for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
         rc = put_puzzle(c, s, &c->accepted[i],
                         rule_ids[c->accepted[i].section], &ids[i], err);

@@ -96,7 +96,7 @@ typedef struct importer {
 static int put_rules(importer *im, qn_err *err)
 {
     const qn_pack_doc *doc = im->doc;
-    qn_buf yaml = QN_BUF_INIT;
+    qn_buf yaml = QN_BUF_INIT, layout = QN_BUF_INIT;
     int rc = QN_OK;
 
     for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
@@ -110,9 +110,13 @@ static int put_rules(importer *im, qn_err *err)
         sr.yaml = yaml.buf;
         sr.cells = pr->ncells;
         sr.colours = pr->colours;
+        qn_buf_reset(&layout);
+        qn_state_format_zero(&layout, qn_rules_layout(pr->rules));
+        sr.layout = layout.buf;
         rc = qn_store_put_rule(im->s, &sr, &im->rule_ids[i], err);
     }
     qn_buf_release(&yaml);
+    qn_buf_release(&layout);
     return rc;
 }
 

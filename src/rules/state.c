@@ -5,8 +5,10 @@
 #include "quench/state.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "quench/mem.h"
 #include "quench/text.h"
 
 enum tok_kind { T_END, T_SEP, T_VALUE, T_HOLE, T_BAD };
@@ -274,10 +276,26 @@ size_t qn_state_format_max(const qn_layout *l)
            4 * (size_t)l->ncells;
 }
 
+char *qn_state_put_value(char *dst, uint8_t v)
+{
+    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+    if (v < 36) {
+        *dst++ = digit[v];
+        return dst;
+    }
+    *dst++ = '(';
+    if (v >= 100)
+        *dst++ = (char)('0' + v / 100);
+    *dst++ = (char)('0' + v / 10 % 10);
+    *dst++ = (char)('0' + v % 10);
+    *dst++ = ')';
+    return dst;
+}
+
 char *qn_state_put(char *dst, const qn_layout *l, const uint8_t *cells,
                    char sep)
 {
-    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     const int *index = l->index;
     int r, c, i;
 
@@ -286,18 +304,10 @@ char *qn_state_put(char *dst, const qn_layout *l, const uint8_t *cells,
             *dst++ = sep;
         for (c = 0; c < l->w; c++) {
             i = index[c];
-            if (i < 0) {
+            if (i < 0)
                 *dst++ = '.';
-            } else if (cells[i] < 36) {
-                *dst++ = digit[cells[i]];
-            } else {
-                *dst++ = '(';
-                if (cells[i] >= 100)
-                    *dst++ = (char)('0' + cells[i] / 100);
-                *dst++ = (char)('0' + cells[i] / 10 % 10);
-                *dst++ = (char)('0' + cells[i] % 10);
-                *dst++ = ')';
-            }
+            else
+                dst = qn_state_put_value(dst, cells[i]);
         }
     }
     return dst;
@@ -312,4 +322,12 @@ void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
     end = qn_state_put(out->buf + out->len, l, cells, sep);
     out->len = (size_t)(end - out->buf);
     out->buf[out->len] = '\0';
+}
+
+void qn_state_format_zero(qn_buf *out, const qn_layout *l)
+{
+    uint8_t *zero = QN_NEWN(l->ncells ? (size_t)l->ncells : 1, uint8_t);
+
+    qn_state_format(out, l, zero, '/');
+    free(zero);
 }

@@ -44,6 +44,8 @@ struct qn_store__keys {
     int n;                   /* the rule's cells, colours */
     unsigned k;
     uint8_t *cells;          /* n, for unpacking a canonical key */
+    char *layout;            /* rules.layout; NULL: none stored */
+    uint8_t *packed;         /* 2 x qn_store_canon_size: state, witness */
     int64_t run_id;          /* 0: none */
     char *run_seed;          /* NULL: no such run */
 };
@@ -111,6 +113,32 @@ int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
                        qn_err *err);
 /* Drop the cache (at close). */
 void qn_store__keys_forget(qn_store *s);
+/* p's state and witness packed for its row, into s->keys.packed (after
+ * qn_store__puzzle_uid loaded p's rule): QN_EINVAL when a text does not
+ * fit the rule's board or colours, or the rule has no layout. */
+int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
+                           qn_err *err);
+
+/* store_cells.c: 1 when layout is a board layout (rules.layout: '0' a
+ * cell, '.' a hole, '/' between rows) of n cells. */
+int qn_store__layout_check(const char *layout, int n);
+/* Pack the state text `text` of a board of layout `layout` (n cells, k
+ * colours) into out (qn_store_canon_size(n, k) bytes), its cells through
+ * cells (n). QN_EINVAL, naming `what` ("state", "witness") and the byte,
+ * when it does not fit the layout or a value is >= k. */
+int qn_store__cells_pack(uint8_t *out, uint8_t *cells, const char *what,
+                         const char *text, const char *layout, int n,
+                         unsigned k, qn_err *err);
+/* The bytes qn_store__cells_put may write for layout (n cells), NUL
+ * included. */
+size_t qn_store__cells_text_max(const char *layout, int n);
+/* The state text of cells on layout at dst, NUL-terminated; returns the
+ * end (the NUL). */
+char *qn_store__cells_put(char *dst, const char *layout,
+                          const uint8_t *cells);
+/* Register (on) or remove migration 0004's SQL functions quench_layout
+ * and quench_pack on s's connection. */
+int qn_store__cells_sql(qn_store *s, int on, qn_err *err);
 
 /* store_merge.c: qn_store_merge, with gate (may be NULL) called inside
  * the transaction just before the commit: an error from it rolls the

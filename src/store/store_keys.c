@@ -1,13 +1,13 @@
 /*
- * store_keys.c: the row keys of a puzzle: its packed canonical form, and
- * what qn_store_put_puzzle derives instead of trusting the caller: the
- * puzzle id, which leads the row's unique key (migration 0004), and
+ * store_keys.c: what qn_store_put_puzzle derives from a puzzle instead
+ * of trusting the caller: the puzzle id, which leads the row's unique key (migration 0004), and
  * whether the puzzle's seed is its run's (the row then keeps ''). What
  * those need from the rules and runs tables is read once per batch, not
  * once per puzzle: the hot path of generate --db.
  */
 #include "quench/store.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,55 +18,13 @@
 #include "store_internal.h"
 
 /* ---------------------------------------------------------------------
- * Canonical keys: ceil(log2 k) bits a cell, LSB first.
- */
-static int bits_for(unsigned k)
-{
-    int b = 1;
-    while ((1u << b) < k)
-        b++;
-    return b;
-}
-
-size_t qn_store_canon_size(int n, unsigned k)
-{
-    return ((size_t)n * bits_for(k) + 7) / 8;
-}
-
-size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
-                           unsigned k)
-{
-    size_t len = qn_store_canon_size(n, k), bit = 0;
-    int b = bits_for(k);
-
-    memset(out, 0, len);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < b; j++, bit++)
-            if (cells[i] >> j & 1)
-                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
-    return len;
-}
-
-void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
-                           unsigned k)
-{
-    size_t bit = 0;
-    int b = bits_for(k);
-
-    for (int i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (int j = 0; j < b; j++, bit++)
-            v |= (unsigned)(packed[bit / 8] >> (bit % 8) & 1) << j;
-        cells[i] = (uint8_t)v;
-    }
-}
-
-/* ---------------------------------------------------------------------
  * The per-batch cache.
  */
 void qn_store__keys_forget(qn_store *s)
 {
     free(s->keys.cells);
+    free(s->keys.layout);
+    free(s->keys.packed);
     free(s->keys.run_seed);
     memset(&s->keys, 0, sizeof(s->keys));
 }
@@ -84,7 +42,7 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
 {
     sqlite3_stmt *st;
     int rc = qn_store__prep(
-            s, &st, "SELECT hash, cells, colours FROM rules WHERE id = ?",
+            s, &st, "SELECT hash, cells, colours, layout FROM rules WHERE id = ?",
             err),
         r;
 
@@ -96,15 +54,21 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
         const char *hash = qn_store__col_str(st, 0);
         int n = sqlite3_column_int(st, 1);
         unsigned k = (unsigned)sqlite3_column_int(st, 2);
-        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255) {
+        const char *layout = qn_store__col_text(st, 3);
+        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255 ||
+            (layout && !qn_store__layout_check(layout, n))) {
             qn_err_source(err, s->path);
             rc = qn_err_set(err, QN_EDB, 0, 0,
-                            "rule set %lld is damaged (hash, cells or "
-                            "colours)",
+                            "rule set %lld is damaged (hash, cells, "
+                            "colours or layout)",
                             (long long)rule_id);
         } else {
             qn_puzzle_id_key_init(&s->keys.key, hash);
             s->keys.cells = QN_RENEW(s->keys.cells, (size_t)n, uint8_t);
+            s->keys.packed = QN_RENEW(s->keys.packed,
+                                      2 * qn_store_canon_size(n, k), uint8_t);
+            free(s->keys.layout);
+            s->keys.layout = layout ? qn_xstrdup(layout) : NULL;
             s->keys.n = n;
             s->keys.k = k;
             s->keys.rule_id = rule_id;
@@ -139,6 +103,29 @@ int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
     qn_store_canon_unpack(s->keys.cells, p->canon, s->keys.n, s->keys.k);
     *out = qn_puzzle_id(&s->keys.key, s->keys.cells, s->keys.n);
     return QN_OK;
+}
+
+int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
+                           qn_err *err)
+{
+    const struct qn_store__keys *c = &s->keys;
+    int rc;
+
+    assert(c->rule_id == p->rule_id);
+    if (!c->layout)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "rule set %lld has no board layout: store the "
+                          "rule set again first",
+                          (long long)p->rule_id);
+    rc = qn_store__cells_pack(c->packed, c->cells, "state",
+                              p->state ? p->state : "", c->layout, c->n,
+                              c->k, err);
+    if (rc == QN_OK)
+        rc = qn_store__cells_pack(c->packed + qn_store_canon_size(c->n, c->k),
+                                  c->cells, "witness",
+                                  p->witness ? p->witness : "", c->layout,
+                                  c->n, c->k, err);
+    return rc;
 }
 
 int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,

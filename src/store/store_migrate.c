@@ -42,11 +42,18 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
      * (by sqlite3, say) gets it first */
     if (m->number == 4 && (rc = qn_store__fill_puzzle_ids(s, 1, err)))
         return rc;
+    /* 0004 packs states and witnesses with C functions (store_cells.c) */
+    if (m->number == 4 && (rc = qn_store__cells_sql(s, 1, err)))
+        return rc;
     if (sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) != SQLITE_OK) {
         rc = qn_store__fail(s, sqlite3_errcode(s->db), err);
-        return qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
-                          m->name, sqlite3_errmsg(s->db));
+        rc = qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
+                        m->name, sqlite3_errmsg(s->db));
     }
+    if (m->number == 4)
+        qn_store__cells_sql(s, 0, NULL);
+    if (rc != QN_OK)
+        return rc;
     /* 0002 adds the puzzle id, which SQL cannot compute */
     if (m->number == 2)
         rc = qn_store__fill_puzzle_ids(s, 0, err);

@@ -71,12 +71,19 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
     sqlite3_stmt *st = NULL;
     int rc;
 
+    if (!r->layout || !qn_store__layout_check(r->layout, r->cells))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "rule set %s: board layout \"%.40s\" does not "
+                          "have its %d cells",
+                          r->name, r->layout ? r->layout : "", r->cells);
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
         return rc;
+    /* a rule stored by an older quench gets its layout now */
     rc = qn_store__prep(
         s, &st,
-        "INSERT INTO rules (hash, name, yaml, cells, colours, facts) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+        "INSERT INTO rules (hash, name, yaml, cells, colours, facts, layout)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
+        " layout = excluded.layout WHERE rules.layout IS NULL",
         err);
     if (rc == QN_OK) {
         qn_store__bind_text(st, 1, r->hash);
@@ -85,6 +92,7 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
         sqlite3_bind_int(st, 4, r->cells);
         sqlite3_bind_int(st, 5, (int)r->colours);
         qn_store__bind_text(st, 6, r->facts ? r->facts : "");
+        qn_store__bind_text(st, 7, r->layout);
         rc = qn_store__step(s, st, err);
     }
     sqlite3_finalize(st);
@@ -110,18 +118,27 @@ const char *qn_store_provenance_name(qn_store_provenance p)
 }
 
 /* Bind p to put_puzzle's parameters 1..16, with the id the store
- * computed and the seed as stored ('' for the run's). The caller's
- * strings outlive the step (reset right after it), so SQLITE_STATIC
- * avoids a copy per column on the hot path. */
+ * computed, the seed as stored ('' for the run's) and the state and
+ * witness packed (cells, 2 x len bytes; NULL for a rule not stored, which
+ * the foreign key refuses). The caller's strings and the store's cache
+ * outlive the step (reset right after it), so SQLITE_STATIC avoids a copy
+ * per column on the hot path. */
 static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
-                        uint64_t uid, const char *seed)
+                        uint64_t uid, const char *seed,
+                        const uint8_t *cells, size_t len)
 {
+    static const uint8_t none[1];
+
+    if (!cells) {
+        cells = none;
+        len = 0;
+    }
     sqlite3_bind_int64(st, 1, p->rule_id);
-    sqlite3_bind_text(st, 2, p->state, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 2, cells, (int)len, SQLITE_STATIC);
     sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
     sqlite3_bind_int64(st, 4, qn_store__clamp64(p->min_presses));
     sqlite3_bind_int64(st, 5, qn_store__clamp64(p->noptimal));
-    sqlite3_bind_text(st, 6, p->witness, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 6, cells + len, (int)len, SQLITE_STATIC);
     if (p->grade)
         sqlite3_bind_text(st, 7, p->grade, -1, SQLITE_STATIC);
     else
@@ -135,8 +152,7 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
         sqlite3_bind_int64(st, 10, p->stream_index);
     else
         sqlite3_bind_null(st, 10);
-    sqlite3_bind_text(st, 11, qn_store_provenance_name(p->provenance), -1,
-                      SQLITE_STATIC);
+    sqlite3_bind_int(st, 11, (int)p->provenance);
     if (p->run_id > 0)
         sqlite3_bind_int64(st, 12, p->run_id);
     else
@@ -230,9 +246,13 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
     sqlite3_stmt *st;
     const char *seed;
     uint64_t uid;
-    int rc, r;
+    int rc, r, known;
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
+        return rc;
+    /* derive loaded p's rule unless there is none (rule ids are >= 1) */
+    known = p->rule_id > 0 && s->keys.rule_id == p->rule_id;
+    if (known && (rc = qn_store__puzzle_cells(s, p, err)) != QN_OK)
         return rc;
     if (!s->put_puzzle &&
         (rc = qn_store__prep(
@@ -245,7 +265,8 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
              err)) != QN_OK)
         return rc;
     st = s->put_puzzle;
-    bind_puzzle(st, p, uid, seed);
+    bind_puzzle(st, p, uid, seed, known ? s->keys.packed : NULL,
+                known ? qn_store_canon_size(s->keys.n, s->keys.k) : 0);
     r = sqlite3_step(st);
     if (r != SQLITE_DONE) {
         rc = qn_store__fail(s, r, err);

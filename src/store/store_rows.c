@@ -5,44 +5,142 @@
  */
 #include "quench/store.h"
 
+#include <stdlib.h>
+
 #include <sqlite3.h>
+
+#include "quench/mem.h"
 
 #include "store_internal.h"
 
-/* Columns 0..17 of ROW_COLUMNS into a row. The rule's YAML comes with
- * its puzzles from the same statement: a second query for it could
- * disagree with the first in a damaged file (one read through an index,
- * the other through the table). A seed '' is the run's (migration
+/* Columns 0..20 of ROW_COLUMNS into a row. The rule's YAML and layout
+ * come with its puzzles from the same statement: a second query for them
+ * could disagree with the first in a damaged file (one read through an
+ * index, the other through the table). A seed '' is the run's (migration
  * 0004): QN_STORE_SEED_SQL. */
 #define ROW_COLUMNS                                                        \
     "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal," \
     " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL("p", "main") ","   \
     " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"         \
-    " p.source, p.meta"
+    " p.source, p.meta, r.layout, r.cells, r.colours"
+#define COL_POSITION 21
 
-static void read_row(sqlite3_stmt *st, qn_store_row *row)
+/* A walk's rule, read once per rule id rather than once per row, and
+ * the texts of the row being visited. */
+typedef struct reader {
+    int64_t rule_id; /* 0: none yet */
+    char *layout;    /* rules.layout */
+    int n;           /* the rule's cells, colours */
+    unsigned k;
+    size_t len;      /* packed bytes of a state */
+    uint8_t *cells;  /* n */
+    char *state, *witness; /* qn_store__cells_text_max bytes each */
+} reader;
+
+static void reader_release(reader *rd)
 {
+    free(rd->layout);
+    free(rd->cells);
+    free(rd->state);
+    free(rd->witness);
+}
+
+static int damaged(qn_store *s, int64_t id, const char *what, qn_err *err)
+{
+    qn_err_source(err, s->path);
+    return qn_err_set(err, QN_EDB, 0, 0,
+                      "puzzle at row %lld: %s: the database is damaged",
+                      (long long)id, what);
+}
+
+/* The row's rule into rd, unless it is there already. */
+static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
+{
+    int64_t rule_id = sqlite3_column_int64(st, 1);
+    const char *layout = qn_store__col_text(st, 18);
+    int n = sqlite3_column_int(st, 19);
+    unsigned k = (unsigned)sqlite3_column_int(st, 20);
+    size_t max;
+
+    if (rd->rule_id == rule_id)
+        return QN_OK;
+    rd->rule_id = 0;
+    if (!layout) {
+        qn_err_source(err, s->path);
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "rule set %lld has no board layout: store the "
+                          "rule set again (generate or validate with it)",
+                          (long long)rule_id);
+    }
+    if (n < 1 || k < 2 || k > 255 || !qn_store__layout_check(layout, n))
+        return damaged(s, sqlite3_column_int64(st, 0),
+                       "its rule set's layout, cells or colours", err);
+    max = qn_store__cells_text_max(layout, n);
+    free(rd->layout);
+    rd->layout = qn_xstrdup(layout);
+    rd->n = n;
+    rd->k = k;
+    rd->len = qn_store_canon_size(n, k);
+    rd->cells = QN_RENEW(rd->cells, (size_t)n, uint8_t);
+    rd->state = QN_RENEW(rd->state, max, char);
+    rd->witness = QN_RENEW(rd->witness, max, char);
+    rd->rule_id = rule_id;
+    return QN_OK;
+}
+
+/* The packed cells of column col as text at out. */
+static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
+                  char *out, const char *what, qn_err *err)
+{
+    const uint8_t *b = sqlite3_column_blob(st, col);
+
+    if (sqlite3_column_type(st, col) != SQLITE_BLOB ||
+        (size_t)sqlite3_column_bytes(st, col) != rd->len)
+        return damaged(s, sqlite3_column_int64(st, 0), what, err);
+    qn_store_canon_unpack(rd->cells, b, rd->n, rd->k);
+    for (int i = 0; i < rd->n; i++)
+        if (rd->cells[i] >= rd->k)
+            return damaged(s, sqlite3_column_int64(st, 0), what, err);
+    qn_store__cells_put(out, rd->layout, rd->cells);
+    return QN_OK;
+}
+
+static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
+                    qn_store_row *row, qn_err *err)
+{
+    int64_t provenance = sqlite3_column_int64(st, 12);
+    int rc;
+
+    if (provenance < QN_STORE_GENERATE || provenance > QN_STORE_IMPORT ||
+        sqlite3_column_type(st, 12) != SQLITE_INTEGER)
+        return damaged(s, sqlite3_column_int64(st, 0), "provenance", err);
+    if ((rc = load_rule(s, st, rd, err)) != QN_OK ||
+        (rc = unpack(s, st, 4, rd, rd->state, "state", err)) != QN_OK ||
+        (rc = unpack(s, st, 7, rd, rd->witness, "witness", err)) != QN_OK)
+        return rc;
     row->id = sqlite3_column_int64(st, 0);
     row->rule_id = sqlite3_column_int64(st, 1);
     row->rule_hash = qn_store__col_str(st, 2);
     row->rule_name = qn_store__col_str(st, 3);
-    row->state = qn_store__col_str(st, 4);
+    row->state = rd->state;
     row->min_presses = (uint64_t)sqlite3_column_int64(st, 5);
     row->noptimal = (uint64_t)sqlite3_column_int64(st, 6);
-    row->witness = qn_store__col_str(st, 7);
+    row->witness = rd->witness;
     row->grade = qn_store__col_text(st, 8);
     row->grader = qn_store__col_str(st, 9);
     row->seed = qn_store__col_text(st, 10);
     row->stream_index = sqlite3_column_type(st, 11) == SQLITE_NULL
                             ? -1
                             : sqlite3_column_int64(st, 11);
-    row->provenance = qn_store__col_str(st, 12);
+    row->provenance =
+        qn_store_provenance_name((qn_store_provenance)provenance);
     row->rule_yaml = qn_store__col_str(st, 13);
     row->uid = (uint64_t)sqlite3_column_int64(st, 14);
     row->submission = qn_store__col_text(st, 15);
     row->source = qn_store__col_text(st, 16);
     row->meta = qn_store__col_text(st, 17);
     row->position = 0;
+    return QN_OK;
 }
 
 /* Step st (its parameters bound), each row to fn; col_position >= 0 is
@@ -50,11 +148,13 @@ static void read_row(sqlite3_stmt *st, qn_store_row *row)
 static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
                      qn_store_row_fn *fn, void *ctx, qn_err *err)
 {
+    reader rd = {0};
     int rc = 0, r;
 
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         qn_store_row row;
-        read_row(st, &row);
+        if ((rc = read_row(s, st, &rd, &row, err)) != QN_OK)
+            break;
         if (col_position >= 0)
             row.position = sqlite3_column_int64(st, col_position);
         if ((rc = fn(ctx, &row)) != 0)
@@ -63,6 +163,7 @@ static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
     if (rc == 0 && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(st);
+    reader_release(&rd);
     return rc;
 }
 
@@ -84,7 +185,7 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, pack_id);
-    return walk_rows(s, st, 18, fn, ctx, err);
+    return walk_rows(s, st, COL_POSITION, fn, ctx, err);
 }
 
 int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
@@ -102,9 +203,11 @@ int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
     sqlite3_bind_int64(st, 1, id);
     r = sqlite3_step(st);
     if (r == SQLITE_ROW) {
+        reader rd = {0};
         qn_store_row row;
-        read_row(st, &row);
-        rc = fn(ctx, &row);
+        if ((rc = read_row(s, st, &rd, &row, err)) == QN_OK)
+            rc = fn(ctx, &row);
+        reader_release(&rd);
     } else if (r == SQLITE_DONE) {
         rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
                         (long long)id);
@@ -136,6 +239,7 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
                          qn_store_row_fn *puzzle_fn, void *ctx, qn_err *err)
 {
     sqlite3_stmt *st;
+    reader rd = {0};
     int64_t last = 0;
     int rc, r;
 
@@ -148,7 +252,8 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
         return rc;
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         qn_store_row row;
-        read_row(st, &row);
+        if ((rc = read_row(s, st, &rd, &row, err)) != QN_OK)
+            break;
         if (row.rule_id != last) {
             last = row.rule_id;
             if (rule_fn &&
@@ -162,5 +267,6 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
     if (rc == 0 && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(st);
+    reader_release(&rd);
     return rc;
 }

@@ -90,7 +90,7 @@ expect_eq "$(python3 -c "
 import json,sys
 print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")" "duplicate duplicate unsolvable" "stored puzzles are duplicates"
 expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["duplicate_of_stored"], j["puzzle_id"])')" \
-    "$(sqlite3 v.db "SELECT printf('%016x', uid) FROM puzzles WHERE state = '0100/1110/0001/1101'") $(sqlite3 v.db "SELECT printf('%016x', uid) FROM puzzles WHERE state = '0100/1110/0001/1101'")" \
+    "$(python3 "$TOP/tests/state_blob.py" v.db "SELECT printf('%016x %016x', p.uid, p.uid) FROM puzzles p JOIN rules r ON r.id = p.rule_id WHERE state_text(p.state, r.layout, r.colours) = '0100/1110/0001/1101'")" \
     "names the stored puzzle by the puzzle id the database holds, its own id too"
 q validate "$W" mix.txt --into mine
 expect_rc 64 "--into without --db"

@@ -9,25 +9,33 @@
 RULES=$TOP/rules/classic-5x5.yaml
 HASH=$("$QUENCH" rules show "$RULES" --json | sed 's/.*"hash":"\([0-9a-f]*\)".*/\1/')
 
+# sql DB SQL: SQL (a query, or "-": a script on standard input) with the
+# packed states of docs/STORE.md written and read apart from quench:
+# state_blob(text, layout, colours), state_text(blob, layout, colours)
+sql() { python3 "$TOP/tests/state_blob.py" "$@"; }
+B5=00000/00000/00000/00000/00000 # the classic 5x5 board's layout
+blob5() { echo "state_blob('$1', '$B5', 2)"; }
+
 # seed DB: the classic rule and three puzzles with real witnesses
 seed() {
-    sqlite3 "$1" <<SQL
+    sql "$1" - <<SQL
 PRAGMA foreign_keys = ON;
-INSERT INTO rules (hash, name, yaml, cells, colours)
-  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
+INSERT INTO rules (hash, name, yaml, cells, colours, layout)
+  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2,
+          '$B5');
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
                      grade, seed, stream_index, provenance, uid) VALUES
- (1, '11000/10000/00000/00000/00000', x'01', 1, 1,
-  '10000/00000/00000/00000/00000', 'easy', 'ab', $2, 'import', 0),
- (1, '01110/00100/00000/00000/00000', x'02', 1, 1,
-  '00100/00000/00000/00000/00000', 'easy', 'ab', $(($2 + 1)), 'import', 0),
- (1, '11000/10000/00000/00001/00011', x'03', 2, 1,
-  '10000/00000/00000/00000/00001', 'easy', 'ab', $(($2 + 2)), 'import', 0);
+ (1, $(blob5 11000/10000/00000/00000/00000), x'01', 1, 1,
+  $(blob5 10000/00000/00000/00000/00000), 'easy', 'ab', $2, 2, 0),
+ (1, $(blob5 01110/00100/00000/00000/00000), x'02', 1, 1,
+  $(blob5 00100/00000/00000/00000/00000), 'easy', 'ab', $(($2 + 1)), 2, 0),
+ (1, $(blob5 11000/10000/00000/00001/00011), x'03', 2, 1,
+  $(blob5 10000/00000/00000/00000/00001), 'easy', 'ab', $(($2 + 2)), 2, 0);
 SQL
     # each row's puzzle id (a row needs one: 0 until it is known), from the
     # independent implementation
     for row in 1 2 3; do
-        st=$(sqlite3 "$1" "SELECT state FROM puzzles WHERE id = $row")
+        st=$(sql "$1" "SELECT state_text(state, '$B5', 2) FROM puzzles WHERE id = $row")
         id=$(python3 "$TOP/tests/puzzle_id.py" "$HASH" "$st")
         sqlite3 "$1" "UPDATE puzzles SET uid = CAST(0x$id AS INTEGER) WHERE id = $row"
     done
@@ -87,7 +95,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
 
     # a wrong witness and a wrong minimum are found
     cp "$TMP/x.db" "$TMP/bad.db"
-    sqlite3 "$TMP/bad.db" "UPDATE puzzles SET witness = '01000/00000/00000/00000/00000' WHERE id = 2; UPDATE puzzles SET min_presses = 3 WHERE id = 3"
+    sql "$TMP/bad.db" - <<SQL
+UPDATE puzzles SET witness = $(blob5 01000/00000/00000/00000/00000) WHERE id = 2;
+UPDATE puzzles SET min_presses = 3 WHERE id = 3
+SQL
     q db --db "$TMP/bad.db" check
     expect_rc 65 "check finds bad puzzles"
     expect_err "(#2, classic-5x5): the witness does not solve the state" "bad witness named"
@@ -96,7 +107,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 
     # the unique key refuses a duplicate (the same id, rule and key: a
     # row without an id is refused by NOT NULL before that)
-    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, 's', x'01', 1, 1, 'w', 'import', uid FROM puzzles WHERE canon = x'01'" 2>"$TMP/dup.err"; then
+    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, x'00', x'01', 1, 1, x'00', 2, uid FROM puzzles WHERE canon = x'01'" 2>"$TMP/dup.err"; then
         not_ok "duplicate canonical key accepted"
     elif grep -q "UNIQUE constraint failed: puzzles.uid, puzzles.rule_id, puzzles.canon" "$TMP/dup.err"; then ok
     else not_ok "refused, but not by the unique key: $(cat "$TMP/dup.err")"; fi
@@ -106,7 +117,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     q db --db "$TMP/s2.db" init
     seed "$TMP/s1.db" 0
     seed "$TMP/s2.db" 10
-    sqlite3 "$TMP/s2.db" "UPDATE puzzles SET canon = x'04', state = '00000/00000/00000/00000/11000', witness = '00000/00000/00000/00000/00000' WHERE id = 3"
+    sql "$TMP/s2.db" "UPDATE puzzles SET canon = x'04', state = $(blob5 00000/00000/00000/00000/11000), witness = $(blob5 $B5) WHERE id = 3"
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge"
     expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"

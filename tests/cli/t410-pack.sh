@@ -34,17 +34,20 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 
 sqlite3 "$DB" <<SQL
-INSERT INTO rules (hash, name, yaml, cells, colours)
-  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2);
+INSERT INTO rules (hash, name, yaml, cells, colours, layout)
+  VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2,
+          '00000/00000/00000/00000/00000');
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
                      grade, provenance, uid) VALUES
- (1, 's1', x'01', 5, 1, 'w', 'easy', 'import', 0x1111000000000000),
- (1, 's2', x'02', 3, 1, 'w', 'easy', 'import', 0x2222000000000000),
- (1, 's3', x'03', 9, 1, 'w', 'medium', 'import', 0x3333000000000000),
- (1, 's4', x'04', 3, 1, 'w', 'easy', 'import', 0x4444000000000000),
- (1, 's5', x'05', 1, 1, 'w', 'easy', 'import', 0x5555000000000000),
- (1, 's6', x'06', 1, 1, 'w', 'easy', 'import', 0x5555100000000000);
+ (1, x'01000000', x'01', 5, 1, x'00000000', 'easy', 2, 0x1111000000000000),
+ (1, x'02000000', x'02', 3, 1, x'00000000', 'easy', 2, 0x2222000000000000),
+ (1, x'03000000', x'03', 9, 1, x'00000000', 'medium', 2, 0x3333000000000000),
+ (1, x'04000000', x'04', 3, 1, x'00000000', 'easy', 2, 0x4444000000000000),
+ (1, x'05000000', x'05', 1, 1, x'00000000', 'easy', 2, 0x5555000000000000),
+ (1, x'06000000', x'06', 1, 1, x'00000000', 'easy', 2, 0x5555100000000000);
 SQL
+# (states packed as docs/STORE.md says: a bit a cell, LSB first; the
+# all-zero witnesses solve none of them)
 # ids (uid) for the fake rows: 1111..., 2222..., and two sharing 5555
 
 order() { sqlite3 "$DB" "SELECT group_concat(puzzle_id, ' ') FROM (SELECT puzzle_id FROM pack_puzzles WHERE pack_id = 1 ORDER BY position)"; }
@@ -108,7 +111,7 @@ expect_rc 0 "pack show"
 expect_out "pack:        starter" "show header"
 expect_out "author:      t410" "show author"
 expect_out "puzzles:     4" "show count"
-grep -qE '^ +1  4444000000000000  classic-5x5 +3 presses  easy +s4$' "$TMP/out" && ok || not_ok "show row 1: position, id, rule"
+grep -qE '^ +1  4444000000000000  classic-5x5 +3 presses  easy +00100/00000/00000/00000/00000$' "$TMP/out" && ok || not_ok "show row 1: position, id, rule"
 q pack --db "$DB" show starter --json
 expect_rc 0 "pack show --json"
 expect_out '"name":"starter"' "json name"

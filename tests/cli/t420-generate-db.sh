@@ -12,12 +12,9 @@ ARGS="$R/classic-7x7.yaml -n 20000 --seed 77 --batch 500 --jobs 2"
 
 # dump DB: the stored puzzles as "stream_index state" lines, sorted
 dump() {
-    python3 - "$1" <<'PY'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for i, s in db.execute("SELECT stream_index, state FROM puzzles ORDER BY stream_index"):
-    print(i, s)
-PY
+    python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.stream_index,
+        state_text(p.state, r.layout, r.colours) FROM puzzles p
+        JOIN rules r ON r.id = p.rule_id ORDER BY p.stream_index"
 }
 
 q -q generate $ARGS --db ref.db
@@ -43,15 +40,18 @@ while [ $round -lt "$ROUNDS" ]; do
     kill -9 $pid 2>/dev/null
     wait $pid 2>/dev/null
     if [ ! -f crash.db ]; then ok; continue; fi
-    python3 - crash.db printed.jsonl >verdict.txt <<'PY'
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+    PYTHONPATH=$TOP/tests python3 - crash.db printed.jsonl >verdict.txt <<'PY'
+import json, sys
+import state_blob
+db = state_blob.connect(sys.argv[1])
 ok = db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 fk = not db.execute("PRAGMA foreign_key_check").fetchall()
 # killed before the schema's first commit: an empty file, which is valid
 # (migrations are one transaction, so a partial schema would fail below)
 empty = not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-stored = set() if empty else {s for (s,) in db.execute("SELECT state FROM puzzles")}
+stored = set() if empty else {s for (s,) in db.execute(
+    "SELECT state_text(p.state, r.layout, r.colours) FROM puzzles p"
+    " JOIN rules r ON r.id = p.rule_id")}
 runs = [] if empty else db.execute("SELECT stored FROM runs").fetchall()
 run_stored = runs[0][0] if runs else 0
 printed = []

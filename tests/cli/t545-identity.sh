@@ -34,8 +34,9 @@ expect_out "schema version 1 -> 4" "migrate says 1 -> 4 (0002, 0003, 0004)"
 q db check --db "$TMP/old.db"
 expect_rc 0 "db check after the migration: every stored id is its puzzle's"
 expect_out "31 witnesses verified" "every puzzle checked"
-sqlite3 "$TMP/old.db" "SELECT r.hash, p.state, printf('%016x', p.uid)
-  FROM puzzles p JOIN rules r ON r.id = p.rule_id" | tr '|' ' ' | sort >"$TMP/migrated"
+python3 "$TOP/tests/state_blob.py" "$TMP/old.db" "SELECT r.hash,
+  state_text(p.state, r.layout, r.colours), printf('%016x', p.uid)
+  FROM puzzles p JOIN rules r ON r.id = p.rule_id" | sort >"$TMP/migrated"
 missing=$(awk 'NR == FNR { id[$1 " " $2] = $3; next }
                ($1 " " $2) in id { n++; if (id[$1 " " $2] != $3) bad++ }
                END { print n + 0, bad + 0 }' "$GOLD/ids.txt" "$TMP/migrated")

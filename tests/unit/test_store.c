@@ -140,7 +140,7 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
 static int64_t put_rule(qn_store *s)
 {
     qn_store_rule r = {rule_hash, "classic-5x5", "quench: 1\n", 25, 2,
-                       "kernel=4"};
+                       "kernel=4", "00000/00000/00000/00000/00000"};
     int64_t id = 0;
     T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
     return id;
@@ -291,7 +291,7 @@ static void test_puzzles(void)
     T_EQ(raw_exec(tpath("p.db"),
                   "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
                   " optimal, witness, provenance, uid) SELECT rule_id,"
-                  " state, canon, 1, 1, '', 'import', uid FROM puzzles"
+                  " state, canon, 1, 1, witness, 2, uid FROM puzzles"
                   " LIMIT 1"),
          SQLITE_CONSTRAINT);
     T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
@@ -321,14 +321,14 @@ static void test_puzzles(void)
     /* and a bad provenance by CHECK through raw SQL */
     T_EQ(raw_exec(tpath("p.db"),
                   "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance) VALUES (1, 'x', x'01', 1,"
-                  " 1, '', 'magic')"),
+                  " optimal, witness, provenance, uid) VALUES (1, x'01',"
+                  " x'01', 1, 1, x'01', 3, 1)"),
          SQLITE_CONSTRAINT);
     /* STRICT: text into an integer column is refused */
     T_EQ(raw_exec(tpath("p.db"),
                   "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance) VALUES (1, 'x', x'02',"
-                  " 'many', 1, '', 'import')"),
+                  " optimal, witness, provenance, uid) VALUES (1, x'01',"
+                  " x'02', 'many', 1, x'01', 2, 1)"),
          SQLITE_CONSTRAINT);
 
     /* rollback leaves nothing; commit keeps everything */
@@ -829,6 +829,171 @@ static void test_canon_pack(void)
     T_EQ(out[0], 0x06);
 }
 
+/* Column col of the row `id` as raw bytes into out (at most cap): the
+ * length, or -1. */
+static int raw_blob(const char *path, const char *col, int64_t id,
+                    uint8_t *out, int cap)
+{
+    char sql[128];
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int len = -1;
+
+    snprintf(sql, sizeof(sql), "SELECT %s FROM puzzles WHERE id = %lld", col,
+             (long long)id);
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW &&
+            sqlite3_column_type(st, 0) == SQLITE_BLOB &&
+            (len = sqlite3_column_bytes(st, 0)) <= cap)
+            memcpy(out, sqlite3_column_blob(st, 0), (size_t)len);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return len;
+}
+
+/* The packing of docs/STORE.md written out for k = 2: cell i of the
+ * '/'-separated text is bit i % 8 of byte i / 8. */
+static int pack_binary(uint8_t *out, const char *text)
+{
+    int i = 0;
+
+    memset(out, 0, 8);
+    for (; *text; text++)
+        if (*text != '/') {
+            out[i / 8] |= (uint8_t)((*text - '0') << (i % 8));
+            i++;
+        }
+    return (i + 7) / 8;
+}
+
+static int keep_row(void *ctx, const qn_store_row *row)
+{
+    char *out = ctx;
+    snprintf(out, 256, "%s %s %s", row->state, row->witness,
+             row->provenance);
+    return 0;
+}
+
+/*
+ * A puzzle's state and witness are kept packed (migration 0004,
+ * docs/STORE.md): the row's bytes are the ones the format defines, and
+ * the texts read back are the texts put, holes and "(NNN)" values of a
+ * modulus above 36 included. A text that does not fit the rule's board
+ * or colours is refused and stores nothing; so is a rule without a
+ * layout.
+ */
+static void test_packed_cells(void)
+{
+    const char *path = tpath("cells.db");
+    qn_store *s = open_ok(path);
+    qn_err err = QN_ERR_INIT;
+    int64_t rid = put_rule(s), id = 0, hid = 0;
+    uint8_t want[8], got[64];
+    char back[256];
+    tpuz t;
+
+    make_puzzle(&t, rid, 3);
+    T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, &err), QN_OK);
+    T_EQ(raw_blob(path, "state", id, got, sizeof(got)),
+         pack_binary(want, t.state));
+    T_EQ(pack_binary(want, t.state), 4);
+    T_CHECK(!memcmp(got, want, 4));
+    T_EQ(raw_blob(path, "witness", id, got, sizeof(got)), 4);
+    pack_binary(want, t.witness);
+    T_CHECK(!memcmp(got, want, 4));
+    T_EQ(raw_int(path, "SELECT provenance FROM puzzles"), 0);
+    T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_OK);
+    {
+        char expect[256];
+        snprintf(expect, sizeof(expect), "%s %s generate", t.state,
+                 t.witness);
+        T_CHECK(!strcmp(back, expect));
+    }
+
+    /* a board with holes (a hexagon of side 2) and 200 colours: a byte a
+     * cell, "(NNN)" for values above 35, upper case read as lower */
+    {
+        static const char hex_hash[] =
+            "1111111111111111111111111111111111111111111111111111111111111111";
+        qn_store_rule hr = {hex_hash, "hex-200", "quench: 1\n", 7, 200,
+                            NULL, ".00/000/00."};
+        static const uint8_t vals[7] = {199, 10, 5, 36, 0, 35, 100};
+        uint8_t canon[7] = {0, 1, 2, 3, 4, 5, 6};
+        qn_store_puzzle hp;
+        int64_t hrid = 0;
+
+        T_EQ(qn_store_put_rule(s, &hr, &hrid, &err), QN_OK);
+        memset(&hp, 0, sizeof(hp));
+        hp.rule_id = hrid;
+        hp.state = ".(199)A/5(36)0/z(100).";
+        hp.witness = ".00/000/01.";
+        hp.canon = canon;
+        hp.canon_len = 7;
+        hp.stream_index = -1;
+        hp.provenance = QN_STORE_IMPORT;
+        T_EQ(qn_store_put_puzzle(s, &hp, &hid, NULL, &err), QN_OK);
+        T_EQ(raw_blob(path, "state", hid, got, sizeof(got)), 7);
+        T_CHECK(!memcmp(got, vals, 7));
+        T_EQ(raw_blob(path, "witness", hid, got, sizeof(got)), 7);
+        T_EQ(got[6], 1);
+        T_EQ(qn_store_puzzle_row(s, hid, keep_row, back, &err), QN_OK);
+        T_CHECK(!strcmp(back, ".(199)a/5(36)0/z(100). .00/000/01. import"));
+
+        /* refused, and nothing stored */
+        hp.state = ".(200)a/5(36)0/z(100).";
+        T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+        T_CHECK(strstr(err.msg, "state at byte 2: value 200") != NULL);
+        hp.state = "0(199)a/5(36)0/z(100).";
+        T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+        T_CHECK(strstr(err.msg, "state at byte 1: expected '.'") != NULL);
+        hp.state = ".(199)a/5(36)0/z(100)";
+        T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+        T_CHECK(strstr(err.msg, "expected '.', got the end") != NULL);
+        hp.state = ".(199)a/5(36)0/z(100)./";
+        T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+        T_CHECK(strstr(err.msg, "expected the end") != NULL);
+        hp.state = ".(199)a/5(36)0/z(100).";
+        hp.witness = ".00/000/0!.";
+        T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+        T_CHECK(strstr(err.msg, "witness at byte 10: expected a cell") !=
+                NULL);
+    }
+    make_puzzle(&t, rid, 4);
+    t.state[0] = '2';
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, &err), QN_EINVAL);
+    T_CHECK(strstr(err.msg, "value 2, the rule set has 2 colours") != NULL);
+    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles"), 2);
+
+    /* a rule is stored with its board's layout, of its cells */
+    {
+        qn_store_rule bad = {"2222222222222222222222222222222222222222"
+                             "222222222222222222222222",
+                             "bad", "quench: 1\n", 4, 2, NULL, "00/0."};
+        int64_t bid = -7;
+        T_EQ(qn_store_put_rule(s, &bad, &bid, &err), QN_EINVAL);
+        bad.layout = NULL;
+        T_EQ(qn_store_put_rule(s, &bad, &bid, &err), QN_EINVAL);
+        T_EQ(bid, -7);
+    }
+    /* a rule an older quench stored without one gets it when stored
+     * again */
+    qn_store_close(s);
+    T_EQ(raw_exec(path, "UPDATE rules SET layout = NULL WHERE id = 1"),
+         SQLITE_OK);
+    s = open_ok(path);
+    T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_EDB);
+    T_CHECK(strstr(err.msg, "has no board layout") != NULL);
+    T_EQ(put_rule(s), rid);
+    T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_OK);
+    qn_store_close(s);
+    T_EQ(raw_int(path, "SELECT count(*) FROM rules WHERE layout ="
+                       " '00000/00000/00000/00000/00000'"),
+         1);
+}
+
 /*
  * A call that ends in an error or finds nothing rolls its transaction
  * back, and that ROLLBACK needs memory too. Fail each of run_find's
@@ -1078,6 +1243,7 @@ int main(void)
     }
     qn_rules_hash(rules, rule_hash);
     test_canon_pack();
+    test_packed_cells();
     test_schema();
     test_refusals();
     test_puzzles();

@@ -1,0 +1,258 @@
+/*
+ * store_cells.c: cell values packed as a row keeps them (docs/STORE.md):
+ * the canonical key, and since migration 0004 the state and the witness,
+ * while the API speaks state text (state.h). The board's shape is kept once a
+ * rule, as rules.layout: the text of its all-zero board, so the store
+ * reads and writes texts without the rules parser.
+ */
+#include "quench/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "quench/mem.h"
+#include "quench/state.h"
+#include "store_internal.h"
+
+/* ---------------------------------------------------------------------
+ * Packing: ceil(log2 k) bits a cell, LSB first.
+ */
+static int bits_for(unsigned k)
+{
+    int b = 1;
+    while ((1u << b) < k)
+        b++;
+    return b;
+}
+
+size_t qn_store_canon_size(int n, unsigned k)
+{
+    return ((size_t)n * bits_for(k) + 7) / 8;
+}
+
+size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
+                           unsigned k)
+{
+    size_t len = qn_store_canon_size(n, k), bit = 0;
+    int b = bits_for(k);
+
+    memset(out, 0, len);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < b; j++, bit++)
+            if (cells[i] >> j & 1)
+                out[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    return len;
+}
+
+void qn_store_canon_unpack(uint8_t *cells, const uint8_t *packed, int n,
+                           unsigned k)
+{
+    size_t bit = 0;
+    int b = bits_for(k);
+
+    for (int i = 0; i < n; i++) {
+        unsigned v = 0;
+        for (int j = 0; j < b; j++, bit++)
+            v |= (unsigned)(packed[bit / 8] >> (bit % 8) & 1) << j;
+        cells[i] = (uint8_t)v;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * State texts on a layout.
+ */
+/* One token of a state text at *p: a cell (*value set, returns 1) or
+ * any other byte (returns 0, *value untouched); *p moves past it. A
+ * "(NNN)" too big for a byte reads as 256; an unclosed one is the byte
+ * '('. */
+static int token(const char **p, unsigned *value)
+{
+    const char *t = *p;
+    unsigned v = 0;
+
+    if (*t >= '0' && *t <= '9')
+        v = (unsigned)(*t - '0');
+    else if (*t >= 'a' && *t <= 'z')
+        v = (unsigned)(*t - 'a' + 10);
+    else if (*t >= 'A' && *t <= 'Z')
+        v = (unsigned)(*t - 'A' + 10);
+    else if (*t == '(' && t[1] >= '0' && t[1] <= '9') {
+        for (t++; *t >= '0' && *t <= '9'; t++)
+            if ((v = v * 10 + (unsigned)(*t - '0')) > 256)
+                v = 256;
+        if (*t != ')') {
+            *p += 1;
+            return 0;
+        }
+    } else {
+        *p += 1;
+        return 0;
+    }
+    *p = t + 1;
+    *value = v;
+    return 1;
+}
+
+int qn_store__layout_check(const char *layout, int n)
+{
+    int cells = 0;
+
+    for (const char *p = layout; *p; p++)
+        if (*p == '0')
+            cells++;
+        else if (*p != '.' && *p != '/')
+            return 0;
+    return cells == n;
+}
+
+/* What a layout byte stands for, in messages. */
+static const char *expected(char c)
+{
+    return c == '0' ? "a cell" : c == '/' ? "'/'" : c == '.' ? "'.'" : "?";
+}
+
+int qn_store__cells_pack(uint8_t *out, uint8_t *cells, const char *what,
+                         const char *text, const char *layout, int n,
+                         unsigned k, qn_err *err)
+{
+    const char *p = text, *l = layout;
+    int i = 0;
+
+    /* the text walks the layout: a cell for each '0', the layout's own
+     * byte elsewhere ('/' and a newline both separate rows) */
+    for (; *l; l++) {
+        const char *at = p;
+        unsigned v = 0;
+        int is_cell = *p ? token(&p, &v) : 0;
+        if (*l == '0' && is_cell && v < k) {
+            cells[i++] = (uint8_t)v;
+            continue;
+        }
+        if (*l == '0' && is_cell)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "%s at byte %zu: value %u, the rule set has "
+                              "%u colours",
+                              what, (size_t)(at - text) + 1, v, k);
+        if (*l != '0' && !is_cell &&
+            (*at == *l || (*l == '/' && *at == '\n')))
+            continue;
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "%s at byte %zu: expected %s, got %s%.*s%s "
+                          "(the board is \"%.40s%s\")",
+                          what, (size_t)(at - text) + 1, expected(*l),
+                          *at ? "'" : "the end", *at ? (int)(p - at) : 0, at,
+                          *at ? "'" : "", layout,
+                          strlen(layout) > 40 ? "..." : "");
+    }
+    if (*p)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "%s at byte %zu: expected the end, got '%c' (the "
+                          "board is \"%.40s%s\")",
+                          what, (size_t)(p - text) + 1, *p, layout,
+                          strlen(layout) > 40 ? "..." : "");
+    qn_store_canon_pack(out, cells, n, k);
+    return QN_OK;
+}
+
+size_t qn_store__cells_text_max(const char *layout, int n)
+{
+    /* "(NNN)" for a value above 35: 4 more bytes a cell, and the NUL */
+    return strlen(layout) + 4 * (size_t)n + 1;
+}
+
+char *qn_store__cells_put(char *dst, const char *layout,
+                          const uint8_t *cells)
+{
+    for (const char *l = layout; *l; l++)
+        if (*l == '0')
+            dst = qn_state_put_value(dst, *cells++);
+        else
+            *dst++ = *l;
+    *dst = '\0';
+    return dst;
+}
+
+/* ---------------------------------------------------------------------
+ * The SQL functions migration 0004 packs the rows of schema 3 with.
+ */
+
+/* quench_layout(state): the state text with each cell made '0', NULL
+ * when it holds anything but cells, '.', '/' and newlines (or is NULL). */
+static void sql_layout(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    const char *text = (const char *)sqlite3_value_text(argv[0]), *p;
+    char *out, *o;
+
+    (void)argc;
+    if (!text)
+        return;
+    o = out = qn_xmalloc(strlen(text) + 1);
+    for (p = text; *p;) {
+        unsigned v;
+        char c = *p;
+        if (token(&p, &v))
+            *o++ = '0';
+        else if (c == '.' || c == '/' || c == '\n')
+            *o++ = c == '\n' ? '/' : c;
+        else
+            break;
+    }
+    *o = '\0';
+    if (!*p)
+        sqlite3_result_text(ctx, out, (int)(o - out), free);
+    else
+        free(out);
+}
+
+/* quench_pack(row, what, text, layout, cells, colours): the packed
+ * blob, or an error naming the puzzle's row. */
+static void sql_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    const char *what = (const char *)sqlite3_value_text(argv[1]);
+    const char *text = (const char *)sqlite3_value_text(argv[2]);
+    const char *layout = (const char *)sqlite3_value_text(argv[3]);
+    int n = sqlite3_value_int(argv[4]);
+    unsigned k = (unsigned)sqlite3_value_int(argv[5]);
+    char msg[512];
+    qn_err err;
+
+    (void)argc;
+    qn_err_clear(&err);
+    if (!layout || !qn_store__layout_check(layout, n) || k < 2 || k > 255) {
+        snprintf(msg, sizeof(msg),
+                 "puzzle at row %lld: its rule set's board cannot be read "
+                 "from the rule set's first stored state, which is not a "
+                 "state text of its %d cells",
+                 (long long)sqlite3_value_int64(argv[0]), n);
+    } else {
+        size_t len = qn_store_canon_size(n, k);
+        uint8_t *cells = QN_NEWN((size_t)n, uint8_t);
+        uint8_t *out = qn_xmalloc(len);
+        int rc = qn_store__cells_pack(out, cells, what, text ? text : "",
+                                      layout, n, k, &err);
+        free(cells);
+        if (rc == QN_OK) {
+            sqlite3_result_blob(ctx, out, (int)len, free);
+            return;
+        }
+        free(out);
+        snprintf(msg, sizeof(msg), "puzzle at row %lld: %s",
+                 (long long)sqlite3_value_int64(argv[0]), err.msg);
+    }
+    sqlite3_result_error(ctx, msg, -1);
+}
+
+int qn_store__cells_sql(qn_store *s, int on, qn_err *err)
+{
+    int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+    int r = sqlite3_create_function(s->db, "quench_layout", 1, flags, NULL,
+                                    on ? sql_layout : NULL, NULL, NULL);
+
+    if (r == SQLITE_OK)
+        r = sqlite3_create_function(s->db, "quench_pack", 6, flags, NULL,
+                                    on ? sql_pack : NULL, NULL, NULL);
+    return r == SQLITE_OK ? QN_OK : qn_store__fail(s, r, err);
+}
