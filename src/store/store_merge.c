@@ -30,8 +30,8 @@
 static const char *const merge_sql[] = {
     /* rules by hash */
     "INSERT OR IGNORE INTO main.rules (hash, name, yaml, cells, colours,"
-    " facts, added) SELECT hash, name, yaml, cells, colours, facts, added"
-    " FROM src.rules ORDER BY id",
+    " facts, added, layout) SELECT hash, name, yaml, cells, colours, facts,"
+    " added, layout FROM src.rules ORDER BY id",
     /* runs by key, rule ids mapped through the hash. Two copies of one
      * run (a shard merged once while it ran and again when it finished,
      * or through two intermediate databases of a merge tree): the copy
@@ -49,6 +49,11 @@ static const char *const merge_sql[] = {
     " finished = excluded.finished, status = excluded.status,"
     " summary = excluded.summary"
     " WHERE excluded.next_index > runs.next_index",
+    /* a rule OUT holds without its board's layout (stored by an older
+     * quench and never stored again) takes the input's */
+    "UPDATE main.rules SET layout = sr.layout FROM src.rules sr"
+    " WHERE sr.hash = rules.hash AND rules.layout IS NULL"
+    " AND sr.layout IS NOT NULL",
 };
 
 #define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
