@@ -671,18 +671,39 @@ static void test_formats(void)
 }
 
 /* The file offset of the stored text of puzzle p's state, or -1. */
-static long state_offset(const unsigned char *b, long len,
-                         const qn_pack_doc *doc, size_t p)
+/* Where puzzle p's table row shows in the file's bytes b: its packed
+ * state and its canonical key, which sit side by side in the row's
+ * record (docs/STORE.md) and nowhere else (the unique index holds the
+ * key alone). Read from the database itself, by the puzzle's id. */
+static long row_offset(const char *path, const unsigned char *b, long len,
+                       const qn_pack_doc *doc, size_t p)
 {
-    qn_buf t = QN_BUF_INIT;
+    unsigned char key[256];
+    size_t n = 0;
     long at = -1;
+    sqlite3 *db;
+    sqlite3_stmt *st = NULL;
 
-    qn_state_format(&t, qn_rules_layout(doc->rules[0].rules),
-                    doc->puzzles[p].state, '/');
-    for (long i = 0; at < 0 && i + (long)t.len <= len; i++)
-        if (memcmp(b + i, t.buf, t.len) == 0)
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT state, canon FROM puzzles"
+                                " WHERE uid = ?",
+                            -1, &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)doc->puzzles[p].id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        for (int c = 0; c < 2; c++) {
+            size_t m = (size_t)sqlite3_column_bytes(st, c);
+            if (n + m <= sizeof(key))
+                memcpy(key + n, sqlite3_column_blob(st, c), m);
+            n += m;
+        }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    T_CHECK(n > 0 && n <= sizeof(key));
+    for (long i = 0; n && n <= sizeof(key) && at < 0 && i + (long)n <= len;
+         i++)
+        if (memcmp(b + i, key, n) == 0)
             at = i;
-    qn_buf_release(&t);
     return at;
 }
 
@@ -730,7 +751,8 @@ static void raw_exec(const char *path, const char *sql)
 
 /*
  * A page of the puzzles table that the pack walk reaches only after its
- * first rows (found by the last puzzle's state text) is scribbled over:
+ * first rows (found by the last puzzle's packed state and key) is
+ * scribbled over:
  * the walk fails part-way with an SQLite error. The document must come
  * back empty (before the fix its rule count outran its NULL rule array,
  * and releasing it crashed: issue #17).
@@ -747,8 +769,8 @@ static void test_load_damaged_page(const char *dir)
     snprintf(path, sizeof(path), "%s/page.db", dir);
     store_pack(path, &doc);
     b = slurp(path, &len);
-    first = state_offset(b, len, &doc, 0);
-    last = state_offset(b, len, &doc, doc.npuzzles - 1);
+    first = row_offset(path, b, len, &doc, 0);
+    last = row_offset(path, b, len, &doc, doc.npuzzles - 1);
     free(b);
     T_CHECK(first > 0 && last > 0);
     /* the first rows are read from another page than the damaged one */
