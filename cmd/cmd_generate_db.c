@@ -183,11 +183,9 @@ int cmd_generate_commit_batch(gen_cli *gc)
 int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
 {
     gen_cli *gc = vctx;
-    const qn_rules *r = qn_solver_rules(gc->g);
     qn_store_puzzle sp;
     int64_t id;
     int is_new, rc = QN_OK;
-    size_t witness_at;
     char grader[16];
 
     if (!qn_store_in_batch(gc->store) &&
@@ -195,22 +193,17 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
         gc->db_failed = 1;
         return QN_GEN_STOP;
     }
-    qn_buf_reset(&gc->cell_text);
-    qn_state_format(&gc->cell_text, qn_rules_layout(r), p->state, '/');
-    witness_at = gc->cell_text.len + 1;
-    qn_buf_addc(&gc->cell_text, '\0');
-    qn_state_format(&gc->cell_text, qn_rules_layout(r), p->plan, '/');
     snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
     memset(&sp, 0, sizeof(sp));
     sp.rule_id = gc->rule_id;
-    sp.state = gc->cell_text.buf;
+    sp.state_cells = p->state;
     sp.canon = gc->canon_key;
     sp.canon_len = qn_store_canon_pack(gc->canon_key, p->canon,
                                        qn_solver_ncells(gc->g),
                                        qn_solver_colours(gc->g));
     sp.min_presses = p->presses;
     sp.noptimal = p->noptimal;
-    sp.witness = gc->cell_text.buf + witness_at;
+    sp.witness_cells = p->plan;
     sp.grade = p->grade;
     sp.grader = grader;
     sp.seed = gc->seed_hex;

@@ -16,8 +16,9 @@
 -- A generator puzzle's seed is its run's: the row keeps '' for "the
 -- run's seed" instead of 64 hex digits (readers join it back), NULL
 -- still meaning none (an old row's '' meant none too: it becomes NULL).
--- Every row has an id (a row an older quench or sqlite3 left without one
--- gets it first, in C: store_migrate.c).
+-- Every row's id is computed again first, in C (store_migrate.c): the
+-- key refuses a duplicate only if each id is its puzzle's, and an older
+-- quench stored a library caller's id unchecked (or sqlite3 left none).
 --
 -- A state and a witness are packed like the canonical key (ceil(log2 k)
 -- bits a cell, LSB first: 7 bytes for a 7x7 board of 2 colours instead
@@ -28,9 +29,12 @@
 -- and each row is packed by it (quench_pack): both are C functions that
 -- store_migrate.c registers for this migration, and a state or witness
 -- that does not fit its rule's board or colours fails the migration,
--- naming the row. A rule without puzzles gets its layout the next time it
--- is stored. The provenance is a code: 0 generate, 1 validate, 2 import
--- (SQLite stores 0 and 1 in the record header alone).
+-- naming the row (so does a row whose rule is gone: the LEFT JOIN keeps
+-- it for quench_pack to refuse, rather than drop it). A rule without
+-- puzzles gets its layout the next time it is stored. The provenance is a
+-- code: 0 generate, 1 validate, 2 import (SQLite stores 0 and 1 in the
+-- record header alone; BETWEEN, not IN (0, 1, 2), which SQLite builds
+-- into a temporary table for every inserted row).
 --
 -- SQLite cannot change a table's constraints in place: the table is
 -- rebuilt with its ids. The membership that references it is set aside
@@ -57,7 +61,7 @@ CREATE TABLE puzzles_v4 (
     seed         TEXT,                   -- batch seed, hex; '' = the run's
     stream_index INTEGER CHECK (stream_index >= 0),
     provenance   INTEGER NOT NULL        -- generate, validate, import
-                 CHECK (provenance IN (0, 1, 2)),
+                 CHECK (provenance BETWEEN 0 AND 2),
     run_id       INTEGER REFERENCES runs(id),
     uid          INTEGER NOT NULL,       -- the puzzle id (0002)
     submission   TEXT,
@@ -82,7 +86,7 @@ INSERT INTO puzzles_v4 (id, rule_id, state, canon, min_presses, optimal,
         CASE p.provenance WHEN 'generate' THEN 0 WHEN 'validate' THEN 1
              ELSE 2 END,
         p.run_id, p.uid, p.submission, p.source, p.meta
-    FROM puzzles p JOIN rules r ON r.id = p.rule_id ORDER BY p.id;
+    FROM puzzles p LEFT JOIN rules r ON r.id = p.rule_id ORDER BY p.id;
 
 DROP TABLE puzzles;
 ALTER TABLE puzzles_v4 RENAME TO puzzles;

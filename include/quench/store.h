@@ -147,6 +147,12 @@ typedef struct qn_store_puzzle {
     const char *source;    /* validate: "FILE:LINE" of it; NULL = none */
     const char *meta;      /* fields quench did not read, a JSON object
                               text; NULL = none */
+    /* Optional, in place of the texts: the state and the witness as the
+     * rule's cell values (one byte a cell, in the order of its board,
+     * each < k; the store checks). A caller that holds cells (generate)
+     * spares the store writing and parsing text on its hot path. */
+    const uint8_t *state_cells;   /* NULL = use state */
+    const uint8_t *witness_cells; /* NULL = use witness */
 } qn_store_puzzle;
 
 /*

@@ -194,6 +194,21 @@ char *qn_store__cells_put(char *dst, const char *layout,
  * The SQL functions migration 0004 packs the rows of schema 3 with.
  */
 
+/* 1 when one of the text arguments argv[from..to] (already read with
+ * sqlite3_value_text) is a value SQLite had no memory to turn into text:
+ * said as out of memory, not as a row that does not fit its board. */
+static int text_nomem(sqlite3_context *ctx, sqlite3_value **argv, int from,
+                      int to)
+{
+    for (int i = from; i <= to; i++)
+        if (sqlite3_value_type(argv[i]) != SQLITE_NULL &&
+            !sqlite3_value_text(argv[i])) {
+            sqlite3_result_error_nomem(ctx);
+            return 1;
+        }
+    return 0;
+}
+
 /* quench_layout(state): the state text with each cell made '0', NULL
  * when it holds anything but cells, '.', '/' and newlines (or is NULL). */
 static void sql_layout(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -202,7 +217,7 @@ static void sql_layout(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     char *out, *o;
 
     (void)argc;
-    if (!text)
+    if (text_nomem(ctx, argv, 0, 0) || !text)
         return;
     o = out = qn_xmalloc(strlen(text) + 1);
     for (p = text; *p;) {
@@ -235,8 +250,15 @@ static void sql_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     qn_err err;
 
     (void)argc;
+    if (text_nomem(ctx, argv, 1, 3))
+        return;
     qn_err_clear(&err);
-    if (!layout || !qn_store__layout_check(layout, n) || k < 2 || k > 255) {
+    if (sqlite3_value_type(argv[4]) == SQLITE_NULL) {
+        snprintf(msg, sizeof(msg),
+                 "puzzle at row %lld: its rule set is not in the database",
+                 (long long)sqlite3_value_int64(argv[0]));
+    } else if (!layout || !qn_store__layout_check(layout, n) || k < 2 ||
+               k > 255) {
         snprintf(msg, sizeof(msg),
                  "puzzle at row %lld: its rule set's board cannot be read "
                  "from the rule set's first stored state, which is not a "

@@ -5,6 +5,7 @@
  */
 #include "quench/store.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,12 @@ int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
     return rc;
 }
 
-/* The ids of up to `cap` puzzles after row `after`, by row. */
+/* The ids of the puzzles of up to 1024 rows after row `after`, by row,
+ * that do not hold them already; `last` is the last row read, of nread. */
 typedef struct id_chunk {
     int64_t row[1024], uid[1024];
-    size_t n;
+    size_t n, nread;
+    int64_t last;
 } id_chunk;
 
 static int compute_chunk(qn_store *s, int64_t after, int missing_only,
@@ -110,10 +113,10 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
     uint8_t *cells = NULL;
     int rc, r;
 
-    c->n = 0;
+    c->n = c->nread = 0;
     rc = qn_store__prep(s, &st,
-                        "SELECT p.id, r.hash, r.cells, r.colours, p.canon"
-                        " FROM puzzles p JOIN rules r ON r.id = p.rule_id"
+                        "SELECT p.id, r.hash, r.cells, r.colours, p.canon,"
+                        " p.uid FROM puzzles p JOIN rules r ON r.id = p.rule_id"
                         " WHERE p.id > ? AND (? = 0 OR p.uid IS NULL)"
                         " ORDER BY p.id LIMIT 1024",
                         err);
@@ -126,6 +129,7 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         int n = sqlite3_column_int(st, 2);
         unsigned k = (unsigned)sqlite3_column_int(st, 3);
         qn_puzzle_id_key key;
+        int64_t uid;
 
         if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255 ||
             (size_t)sqlite3_column_bytes(st, 4) != qn_store_canon_size(n, k)) {
@@ -139,8 +143,14 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         cells = QN_RENEW(cells, (size_t)n, uint8_t);
         qn_store_canon_unpack(cells, sqlite3_column_blob(st, 4), n, k);
         qn_puzzle_id_key_init(&key, hash);
-        c->row[c->n] = sqlite3_column_int64(st, 0);
-        c->uid[c->n++] = (int64_t)qn_puzzle_id(&key, cells, n);
+        uid = (int64_t)qn_puzzle_id(&key, cells, n);
+        c->last = sqlite3_column_int64(st, 0);
+        c->nread++;
+        if (sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+            sqlite3_column_int64(st, 5) == uid)
+            continue; /* right already: no write */
+        c->row[c->n] = c->last;
+        c->uid[c->n++] = uid;
     }
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);
@@ -153,21 +163,22 @@ int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err)
 {
     sqlite3_stmt *up = NULL;
     id_chunk *c = QN_NEW(id_chunk);
-    int64_t after = 0;
+    int64_t after = INT64_MIN; /* a row sqlite3 wrote may have id <= 0 */
     int rc;
 
     rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?",
                         err);
     /* read a chunk, then write it: never update rows under a scan */
-    while (rc == QN_OK && (rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&
-           c->n) {
+    while (rc == QN_OK &&
+           (rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&
+           c->nread) {
         for (size_t i = 0; rc == QN_OK && i < c->n; i++) {
             sqlite3_bind_int64(up, 1, c->uid[i]);
             sqlite3_bind_int64(up, 2, c->row[i]);
             rc = qn_store__step(s, up, err);
             sqlite3_reset(up);
         }
-        after = c->row[c->n - 1];
+        after = c->last;
     }
     sqlite3_finalize(up);
     free(c);

@@ -105,6 +105,25 @@ int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
     return QN_OK;
 }
 
+/* One of p's state and witness packed into out: from its cells when the
+ * caller gave them (each checked < k), else from its text. */
+static int pack_one(const struct qn_store__keys *c, uint8_t *out,
+                    const char *what, const uint8_t *cells, const char *text,
+                    qn_err *err)
+{
+    if (!cells)
+        return qn_store__cells_pack(out, c->cells, what, text ? text : "",
+                                    c->layout, c->n, c->k, err);
+    for (int i = 0; i < c->n; i++)
+        if (cells[i] >= c->k)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "%s cell %d: value %u, the rule set has %u "
+                              "colours",
+                              what, i, cells[i], c->k);
+    qn_store_canon_pack(out, cells, c->n, c->k);
+    return QN_OK;
+}
+
 int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
                            qn_err *err)
 {
@@ -117,14 +136,10 @@ int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
                           "rule set %lld has no board layout: store the "
                           "rule set again first",
                           (long long)p->rule_id);
-    rc = qn_store__cells_pack(c->packed, c->cells, "state",
-                              p->state ? p->state : "", c->layout, c->n,
-                              c->k, err);
+    rc = pack_one(c, c->packed, "state", p->state_cells, p->state, err);
     if (rc == QN_OK)
-        rc = qn_store__cells_pack(c->packed + qn_store_canon_size(c->n, c->k),
-                                  c->cells, "witness",
-                                  p->witness ? p->witness : "", c->layout,
-                                  c->n, c->k, err);
+        rc = pack_one(c, c->packed + qn_store_canon_size(c->n, c->k),
+                      "witness", p->witness_cells, p->witness, err);
     return rc;
 }
 

@@ -38,9 +38,11 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
         return qn_err_set(err, QN_EDB, 0, 0,
                           "schema version %lld cannot take migration %s", v,
                           m->name);
-    /* 0004 makes the id part of the unique key: a row left without one
-     * (by sqlite3, say) gets it first */
-    if (m->number == 4 && (rc = qn_store__fill_puzzle_ids(s, 1, err)))
+    /* 0004 makes the id part of the unique key, which then refuses a
+     * duplicate only if every id is its puzzle's: each is computed again
+     * (a row left without one by sqlite3, or given a wrong one by a
+     * library caller before the store checked ids) */
+    if (m->number == 4 && (rc = qn_store__fill_puzzle_ids(s, 0, err)))
         return rc;
     /* 0004 packs states and witnesses with C functions (store_cells.c) */
     if (m->number == 4 && (rc = qn_store__cells_sql(s, 1, err)))

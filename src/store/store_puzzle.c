@@ -213,9 +213,21 @@ static int derive(qn_store *s, const qn_store_puzzle *p, uint64_t *uid,
                   const char **seed, qn_err *err)
 {
     const char *run_seed = NULL;
-    int rc = qn_store__puzzle_uid(s, p, uid, err);
+    int rc = QN_OK;
 
+    /* the seed first: outside a batch each look-up starts the cache
+     * afresh, and the rule that puzzle_uid loads must still be there for
+     * qn_store__puzzle_cells */
     *seed = p->seed;
+    if (p->seed && *p->seed && p->run_id > 0 &&
+        (rc = qn_store__run_seed(s, p->run_id, &run_seed, err)) == QN_OK &&
+        run_seed && !strcmp(run_seed, p->seed))
+        *seed = "";
+    else if (p->seed && !*p->seed)
+        *seed = NULL; /* '' is the run's: an empty seed is none */
+    if (rc != QN_OK)
+        return rc;
+    rc = qn_store__puzzle_uid(s, p, uid, err);
     if (rc == QN_ENOTFOUND) {
         *uid = 0;
         return QN_OK;
@@ -231,13 +243,7 @@ static int derive(qn_store *s, const qn_store_puzzle *p, uint64_t *uid,
                           "(%s)",
                           a, b);
     }
-    if (p->seed && *p->seed && p->run_id > 0 &&
-        (rc = qn_store__run_seed(s, p->run_id, &run_seed, err)) == QN_OK &&
-        run_seed && !strcmp(run_seed, p->seed))
-        *seed = "";
-    else if (p->seed && !*p->seed)
-        *seed = NULL; /* '' is the run's: an empty seed is none */
-    return rc;
+    return QN_OK;
 }
 
 int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,

@@ -28,7 +28,9 @@
 /* A walk's rule, read once per rule id rather than once per row, and
  * the texts of the row being visited. */
 typedef struct reader {
-    int64_t rule_id; /* 0: none yet */
+    int loaded;      /* rule_id's board is below (a damaged row's rule id
+                        may be anything, 0 included) */
+    int64_t rule_id;
     char *layout;    /* rules.layout */
     int n;           /* the rule's cells, colours */
     unsigned k;
@@ -62,9 +64,9 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
     unsigned k = (unsigned)sqlite3_column_int(st, 20);
     size_t max;
 
-    if (rd->rule_id == rule_id)
+    if (rd->loaded && rd->rule_id == rule_id)
         return QN_OK;
-    rd->rule_id = 0;
+    rd->loaded = 0;
     if (!layout) {
         qn_err_source(err, s->path);
         return qn_err_set(err, QN_EDB, 0, 0,
@@ -85,6 +87,7 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
     rd->state = QN_RENEW(rd->state, max, char);
     rd->witness = QN_RENEW(rd->witness, max, char);
     rd->rule_id = rule_id;
+    rd->loaded = 1;
     return QN_OK;
 }
 
@@ -92,9 +95,11 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
 static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
                   char *out, const char *what, qn_err *err)
 {
+    /* the type first: after a conversion SQLite leaves it undefined */
+    int type = sqlite3_column_type(st, col);
     const uint8_t *b = sqlite3_column_blob(st, col);
 
-    if (sqlite3_column_type(st, col) != SQLITE_BLOB ||
+    if (type != SQLITE_BLOB ||
         (size_t)sqlite3_column_bytes(st, col) != rd->len)
         return damaged(s, sqlite3_column_int64(st, 0), what, err);
     qn_store_canon_unpack(rd->cells, b, rd->n, rd->k);

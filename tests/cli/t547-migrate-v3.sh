@@ -23,7 +23,8 @@ expect_out "60 witnesses verified" "every puzzle kept and verified"
 # by the format's definition (tests/state_blob.py), the provenance by its
 # code, the seed read back through its run where the row now keeps ''
 # (the old file had it spelt out)
-python3 "$TOP/tests/state_blob.py" "$DB" "SELECT p.id, printf('%016x', p.uid),
+rows_of() {
+python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.id, printf('%016x', p.uid),
   r.hash, state_text(p.state, r.layout, r.colours),
   state_text(p.witness, r.layout, r.colours), coalesce(iif(p.seed = '',
   (SELECT seed FROM runs WHERE id = p.run_id), p.seed), '-'),
@@ -31,7 +32,9 @@ python3 "$TOP/tests/state_blob.py" "$DB" "SELECT p.id, printf('%016x', p.uid),
   CASE p.provenance WHEN 0 THEN 'generate' WHEN 1 THEN 'validate'
   WHEN 2 THEN 'import' END, coalesce(p.run_id, '-'),
   coalesce(p.submission, '-')
-  FROM puzzles p JOIN rules r ON r.id = p.rule_id ORDER BY p.id" >"$TMP/rows"
+  FROM puzzles p JOIN rules r ON r.id = p.rule_id ORDER BY p.id"
+}
+rows_of "$DB" >"$TMP/rows"
 cmp -s "$TMP/rows" "$GOLD/rows.txt" && ok || not_ok "every puzzle row kept (id, puzzle id, state, witness, seed, index, provenance, run)"
 expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles WHERE seed = ''")" 53 "the 53 generated rows keep '' for their run's seed"
 expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles WHERE seed IS NULL")" 2 "validated rows: no seed"
@@ -76,8 +79,10 @@ if sqlite3 "$DB" "INSERT INTO puzzles (rule_id, state, canon, min_presses,
 else expect_eq "$(grep -c 'UNIQUE constraint failed' "$TMP/dup.err")" 1 "refused by the unique key"; fi
 
 # a row sqlite3 damaged by hand cannot be packed: the migration fails,
-# naming the row, and the file is as it was
+# naming the row, and the file is as it was; so does a row whose rule set
+# sqlite3 removed (foreign keys are off there by default), not dropped
 for damage in "state = '00000/00000/00000/00000/0000' WHERE id = 5|puzzle at row 5: state at byte 29: expected a cell, got the end" \
+              "rule_id = 99 WHERE id = 7|puzzle at row 7: its rule set is not in the database" \
               "witness = '10102/00000/00000/00000/00000' WHERE id = 9|puzzle at row 9: witness at byte 5: value 2, the rule set has 2 colours" \
               "state = '1010!/01100/10010/10011/11101' WHERE id = 1|puzzle at row 1: its rule set's board cannot be read"; do
     cp "$GOLD/v3.db" "$TMP/bad.db"
@@ -89,6 +94,16 @@ for damage in "state = '00000/00000/00000/00000/0000' WHERE id = 5|puzzle at row
     expect_eq "$(sha256sum <"$TMP/bad.db")" "$before" "the damaged database untouched"
     expect_eq "$(sqlite3 "$TMP/bad.db" 'PRAGMA user_version')" 3 "still at schema 3"
 done
+
+# a row whose stored puzzle id is not its puzzle's (the quench before
+# 0004 stored a library caller's id unchecked) gets its own: the ids are
+# the golden rows' again, so the key refuses its duplicates
+cp "$GOLD/v3.db" "$TMP/uid.db"
+sqlite3 "$TMP/uid.db" "UPDATE puzzles SET uid = 12345 WHERE id = 3; UPDATE puzzles SET uid = NULL WHERE id = 4"
+q db migrate --db "$TMP/uid.db"
+expect_rc 0 "migrating rows with a wrong and a missing id"
+rows_of "$TMP/uid.db" >"$TMP/uid-rows"
+cmp -s "$TMP/uid-rows" "$GOLD/rows.txt" && ok || not_ok "every id computed again: the golden rows"
 
 # a database migrated while a second quench opens it: one migration
 cp "$GOLD/v3.db" "$TMP/two.db"

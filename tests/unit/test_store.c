@@ -482,6 +482,15 @@ static int count_seeds(void *ctx, const qn_store_row *row)
     return 0;
 }
 
+/* A row as "STATE WITNESS PROVENANCE" into ctx (256 bytes). */
+static int keep_row(void *ctx, const qn_store_row *row)
+{
+    char *out = ctx;
+    snprintf(out, 256, "%s %s %s", row->state, row->witness,
+             row->provenance);
+    return 0;
+}
+
 static void test_runs(void)
 {
     qn_store *s = open_ok(tpath("r.db"));
@@ -523,8 +532,26 @@ static void test_runs(void)
         T_EQ(sd.own, 5);
         T_EQ(sd.other, 0);
     }
+    /* outside a batch too (each call its own transaction): the state and
+     * witness stored whole, not lost to the look-up of the run's seed */
+    {
+        int64_t id = 0;
+        char back[256], expect[256];
+
+        make_puzzle(&t, rid, 8);
+        t.p.run_id = run;
+        t.p.seed = "abcd";
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
+        T_EQ(qn_store_puzzle_row(s, id, keep_row, back, NULL), QN_OK);
+        snprintf(expect, sizeof(expect), "%s %s generate", t.state,
+                 t.witness);
+        T_CHECK(!strcmp(back, expect));
+        T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                    " WHERE seed = '' AND length(state) = 4"),
+             4);
+    }
     T_EQ(qn_store_max_index(s, run, &max, NULL), QN_OK);
-    T_EQ(max, 7);
+    T_EQ(max, 8);
     T_EQ(qn_store_run_finish(s, run, "interrupted", NULL), QN_OK);
     T_EQ(qn_store_run_finish(s, run, "bogus", NULL), QN_EINVAL);
     T_EQ(qn_store_run_find(s, &r, &again, &next, NULL), QN_OK);
@@ -869,14 +896,6 @@ static int pack_binary(uint8_t *out, const char *text)
     return (i + 7) / 8;
 }
 
-static int keep_row(void *ctx, const qn_store_row *row)
-{
-    char *out = ctx;
-    snprintf(out, 256, "%s %s %s", row->state, row->witness,
-             row->provenance);
-    return 0;
-}
-
 /*
  * A puzzle's state and witness are kept packed (migration 0004,
  * docs/STORE.md): the row's bytes are the ones the format defines, and
@@ -960,6 +979,50 @@ static void test_packed_cells(void)
         T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
         T_CHECK(strstr(err.msg, "witness at byte 10: expected a cell") !=
                 NULL);
+
+        /* the same puzzle given as cells (generate's path): the same
+         * bytes, the same texts back, and a value >= k refused */
+        {
+            static const uint8_t wcells[7] = {0, 0, 0, 0, 0, 0, 1};
+            uint8_t bad[7];
+            int64_t cid = 0;
+            int is_new = -1;
+            char del[64], count[80];
+
+            snprintf(del, sizeof(del), "DELETE FROM puzzles WHERE id = %lld",
+                     (long long)hid);
+            snprintf(count, sizeof(count),
+                     "SELECT count(*) FROM puzzles WHERE rule_id = %lld",
+                     (long long)hrid);
+            T_EQ(raw_exec(path, del), SQLITE_OK);
+            hp.state = hp.witness = "junk the cells override";
+            hp.state_cells = vals;
+            hp.witness_cells = wcells;
+            T_EQ(qn_store_put_puzzle(s, &hp, &cid, &is_new, &err), QN_OK);
+            T_EQ(is_new, 1);
+            T_EQ(raw_blob(path, "state", cid, got, sizeof(got)), 7);
+            T_CHECK(!memcmp(got, vals, 7));
+            T_EQ(raw_blob(path, "witness", cid, got, sizeof(got)), 7);
+            T_CHECK(!memcmp(got, wcells, 7));
+            T_EQ(qn_store_puzzle_row(s, cid, keep_row, back, &err), QN_OK);
+            T_CHECK(!strcmp(back,
+                            ".(199)a/5(36)0/z(100). .00/000/01. import"));
+            memcpy(bad, wcells, 7);
+            bad[3] = 200;
+            hp.witness_cells = bad;
+            snprintf(del, sizeof(del), "DELETE FROM puzzles WHERE id = %lld",
+                     (long long)cid);
+            T_EQ(raw_exec(path, del), SQLITE_OK);
+            T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
+            T_CHECK(strstr(err.msg, "witness cell 3: value 200, the rule "
+                                    "set has 200 colours") != NULL);
+            T_EQ(raw_int(path, count), 0);
+            /* put back as the text path stored it, for what follows */
+            hp.state_cells = hp.witness_cells = NULL;
+            hp.state = ".(199)A/5(36)0/z(100).";
+            hp.witness = ".00/000/01.";
+            T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_OK);
+        }
     }
     make_puzzle(&t, rid, 4);
     t.state[0] = '2';
