@@ -147,9 +147,24 @@ typedef int qn_store_gate_fn(void *ctx, qn_err *err);
 /* What keeps in_path from being merged (qn_store_merge_check; deep: with
  * PRAGMA quick_check). Errors name in_path. */
 int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err);
+/* store_merge_order.c: what the copy reads of in_path, by row: its rows,
+ * and whether they are in stream order (qn_store__merge copies them by
+ * row then, else sorted). Errors name in_path. */
+typedef struct qn_store__merge_order {
+    int64_t rows;
+    int in_order;
+} qn_store__merge_order;
+int qn_store__merge_scan(const char *in_path, qn_store__merge_order *out,
+                         qn_err *err);
+/* Where qn_store__merge learns that: *known 0 when wait is 0 and the
+ * answer is not there yet (it then copies by row and asks again, waiting,
+ * before the commit). */
+typedef int qn_store_order_fn(void *ctx, int wait, int *known,
+                              qn_store__merge_order *out, qn_err *err);
+/* order NULL: the scan runs in line, before the copy. */
 int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
-                    void *gate_ctx, qn_store_merge_stats *stats_out,
-                    qn_err *err);
+                    qn_store_order_fn *order, void *ctx,
+                    qn_store_merge_stats *stats_out, qn_err *err);
 
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);

@@ -13,7 +13,6 @@
 
 #include <sqlite3.h>
 
-#include "quench/buf.h"
 #include "quench/mem.h"
 #include "store_internal.h"
 
@@ -73,10 +72,10 @@ static const char *const merge_sql[] = {
  * OUT numbers its rows the same way whatever the inputs' layout. The
  * input's own rows are usually in that order already (a generate shard
  * stores its candidates in stream order, and a merge writes them so):
- * src_in_stream_order finds out with one scan, and the copy then reads
- * them by row, without sorting the whole input in a temporary B-tree.
- * NOT INDEXED: the planner would otherwise read the table through its
- * unique index, in random order.
+ * a scan on another connection finds out (store_merge_order.c), and the
+ * copy then reads them by row, without sorting the whole input in a
+ * temporary B-tree. NOT INDEXED: the planner would otherwise read the
+ * table through its unique index, in random order.
  */
 #define COPY_HEAD                                                          \
     "INSERT INTO main.puzzles (rule_id, state, canon,"                     \
@@ -85,8 +84,7 @@ static const char *const merge_sql[] = {
     " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"    \
     " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"   \
     " p.submission, p.source, p.meta" FROM_SRC                             \
-    " WHERE merge_row(p.id, mr.hash, " SRC_SEED ", p.stream_index)"       \
-    " ORDER BY "
+    " WHERE true ORDER BY "
 /* The input's puzzles with their rules and runs as OUT numbers them
  * (merge_ids: an integer lookup a row, not two text ones) */
 #define FROM_SRC                                                           \
@@ -117,128 +115,46 @@ static const char copy_sorted[] =
     COPY_HEAD "mr.hash, " SRC_SEED ", p.stream_index, p.id" COPY_TAIL;
 static const char copy_by_row[] = COPY_HEAD "p.id" COPY_TAIL;
 
-/* The stream-order key of the last row seen: NULLs first, as SQL orders
- * them; rows with equal keys are in row order by construction. */
-typedef struct stream_key {
-    qn_buf hash, seed;
-    int has_seed, has_index;
-    int64_t index;
-} stream_key;
-
-/*
- * What the copy learns of the input as it reads it, through the SQL
- * function merge_row(id, hash, seed, stream index) in its WHERE clause:
- * the rows it read, and (check) whether they came in row order and in
- * stream order. Reading them is the copy's work anyway: a separate scan
- * to decide between copy_by_row and copy_sorted cost 12% of a merge, and
- * a count(*) for the duplicates another index scan.
- */
-typedef struct merge_scan {
-    stream_key prev;
-    int64_t rows, prev_id;
-    int check, disorder;
-} merge_scan;
-
-/* <0, 0, >0 as the key in v (hash, seed, index) sorts before, with,
- * after b */
-static int key_cmp(sqlite3_value **v, const stream_key *b)
+/* The verdict of in_path's scan: from order (wait says whether it may
+ * block), or, with no order, the scan itself, in line. */
+static int order_of(const char *in_path, qn_store_order_fn *order, void *ctx,
+                    int wait, int *known, qn_store__merge_order *out,
+                    qn_err *err)
 {
-    const char *h = (const char *)sqlite3_value_text(v[0]);
-    const char *seed = (const char *)sqlite3_value_text(v[1]);
-    int has_index = sqlite3_value_type(v[2]) != SQLITE_NULL, c;
-    int64_t index = sqlite3_value_int64(v[2]);
-
-    if ((c = strcmp(h ? h : "", b->hash.buf)))
-        return c;
-    if (!seed != !b->has_seed)
-        return seed ? 1 : -1;
-    if (seed && (c = strcmp(seed, b->seed.buf)))
-        return c;
-    if (has_index != b->has_index)
-        return b->has_index ? -1 : 1;
-    return has_index ? (index > b->index) - (index < b->index) : 0;
-}
-
-static void key_take(sqlite3_value **v, stream_key *k)
-{
-    const char *h = (const char *)sqlite3_value_text(v[0]);
-    const char *seed = (const char *)sqlite3_value_text(v[1]);
-
-    qn_buf_reset(&k->hash);
-    qn_buf_adds(&k->hash, h ? h : "");
-    qn_buf_reset(&k->seed);
-    k->has_seed = seed != NULL;
-    qn_buf_adds(&k->seed, seed ? seed : "");
-    k->has_index = sqlite3_value_type(v[2]) != SQLITE_NULL;
-    k->index = sqlite3_value_int64(v[2]);
-}
-
-/* merge_row(id, hash, seed, index): true, and the row counted; with
- * check, an error the first time a row comes out of row order or out of
- * stream order (the row id check makes "no error" mean the rows were
- * read, and so inserted, in row order, whatever plan SQLite chose). */
-static void merge_row(sqlite3_context *cx, int argc, sqlite3_value **v)
-{
-    merge_scan *sc = sqlite3_user_data(cx);
-    int64_t id = sqlite3_value_int64(v[0]);
-
-    (void)argc;
-    for (int i = 1; i < 3; i++) /* a text SQLite had no memory for */
-        if (sqlite3_value_type(v[i]) != SQLITE_NULL &&
-            !sqlite3_value_text(v[i])) {
-            sqlite3_result_error_nomem(cx);
-            return;
-        }
-    if (sc->check && sc->rows &&
-        (id <= sc->prev_id || key_cmp(v + 1, &sc->prev) < 0)) {
-        sc->disorder = 1;
-        sqlite3_result_error(cx, "input not in stream order", -1);
-        return;
-    }
-    if (sc->check) {
-        key_take(v + 1, &sc->prev);
-        sc->prev_id = id;
-    }
-    sc->rows++;
-    sqlite3_result_int(cx, 1);
+    *known = 1;
+    return order ? order(ctx, wait, known, out, err)
+                 : qn_store__merge_scan(in_path, out, err);
 }
 
 /*
- * The puzzle copy. By row first: an input written by generate or by a
- * merge is in stream order already, and is then read once, without
- * sorting it in a temporary B-tree. If merge_row finds a row out of
- * order, the statement stops and SQLite undoes it (a statement that
- * fails inside a transaction leaves nothing, the trigger's rows
- * included; the savepoint makes that explicit), and the sorted copy runs.
+ * The puzzle copy: by row when the input is in stream order, else sorted.
+ * When the scan's verdict is not there yet, by row anyway, and undone
+ * (the savepoint) for the sorted copy if the verdict says so: inputs that
+ * db merge meets are in stream order (generate shards, merges), and the
+ * scan seldom lags the copy. *rows: the input's rows the copy read.
  */
-static int copy_puzzles(qn_store *s, merge_scan *sc, int64_t *copied,
-                        qn_err *err)
+static int copy_puzzles(qn_store *s, const char *in_path,
+                        qn_store_order_fn *order, void *ctx, int64_t *copied,
+                        int64_t *rows, qn_err *err)
 {
-    qn_err scratch = QN_ERR_INIT;
-    int rc = sqlite3_create_function_v2(s->db, "merge_row", 4, SQLITE_UTF8,
-                                        sc, merge_row, NULL, NULL, NULL);
+    qn_store__merge_order o = {0, 0};
+    int known, rc = order_of(in_path, order, ctx, 0, &known, &o, err);
 
-    if (rc != SQLITE_OK)
-        return qn_store__fail(s, rc, err);
-    sc->check = 1;
-    rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
-    if (rc == QN_OK) {
-        rc = qn_store__exec(s, copy_by_row, &scratch);
-        if (rc != QN_OK && sc->disorder) {
-            sc->check = 0;
-            sc->rows = 0;
-            rc = qn_store__exec(s, "ROLLBACK TO merge_copy", err);
-            if (rc == QN_OK)
-                rc = qn_store__exec(s, copy_sorted, err);
-        } else if (rc != QN_OK && err) {
-            *err = scratch;
-        }
-        *copied = sqlite3_changes64(s->db);
-    }
+    if (rc == QN_OK)
+        rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
+    if (rc != QN_OK)
+        return rc;
+    rc = qn_store__exec(s, !known || o.in_order ? copy_by_row : copy_sorted,
+                        err);
+    if (rc == QN_OK && !known &&
+        (rc = order_of(in_path, order, ctx, 1, &known, &o, err)) == QN_OK &&
+        !o.in_order &&
+        (rc = qn_store__exec(s, "ROLLBACK TO merge_copy", err)) == QN_OK)
+        rc = qn_store__exec(s, copy_sorted, err);
+    *copied = sqlite3_changes64(s->db);
+    *rows = o.rows;
     if (rc == QN_OK)
         rc = qn_store__exec(s, "RELEASE merge_copy", err);
-    sqlite3_create_function_v2(s->db, "merge_row", 4, SQLITE_UTF8, NULL,
-                               NULL, NULL, NULL, NULL);
     return rc;
 }
 
@@ -596,9 +512,11 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
 /* Inside the transaction: rules, runs, puzzles, then packs. The stats
  * come from the statements' change counts, not from counting OUT's
  * puzzles before and after: that reads all of OUT twice per input, which
- * a flat merge of N shards does N times over a growing OUT. */
-static int merge_tx(qn_store *s, merge_scan *sc, qn_store_merge_stats *st,
-                    qn_err *err)
+ * a flat merge of N shards does N times over a growing OUT. *rows: the
+ * input's rows the copy read. */
+static int merge_tx(qn_store *s, const char *in_path,
+                    qn_store_order_fn *order, void *ctx,
+                    qn_store_merge_stats *st, int64_t *rows, qn_err *err)
 {
     long long runs0 = 0, runs1 = 0, moved = 0;
     int64_t changes[NMERGE] = {0}, copied = 0;
@@ -610,7 +528,7 @@ static int merge_tx(qn_store *s, merge_scan *sc, qn_store_merge_stats *st,
         if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
             changes[i] = sqlite3_changes64(s->db);
     if (rc == QN_OK && (rc = qn_store__exec(s, merge_ids_sql, err)) == QN_OK)
-        rc = copy_puzzles(s, sc, &copied, err);
+        rc = copy_puzzles(s, in_path, order, ctx, &copied, rows, err);
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
     /* the puzzle upsert's changes are its inserts and its updates, and
@@ -631,11 +549,11 @@ static int merge_tx(qn_store *s, merge_scan *sc, qn_store_merge_stats *st,
 }
 
 int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
-                    void *gate_ctx, qn_store_merge_stats *stats_out,
-                    qn_err *err)
+                    qn_store_order_fn *order, void *ctx,
+                    qn_store_merge_stats *stats_out, qn_err *err)
 {
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
-    merge_scan sc = {{QN_BUF_INIT, QN_BUF_INIT, 0, 0, 0}, 0, 0, 0, 0};
+    int64_t rows = 0;
     int rc, gated = 0;
 
     if (s->in_batch)
@@ -648,12 +566,10 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
         return rc;
     rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
-        rc = merge_tx(s, &sc, &st, err);
+        rc = merge_tx(s, in_path, order, ctx, &st, &rows, err);
     if (rc == QN_OK && gate) /* its error is another input's */
-        gated = (rc = gate(gate_ctx, err)) != QN_OK;
+        gated = (rc = gate(ctx, err)) != QN_OK;
     rc = qn_store__tx_end(s, rc, err);
-    qn_buf_release(&sc.prev.hash);
-    qn_buf_release(&sc.prev.seed);
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
         if (!gated)
             blame_input(s, in_path, err);
@@ -665,7 +581,7 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
      * input again adds nothing. */
     if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
         return rc;
-    st.duplicates = sc.rows - st.puzzles;
+    st.duplicates = rows - st.puzzles;
     if (stats_out)
         *stats_out = st;
     return QN_OK;
@@ -674,5 +590,5 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
-    return qn_store__merge(s, in_path, NULL, NULL, stats_out, err);
+    return qn_store__merge(s, in_path, NULL, NULL, NULL, stats_out, err);
 }

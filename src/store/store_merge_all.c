@@ -1,13 +1,17 @@
 /*
  * store_merge_all.c: db merge of several inputs, with every input's
- * PRAGMA quick_check on a thread of its own while the copies run.
+ * PRAGMA quick_check, then every input's stream-order scan
+ * (store_merge_order.c), on a thread of its own while the copies run.
  *
  * db merge promises that a damaged input leaves OUT as it was, so every
  * input is read whole by quick_check before the first commit. Done first,
  * in line, that read was 16% of a merge (docs/PERFORMANCE.md). Here it
  * runs beside the first input's copy, and the first commit waits for it:
- * the same promise, at no wall time where a core is free. The inputs are
- * read-only to both threads, and each thread has its own connections.
+ * the same promise, at no wall time where a core is free. Each input's
+ * scan says whether its copy by row stands or must be redone sorted, and
+ * counts its rows; each copy waits for its own scan before it commits.
+ * The inputs are read-only to both threads, and each thread has its own
+ * connections.
  */
 #include "quench/store.h"
 
@@ -26,19 +30,23 @@ struct qn_store_merge_job {
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;
     int checked, stop;  /* inputs checked; stop after the current one */
-    int failed;         /* a check failed: bad says why */
+    int scanned;        /* inputs scanned: order[0 .. scanned) */
+    qn_store__merge_order *order;
+    int failed;         /* a check or a scan failed: bad says why */
     qn_err bad;
 };
 
-/* Record input i's check (rc, err): the first failure is kept. */
-static void checked(qn_store_merge_job *j, int rc, const qn_err *err)
+/* Record a check (*count is checked) or a scan (scanned) that ended with
+ * rc, err: the first failure is kept. */
+static void record(qn_store_merge_job *j, int *count, int rc,
+                   const qn_err *err)
 {
     pthread_mutex_lock(&j->lock);
     if (rc != QN_OK && !j->failed) {
         j->failed = 1;
         j->bad = *err;
     }
-    j->checked++;
+    ++*count;
     pthread_cond_broadcast(&j->done);
     pthread_mutex_unlock(&j->lock);
 }
@@ -57,11 +65,42 @@ static void *check_all(void *arg)
 {
     qn_store_merge_job *j = arg;
 
+    /* every check first: the first commit waits for them all */
     for (int i = 0; i < j->n && !stopping(j); i++) {
         qn_err err = QN_ERR_INIT;
-        checked(j, qn_store_merge_check(j->in[i], &err), &err);
+        record(j, &j->checked, qn_store_merge_check(j->in[i], &err), &err);
+    }
+    for (int i = 0; i < j->n && !stopping(j); i++) {
+        qn_err err = QN_ERR_INIT;
+        qn_store__merge_order o = {0, 0};
+        int rc = qn_store__merge_scan(j->in[i], &o, &err);
+        j->order[i] = o; /* read by the other thread once scanned > i */
+        record(j, &j->scanned, rc, &err);
     }
     return NULL;
+}
+
+/* The verdict of the scan of the input being merged (j->next); with
+ * wait 0, *known 0 when it is not there yet. */
+static int scanned(void *ctx, int wait, int *known,
+                   qn_store__merge_order *out, qn_err *err)
+{
+    qn_store_merge_job *j = ctx;
+    int rc = QN_OK;
+
+    pthread_mutex_lock(&j->lock);
+    while (wait && j->scanned <= j->next && !j->failed)
+        pthread_cond_wait(&j->done, &j->lock);
+    *known = j->scanned > j->next;
+    if (*known)
+        *out = j->order[j->next];
+    else if (j->failed) {
+        if (err)
+            *err = j->bad;
+        rc = j->bad.code;
+    }
+    pthread_mutex_unlock(&j->lock);
+    return rc;
 }
 
 /* The gate of the first commit: every input checked, and all passed. */
@@ -98,6 +137,7 @@ int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,
     j = QN_NEW(qn_store_merge_job);
     j->in = in;
     j->n = n;
+    j->order = QN_NEWN((size_t)(n > 0 ? n : 1), qn_store__merge_order);
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->done, NULL);
     j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;
@@ -127,7 +167,7 @@ int qn_store_merge_next(qn_store_merge_job *j, qn_store *s,
     if (!j->committed && stopping(j)) /* a check failed already */
         return all_checked(j, err);
     rc = qn_store__merge(s, j->in[j->next], j->committed ? NULL : all_checked,
-                         j, stats_out, err);
+                         scanned, j, stats_out, err);
     if (rc == QN_OK) {
         j->committed = 1;
         j->next++;
@@ -147,5 +187,6 @@ void qn_store_merge_finish(qn_store_merge_job *j)
     }
     pthread_cond_destroy(&j->done);
     pthread_mutex_destroy(&j->lock);
+    free(j->order);
     free(j);
 }

@@ -192,4 +192,32 @@ merge "$F/y0.db" "$F/b0.db" "$F/b1.db"
 merge "$F/m4.db" "$F/y0.db" "$F/c0.db" "$F/a0.db" "$F/c1.db" "$F/a1.db"
 check_families "$F/m4.db" "one family's group first"
 
+# --- an input whose rows are not in stream order -------------------------
+# Two runs stored in one database, the larger seed first: by row its seeds
+# go down. Merged (first, second, and alone) its puzzles come out in
+# stream order all the same: (seed, stream index) ascending with the row
+# ids within the rule, every row there, and the same rows as the in-order input merged.
+q generate "$C5" -n 30 --seed 9 --db "$TMP/mixed.db"
+q generate "$C5" -n 30 --seed 4 --db "$TMP/mixed.db"
+q generate "$C5" -n 30 --seed 4 --db "$TMP/ordered.db"
+q generate "$C5" -n 30 --seed 9 --db "$TMP/ordered.db"
+stream_order() {
+    sqlite3 "$1" "SELECT count(*) FROM puzzles p JOIN puzzles q ON q.id = (SELECT min(id) FROM puzzles WHERE id > p.id AND rule_id = p.rule_id)
+      WHERE ((SELECT seed FROM runs WHERE id = q.run_id), q.stream_index)
+          < ((SELECT seed FROM runs WHERE id = p.run_id), p.stream_index)"
+}
+expect_eq "$(stream_order "$TMP/mixed.db")" 1 "the mixed input is out of stream order once"
+rows() {
+    sqlite3 "$1" "SELECT p.id, r.seed, p.stream_index, hex(p.canon) FROM puzzles p JOIN runs r ON r.id = p.run_id ORDER BY p.id"
+}
+merge "$TMP/m-alone.db" "$TMP/mixed.db"
+merge "$TMP/m-ordered.db" "$TMP/ordered.db"
+merge "$TMP/m-first.db" "$TMP/mixed.db" "$F/a0.db"
+merge "$TMP/m-second.db" "$F/a0.db" "$TMP/mixed.db"
+for m in alone first second; do
+    expect_eq "$(stream_order "$TMP/m-$m.db")" 0 "merged ($m): in stream order"
+done
+expect_eq "$(sqlite3 "$TMP/m-alone.db" 'SELECT count(*) FROM puzzles')" "$(sqlite3 "$TMP/mixed.db" 'SELECT count(*) FROM puzzles')" "merged alone: every row"
+[ "$(rows "$TMP/m-alone.db")" = "$(rows "$TMP/m-ordered.db")" ] && ok || not_ok "merged alone: the rows, ids included, of the ordered input merged"
+
 done_testing
