@@ -206,11 +206,14 @@ static double merge(const char *quench, const char *out, char **shard)
 }
 
 /* The raw copy merge is measured against: a fresh OUT, then per shard
- * one transaction of INSERT ... SELECT of its rules, runs and puzzles. */
-static double raw_copy(const char *out, char **shard)
+ * one transaction of INSERT ... SELECT of its rules, runs and puzzles.
+ * Returns the time to its last commit; *whole the time to its close too,
+ * which checkpoints what the WAL still holds into the file, as a db
+ * merge's time (the process's, to its exit) includes. */
+static double raw_copy(const char *out, char **shard, double *whole)
 {
     sqlite3 *db;
-    double t0;
+    double t0, t1;
     char sql[1024];
 
     db = fresh(out, NULL);
@@ -229,9 +232,10 @@ static double raw_copy(const char *out, char **shard)
                  " uid, submission, source, meta FROM src.puzzles;"
                  " COMMIT; DETACH src");
     }
-    t0 = bench_now() - t0;
+    t1 = bench_now();
     sqlite3_close(db);
-    return t0;
+    *whole = bench_now() - t0;
+    return t1 - t0;
 }
 
 /* state_text(state, layout, colours): a packed state or witness as the
@@ -337,7 +341,8 @@ int main(void)
     double *tl = calloc((size_t)reps, sizeof(double));
     double *tm = calloc((size_t)reps, sizeof(double));
     double *tr = calloc((size_t)reps, sizeof(double));
-    double g, b = 0, l, m, r, bytes_new, bytes_base = 0;
+    double *tw = calloc((size_t)reps, sizeof(double));
+    double g, b = 0, l, m, r, w, bytes_new, bytes_base = 0;
     char *gen, *old, *bare, *out, *raw, *shard[SHARDS];
     char spec[SHARDS][8], rm[96];
     uint64_t want, got;
@@ -391,13 +396,16 @@ int main(void)
     }
     for (int i = 0; i < reps; i++) {
         tm[i] = merge("build/quench", out, shard);
-        tr[i] = raw_copy(raw, shard);
+        tr[i] = raw_copy(raw, shard, &tw[i]);
     }
     m = bench_median(tm, reps);
     r = bench_median(tr, reps);
+    w = bench_median(tw, reps);
     printf("  db merge of %d x %lld      %8.2f s; raw INSERT ... SELECT "
-           "%.2f s: x%.2f (bar <= 1.2: %s)\n",
-           SHARDS, n / SHARDS, m, r, m / r, m <= 1.2 * r ? "PASS" : "FAIL");
+           "%.2f s to its last commit (x%.2f), %.2f s to its close, as db "
+           "merge is timed: x%.2f (bar <= 1.2: %s)\n",
+           SHARDS, n / SHARDS, m, r, m / r, w, m / w,
+           m <= 1.2 * w ? "PASS" : "FAIL");
     /* unchanged: the single run's puzzles, and when there is a base, the
      * very rows (ids too) its merge of its own shards makes */
     want = rows_digest(gen, 0, &nwant);
