@@ -10,7 +10,9 @@ smallest image of the state under the dihedral group of a square grid
 (classic Lights Out: no holes, the plus stencil, goal all zero).
 
 usage: puzzle_id.py RULE_HASH STATE...   (STATE: rows of digits split by /)
-prints one 16-hex-digit id per state.
+prints one 16-hex-digit id per state;
+       puzzle_id.py --canon STATE...    prints each state's canonical form,
+as a state text (what a store's canonical key packs).
 """
 import hashlib
 import sys
@@ -78,4 +80,11 @@ if __name__ == '__main__':
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
     for s in sys.argv[2:]:
-        print(puzzle_id(sys.argv[1], s))
+        if sys.argv[1] == '--canon':
+            rows = s.split('/')
+            c = canonical(rows)
+            n = len(rows)
+            print('/'.join(''.join('%d' % v for v in c[i * n:(i + 1) * n])
+                           for i in range(n)))
+        else:
+            print(puzzle_id(sys.argv[1], s))

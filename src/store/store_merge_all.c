@@ -30,23 +30,39 @@ struct qn_store_merge_job {
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;
     int checked, stop;  /* inputs checked; stop after the current one */
-    int scanned;        /* inputs scanned: order[0 .. scanned) */
-    qn_store__merge_order *order;
-    int failed;         /* a check or a scan failed: bad says why */
+    int scanned;        /* inputs scanned: scan[0 .. scanned) */
+    struct scan {       /* an input's scan: its verdict or its failure */
+        qn_store__merge_order order;
+        int rc;
+        qn_err err;
+    } *scan;
+    int failed;         /* a check failed: bad says why */
     qn_err bad;
 };
 
-/* Record a check (*count is checked) or a scan (scanned) that ended with
- * rc, err: the first failure is kept. */
-static void record(qn_store_merge_job *j, int *count, int rc,
-                   const qn_err *err)
+/* Record input i's check that ended with rc, err: the first failure is
+ * kept, and fails the whole merge before its first commit. */
+static void checked(qn_store_merge_job *j, int rc, const qn_err *err)
 {
     pthread_mutex_lock(&j->lock);
     if (rc != QN_OK && !j->failed) {
         j->failed = 1;
         j->bad = *err;
     }
-    ++*count;
+    j->checked++;
+    pthread_cond_broadcast(&j->done);
+    pthread_mutex_unlock(&j->lock);
+}
+
+/* Record input i's scan: a failure is that input's alone (its copy is
+ * refused when its turn comes), so what is merged does not depend on
+ * how far the scans had got. */
+static void scanned_one(qn_store_merge_job *j, int i,
+                        const struct scan *sc)
+{
+    pthread_mutex_lock(&j->lock);
+    j->scan[i] = *sc;
+    j->scanned++;
     pthread_cond_broadcast(&j->done);
     pthread_mutex_unlock(&j->lock);
 }
@@ -68,14 +84,12 @@ static void *check_all(void *arg)
     /* every check first: the first commit waits for them all */
     for (int i = 0; i < j->n && !stopping(j); i++) {
         qn_err err = QN_ERR_INIT;
-        record(j, &j->checked, qn_store_merge_check(j->in[i], &err), &err);
+        checked(j, qn_store_merge_check(j->in[i], &err), &err);
     }
     for (int i = 0; i < j->n && !stopping(j); i++) {
-        qn_err err = QN_ERR_INIT;
-        qn_store__merge_order o = {0, 0};
-        int rc = qn_store__merge_scan(j->in[i], &o, &err);
-        j->order[i] = o; /* read by the other thread once scanned > i */
-        record(j, &j->scanned, rc, &err);
+        struct scan sc = {{0, 0}, QN_OK, QN_ERR_INIT};
+        sc.rc = qn_store__merge_scan(j->in[i], &sc.order, &sc.err);
+        scanned_one(j, i, &sc);
     }
     return NULL;
 }
@@ -92,12 +106,13 @@ static int scanned(void *ctx, int wait, int *known,
     while (wait && j->scanned <= j->next && !j->failed)
         pthread_cond_wait(&j->done, &j->lock);
     *known = j->scanned > j->next;
-    if (*known)
-        *out = j->order[j->next];
-    else if (j->failed) {
+    if (*known && j->scan[j->next].rc == QN_OK) {
+        *out = j->scan[j->next].order;
+    } else if (*known || j->failed) { /* its scan failed, or a check */
+        const qn_err *why = *known ? &j->scan[j->next].err : &j->bad;
         if (err)
-            *err = j->bad;
-        rc = j->bad.code;
+            *err = *why;
+        rc = why->code;
     }
     pthread_mutex_unlock(&j->lock);
     return rc;
@@ -137,7 +152,7 @@ int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,
     j = QN_NEW(qn_store_merge_job);
     j->in = in;
     j->n = n;
-    j->order = QN_NEWN((size_t)(n > 0 ? n : 1), qn_store__merge_order);
+    j->scan = QN_NEWN((size_t)(n > 0 ? n : 1), struct scan);
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->done, NULL);
     j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;
@@ -187,6 +202,6 @@ void qn_store_merge_finish(qn_store_merge_job *j)
     }
     pthread_cond_destroy(&j->done);
     pthread_mutex_destroy(&j->lock);
-    free(j->order);
+    free(j->scan);
     free(j);
 }

@@ -7,15 +7,23 @@
  * PRAGMA quick_check (store_merge_all.c), beside the copy: checked inside
  * the copy's statement, through an SQL function a row, it was 10% of the
  * merge's time on the one thread that cannot be split.
+ *
+ * It also checks each row's puzzle id against its rule and canonical
+ * key: OUT's unique key (uid, rule_id, canon) refuses a duplicate only
+ * if every id is its puzzle's, and the copy takes an input's ids as they
+ * are (a row edited by hand is damage PRAGMA quick_check cannot see).
  */
 #include "quench/store.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
 #include "quench/buf.h"
+#include "quench/mem.h"
+#include "quench/puzzle_id.h"
 #include "store_internal.h"
 
 /* A row's stream key, as the copy's ORDER BY sorts it: NULLs first. The
@@ -69,13 +77,61 @@ static void key_take(const char *h, const char *seed, sqlite3_stmt *st,
  * it keeps '' for it), by row: the same join as store_merge.c's copy. */
 static const char scan_sql[] =
     "SELECT p.id, r.hash, iif(p.seed = '', ru.seed, p.seed),"
-    " p.stream_index FROM puzzles p NOT INDEXED"
-    " JOIN rules r ON r.id = p.rule_id"
+    " p.stream_index, p.rule_id, r.cells, r.colours, p.canon, p.uid"
+    " FROM puzzles p NOT INDEXED JOIN rules r ON r.id = p.rule_id"
     " LEFT JOIN runs ru ON ru.id = p.run_id ORDER BY p.id";
+
+/* The id key of the rule of the row last checked, kept while the rows'
+ * rule stays the same (a shard has one). */
+typedef struct id_check {
+    int loaded;
+    int64_t rule_id;
+    int n;
+    unsigned k;
+    qn_puzzle_id_key key;
+    uint8_t *cells;
+} id_check;
+
+/* QN_EDB, naming the row, unless st's row holds its puzzle's id. */
+static int check_id(sqlite3_stmt *st, id_check *c, qn_err *err)
+{
+    int64_t rule_id = sqlite3_column_int64(st, 4);
+    const char *hash = qn_store__col_str(st, 1);
+    int n = sqlite3_column_int(st, 5);
+    unsigned k = (unsigned)sqlite3_column_int(st, 6);
+    uint64_t uid;
+
+    if (!c->loaded || c->rule_id != rule_id) {
+        c->loaded = 0;
+        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255)
+            goto damaged;
+        qn_puzzle_id_key_init(&c->key, hash);
+        c->cells = QN_RENEW(c->cells, (size_t)n, uint8_t);
+        c->n = n;
+        c->k = k;
+        c->rule_id = rule_id;
+        c->loaded = 1;
+    }
+    if (sqlite3_column_type(st, 7) != SQLITE_BLOB ||
+        (size_t)sqlite3_column_bytes(st, 7) != qn_store_canon_size(c->n, c->k))
+        goto damaged;
+    qn_store_canon_unpack(c->cells, sqlite3_column_blob(st, 7), c->n, c->k);
+    uid = qn_puzzle_id(&c->key, c->cells, c->n);
+    if (sqlite3_column_type(st, 8) == SQLITE_INTEGER &&
+        (uint64_t)sqlite3_column_int64(st, 8) == uid)
+        return QN_OK;
+damaged: /* qn_store__merge_scan names the input */
+    return qn_err_set(err, QN_EDB, 0, 0,
+                      "puzzle at row %lld: its stored id is not its "
+                      "puzzle's (or its rule set or canonical key is "
+                      "damaged): the database is damaged",
+                      (long long)sqlite3_column_int64(st, 0));
+}
 
 static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
 {
     stream_key prev = {QN_BUF_INIT, QN_BUF_INIT, 0, 0, 0};
+    id_check ids = {0, 0, 0, 0, {{0}}, NULL};
     sqlite3_stmt *st;
     int rc = qn_store__prep(in, &st, scan_sql, err), r;
 
@@ -88,6 +144,8 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         const char *seed = qn_store__col_text(st, 2);
         int same_hash = 0, same_seed = 0;
 
+        if ((rc = check_id(st, &ids, err)) != QN_OK)
+            break;
         if (out->in_order && out->rows &&
             key_cmp(h, seed, st, &prev, &same_hash, &same_seed) < 0)
             out->in_order = 0;
@@ -95,9 +153,10 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
             key_take(h, seed, st, &prev, same_hash, same_seed);
         out->rows++;
     }
-    if (r != SQLITE_DONE)
+    if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(in, r, err);
     sqlite3_finalize(st);
+    free(ids.cells);
     qn_buf_release(&prev.hash);
     qn_buf_release(&prev.seed);
     return rc;

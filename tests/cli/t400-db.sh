@@ -32,12 +32,18 @@ INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
  (1, $(blob5 11000/10000/00000/00001/00011), x'03', 2, 1,
   $(blob5 10000/00000/00000/00000/00001), 'easy', 'ab', $(($2 + 2)), 2, 0);
 SQL
-    # each row's puzzle id (a row needs one: 0 until it is known), from the
-    # independent implementation
-    for row in 1 2 3; do
-        st=$(sql "$1" "SELECT state_text(state, '$B5', 2) FROM puzzles WHERE id = $row")
+    keys "$1" 1 2 3
+}
+# keys DB ROW...: each row's canonical key and puzzle id from its state, by
+# the independent implementation (the store's unique key needs both right)
+keys() {
+    db=$1
+    shift
+    for row in "$@"; do
+        st=$(sql "$db" "SELECT state_text(state, '$B5', 2) FROM puzzles WHERE id = $row")
+        canon=$(python3 "$TOP/tests/puzzle_id.py" --canon "$st")
         id=$(python3 "$TOP/tests/puzzle_id.py" "$HASH" "$st")
-        sqlite3 "$1" "UPDATE puzzles SET uid = CAST(0x$id AS INTEGER) WHERE id = $row"
+        sql "$db" "UPDATE puzzles SET canon = $(blob5 "$canon"), uid = CAST(0x$id AS INTEGER) WHERE id = $row"
     done
 }
 
@@ -107,7 +113,7 @@ SQL
 
     # the unique key refuses a duplicate (the same id, rule and key: a
     # row without an id is refused by NOT NULL before that)
-    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, x'00', x'01', 1, 1, x'00', 2, uid FROM puzzles WHERE canon = x'01'" 2>"$TMP/dup.err"; then
+    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, x'00', canon, 1, 1, x'00', 2, uid FROM puzzles WHERE id = 1" 2>"$TMP/dup.err"; then
         not_ok "duplicate canonical key accepted"
     elif grep -q "UNIQUE constraint failed: puzzles.uid, puzzles.rule_id, puzzles.canon" "$TMP/dup.err"; then ok
     else not_ok "refused, but not by the unique key: $(cat "$TMP/dup.err")"; fi
@@ -117,7 +123,8 @@ SQL
     q db --db "$TMP/s2.db" init
     seed "$TMP/s1.db" 0
     seed "$TMP/s2.db" 10
-    sql "$TMP/s2.db" "UPDATE puzzles SET canon = x'04', state = $(blob5 00000/00000/00000/00000/11000), witness = $(blob5 $B5) WHERE id = 3"
+    sql "$TMP/s2.db" "UPDATE puzzles SET state = $(blob5 00000/00000/00000/00000/11000), witness = $(blob5 $B5) WHERE id = 3"
+    keys "$TMP/s2.db" 3
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge"
     expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"
