@@ -581,7 +581,10 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
      * input again adds nothing. */
     if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
         return rc;
-    st.duplicates = rows - st.puzzles;
+    /* the scan read its own snapshot: an input written while it is merged
+     * (a running shard) may have gained rows since, so this counts the
+     * duplicates the scan saw, never below zero */
+    st.duplicates = rows > st.puzzles ? rows - st.puzzles : 0;
     if (stats_out)
         *stats_out = st;
     return QN_OK;
