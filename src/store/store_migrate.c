@@ -48,9 +48,14 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
     if (m->number == 4 && (rc = qn_store__cells_sql(s, 1, err)))
         return rc;
     if (sqlite3_exec(s->db, m->sql, NULL, NULL, NULL) != SQLITE_OK) {
-        rc = qn_store__fail(s, sqlite3_errcode(s->db), err);
+        /* qn_store__fail's words: "out of memory (unable to open a
+         * temporary database file ...)" where SQLite names only the step
+         * that wanted the memory */
+        qn_err why = QN_ERR_INIT;
+        rc = qn_store__fail(s, sqlite3_errcode(s->db), &why);
+        qn_err_source(err, s->path);
         rc = qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
-                        m->name, sqlite3_errmsg(s->db));
+                        m->name, why.msg);
     }
     if (m->number == 4)
         qn_store__cells_sql(s, 0, NULL);
