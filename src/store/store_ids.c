@@ -98,6 +98,22 @@ int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
     return rc;
 }
 
+int qn_store__rule_sizes_ok(const char *hash, int n, unsigned k)
+{
+    return strlen(hash) == 64 && n >= 1 && k >= 2 && k <= 255;
+}
+
+int qn_store__key_uid(const qn_puzzle_id_key *key, int n, unsigned k,
+                      const void *canon, size_t len, uint8_t *cells,
+                      uint64_t *out)
+{
+    if (!canon || len != qn_store_canon_size(n, k))
+        return 0;
+    qn_store_canon_unpack(cells, canon, n, k);
+    *out = qn_puzzle_id(key, cells, n);
+    return 1;
+}
+
 /* The ids of the puzzles of up to 1024 rows after row `after`, by row,
  * that do not hold them already; `last` is the last row read, of nread. */
 typedef struct id_chunk {
@@ -129,10 +145,17 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         int n = sqlite3_column_int(st, 2);
         unsigned k = (unsigned)sqlite3_column_int(st, 3);
         qn_puzzle_id_key key;
-        int64_t uid;
+        uint64_t uid;
+        int ok = qn_store__rule_sizes_ok(hash, n, k);
 
-        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255 ||
-            (size_t)sqlite3_column_bytes(st, 4) != qn_store_canon_size(n, k)) {
+        if (ok) {
+            qn_puzzle_id_key_init(&key, hash);
+            cells = QN_RENEW(cells, (size_t)n, uint8_t);
+            ok = qn_store__key_uid(&key, n, k, sqlite3_column_blob(st, 4),
+                                   (size_t)sqlite3_column_bytes(st, 4),
+                                   cells, &uid);
+        }
+        if (!ok) {
             qn_err_source(err, s->path);
             rc = qn_err_set(err, QN_EDB, 0, 0,
                             "puzzle #%lld does not fit its rule set: the "
@@ -140,17 +163,13 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
                             (long long)sqlite3_column_int64(st, 0));
             break;
         }
-        cells = QN_RENEW(cells, (size_t)n, uint8_t);
-        qn_store_canon_unpack(cells, sqlite3_column_blob(st, 4), n, k);
-        qn_puzzle_id_key_init(&key, hash);
-        uid = (int64_t)qn_puzzle_id(&key, cells, n);
         c->last = sqlite3_column_int64(st, 0);
         c->nread++;
         if (sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
-            sqlite3_column_int64(st, 5) == uid)
+            (uint64_t)sqlite3_column_int64(st, 5) == uid)
             continue; /* right already: no write */
         c->row[c->n] = c->last;
-        c->uid[c->n++] = uid;
+        c->uid[c->n++] = (int64_t)uid;
     }
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);

@@ -98,6 +98,15 @@ int qn_store__claim_run(qn_store *s, int64_t run_id, qn_err *err);
 /* Release every claim of the connection (at close). */
 void qn_store__claims_release(qn_store *s);
 
+/* store_ids.c: 1 when a rule row's hash (64 hex digits), cells and
+ * colours can be a rule's. */
+int qn_store__rule_sizes_ok(const char *hash, int n, unsigned k);
+/* The puzzle id of canonical key canon (len bytes, packed) of a rule of
+ * n cells and k colours keyed by key, into *out; 0 (nothing written) when
+ * the key is not of the rule's size. cells: n bytes of scratch. */
+int qn_store__key_uid(const qn_puzzle_id_key *key, int n, unsigned k,
+                      const void *canon, size_t len, uint8_t *cells,
+                      uint64_t *out);
 /* store_ids.c: compute the id of every stored puzzle (migration 0002),
  * or (missing_only) of those without one (migration 0004). */
 int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err);

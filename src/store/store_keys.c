@@ -55,7 +55,7 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
         int n = sqlite3_column_int(st, 1);
         unsigned k = (unsigned)sqlite3_column_int(st, 2);
         const char *layout = qn_store__col_text(st, 3);
-        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255 ||
+        if (!qn_store__rule_sizes_ok(hash, n, k) ||
             (layout && !qn_store__layout_check(layout, n))) {
             qn_err_source(err, s->path);
             rc = qn_err_set(err, QN_EDB, 0, 0,
@@ -100,8 +100,9 @@ int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
                           "%zu",
                           p->canon_len, (long long)p->rule_id,
                           qn_store_canon_size(s->keys.n, s->keys.k));
-    qn_store_canon_unpack(s->keys.cells, p->canon, s->keys.n, s->keys.k);
-    *out = qn_puzzle_id(&s->keys.key, s->keys.cells, s->keys.n);
+    if (!qn_store__key_uid(&s->keys.key, s->keys.n, s->keys.k, p->canon,
+                           p->canon_len, s->keys.cells, out))
+        return qn_err_set(err, QN_EINVAL, 0, 0, "no canonical key");
     return QN_OK;
 }
 

@@ -103,7 +103,7 @@ static int check_id(sqlite3_stmt *st, id_check *c, qn_err *err)
 
     if (!c->loaded || c->rule_id != rule_id) {
         c->loaded = 0;
-        if (strlen(hash) != 64 || n < 1 || k < 2 || k > 255)
+        if (!qn_store__rule_sizes_ok(hash, n, k))
             goto damaged;
         qn_puzzle_id_key_init(&c->key, hash);
         c->cells = QN_RENEW(c->cells, (size_t)n, uint8_t);
@@ -112,12 +112,11 @@ static int check_id(sqlite3_stmt *st, id_check *c, qn_err *err)
         c->rule_id = rule_id;
         c->loaded = 1;
     }
-    if (sqlite3_column_type(st, 7) != SQLITE_BLOB ||
-        (size_t)sqlite3_column_bytes(st, 7) != qn_store_canon_size(c->n, c->k))
-        goto damaged;
-    qn_store_canon_unpack(c->cells, sqlite3_column_blob(st, 7), c->n, c->k);
-    uid = qn_puzzle_id(&c->key, c->cells, c->n);
-    if (sqlite3_column_type(st, 8) == SQLITE_INTEGER &&
+    if (sqlite3_column_type(st, 7) == SQLITE_BLOB &&
+        qn_store__key_uid(&c->key, c->n, c->k, sqlite3_column_blob(st, 7),
+                          (size_t)sqlite3_column_bytes(st, 7), c->cells,
+                          &uid) &&
+        sqlite3_column_type(st, 8) == SQLITE_INTEGER &&
         (uint64_t)sqlite3_column_int64(st, 8) == uid)
         return QN_OK;
 damaged: /* qn_store__merge_scan names the input */
