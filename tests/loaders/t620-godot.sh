@@ -359,7 +359,13 @@ cp "$TMP/classic-5x5.json" "$TMP/secret.json"
 chmod 000 "$TMP/secret.json"
 chmod 755 "$TMP" "$TMP/elsewhere"
 chmod 777 "$TMP/tmp"
-(cd "$TMP/elsewhere" && TMPDIR=$TMP/tmp as_user "$REPLAY" "$TMP/secret.json") \
+# As root, as_user runs the driver as nobody, who may not reach the
+# checkout (a clone inside a 0700 folder): it runs a copy of the loader
+# in $TMP, world-readable, so that only the file is what it cannot read.
+mkdir -m 755 "$TMP/pub"
+cp -R "$LOADER" "$TMP/pub/godot"
+chmod -R a+rX "$TMP/pub"
+(cd "$TMP/elsewhere" && TMPDIR=$TMP/tmp as_user "$TMP/pub/godot/replay" "$TMP/secret.json") \
     >"$TMP/out" 2>"$TMP/err" </dev/null
 rc=$?
 expect_rc 66 "an unreadable file"

@@ -354,12 +354,18 @@ replay "$TMP/classic-5x5.json" "$TMP/classic-3x3.json"
 expect_rc 64 "two arguments"
 # Unreadable: root reads anything, so as root the driver runs as nobody,
 # who cannot write this test's cache either: it compiles into a temporary
-# directory of its own, which must go when it ends.
+# directory of its own, which must go when it ends. Nobody may not reach
+# the checkout (a clone inside a 0700 folder): it runs a copy of the
+# loader in $TMP, world-readable, so that only the file is what it cannot
+# read.
 cp "$TMP/classic-5x5.json" "$TMP/locked.json"
 chmod 000 "$TMP/locked.json"
 chmod 755 "$TMP"
 mkdir -m 1777 "$TMP/tmp"
-(cd / && HOME=/nonexistent TMPDIR=$TMP/tmp as_user "$REPLAY" "$TMP/locked.json") >"$TMP/out" 2>"$TMP/err"
+mkdir -m 755 "$TMP/pub"
+cp -R "$TOP/loaders/csharp" "$TMP/pub/csharp"
+chmod -R a+rX "$TMP/pub"
+(cd / && HOME=/nonexistent TMPDIR=$TMP/tmp as_user "$TMP/pub/csharp/replay" "$TMP/locked.json") >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 66 "an unreadable file"
 expect_err "locked.json: cannot read" "an unreadable file is named"
