@@ -21,7 +21,9 @@
 // ("puzzles[3].state: 9 values, the rule has 25 cells"), so a game never
 // plays half a pack. Fields this file does not use are ignored
 // (format_version 2 fixes them). Indices are the document's: cells from 0,
-// puzzles[i] has position i + 1.
+// puzzles[i] has position i + 1. The limits (nesting, every integer's
+// range, list lengths) and the messages are the same in the four loaders
+// of loaders/ (docs/EXPORT.md, "What every loader refuses").
 //
 // A game never implements a topology: Press(j) adds, for every effect e of
 // cell j, e.amount to cell e.cell mod colours. The board geometry (kind,
@@ -65,7 +67,8 @@ namespace Quench
         public Rule[] rules;         // in order of first use
         public Puzzle[] puzzles;     // in pack order: puzzles[i].position == i + 1
 
-        /// <summary>The puzzle with this id, or null.</summary>
+        /// <summary>The puzzle with this id, or null (ids are unique: the
+        /// loader refuses a pack where two puzzles share one).</summary>
         public Puzzle FindPuzzle(string id)
         {
             foreach (Puzzle p in puzzles)
@@ -226,7 +229,20 @@ namespace Quench
         public const string Format = "quench-pack";
         public const int FormatVersion = 2;
 
+        /// <summary>Arrays and objects nest at most this deep (a pack
+        /// needs 7); checked before the text is parsed.</summary>
+        public const int MaxDepth = 8;
+
         const int MaxCells = 4096;
+        const int MaxRules = 256;
+        const int MaxTiers = 16;
+        const int MaxPuzzles = 1 << 20;
+        // Press counts (min_presses, tier bounds): a witness presses each
+        // of at most 4096 cells at most 254 times, 1,040,384 in all.
+        const int MaxPresses = 1 << 20;
+        // Other counts (pack version, optimal solutions, index): what a
+        // double holds exactly, so every runtime reads the same number.
+        const long MaxCount = 9007199254740991; // 2^53 - 1
         static readonly string[] BoardKinds = { "grid", "hex", "hexagon", "graph" };
         static readonly string[] Wraps = { "none", "x", "y", "both" };
 
@@ -236,13 +252,16 @@ namespace Quench
         public static Pack Parse(string text)
         {
             if (text == null) throw new ArgumentNullException("text");
-            text = text.TrimStart('\uFEFF');
-            if (text.Trim().Length == 0) throw new QuenchPackException("", "not JSON: the document is empty");
+            if (text.Length > 0 && text[0] == '\uFEFF') text = text.Substring(1);
+            if (text.Trim(' ', '\t', '\r', '\n').Length == 0)
+                throw new QuenchPackException("", "not JSON: the text is empty");
+            CheckNesting(text);
             JToken doc;
             try {
                 // Strings stay strings (Newtonsoft would turn a date-like
-                // seed or meta into a DateTime), nesting is bounded, and
-                // nothing but a comment may follow the document.
+                // seed or meta into a DateTime), and nothing but a comment
+                // may follow the document. Newtonsoft's own nesting bound
+                // is a second guard: CheckNesting refuses first.
                 var reader = new JsonTextReader(new StringReader(text));
                 reader.DateParseHandling = DateParseHandling.None;
                 reader.FloatParseHandling = FloatParseHandling.Double;
@@ -253,10 +272,13 @@ namespace Quench
                         throw new QuenchPackException("", "not JSON: text after the document (line "
                             + reader.LineNumber + ", position " + reader.LinePosition + ")");
             } catch (JsonException e) {
-                throw new QuenchPackException("", "not JSON: " + e.Message);
+                // Newtonsoft names the character it met, and at the end
+                // of the text that is its buffer's NUL: Controls writes
+                // it as \u0000, as any control character.
+                throw new QuenchPackException("", "not JSON: " + Controls(e.Message));
             } catch (ArgumentException e) {
                 // Newtonsoft before 11 refuses a duplicate key this way.
-                throw new QuenchPackException("", "not JSON: " + e.Message);
+                throw new QuenchPackException("", "not JSON: " + Controls(e.Message));
             }
             return Load(doc);
         }
@@ -276,8 +298,81 @@ namespace Quench
             try {
                 return new UTF8Encoding(false, true).GetString(bytes);
             } catch (DecoderFallbackException) {
-                throw new QuenchPackException("", "not UTF-8 text");
+                throw new QuenchPackException("", "not JSON: the text is not UTF-8");
             }
+        }
+
+        // CheckNesting: throws when an array or object opens inside
+        // MaxDepth others, before the parser sees the text. The path named
+        // is the deep container's, as the checks below name places: keys
+        // that are not [A-Za-z0-9_]+ as ["KEY"] (their text as written),
+        // "[?]" where a key is missing. Text inside strings is skipped;
+        // what is not JSON is left to the parser.
+        static void CheckNesting(string text)
+        {
+            var array = new bool[MaxDepth];
+            var index = new int[MaxDepth];
+            var key = new string[MaxDepth];
+            var wantKey = new bool[MaxDepth];
+            int depth = 0, keyFrom = -1;
+            bool inString = false;
+            for (int i = 0; i < text.Length; i++) {
+                char c = text[i];
+                if (inString) {
+                    if (c == '\\') {
+                        i++;
+                    } else if (c == '"') {
+                        inString = false;
+                        if (keyFrom >= 0) key[depth - 1] = text.Substring(keyFrom, i - keyFrom);
+                        keyFrom = -1;
+                    }
+                } else if (c == '"') {
+                    inString = true;
+                    if (depth > 0 && wantKey[depth - 1]) {
+                        wantKey[depth - 1] = false;
+                        keyFrom = i + 1;
+                    }
+                } else if (c == '[' || c == '{') {
+                    if (depth == MaxDepth)
+                        throw new QuenchPackException(NestingPath(array, index, key),
+                            "nesting deeper than " + MaxDepth);
+                    array[depth] = c == '[';
+                    index[depth] = 0;
+                    key[depth] = null;
+                    wantKey[depth] = c == '{';
+                    depth++;
+                } else if (c == ']' || c == '}') {
+                    if (depth > 0) depth--;
+                } else if (c == ',' && depth > 0) {
+                    if (array[depth - 1]) {
+                        index[depth - 1]++;
+                    } else {
+                        key[depth - 1] = null;
+                        wantKey[depth - 1] = true;
+                    }
+                }
+            }
+        }
+
+        static string NestingPath(bool[] array, int[] index, string[] key)
+        {
+            string p = "document";
+            for (int level = 0; level < MaxDepth; level++) {
+                if (array[level]) p += "[" + index[level] + "]";
+                else if (key[level] == null) p += "[?]";
+                else if (!IsWord(key[level])) p += "[" + Cut("\"" + Controls(key[level]) + "\"") + "]";
+                else p = level == 0 ? key[level] : p + "." + key[level];
+            }
+            return p;
+        }
+
+        static bool IsWord(string s)
+        {
+            if (s.Length == 0) return false;
+            foreach (char ch in s)
+                if (!(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_'))
+                    return false;
+            return true;
         }
 
         /// <summary>The pack in a parsed document (a JToken from your own
@@ -295,29 +390,41 @@ namespace Quench
                     + " is not supported: this loader reads version " + FormatVersion
                     + " (export the pack again with a current quench)");
             JObject pk = Obj(Field(d, "pack", "document"), "pack");
-            JArray rulesIn = Arr(Field(d, "rules", "document"), "rules");
+            JArray rulesIn = Arr(Field(d, "rules", "document"), "rules", MaxRules);
             var rules = new List<Rule>();
             var byHash = new Dictionary<string, Rule>();
             for (int i = 0; i < rulesIn.Count; i++) {
                 Rule r = LoadRule(rulesIn[i], "rules[" + i + "]");
                 if (byHash.ContainsKey(r.hash))
-                    throw new QuenchPackException("rules[" + i + "].hash", "duplicate rule hash");
+                    throw new QuenchPackException("rules[" + i + "].hash", "duplicate rule hash (rules["
+                        + rules.IndexOf(byHash[r.hash]) + "] has it too)");
                 byHash.Add(r.hash, r);
                 rules.Add(r);
             }
-            JArray puzzlesIn = Arr(Field(d, "puzzles", "document"), "puzzles");
+            JArray puzzlesIn = Arr(Field(d, "puzzles", "document"), "puzzles", MaxPuzzles);
             var puzzles = new Puzzle[puzzlesIn.Count];
             var ids = new string[puzzles.Length];
+            var byId = new Dictionary<string, int>();
             for (int i = 0; i < puzzles.Length; i++) {
                 puzzles[i] = LoadPuzzle(puzzlesIn[i], i, "puzzles[" + i + "]", byHash);
                 ids[i] = puzzles[i].id;
+                int first;
+                if (byId.TryGetValue(ids[i], out first))
+                    throw new QuenchPackException("puzzles[" + i + "].id", "duplicate puzzle id (puzzles["
+                        + first + "] has it too)");
+                byId.Add(ids[i], i);
             }
             var pack = new Pack();
             pack.name = Str(pk, "name", "pack");
+            int chars = 0;
+            foreach (char ch in pack.name)
+                if (!char.IsLowSurrogate(ch)) chars++;
+            if (chars < 1 || chars > 64)
+                throw new QuenchPackException("pack.name", chars + " characters, not 1..64");
             pack.title = Str(pk, "title", "pack");
             pack.description = Str(pk, "description", "pack");
             pack.author = Str(pk, "author", "pack");
-            pack.version = Num(pk, "version", "pack", 1, long.MaxValue);
+            pack.version = Num(pk, "version", "pack", 1, MaxCount);
             pack.puzzleIds = ids;
             pack.rules = rules.ToArray();
             pack.puzzles = puzzles;
@@ -334,22 +441,22 @@ namespace Quench
             r.colours = (int)Num(o, "colours", path, 2, 255);
             r.board = LoadGeometry(Field(o, "board", path), path + ".board");
             r.ncells = (int)Num(o, "ncells", path, 1, MaxCells);
-            JArray cellsIn = Arr(Field(o, "cells", path), path + ".cells");
+            JArray cellsIn = Arr(Field(o, "cells", path), path + ".cells", MaxCells);
             if (cellsIn.Count != r.ncells)
                 throw new QuenchPackException(path + ".cells",
                     cellsIn.Count + " cells, ncells is " + r.ncells);
             r.cells = new Cell[r.ncells];
             for (int j = 0; j < r.ncells; j++)
                 r.cells[j] = LoadCell(cellsIn[j], j, path + ".cells[" + j + "]", r);
-            JArray tiersIn = Arr(Field(o, "tiers", path), path + ".tiers");
+            JArray tiersIn = Arr(Field(o, "tiers", path), path + ".tiers", MaxTiers);
             r.tiers = new Tier[tiersIn.Count];
             for (int i = 0; i < tiersIn.Count; i++) {
                 string p = path + ".tiers[" + i + "]";
                 JObject to = Obj(tiersIn[i], p);
                 var tier = new Tier();
                 tier.name = Str(to, "name", p);
-                tier.lo = Num(to, "lo", p, 0, long.MaxValue);
-                tier.hi = Num(to, "hi", p, 0, long.MaxValue);
+                tier.lo = Num(to, "lo", p, 0, MaxPresses);
+                tier.hi = Num(to, "hi", p, 0, MaxPresses);
                 r.tiers[i] = tier;
             }
             r.name = Str(o, "name", path);
@@ -383,7 +490,7 @@ namespace Quench
                     c.index + ", expected " + j + " (cells are in index order)");
             c.row = (int)Num(o, "row", path, 0, r.board.height - 1);
             c.col = (int)Num(o, "col", path, 0, r.board.width - 1);
-            JArray eff = Arr(Field(o, "effects", path), path + ".effects");
+            JArray eff = Arr(Field(o, "effects", path), path + ".effects", MaxCells);
             if (eff.Count == 0)
                 throw new QuenchPackException(path + ".effects", "empty: a press must change something");
             c.effects = new Effect[eff.Count];
@@ -405,25 +512,27 @@ namespace Quench
             p.id = Str(o, "id", path);
             if (!IsHex(p.id, 16))
                 throw new QuenchPackException(path + ".id", "not 16 lowercase hex digits");
-            p.position = (int)Num(o, "position", path, 1, int.MaxValue);
+            p.position = (int)Num(o, "position", path, 1, MaxPuzzles);
             if (p.position != i + 1)
                 throw new QuenchPackException(path + ".position",
                     p.position + ", expected " + (i + 1) + " (puzzles are in pack order)");
             string hash = Str(o, "rule", path);
             if (!rules.TryGetValue(hash, out p.rule))
-                throw new QuenchPackException(path + ".rule", "no rule with hash " + hash + " in rules");
+                throw new QuenchPackException(path + ".rule", "no rule with hash " + Show(hash) + " in rules");
             p.colours = p.rule.colours;
             p.board = p.rule.board;
             p.cells = p.rule.cells;
             p.goal = p.rule.goal;
             p.start = CellValues(Field(o, "state", path), path + ".state", p.rule);
             p.witness = CellValues(Field(o, "solution", path), path + ".solution", p.rule);
-            p.minPresses = Num(o, "min_presses", path, 0, long.MaxValue);
-            p.optimalSolutions = Num(o, "optimal_solutions", path, 1, long.MaxValue);
+            p.minPresses = Num(o, "min_presses", path, 0, MaxPresses);
+            p.optimalSolutions = Num(o, "optimal_solutions", path, 1, MaxCount);
             p.grade = Str(o, "grade", path);
             p.graderVersion = Str(o, "grader_version", path);
             p.seed = Str(o, "seed", path);
-            p.index = Num(o, "index", path, -1, long.MaxValue);
+            if (!IsHex(p.seed, -1))
+                throw new QuenchPackException(path + ".seed", "not lowercase hex digits");
+            p.index = Num(o, "index", path, -1, MaxCount);
             p.submission = Str(o, "submission", path);
             p.source = Str(o, "source", path);
             p.meta = Str(o, "meta", path);
@@ -482,10 +591,11 @@ namespace Quench
             return o;
         }
 
-        static JArray Arr(JToken v, string path)
+        static JArray Arr(JToken v, string path, int most)
         {
             var a = v as JArray;
             if (a == null) throw new QuenchPackException(path, "not an array");
+            if (a.Count > most) throw new QuenchPackException(path, a.Count + " items, at most " + most);
             return a;
         }
 
@@ -509,6 +619,10 @@ namespace Quench
             return Int(Field(o, key, path), path + "." + key, lo, hi);
         }
 
+        // v as an integer in lo..hi (both within +-2^53), or an exception
+        // at path. A number written with a fraction or an exponent but an
+        // integral value (2.0, 1e3) is accepted, as the JavaScript and Lua
+        // loaders cannot tell it apart either.
         static long Int(JToken v, string path, long lo, long hi)
         {
             long n;
@@ -518,36 +632,32 @@ namespace Quench
         }
 
         // null when v is an integer in lo..hi (then in n), else what is
-        // wrong. A number written with a fraction or an exponent but an
-        // integral value (2.0, 1e3) is accepted, as the JavaScript and Lua
-        // loaders cannot tell it apart either.
+        // wrong.
         static string AsInt(JToken v, long lo, long hi, out long n)
         {
             n = 0;
-            bool fits;
             if (v.Type == JTokenType.Integer) {
                 // Newtonsoft gives a BigInteger for what a long cannot hold.
                 object raw = ((JValue)v).Value;
-                fits = raw is long || raw is int;
-                if (fits) n = Convert.ToInt64(raw, CultureInfo.InvariantCulture);
+                if (!(raw is long || raw is int)) return " is outside " + lo + ".." + hi;
+                n = Convert.ToInt64(raw, CultureInfo.InvariantCulture);
             } else if (v.Type == JTokenType.Float) {
                 double d = (double)v;
                 if (double.IsNaN(d) || double.IsInfinity(d) || Math.Floor(d) != d)
                     return " is not an integer";
-                // 2^63 is the first double past long.MaxValue.
-                fits = d >= -9223372036854775808.0 && d < 9223372036854775808.0;
-                if (fits) n = (long)d;
+                if (d < lo || d > hi) return " is outside " + lo + ".." + hi;
+                n = (long)d;
             } else {
                 return " is not an integer";
             }
-            if (!fits || n < lo || n > hi) return " is outside " + lo + ".." + hi;
+            if (n < lo || n > hi) return " is outside " + lo + ".." + hi;
             return null;
         }
 
         // One value per cell, each below colours: state, goal, solution.
         static int[] CellValues(JToken t, string path, Rule r)
         {
-            JArray a = Arr(t, path);
+            JArray a = Arr(t, path, MaxCells);
             if (a.Count != r.ncells)
                 throw new QuenchPackException(path, a.Count + " values, the rule has " + r.ncells + " cells");
             var v = new int[a.Count];
@@ -562,22 +672,127 @@ namespace Quench
             return AsInt(v, want, want, out n) == null;
         }
 
+        // Whether s is len lowercase hex digits (len -1: any number of them,
+        // none included).
         static bool IsHex(string s, int len)
         {
-            if (s.Length != len) return false;
+            if (len >= 0 && s.Length != len) return false;
             foreach (char ch in s)
                 if (!(ch >= '0' && ch <= '9' || ch >= 'a' && ch <= 'f')) return false;
             return true;
         }
 
-        // A value as JSON text for a message, cut short when long.
+        // How a message shows text and values from the document, the same
+        // in the four loaders: control characters as \u00XX (no document
+        // can put a raw one on a terminal), at most 40 characters; numbers
+        // as Number writes them; an array or object by its kind.
         static string Show(JToken v)
         {
-            // Newtonsoft writes NaN and Infinity in quotes, like strings.
-            string s = v.Type == JTokenType.Float
-                ? ((double)v).ToString("R", CultureInfo.InvariantCulture)
-                : v.ToString(Formatting.None);
+            switch (v.Type) {
+            case JTokenType.String:
+                return Show((string)v);
+            case JTokenType.Integer:
+                object raw = ((JValue)v).Value;
+                if (raw is long || raw is int) return Number(Convert.ToInt64(raw, CultureInfo.InvariantCulture));
+                string big = raw.ToString(); // a BigInteger, past long
+                return big.StartsWith("-") ? "-" + Sci6(big.Substring(1)) : Sci6(big);
+            case JTokenType.Float:
+                return Number((double)v);
+            case JTokenType.Boolean:
+                return (bool)v ? "true" : "false";
+            case JTokenType.Null:
+                return "null";
+            case JTokenType.Array:
+                return "an array";
+            default:
+                return "an object";
+            }
+        }
+
+        static string Show(string s)
+        {
+            return Cut("\"" + Controls(s.Replace("\\", "\\\\").Replace("\"", "\\\"")) + "\"");
+        }
+
+        static string Controls(string s)
+        {
+            var b = new StringBuilder(s.Length);
+            foreach (char ch in s) {
+                if (ch < ' ' || ch == '\u007f') b.Append("\\u").Append(((int)ch).ToString("x4", CultureInfo.InvariantCulture));
+                else b.Append(ch);
+            }
+            return b.ToString();
+        }
+
+        static string Cut(string s)
+        {
             return s.Length <= 40 ? s : s.Substring(0, 37) + "...";
+        }
+
+        static string Number(long n)
+        {
+            if (n > -9007199254740992 && n < 9007199254740992)
+                return n.ToString(CultureInfo.InvariantCulture);
+            string digits = n.ToString(CultureInfo.InvariantCulture);
+            return n < 0 ? "-" + Sci6(digits.Substring(1)) : Sci6(digits);
+        }
+
+        // A number: an integer below 2^53 in digits, a larger one as Sci6
+        // (an integer another runtime may have rounded: all of them show
+        // it alike), a fraction with up to six decimals (rounded half up,
+        // trailing zeros dropped unless all six are 0).
+        static string Number(double v)
+        {
+            if (double.IsNaN(v)) return "NaN";
+            if (double.IsInfinity(v)) return v > 0 ? "Infinity" : "-Infinity";
+            string sign = v < 0 ? "-" : "";
+            double a = Math.Abs(v);
+            if (Math.Floor(a) == a)
+                return sign + (a < 9007199254740992.0 ? ((long)a).ToString(CultureInfo.InvariantCulture)
+                                                       : Sci6(Digits(a)));
+            double ip = Math.Floor(a), f = Math.Floor((a - ip) * 1e6 + 0.5);
+            if (f >= 1e6) { ip += 1; f -= 1e6; }
+            string six = ((long)f).ToString("D6", CultureInfo.InvariantCulture);
+            string trimmed = six.TrimEnd('0');
+            return sign + ((long)ip).ToString(CultureInfo.InvariantCulture) + "." + (trimmed.Length > 0 ? trimmed : six);
+        }
+
+        // The exact decimal digits of an integral double past 2^53: it is
+        // m * 2^k with m below 2^53; m doubled k times in base 10^9 limbs.
+        static string Digits(double a)
+        {
+            int k = 0;
+            while (a >= 9007199254740992.0) { a /= 2; k++; }
+            long m = (long)a;
+            var limbs = new List<long> { m % 1000000000, m / 1000000000 % 1000000000, m / 1000000000000000000 };
+            for (; k > 0; k--) {
+                long carry = 0;
+                for (int i = 0; i < limbs.Count; i++) {
+                    long x = limbs[i] * 2 + carry;
+                    limbs[i] = x % 1000000000;
+                    carry = x / 1000000000;
+                }
+                if (carry > 0) limbs.Add(carry);
+            }
+            int top = limbs.Count - 1;
+            while (top > 0 && limbs[top] == 0) top--;
+            var b = new StringBuilder(limbs[top].ToString(CultureInfo.InvariantCulture));
+            for (int i = top - 1; i >= 0; i--) b.Append(limbs[i].ToString("D9", CultureInfo.InvariantCulture));
+            return b.ToString();
+        }
+
+        // An integer's decimal digits (16 or more) as six significant
+        // digits, rounded half up: "1e+30", "9.22337e+18".
+        static string Sci6(string d)
+        {
+            string m = d.Substring(0, 6);
+            int e = d.Length - 1;
+            if (d[6] >= '5') {
+                m = (int.Parse(m, CultureInfo.InvariantCulture) + 1).ToString(CultureInfo.InvariantCulture);
+                if (m.Length > 6) { m = m.Substring(0, 6); e++; }
+            }
+            m = m.TrimEnd('0');
+            return m.Substring(0, 1) + (m.Length > 1 ? "." + m.Substring(1) : "") + "e+" + e;
         }
     }
 }

@@ -22,14 +22,22 @@
 # `error` is not OK (like JSON.parse's JSONParseResult) and whose
 # `error_string` says where and what ("rules[0].cells[3].effects[1].cell:
 # 25 is outside 0..24"); its other fields are then empty, so a game never
-# plays half a pack. Refused: not JSON, a format other than "quench-pack",
-# a format_version other than 2, a missing field, a wrong type, a number
-# that is not an integer, a value out of the schema's range. Fields this
-# script does not use are ignored (format_version 2 fixes them).
+# plays half a pack. Refused: not JSON, nesting deeper than MAX_DEPTH, a
+# format other than "quench-pack", a format_version other than 2, a
+# missing field, a wrong type, a number that is not an integer, a value
+# out of range, two puzzles with one id. Fields this script does not use
+# are ignored (format_version 2 fixes them). The limits and the messages
+# are the same in the four loaders of loaders/ (docs/EXPORT.md, "What
+# every loader refuses").
+#
+# Godot 3's JSON.parse recurses once per nesting level and crashes the
+# engine (SIGSEGV) on a document nested some ten thousand deep: parse()
+# bounds the nesting before JSON.parse sees the text.
 #
 # Godot 3's JSON.parse gives every number as a float: each integer field
-# is checked to be integral, finite and at most 2^53 - 1 (a double holds
-# every integer up to that exactly), then converted to int.
+# is checked to be integral, finite and in its range (every range lies
+# within 2^53, where a double holds every integer exactly), then converted
+# to int.
 #
 # A game never implements a topology: press(j) adds, for every effect e of
 # cell j, e.amount to cell e.cell mod colours. The board geometry (kind,
@@ -44,29 +52,51 @@
 # RefCounted, TYPE_REAL -> TYPE_FLOAT, PoolIntArray -> PackedInt32Array,
 # PoolVector2Array -> PackedVector2Array, File -> FileAccess (read_file),
 # JSON.parse(text) -> JSON.new().parse(text) with .data and
-# .get_error_message() (parse) and JSON.print -> JSON.stringify (show).
+# .get_error_message() (parse), and in _Reader PoolByteArray ->
+# PackedByteArray, to_utf8() -> to_utf8_buffer(), subarray(a, b) ->
+# slice(a, b + 1) and ord_at -> unicode_at.
 extends Reference
 
 const FORMAT := "quench-pack"
 const FORMAT_VERSION := 2
+# Arrays and objects nest at most this deep (a pack needs 7).
+const MAX_DEPTH := 8
 const MAX_CELLS := 4096
 const MAX_RULES := 256
 const MAX_TIERS := 16
+const MAX_PUZZLES := 1048576 # 2^20
+# Press counts (min_presses, tier bounds): a witness presses each of at
+# most 4096 cells at most 254 times, 1,040,384 in all.
+const MAX_PRESSES := 1048576 # 2^20
+# Other counts (pack version, optimal solutions, index): what a double
+# holds exactly, so every runtime reads the same number.
 const MAX_COUNT := 9007199254740991 # 2^53 - 1
 const BOARD_KINDS := ["grid", "hex", "hexagon", "graph"]
 const WRAPS := ["none", "x", "y", "both"]
 const HEX_DIGITS := "0123456789abcdef"
 
 
-# parse(text): the pack in a JSON text. Bad JSON is error ERR_PARSE_ERROR,
-# a document this script refuses ERR_INVALID_DATA.
+# parse(text): the pack in a JSON text (a byte order mark at its start is
+# skipped). Bad JSON is error ERR_PARSE_ERROR, a document this script
+# refuses (nesting deeper than MAX_DEPTH included) ERR_INVALID_DATA.
 static func parse(text: String) -> Pack:
-	if text.strip_edges() == "":
+	if text.begins_with(char(0xfeff)):
+		text = text.substr(1, text.length() - 1)
+	var blank := true
+	for i in text.length():
+		if not (text.ord_at(i) in [32, 9, 13, 10]):
+			blank = false
+			break
+	if blank:
 		return _failed(ERR_PARSE_ERROR, "not JSON: the text is empty")
+	var reader := _Reader.new()
+	var deep: String = reader.nesting(text)
+	if deep != "":
+		return _failed(ERR_INVALID_DATA, deep)
 	var json := JSON.parse(text)
 	if json.error != OK:
 		return _failed(ERR_PARSE_ERROR, "not JSON: %s (line %d)"
-				% [json.error_string, json.error_line + 1])
+				% [reader.controls(json.error_string), json.error_line + 1])
 	return from_data(json.result)
 
 
@@ -100,7 +130,7 @@ static func read_file(path: String) -> Pack:
 		return _failed(err, "%s: cannot read (%s)" % [path, _file_error(err)])
 	var text := bytes.get_string_from_utf8()
 	if text == "" and bytes.size() > 0:
-		return _failed(ERR_PARSE_ERROR, "not JSON: the file is not UTF-8 text")
+		return _failed(ERR_PARSE_ERROR, "not JSON: the text is not UTF-8")
 	return parse(text)
 
 
@@ -176,7 +206,8 @@ class Pack:
 	var puzzles := []    # of Puzzle, in pack order
 	var _by_id := {}
 
-	# puzzle(id): the puzzle with that id, or null.
+	# puzzle(id): the puzzle with that id, or null (ids are unique: the
+	# loader refuses a pack where two puzzles share one).
 	func puzzle(id: String) -> Puzzle:
 		return _by_id.get(id)
 
@@ -316,10 +347,186 @@ class _Reader:
 		if why == "":
 			why = what if path == "" else path + ": " + what
 
-	# show(v): a value from the document as JSON, so a string shows its
-	# quotes and no control character reaches a message.
+	# show(v): how a message shows a value from the document, the same in
+	# the four loaders: a string in quotes, its control characters as
+	# \u00XX (no document can put a raw one on a terminal), at most 40
+	# characters; a number as number() writes it; an array or object by
+	# its kind.
 	func show(v) -> String:
-		return JSON.print(v)
+		match typeof(v):
+			TYPE_STRING:
+				# Only the start can show: the rest is cut.
+				var s: String = v.substr(0, 41)
+				return cut('"' + controls(s.replace("\\", "\\\\").replace('"', '\\"')) + '"')
+			TYPE_REAL:
+				return number(v)
+			TYPE_INT:
+				if v > -9007199254740992 and v < 9007199254740992:
+					return str(v)
+				return ("-" if v < 0 else "") + sci6(str(v).trim_prefix("-"))
+			TYPE_BOOL:
+				return "true" if v else "false"
+			TYPE_NIL:
+				return "null"
+			TYPE_ARRAY:
+				return "an array"
+		return "an object"
+
+	func controls(s: String) -> String:
+		var out := ""
+		for i in s.length():
+			var c := s.ord_at(i)
+			out += "\\u%04x" % c if c < 32 or c == 127 else s[i]
+		return out
+
+	func cut(s: String) -> String:
+		return s if s.length() <= 40 else s.substr(0, 37) + "..."
+
+	# number(v): an integer below 2^53 in digits, a larger one as sci6 (an
+	# integer another runtime may have rounded: all of them show it
+	# alike), a fraction with up to six decimals (rounded half up, trailing
+	# zeros dropped unless all six are 0). Godot's own str() writes a fraction
+	# with too few digits (0.0000001 as 0).
+	func number(v: float) -> String:
+		if is_nan(v):
+			return "NaN"
+		if is_inf(v):
+			return "Infinity" if v > 0 else "-Infinity"
+		var minus := "-" if v < 0 else ""
+		var a: float = abs(v)
+		if a == floor(a):
+			if a < 9007199254740992.0:
+				return minus + str(int(a))
+			return minus + sci6(digits(a))
+		var ip: float = floor(a)
+		var f: float = floor((a - ip) * 1e6 + 0.5)
+		if f >= 1e6:
+			ip += 1
+			f -= 1e6
+		var six := "%06d" % int(f)
+		var trimmed := six.rstrip("0")
+		return minus + str(int(ip)) + "." + (trimmed if trimmed != "" else six)
+
+	# digits(a): the exact decimal digits of an integral float past 2^53:
+	# it is m * 2^k with m below 2^53; m doubled k times in base 10^9 limbs.
+	func digits(a: float) -> String:
+		var k := 0
+		while a >= 9007199254740992.0:
+			a /= 2
+			k += 1
+		var m := int(a)
+		var limbs := [m % 1000000000, (m / 1000000000) % 1000000000, m / 1000000000000000000]
+		for _i in k:
+			var carry := 0
+			for j in limbs.size():
+				var x: int = limbs[j] * 2 + carry
+				limbs[j] = x % 1000000000
+				carry = x / 1000000000
+			if carry > 0:
+				limbs.append(carry)
+		var top := limbs.size() - 1
+		while top > 0 and limbs[top] == 0:
+			top -= 1
+		var out := str(limbs[top])
+		for j in range(top - 1, -1, -1):
+			out += "%09d" % limbs[j]
+		return out
+
+	# sci6(d): an integer's decimal digits (16 or more) as six significant
+	# digits, rounded half up: "1e+30", "9.22337e+18".
+	func sci6(d: String) -> String:
+		var m := d.substr(0, 6)
+		var e := d.length() - 1
+		if d.ord_at(6) >= 53: # "5"
+			m = str(int(m) + 1)
+			if m.length() > 6:
+				m = m.substr(0, 6)
+				e += 1
+		m = m.rstrip("0")
+		return m.substr(0, 1) + ("." + m.substr(1, m.length() - 1) if m.length() > 1 else "") + "e+" + str(e)
+
+	# nesting(text): "" when no array or object opens inside MAX_DEPTH
+	# others, else the refusal, before JSON.parse sees the text. The path
+	# named is the deep container's, as the checks below name places: keys
+	# that are not [A-Za-z0-9_]+ as ["KEY"] (their text as written), "[?]"
+	# where a key is missing. Text inside strings is skipped; what is not
+	# JSON is left to the parser.
+	func nesting(text: String) -> String:
+		var b := text.to_utf8()
+		var is_array := []
+		var index := []
+		var key := []
+		var want_key := []
+		for _l in MAX_DEPTH:
+			is_array.append(false)
+			index.append(0)
+			key.append(null)
+			want_key.append(false)
+		var depth := 0
+		var in_string := false
+		var escaped := false
+		var key_from := -1
+		var i := -1
+		# for over the bytes: a third faster than indexing them in a while.
+		for c in b:
+			i += 1
+			if escaped:
+				escaped = false
+			elif in_string:
+				if c == 92:
+					escaped = true
+				elif c == 34:
+					in_string = false
+					if key_from >= 0:
+						key[depth - 1] = b.subarray(key_from, i - 1).get_string_from_utf8() if i > key_from else ""
+					key_from = -1
+			elif c == 34:
+				in_string = true
+				if depth > 0 and want_key[depth - 1]:
+					want_key[depth - 1] = false
+					key_from = i + 1
+			elif c == 91 or c == 123:
+				if depth == MAX_DEPTH:
+					return "%s: nesting deeper than %d" % [nesting_path(is_array, index, key), MAX_DEPTH]
+				is_array[depth] = c == 91
+				index[depth] = 0
+				key[depth] = null
+				want_key[depth] = c == 123
+				depth += 1
+			elif c == 93 or c == 125:
+				if depth > 0:
+					depth -= 1
+			elif c == 44 and depth > 0:
+				if is_array[depth - 1]:
+					index[depth - 1] += 1
+				else:
+					key[depth - 1] = null
+					want_key[depth - 1] = true
+		return ""
+
+	func nesting_path(is_array: Array, index: Array, key: Array) -> String:
+		var p := "document"
+		for level in MAX_DEPTH:
+			if is_array[level]:
+				p += "[%d]" % index[level]
+			elif key[level] == null:
+				p += "[?]"
+			elif not is_word(key[level]):
+				p += "[" + cut('"' + controls(key[level]) + '"') + "]"
+			elif level == 0:
+				p = key[level]
+			else:
+				p += "." + key[level]
+		return p
+
+	func is_word(s: String) -> bool:
+		if s == "":
+			return false
+		for i in s.length():
+			var c := s.ord_at(i)
+			if not (c >= 97 and c <= 122 or c >= 65 and c <= 90 or c >= 48 and c <= 57 or c == 95):
+				return false
+		return true
 
 	func list(words: Array) -> String:
 		var s := ""
@@ -356,19 +563,20 @@ class _Reader:
 			return ""
 		return v
 
-	# integer(v): v as an int in lo..hi. JSON numbers arrive as floats.
+	# integer(v): v as an int in lo..hi (both within 2^53). JSON numbers
+	# arrive as floats.
 	func integer(v, path: String, lo: int, hi: int) -> int:
 		var t := typeof(v)
 		if t == TYPE_REAL and not is_nan(v) and not is_inf(v) and v == floor(v):
-			if abs(v) > MAX_COUNT:
-				refuse(path, "%s is outside %d..%d" % [str(v), lo, hi])
+			if v < lo or v > hi:
+				refuse(path, "%s is outside %d..%d" % [show(v), lo, hi])
 				return lo
-			v = int(v)
-		elif t != TYPE_INT:
+			return int(v)
+		if t != TYPE_INT:
 			refuse(path, "%s is not an integer" % show(v))
 			return lo
 		if v < lo or v > hi:
-			refuse(path, "%d is outside %d..%d" % [v, lo, hi])
+			refuse(path, "%s is outside %d..%d" % [show(v), lo, hi])
 			return lo
 		return v
 
@@ -433,14 +641,19 @@ class _Reader:
 			if why != "":
 				return p
 			if by_hash.has(r.rule_hash):
-				refuse("rules[%d].hash" % i, "duplicate rule hash")
+				refuse("rules[%d].hash" % i, "duplicate rule hash (rules[%d] has it too)"
+						% p.rules.find(by_hash[r.rule_hash]))
 				return p
 			by_hash[r.rule_hash] = r
 			p.rules.append(r)
-		var puzzles_in := array(field(d, "puzzles", "document"), "puzzles", MAX_COUNT)
+		var puzzles_in := array(field(d, "puzzles", "document"), "puzzles", MAX_PUZZLES)
 		for i in puzzles_in.size():
 			var z := puzzle(puzzles_in[i], i, "puzzles[%d]" % i, by_hash)
 			if why != "":
+				return p
+			if p._by_id.has(z.id):
+				refuse("puzzles[%d].id" % i, "duplicate puzzle id (puzzles[%d] has it too)"
+						% (p._by_id[z.id].position - 1))
 				return p
 			p.puzzles.append(z)
 			p.puzzle_ids.append(z.id)
@@ -512,8 +725,8 @@ class _Reader:
 			var t := object(tiers_in[i], p)
 			out.tiers.append({
 				name = str_field(t, "name", p),
-				lo = int_field(t, "lo", p, 0, MAX_COUNT),
-				hi = int_field(t, "hi", p, 0, MAX_COUNT),
+				lo = int_field(t, "lo", p, 0, MAX_PRESSES),
+				hi = int_field(t, "hi", p, 0, MAX_PRESSES),
 			})
 		out.name = str_field(r, "name", path)
 		out.title = str_field(r, "title", path)
@@ -528,7 +741,7 @@ class _Reader:
 		z.id = str_field(d, "id", path)
 		if why == "" and not lower_hex(z.id, 16):
 			refuse(path + ".id", "not 16 lowercase hex digits")
-		z.position = int_field(d, "position", path, 1, MAX_COUNT)
+		z.position = int_field(d, "position", path, 1, MAX_PUZZLES)
 		if why == "" and z.position != i + 1:
 			refuse(path + ".position", "%d, expected %d (puzzles are in pack order)" % [z.position, i + 1])
 		var rule_hash := str_field(d, "rule", path)
@@ -546,7 +759,7 @@ class _Reader:
 		z.goal = r.goal
 		z.start = cell_values(field(d, "state", path), path + ".state", r.ncells, r.colours)
 		z.witness = cell_values(field(d, "solution", path), path + ".solution", r.ncells, r.colours)
-		z.min_presses = int_field(d, "min_presses", path, 0, MAX_COUNT)
+		z.min_presses = int_field(d, "min_presses", path, 0, MAX_PRESSES)
 		z.optimal_solutions = int_field(d, "optimal_solutions", path, 1, MAX_COUNT)
 		z.grade = str_field(d, "grade", path)
 		z.grader_version = str_field(d, "grader_version", path)

@@ -16,6 +16,9 @@
 // or a value out of range throws a PackError naming where ("puzzles[3].state:
 // 9 values, the rule has 25 cells"), so a game never plays half a pack.
 // Fields this module does not use are ignored (format_version 2 fixes them).
+// The limits (nesting, every integer's range, list lengths) and the
+// messages are the same in the four loaders of loaders/ (docs/EXPORT.md,
+// "What every loader refuses").
 //
 // A game never implements a topology: press(j) adds, for every effect e of
 // cell j, e.amount to cell e.cell mod colours. The board geometry (kind,
@@ -36,7 +39,108 @@ export class PackError extends Error {
 
 const BOARD_KINDS = ["grid", "hex", "hexagon", "graph"];
 const WRAPS = ["none", "x", "y", "both"];
+/** Arrays and objects nest at most this deep (a pack needs 7). */
+export const MAX_DEPTH = 8;
 const MAX_CELLS = 4096;
+const MAX_RULES = 256;
+const MAX_TIERS = 16;
+const MAX_PUZZLES = 1048576; // 2^20
+// Press counts (min_presses, tier bounds): a witness presses each of at
+// most 4096 cells at most 254 times, 1,040,384 in all.
+const MAX_PRESSES = 1048576; // 2^20
+// Other counts (pack version, optimal solutions, index): what a double
+// holds exactly, so every runtime reads the same number.
+const MAX_COUNT = Number.MAX_SAFE_INTEGER; // 2^53 - 1
+
+// How a message shows text and values from the document, the same in the
+// four loaders: control characters as \u00XX (no document can put a raw
+// one on a terminal), at most 40 characters.
+function controls(s) {
+    return s.replace(/[\u0000-\u001f\u007f]/g,
+        (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+}
+function cut(s) { return s.length <= 40 ? s : s.slice(0, 37) + "..."; }
+function quote(s) { return cut('"' + controls(s.replace(/[\\"]/g, "\\$&")) + '"'); }
+// sci6(digits): an integer's decimal digits (16 or more) as six
+// significant digits, rounded half up: "1e+30", "9.22337e+18".
+function sci6(d) {
+    let m = d.slice(0, 6), e = d.length - 1;
+    if (d[6] >= "5") {
+        m = String(Number(m) + 1);
+        if (m.length > 6) { m = m.slice(0, 6); e++; }
+    }
+    m = m.replace(/0+$/, "");
+    return m[0] + (m.length > 1 ? "." + m.slice(1) : "") + "e+" + e;
+}
+// A number: an integer below 2^53 in digits, a larger one as sci6 (an
+// integer any runtime may have rounded: all of them show it alike), a
+// fraction with up to six decimals (rounded half up, trailing zeros
+// dropped unless all six are 0).
+function number(v) {
+    if (Number.isNaN(v)) return "NaN";
+    if (!Number.isFinite(v)) return v > 0 ? "Infinity" : "-Infinity";
+    const sign = v < 0 ? "-" : "", a = Math.abs(v);
+    if (Number.isInteger(a))
+        return sign + (a < 2 ** 53 ? String(a) : sci6(BigInt(a).toString()));
+    let ip = Math.floor(a), f = Math.floor((a - ip) * 1e6 + 0.5);
+    if (f >= 1e6) { ip += 1; f -= 1e6; }
+    const six = String(f).padStart(6, "0");
+    return sign + String(ip) + "." + (six.replace(/0+$/, "") || six);
+}
+function show(v) {
+    if (typeof v === "string") return quote(v);
+    if (typeof v === "number") return number(v);
+    if (v === null || typeof v === "boolean") return String(v);
+    return Array.isArray(v) ? "an array" : "an object";
+}
+
+// checkNesting(text): throws when an array or object opens inside
+// MAX_DEPTH others, before any parser sees the text (a parser that
+// recurses can crash on deep nesting: Godot 3's does). The path named is
+// the deep container's, as the checks below name places: keys that are
+// not [A-Za-z0-9_]+ as ["KEY"] (their text as written), "[?]" where a key
+// is missing. Text inside strings is skipped; what is not JSON is left to
+// the parser.
+function checkNesting(text) {
+    const stack = [];
+    let inString = false, keyFrom = -1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 92) {
+                i++;
+            } else if (c === 34) {
+                inString = false;
+                if (keyFrom >= 0) stack[stack.length - 1].key = text.slice(keyFrom, i);
+                keyFrom = -1;
+            }
+        } else if (c === 34) {
+            inString = true;
+            const top = stack[stack.length - 1];
+            if (top && top.wantKey) { top.wantKey = false; keyFrom = i + 1; }
+        } else if (c === 91 || c === 123) {
+            if (stack.length === MAX_DEPTH)
+                throw new PackError(nestingPath(stack), `nesting deeper than ${MAX_DEPTH}`);
+            stack.push({ array: c === 91, index: 0, key: null, wantKey: c === 123 });
+        } else if (c === 93 || c === 125) {
+            stack.pop();
+        } else if (c === 44 && stack.length > 0) {
+            const top = stack[stack.length - 1];
+            if (top.array) top.index++;
+            else { top.key = null; top.wantKey = true; }
+        }
+    }
+}
+function nestingPath(stack) {
+    let p = "document";
+    stack.forEach((e, level) => {
+        if (e.array) p += `[${e.index}]`;
+        else if (e.key === null) p += "[?]";
+        else if (!/^[A-Za-z0-9_]+$/.test(e.key)) p += "[" + cut('"' + controls(e.key) + '"') + "]";
+        else p = level === 0 ? e.key : p + "." + e.key;
+    });
+    return p;
+}
 
 // Checkers: each returns the value or throws a PackError at `path`.
 // Why this much checking: a pack is content from outside the game (a
@@ -51,8 +155,9 @@ function object(v, path) {
         throw new PackError(path, "not an object");
     return v;
 }
-function array(v, path) {
+function array(v, path, most) {
     if (!Array.isArray(v)) throw new PackError(path, "not an array");
+    if (v.length > most) throw new PackError(path, `${v.length} items, at most ${most}`);
     return v;
 }
 function string(v, path) {
@@ -61,14 +166,14 @@ function string(v, path) {
 }
 function int(v, path, lo, hi) {
     if (typeof v !== "number" || !Number.isInteger(v))
-        throw new PackError(path, `${JSON.stringify(v)} is not an integer`);
+        throw new PackError(path, `${show(v)} is not an integer`);
     if (v < lo || v > hi)
-        throw new PackError(path, `${v} is outside ${lo}..${hi}`);
+        throw new PackError(path, `${show(v)} is outside ${lo}..${hi}`);
     return v;
 }
 function oneOf(v, allowed, path) {
     if (!allowed.includes(v))
-        throw new PackError(path, `${JSON.stringify(v)} is not one of ${allowed.join(", ")}`);
+        throw new PackError(path, `${show(v)} is not one of ${allowed.join(", ")}`);
     return v;
 }
 function str(obj, key, path) { return string(field(obj, key, path), `${path}.${key}`); }
@@ -76,7 +181,7 @@ function num(obj, key, path, lo, hi) { return int(field(obj, key, path), `${path
 
 // A list of one value per cell, each below colours (state, goal, solution).
 function cellValues(v, path, ncells, colours) {
-    array(v, path);
+    array(v, path, MAX_CELLS);
     if (v.length !== ncells)
         throw new PackError(path, `${v.length} values, the rule has ${ncells} cells`);
     return Uint8Array.from(v, (x, i) => int(x, `${path}[${i}]`, 0, colours - 1));
@@ -99,7 +204,7 @@ function loadCell(c, j, path, ncells, colours, board) {
     if (index !== j) throw new PackError(`${path}.index`, `${index}, expected ${j} (cells are in index order)`);
     const row = num(c, "row", path, 0, board.height - 1);
     const col = num(c, "col", path, 0, board.width - 1);
-    const eff = array(field(c, "effects", path), `${path}.effects`);
+    const eff = array(field(c, "effects", path), `${path}.effects`, MAX_CELLS);
     if (eff.length === 0) throw new PackError(`${path}.effects`, "empty: a press must change something");
     const effects = eff.map((e, i) => {
         const p = `${path}.effects[${i}]`;
@@ -119,15 +224,15 @@ function loadRule(r, path) {
     const colours = num(r, "colours", path, 2, 255);
     const board = loadBoard(field(r, "board", path), `${path}.board`);
     const ncells = num(r, "ncells", path, 1, MAX_CELLS);
-    const cellsIn = array(field(r, "cells", path), `${path}.cells`);
+    const cellsIn = array(field(r, "cells", path), `${path}.cells`, MAX_CELLS);
     if (cellsIn.length !== ncells)
         throw new PackError(`${path}.cells`, `${cellsIn.length} cells, ncells is ${ncells}`);
     const cells = cellsIn.map((c, j) => loadCell(c, j, `${path}.cells[${j}]`, ncells, colours, board));
-    const tiers = array(field(r, "tiers", path), `${path}.tiers`).map((t, i) => {
+    const tiers = array(field(r, "tiers", path), `${path}.tiers`, MAX_TIERS).map((t, i) => {
         const p = `${path}.tiers[${i}]`;
         object(t, p);
-        return Object.freeze({ name: str(t, "name", p), lo: num(t, "lo", p, 0, Number.MAX_SAFE_INTEGER),
-                               hi: num(t, "hi", p, 0, Number.MAX_SAFE_INTEGER) });
+        return Object.freeze({ name: str(t, "name", p), lo: num(t, "lo", p, 0, MAX_PRESSES),
+                               hi: num(t, "hi", p, 0, MAX_PRESSES) });
     });
     return Object.freeze({
         hash, colours, board, ncells, cells: Object.freeze(cells), tiers: Object.freeze(tiers),
@@ -141,22 +246,24 @@ function loadPuzzle(p, i, path, rules) {
     object(p, path);
     const id = str(p, "id", path);
     if (!/^[0-9a-f]{16}$/.test(id)) throw new PackError(`${path}.id`, "not 16 lowercase hex digits");
-    const position = num(p, "position", path, 1, Number.MAX_SAFE_INTEGER);
+    const position = num(p, "position", path, 1, MAX_PUZZLES);
     if (position !== i + 1) throw new PackError(`${path}.position`, `${position}, expected ${i + 1} (puzzles are in pack order)`);
     const hash = str(p, "rule", path);
     const rule = rules.get(hash);
-    if (!rule) throw new PackError(`${path}.rule`, `no rule with hash ${hash} in rules`);
+    if (!rule) throw new PackError(`${path}.rule`, `no rule with hash ${show(hash)} in rules`);
     const start = cellValues(field(p, "state", path), `${path}.state`, rule.ncells, rule.colours);
     const witness = cellValues(field(p, "solution", path), `${path}.solution`, rule.ncells, rule.colours);
+    const minPresses = num(p, "min_presses", path, 0, MAX_PRESSES);
+    const optimalSolutions = num(p, "optimal_solutions", path, 1, MAX_COUNT);
+    const grade = str(p, "grade", path);
+    const graderVersion = str(p, "grader_version", path);
+    const seed = str(p, "seed", path);
+    if (!/^([0-9a-f]+)?$/.test(seed)) throw new PackError(`${path}.seed`, "not lowercase hex digits");
     const puzzle = {
         id, position, rule, start, witness,
         colours: rule.colours, board: rule.board, cells: rule.cells, goal: rule.goal,
-        minPresses: num(p, "min_presses", path, 0, Number.MAX_SAFE_INTEGER),
-        optimalSolutions: num(p, "optimal_solutions", path, 1, Number.MAX_SAFE_INTEGER),
-        grade: str(p, "grade", path),
-        graderVersion: str(p, "grader_version", path),
-        seed: str(p, "seed", path),
-        index: num(p, "index", path, -1, Number.MAX_SAFE_INTEGER),
+        minPresses, optimalSolutions, grade, graderVersion, seed,
+        index: num(p, "index", path, -1, MAX_COUNT),
         submission: str(p, "submission", path),
         source: str(p, "source", path),
         meta: str(p, "meta", path),
@@ -175,27 +282,37 @@ export function loadPack(doc) {
     object(doc, "document");
     const format = field(doc, "format", "document");
     if (format !== FORMAT)
-        throw new PackError("format", `${JSON.stringify(format)} is not a quench pack (expected "${FORMAT}")`);
+        throw new PackError("format", `${show(format)} is not a quench pack (expected "${FORMAT}")`);
     const version = field(doc, "format_version", "document");
     if (version !== FORMAT_VERSION)
-        throw new PackError("format_version", `${JSON.stringify(version)} is not supported: this loader reads version ${FORMAT_VERSION} (export the pack again with a current quench)`);
+        throw new PackError("format_version", `${show(version)} is not supported: this loader reads version ${FORMAT_VERSION} (export the pack again with a current quench)`);
     const pk = object(field(doc, "pack", "document"), "pack");
-    const rulesIn = array(field(doc, "rules", "document"), "rules");
-    const rules = new Map();
+    const rulesIn = array(field(doc, "rules", "document"), "rules", MAX_RULES);
+    const rules = new Map(), ruleAt = new Map();
     rulesIn.forEach((r, i) => {
         const rule = loadRule(r, `rules[${i}]`);
-        if (rules.has(rule.hash)) throw new PackError(`rules[${i}].hash`, "duplicate rule hash");
+        if (rules.has(rule.hash))
+            throw new PackError(`rules[${i}].hash`, `duplicate rule hash (rules[${ruleAt.get(rule.hash)}] has it too)`);
         rules.set(rule.hash, rule);
+        ruleAt.set(rule.hash, i);
     });
-    const puzzles = array(field(doc, "puzzles", "document"), "puzzles")
-        .map((p, i) => loadPuzzle(p, i, `puzzles[${i}]`, rules));
-    const byId = new Map(puzzles.map((p) => [p.id, p]));
+    const byId = new Map();
+    const puzzles = array(field(doc, "puzzles", "document"), "puzzles", MAX_PUZZLES).map((p, i) => {
+        const puzzle = loadPuzzle(p, i, `puzzles[${i}]`, rules);
+        if (byId.has(puzzle.id))
+            throw new PackError(`puzzles[${i}].id`, `duplicate puzzle id (puzzles[${byId.get(puzzle.id).position - 1}] has it too)`);
+        byId.set(puzzle.id, puzzle);
+        return puzzle;
+    });
+    const name = str(pk, "name", "pack");
+    const chars = [...name].length;
+    if (chars < 1 || chars > 64) throw new PackError("pack.name", `${chars} characters, not 1..64`);
     return Object.freeze({
-        name: str(pk, "name", "pack"),
+        name,
         title: str(pk, "title", "pack"),
         description: str(pk, "description", "pack"),
         author: str(pk, "author", "pack"),
-        version: num(pk, "version", "pack", 1, Number.MAX_SAFE_INTEGER),
+        version: num(pk, "version", "pack", 1, MAX_COUNT),
         puzzleIds: Object.freeze(puzzles.map((p) => p.id)),
         rules: Object.freeze([...rules.values()]),
         puzzles: Object.freeze(puzzles),
@@ -203,13 +320,20 @@ export function loadPack(doc) {
     });
 }
 
-/** parsePack: the same from the document's text; bad JSON is a PackError. */
+/**
+ * parsePack: the same from the document's text (a byte order mark at its
+ * start is skipped). Empty text, nesting deeper than MAX_DEPTH (checked
+ * before parsing) and bad JSON are PackErrors too.
+ */
 export function parsePack(text) {
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (/^[ \t\r\n]*$/.test(text)) throw new PackError("", "not JSON: the text is empty");
+    checkNesting(text);
     let doc;
     try {
         doc = JSON.parse(text);
     } catch (e) {
-        throw new PackError("", `not JSON: ${e.message}`);
+        throw new PackError("", `not JSON: ${controls(e.message)}`);
     }
     return loadPack(doc);
 }

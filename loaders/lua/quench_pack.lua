@@ -52,115 +52,239 @@
 -- hex (col + 0.5 * (row % 2), row * sqrt(3)/2); hexagon (col + row/2,
 -- row * sqrt(3)/2), shifted so the leftmost cell is at x 0; graph clockwise
 -- from 12 o'clock on a circle of radius r = 1.5 / (2 sin(pi/n)) around
--- (r, r), so neighbouring centres are 1.5 apart. Origin top left, y down. `shape` says what to draw at each centre: "square",
--- "hexagon" (pointy-top, 1 wide flat side to flat side) or "circle".
+-- (r, r), so neighbouring centres are 1.5 apart. Origin top left, y down.
+-- `shape` says what to draw at each centre: "square", "hexagon"
+-- (pointy-top, 1 wide flat side to flat side) or "circle".
 --
--- Errors: load, from_table and read_file return nil and a message
--- ("puzzles[3].state[2]: 5 is not below colours (2)") for a document they
--- do not understand: another format, another format_version, a missing or
--- mistyped field, a value out of range. Keys the schema does not list are
--- ignored.
+-- Errors: load, from_table and read_file never raise: for a document they
+-- do not understand they return nil and a message, "PATH: what is wrong"
+-- ("puzzles[3].state[2]: 5 is outside 0..1"), worded as the other loaders
+-- of loaders/ word it and with the document's own 0-based places (the
+-- fourth puzzle is puzzles[3]): another format or format_version, not
+-- UTF-8, not JSON, nesting deeper than MAX_DEPTH, a missing or mistyped
+-- field, a value out of range, two puzzles with one id. Every integer has
+-- an upper bound (docs/EXPORT.md, "What every loader refuses"), so no
+-- number from the document reaches the game as nil or as a float. A bug
+-- in this module gives nil, "quench_pack: internal error: ...", true.
+-- Keys the schema does not list are ignored.
 
 local M = {}
 
 M.FORMAT = "quench-pack"
 M.FORMAT_VERSION = 2
+-- Arrays and objects nest at most this deep (a pack needs 7); checked
+-- before the decoder sees the text.
+M.MAX_DEPTH = 8
+
+local MAX_CELLS = 4096
+local MAX_RULES = 256
+local MAX_TIERS = 16
+local MAX_PUZZLES = 1048576 -- 2^20
+-- Press counts (min_presses, tier bounds): a witness presses each of at
+-- most 4096 cells at most 254 times, 1,040,384 in all.
+local MAX_PRESSES = 1048576 -- 2^20
+-- Other counts (pack version, optimal solutions, index): what a double
+-- holds exactly, so every runtime reads the same number.
+local MAX_COUNT = 9007199254740991 -- 2^53 - 1
+local TWO53 = 9007199254740992
 
 local SQRT3_2 = math.sqrt(3) / 2
 local tointeger = math.tointeger or function(v) return v end
+local math_type = math.type or function() return "float" end
 
--- A refusal carries this marker, so load() turns only refusals into
--- (nil, message) and lets a bug in the loader surface as itself.
+-- A refusal carries this marker, so the loader tells a refusal from its
+-- own bug.
 local Refusal = {}
 
 local function refuse(path, msg)
-    error(setmetatable({msg = path .. ": " .. msg}, Refusal), 0)
+    error(setmetatable({msg = path == "" and msg or path .. ": " .. msg}, Refusal), 0)
+end
+
+-- How a message shows text and values from the document, the same in
+-- the four loaders: control characters as \u00XX (no document can put a
+-- raw one on a terminal), at most 40 characters (not cutting a UTF-8
+-- sequence); numbers as number() writes them; an array or object by its
+-- kind.
+local function controls(s)
+    return (s:gsub("%c", function(c) return string.format("\\u%04x", c:byte()) end))
+end
+
+local function cut(s)
+    if #s <= 40 then return s end
+    return (s:sub(1, 37):gsub("[\192-\255][\128-\191]*$", "")) .. "..."
+end
+
+local function quote(s)
+    -- Only the start can show: the rest is cut.
+    s = s:sub(1, 41):gsub("[\\\"]", "\\%0")
+    return cut('"' .. controls(s) .. '"')
+end
+
+-- decimal(n): an integral number's digits, exactly (C's %.0f is exact).
+local function decimal(n)
+    if math_type(n) == "integer" then return tostring(n) end
+    return string.format("%.0f", n)
+end
+
+-- sci6(digits): an integer's decimal digits (16 or more) as six
+-- significant digits, rounded half up: "1e+30", "9.22337e+18".
+local function sci6(d)
+    local m, e = d:sub(1, 6), #d - 1
+    if d:byte(7) >= 53 then -- "5"
+        m = tostring(tonumber(m) + 1)
+        if #m > 6 then m, e = m:sub(1, 6), e + 1 end
+    end
+    m = m:gsub("0+$", "")
+    return m:sub(1, 1) .. (#m > 1 and "." .. m:sub(2) or "") .. "e+" .. e
+end
+
+-- number(v): an integer below 2^53 in digits, a larger one as sci6 (an
+-- integer another runtime may have rounded: all of them show it alike), a
+-- fraction with up to six decimals (rounded half up, trailing zeros
+-- dropped unless all six are 0).
+local function number(v)
+    if v ~= v then return "NaN" end
+    if v == math.huge then return "Infinity" end
+    if v == -math.huge then return "-Infinity" end
+    if math.floor(v) == v then
+        local d = decimal(v):gsub("^%-", "")
+        if v > -TWO53 and v < TWO53 then return decimal(v) end
+        return (v < 0 and "-" or "") .. sci6(d)
+    end
+    local a = v < 0 and -v or v
+    local ip = math.floor(a)
+    local f = math.floor((a - ip) * 1e6 + 0.5)
+    if f >= 1e6 then ip, f = ip + 1, f - 1e6 end
+    local six = string.format("%06d", f)
+    local trimmed = six:gsub("0+$", "")
+    return (v < 0 and "-" or "") .. decimal(ip) .. "." .. (trimmed ~= "" and trimmed or six)
+end
+
+-- What a decoder marks a table as: dkjson sets __jsontype to "object"
+-- or "array"; other decoders give plain tables.
+local function jsontype(t)
+    local mt = getmetatable(t)
+    return type(mt) == "table" and rawget(mt, "__jsontype") or nil
+end
+
+-- Whether t's keys are exactly 1..#t.
+local function is_sequence(t)
+    local n, count = #t, 0
+    for _ in pairs(t) do count = count + 1 end
+    return count == n
+end
+
+local function is_array(v)
+    return type(v) == "table" and jsontype(v) ~= "object" and is_sequence(v)
+end
+
+-- An object: a table that is not a non-empty array (a decoder's empty
+-- object and empty array may be one empty table). v[1] first: an object
+-- has no key 1, so its keys need no counting.
+local function is_object(v)
+    return type(v) == "table" and jsontype(v) ~= "array"
+        and (rawget(v, 1) == nil or jsontype(v) == "object" or not is_sequence(v))
+end
+
+local function show(v)
+    local t = type(v)
+    if t == "string" then return quote(v) end
+    if t == "number" then return number(v) end
+    if t == "boolean" then return tostring(v) end
+    if t == "table" then return is_array(v) and next(v) ~= nil and "an array" or "an object" end
+    return "null" -- nil, or a decoder's null (cjson.null is a userdata)
+end
+
+-- The checks: each returns the value or refuses at `path`, a place in the
+-- document's own terms ("rules[0].cells[3]"). at(path, key): the place of
+-- a field.
+local function at(path, key)
+    return path == "document" and key or path .. "." .. key
 end
 
 local function field(t, key, path)
     local v = t[key]
-    if v == nil then refuse(path, "missing field '" .. key .. "'") end
+    if v == nil then refuse(path, 'missing field "' .. key .. '"') end
     return v
 end
 
-local function want_table(v, path, what)
-    if type(v) ~= "table" then refuse(path, "is not " .. what) end
+local function object(v, path)
+    if not is_object(v) then refuse(path, "not an object") end
     return v
 end
 
-local function get_object(t, key, path)
-    return want_table(field(t, key, path), path .. "." .. key, "an object")
+local function array(v, path, most)
+    if not is_array(v) then refuse(path, "not an array") end
+    if #v > most then refuse(path, #v .. " items, at most " .. most) end
+    return v
+end
+
+local function check_string(v, path)
+    if type(v) ~= "string" then refuse(path, "not a string") end
+    return v
 end
 
 local function get_string(t, key, path)
-    local v = field(t, key, path)
-    if type(v) ~= "string" then
-        refuse(path .. "." .. key, "is not a string")
-    end
-    return v
+    return check_string(field(t, key, path), at(path, key))
 end
 
--- JSON numbers arrive as floats from some decoders (lua-cjson under 5.3+):
--- accept an integral value and hand the game an integer. lua-cjson also
--- reads NaN and Infinity, which are not integers.
+-- check_int(v, path, lo, hi): v, an integer in lo..hi (both within 2^53),
+-- as a Lua integer where the runtime has them. Decoders give JSON numbers
+-- as floats (lua-cjson) or integers (dkjson under 5.3+), and lua-cjson
+-- also reads NaN and Infinity: the bounds are checked before any
+-- conversion, so none can fail.
 local function check_int(v, path, lo, hi)
-    if type(v) ~= "number" or v ~= v or math.floor(v) ~= v
-        or v == math.huge or v == -math.huge then
-        refuse(path, "is not an integer")
+    if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge
+        or math.floor(v) ~= v then
+        refuse(path, show(v) .. " is not an integer")
     end
-    if lo and v < lo then refuse(path, tostring(tointeger(v)) .. " is below " .. lo) end
-    if hi and v > hi then refuse(path, tostring(tointeger(v)) .. " is above " .. hi) end
+    if v < lo or v > hi then
+        refuse(path, show(v) .. " is outside " .. decimal(lo) .. ".." .. decimal(hi))
+    end
     return tointeger(v)
 end
 
 local function get_int(t, key, path, lo, hi)
-    return check_int(field(t, key, path), path .. "." .. key, lo, hi)
+    return check_int(field(t, key, path), at(path, key), lo, hi)
 end
 
--- An array: a table whose keys are exactly 1..n (an object is refused).
-local function get_array(t, key, path, min, max)
-    local p = path .. "." .. key
-    local a = want_table(field(t, key, path), p, "an array")
-    local n, count = #a, 0
-    for _ in pairs(a) do count = count + 1 end
-    if count ~= n then refuse(p, "is not an array") end
-    if min and n < min then refuse(p, "has " .. n .. " items, fewer than " .. min) end
-    if max and n > max then refuse(p, "has " .. n .. " items, more than " .. max) end
-    return a
+local function one_of(v, allowed, path)
+    for _, a in ipairs(allowed) do
+        if v == a then return v end
+    end
+    refuse(path, show(v) .. " is not one of " .. table.concat(allowed, ", "))
 end
 
--- A list of ncells values, each below colours: state, goal, solution.
+local function lower_hex(s, digits)
+    if digits > 0 and #s ~= digits then return false end
+    return not s:find("[^0-9a-f]")
+end
+
+-- One value per cell, each below colours: state, goal, solution.
 local function get_cells(t, key, path, ncells, colours)
-    local a = get_array(t, key, path)
-    local p = path .. "." .. key
+    local p = at(path, key)
+    local a = array(field(t, key, path), p, MAX_CELLS)
     if #a ~= ncells then
-        refuse(p, "has " .. #a .. " values, the rule has " .. ncells .. " cells")
+        refuse(p, #a .. " values, the rule has " .. ncells .. " cells")
     end
     local out = {}
     for i = 1, ncells do
-        local v = check_int(a[i], p .. "[" .. i .. "]", 0)
-        if v >= colours then
-            refuse(p .. "[" .. i .. "]", v .. " is not below colours (" .. colours .. ")")
-        end
-        out[i] = v
+        out[i] = check_int(a[i], p .. "[" .. (i - 1) .. "]", 0, colours - 1)
     end
     return out
 end
 
 local KINDS = {grid = "square", hex = "hexagon", hexagon = "hexagon", graph = "circle"}
-local WRAPS = {none = true, x = true, y = true, both = true}
+local KIND_NAMES = {"grid", "hex", "hexagon", "graph"}
+local WRAPS = {"none", "x", "y", "both"}
 
-local function read_board(r, path)
-    local b = get_object(r, "board", path)
-    local p = path .. ".board"
-    local kind = get_string(b, "kind", p)
-    if not KINDS[kind] then refuse(p .. ".kind", "unknown board kind '" .. kind .. "'") end
-    local wrap = get_string(b, "wrap", p)
-    if not WRAPS[wrap] then refuse(p .. ".wrap", "unknown wrap '" .. wrap .. "'") end
-    return {kind = kind, wrap = wrap,
-            width = get_int(b, "width", p, 1, 4096),
-            height = get_int(b, "height", p, 1, 4096),
-            side = get_int(b, "side", p, 0, 37)}
+local function read_board(v, path)
+    local b = object(v, path)
+    return {kind = one_of(field(b, "kind", path), KIND_NAMES, path .. ".kind"),
+            width = get_int(b, "width", path, 1, MAX_CELLS),
+            height = get_int(b, "height", path, 1, MAX_CELLS),
+            wrap = one_of(field(b, "wrap", path), WRAPS, path .. ".wrap"),
+            side = get_int(b, "side", path, 0, 37)}
 end
 
 -- The cell's centre, in cell widths, as svg.c and the html page place it
@@ -189,72 +313,64 @@ local function place_hexagon(cells)
     for _, c in ipairs(cells) do c.x = c.x - x0 end
 end
 
-local function read_effects(c, path, ncells)
-    local list = get_array(c, "effects", path, 1)
-    local out = {}
+-- read_cell(v, i, path, rule): cell i (from 1) of the rule, the
+-- document's cell i - 1.
+local function read_cell(v, i, path, rule)
+    local c = object(v, path)
+    local board, ncells = rule.board, rule.ncells
+    local cell = {index = get_int(c, "index", path, 0, ncells - 1)}
+    if cell.index ~= i - 1 then
+        refuse(path .. ".index", cell.index .. ", expected " .. (i - 1) .. " (cells are in index order)")
+    end
+    cell.row = get_int(c, "row", path, 0, board.height - 1)
+    cell.col = get_int(c, "col", path, 0, board.width - 1)
+    local list = array(field(c, "effects", path), path .. ".effects", MAX_CELLS)
+    if #list == 0 then refuse(path .. ".effects", "empty: a press must change something") end
+    cell.effects = {}
     for e = 1, #list do
-        local p = path .. ".effects[" .. e .. "]"
-        local eff = want_table(list[e], p, "an object")
+        local p = path .. ".effects[" .. (e - 1) .. "]"
+        local eff = object(list[e], p)
         local target = get_int(eff, "cell", p, 0, ncells - 1)
-        out[e] = {cell = target + 1,
-                  amount = get_int(eff, "amount", p, 1, 254)}
+        cell.effects[e] = {cell = target + 1,
+                           amount = get_int(eff, "amount", p, 1, rule.colours - 1)}
     end
-    return out
+    cell.x, cell.y = centre(board, cell, i, ncells)
+    return cell
 end
 
-local function read_cells(r, path, board, ncells)
-    local list = get_array(r, "cells", path, 1, 4096)
-    if #list ~= ncells then
-        refuse(path .. ".cells", "has " .. #list .. " cells, ncells is " .. ncells)
+local function read_rule(v, path)
+    local r = object(v, path)
+    local rule = {hash = get_string(r, "hash", path)}
+    if not lower_hex(rule.hash, 64) then
+        refuse(path .. ".hash", "not 64 lowercase hex digits")
     end
-    local out = {}
-    for i = 1, ncells do
-        local p = path .. ".cells[" .. i .. "]"
-        local c = want_table(list[i], p, "an object")
-        local cell = {index = get_int(c, "index", p, 0),
-                      row = get_int(c, "row", p, 0),
-                      col = get_int(c, "col", p, 0)}
-        if cell.index ~= i - 1 then
-            refuse(p .. ".index", "is " .. cell.index .. ", cells must be in order (expected " .. (i - 1) .. ")")
-        end
-        cell.effects = read_effects(c, p, ncells)
-        cell.x, cell.y = centre(board, cell, i, ncells)
-        out[i] = cell
-    end
-    if board.kind == "hexagon" then place_hexagon(out) end
-    return out
-end
-
-local function read_tiers(r, path)
-    local list = get_array(r, "tiers", path, 0, 16)
-    local out = {}
-    for t = 1, #list do
-        local p = path .. ".tiers[" .. t .. "]"
-        local tier = want_table(list[t], p, "an object")
-        out[t] = {name = get_string(tier, "name", p),
-                  lo = get_int(tier, "lo", p, 0), hi = get_int(tier, "hi", p, 0)}
-    end
-    return out
-end
-
-local function read_rule(r, path)
-    want_table(r, path, "an object")
-    local hash = get_string(r, "hash", path)
-    if not hash:match("^" .. string.rep("[0-9a-f]", 64) .. "$") then
-        refuse(path .. ".hash", "is not 64 lowercase hex digits")
-    end
-    local rule = {hash = hash,
-                  name = get_string(r, "name", path),
-                  title = get_string(r, "title", path),
-                  description = get_string(r, "description", path),
-                  author = get_string(r, "author", path),
-                  colours = get_int(r, "colours", path, 2, 255),
-                  ncells = get_int(r, "ncells", path, 1, 4096),
-                  board = read_board(r, path)}
+    rule.colours = get_int(r, "colours", path, 2, 255)
+    rule.board = read_board(field(r, "board", path), path .. ".board")
     rule.shape = KINDS[rule.board.kind]
+    rule.ncells = get_int(r, "ncells", path, 1, MAX_CELLS)
+    local list = array(field(r, "cells", path), path .. ".cells", MAX_CELLS)
+    if #list ~= rule.ncells then
+        refuse(path .. ".cells", #list .. " cells, ncells is " .. rule.ncells)
+    end
+    rule.cells = {}
+    for i = 1, rule.ncells do
+        rule.cells[i] = read_cell(list[i], i, path .. ".cells[" .. (i - 1) .. "]", rule)
+    end
+    if rule.board.kind == "hexagon" then place_hexagon(rule.cells) end
+    local tiers = array(field(r, "tiers", path), path .. ".tiers", MAX_TIERS)
+    rule.tiers = {}
+    for t = 1, #tiers do
+        local p = path .. ".tiers[" .. (t - 1) .. "]"
+        local tier = object(tiers[t], p)
+        rule.tiers[t] = {name = get_string(tier, "name", p),
+                         lo = get_int(tier, "lo", p, 0, MAX_PRESSES),
+                         hi = get_int(tier, "hi", p, 0, MAX_PRESSES)}
+    end
+    rule.name = get_string(r, "name", path)
+    rule.title = get_string(r, "title", path)
+    rule.description = get_string(r, "description", path)
+    rule.author = get_string(r, "author", path)
     rule.goal = get_cells(r, "goal", path, rule.ncells, rule.colours)
-    rule.cells = read_cells(r, path, rule.board, rule.ncells)
-    rule.tiers = read_tiers(r, path)
     return rule
 end
 
@@ -298,77 +414,94 @@ local function new_board(puzzle)
 end
 M.new_board = new_board
 
-local function read_puzzle(d, path, rules_by_hash, position)
-    want_table(d, path, "an object")
-    local id = get_string(d, "id", path)
-    if not id:match("^" .. string.rep("[0-9a-f]", 16) .. "$") then
-        refuse(path .. ".id", "is not 16 lowercase hex digits")
+-- read_puzzle(v, i, path, rules_by_hash): the pack's puzzle i (from 1).
+local function read_puzzle(v, i, path, rules_by_hash)
+    local d = object(v, path)
+    local pz = {id = get_string(d, "id", path)}
+    if not lower_hex(pz.id, 16) then
+        refuse(path .. ".id", "not 16 lowercase hex digits")
+    end
+    pz.position = get_int(d, "position", path, 1, MAX_PUZZLES)
+    if pz.position ~= i then
+        refuse(path .. ".position", pz.position .. ", expected " .. i .. " (puzzles are in pack order)")
     end
     local hash = get_string(d, "rule", path)
     local rule = rules_by_hash[hash]
-    if not rule then refuse(path .. ".rule", "names no rule of the document") end
-    local pz = {id = id, rule = rule,
-                position = get_int(d, "position", path, 1),
-                colours = rule.colours, ncells = rule.ncells, board = rule.board,
-                cells = rule.cells, goal = rule.goal, shape = rule.shape,
-                min_presses = get_int(d, "min_presses", path, 0),
-                optimal_solutions = get_int(d, "optimal_solutions", path, 1),
-                grade = get_string(d, "grade", path),
-                grader_version = get_string(d, "grader_version", path),
-                seed = get_string(d, "seed", path),
-                index = get_int(d, "index", path, -1),
-                submission = get_string(d, "submission", path),
-                source = get_string(d, "source", path),
-                meta = get_string(d, "meta", path),
-                new_board = new_board}
-    if pz.position ~= position then
-        refuse(path .. ".position", "is " .. pz.position .. ", expected " .. position)
-    end
+    if not rule then refuse(path .. ".rule", "no rule with hash " .. show(hash) .. " in rules") end
+    pz.rule, pz.colours, pz.ncells, pz.board = rule, rule.colours, rule.ncells, rule.board
+    pz.cells, pz.goal, pz.shape = rule.cells, rule.goal, rule.shape
     pz.state = get_cells(d, "state", path, rule.ncells, rule.colours)
     pz.solution = get_cells(d, "solution", path, rule.ncells, rule.colours)
+    pz.min_presses = get_int(d, "min_presses", path, 0, MAX_PRESSES)
+    pz.optimal_solutions = get_int(d, "optimal_solutions", path, 1, MAX_COUNT)
+    pz.grade = get_string(d, "grade", path)
+    pz.grader_version = get_string(d, "grader_version", path)
+    pz.seed = get_string(d, "seed", path)
+    if not lower_hex(pz.seed, 0) then refuse(path .. ".seed", "not lowercase hex digits") end
+    pz.index = get_int(d, "index", path, -1, MAX_COUNT)
+    pz.submission = get_string(d, "submission", path)
+    pz.source = get_string(d, "source", path)
+    pz.meta = get_string(d, "meta", path)
+    pz.new_board = new_board
     return pz
 end
 
 local function read_pack(doc)
-    want_table(doc, "document", "a JSON object")
-    local format = field(doc, "format", "document")
+    local d = object(doc, "document")
+    local format = field(d, "format", "document")
     if format ~= M.FORMAT then
-        refuse("format", "is " .. tostring(format) .. ", not '" .. M.FORMAT .. "': not a quench pack")
+        refuse("format", show(format) .. ' is not a quench pack (expected "' .. M.FORMAT .. '")')
     end
-    local version = field(doc, "format_version", "document")
+    local version = field(d, "format_version", "document")
     if version ~= M.FORMAT_VERSION then
-        refuse("format_version", "is " .. tostring(version) .. "; this loader reads version "
-               .. M.FORMAT_VERSION .. " only")
+        refuse("format_version", show(version) .. " is not supported: this loader reads version "
+               .. M.FORMAT_VERSION .. " (export the pack again with a current quench)")
     end
-    local p = get_object(doc, "pack", "document")
-    local pack = {name = get_string(p, "name", "pack"),
-                  title = get_string(p, "title", "pack"),
-                  description = get_string(p, "description", "pack"),
-                  author = get_string(p, "author", "pack"),
-                  version = get_int(p, "version", "pack", 1),
-                  rules = {}, puzzles = {}, puzzle_ids = {}, by_id = {}}
-    local rules = get_array(doc, "rules", "document", 0, 256)
-    local by_hash = {}
+    local pk = object(field(d, "pack", "document"), "pack")
+    local pack = {rules = {}, puzzles = {}, puzzle_ids = {}, by_id = {}}
+    local rules = array(field(d, "rules", "document"), "rules", MAX_RULES)
+    local by_hash, rule_at = {}, {}
     for i = 1, #rules do
-        local rule = read_rule(rules[i], "rules[" .. i .. "]")
-        pack.rules[i], by_hash[rule.hash] = rule, rule
+        local rule = read_rule(rules[i], "rules[" .. (i - 1) .. "]")
+        if by_hash[rule.hash] then
+            refuse("rules[" .. (i - 1) .. "].hash", "duplicate rule hash (rules["
+                   .. (rule_at[rule.hash] - 1) .. "] has it too)")
+        end
+        pack.rules[i], by_hash[rule.hash], rule_at[rule.hash] = rule, rule, i
     end
-    local puzzles = get_array(doc, "puzzles", "document")
+    local puzzles = array(field(d, "puzzles", "document"), "puzzles", MAX_PUZZLES)
     for i = 1, #puzzles do
-        local pz = read_puzzle(puzzles[i], "puzzles[" .. i .. "]", by_hash, i)
+        local pz = read_puzzle(puzzles[i], i, "puzzles[" .. (i - 1) .. "]", by_hash)
+        local first = pack.by_id[pz.id]
+        if first then
+            refuse("puzzles[" .. (i - 1) .. "].id", "duplicate puzzle id (puzzles["
+                   .. (first.position - 1) .. "] has it too)")
+        end
         pack.puzzles[i], pack.puzzle_ids[i], pack.by_id[pz.id] = pz, pz.id, pz
     end
+    pack.name = get_string(pk, "name", "pack")
+    -- characters, not bytes: UTF-8 continuation bytes do not count
+    local chars = #pack.name:gsub("[\128-\191]", "")
+    if chars < 1 or chars > 64 then refuse("pack.name", chars .. " characters, not 1..64") end
+    pack.title = get_string(pk, "title", "pack")
+    pack.description = get_string(pk, "description", "pack")
+    pack.author = get_string(pk, "author", "pack")
+    pack.version = get_int(pk, "version", "pack", 1, MAX_COUNT)
     return pack
 end
 
+-- catch(fn, arg): fn(arg), or nil and the refusal, or nil, "quench_pack:
+-- internal error: ...", true for anything else (a bug here).
 local function catch(fn, arg)
     local ok, res = pcall(fn, arg)
     if ok then return res end
     if getmetatable(res) == Refusal then return nil, res.msg end
-    error(res, 0)
+    local shown_ok, shown = pcall(tostring, res)
+    return nil, "quench_pack: internal error: " .. controls(shown_ok and shown or "?"), true
 end
 
 -- from_table(doc): a document already decoded (Defold: json.decode(text)).
+-- The nesting bound is load()'s: a decoded document is already built.
 function M.from_table(doc)
     return catch(read_pack, doc)
 end
@@ -388,20 +521,116 @@ function M.default_decoder()
     return nil, "no JSON decoder: install lua-cjson or dkjson, or pass a decode function"
 end
 
--- load(text [, decode]): parse and check the document's text. decode(text)
--- returns the decoded value or raises an error (cjson.decode,
--- json.decode of Defold or rxi's json.lua all do).
+-- valid_utf8(s): whether s is UTF-8 (no overlong forms, no surrogates,
+-- nothing past U+10FFFF), as the other loaders' readers require.
+local function valid_utf8(s)
+    local i = 1
+    while true do
+        i = s:find("[\128-\255]", i)
+        if not i then return true end
+        local c, len, cp, least = s:byte(i)
+        if c >= 194 and c <= 223 then len, cp, least = 2, c - 192, 128
+        elseif c >= 224 and c <= 239 then len, cp, least = 3, c - 224, 2048
+        elseif c >= 240 and c <= 244 then len, cp, least = 4, c - 240, 65536
+        else return false end
+        for k = 1, len - 1 do
+            local b = s:byte(i + k)
+            if not b or b < 128 or b > 191 then return false end
+            cp = cp * 64 + (b - 128)
+        end
+        if cp < least or cp > 1114111 or (cp >= 55296 and cp <= 57343) then return false end
+        i = i + len
+    end
+end
+
+-- nesting(text): nil when no array or object opens inside MAX_DEPTH
+-- others, else the refusal, before a decoder sees the text (a decoder
+-- that recurses can crash on deep nesting; lua-cjson stops at 1000,
+-- dkjson recurses). The path named is the deep container's, as the checks
+-- name places: keys that are not [A-Za-z0-9_]+ as ["KEY"] (their text as
+-- written), "[?]" where a key is missing. Text inside strings is skipped;
+-- what is not JSON is left to the decoder.
+local function nesting(text)
+    -- The common case first, in a few passes of C: with no backslash,
+    -- strings are '"' to '"'; without them and all but the brackets, each
+    -- pass drops the innermost pairs, and 8 passes leave nothing iff
+    -- the nesting is within 8 and balanced. Anything else (a backslash,
+    -- a bracket left) goes to the exact scan below, which decides.
+    if not text:find("\\", 1, true) then
+        local b = text:gsub('"[^"]*"', ""):gsub("[^%[%]{}]+", ""):gsub("{", "["):gsub("}", "]")
+        for _ = 1, M.MAX_DEPTH do b = b:gsub("%[%]", "") end
+        if b == "" then return nil end
+    end
+    local stack, depth, i = {}, 0, 1
+    while true do
+        local s = text:find('[%[%]{}",]', i)
+        if not s then return nil end
+        local c = text:byte(s)
+        i = s + 1
+        if c == 34 then
+            local top = stack[depth]
+            local is_key = top ~= nil and top.want_key
+            if is_key then top.want_key = false end
+            local j = s + 1
+            while true do
+                local q = text:find('["\\]', j)
+                if not q then return nil end -- unterminated: the decoder says so
+                if text:byte(q) == 92 then
+                    j = q + 2
+                else
+                    if is_key then top.key = text:sub(s + 1, q - 1) end
+                    i = q + 1
+                    break
+                end
+            end
+        elseif c == 91 or c == 123 then
+            if depth == M.MAX_DEPTH then
+                local p = "document"
+                for level = 1, depth do
+                    local e = stack[level]
+                    if e.array then p = p .. "[" .. e.index .. "]"
+                    elseif e.key == nil then p = p .. "[?]"
+                    elseif e.key:find("^[A-Za-z0-9_]+$") == nil then
+                        p = p .. "[" .. cut('"' .. controls(e.key) .. '"') .. "]"
+                    elseif level == 1 then p = e.key
+                    else p = p .. "." .. e.key end
+                end
+                return p .. ": nesting deeper than " .. M.MAX_DEPTH
+            end
+            depth = depth + 1
+            stack[depth] = {array = c == 91, index = 0, want_key = c == 123}
+        elseif c == 93 or c == 125 then
+            if depth > 0 then stack[depth], depth = nil, depth - 1 end
+        elseif depth > 0 then -- a comma
+            local top = stack[depth]
+            if top.array then top.index = top.index + 1
+            else top.key, top.want_key = nil, true end
+        end
+    end
+end
+
+-- load(text [, decode]): parse and check the document's text (a byte
+-- order mark at its start is skipped). decode(text) returns the decoded
+-- value or raises an error (cjson.decode, json.decode of Defold or rxi's
+-- json.lua all do).
 function M.load(text, decode)
     if type(text) ~= "string" then return nil, "document: not a string" end
+    if text:sub(1, 3) == "\239\187\191" then text = text:sub(4) end
+    if not text:find("[^ \t\r\n]") then return nil, "not JSON: the text is empty" end
+    if not valid_utf8(text) then return nil, "not JSON: the text is not UTF-8" end
+    local deep = nesting(text)
+    if deep then return nil, deep end
     if decode == nil then
         local why
         decode, why = M.default_decoder()
         if not decode then return nil, why end
     end
     local ok, doc = pcall(decode, text)
-    if not ok or doc == nil then
-        return nil, "invalid JSON: " .. tostring(ok and "no value" or doc)
+    if not ok then
+        local shown_ok, shown = pcall(tostring, doc)
+        return nil, "not JSON: " .. controls(shown_ok and shown or "?")
     end
+    if doc == nil then return nil, "not JSON: no value" end
     return M.from_table(doc)
 end
 

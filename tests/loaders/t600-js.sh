@@ -6,6 +6,7 @@
 # headless Chromium. Needs node and chromium: when missing the checks FAIL
 # (not skipped): run scripts/install-deps.
 . "$(dirname "$0")/../cli/lib.sh"
+. "$TOP/tests/loaders/cases.sh"
 
 DB=$TMP/x.db
 REPLAY=$TOP/loaders/js/replay
@@ -170,7 +171,7 @@ expect_rc 65 "truncated JSON"
 expect_err "not JSON" "truncated JSON"
 replay "$TMP/no-such.json"
 expect_rc 66 "missing file"
-expect_err "cannot read" "missing file"
+expect_err "replay: $TMP/no-such.json: cannot read (ENOENT)" "missing file"
 replay
 expect_rc 64 "no argument"
 
@@ -192,6 +193,19 @@ edit "$good" "$TMP/empty.json" 'd.puzzles = []'
 replay "$TMP/empty.json"
 expect_rc 1 "empty pack"
 expect_last "replayed 0 puzzles: 0 solved, 0 failed" "empty pack"
+
+# Issue #31: nesting, integer bounds, duplicate ids, how values are shown
+# (tests/loaders/cases.py, the same documents and messages in every
+# runtime).
+make_cases "$good"
+run_cases js replay
+# parsePack itself (what a game calls) on deep text: a PackError, not a
+# crash, also for nesting no call stack could hold.
+got=$(node --input-type=module -e '
+    import { parsePack, PackError, MAX_DEPTH } from "'"$MODULE"'";
+    try { parsePack("[".repeat(1e6)); console.log("loaded"); }
+    catch (e) { console.log(e instanceof PackError, MAX_DEPTH, e.message); }' 2>&1)
+expect_eq "$got" "true 8 document[0][0][0][0][0][0][0][0]: nesting deeper than 8" "parsePack on a million ["
 
 # Headless Chromium: one page imports the module and replays every pack
 # above (inlined, as quench's html export embeds its pack) and the

@@ -8,8 +8,10 @@
 # fail. Facts from outside quench: the puzzle counts asked of generate, the
 # spec's press rule (docs/EXPORT.md), Lights Out's plus stencil on 3x3 and
 # the hexagon's 3S^2 - 3S + 1 cells. A missing runtime FAILS (CI installs
-# lua5.4, lua-cjson, lua-dkjson and luajit).
+# lua5.4, lua-cjson, lua-dkjson and luajit); lua5.3 runs too where it is
+# installed with lua-cjson (its integers are 64-bit, like 5.4's).
 . "$(dirname "$0")/../cli/lib.sh"
+. "$TOP/tests/loaders/cases.sh"
 
 REPLAY=$TOP/loaders/lua/replay
 DB=$TMP/x.db
@@ -20,6 +22,7 @@ for lua in lua5.4 luajit; do
     if command -v "$lua" >/dev/null 2>&1; then RUNTIMES="$RUNTIMES $lua"; ok
     else not_ok "$lua is missing (apt-get install lua5.4 lua-cjson lua-dkjson luajit)"; fi
 done
+if lua5.3 -e "require('cjson')" >/dev/null 2>&1; then RUNTIMES="$RUNTIMES lua5.3"; fi
 for mod in cjson dkjson; do
     if lua5.4 -e "require('$mod')" >/dev/null 2>&1; then ok
     else not_ok "lua5.4 cannot load $mod (apt-get install lua-cjson lua-dkjson)"; fi
@@ -97,6 +100,47 @@ check(math.abs(minx) < 1e-9, "hexagon's leftmost cell at x 0")
 -- a refused document: nil and a message, not an error.
 local p, msg = qp.load('{"format": "quench-pack", "format_version": 3}')
 check(p == nil and msg:find("format_version", 1, true), "version 3 refused")
+-- Issue #31: integers past 2^53 (once nil, or a raw error comparing nil)
+-- are refused with their place, by load() and from_table() alike, with
+-- lua-cjson and dkjson: load and from_table never raise.
+local text = read(arg[2] .. "/classic-3x3.json")
+local function damaged(field, value)
+    -- classic-3x3's first puzzle, the field's value replaced in the text.
+    local first = text:find('"' .. field .. '":', text:find('"puzzles":', 1, true), true)
+    local from, to = text:find(":[^,]*", first)
+    if field == "solution" then from, to = text:find(":%[%d+", first) end
+    return text:sub(1, from) .. (field == "solution" and "[" or "") .. value .. text:sub(to + 1)
+end
+local cases = {
+    {"min_presses", "1e30", "puzzles[0].min_presses: 1e+30 is outside 0..1048576"},
+    {"position", "9223372036854775808", "puzzles[0].position: 9.22337e+18 is outside 1..1048576"},
+    {"position", "9223372036854775807", "puzzles[0].position: 9.22337e+18 is outside 1..1048576"},
+    {"solution", "1e308", "puzzles[0].solution[0]: 1e+308 is outside 0..1"},
+    {"index", "-9223372036854775808", "puzzles[0].index: -9.22337e+18 is outside -1..9007199254740991"},
+    {"optimal_solutions", "9007199254740993", "puzzles[0].optimal_solutions: 9.0072e+15 is outside 1..9007199254740991"},
+}
+for _, decoder in ipairs({{"cjson", require("cjson").decode},
+                          {"dkjson", function(t) local v, _, e = dk.decode(t); if e then error(e) end; return v end}}) do
+    for _, c in ipairs(cases) do
+        local doc = damaged(c[1], c[2])
+        local ok, pk, why = pcall(qp.load, doc, decoder[2])
+        check(ok and pk == nil and why == c[3],
+              decoder[1] .. " " .. c[1] .. " " .. c[2] .. ": " .. tostring(ok) .. " " .. tostring(why))
+        local decoded = decoder[2](doc)
+        ok, pk, why = pcall(qp.from_table, decoded)
+        check(ok and pk == nil and why == c[3], decoder[1] .. " from_table " .. c[1] .. ": " .. tostring(why))
+    end
+end
+-- What a decoder could hand from_table that no JSON holds: not a raise
+-- either, and a bug of the loader (here a table that raises when read)
+-- comes back as nil, an internal error and true.
+local ok, pk, why, bug = pcall(qp.from_table, setmetatable({}, {__index = function() error("boom") end}))
+check(ok and pk == nil and why:find("^quench_pack: internal error: ") and bug == true, "a raising table: " .. tostring(why))
+ok, pk, why = pcall(qp.from_table, {format = "quench-pack", format_version = 2, pack = {},
+                                    rules = {}, puzzles = {{id = "0123456789abcdef", position = 2 ^ 70}}})
+check(ok and why == "puzzles[0].position: 1.18059e+21 is outside 1..1048576", "2^70: " .. tostring(why))
+ok, pk, why = pcall(qp.load, 42)
+check(ok and pk == nil and why == "document: not a string", "load(42)")
 print(fails == 0 and "api ok" or "api failed")
 LUA
 for lua in $RUNTIMES; do
@@ -132,23 +176,30 @@ damage minpresses 'd["puzzles"][2]["min_presses"] += 1'
 damage empty 'd["puzzles"] = []'
 printf '{"format": "quench-pack", ' >"$TMP/truncated.json"
 
+# The messages and places are the other loaders' (0-based: the first
+# puzzle is puzzles[0]).
 for lua in $RUNTIMES; do
-    for bad in version:format_version format:format nopuzzles:puzzles \
-               nostate:"puzzles[2]" badeffect:"rules[1].cells[1].effects[1].cell" \
-               floatcell:"puzzles[1].state[1]" infinite:"min_presses: is not an integer" \
-               badstate:"not below colours" \
-               norule:"names no rule" truncated:"invalid JSON"; do
+    for bad in \
+        'version:format_version: 3 is not supported: this loader reads version 2 (export the pack again with a current quench)' \
+        'format:format: "ldtk" is not a quench pack (expected "quench-pack")' \
+        'nopuzzles:document: missing field "puzzles"' \
+        'nostate:puzzles[1]: missing field "state"' \
+        'badeffect:rules[0].cells[0].effects[0].cell: 25 is outside 0..24' \
+        'floatcell:puzzles[0].state[0]: 0.5 is not an integer' \
+        'infinite:puzzles[0].min_presses: Infinity is not an integer' \
+        'badstate:puzzles[0].state[0]: 2 is outside 0..1' \
+        'norule:puzzles[0].rule: no rule with hash "000000000000000000000000000000000000... in rules' \
+        'truncated:not JSON: '; do
         f=${bad%%:*}
         replay "$lua" "$TMP/$f.json"
         expect_rc 65 "$lua refuses $f.json"
-        expect_err "$f.json: " "$lua names the file ($f)"
-        expect_err "${bad#*:}" "$lua says what is wrong in $f.json"
+        expect_err "replay: $TMP/$f.json: ${bad#*:}" "$lua says what is wrong in $f.json"
         expect_empty_out "$lua $f.json"
     done
     replay "$lua" "$TMP/witness.json"
     expect_rc 1 "$lua: a tampered witness fails"
     expect_line "replayed $N puzzles: $((N - 1)) solved, 1 failed" "$lua: tampered witness"
-    expect_err "puzzle 2 (id " "$lua names the failed puzzle"
+    expect_err "replay: puzzle 2 (id " "$lua names the failed puzzle"
     expect_err "does not reach the goal" "$lua says why the witness fails"
     replay "$lua" "$TMP/minpresses.json"
     expect_rc 1 "$lua: min_presses off by one fails"
@@ -157,11 +208,21 @@ for lua in $RUNTIMES; do
     replay "$lua" "$TMP/empty.json"
     expect_rc 1 "$lua: an empty pack is not a pass"
     expect_line "replayed 0 puzzles: 0 solved, 0 failed" "$lua: empty pack"
+    expect_err "replay: $TMP/empty.json: the pack has no puzzles" "$lua: an empty pack says so"
     replay "$lua" "$TMP/nonexistent.json"
     expect_rc 66 "$lua: a missing file"
+    expect_err "replay: $TMP/nonexistent.json: cannot read (No such file or directory)" "$lua: a missing file is named"
     replay "$lua" ""
     expect_rc 66 "$lua: an empty path"
 done
+# Issue #31: nesting, integer bounds, duplicate ids, how values are shown
+# (tests/loaders/cases.py, the same documents and messages in every
+# runtime).
+make_cases "$TMP/classic-5x5.json"
+for lua in $RUNTIMES; do
+    run_cases "$lua" replay "$lua"
+done
+
 QUENCH_LUA=$lua "$REPLAY" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 64 "replay without a file"

@@ -11,6 +11,7 @@
 # and the hexagon's 3S^2 - 3S + 1 cells. A missing runtime FAILS (CI
 # installs godot3-server).
 . "$(dirname "$0")/../cli/lib.sh"
+. "$TOP/tests/loaders/cases.sh"
 
 LOADER=$TOP/loaders/godot
 REPLAY=$LOADER/replay
@@ -251,6 +252,10 @@ for line in open(sys.argv[1]):
     not_ok "cannot make the damaged documents"
 head -c 100 "$TMP/classic-5x5.json" >"$TMP/truncated.json"
 printf '\377\376{}' >"$TMP/latin.json"
+# 100 KB nested 50,000 deep: JSON.parse crashed the engine on it (read
+# in a Godot run of its own, below, so that a crash fails one check).
+mkdir -p "$TMP/deeprun"
+python3 -c 'print("[" * 50000 + "]" * 50000, end="")' >"$TMP/deeprun/deep.json"
 : >"$TMP/emptyfile.json"
 
 # One Godot run reads every damaged document with read_file and writes
@@ -279,6 +284,12 @@ names=$(cut -d' ' -f1 "$TMP/damage.txt" | tr '\n' ' ')
 rc=$?
 expect_rc 0 "reading the damaged documents"
 no_script_error "reading the damaged documents"
+(cd "$TMP/run" && "$GODOT" --quiet --quit -s "$TMP/refusals.gd" -- \
+    "$LOADER" "$TMP/deeprun" deep) >"$TMP/out" 2>"$TMP/err" </dev/null
+rc=$?
+expect_rc 0 "reading a document nested 50,000 deep"
+no_script_error "reading a document nested 50,000 deep"
+cat "$TMP/deeprun/refusals.out" >>"$TMP/refusals.out"
 # refused NAME ERROR MESSAGE: read_file gave that error and a message
 # starting with MESSAGE (the place, then what is wrong).
 refused() {
@@ -306,15 +317,16 @@ refused statecolour 30 'puzzles[1].state[3]: 2 is outside 0..1'
 refused badeffect 30 'rules[0].cells[0].effects[0].cell: 25 is outside 0..24'
 refused noeffect 30 'rules[0].cells[3].effects: empty'
 refused fraction 30 'puzzles[0].min_presses: 1.5 is not an integer'
-refused infinite 30 'puzzles[0].min_presses: inf is not an integer'
-refused huge 30 'puzzles[0].index: 1152921504606846976 is outside -1..9007199254740991'
+refused infinite 30 'puzzles[0].min_presses: Infinity is not an integer'
+refused huge 30 'puzzles[0].index: 1.15292e+18 is outside -1..9007199254740991'
 refused norule 30 'puzzles[2].rule: no rule with hash "0000'
 refused position 30 'puzzles[1].position: 3, expected 2'
 refused kind 30 'rules[0].board.kind: "cube" is not one of grid, hex, hexagon, graph'
 refused badid 30 'puzzles[0].id: not 16 lowercase hex digits'
 refused truncated 43 'not JSON: '
-refused latin 43 'not JSON: the file is not UTF-8 text'
+refused latin 43 'not JSON: the text is not UTF-8'
 refused emptyfile 43 'not JSON: the text is empty'
+refused deep 30 'document[0][0][0][0][0][0][0][0]: nesting deeper than 8'
 refused witness 0 ''
 refused empty 0 ''
 
@@ -344,6 +356,14 @@ expect_err "min_presses is" "says min_presses differs"
 replay "$TMP/empty.json"
 expect_rc 1 "an empty pack is not a pass"
 expect_line "replayed 0 puzzles: 0 solved, 0 failed" "empty pack"
+expect_err "replay: $TMP/empty.json: the pack has no puzzles" "an empty pack says so"
+
+# Issue #31: nesting (100 KB nested 50,000 deep crashed the engine in
+# JSON.parse), integer bounds, duplicate ids, how values are shown
+# (tests/loaders/cases.py, the same documents and messages in every
+# runtime). No script error either.
+make_cases "$TMP/classic-5x5.json"
+run_cases godot replay
 
 # --- files that cannot be read, usage, standard input, no runtime -----------
 replay "$TMP/no-such.json"
@@ -359,7 +379,13 @@ cp "$TMP/classic-5x5.json" "$TMP/secret.json"
 chmod 000 "$TMP/secret.json"
 chmod 755 "$TMP" "$TMP/elsewhere"
 chmod 777 "$TMP/tmp"
-(cd "$TMP/elsewhere" && TMPDIR=$TMP/tmp as_user "$REPLAY" "$TMP/secret.json") \
+# As root, as_user runs the driver as nobody, who may not reach the
+# checkout (a clone inside a 0700 folder): it runs a copy of the loader
+# in $TMP, world-readable, so that only the file is what it cannot read.
+mkdir -m 755 "$TMP/pub"
+cp -R "$LOADER" "$TMP/pub/godot"
+chmod -R a+rX "$TMP/pub"
+(cd "$TMP/elsewhere" && TMPDIR=$TMP/tmp as_user "$TMP/pub/godot/replay" "$TMP/secret.json") \
     >"$TMP/out" 2>"$TMP/err" </dev/null
 rc=$?
 expect_rc 66 "an unreadable file"

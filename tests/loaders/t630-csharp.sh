@@ -14,6 +14,7 @@
 # missing runtime FAILS (apt-get install mono-mcs mono-runtime
 # libnewtonsoft-json-cil-dev).
 . "$(dirname "$0")/../cli/lib.sh"
+. "$TOP/tests/loaders/cases.sh"
 
 REPLAY=$TOP/loaders/csharp/replay
 LOADER=$TOP/loaders/csharp/QuenchPack.cs
@@ -87,7 +88,7 @@ edits = [
     ("classic-5x5", "nothing", 'd["puzzles"] = []'),
     # Newtonsoft turns a date-like string into a date unless told not to.
     ("classic-3x3", "datetitle",
-     'd["pack"]["title"] = "2024-01-02T03:04:05Z"; d["puzzles"][0]["seed"] = "2024-01-02"'),
+     'd["pack"]["title"] = "2024-01-02T03:04:05Z"; d["puzzles"][0]["source"] = "2024-01-02"'),
 ]
 for src, name, code in edits:
     with open(f"{sys.argv[1]}/{src}.json") as f:
@@ -222,9 +223,10 @@ static class Api
                           + " cell 1 clockwise " + (r1.x > r0.x) + " top " + F(r0.y));
 
         Console.WriteLine("refusal " + Where("{\"format\": \"quench-pack\", \"format_version\": 3}")
-                          + " " + Where("[") + " " + Where("{\"format\": \"ldtk\"}"));
+                          + " " + Where("[") + " " + Where("{\"format\": \"ldtk\"}")
+                          + " " + Where(new string('[', 100000)) + " " + QuenchPack.MaxDepth);
         Pack dated = QuenchPack.ReadFile(Path.Combine(dir, "datetitle.json"));
-        Console.WriteLine("date-like title " + dated.title + " seed " + dated.puzzles[0].seed);
+        Console.WriteLine("date-like title " + dated.title + " source " + dated.puzzles[0].source);
         return 0;
     }
 
@@ -274,8 +276,8 @@ hexagon neighbours at 1.000000
 hexagon rows 1.000000,2.000000,3.000000 / 0.500000,1.500000,2.500000,3.500000 / 0.000000,1.000000,2.000000,3.000000,4.000000 / 0.500000,1.500000,2.500000,3.500000 / 1.000000,2.000000,3.000000
 ring neighbours at 1.500000
 ring cell 0 at 12 o'clock True cell 1 clockwise True top 0.000000
-refusal 'format_version' '' 'format'
-date-like title 2024-01-02T03:04:05Z seed 2024-01-02
+refusal 'format_version' '' 'format' 'document[0][0][0][0][0][0][0][0]' 8
+date-like title 2024-01-02T03:04:05Z source 2024-01-02
 EOF
 } >"$TMP/want"
 if diff "$TMP/want" "$TMP/out" >"$TMP/diff"; then ok; else
@@ -303,15 +305,15 @@ for bad in \
     'shortstate:puzzles[0].state: 24 values, the rule has 25 cells' \
     'longgoal:rules[0].goal: 26 values, the rule has 25 cells' \
     'badeffect:rules[0].cells[0].effects[0].cell: 25 is outside 0..24' \
-    'norule:puzzles[2].rule: no rule with hash 0000' \
+    'norule:puzzles[2].rule: no rule with hash "0000' \
     'fraction:puzzles[0].min_presses: 1.5 is not an integer' \
     'infinite:puzzles[0].min_presses: Infinity is not an integer' \
-    'huge:puzzles[0].min_presses: 1000000000000000000000000000000 is outside' \
+    'huge:puzzles[0].min_presses: 1e+30 is outside 0..1048576' \
     'negative:puzzles[0].index: -2 is outside -1..' \
     'kind:rules[0].board.kind: "triangle" is not one of grid, hex, hexagon, graph' \
     'truncated:not JSON: ' \
-    'empty:not JSON: the document is empty' \
-    'latin1:not UTF-8'; do
+    'empty:not JSON: the text is empty' \
+    'latin1:not JSON: the text is not UTF-8'; do
     f=${bad%%:*}
     replay "$TMP/$f.json"
     expect_rc 65 "refuses $f.json"
@@ -332,17 +334,24 @@ expect_err "min_presses is" "min_presses differs"
 replay "$TMP/nothing.json"
 expect_rc 1 "an empty pack is not a pass"
 expect_line "replayed 0 puzzles: 0 solved, 0 failed" "empty pack"
+expect_err "replay: $TMP/nothing.json: the pack has no puzzles" "an empty pack says so"
+
+# Issue #31: nesting, integer bounds, duplicate ids, how values are shown
+# (tests/loaders/cases.py, the same documents and messages in every
+# runtime).
+make_cases "$TMP/classic-5x5.json"
+run_cases csharp replay
 
 # --- files, arguments, runtime ----------------------------------------------
 replay "$TMP/no-such.json"
 expect_rc 66 "a missing file"
-expect_err "no-such.json: cannot read" "a missing file is named"
+expect_err "replay: $TMP/no-such.json: cannot read (" "a missing file is named"
 replay ""
 expect_rc 66 "an empty path"
 mkdir -p "$TMP/rules"
 replay "$TMP/rules"
 expect_rc 66 "a directory"
-expect_err "rules: cannot read: a directory" "a directory is named"
+expect_err "replay: $TMP/rules: cannot read (a directory)" "a directory is named"
 (cd / && "$REPLAY" - <"$TMP/classic-5x5.json") >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 0 "- reads standard input"
@@ -354,12 +363,18 @@ replay "$TMP/classic-5x5.json" "$TMP/classic-3x3.json"
 expect_rc 64 "two arguments"
 # Unreadable: root reads anything, so as root the driver runs as nobody,
 # who cannot write this test's cache either: it compiles into a temporary
-# directory of its own, which must go when it ends.
+# directory of its own, which must go when it ends. Nobody may not reach
+# the checkout (a clone inside a 0700 folder): it runs a copy of the
+# loader in $TMP, world-readable, so that only the file is what it cannot
+# read.
 cp "$TMP/classic-5x5.json" "$TMP/locked.json"
 chmod 000 "$TMP/locked.json"
 chmod 755 "$TMP"
 mkdir -m 1777 "$TMP/tmp"
-(cd / && HOME=/nonexistent TMPDIR=$TMP/tmp as_user "$REPLAY" "$TMP/locked.json") >"$TMP/out" 2>"$TMP/err"
+mkdir -m 755 "$TMP/pub"
+cp -R "$TOP/loaders/csharp" "$TMP/pub/csharp"
+chmod -R a+rX "$TMP/pub"
+(cd / && HOME=/nonexistent TMPDIR=$TMP/tmp as_user "$TMP/pub/csharp/replay" "$TMP/locked.json") >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 66 "an unreadable file"
 expect_err "locked.json: cannot read" "an unreadable file is named"
