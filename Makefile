@@ -1,6 +1,7 @@
 # quench: build, test, benchmark and install.
 #
 #   make                      optimised build/quench and build/libquench.a
+#   make test [T=PATTERN]     the fast tier: unit and fast CLI tests, < 60 s
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
 #   make check-loaders        the game loaders (loaders/) in their runtimes
@@ -91,7 +92,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
-.PHONY: completions all deps check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ)
@@ -155,10 +156,24 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
 	$(CC) $(ALL_CFLAGS) $(M4RI_FLAGS) -MF $(OBJ_DIR)/bench/$*.d -o $@ $< \
 	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
 
+# The determinism matrix (release only) counts in the suite's total.
+DET_RES = $(abspath $(OUT))/determinism.res
 check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz
-	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh
+	@rm -f $(DET_RES)
+	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh --res $(DET_RES)
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
-	  VARIANT=$(VARIANT) sh tests/run.sh $(TEST_BIN)
+	  VARIANT=$(VARIANT) sh tests/run.sh \
+	  $(if $(filter release,$(VARIANT)),--res $(DET_RES)) $(TEST_BIN)
+
+# The inner loop: the unit tests and the fast CLI tests (those without a
+# "tier: full" line) of this build, installing nothing; T=PATTERN runs
+# only the tests whose name contains PATTERN, of every tier (make test
+# T=t545). Needs the tools make check installs (python3, sqlite3, ...)
+# where a test uses them.
+test: $(QUENCH) $(TEST_BIN)
+	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
+	  VARIANT=$(VARIANT) sh tests/run.sh \
+	  $(if $(T),--only '$(T)',--fast) $(TEST_BIN)
 
 # The reference loaders (loaders/, issue #21), each in its game's runtime:
 # node and Chromium, lua5.4 and LuaJIT, godot3-server, mono. A missing

@@ -1,9 +1,19 @@
 #!/bin/sh
-# tests/run.sh [-j N] [-d DIR]... [UNIT...]: run every unit-test program
-# given as arguments, then every tNNN-*.sh in each DIR (default tests/cli),
-# N at a time (default: the number of cores), and print one total line
-# "N passed, N failed". Exit 1 on any failure. Environment: QUENCH (binary
-# under test), OUT (build directory).
+# tests/run.sh [-j N] [-d DIR]... [--fast] [--only PATTERN] [--res FILE]
+#              [UNIT...]: run every unit-test program given as arguments,
+# then every tNNN-*.sh in each DIR (default tests/cli), N at a time
+# (default: the number of cores), and print one total line "N passed, N
+# failed". Exit 1 on any failure. Environment: QUENCH (binary under test),
+# OUT (build directory).
+#
+#   --fast          leave out the tests of the full tier: a script with a
+#                   line "# tier: full (why)", a unit program whose source
+#                   (tests/unit/NAME.c) has a line "/* tier: full (why) */"
+#                   (make test; make check runs every tier)
+#   --only PATTERN  run only the tests whose name contains PATTERN (a
+#                   shell pattern: "t545", "test_st*"), in every tier
+#   --res FILE      count FILE's "PASSED FAILED" (a check run before this
+#                   one, the determinism matrix) in the total
 #
 # Each test runs in its own temporary directory and writes only there, so
 # tests can run side by side; a result line is printed as each one ends and
@@ -48,11 +58,15 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 dirs=
+fast=0 only= res=
 while [ $# -gt 0 ]; do
     case $1 in
         -j) jobs=$2; shift 2 ;;
         -j*) jobs=${1#-j}; shift ;;
         -d) dirs="$dirs $2"; shift 2 ;;
+        --fast) fast=1; shift ;;
+        --only) only=$2; shift 2 ;;
+        --res) res=$2; shift 2 ;;
         *) break ;;
     esac
 done
@@ -71,12 +85,32 @@ slow='test_store t440-crash-faults.sh t420-generate-db.sh t310-validate.sh t330-
         done
     done
 } >"$work/all"
-for s in $slow; do grep -E "(^|/)$s\$" "$work/all"; done >"$work/queue"
-grep -v -x -F -f "$work/queue" "$work/all" >>"$work/queue"
+# source TEST: the file whose text says the test's tier.
+source_of() {
+    case $1 in
+        *.sh) echo "$top/$1" ;;
+        *) echo "$top/tests/unit/$(basename "$1").c" ;;
+    esac
+}
+# keep TEST: 0 when the options leave TEST out.
+keep() {
+    name=$(basename "$1")
+    if [ -n "$only" ]; then
+        # shellcheck disable=SC2254
+        case $name in *$only*) return 0 ;; *) return 1 ;; esac
+    fi
+    [ "$fast" -eq 1 ] || return 0
+    ! grep -q -E '^(# |/\* )tier: full' "$(source_of "$1")" 2>/dev/null
+}
+while read -r t; do
+    if keep "$t"; then echo "$t"; fi
+done <"$work/all" >"$work/kept"
+for s in $slow; do grep -E "(^|/)$s\$" "$work/kept"; done >"$work/queue"
+grep -v -x -F -f "$work/queue" "$work/kept" >>"$work/queue"
 
 queued=$(wc -l <"$work/queue")
 if [ "$queued" -eq 0 ]; then
-    echo "FAIL no tests found (in$dirs)"
+    echo "FAIL no tests found (in$dirs${only:+ matching '$only'})"
     exit 1
 fi
 start=$(date +%s)
@@ -86,6 +120,14 @@ units=$(grep -c -v '\.sh$' "$work/queue")
 echo "ran $units unit test programs and $((queued - units)) test scripts" \
     "(from$dirs), $jobs at a time, in $(($(date +%s) - start)) s"
 ran=$(ls "$work"/*.res 2>/dev/null | wc -l)
+if [ -n "$res" ]; then
+    if [ -r "$res" ]; then
+        cp "$res" "$work/before.res"
+    else
+        echo "FAIL $res: no result of the checks run before the tests"
+        echo "0 1" >"$work/before.res"
+    fi
+fi
 pass=$(cat "$work"/*.res 2>/dev/null | awk '{p += $1} END {print p + 0}')
 fail=$(cat "$work"/*.res 2>/dev/null | awk '{f += $2} END {print f + 0}')
 if [ "$ran" -ne "$queued" ]; then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (kill -9 rounds over generate --db: most of a minute)
 # t420: `quench generate --db`: puzzles stored as they are generated, a
 # batch per transaction, printed only after their batch committed; kill -9
 # at random moments leaves an intact database with no partial batch and

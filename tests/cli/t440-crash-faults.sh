@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (kill -9 rounds and an allocation sweep: minutes)
 # t440: the small versions of `make torture`'s crash and fault runs (issue
 # #9): kill -9 rounds over generate, pack edits, import and migrations
 # (scripts/killtorture.py), and the allocation-failure sweep of a few

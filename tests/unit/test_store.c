@@ -1,3 +1,4 @@
+/* tier: full (crash, lock and merge cases on real files: minutes) */
 /*
  * test_store.c: the SQLite store on real files in a temporary directory
  * (and :memory: for the schema version): migrations, application_id,
