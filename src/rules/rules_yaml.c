@@ -29,6 +29,7 @@ typedef struct ctx {
     size_t nlines;
     const qn_rules_yaml_kind *kind;
     qn_err *err;
+    int at_byte; /* prescan failed at a byte of the text (NUL, UTF-8) */
 } ctx;
 
 static qn_mark mk(yaml_mark_t m)
@@ -68,6 +69,18 @@ static qn_mark offset_mark(const ctx *c, size_t off)
     return m;
 }
 
+/* The byte at offset i is refused: "WHAT 0xNN" (or WHAT alone for NUL),
+ * at its place. */
+static int bad_byte(ctx *c, size_t i, const char *what)
+{
+    unsigned char b = (unsigned char)c->buf[i];
+
+    c->at_byte = 1;
+    if (!b)
+        return syn(c, offset_mark(c, i), "%s", what);
+    return syn(c, offset_mark(c, i), "%s 0x%02x", what, b);
+}
+
 /*
  * Bytes libyaml would take but a rule file or recipe must not contain, found
  * before parsing so the message can be exact: other encodings, NUL bytes and
@@ -88,7 +101,7 @@ static int prescan(ctx *c)
         return syn(c, one, "file is UTF-16; %s must be UTF-8", c->kind->files);
     while (i < n) {
         if (s[i] == 0)
-            return syn(c, offset_mark(c, i), "NUL byte in file");
+            return bad_byte(c, i, "NUL byte in file");
         if (s[i] < 0x80) {
             i++;
             continue;
@@ -106,19 +119,17 @@ static int prescan(ctx *c)
             cp = s[i] & 0x07;
             min = 0x10000;
         } else {
-            return syn(c, offset_mark(c, i), "invalid UTF-8 byte 0x%02x", s[i]);
+            return bad_byte(c, i, "invalid UTF-8 byte");
         }
         for (j = 1; j <= need; j++) {
             if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
-                return syn(c, offset_mark(c, i),
-                           "invalid UTF-8 sequence starting with byte 0x%02x",
-                           s[i]);
+                return bad_byte(c, i,
+                                "invalid UTF-8 sequence starting with "
+                                "byte");
             cp = (cp << 6) | (s[i + j] & 0x3f);
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return syn(c, offset_mark(c, i),
-                       "invalid UTF-8 sequence starting with byte 0x%02x",
-                       s[i]);
+            return bad_byte(c, i, "invalid UTF-8 sequence starting with byte");
         i += need + 1;
     }
     return QN_OK;
@@ -527,7 +538,7 @@ static int parse_tree(ctx *c, node **root_out)
 int qn_rules__yaml_tree(node **out, const char *text, size_t len,
                         const qn_rules_yaml_kind *kind, qn_err *err)
 {
-    ctx c = {text, len, NULL, 0, kind, err};
+    ctx c = {text, len, NULL, 0, kind, err, 0};
     qn_mark one = {1, 1};
     int rc;
 
@@ -538,10 +549,14 @@ int qn_rules__yaml_tree(node **out, const char *text, size_t len,
         c.buf += 3;
         c.len -= 3;
     }
-    if ((rc = prescan(&c)) != QN_OK)
-        return rc;
+    rc = prescan(&c);
     index_lines(&c);
-    rc = parse_tree(&c, out);
+    /* a byte no rule file may hold, in a file without a 'quench:' line:
+     * neither the byte nor its place is said (unmarked) */
+    if (rc != QN_OK && c.at_byte && kind->marker && !has_marker_line(&c))
+        rc = qn_err_set(err, QN_EINVAL, 0, 0, "%s", kind->not_marked);
+    if (rc == QN_OK)
+        rc = parse_tree(&c, out);
     free(c.lines);
     if (rc == QN_OK && !*out)
         rc = qn_rules__fail(err, one, "%s", kind->empty);

@@ -347,7 +347,8 @@ hash='$6$Yq3xVb1c$Hx5p0wMZkT4r9aQe7sLfN2dUcJvB8yGiKoPlRnAtEhWmXzQsDgFjCkVbNyHuTi
 printf 'root:%s:19876:0:99999:7:::\ndaemon:*:19876:0:99999:7:::\n' "$hash" >shadow
 printf 'secret: hunter2-abcdef\nsecret: hunter2-abcdef\n' >dup.yaml
 printf 'password: !!binary aHVudGVyMg==\n' >tag.yaml
-for f in shadow dup.yaml tag.yaml; do
+printf 'hunter2\n\377\376secret\n' >key.bin
+for f in shadow dup.yaml tag.yaml key.bin; do
     recipe leak.yaml <<EOF
   - name: leak
     rules: $f
@@ -358,13 +359,13 @@ EOF
         qt $v pack build leak.yaml --plan
         expect_rc 65 "$f $v: refused"
         expect_err "leak.yaml:5:12: section 'leak': $f: not a rule file" "$f $v: said so, located in the recipe"
-        if grep -qE 'Yq3x|hunter|aHVu|root|daemon|password|secret' "$TMP/err"; then
+        if grep -qE 'Yq3x|hunter|aHVu|root|daemon|password|secret|0xff' "$TMP/err"; then
             not_ok "$f $v: its content quoted: $(cat "$TMP/err")"
         else ok; fi
     done
     qt -v rules check "$f"
     expect_rc 65 "rules check $f"
-    if grep -qE 'Yq3x|hunter|aHVu|root|daemon|password|secret' "$TMP/err"; then
+    if grep -qE 'Yq3x|hunter|aHVu|root|daemon|password|secret|0xff' "$TMP/err"; then
         not_ok "rules check $f: its content quoted"
     else ok; fi
 done
