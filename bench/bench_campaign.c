@@ -51,7 +51,7 @@ static double build(const qn_recipe *r, const char *path, int *puzzles)
     if (rc == QN_OK)
         rc = qn_campaign_unchanged(s, r, &same, &err);
     if (rc == QN_OK && !same)
-        rc = qn_campaign_plan(&c, r, 2, &err);
+        rc = qn_campaign_plan(&c, r, 2, 0, &err);
     if (rc == QN_OK && !same && (rc = qn_campaign_build(c, s, &st, &err)) ==
                                     QN_OK)
         *puzzles = (int)st.puzzles;

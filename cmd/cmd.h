@@ -291,9 +291,11 @@ extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 
 /* cmd_pack_build.c: `pack build RECIPE`: plan, or build into s (NULL
- * with plan); the report into out; an exit status. */
+ * with plan), the plan's pilots under budget graded states (0: the
+ * default, QN_CAMPAIGN_PLAN_BUDGET); the report into out; an exit
+ * status. */
 int cmd_pack_build(const qn_ctx *ctx, struct qn_store *s, const char *recipe,
-                   int plan, int jobs, int json, qn_buf *out);
+                   int plan, int jobs, uint64_t budget, int json, qn_buf *out);
 
 qn_cmd_fn cmd_pack, cmd_db;
 extern const char cmd_pack_usage[], cmd_db_usage[];

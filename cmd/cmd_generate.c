@@ -270,7 +270,9 @@ static void settle_seed(gen_cli *gc)
 }
 
 /* Everything before the first record: the checks, the seed, the grading,
- * the database and the output. An exit status (reported). */
+ * the plan, the database and the output. The plan comes before the
+ * database and the output: a target refused (65) creates nothing. An
+ * exit status (reported). */
 static int setup(gen_cli *gc, qn_err *err)
 {
     int status;
@@ -278,7 +280,8 @@ static int setup(gen_cli *gc, qn_err *err)
     if ((status = check_gradable(gc)) != QN_EXIT_OK)
         return status;
     settle_seed(gc);
-    if (setup_grading(gc, err) != QN_OK)
+    if (setup_grading(gc, err) != QN_OK ||
+        qn_gen_prepare(&gc->prep, gc->g, &gc->o, NULL, err) != QN_OK)
         return qn_report(gc->ctx, err);
     cmd_generate_prepare_format(gc);
     if (gc->db_opt && (status = cmd_generate_setup_store(gc)) != QN_EXIT_OK)
@@ -301,7 +304,7 @@ static int run(gen_cli *gc, qn_gen_stats *st, qn_err *err)
                            gc->store ? cmd_generate_emit_stored
                                      : cmd_generate_emit_puzzle,
                            progress, gc, &interrupted};
-    return qn_gen_run(gc->g, &gc->o, &hooks, st, err);
+    return qn_gen_run_prepared(gc->prep, &hooks, st, err);
 }
 
 /* --db, once the run returned rc: what was stored is kept, on success,
@@ -337,11 +340,6 @@ static int run_to_end(gen_cli *gc, qn_err *err)
         qn_buf_release(&summary);
         return status;
     }
-    if (rc == QN_EINVAL) { /* nothing started: no output file at all */
-        qn_buf_release(&summary);
-        cmd_out_discard(&gc->out);
-        return qn_report(gc->ctx, err);
-    }
     qn_buf_add(&gc->buf, summary.buf, summary.len);
     qn_buf_release(&summary);
     status = cmd_generate_close_output(gc);
@@ -361,6 +359,7 @@ static void release(gen_cli *gc)
     qn_buf_release(&gc->buf);
     for (size_t i = 0; i < gc->tiers.n; i++)
         qn_buf_release(&gc->grade_esc[i]);
+    qn_gen_prepared_free(gc->prep);
     qn_distrib_free(gc->dist);
     qn_solver_free(gc->g);
 }

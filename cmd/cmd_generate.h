@@ -40,6 +40,8 @@ typedef struct gen_cli {
     size_t grade_max;
     char head[128], tail[128];      /* constant record parts */
     qn_distrib *dist;
+    qn_gen_prepared *prep; /* the run's plan, made before anything is
+                              created (a refused target leaves nothing) */
     cmd_out out;
     qn_buf buf;
     double t0, last_progress;

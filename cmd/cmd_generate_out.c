@@ -220,6 +220,13 @@ static void write_target(qn_jsonw *w, const qn_gen_stats *st)
     else
         qn_jsonw_real(w, t->distinct);
     qn_jsonw_key(w, "target_distinct_exact"), qn_jsonw_bool(w, t->exact);
+    if (t->at_least > 0 && t->at_least < 0x1p53) {
+        qn_jsonw_key(w, "target_distinct_at_least");
+        qn_jsonw_uint(w, (uint64_t)t->at_least);
+    } else if (t->at_least > 0) { /* no exact integer: its logarithm */
+        qn_jsonw_key(w, "target_distinct_at_least_log2");
+        qn_jsonw_real(w, t->at_least_log2);
+    }
     if (t->distinct >= 0 && !t->exact) {
         qn_jsonw_key(w, "target_distinct_95");
         qn_jsonw_arr(w);
@@ -235,8 +242,15 @@ static void write_target(qn_jsonw *w, const qn_gen_stats *st)
         qn_jsonw_end(w);
         qn_jsonw_key(w, "spread_hi_estimated");
         qn_jsonw_bool(w, t->hi_estimated);
+        qn_jsonw_key(w, "spread_counts"), qn_jsonw_uint(w, t->counts);
+        qn_jsonw_key(w, "spread_unreached"), qn_jsonw_uint(w, t->unreached);
+        qn_jsonw_key(w, "spread_cannot_tell");
+        qn_jsonw_bool(w, t->cannot_tell);
+        qn_jsonw_key(w, "retired"), qn_jsonw_uint(w, st->retired);
         qn_jsonw_key(w, "ahead"), qn_jsonw_uint(w, st->ahead);
     }
+    qn_jsonw_key(w, "max_presses"), qn_jsonw_uint(w, t->max_presses);
+    qn_jsonw_key(w, "max_presses_exact"), qn_jsonw_bool(w, t->max_exact);
 }
 
 void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,

@@ -42,10 +42,12 @@ const char cmd_pack_usage[] =
     "                       their order\n"
     "  rename NAME NEW      rename a pack\n"
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
-    "  build RECIPE [--plan] [--jobs N] [--json]\n"
+    "  build RECIPE [--plan] [--jobs N] [--plan-budget N] [--json]\n"
     "                       build (or rebuild) the pack a campaign recipe\n"
     "                       describes (docs/CAMPAIGNS.md); --plan says what\n"
-    "                       each section's target holds and draws nothing\n"
+    "                       each section's target holds and draws nothing;\n"
+    "                       --plan-budget: states the plan's pilots may\n"
+    "                       grade (default 33554432)\n"
     "\n"
     "Each change says what it did on one line of stdout (nothing with -q).\n"
     "--json, on every subcommand, prints one JSON object instead: list an\n"
@@ -88,7 +90,9 @@ static const struct option o_json[] = {OPT_JSON, OPT_END};
 static const struct option o_build[] = {
     {"plan", no_argument, NULL, 'P'},
     {"jobs", required_argument, NULL, 'J'},
-    OPT_JSON, OPT_END};
+    {"plan-budget", required_argument, NULL, 'B'},
+    OPT_JSON,
+    OPT_END};
 static const struct option o_pack[] = {
     {"db", required_argument, NULL, 'D'}, OPT_END};
 
@@ -324,7 +328,7 @@ typedef struct popts {
     const char *title, *description, *author;
     int json, svg, plan, names;
     int64_t at;
-    uint64_t jobs;
+    uint64_t jobs, budget;
 } popts;
 
 /* Parse the options of subcommand sub (argv[0]); *first is the first
@@ -352,6 +356,13 @@ static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
             if (cmd_parse_u64(optarg, &o->jobs) || o->jobs > 1024)
                 return qn_usage_error("pack build: --jobs needs 0..1024, "
                                       "got '%s'",
+                                      optarg);
+            break;
+        case 'B':
+            if (cmd_parse_u64(optarg, &o->budget) || o->budget == 0)
+                return qn_usage_error("pack build: --plan-budget needs a "
+                                      "positive number of states, got "
+                                      "'%s'",
                                       optarg);
             break;
         case 'p':
@@ -788,8 +799,8 @@ static int sub_build(pack_cmd *pc, const pack_args *pa)
 
     if ((st = need(pa, pa->nargs == 1, "RECIPE")))
         return st;
-    return cmd_pack_build(pc->ctx, pc->s, pa->a[0], pa->o.plan,
-                          (int)pa->o.jobs, pc->json, &pc->out);
+    return cmd_pack_build(pc->ctx, pc->s, pa->a[0], pa->o.plan, (int)pa->o.jobs,
+                          pa->o.budget, pc->json, &pc->out);
 }
 
 /* The subcommands by their id in pack_subs. */

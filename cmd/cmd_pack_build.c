@@ -39,10 +39,26 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
         qn_jsonw_key(w, "mode"), qn_jsonw_str(w, qn_gen_mode_name(t->mode));
         qn_jsonw_key(w, "distinct");
         if (t->distinct < 0)
-            qn_jsonw_null(w); /* a common target: not counted */
-        else
+            qn_jsonw_null(w); /* not counted nor estimated */
+        else if (t->exact)
             qn_jsonw_uint(w, (uint64_t)(t->distinct + 0.5));
+        else /* an estimate, maybe past 2^64 */
+            qn_jsonw_real(w, t->distinct);
         qn_jsonw_key(w, "exact"), qn_jsonw_bool(w, t->exact);
+        qn_jsonw_key(w, "at_least"); /* exact, or past 2^53: its log2 */
+        if (t->at_least > 0 && t->at_least < 0x1p53)
+            qn_jsonw_uint(w, (uint64_t)t->at_least);
+        else
+            qn_jsonw_null(w);
+        if (t->at_least > 0) {
+            qn_jsonw_key(w, "at_least_log2");
+            qn_jsonw_real(w, t->at_least_log2);
+        }
+        if (t->mode == QN_GEN_SPREAD) {
+            qn_jsonw_key(w, "counts"), qn_jsonw_uint(w, t->counts);
+            qn_jsonw_key(w, "unreached"), qn_jsonw_uint(w, t->unreached);
+            qn_jsonw_key(w, "cannot_tell"), qn_jsonw_bool(w, t->cannot_tell);
+        }
         qn_jsonw_end(w);
         return;
     }
@@ -58,11 +74,33 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
     if (t->exact)
         qn_buf_addf(out, "%.0f distinct %s\n", t->distinct,
                     t->distinct == 1 ? "puzzle exists" : "puzzles exist");
-    else if (t->distinct < 0)
-        qn_buf_adds(out, "too many to count (a common target)\n");
-    else
+    else if (t->mode == QN_GEN_SPREAD && t->cannot_tell)
+        qn_buf_addf(out, "cannot tell: no pilot climb reached any of its "
+                         "counts, which may not exist (the build may run "
+                         "out of draws, exit 75)\n");
+    else if (t->mode == QN_GEN_SPREAD) {
+        qn_buf_addf(out, "%zu %s reached by pilot climbs", t->counts,
+                    t->counts == 1 ? "count" : "counts");
+        if (t->unreached)
+            qn_buf_addf(out, " (%llu not reached, left out)",
+                        (unsigned long long)t->unreached);
+        qn_buf_adds(out, "; how many puzzles each holds is not known (a "
+                         "count found dry is retired)\n");
+    } else if (t->distinct >= 0)
         qn_buf_addf(out, "about %.3g distinct puzzles (95%%: %.3g..%.3g)\n",
                     t->distinct, t->distinct_lo, t->distinct_hi);
+    else if (t->at_least > 0 && t->at_least < 0x1p53)
+        qn_buf_addf(out,
+                    "at least %.0f distinct puzzles (its solvable "
+                    "states over its symmetries)\n",
+                    t->at_least);
+    else if (t->at_least > 0)
+        qn_buf_addf(out,
+                    "at least 2^%.1f distinct puzzles (its solvable "
+                    "states over its symmetries)\n",
+                    t->at_least_log2);
+    else
+        qn_buf_adds(out, "not counted\n");
 }
 
 static void plan_report(qn_buf *out, int json, const qn_recipe *r,
@@ -75,15 +113,20 @@ static void plan_report(qn_buf *out, int json, const qn_recipe *r,
         qn_jsonw_obj(&w);
         qn_jsonw_key(&w, "pack"), qn_jsonw_str(&w, r->pack);
         qn_jsonw_key(&w, "recipe_hash"), qn_jsonw_str(&w, r->hash);
+        qn_jsonw_key(&w, "rules"), qn_jsonw_uint(&w, qn_campaign_nrules(c));
+        qn_jsonw_key(&w, "plan_grades");
+        qn_jsonw_uint(&w, qn_campaign_plan_grades(c));
         qn_jsonw_key(&w, "parts");
         qn_jsonw_arr(&w);
     } else {
         qn_buf_adds(out, "pack ");
         qn_text_escape(out, r->pack);
-        qn_buf_addf(out, ": %llu %s in %zu %s\n",
+        qn_buf_addf(out, ": %llu %s in %zu %s, %zu %s\n",
                     (unsigned long long)r->total,
                     qn_plural(r->total, "puzzle", "puzzles"), r->nsections,
-                    qn_plural(r->nsections, "section", "sections"));
+                    qn_plural(r->nsections, "section", "sections"),
+                    qn_campaign_nrules(c),
+                    qn_plural(qn_campaign_nrules(c), "rule", "rules"));
     }
     for (size_t i = 0; i < qn_campaign_nparts(c); i++)
         plan_row(out, json ? &w : NULL, r, qn_campaign_part_at(c, i));
@@ -148,8 +191,8 @@ static void build_report(qn_buf *out, int json, qn_store *s,
                     qn_plural(st->draws, "draw", "draws"));
 }
 
-int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
-                   int plan, int jobs, int json, qn_buf *out)
+int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe, int plan,
+                   int jobs, uint64_t budget, int json, qn_buf *out)
 {
     qn_recipe *r = NULL;
     qn_campaign *c = NULL;
@@ -169,7 +212,7 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe,
         return QN_EXIT_OK;
     }
     if (rc == QN_OK)
-        rc = qn_campaign_plan(&c, r, jobs, &err);
+        rc = qn_campaign_plan(&c, r, jobs, budget, &err);
     if (rc == QN_OK && plan) {
         plan_report(out, json, r, c);
     } else if (rc == QN_OK) {

@@ -91,12 +91,8 @@ int qn_report(const qn_ctx *ctx, const qn_err *err)
 {
     char where[300];
 
-    if (err->source[0] && err->line > 0)
-        snprintf(where, sizeof(where), "%s:%d:%d: ", err->source, err->line,
-                 err->col > 0 ? err->col : 1);
-    else if (err->source[0])
-        snprintf(where, sizeof(where), "%s: ", err->source);
-    else
+    qn_err_place(err, where, sizeof(where));
+    if (!where[0])
         snprintf(where, sizeof(where), "quench: ");
     put_line(where, err->msg);
     if (ctx && ctx->verbose)

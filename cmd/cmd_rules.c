@@ -14,6 +14,7 @@
 #include "quench/grid.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/minpress.h"
 #include "quench/rules.h"
 #include "quench/system.h"
 #include "quench/text.h"
@@ -548,6 +549,7 @@ static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_jsonw_key(&w, "order"), qn_jsonw_uint(&w, qn_rules_nsyms(r));
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "hash"), qn_jsonw_str(&w, hash);
+    qn_jsonw_key(&w, "press_bound"), qn_jsonw_uint(&w, qn_minpress_bound(sys));
     json_tiers(&w, di);
     json_distribution(&w, di);
     if (matrix) {
@@ -687,6 +689,9 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_buf_addf(out, "%s\n", qn_rules_symmetry_name(r));
     label(out, "hash:");
     qn_buf_addf(out, "%s\n", hash);
+    label(out, "press bound:");
+    qn_buf_addf(out, "%llu (no solvable state needs more: the coset bound)\n",
+                (unsigned long long)qn_minpress_bound(sys));
     if (di->wanted)
         text_distribution(out, di);
     text_tiers(out, di);

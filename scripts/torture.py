@@ -15,7 +15,9 @@ the quench binary on each and checks:
     "LeakSanitizer", "UndefinedBehaviorSanitizer");
   * with status 65 (and 66/74 for the database kinds) stderr has a located
     message: "FILE:LINE:COL: " for YAML rules, JSON and text inputs when the
-    fault is syntactic, at least "FILE: " (the input's name) otherwise;
+    fault is syntactic, at least "FILE: " (the input's name) otherwise; a
+    rule file whose 'quench' key was hit is "FILE: not a rule file: ...",
+    which by design has no place;
   * wall time under --limit-ms (100 ms; the san build gets --san-multiplier,
     default 5, chosen automatically when the binary's path contains "/san/").
     A case over the limit under --jobs > 1 is re-run alone three times and
@@ -688,6 +690,11 @@ def build_corpus(quench, work, seed):
 
 def located(case, err):
     f = re.escape(case.locate)
+    # a file without its 'quench' key (a corruption hit the key) is "not a
+    # rule file", by design without a place (#31: nothing of such a file is
+    # quoted or shown)
+    if re.search(r'(^|\n)%s: not a rule file: ' % f, err):
+        return True
     if case.need_line_col:
         return re.search(r'(^|\n)(quench: )?%s:\d+:\d+: ' % f, err) is not None
     return re.search(r'(^|\n)(quench: )?(\w+: )?%s(:\d+:\d+)?: ' % f, err) is not None

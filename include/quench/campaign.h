@@ -36,12 +36,31 @@ typedef struct qn_campaign_part {
  * (qn_gen_plan), refusing an impossible part before anything is drawn:
  * QN_EINVAL located at the section (or tier) in the recipe, saying how
  * many distinct puzzles exist and how many were asked for; an unknown
- * tier names the rule's tiers. Rule files fail as their loader says. On
+ * tier names the rule's tiers; a plan past QN_CAMPAIGN_PLAN_BUDGET. A
+ * rule file fails with its loader's code, located at the section's
+ * `rules:` (the file's own place in the message); a rule whose puzzles
+ * cannot be graded exactly is refused as soon as it is factorised. On
  * success *out is the caller's (qn_campaign_free); r must outlive it.
  */
 int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
-                     qn_err *err);
+                     uint64_t budget, qn_err *err);
 void qn_campaign_free(qn_campaign *c); /* NULL-safe */
+
+/*
+ * The planning budget (qn_campaign_plan's budget, 0 for this default):
+ * the states the parts' pilots (qn_gen_plan, on rules past the exact
+ * distribution) may grade in all, about 5 min of classic 9x9 on one
+ * core. A plan that passes it stops and is refused (located at the part
+ * that passed it) rather than run for hours.
+ */
+#define QN_CAMPAIGN_PLAN_BUDGET ((uint64_t)1 << 25)
+
+/* The distinct rules the plan loaded: each read, compiled and factorised
+ * once, however many sections name it (the same file, or another file of
+ * the same bytes or the same rule hash). */
+size_t qn_campaign_nrules(const qn_campaign *c);
+/* States the plan's pilots graded (at most QN_CAMPAIGN_PLAN_BUDGET). */
+uint64_t qn_campaign_plan_grades(const qn_campaign *c);
 
 size_t qn_campaign_nparts(const qn_campaign *c);
 const qn_campaign_part *qn_campaign_part_at(const qn_campaign *c, size_t i);

@@ -193,6 +193,19 @@ uint64_t qn_census_distinct(const qn_census *c, size_t m);
 uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i,
                        uint8_t *d_out);
 
+/*
+ * How many orbits the rule's symmetry group (qn_rules_sym) has on its
+ * solvable states, the goal's included: so a rule holds *out - 1 distinct
+ * puzzles in all, as the generator dedups them. Needs neither the
+ * distribution nor an enumeration: Burnside's lemma, each symmetry's fixed
+ * solvable states counted by linear algebra (the states constant on its
+ * cycles that meet the cokernel's conditions: distrib_orbits.c), one
+ * small factorisation per symmetry. sys and r must be the same rule.
+ * Errors: QN_ELIMIT when the rule has 2^64 or more solvable states.
+ */
+int qn_image_orbits(const qn_system *sys, const qn_rules *r, uint64_t *out,
+                    qn_err *err);
+
 /* ---------------------------------------------------------------------
  * Grading tiers: named inclusive press-count ranges, in increasing order,
  * disjoint. Plain value; no heap.

@@ -8,6 +8,8 @@
 #ifndef QN_ERR_H
 #define QN_ERR_H
 
+#include <stddef.h>
+
 typedef enum qn_code {
     QN_OK = 0,
     QN_ERR = -1,         /* unexpected / internal */
@@ -49,6 +51,11 @@ int qn_err_set(qn_err *err, qn_code code, int line, int col, const char *fmt,
 
 /* Set the source (file name) of an error; NULL-safe. */
 void qn_err_source(qn_err *err, const char *source);
+
+/* Where the error is, as a message begins: "SOURCE:LINE:COL: ", or
+ * "SOURCE: " without a line, or "" without a source; into buf (n bytes,
+ * cut short if need be). */
+void qn_err_place(const qn_err *err, char *buf, size_t n);
 
 /* Reset to QN_OK with empty fields; NULL-safe. */
 void qn_err_clear(qn_err *err);

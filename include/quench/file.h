@@ -26,6 +26,17 @@
  */
 int qn_file_open_read(FILE **out, const char *path, qn_err *err);
 
+/*
+ * As qn_file_open_read, for an input that must be a regular file (rule
+ * files and recipes, read whole, often named by another file): a FIFO,
+ * a device or a socket is QN_ENOTFOUND, "cannot open: not a regular file
+ * (a FIFO)", and the open never blocks (O_NONBLOCK, cleared once the
+ * type is known from what was opened): a FIFO without a writer would
+ * otherwise wait for one for ever, and a device such as /dev/tty would
+ * wait for input. "-" is stdin, as before.
+ */
+int qn_file_open_regular(FILE **out, const char *path, qn_err *err);
+
 /* Close what qn_file_open_read opened; stdin and NULL are left alone. */
 void qn_file_close(FILE *f);
 
@@ -39,5 +50,8 @@ void qn_file_close(FILE *f);
  */
 int qn_file_read_all(char **out, size_t *len, const char *path, size_t max,
                      qn_err *err);
+/* The same through qn_file_open_regular. */
+int qn_file_read_regular(char **out, size_t *len, const char *path, size_t max,
+                         qn_err *err);
 
 #endif

@@ -31,16 +31,23 @@
  * Every candidate is graded exactly before it can be emitted.
  *
  * Spread. The counts of a spread are the range's press counts that have
- * at least one puzzle in the target (exact distribution), or every count
- * A..B (other rules; an open B is estimated, see qn_gen_target_info). The
- * run takes the candidates in index order and emits an on-target new
- * puzzle at count v only when no other count still having puzzles has
- * fewer emitted than v: so after any number N of puzzles every count has
- * N / W of them, rounded down or up, except counts that ran out of
- * distinct puzzles, which have all of theirs. The rule does not look at
- * `count`, so the first N puzzles of a longer run are a shorter run's
- * (a larger -n extends a run), and it is decided in index order on the
- * calling thread, so shards, resumes and --jobs give the same puzzles.
+ * at least one puzzle in the target (exact distribution), or, on other
+ * rules, the counts of A..B (an open B estimated, see qn_gen_target_info;
+ * never past the coset bound) that a pilot climb reached: counts it could
+ * not reach are left out, and when it reached none, all of A..B are kept
+ * (the plan says it cannot tell). The run takes the candidates in index
+ * order and emits an on-target new puzzle at count v only when no other
+ * count still having puzzles has fewer emitted than v: so after any
+ * number N of puzzles every count has N / W of them, rounded down or up,
+ * except counts that ran out of distinct puzzles, which have all of
+ * theirs. Without the exact distribution how many a count has is not
+ * known: a count is taken to have run out (retired) when QN_GEN_DRY
+ * candidates in a row aimed at it, while it held the others back, reached
+ * it but brought nothing new (a puzzle seen before, or refused by emit).
+ * The rule does not look at `count`, so the first N puzzles of a longer
+ * run are a shorter run's (a larger -n extends a run), and it is decided
+ * in index order on the calling thread, so shards, resumes and --jobs
+ * give the same puzzles.
  */
 #ifndef QN_GEN_H
 #define QN_GEN_H
@@ -87,7 +94,14 @@ typedef struct qn_gen_opts {
     uint64_t start_index; /* first candidate looked at (resuming a run) */
     uint64_t shard, nshards; /* emit only candidates with index % nshards
                                 == shard (nshards 0 or 1: all); see below */
+    uint64_t plan_budget;    /* states the plan's pilots may grade before it
+                                gives up (QN_ELIMIT); 0: no limit */
 } qn_gen_opts;
+
+/* SPREAD without the exact distribution: candidates in a row that reach
+ * a count holding the others back but bring nothing new before the count
+ * is retired (see "Spread" above). */
+#define QN_GEN_DRY 256
 
 /*
  * Shards. Shard I of N emits exactly the puzzles of the unsharded run
@@ -114,9 +128,28 @@ typedef struct qn_gen_target_info {
                            resolved (the rule's largest count, exact or
                            estimated; see hi_estimated) */
     int hi_estimated;   /* SPREAD on a rule without the exact distribution
-                           and an open range: hi is the highest count that
-                           at least 2 of 64 pilot climbs toward the top
-                           reached (deterministic from the seed) */
+                           and an open range: hi is the highest count,
+                           counting up from lo, that one of 1,024 pilot
+                           climbs aimed at it reached (deterministic from
+                           the seed) */
+    uint64_t max_presses; /* no solvable state needs more presses than
+                             this: the largest count of the exact
+                             distribution (max_exact) or the coset bound
+                             (qn_minpress_bound) */
+    int max_exact;
+    size_t counts;        /* SPREAD: the press counts it spreads over */
+    uint64_t unreached;   /* SPREAD without the distribution: counts of
+                             lo..hi no pilot climb reached, left out */
+    int cannot_tell;      /* ... and none was reached: all of lo..hi are
+                             kept, and whether any exists is not known */
+    double at_least;      /* not exact: distinct puzzles proven to exist
+                             (an unrestricted target: the solvable states
+                             other than the goal over the symmetries,
+                             rounded up), else 0; exact below 2^53 */
+    double at_least_log2; /* its base-2 logarithm (boards past 2^1024
+                             states have no double for at_least: then
+                             at_least is HUGE_VAL) */
+    uint64_t plan_grades; /* states the plan's pilots graded */
     int exact;          /* 1: states and distinct are exact (census) */
     uint64_t states;    /* exact: solvable states in the target */
     double distinct;    /* distinct puzzles: exact, or estimated from the
@@ -130,15 +163,36 @@ typedef struct qn_gen_target_info {
  * Plan a run without running it: choose the mode, check the target and
  * fill *info (for a caller, e.g. a campaign, that reports each section's
  * size before generating). Returns QN_OK; QN_EINVAL for an impossible
- * target, with a message that says why: an empty range, more puzzles
+ * target, with a message that says why: an empty range, a range past the
+ * most presses any state needs (exact, or the coset bound), more puzzles
  * asked than the target holds ("only 1049 distinct puzzles need exactly
- * 15 presses on classic-5x5; asked for 2000"; exact distribution only),
- * or a rule no puzzle of which can be graded exactly. Costs what the run's
- * own planning costs: the census with a distribution (0.02-1 s for
- * classic 5x5), else a pilot of 20,000 samples for a restricted target.
+ * 15 presses on classic-5x5; asked for 2000": the census, with the exact
+ * distribution; on any rule, more than the rule's puzzles in all, counted
+ * by qn_image_orbits when the count passes (solvable states - 1) /
+ * symmetries), or a rule no puzzle of which can be graded exactly;
+ * QN_ELIMIT when the pilots pass o->plan_budget. Costs what the run's own
+ * planning costs: the census with a distribution (0.02-1 s for classic
+ * 5x5), else a pilot of 20,000 samples for a restricted target and, for
+ * a spread, up to 1,024 climbs per count (one when the first arrives).
  */
 int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
                 qn_gen_target_info *info, qn_err *err);
+
+/*
+ * The same plan, kept to run later: *out (the caller's, freed with
+ * qn_gen_prepared_free) holds its own copy of *o and whatever the plan
+ * computed (census, spread counts), so that qn_gen_run_prepared does not
+ * plan again; info as qn_gen_plan. A caller can so refuse an impossible
+ * target before it creates anything (generate --db), or report a plan and
+ * run it. On failure *out is NULL.
+ */
+typedef struct qn_gen_prepared qn_gen_prepared;
+int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *g,
+                   const qn_gen_opts *o, qn_gen_target_info *info, qn_err *err);
+void qn_gen_prepared_free(qn_gen_prepared *p); /* NULL-safe */
+/* 1 when p holds a census (memory up to about 1/4 byte per solvable
+ * state): a caller holding many plans may free it and prepare again. */
+int qn_gen_prepared_heavy(const qn_gen_prepared *p);
 
 /* One emitted puzzle; every pointer is borrowed for the callback. */
 typedef struct qn_gen_puzzle {
@@ -165,6 +219,8 @@ typedef struct qn_gen_stats {
     uint64_t other_shards;/* of those, emitted by other shards */
     uint64_t ahead;       /* SPREAD: new and on target, but at a count
                              that was ahead of the others (not emitted) */
+    uint64_t retired;     /* SPREAD: counts taken to have run out (see
+                             QN_GEN_DRY) */
     qn_gen_mode mode;     /* the mode that ran */
     double rarity;        /* fraction of solvable states on target:
                              exact (EXHAUSTIVE), estimated (others), or
@@ -205,6 +261,9 @@ typedef struct qn_gen_hooks {
  */
 int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
                qn_gen_stats *st, qn_err *err);
+/* Run a prepared plan (once): as qn_gen_run with its options. */
+int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
+                        qn_gen_stats *st, qn_err *err);
 
 /*
  * Regenerate candidate `index` alone (what the run computed for it),

@@ -48,6 +48,19 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
 int qn_minpress_exact(const qn_system *sys, uint64_t limit);
 
 /*
+ * A proven upper bound on the minimal press count of every solvable state
+ * (docs/GENERATE.md, "The press bound"). The least cost over a coset
+ * x0 + K is at most its average, and the average is a sum over the
+ * columns: column i runs uniformly over x0_i + H_i, where H_i = d_i Z/k
+ * is the kernel's projection onto i (d_i = gcd(k, every generator's i-th
+ * entry)), so its average cost is at most (d_i - 1) + (k - d_i) / 2. No
+ * state thus needs more than floor(sum_i (k + d_i) / 2) - ncols presses:
+ * ncols (k - 1) for a trivial kernel, and for k = 2, (columns outside the
+ * kernel's support) + floor(|support| / 2). Costs O(kernel gens x ncols).
+ */
+uint64_t qn_minpress_bound(const qn_system *sys);
+
+/*
  * Visit solutions of A x + s = 0: call fn(ctx, x) for each, in the
  * mixed-radix order of the kernel coefficients, until `limit` were visited
  * or fn returns non-zero. Returns the number visited, or QN_EUNSOLVABLE.

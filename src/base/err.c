@@ -30,6 +30,17 @@ void qn_err_source(qn_err *err, const char *source)
     snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 }
 
+void qn_err_place(const qn_err *err, char *buf, size_t n)
+{
+    if (err->source[0] && err->line > 0)
+        snprintf(buf, n, "%s:%d:%d: ", err->source, err->line,
+                 err->col > 0 ? err->col : 1);
+    else if (err->source[0])
+        snprintf(buf, n, "%s: ", err->source);
+    else if (n)
+        buf[0] = '\0';
+}
+
 void qn_err_clear(qn_err *err)
 {
     if (err)

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "quench/mem.h"
 
@@ -49,24 +51,76 @@ int qn_file_open_read(FILE **out, const char *path, qn_err *err)
     return QN_OK;
 }
 
+/* What a file that is not regular is, for the message. */
+static const char *kind_of(mode_t m)
+{
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+int qn_file_open_regular(FILE **out, const char *path, qn_err *err)
+{
+    struct stat st;
+    int fd, flags, e;
+    FILE *f;
+
+    *out = NULL;
+    if (!strcmp(path, "-"))
+        return qn_file_open_read(out, path, err);
+    qn_err_source(err, path);
+    /* O_NONBLOCK: open(2) of a FIFO without a writer would wait for one
+     * for ever; the type is then read from what was opened, so nothing
+     * swapped in after a check can block either */
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
+        e = errno;
+        return qn_err_set(err, is_noinput(e) ? QN_ENOTFOUND : QN_EIO, 0, 0,
+                          "cannot open: %s", strerror(e));
+    }
+    if (fstat(fd, &st) != 0) {
+        e = errno;
+        close(fd);
+        return qn_err_set(err, QN_EIO, 0, 0, "cannot open: %s", strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (S_ISDIR(st.st_mode)) /* as qn_file_open_read says it */
+            return qn_err_set(err, QN_ENOTFOUND, 0, 0, "cannot open: %s",
+                              strerror(EISDIR));
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                          "cannot open: not a regular file (%s)",
+                          kind_of(st.st_mode));
+    }
+    if ((flags = fcntl(fd, F_GETFL)) < 0 ||
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ||
+        !(f = fdopen(fd, "rb"))) {
+        e = errno;
+        close(fd);
+        return qn_err_set(err, QN_EIO, 0, 0, "cannot open: %s", strerror(e));
+    }
+    *out = f;
+    return QN_OK;
+}
+
 void qn_file_close(FILE *f)
 {
     if (f && f != stdin)
         fclose(f);
 }
 
-int qn_file_read_all(char **out, size_t *len, const char *path, size_t max,
-                     qn_err *err)
+/* The whole input behind an open f, as qn_file_read_all says. */
+static int read_whole(FILE *f, char **out, size_t *len, size_t max, qn_err *err)
 {
     size_t cap = 4096, n = 0, got;
     char *buf;
-    FILE *f;
-    int rc;
+    int rc = QN_OK;
 
-    *out = NULL;
-    *len = 0;
-    if ((rc = qn_file_open_read(&f, path, err)) != QN_OK)
-        return rc;
     buf = qn_xmalloc(cap + 1);
     /* one byte past the limit tells "exactly max" from "more" */
     while (n <= max) {
@@ -95,4 +149,31 @@ int qn_file_read_all(char **out, size_t *len, const char *path, size_t max,
     *out = buf;
     *len = n;
     return QN_OK;
+}
+
+/* The whole input at path, opened by opener. */
+static int read_path(char **out, size_t *len, const char *path, size_t max,
+                     qn_err *err,
+                     int (*opener)(FILE **, const char *, qn_err *))
+{
+    FILE *f;
+    int rc;
+
+    *out = NULL;
+    *len = 0;
+    if ((rc = opener(&f, path, err)) != QN_OK)
+        return rc;
+    return read_whole(f, out, len, max, err);
+}
+
+int qn_file_read_all(char **out, size_t *len, const char *path, size_t max,
+                     qn_err *err)
+{
+    return read_path(out, len, path, max, err, qn_file_open_read);
+}
+
+int qn_file_read_regular(char **out, size_t *len, const char *path, size_t max,
+                         qn_err *err)
+{
+    return read_path(out, len, path, max, err, qn_file_open_regular);
 }

@@ -27,12 +27,12 @@ typedef struct drawing {
 static int far_enough(const qn_campaign *c, size_t section,
                       const uint8_t *state)
 {
-    const campaign_rule *cr = &c->rules[section];
+    const campaign_rule *cr = c->rules[section];
     int d = c->r->variety > 1 ? (int)c->r->variety : 1;
 
     for (size_t i = 0; i < c->naccepted; i++) {
-        if (strcmp(c->rules[c->accepted[i].section].hash, cr->hash))
-            continue; /* other boards: never close */
+        if (c->rules[c->accepted[i].section] != cr)
+            continue; /* other rules: never close */
         if (qn_canon_distance(cr->rules, state, c->accepted[i].state, d) <
             d)
             return 0;
@@ -45,7 +45,7 @@ static int take(void *ctx, const qn_gen_puzzle *p)
     drawing *dw = ctx;
     qn_campaign *c = dw->c;
     size_t section = c->parts[dw->part].pub.section;
-    size_t n = (size_t)qn_rules_ncells(c->rules[section].rules);
+    size_t n = (size_t)qn_rules_ncells(c->rules[section]->rules);
     campaign_puzzle *cp;
 
     if (!far_enough(c, section, p->state)) {
@@ -78,7 +78,11 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
         drawing dw = {c, i, 0};
         qn_gen_hooks h = {NULL, take, NULL, &dw, NULL};
         qn_gen_stats gs;
-        int rc = qn_gen_run(c->rules[p->pub.section].g, &p->o, &h, &gs, err);
+        int rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
+                         : qn_gen_run(c->rules[p->pub.section]->g, &p->o, &h,
+                                      &gs, err);
+        qn_gen_prepared_free(p->prep);
+        p->prep = NULL;
         st->draws += gs.draws;
         st->too_close += dw.too_close;
         if (rc != QN_OK) {
@@ -114,7 +118,7 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
                       const campaign_puzzle *cp, int64_t rule_id,
                       int64_t *id, qn_err *err)
 {
-    const campaign_rule *cr = &c->rules[cp->section];
+    const campaign_rule *cr = c->rules[cp->section];
     const qn_layout *l = qn_rules_layout(cr->rules);
     int n = qn_rules_ncells(cr->rules);
     unsigned k = qn_rules_colours(cr->rules);
@@ -158,25 +162,23 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
 static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids,
                    qn_err *err)
 {
-    int64_t *rule_ids = QN_NEWN(c->r->nsections + 1, int64_t);
     qn_buf layout = QN_BUF_INIT;
     int rc = QN_OK;
 
-    for (size_t i = 0; rc == QN_OK && i < c->r->nsections; i++) {
-        const campaign_rule *cr = &c->rules[i];
+    for (size_t i = 0; rc == QN_OK && i < c->npool; i++) {
+        campaign_rule *cr = &c->pool[i];
         qn_store_rule sr = {cr->hash, qn_rules_name(cr->rules), cr->yaml,
                             qn_rules_ncells(cr->rules),
                             qn_rules_colours(cr->rules), NULL, NULL};
         qn_buf_reset(&layout);
         qn_state_format_zero(&layout, qn_rules_layout(cr->rules));
         sr.layout = layout.buf;
-        rc = qn_store_put_rule(s, &sr, &rule_ids[i], err);
+        rc = qn_store_put_rule(s, &sr, &cr->row, err);
     }
     qn_buf_release(&layout);
     for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
         rc = put_puzzle(c, s, &c->accepted[i],
-                        rule_ids[c->accepted[i].section], &ids[i], err);
-    free(rule_ids);
+                        c->rules[c->accepted[i].section]->row, &ids[i], err);
     return rc;
 }
 

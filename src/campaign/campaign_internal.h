@@ -12,23 +12,27 @@
 #include "quench/rules.h"
 #include "quench/solver.h"
 
-/* A section's rule, compiled (sections may share a rule file: each keeps
- * its own copy; puzzles compare by the rule's hash). */
+/* A rule of the recipe, compiled once however many sections name it
+ * (by the same file, or a file of the same bytes or the same rule hash);
+ * puzzles compare by the rule's hash. */
 typedef struct campaign_rule {
     char *yaml;
     size_t yaml_len;
+    char text_hash[QN_HASH_HEX]; /* BLAKE2b of the file's bytes */
     qn_rules *rules;
     qn_solver *g;
     qn_distrib *dist;  /* NULL when too large */
     qn_tiers tiers;
     char hash[QN_HASH_HEX];
     qn_puzzle_id_key key;
+    int64_t row; /* its row in the store, while building */
 } campaign_rule;
 
 typedef struct campaign_part {
     qn_campaign_part pub;
     qn_gen_opts o;
     qn_mark mark; /* where the recipe asks for it */
+    qn_gen_prepared *prep; /* its plan, kept to run (NULL: plan again) */
 } campaign_part;
 
 /* An accepted puzzle: state and plan (2 n bytes, one allocation). */
@@ -44,7 +48,11 @@ typedef struct campaign_puzzle {
 struct qn_campaign {
     const qn_recipe *r;
     int jobs;
-    campaign_rule *rules; /* one per section */
+    campaign_rule *pool; /* the distinct rules, each loaded once */
+    size_t npool;
+    campaign_rule **rules; /* per section: its rule in the pool */
+    uint64_t budget;       /* of plan_grades */
+    uint64_t plan_grades;  /* states the parts' pilots graded */
     campaign_part *parts;
     size_t nparts;
     campaign_puzzle *accepted;

@@ -12,6 +12,7 @@
 
 #include "campaign_internal.h"
 #include "quench/file.h"
+#include "quench/hash.h"
 #include "quench/mem.h"
 
 static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
@@ -24,29 +25,101 @@ static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
     return err ? err->code : QN_EINVAL;
 }
 
-/* Section i's rule: read, compiled, its distribution (when small
- * enough) and its tiers. */
-static int load_rule(qn_campaign *c, size_t i, qn_err *err)
+/*
+ * A rule's failure, located at the section's `rules:` in the recipe, with
+ * the rule file's own place in the text: "r.yaml:5:12: section 'a':
+ * x.yaml:3:1: unknown key 'nmae' ...". (So -v shows the recipe's line,
+ * never a line of the file the recipe names.)
+ */
+static int rule_failed(const qn_campaign *c, size_t i, qn_err *err)
 {
     const qn_recipe_section *rs = &c->r->sections[i];
-    campaign_rule *cr = &c->rules[i];
-    int rc;
+    char where[sizeof(err->source) + 48], why[sizeof(err->msg)];
 
-    rc = qn_file_read_all(&cr->yaml, &cr->yaml_len, rs->rules_path,
-                          QN_RULES_MAX_FILE, err);
-    if (rc == QN_OK)
-        rc = qn_rules_load_buf(&cr->rules, cr->yaml, cr->yaml_len,
-                               rs->rules_path, err);
-    if (rc == QN_OK)
-        rc = qn_solver_new(&cr->g, cr->rules, err);
+    qn_err_place(err, where, sizeof(where));
+    snprintf(why, sizeof(why), "%s", err->msg);
+    qn_err_set(err, err->code, 0, 0, "section '%s': %s%s", rs->name, where,
+               why);
+    return at_mark(err, c->r, rs->rules_mark);
+}
+
+/* The pool's rule with these bytes or this rule hash, or NULL. */
+static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
+                             const char *rule_hash)
+{
+    for (size_t j = 0; j < c->npool; j++)
+        if ((text_hash && !strcmp(c->pool[j].text_hash, text_hash)) ||
+            (rule_hash && !strcmp(c->pool[j].hash, rule_hash)))
+            return &c->pool[j];
+    return NULL;
+}
+
+/* Compile, factorise and grade the rule just read into cr: refused at once
+ * when no puzzle of it could be graded exactly, before its distribution
+ * and tiers are computed. */
+static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
+{
+    int rc = qn_solver_new(&cr->g, cr->rules, err);
+
+    if (rc == QN_OK && (rc = qn_solver_check_exact(cr->g, err)) != QN_OK)
+        qn_err_source(err, path);
     if (rc != QN_OK)
         return rc;
     if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->g), NULL) !=
         QN_OK)
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
     qn_gen_tiers(cr->g, cr->dist, &cr->tiers);
-    qn_rules_hash(cr->rules, cr->hash);
     qn_puzzle_id_key_init(&cr->key, cr->hash);
+    return QN_OK;
+}
+
+static void rule_release(campaign_rule *cr)
+{
+    qn_distrib_free(cr->dist);
+    qn_solver_free(cr->g);
+    qn_rules_free(cr->rules);
+    free(cr->yaml);
+}
+
+/*
+ * Section i's rule: the pool's when an earlier section named the same
+ * bytes or the same rule (read, compiled, factorised, its distribution
+ * and tiers computed once for all of them), else read and added.
+ */
+static int load_rule(qn_campaign *c, size_t i, qn_err *err)
+{
+    const qn_recipe_section *rs = &c->r->sections[i];
+    campaign_rule cr, *have;
+    int rc;
+
+    memset(&cr, 0, sizeof(cr));
+    rc = qn_file_read_regular(&cr.yaml, &cr.yaml_len, rs->rules_path,
+                              QN_RULES_MAX_FILE, err);
+    if (rc == QN_OK) {
+        qn_hash_buf_hex(cr.text_hash, cr.yaml, cr.yaml_len);
+        if ((have = pooled(c, cr.text_hash, NULL)) != NULL) {
+            free(cr.yaml);
+            c->rules[i] = have;
+            return QN_OK;
+        }
+        rc = qn_rules_load_buf(&cr.rules, cr.yaml, cr.yaml_len, rs->rules_path,
+                               err);
+    }
+    if (rc == QN_OK) {
+        qn_rules_hash(cr.rules, cr.hash);
+        if ((have = pooled(c, NULL, cr.hash)) != NULL) {
+            rule_release(&cr);
+            c->rules[i] = have;
+            return QN_OK;
+        }
+        rc = compile_rule(&cr, rs->rules_path, err);
+    }
+    if (rc != QN_OK) {
+        rule_release(&cr);
+        return rule_failed(c, i, err);
+    }
+    c->pool[c->npool] = cr;
+    c->rules[i] = &c->pool[c->npool++];
     return QN_OK;
 }
 
@@ -54,7 +127,7 @@ static int load_rule(qn_campaign *c, size_t i, qn_err *err)
 static void part_opts(const qn_campaign *c, size_t i, qn_gen_opts *o)
 {
     const qn_recipe_section *rs = &c->r->sections[i];
-    const campaign_rule *cr = &c->rules[i];
+    const campaign_rule *cr = c->rules[i];
 
     qn_gen_opts_init(o);
     o->unique_optimum = rs->unique_optimum;
@@ -69,7 +142,7 @@ static void part_opts(const qn_campaign *c, size_t i, qn_gen_opts *o)
 static int unknown_tier(const qn_campaign *c, size_t i,
                         const qn_recipe_tier *t, qn_err *err)
 {
-    const qn_tiers *tiers = &c->rules[i].tiers;
+    const qn_tiers *tiers = &c->rules[i]->tiers;
     qn_buf list = QN_BUF_INIT;
 
     for (size_t j = 0; j < tiers->n; j++)
@@ -96,7 +169,7 @@ static campaign_part *add_part(qn_campaign *c)
 static int section_parts(qn_campaign *c, size_t i, qn_err *err)
 {
     const qn_recipe_section *rs = &c->r->sections[i];
-    const campaign_rule *cr = &c->rules[i];
+    const campaign_rule *cr = c->rules[i];
 
     for (size_t t = 0; t < rs->ntiers; t++) {
         const qn_recipe_tier *rt = &rs->tiers[t];
@@ -130,7 +203,9 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     return QN_OK;
 }
 
-/* Plan part p: what its target holds, refused when it cannot be met. */
+/* Plan part p: what its target holds, refused when it cannot be met; the
+ * plan kept to run unless it holds a census (then planned again when
+ * drawn, so that a recipe's many parts never hold theirs all at once). */
 static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
 {
     const qn_recipe_section *rs = &c->r->sections[p->pub.section];
@@ -138,10 +213,21 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
 
     p->o.count = p->pub.want;
     p->o.max_draws = p->pub.want * 1000 + 1000000;
-    rc = qn_gen_plan(c->rules[p->pub.section].g, &p->o, &p->pub.info, err);
+    /* what is left of the budget (0 would mean none at all) */
+    p->o.plan_budget = c->budget - c->plan_grades;
+    if (p->o.plan_budget == 0)
+        p->o.plan_budget = 1;
+    rc = qn_gen_prepare(&p->prep, c->rules[p->pub.section]->g, &p->o,
+                        &p->pub.info, err);
+    c->plan_grades += p->pub.info.plan_grades;
     if (rc != QN_OK) {
         char why[sizeof(err->msg)];
         snprintf(why, sizeof(why), "%s", err->msg);
+        if (rc == QN_ELIMIT && c->plan_grades > c->budget)
+            snprintf(why, sizeof(why),
+                     "the recipe's plan would grade more than %llu states "
+                     "in its pilots (the planning budget, --plan-budget)",
+                     (unsigned long long)c->budget);
         qn_err_set(err, QN_EINVAL, 0, 0, "section '%s'%s%s: %s", rs->name,
                    p->pub.tier ? ", tier " : "",
                    p->pub.tier ? p->pub.tier : "", why);
@@ -158,11 +244,15 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
                    (unsigned long long)p->pub.want);
         return at_mark(err, c->r, p->mark);
     }
+    if (qn_gen_prepared_heavy(p->prep)) {
+        qn_gen_prepared_free(p->prep);
+        p->prep = NULL;
+    }
     return QN_OK;
 }
 
 int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
-                     qn_err *err)
+                     uint64_t budget, qn_err *err)
 {
     qn_campaign *c = QN_NEW(qn_campaign);
     int rc = QN_OK;
@@ -170,7 +260,9 @@ int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
     *out = NULL;
     c->r = r;
     c->jobs = jobs;
-    c->rules = QN_NEWN(r->nsections, campaign_rule);
+    c->budget = budget ? budget : QN_CAMPAIGN_PLAN_BUDGET;
+    c->pool = QN_NEWN(r->nsections, campaign_rule);
+    c->rules = QN_NEWN(r->nsections, campaign_rule *);
     for (size_t i = 0; rc == QN_OK && i < r->nsections; i++)
         if ((rc = load_rule(c, i, err)) == QN_OK)
             rc = section_parts(c, i, err);
@@ -188,20 +280,29 @@ void qn_campaign_free(qn_campaign *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->r->nsections; i++) {
-        qn_distrib_free(c->rules[i].dist);
-        qn_solver_free(c->rules[i].g);
-        qn_rules_free(c->rules[i].rules);
-        free(c->rules[i].yaml);
-    }
+    for (size_t i = 0; i < c->npool; i++)
+        rule_release(&c->pool[i]);
+    for (size_t i = 0; i < c->nparts; i++)
+        qn_gen_prepared_free(c->parts[i].prep);
     for (size_t i = 0; i < c->naccepted; i++) {
         free(c->accepted[i].state);
         free(c->accepted[i].grade);
     }
     free(c->accepted);
+    free(c->pool);
     free(c->rules);
     free(c->parts);
     free(c);
+}
+
+size_t qn_campaign_nrules(const qn_campaign *c)
+{
+    return c->npool;
+}
+
+uint64_t qn_campaign_plan_grades(const qn_campaign *c)
+{
+    return c->plan_grades;
 }
 
 size_t qn_campaign_nparts(const qn_campaign *c)

@@ -129,6 +129,30 @@ int qn_minpress_exact(const qn_system *sys, uint64_t limit)
     return coset_size(sys, limit) != 0;
 }
 
+static unsigned gcd_u(unsigned a, unsigned b)
+{
+    while (b) {
+        unsigned t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+uint64_t qn_minpress_bound(const qn_system *sys)
+{
+    unsigned k = sys->k;
+    uint64_t twice = 0; /* sum of (k + d_i) over the columns */
+
+    for (int i = 0; i < sys->ncols; i++) {
+        unsigned d = k; /* H_i = d Z/k: d = k is the zero subgroup */
+        for (size_t j = 0; j < sys->nkgen && d > 1; j++)
+            d = gcd_u(d, qn_system_kernel_gen(sys, j)[i]);
+        twice += k + d;
+    }
+    return twice / 2 - (uint64_t)sys->ncols;
+}
+
 int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
                       const uint8_t *s, uint64_t limit, qn_err *err)
 {

@@ -192,22 +192,14 @@ static int fixed_member(const fixer *f, unsigned *m)
 static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
 {
     const qn_distrib *d = f->c->d;
-    int n = d->nrows, ncyc = 0;
+    int n = d->nrows, ncyc;
     int *cyc = QN_NEWN((size_t)n + 1, int); /* cell -> its cycle */
     unsigned *val;
     uint64_t total = 1;
 
-    for (int i = 0; i < n; i++)
-        cyc[i] = -1;
-    for (int i = 0; i < n; i++) {
-        if (cyc[i] >= 0)
-            continue;
-        for (int j = i; cyc[j] < 0; j = p[j])
-            cyc[j] = ncyc;
-        if (total <= FIXED_MAX)
-            total *= d->k;
-        ncyc++;
-    }
+    ncyc = qn_distrib__cycles(p, n, cyc);
+    for (int i = 0; i < ncyc && total <= FIXED_MAX; i++)
+        total *= d->k;
     if (total > FIXED_MAX) {
         free(cyc);
         return qn_err_set(err, QN_ELIMIT, 0, 0,

@@ -95,4 +95,9 @@ void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
 #define QN_DISTRIB__MANY 255
 int qn_distrib__unique(const qn_distrib *d, uint8_t *out, qn_err *err);
 
+/* distrib_orbits.c: the cycles of the permutation p of n cells: cyc[i] =
+ * the cycle of cell i, numbered from 0 in order of their first cell;
+ * returns how many. */
+int qn_distrib__cycles(const int *p, int n, int *cyc);
+
 #endif

@@ -31,6 +31,7 @@ void qn_gen__scratch_init(scratch *s, const genctx *c)
 {
     qn_answer_init(&s->ans, c->g);
     s->d = QN_NEWN((size_t)c->n + 1, uint8_t);
+    s->grades = 0;
 }
 
 void qn_gen__scratch_release(scratch *s)
@@ -126,9 +127,11 @@ static void press(const genctx *c, uint8_t *state, int j, unsigned t)
  * Where a climb starts. A state made by pressing w distinct cells once
  * needs at most w presses, and usually exactly w when w is below about
  * half the board: another plan would have to be that press set plus a
- * quiet pattern, which tends to be heavier. So for a hard target
- * (lo above what sampling reaches) start from w = lo..lo+2 random presses;
- * otherwise from a uniform sample.
+ * quiet pattern, which tends to be heavier. So start from w = lo..lo+2
+ * random presses; from a uniform sample only when lo is past the board's
+ * cells. (Before #31 lo = 1 started from a sample too, about half the
+ * board's presses, from which a climb rarely came down to 1 within its
+ * tries: 1 classic 9x9 climb in 3,000 arrived.)
  */
 static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
                        uint8_t *state, uint64_t lo)
@@ -136,7 +139,7 @@ static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
     int w, n = c->n;
     int *cells = (int *)s->ans.repair_cell; /* n ints of scratch */
 
-    if (lo <= 1 || lo > (uint64_t)n)
+    if (lo < 1 || lo > (uint64_t)n)
         return qn_gen__sample(c, rng, s, state);
     w = (int)lo + (int)qn_rng_below(rng, 3);
     if (w > n)
@@ -171,6 +174,7 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     if (!climb_start(c, rng, s, state, from))
         return 0;
     qn_solver_answer(c->g, &s->ans, state);
+    s->grades++;
     m = s->ans.mp.presses;
     while (steps-- > 0 && (m < lo || m > hi)) {
         int j = (int)qn_rng_below(rng, (uint64_t)c->n);
@@ -180,6 +184,7 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
         memcpy(trial, state, (size_t)c->n);
         press(c, trial, j, t);
         qn_solver_answer(c->g, &s->ans, trial);
+        s->grades++;
         if (!s->ans.exact || s->ans.at_goal)
             continue;
         m2 = s->ans.mp.presses;
@@ -246,5 +251,14 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
         return lit_ok(c, count_lit(c, state));
     *graded = 1;
     qn_solver_answer(c->g, &s->ans, state);
+    s->grades++;
     return on_target(c, &s->ans, count_lit(c, state), lo, hi);
+}
+
+int qn_gen__graded(const genctx *c, qn_gen_mode mode, uint64_t index,
+                   scratch *s, uint8_t *state)
+{
+    int graded;
+
+    return qn_gen__candidate(c, mode, index, s, state, &graded);
 }

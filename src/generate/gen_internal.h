@@ -22,6 +22,10 @@ typedef struct genctx {
     const uint8_t *matrix;
     qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
     uint64_t lo, hi;       /* the press range, open ends resolved */
+    uint64_t maxp;         /* no state needs more presses: the exact
+                              largest count (distribution) or the coset
+                              bound (qn_minpress_bound) */
+    int maxp_exact;
     struct qn_census *census; /* owned by the run: the target's states
                                  (EXHAUSTIVE, SPREAD with a distribution) */
     uint64_t range_total;  /* EXHAUSTIVE: target states with lo..hi */
@@ -35,6 +39,8 @@ typedef struct genctx {
 typedef struct scratch {
     qn_answer ans;
     uint8_t *d;
+    uint64_t grades; /* states graded (qn_solver_answer): pilots count
+                        their cost in it */
 } scratch;
 
 static inline int count_lit(const genctx *c, const uint8_t *state)
@@ -74,6 +80,17 @@ static inline size_t spread_slot(const genctx *c, uint64_t index)
  * arrived: grade it. */
 int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
                   uint64_t from, uint64_t lo, uint64_t hi);
+
+/* gen_plan.c: the context of a run over g with options o (borrowed),
+ * its plan (mode, target checks, pilots: gen.h, qn_gen_plan) into st,
+ * and its release. */
+void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o);
+int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err);
+void qn_gen__ctx_release(genctx *c);
+/* A candidate as qn_gen__candidate makes it, always graded (pilots,
+ * sampling, regeneration: no shards); 1 if on target. */
+int qn_gen__graded(const genctx *c, qn_gen_mode mode, uint64_t index,
+                   scratch *s, uint8_t *state);
 
 /* gen_run.c: the candidates of c in blocks, with c->o->jobs workers (0:
  * in the caller's thread), until done. Returns 1 when count puzzles were

@@ -206,16 +206,21 @@ static void *worker(void *arg)
  * SPREAD, on the consumer's side (gen.h, "Spread"): the puzzles each count
  * has emitted, and the fewest among the counts that still have puzzles
  * (floor, held by at_floor of them). A count may emit only at the floor.
+ * A count of unknown size (no exact distribution) that reaches only
+ * known puzzles QN_GEN_DRY times in a row while at the floor is retired:
+ * taken to hold what it gave.
  */
 typedef struct tally {
     uint64_t *emitted; /* per c->values slot */
+    uint64_t *avail;   /* c->avail, a retired count's lowered */
+    uint64_t *dry;     /* per slot: reached, nothing new, in a row */
     uint64_t floor;
     size_t at_floor;
 } tally;
 
-static int live(const genctx *c, const tally *t, size_t slot)
+static int live(const tally *t, size_t slot)
 {
-    return t->emitted[slot] < c->avail[slot];
+    return t->emitted[slot] < t->avail[slot];
 }
 
 static void find_floor(const genctx *c, tally *t)
@@ -223,7 +228,7 @@ static void find_floor(const genctx *c, tally *t)
     t->floor = UINT64_MAX;
     t->at_floor = 0;
     for (size_t v = 0; v < c->nvalues; v++) {
-        if (!live(c, t, v) || t->emitted[v] > t->floor)
+        if (!live(t, v) || t->emitted[v] > t->floor)
             continue;
         if (t->emitted[v] < t->floor)
             t->floor = t->emitted[v], t->at_floor = 0;
@@ -234,7 +239,18 @@ static void find_floor(const genctx *c, tally *t)
 static void tally_init(tally *t, const genctx *c)
 {
     t->emitted = QN_NEWN(c->nvalues + 1, uint64_t);
+    t->dry = QN_NEWN(c->nvalues + 1, uint64_t);
+    t->avail = QN_NEWN(c->nvalues + 1, uint64_t);
+    if (c->nvalues)
+        memcpy(t->avail, c->avail, c->nvalues * sizeof(*t->avail));
     find_floor(c, t);
+}
+
+static void tally_release(tally *t)
+{
+    free(t->emitted);
+    free(t->dry);
+    free(t->avail);
 }
 
 /* Candidate `index` is on target and new: may its count emit it? (A
@@ -246,16 +262,37 @@ static int tally_admits(const genctx *c, const tally *t, uint64_t index)
     if (!c->nvalues)
         return 1;
     slot = spread_slot(c, index);
-    return !live(c, t, slot) || t->emitted[slot] == t->floor;
+    return !live(t, slot) || t->emitted[slot] == t->floor;
 }
 
 static void tally_add(const genctx *c, tally *t, uint64_t index)
 {
+    size_t slot;
+
     if (!c->nvalues)
         return;
-    t->emitted[spread_slot(c, index)]++;
+    slot = spread_slot(c, index);
+    t->emitted[slot]++;
+    t->dry[slot] = 0;
     if (--t->at_floor == 0) /* the last one at the floor moved up */
         find_floor(c, t);
+}
+
+/* An admitted candidate of `index`'s count brought nothing new. */
+static void tally_dry(const genctx *c, tally *t, uint64_t index,
+                      qn_gen_stats *st)
+{
+    size_t slot;
+
+    if (!c->nvalues)
+        return;
+    slot = spread_slot(c, index);
+    if (c->avail[slot] != UINT64_MAX || !live(t, slot) ||
+        ++t->dry[slot] < QN_GEN_DRY)
+        return;
+    t->avail[slot] = t->emitted[slot]; /* retired */
+    st->retired++;
+    find_floor(c, t);
 }
 
 /* Consumer side: emit the block's new on-target puzzles in order. */
@@ -278,6 +315,7 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
                                   b->key + (size_t)i * qn_seen_key_size(seen),
                                   b->hash[i], b->first + i, NULL)) {
             st->duplicates++;
+            tally_dry(c, t, b->first + (uint64_t)i, st);
             continue;
         }
         if (!mine(c, b->first + (uint64_t)i)) {
@@ -298,6 +336,7 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
             break;
         case QN_GEN_ALREADY:
             st->duplicates++;
+            tally_dry(c, t, b->first + (uint64_t)i, st);
             continue;
         default:
             return -1;
@@ -348,7 +387,7 @@ static int run_inline(const genctx *c, const qn_gen_hooks *h,
         rc = after_block(c, h, st, consume(c, h, &blk, seen, &t, st));
     }
     block_release(&blk);
-    free(t.emitted);
+    tally_release(&t);
     qn_gen__scratch_release(&s);
     qn_seen_free(seen);
     return rc;
@@ -403,7 +442,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     free(p.slots);
     free(p.holds);
     free(th);
-    free(t.emitted);
+    tally_release(&t);
     qn_seen_free(seen);
     return rc;
 }

@@ -21,7 +21,7 @@ static const qn_rules_yaml_kind recipe_file = {
     "recipes",
     "file is empty: expected a recipe mapping with 'pack', 'seed' and "
     "'sections'",
-    qn_rules__recipe_top_key};
+    qn_rules__recipe_top_key, NULL, NULL};
 
 /*
  * rel taken from the folder of the recipe at `path`: "a/r.yaml" and

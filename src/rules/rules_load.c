@@ -30,13 +30,16 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
     return rc;
 }
 
-/* A bigger file is the same syntax error as a bigger buffer (see
- * rules_yaml.c): reading stops one byte past the limit, so /dev/zero is
- * refused at once. */
+/* A rule file or recipe is a regular file (or "-", stdin): a FIFO or a
+ * device is refused at once, never waited on (file.h). A bigger file is
+ * the same syntax error as a bigger buffer (see rules_yaml.c): reading
+ * stops one byte past the limit, so an endless stdin is refused at
+ * once. */
 int qn_rules__read_file(const char *path, char **buf_out, size_t *len_out,
                         qn_err *err)
 {
-    int rc = qn_file_read_all(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
+    int rc =
+        qn_file_read_regular(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
 
     if (rc == QN_ELIMIT)
         return qn_err_set(err, QN_ESYNTAX, 1, 1,

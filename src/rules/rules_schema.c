@@ -369,6 +369,14 @@ int qn_rules__spec_from_tree(qn_rules_spec *s, const node *n, qn_err *err)
                               "a rule file must be a mapping, got %s",
                               qn_rules__node_kind(n));
     s->mark = n->mark;
+    /* before any value is read (and maybe quoted): every key is a rule
+     * file's (rules_yaml.c checked), but is it one? */
+    for (i = 0; i < n->nkids && strcmp(n->kids[i]->val, "quench"); i += 2)
+        ;
+    if (i >= n->nkids)
+        return qn_rules__fail(err, n->mark,
+                              "missing 'quench: %d' (the schema version)",
+                              QN_RULES_VERSION);
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
         if ((rc = qn_rules__lookup(k, "key", keys, NKEYS(top_keys), &which,

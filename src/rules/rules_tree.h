@@ -56,6 +56,13 @@ typedef struct qn_rules_yaml_kind {
      * as each top-level value starts, so nothing under an unknown key is
      * read */
     int (*top_key)(const qn_rules_node *k, qn_err *err);
+    /* NULL, or the top-level key a file of this kind must have
+     * ("quench"): an error found before it was read, in a file that turns
+     * out not to have it, says only "not a rule file", so that nothing of
+     * a file that is not one is ever quoted (nor located, which would
+     * let -v show its line) */
+    const char *marker;
+    const char *not_marked; /* that message */
 } qn_rules_yaml_kind;
 
 /*

@@ -29,6 +29,7 @@ typedef struct ctx {
     size_t nlines;
     const qn_rules_yaml_kind *kind;
     qn_err *err;
+    int at_byte; /* prescan failed at a byte of the text (NUL, UTF-8) */
 } ctx;
 
 static qn_mark mk(yaml_mark_t m)
@@ -68,6 +69,18 @@ static qn_mark offset_mark(const ctx *c, size_t off)
     return m;
 }
 
+/* The byte at offset i is refused: "WHAT 0xNN" (or WHAT alone for NUL),
+ * at its place. */
+static int bad_byte(ctx *c, size_t i, const char *what)
+{
+    unsigned char b = (unsigned char)c->buf[i];
+
+    c->at_byte = 1;
+    if (!b)
+        return syn(c, offset_mark(c, i), "%s", what);
+    return syn(c, offset_mark(c, i), "%s 0x%02x", what, b);
+}
+
 /*
  * Bytes libyaml would take but a rule file or recipe must not contain, found
  * before parsing so the message can be exact: other encodings, NUL bytes and
@@ -88,7 +101,7 @@ static int prescan(ctx *c)
         return syn(c, one, "file is UTF-16; %s must be UTF-8", c->kind->files);
     while (i < n) {
         if (s[i] == 0)
-            return syn(c, offset_mark(c, i), "NUL byte in file");
+            return bad_byte(c, i, "NUL byte in file");
         if (s[i] < 0x80) {
             i++;
             continue;
@@ -106,19 +119,17 @@ static int prescan(ctx *c)
             cp = s[i] & 0x07;
             min = 0x10000;
         } else {
-            return syn(c, offset_mark(c, i), "invalid UTF-8 byte 0x%02x", s[i]);
+            return bad_byte(c, i, "invalid UTF-8 byte");
         }
         for (j = 1; j <= need; j++) {
             if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
-                return syn(c, offset_mark(c, i),
-                           "invalid UTF-8 sequence starting with byte 0x%02x",
-                           s[i]);
+                return bad_byte(c, i,
+                                "invalid UTF-8 sequence starting with "
+                                "byte");
             cp = (cp << 6) | (s[i + j] & 0x3f);
         }
         if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return syn(c, offset_mark(c, i),
-                       "invalid UTF-8 sequence starting with byte 0x%02x",
-                       s[i]);
+            return bad_byte(c, i, "invalid UTF-8 sequence starting with byte");
         i += need + 1;
     }
     return QN_OK;
@@ -257,6 +268,7 @@ typedef struct build {
     node *root;
     int ndocs, done; /* documents started; the stream has ended */
     long nevents;
+    int marked; /* the kind's marker key was read at the top level */
 } build;
 
 /* Attach a finished node to its parent (or make it the root), rejecting
@@ -274,6 +286,9 @@ static int attach(ctx *c, build *b, node *n)
     }
     p = b->stack[depth - 1];
     if (p->type == N_MAP && p->nkids % 2 == 0) {
+        if (depth == 1 && c->kind->marker && n->type == N_SCALAR &&
+            !strcmp(n->val, c->kind->marker))
+            b->marked = 1;
         if (n->type != N_SCALAR) {
             qn_mark m = n->mark;
             qn_rules__node_free(n);
@@ -386,6 +401,101 @@ static int take_event(ctx *c, build *b, const yaml_event_t *ev)
     return QN_OK;
 }
 
+/*
+ * Does the text have the kind's marker as a key of its top mapping? The
+ * events from the start, under the event limit, nothing built or checked:
+ * no until the stream ends, the limit passes or libyaml fails.
+ */
+static int has_marker(const ctx *c)
+{
+    yaml_parser_t p;
+    yaml_event_t ev;
+    int depth = 0, map = 0, key = 0, found = 0, end = 0;
+    long nevents = 0;
+
+    if (!yaml_parser_initialize(&p)) {
+        fputs("quench: out of memory\n", stderr);
+        exit(71);
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)c->buf, c->len);
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    while (!found && !end && ++nevents <= QN_RULES_MAX_EVENTS &&
+           yaml_parser_parse(&p, &ev)) {
+        int at_top = depth == 1 && map;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+        case YAML_DOCUMENT_END_EVENT: /* the first document only */
+            end = 1;
+            break;
+        case YAML_MAPPING_START_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+            if (depth == 0)
+                map = ev.type == YAML_MAPPING_START_EVENT, key = 1;
+            else if (at_top)
+                key = !key;
+            depth++;
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            depth--;
+            break;
+        case YAML_SCALAR_EVENT:
+            found =
+                at_top && key &&
+                !strcmp((const char *)ev.data.scalar.value, c->kind->marker);
+            /* fall through */
+        case YAML_ALIAS_EVENT:
+            if (at_top)
+                key = !key;
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    return found;
+}
+
+/*
+ * When libyaml fails before it could tell (its reader refuses a control
+ * character before the first event): a line that starts with the marker
+ * as a key ("quench:", quoted or not, or after a flow mapping's "{").
+ */
+static int has_marker_line(const ctx *c)
+{
+    size_t m = strlen(c->kind->marker);
+
+    for (size_t l = 0; l < c->nlines; l++) {
+        const char *p = c->buf + c->lines[l], *end = c->buf + c->len;
+        char q = 0;
+        if (p < end && *p == '{')
+            while (++p < end && (*p == ' ' || *p == '\t'))
+                ;
+        if (p < end && (*p == '"' || *p == '\''))
+            q = *p++;
+        if ((size_t)(end - p) < m + 1 || memcmp(p, c->kind->marker, m))
+            continue;
+        p += m;
+        if (q && *p++ != q)
+            continue;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p < end && *p == ':')
+            return 1;
+    }
+    return 0;
+}
+
+/* An error found before the marker was read (rc): the file's own, when it
+ * has the marker after all; else only "not a rule file", unlocated. */
+static int unmarked(ctx *c, int rc)
+{
+    if (has_marker(c) || has_marker_line(c))
+        return rc;
+    return qn_err_set(c->err, QN_EINVAL, 0, 0, "%s", c->kind->not_marked);
+}
+
 static int parse_tree(ctx *c, node **root_out)
 {
     yaml_parser_t p;
@@ -412,6 +522,8 @@ static int parse_tree(ctx *c, node **root_out)
             break;
     }
     yaml_parser_delete(&p);
+    if (rc != QN_OK && c->kind->marker && !b.marked)
+        rc = unmarked(c, rc);
     if (rc != QN_OK) {
         qn_rules__node_free(b.root);
         return rc;
@@ -426,7 +538,7 @@ static int parse_tree(ctx *c, node **root_out)
 int qn_rules__yaml_tree(node **out, const char *text, size_t len,
                         const qn_rules_yaml_kind *kind, qn_err *err)
 {
-    ctx c = {text, len, NULL, 0, kind, err};
+    ctx c = {text, len, NULL, 0, kind, err, 0};
     qn_mark one = {1, 1};
     int rc;
 
@@ -437,10 +549,14 @@ int qn_rules__yaml_tree(node **out, const char *text, size_t len,
         c.buf += 3;
         c.len -= 3;
     }
-    if ((rc = prescan(&c)) != QN_OK)
-        return rc;
+    rc = prescan(&c);
     index_lines(&c);
-    rc = parse_tree(&c, out);
+    /* a byte no rule file may hold, in a file without a 'quench:' line:
+     * neither the byte nor its place is said (unmarked) */
+    if (rc != QN_OK && c.at_byte && kind->marker && !has_marker_line(&c))
+        rc = qn_err_set(err, QN_EINVAL, 0, 0, "%s", kind->not_marked);
+    if (rc == QN_OK)
+        rc = parse_tree(&c, out);
     free(c.lines);
     if (rc == QN_OK && !*out)
         rc = qn_rules__fail(err, one, "%s", kind->empty);
@@ -454,7 +570,9 @@ int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
         "rule files",
         "file is empty: expected a mapping starting with "
         "'quench: 1'",
-        qn_rules__check_top_key};
+        qn_rules__check_top_key, "quench",
+        "not a rule file: it has no 'quench' key (a rule file is a mapping "
+        "starting with 'quench: 1'); nothing of it is quoted"};
     node *root;
     int rc = qn_rules__yaml_tree(&root, text, len, &rule_file, err);
 

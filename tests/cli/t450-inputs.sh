@@ -59,14 +59,20 @@ expect_eq "$(sed -n 2p "$TMP/out" | python3 -c 'import json,sys; j=json.load(sys
     "malformed JSON element longer than 1048576 bytes" "the endless element: malformed"
 expect_err "JSON element at 1:46 has no end within" "endless element: message"
 
-# 2. Whole-file readers stop one byte past their limit (65).
+# 2. Whole-file readers stop one byte past their limit (65). A rule file
+#    is a regular file or standard input (#31): a device is refused at
+#    once (66), never read; an endless standard input meets the limit.
 qt rules check /dev/zero
-expect_rc 65 "rules check /dev/zero"
-expect_err "/dev/zero:1:1: file is larger than 1048576 bytes (the limit)" "rules: limit"
+expect_rc 66 "rules check /dev/zero"
+expect_err "/dev/zero: cannot open: not a regular file (a character device)" "rules: a device refused"
+timeout 60 "$QUENCH" rules check - </dev/zero >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 65 "rules check - < /dev/zero"
+expect_err "<stdin>:1:1: file is larger than 1048576 bytes (the limit)" "rules: limit"
 qt rules show /dev/zero
-expect_rc 65 "rules show /dev/zero"
+expect_rc 66 "rules show /dev/zero"
 qt generate /dev/zero
-expect_rc 65 "generate /dev/zero"
+expect_rc 66 "generate /dev/zero"
 qt solve "$C" /dev/zero
 expect_rc 65 "solve FILE=/dev/zero"
 expect_err "/dev/zero: input larger than 67108864 bytes" "solve: limit"

@@ -775,6 +775,40 @@ static uint64_t check_census(const char *what, const qn_rules *r,
     return got_at;
 }
 
+/*
+ * Issue 31: qn_image_orbits (Burnside by linear algebra) against the
+ * representatives brute force marks, the goal's orbit included; and the
+ * coset bound (qn_minpress_bound) never below brute force's largest
+ * count.
+ */
+static void check_orbits_bound(const char *what, const qn_rules *r, const bf *b,
+                               const int (*p)[64], size_t np)
+{
+    qn_system *sys = mksys(qn_rules_matrix(r), b->n, b->n, b->k);
+    qn_err err = QN_ERR_INIT;
+    uint64_t reps = 0, orbits = 0;
+    unsigned max = 0;
+
+    for (size_t s = 0; s < b->ns; s++)
+        if (b->best[s] != 255) {
+            reps += (uint64_t)bf_is_rep(b, s, p, np);
+            if (b->best[s] > max)
+                max = b->best[s];
+        }
+    T_EQ(qn_image_orbits(sys, r, &orbits, &err), QN_OK);
+    if (orbits != reps)
+        T_FAILF("%s: %llu orbits, brute force %llu", what,
+                (unsigned long long)orbits, (unsigned long long)reps);
+    else
+        t_pass++;
+    if (qn_minpress_bound(sys) < max)
+        T_FAILF("%s: bound %llu below the maximum %u", what,
+                (unsigned long long)qn_minpress_bound(sys), max);
+    else
+        t_pass++;
+    qn_system_free(sys);
+}
+
 static qn_target target(uint64_t lo, uint64_t hi, int min_lit, int max_lit,
                         int unique)
 {
@@ -845,6 +879,7 @@ static void test_census_small(void)
         for (size_t j = 0; j < 5; j++)
             check_census(boards[i].path, r, &b, (const int (*)[64])p, np,
                          &ts[j], 0);
+        check_orbits_bound(boards[i].path, r, &b, (const int(*)[64])p, np);
         free(b.best);
         free(b.nopt);
         qn_rules_free(r);
@@ -876,6 +911,7 @@ static void test_census_5x5(void)
                  &t, 0);
     t = target(1, 3, 0, 2, 0);
     check_census("5x5 1..3 lit ..2", r, &b, (const int (*)[64])p, 8, &t, 0);
+    check_orbits_bound("5x5", r, &b, (const int(*)[64])p, 8);
     free(b.best);
     free(b.nopt);
     qn_rules_free(r);

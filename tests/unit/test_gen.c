@@ -303,7 +303,7 @@ static void test_draw_limit(void)
 {
     static const uint64_t limits[] = {5, 16, 17, 3000};
     qn_rules *r;
-    qn_solver *g = load("rules/classic-3x3.yaml", &r);
+    qn_solver *g = load("rules/classic-5x5.yaml", &r);
 
     for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
         uint64_t emitted = 0;
@@ -316,12 +316,14 @@ static void test_draw_limit(void)
 
             qn_gen_opts_init(&o);
             qn_seed_parse(&o.seed, "d2a5", NULL);
-            o.count = 1000; /* more than the 512 states hold */
+            /* more than 3000 draws can find, fewer than the 1057823
+             * puzzles that exist (asking for more is refused at once) */
+            o.count = 100000;
             o.mode = QN_GEN_SAMPLE;
             o.max_draws = limits[i];
             o.jobs = jobs;
             memset(&s, 0, sizeof(s));
-            s.n = 9;
+            s.n = 25;
             h = (qn_gen_hooks){NULL, collect, NULL, &s, NULL};
             T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_ELIMIT);
             T_EQ(st.draws, limits[i]);

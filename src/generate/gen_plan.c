@@ -1,0 +1,438 @@
+/*
+ * gen_plan.c: the plan of a run, made before any candidate is drawn
+ * (gen.h, qn_gen_plan): the checks no target may fail (gradable, a
+ * range below the most presses any state needs, no more puzzles asked
+ * than the rule or the target holds), the mode AUTO chooses, the
+ * target's census with the exact distribution, the pilot that measures a
+ * target's rarity without it, and the counts a spread covers.
+ */
+#include "gen_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quench/distrib.h"
+#include "quench/mem.h"
+#include "quench/minpress.h"
+#include "quench/text.h"
+
+#define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
+#define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
+#define TOP_CLIMBS 1024   /* pilot climbs per count of a spread */
+
+/* Past the budget: the pilots stop, the plan fails. */
+static int over_budget(const genctx *c, const scratch *s)
+{
+    return c->o->plan_budget && s->grades > c->o->plan_budget;
+}
+
+static int budget_error(const genctx *c, qn_err *err)
+{
+    return qn_err_set(err, QN_ELIMIT, 0, 0,
+                      "planning would grade more than %llu states (the "
+                      "planning budget)",
+                      (unsigned long long)c->o->plan_budget);
+}
+
+/* Fraction of uniform samples on target, from a pilot run; with a 95 %
+ * interval for the number of distinct puzzles into *info. -1 past the
+ * budget. */
+static double pilot(genctx *c, qn_gen_target_info *info)
+{
+    scratch s;
+    uint8_t *state = QN_NEWN((size_t)c->n + 1, uint8_t);
+    uint64_t hits = 0, i;
+    /* a seed of its own, so the pilot never shares candidate streams */
+    qn_gen_opts o = *c->o;
+    genctx pc = *c;
+    double f, z = 1.96, w, mid, half, per;
+
+    o.seed.b[0] ^= 0x5a;
+    pc.o = &o;
+    qn_gen__scratch_init(&s, c);
+    for (i = 0; i < PILOT && !over_budget(c, &s); i++)
+        hits += (uint64_t)qn_gen__graded(&pc, QN_GEN_SAMPLE, i, &s, state);
+    info->plan_grades += s.grades;
+    qn_gen__scratch_release(&s);
+    free(state);
+    if (i < PILOT)
+        return -1;
+    /* Wilson's interval for the fraction; nearly every state of a board
+     * this large moves under every symmetry, so a puzzle is |G| states */
+    f = (double)hits / PILOT;
+    w = 1 + z * z / PILOT;
+    mid = (f + z * z / (2.0 * PILOT)) / w;
+    half = z * sqrt(f * (1 - f) / PILOT + z * z / (4.0 * PILOT * PILOT)) / w;
+    per = exp2(qn_system_group_log2(qn_solver_system(c->g), QN_IMAGE)) /
+          (double)qn_rules_nsyms(qn_solver_rules(c->g));
+    info->distinct = f * per;
+    info->distinct_lo = (mid - half > 0 ? mid - half : 0) * per;
+    info->distinct_hi = (mid + half) * per;
+    return f;
+}
+
+static int restricted(const qn_gen_opts *o)
+{
+    return o->lo > 1 || o->hi != UINT64_MAX || o->unique_optimum ||
+           o->min_lit > 0 || o->max_lit > 0;
+}
+
+/* The options' target as a census target. */
+static void opts_target(const qn_gen_opts *o, qn_target *t)
+{
+    qn_target_init(t);
+    t->lo = o->lo;
+    t->hi = o->hi;
+    t->min_lit = o->min_lit;
+    t->max_lit = o->max_lit;
+    t->unique_optimum = o->unique_optimum;
+}
+
+/* "60.." or "60..70", as --presses writes a range */
+static void range_text(char *buf, size_t n, uint64_t lo, uint64_t hi)
+{
+    if (hi == UINT64_MAX)
+        snprintf(buf, n, "%llu..", (unsigned long long)lo);
+    else if (lo == hi)
+        snprintf(buf, n, "%llu", (unsigned long long)lo);
+    else
+        snprintf(buf, n, "%llu..%llu", (unsigned long long)lo,
+                 (unsigned long long)hi);
+}
+
+/* Checks that need no distribution: the run cannot be graded, or the
+ * range cannot hold a puzzle (past the coset bound: the exact
+ * distribution's own check says it more precisely). */
+static int check_bounds(const genctx *c, qn_err *err)
+{
+    const qn_gen_opts *o = c->o;
+    qn_err e = QN_ERR_INIT;
+    char range[48];
+
+    /* Every puzzle is graded exactly before it is emitted. Past the walk
+     * limit no grade is exact, for any state: say so now, rather than
+     * draw until max_draws and blame the target's rarity. */
+    if (qn_solver_check_exact(c->g, &e) != QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "%s", e.msg);
+    if (o->lo > o->hi)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "empty press range %llu..%llu",
+                          (unsigned long long)o->lo, (unsigned long long)o->hi);
+    if (!o->distrib && o->lo > c->maxp) {
+        range_text(range, sizeof(range), o->lo, o->hi);
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "no solvable state needs %s presses on %s: none "
+                          "needs more than %llu (the coset bound, "
+                          "docs/GENERATE.md)",
+                          range, qn_rules_name(qn_solver_rules(c->g)),
+                          (unsigned long long)c->maxp);
+    }
+    if (o->min_lit > c->n)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "--min-lit %d exceeds the board's %d %s", o->min_lit,
+                          c->n, qn_plural((uint64_t)c->n, "cell", "cells"));
+    if (o->max_lit > 0 && o->max_lit < o->min_lit)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "empty lit range %d..%d",
+                          o->min_lit, o->max_lit);
+    return QN_OK;
+}
+
+/* "only 1049 distinct puzzles need exactly 15 presses on classic-5x5;
+ * asked for 2000" */
+static int too_few(const genctx *c, uint64_t have, qn_err *err)
+{
+    qn_target t;
+    qn_buf what = QN_BUF_INIT;
+    int rc;
+
+    opts_target(c->o, &t);
+    qn_target_describe(&what, &t, have <= 1);
+    if (have == 0)
+        rc = qn_err_set(err, QN_EINVAL, 0, 0, "no puzzle %s on %s", what.buf,
+                        qn_rules_name(qn_solver_rules(c->g)));
+    else
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "only %llu distinct puzzle%s %s on %s; asked for "
+                        "%llu",
+                        (unsigned long long)have, have == 1 ? "" : "s",
+                        what.buf, qn_rules_name(qn_solver_rules(c->g)),
+                        (unsigned long long)c->o->count);
+    qn_buf_release(&what);
+    return rc;
+}
+
+/*
+ * Every target: no more puzzles asked than the rule holds in all. At
+ * least (solvable states - 1) / symmetries (rounded up) exist, each
+ * puzzle being at most |G| states; past that they are counted exactly
+ * (qn_image_orbits: Burnside by linear algebra, cheap for a rule that
+ * small). A restricted target holds at most as many: its own census, or
+ * a pilot's estimate, says more.
+ */
+static int check_total(const genctx *c, qn_gen_target_info *info, qn_err *err)
+{
+    const qn_system *sys = qn_solver_system(c->g);
+    const qn_rules *r = qn_solver_rules(c->g);
+    uint64_t image, nsyms = qn_rules_nsyms(r), least, orbits;
+    qn_err why = QN_ERR_INIT;
+
+    if (qn_system_group_size_u64(sys, QN_IMAGE, &image) != QN_OK) {
+        if (!restricted(c->o)) { /* 2^64 states or more: plenty */
+            info->at_least_log2 =
+                qn_system_group_log2(sys, QN_IMAGE) - log2((double)nsyms);
+            info->at_least = exp2(info->at_least_log2);
+        }
+        return QN_OK;
+    }
+    least = (image - 1) / nsyms + ((image - 1) % nsyms != 0);
+    if (!restricted(c->o)) {
+        info->at_least = (double)least;
+        info->at_least_log2 = log2((double)least);
+    }
+    if (c->o->count <= least)
+        return QN_OK;
+    if (qn_image_orbits(sys, r, &orbits, &why) != QN_OK)
+        return QN_OK; /* not countable: the run finds out */
+    if (!restricted(c->o)) {
+        info->exact = 1;
+        info->distinct = info->distinct_lo = info->distinct_hi =
+            (double)(orbits - 1);
+        info->at_least = info->at_least_log2 = 0;
+    }
+    if (c->o->count <= orbits - 1)
+        return QN_OK;
+    if (!restricted(c->o))
+        return too_few(c, orbits - 1, err);
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "only %llu distinct puzzles exist on %s in all; "
+                      "asked for %llu",
+                      (unsigned long long)(orbits - 1), qn_rules_name(r),
+                      (unsigned long long)c->o->count);
+}
+
+/* With the exact distribution: the target's census, its exact size, and
+ * the checks it allows before drawing. */
+static int take_census(genctx *c, qn_gen_stats *st, qn_err *err)
+{
+    const qn_gen_opts *o = c->o;
+    qn_gen_target_info *info = &st->target;
+    qn_target t;
+    uint64_t distinct = 0;
+    size_t len = qn_distrib_len(o->distrib);
+    int rc;
+
+    opts_target(o, &t);
+    rc = qn_census_new(&c->census, o->distrib, qn_solver_system(c->g),
+                       qn_solver_rules(c->g), &t, err);
+    if (rc != QN_OK)
+        return rc;
+    c->range_total = 0;
+    for (size_t m = 0; m < len; m++) {
+        c->range_total += qn_census_states(c->census, m);
+        distinct += qn_census_distinct(c->census, m);
+    }
+    if (c->range_total == 0 && !o->unique_optimum && o->min_lit <= 0 &&
+        o->max_lit <= 0)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "no solvable state needs %llu..%llu presses "
+                          "(the most any needs is %zu)",
+                          (unsigned long long)o->lo, (unsigned long long)o->hi,
+                          len - 1);
+    info->exact = 1;
+    info->at_least = info->at_least_log2 = 0;
+    info->states = c->range_total;
+    info->distinct = info->distinct_lo = info->distinct_hi = (double)distinct;
+    if (info->hi > len - 1)
+        info->hi = len - 1;
+    st->rarity = (double)c->range_total / (double)qn_distrib_total(o->distrib);
+    st->rarity_exact = 1;
+    if (distinct < o->count)
+        return too_few(c, distinct, err);
+    return QN_OK;
+}
+
+/*
+ * Does one of TOP_CLIMBS pilot climbs aimed at exactly v reach it? The
+ * pilot has a seed of its own (o), so the answer is a function of the
+ * run's seed and options; the climbs stop at the first arrival. -1 past
+ * the budget.
+ */
+static int reaches(const genctx *c, const qn_gen_opts *o, scratch *s,
+                   uint8_t *state, uint64_t v)
+{
+    for (uint64_t i = 0; i < TOP_CLIMBS; i++) {
+        qn_rng rng;
+        if (over_budget(c, s))
+            return -1;
+        qn_rng_init(&rng, &o->seed, (v - c->lo) * TOP_CLIMBS + i);
+        if (!qn_gen__climb(c, &rng, s, state, v, v, v))
+            continue;
+        qn_solver_answer(c->g, &s->ans, state);
+        s->grades++;
+        if (s->ans.exact && s->ans.mp.presses == v)
+            return 1;
+    }
+    return 0;
+}
+
+static void add_value(genctx *c, uint64_t v, uint64_t have)
+{
+    c->values[c->nvalues] = v;
+    c->avail[c->nvalues++] = have;
+}
+
+/*
+ * SPREAD without the exact distribution: the counts of lo..hi (never past
+ * the coset bound) a pilot climb reaches, counting up from lo: those
+ * reached until the first that is not, which ends the spread (for an open
+ * range, info->hi_estimated: the last count reached); counts not reached
+ * are left out (info->unreached). When none of the first LEAD_MISSES is
+ * reached, the plan cannot tell (info->cannot_tell): every count of an
+ * explicit range is kept, lo alone of an open one. So the pilot costs at
+ * most LEAD_MISSES + 1 counts' worth of climbs that fail.
+ */
+#define LEAD_MISSES 4
+static int reach_counts(genctx *c, qn_gen_target_info *info, qn_err *err)
+{
+    qn_gen_opts o = *c->o;
+    uint8_t *state = QN_NEWN((size_t)c->n + 1, uint8_t);
+    uint64_t hi = c->hi < c->maxp ? c->hi : c->maxp, misses = 0;
+    int open = c->hi == UINT64_MAX, got = 0;
+    scratch s;
+
+    o.seed.b[2] ^= 0x3c;
+    qn_gen__scratch_init(&s, c);
+    c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+    c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+    for (uint64_t v = c->lo; v <= hi; v++) {
+        if ((got = reaches(c, &o, &s, state, v)) < 0)
+            break;
+        if (got)
+            add_value(c, v, UINT64_MAX);
+        else if (c->nvalues || ++misses == LEAD_MISSES)
+            break; /* the top, or nothing within reach */
+    }
+    info->plan_grades += s.grades;
+    qn_gen__scratch_release(&s);
+    free(state);
+    if (got < 0)
+        return budget_error(c, err);
+    if (c->nvalues) {
+        if (open)
+            hi = c->values[c->nvalues - 1];
+        info->unreached = hi - c->lo + 1 - c->nvalues;
+    } else { /* nothing reached: cannot tell */
+        info->cannot_tell = 1;
+        if (open)
+            hi = c->lo;
+        for (uint64_t v = c->lo; v <= hi; v++)
+            add_value(c, v, UINT64_MAX);
+    }
+    info->hi_estimated = open;
+    info->hi = hi;
+    return QN_OK;
+}
+
+/* SPREAD: the counts it spreads over and how many puzzles each has. */
+static int plan_spread(genctx *c, qn_gen_stats *st, qn_err *err)
+{
+    qn_gen_target_info *info = &st->target;
+    uint64_t hi = info->hi;
+    int rc = QN_OK;
+
+    if (!c->census) {
+        rc = reach_counts(c, info, err);
+    } else {
+        c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+        c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+        for (uint64_t m = c->lo; m <= hi; m++) {
+            uint64_t have = qn_census_distinct(c->census, (size_t)m);
+            if (have)
+                add_value(c, m, have);
+        }
+    }
+    if (rc != QN_OK)
+        return rc;
+    info->counts = c->nvalues;
+    if (c->nvalues == 0)
+        return too_few(c, 0, err);
+    return QN_OK;
+}
+
+/* Choose the mode (AUTO) and check the target is not empty. */
+int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
+{
+    const qn_gen_opts *o = c->o;
+    qn_gen_target_info *info = &st->target;
+    int rc;
+
+    c->lo = o->lo;
+    c->hi = o->hi;
+    info->lo = o->lo;
+    info->hi = o->hi < c->maxp ? o->hi : c->maxp;
+    info->max_presses = c->maxp;
+    info->max_exact = c->maxp_exact;
+    info->distinct = info->distinct_lo = info->distinct_hi = -1;
+    if ((rc = check_bounds(c, err)) != QN_OK)
+        return rc;
+    if (o->distrib && (rc = take_census(c, st, err)) != QN_OK)
+        return rc;
+    if (!o->distrib && (rc = check_total(c, info, err)) != QN_OK)
+        return rc;
+    c->mode = o->mode;
+    if (c->mode == QN_GEN_AUTO) {
+        if (!restricted(o))
+            c->mode = QN_GEN_SAMPLE;
+        else if (o->distrib)
+            c->mode = QN_GEN_EXHAUSTIVE;
+        else {
+            double f = pilot(c, info);
+            if (f < 0)
+                return budget_error(c, err);
+            st->rarity = f;
+            c->mode = f >= CLIMB_RARITY ? QN_GEN_SAMPLE
+                      : o->lo == o->hi  ? QN_GEN_CLIMB
+                                        : QN_GEN_SPREAD;
+        }
+    }
+    if (c->mode == QN_GEN_EXHAUSTIVE && !o->distrib)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "exhaustive selection needs the exact "
+                          "distribution");
+    if (c->mode == QN_GEN_SPREAD && (rc = plan_spread(c, st, err)) != QN_OK)
+        return rc;
+    st->mode = info->mode = c->mode;
+    return QN_OK;
+}
+
+void qn_gen__ctx_release(genctx *c)
+{
+    qn_census_free(c->census);
+    free(c->values);
+    free(c->avail);
+    c->census = NULL;
+    c->values = c->avail = NULL;
+}
+
+void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
+{
+    const qn_rules *r = qn_solver_rules(g);
+    char hex[65];
+
+    memset(c, 0, sizeof(*c));
+    c->g = g;
+    c->o = o;
+    c->n = qn_solver_ncells(g);
+    c->k = qn_solver_colours(g);
+    c->goal = qn_rules_goal(r);
+    c->matrix = qn_rules_matrix(r);
+    if (o->distrib) {
+        c->maxp = qn_distrib_len(o->distrib) - 1;
+        c->maxp_exact = 1;
+    } else {
+        c->maxp = qn_minpress_bound(qn_solver_system(g));
+    }
+    qn_rules_hash(r, hex);
+    qn_puzzle_id_key_init(&c->id_key, hex);
+}
