@@ -42,7 +42,7 @@ int qn_rules__read_file(const char *path, char **buf_out, size_t *len_out,
         qn_file_read_regular(buf_out, len_out, path, QN_RULES_MAX_FILE, err);
 
     if (rc == QN_ELIMIT)
-        return qn_err_set(err, QN_ESYNTAX, 1, 1,
+        return qn_err_set(err, QN_ESYNTAX, 0, 0,
                           "file is larger than %d bytes (the limit)",
                           QN_RULES_MAX_FILE);
     return rc;

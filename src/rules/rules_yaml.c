@@ -90,15 +90,18 @@ static int prescan(ctx *c)
 {
     const unsigned char *s = (const unsigned char *)c->buf;
     size_t i = 0, n = c->len, need, j;
-    qn_mark one = {1, 1};
+    /* Faults of the whole file have no place: a place would make -v show
+     * line 1 of what may not be a rule file at all (issue #31). */
+    qn_mark whole = {0, 0};
     uint32_t cp, min;
 
     if (n > QN_RULES_MAX_FILE)
-        return syn(c, one, "file is larger than %d bytes (the limit)",
+        return syn(c, whole, "file is larger than %d bytes (the limit)",
                    QN_RULES_MAX_FILE);
     if (n >= 2 &&
         ((s[0] == 0xfe && s[1] == 0xff) || (s[0] == 0xff && s[1] == 0xfe)))
-        return syn(c, one, "file is UTF-16; %s must be UTF-8", c->kind->files);
+        return syn(c, whole, "file is UTF-16; %s must be UTF-8",
+                   c->kind->files);
     while (i < n) {
         if (s[i] == 0)
             return bad_byte(c, i, "NUL byte in file");

@@ -68,7 +68,7 @@ expect_err "/dev/zero: cannot open: not a regular file (a character device)" "ru
 timeout 60 "$QUENCH" rules check - </dev/zero >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 65 "rules check - < /dev/zero"
-expect_err "<stdin>:1:1: file is larger than 1048576 bytes (the limit)" "rules: limit"
+expect_err "<stdin>: file is larger than 1048576 bytes (the limit)" "rules: limit"
 qt rules show /dev/zero
 expect_rc 66 "rules show /dev/zero"
 qt generate /dev/zero

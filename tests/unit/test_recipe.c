@@ -470,7 +470,7 @@ static void test_errors(void)
     bad("pack: p\n\tseed: 1\n", QN_ESYNTAX,
         "2:1: tab character in indentation (use spaces)");
     bad_len("\xff\xfep\0a\0", 6, QN_ESYNTAX,
-            "1:1: file is UTF-16; recipes must be UTF-8");
+            "0:0: file is UTF-16; recipes must be UTF-8");
 }
 
 /* The limits: sections, puzzles, and the file limits of rule files. */
@@ -549,7 +549,7 @@ static void test_files(void)
     for (i = n; i < big; i++)
         text[i] = (i - n) % 64 == 63 ? '\n' : (i - n) % 64 == 0 ? '#' : 'x';
     bad_len(text, big, QN_ESYNTAX,
-            "1:1: file is larger than 1048576 bytes (the limit)");
+            "0:0: file is larger than 1048576 bytes (the limit)");
 
     if (!mkdtemp(dir)) {
         T_FAILF("mkdtemp: cannot make %s", dir);
