@@ -40,13 +40,24 @@ dfl() {
 
 # as_user CMD...: run CMD where file modes apply. Root ignores them, so as
 # root CMD runs as nobody (setpriv, util-linux); the files it reads must
-# then be reachable by nobody (chmod 755 "$TMP").
+# then be reachable by nobody (chmod 755 "$TMP"). CMD itself may sit in a
+# checkout nobody cannot reach (a clone under a 0700 folder): then nobody
+# runs a copy of it from "$TMP", so the test checks what it says it does.
 as_user() {
-    if [ "$(id -u)" = 0 ]; then
-        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-    else
+    if [ "$(id -u)" != 0 ]; then
         "$@"
+        return
     fi
+    cmd=$1
+    shift
+    if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+        test -x "$cmd" 2>/dev/null; then
+        mkdir -p "$TMP/.as_user" && chmod 755 "$TMP/.as_user" &&
+            cp "$cmd" "$TMP/.as_user/" || return 126
+        cmd=$TMP/.as_user/$(basename "$cmd")
+        chmod 755 "$cmd"
+    fi
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" "$@"
 }
 
 expect_rc() { # status, label
