@@ -193,7 +193,8 @@ static int is_hash(const char *s)
 
 static const char *const rule_keys[] = {
     "hash", "name", "title", "description", "author", "colours", "board",
-    "ncells", "goal", "cells", "tiers", NULL};
+    "ncells", "goal", "cells", "tiers", "kernel", NULL};
+static const char *const kernel_keys[] = {"order", "presses", NULL};
 static const char *const board_keys[] = {"kind", "width", "height", "wrap",
                                          "side", NULL};
 static const char *const cell_keys[] = {"index", "row", "col", "effects",
@@ -331,6 +332,89 @@ static int parse_tiers(qn_pack_rule *pr, json_t *jr, qn_err *err,
 }
 
 /*
+ * Generator g of a document's kernel (the play kit): of order o (which
+ * divides k: o presses of each of its cells add up to 0 mod k) and
+ * quiet (A g = 0: pressing it changes no cell).
+ */
+static int check_kernel_gen(const qn_pack_rule *pr, const uint8_t *g,
+                            unsigned o, qn_err *err, const where *at)
+{
+    int n = pr->ncells;
+    unsigned k = pr->colours;
+
+    if (k % o)
+        return bad(err, at, "'order' %u does not divide colours %u", o, k);
+    for (int j = 0; j < n; j++)
+        if (g[j] * o % k)
+            return bad(err, at,
+                       "'presses' value %d is %u, not of order %u "
+                       "mod %u",
+                       j, g[j], o, k);
+    for (int i = 0; i < n; i++) {
+        unsigned sum = 0;
+        for (int j = 0; j < n; j++)
+            sum = (sum + pr->matrix[(size_t)i * (size_t)n + (size_t)j] * g[j]) %
+                  k;
+        if (sum)
+            return bad(err, at, "not quiet: pressing it changes cell %d", i);
+    }
+    return QN_OK;
+}
+
+/*
+ * The document's kernel, when it has one, is what a game walks for its
+ * hints: each generator must be quiet and of its order, and the orders
+ * the kernel's invariant factors, as quench computes them (pr's own
+ * kernel, which is what an export writes back).
+ */
+static int parse_kernel(const qn_pack_rule *pr, json_t *jr, qn_err *err,
+                        const where *at)
+{
+    json_t *list = json_object_get(jr, "kernel"), *e;
+    uint8_t *g;
+    size_t i;
+    int rc = QN_OK;
+
+    if (!list)
+        return QN_OK; /* an older export: no play kit */
+    if (!json_is_array(list))
+        return bad(err, at, "'kernel' must be an array of objects");
+    if (json_array_size(list) > QN_PACK_MAX_KERNEL)
+        return bad(err, at, "'kernel' has more than %d generators",
+                   QN_PACK_MAX_KERNEL);
+    if (!pr->kernel_known || json_array_size(list) != pr->nkernel)
+        return bad(err, at,
+                   "'kernel' has %zu %s, the rule's kernel has "
+                   "%zu",
+                   json_array_size(list),
+                   qn_plural(json_array_size(list), "generator", "generators"),
+                   pr->kernel_known ? pr->nkernel : (size_t)0);
+    g = QN_NEWN((size_t)pr->ncells, uint8_t);
+    json_array_foreach(list, i, e)
+    {
+        where gat;
+        long long o;
+        snprintf(gat.what, sizeof(gat.what), "%.32skernel %zu: ", at->what, i);
+        if (!json_is_object(e))
+            rc = bad(err, at, "kernel %zu must be an object", i);
+        else if (!(rc = only_keys(e, kernel_keys, err, &gat)) &&
+                 !(rc = get_int(e, "order", 2, pr->colours, &o, err, &gat)) &&
+                 !(rc = get_cells(e, "presses", pr->ncells, pr->colours, g, err,
+                                  &gat)) &&
+                 !(rc = check_kernel_gen(pr, g, (unsigned)o, err, &gat)) &&
+                 (unsigned)o != pr->kernel_order[i])
+            rc = bad(err, &gat,
+                     "'order' is %lld, the rule's kernel has "
+                     "%u there",
+                     o, pr->kernel_order[i]);
+        if (rc)
+            break;
+    }
+    free(g);
+    return rc;
+}
+
+/*
  * One rule object: its texts, board, cells (with their effects) and
  * tiers, then compiled, so a rule that does not hash as it says is an
  * error here.
@@ -382,7 +466,9 @@ static int parse_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
             return rc;
     if ((rc = parse_tiers(pr, jr, err, at)))
         return rc;
-    return qn_pack_rule_compile(pr, err);
+    if ((rc = qn_pack_rule_compile(pr, err)))
+        return rc;
+    return parse_kernel(pr, jr, err, at);
 }
 
 /*
