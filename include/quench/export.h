@@ -24,6 +24,10 @@
 
 #define QN_PACK_FORMAT "quench-pack"
 #define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */
+/* The published schema's $id (docs/quench-pack.schema.json): every json
+ * export names it in "$schema", so editors validate and complete it. */
+#define QN_PACK_SCHEMA_URL                                                   \
+    "https://github.com/quench/quench/docs/quench-pack.schema.json"
 #define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */

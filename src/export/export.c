@@ -170,6 +170,7 @@ static void write_json(qn_buf *out, const qn_pack_doc *doc)
 
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "$schema"), qn_jsonw_str(&w, QN_PACK_SCHEMA_URL);
     json_pack_meta(&w, doc);
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);

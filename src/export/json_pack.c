@@ -693,8 +693,8 @@ static int check_pack(const qn_pack_doc *doc, qn_err *err)
     return qn_store_pack_check(&pk, err);
 }
 
-static const char *const top_keys[] = {"format", "format_version", "pack",
-                                       "rules", "puzzles", NULL};
+static const char *const top_keys[] = {"$schema", "format", "format_version",
+                                       "pack", "rules", "puzzles", NULL};
 static const char *const pack_keys_v1[] = {"name", "title", "description",
                                            "author", NULL};
 static const char *const pack_keys[] = {"name", "title", "description",
@@ -750,6 +750,13 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
         return bad(err, &at, "the document must be a JSON object");
     if ((rc = only_keys(root, top_keys, err, &at)))
         return rc;
+    /* "$schema" names the schema for editors: a text, not read further
+     * (a document may name its own copy) */
+    if (json_object_get(root, "$schema") &&
+        (rc = get_str(root, "$schema", &format, err, &at)))
+        return rc;
+    free(format);
+    format = NULL;
     rc = get_str(root, "format", &format, err, &at);
     if (rc == QN_OK && strcmp(format, QN_PACK_FORMAT) != 0)
         rc = bad(err, &at, "'format' is '%s', expected '%s'", format,
