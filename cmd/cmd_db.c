@@ -54,7 +54,7 @@ const char cmd_db_usage[] =
     "                  puzzles, duplicates, rules, packs, pack_entries,\n"
     "                  runs}]}\n"
     "  QUENCH_BUSY_TIMEOUT=MS  how long to wait for another writer\n"
-    "                  (default 5000) before exit 75\n";
+    "                  (0..86400000, default 5000) before exit 75\n";
 
 enum { DB_INIT, DB_MIGRATE, DB_CHECK, DB_STATS, DB_MERGE };
 
