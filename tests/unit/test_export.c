@@ -404,7 +404,9 @@ static void test_import_pack_texts(void)
 }
 
 /* OWASP's CSV injection rule: a cell beginning with = + - @ TAB or CR is
- * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). */
+ * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). A text
+ * from outside has its TAB and CR escaped first (text.h): "\tx" is then
+ * the three characters \tx, no formula. */
 static void test_csv_formulas(void)
 {
     static const char *const in[] = {"=cmd|' /C calc'!A0", "+1", "-2",
@@ -412,7 +414,7 @@ static void test_csv_formulas(void)
                                      "say \"hi\"", "=\"q\""};
     static const char *const out[] = {
         ",\"'=cmd|' /C calc'!A0\",", ",\"'+1\",", ",\"'-2\",",
-        ",\"'@SUM(A1)\",", ",\"'\tx\",", ",\"'\rx\",", ",a=b,",
+        ",\"'@SUM(A1)\",", ",\\tx,", ",\\rx,", ",a=b,",
         ",\"say \"\"hi\"\"\",", ",\"'=\"\"q\"\"\","};
     qn_pack_doc doc;
     qn_buf b = QN_BUF_INIT;
