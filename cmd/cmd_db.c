@@ -293,7 +293,7 @@ static int db_check(db_run *d)
     qn_err err = QN_ERR_INIT;
     checker c;
     int64_t nproblems = 0;
-    int rc, st = cmd_open_store(d->ctx, d->path, 0, &s);
+    int rc, st = cmd_open_store(d->ctx, d->path, QN_STORE_READONLY, &s);
 
     if (st)
         return st;
@@ -422,7 +422,7 @@ static int db_stats(db_run *d)
     qn_err err = QN_ERR_INIT;
     qn_store_counts n;
     hist h = {&d->out, d->json ? &d->w : NULL, ""};
-    int v = 0, st = cmd_open_store(d->ctx, d->path, 0, &s);
+    int v = 0, st = cmd_open_store(d->ctx, d->path, QN_STORE_READONLY, &s);
 
     if (st)
         return st;
