@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/canon.h"
+#include "quench/export.h"
 #include "quench/jsonw.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
@@ -221,6 +222,13 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
         json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
         return 0;
+    }
+    /* a board an import stored unchecked: its puzzles are still checked */
+    if (qn_pack_rule_stored_board(c->rules, src, &err) != QN_OK) {
+        qn_err_source(&err, c->path);
+        qn_report(c->ctx, &err);
+        json_problem(c, "rule", rule_id, NULL, name, err.msg);
+        c->bad++;
     }
     n = qn_rules_ncells(c->rules);
     c->state = qn_xmalloc((size_t)n);

@@ -289,4 +289,71 @@ q import "$TMP/s.json" --db "$TMP/kept.db" --pack again
 expect_rc 0 "import the original again"
 if [ ! -s "$TMP/err" ]; then ok; else not_ok "identical import listed values"; fi
 
+# ---- 6. a document's board must generate its effects (#31) --------------
+# The rule hash covers effects and goal, not the board, and a database
+# keeps the first rule row of a hash: a document calling classic 5x5 a
+# torus was stored, and every later honest generate --db of classic 5x5
+# exported "as a torus". A board is accepted when a press stencil on it
+# gives exactly the effects (a graph, having no geometry, any).
+R5=$TOP/rules/classic-5x5.yaml
+q -q generate "$R5" -n 3 --seed 1 --db "$TMP/c5.db" --pack c5
+q export c5 --format json --db "$TMP/c5.db" -o "$TMP/c5.json"
+expect_rc 0 "export classic 5x5"
+board_refused() { # label, document, python edit, board as said
+    edit "$2" "$TMP/lie.json" "$3"
+    rm -f "$TMP/lie.db"*
+    q import "$TMP/lie.json" --db "$TMP/lie.db"
+    expect_rc 65 "$1: refused"
+    expect_err "lie.json: rule '$5': its board ($4) does not generate its effects" "$1: message"
+    if [ ! -e "$TMP/lie.db" ]; then ok; else not_ok "$1: database written"; fi
+}
+board_refused "classic 5x5 called a torus" "$TMP/c5.json" \
+    "d['rules'][0]['board']['wrap'] = 'both'" "grid 5x5, wrap both" classic-5x5
+board_refused "classic 5x5 called a cylinder" "$TMP/c5.json" \
+    "d['rules'][0]['board']['wrap'] = 'x'" "grid 5x5, wrap x" classic-5x5
+# on odd-r hex rows a grid's plus is no one stencil: up and down are
+# (0, +-1) from even rows, (-1 or +1, +-1) from odd ones
+board_refused "classic 5x5 called hex" "$TMP/c5.json" \
+    "d['rules'][0]['board']['kind'] = 'hex'" "hex 5x5" classic-5x5
+# the same effects as a graph: no geometry to contradict
+edit "$TMP/c5.json" "$TMP/graph.json" "r = d['rules'][0]
+r['board'].update(kind='graph', width=25, height=1)
+for i, c in enumerate(r['cells']): c.update(row=0, col=i)"
+q import "$TMP/graph.json" --db "$TMP/graph.db"
+expect_rc 0 "classic 5x5 as a graph: imported"
+# every shipped rule's export imports again (one stencil, per-class
+# stencils as merlin and quatrainment, rowcol-free lists, hex, hexagon,
+# masks, wraps, a graph)
+for y in "$TOP"/rules/*.yaml; do
+    n=$(basename "$y" .yaml)
+    rm -f "$TMP/rt.db"* "$TMP/rt2.db"*
+    "$QUENCH" -q generate "$y" -n 2 --seed 1 --db "$TMP/rt.db" --pack rt >/dev/null 2>&1 &&
+        "$QUENCH" export rt --format json --db "$TMP/rt.db" -o "$TMP/rt.json" 2>/dev/null &&
+        "$QUENCH" import "$TMP/rt.json" --db "$TMP/rt2.db" >/dev/null 2>"$TMP/err"
+    expect_eq "$?" 0 "$n: its export imports ($(head -c 300 "$TMP/err"))"
+done
+# a rule file whose 'effects' override some cells of its stencil (the
+# complete example of RULES.md): its board does not generate its effects,
+# and its export is refused; its own database is its author's and fine
+q -q generate "$TOP/tests/rules/ok/doc-complete.yaml" -n 2 --seed 1 --db "$TMP/dc.db" --pack dc
+q export dc --format json --db "$TMP/dc.db" -o "$TMP/dc.json"
+q import "$TMP/dc.json" --db "$TMP/dc2.db"
+expect_rc 65 "an export of a rule with effect overrides: refused"
+expect_err "rule 'ring-of-eight': its board (grid 3x3) does not generate its effects" "overrides: message"
+q db check --db "$TMP/dc.db"
+expect_rc 0 "db check: a rule file with overrides stored by generate is fine"
+# db check finds such a rule that an import stored before the check: an
+# honest import's stored rule, its board turned into a torus by hand (the
+# hash, the layout and every puzzle stay right)
+q import "$TMP/c5.json" --db "$TMP/imp.db"
+expect_rc 0 "import classic 5x5"
+sql "$TMP/imp.db" "UPDATE rules SET yaml = replace(yaml,
+    'board: {grid: [5, 5]}', 'board: {grid: [5, 5], wrap: both}')"
+q db check --db "$TMP/imp.db"
+expect_rc 65 "db check: an imported torus that is no torus"
+expect_err "imp.db: rule 1 (classic-5x5): its board (grid 5x5, wrap both) does not generate its effects" "db check: the rule named"
+expect_err "an import stored it before boards were checked" "db check: how it got there"
+q db check --db "$TMP/graph.db"
+expect_rc 0 "db check: an imported graph is fine"
+
 done_testing
