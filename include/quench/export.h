@@ -28,6 +28,11 @@
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */
 #define QN_PACK_MAX_PUZZLES (1 << 20) /* puzzles in one document */
+/* JSON values (each number, string, array and object) in one rule or
+ * puzzle object, or in the pack object: what one of them costs parsed.
+ * A rule of 4096 cells whose rebuilt rule file loads (QN_RULES_MAX_EVENTS)
+ * has fewer; a puzzle has two arrays of at most 4096 cells. */
+#define QN_PACK_MAX_VALUES (1 << 18)
 /* A puzzle's provenance (validate --into): a submission id is at most
  * QN_SUBMIT_MAX_ID bytes and a record (so its unread fields) at most
  * QN_SUBMIT_MAX_LINE (submit.h); a source is a path and ":LINE". */
