@@ -41,6 +41,11 @@ typedef struct scratch {
     uint8_t *d;
     uint64_t grades; /* states graded (qn_solver_answer): pilots count
                         their cost in it */
+    /* a climb's moves (cell, times) refused at its present state: one
+     * bit per move, and the moves whose bits are set */
+    uint8_t *refused;
+    uint32_t *refused_list;
+    size_t nrefused;
 } scratch;
 
 static inline int count_lit(const genctx *c, const uint8_t *state)
