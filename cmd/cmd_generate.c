@@ -197,14 +197,16 @@ static const char *stop_reason(void)
 
 static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
 {
+    uint64_t mine = st->emitted - st->other_shards; /* this shard's */
+
     if (gc->progress_tty)
         fputs("\r\033[K", stderr);
     if (rc == QN_OK) {
         if (!gc->ctx->quiet)
             fprintf(stderr,
                     "quench: %llu %s from %llu %s (%s mode), %.2f s\n",
-                    (unsigned long long)st->emitted,
-                    qn_plural(st->emitted, "puzzle", "puzzles"),
+                    (unsigned long long)mine,
+                    qn_plural(mine, "puzzle", "puzzles"),
                     (unsigned long long)st->draws,
                     qn_plural(st->draws, "draw", "draws"),
                     qn_gen_mode_name(st->mode), now() - gc->t0);
@@ -220,8 +222,8 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
                     (unsigned long long)(gc->stored_before + gc->stored));
         else
             fprintf(stderr, "quench: %s: %llu %s produced\n",
-                    stop_reason(), (unsigned long long)st->emitted,
-                    qn_plural(st->emitted, "puzzle", "puzzles"));
+                    stop_reason(), (unsigned long long)mine,
+                    qn_plural(mine, "puzzle", "puzzles"));
         return QN_EXIT_SIGNAL + interrupted;
     }
     if (rc == QN_ELIMIT) {

@@ -262,7 +262,9 @@ void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
     qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "summary");
-    qn_jsonw_key(&w, "emitted"), qn_jsonw_uint(&w, st->emitted);
+    /* the records written: a shard's own, not the whole run's */
+    qn_jsonw_key(&w, "emitted"),
+        qn_jsonw_uint(&w, st->emitted - st->other_shards);
     qn_jsonw_key(&w, "complete"), qn_jsonw_bool(&w, done);
     qn_jsonw_key(&w, "draws"), qn_jsonw_uint(&w, st->draws);
     qn_jsonw_key(&w, "on_target"), qn_jsonw_uint(&w, st->on_target);
