@@ -32,6 +32,11 @@
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */
 #define QN_PACK_MAX_PUZZLES (1 << 20) /* puzzles in one document */
+/* JSON values (each number, string, array and object) in one rule or
+ * puzzle object, or in the pack object: what one of them costs parsed.
+ * A rule of 4096 cells whose rebuilt rule file loads (QN_RULES_MAX_EVENTS)
+ * has fewer; a puzzle has two arrays of at most 4096 cells. */
+#define QN_PACK_MAX_VALUES (1 << 18)
 /* A puzzle's provenance (validate --into): a submission id is at most
  * QN_SUBMIT_MAX_ID bytes and a record (so its unread fields) at most
  * QN_SUBMIT_MAX_LINE (submit.h); a source is a path and ":LINE". */
@@ -153,10 +158,23 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr);
 
 /*
  * Compile pr: build its YAML, load it, and check that the result has
- * pr's hash and cell positions. Sets pr->rules. QN_EINVAL with the reason
+ * pr's hash and cell positions, and that its board generates its effects
+ * (qn_rules_board_generates). Sets pr->rules. QN_EINVAL with the reason
  * (e.g. "rule 'x': its effects hash to H, the document says H2").
  */
 int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err);
+
+/*
+ * A stored rule r (loaded from its stored YAML) whose YAML is what import
+ * writes (qn_pack_rule_yaml of r itself) was stored by an import, whose
+ * board nothing but its effects vouches for: QN_EINVAL (the message
+ * begins with `who`) unless its board generates its effects
+ * (qn_rules_board_generates), as qn_pack_rule_compile now demands of a
+ * document. Any other stored rule is its author's rule file, whose press
+ * section made its effects: QN_OK. For db check.
+ */
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
+                              qn_err *err);
 
 /*
  * Read the pack called `name` from s into `out` (uninitialised): rules

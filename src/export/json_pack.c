@@ -3,6 +3,14 @@
  * (with json_in.c, the only files that include it). Strict: duplicate or
  * unknown keys, wrong types, numbers that are not integers and documents
  * past the QN_PACK_MAX_* limits are errors.
+ *
+ * A document is not parsed whole: jansson's tree of it took some 14 times
+ * its text (an 86 MB document, 1.2 GB) before the first field was looked
+ * at. A small scanner (json_scan.c) walks the top-level object and its
+ * "rules" and "puzzles" arrays, counting their elements and each
+ * element's values against the limits before anything is allocated, and
+ * jansson parses one member or one element at a time: the text, the
+ * parsed document and one element's tree are all that is ever held.
  */
 #include "quench/export.h"
 
@@ -38,46 +46,6 @@ static int bad(qn_err *err, const where *at, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     return qn_err_set(err, QN_EINVAL, 0, 0, "%s%s", at->what, msg);
-}
-
-/* 1-based line and column of byte off. */
-static void line_col(const char *text, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n')
-            (*line)++, *col = 1;
-        else
-            (*col)++;
-    }
-}
-
-static int check_depth(const char *text, size_t len, qn_err *err)
-{
-    int depth = 0, in_str = 0, line, col;
-
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > QN_PACK_MAX_DEPTH) {
-                line_col(text, i, &line, &col);
-                return qn_err_set(err, QN_ELIMIT, line, col,
-                                  "JSON nested deeper than %d levels",
-                                  QN_PACK_MAX_DEPTH);
-            }
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return QN_OK;
 }
 
 /* Every key of obj is one of keys (NULL-terminated). */
@@ -693,8 +661,9 @@ static int check_pack(const qn_pack_doc *doc, qn_err *err)
     return qn_store_pack_check(&pk, err);
 }
 
-static const char *const top_keys[] = {"$schema", "format", "format_version",
-                                       "pack", "rules", "puzzles", NULL};
+static const char *const top_keys[] = {"format", "format_version", "pack",
+                                       "rules", "puzzles", "$schema",
+                                       NULL};
 static const char *const pack_keys_v1[] = {"name", "title", "description",
                                            "author", NULL};
 static const char *const pack_keys[] = {"name", "title", "description",
@@ -737,24 +706,171 @@ static int parse_pack(qn_pack_doc *doc, json_t *root, int format,
     return QN_OK;
 }
 
-static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
+/* jansson's verdict on the span sp as one JSON value, its place turned
+ * into the document's; NULL with err set when it is no valid JSON. */
+static json_t *load_span(const qn_export__text *t, qn_export__span sp,
+                         qn_err *err)
+{
+    json_error_t je;
+    json_t *v;
+    int line, col;
+
+    v = json_loadb(t->s + sp.at, sp.end - sp.at,
+                   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+    if (v)
+        return v;
+    if (json_error_code(&je) == json_error_out_of_memory)
+        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
+    qn_export__line_col(t->s, sp.at, &line, &col);
+    if (je.line > 0)
+        qn_err_set(err, QN_ESYNTAX, line + je.line - 1,
+                   je.line == 1 ? col + je.column - 1 : je.column,
+                   "invalid JSON: %s", je.text);
+    else
+        qn_err_set(err, QN_ESYNTAX, 0, 0, "invalid JSON: %s", je.text);
+    return NULL;
+}
+
+/* The top-level members quench reads (top_keys, in its order): their key
+ * and value spans. */
+enum { M_FORMAT, M_VERSION, M_PACK, M_RULES, M_PUZZLES, M_SCHEMA, M_N };
+
+typedef struct root_scan {
+    qn_export__span key[M_N], val[M_N];
+    char unknown[80]; /* the first unknown key, "" when none */
+} root_scan;
+
+/*
+ * Walk the top-level object: every member's key decoded by jansson, one
+ * member of each known key (a second is a syntax error, as jansson says
+ * it), the first unknown key kept for the message, and every value but
+ * the two arrays' within QN_PACK_MAX_VALUES. Then the text must end.
+ */
+static int scan_root(const qn_export__text *t, size_t i, root_scan *r,
+                     qn_err *err)
+{
+    char unknown_raw[80] = "";
+
+    memset(r, 0, sizeof(*r));
+    i = qn_export__json_ws(t, i + 1); /* past '{' */
+    if (i < t->len && t->s[i] == '}')
+        return qn_export__json_ws(t, i + 1) == t->len
+                   ? QN_OK
+                   : qn_export__json_syntax(t, qn_export__json_ws(t, i + 1),
+                                            "end of file expected", err);
+    for (;;) {
+        qn_export__span k = {i, 0}, v;
+        size_t n;
+        json_t *key;
+        const char *name;
+        int m, rc;
+
+        if (i >= t->len || t->s[i] != '"')
+            return qn_export__json_syntax(t, i, "string or '}' expected", err);
+        if ((rc = qn_export__json_value(t, i, &k.end, &n, err)))
+            return rc;
+        if (!(key = load_span(t, k, err)))
+            return QN_ESYNTAX;
+        name = json_string_value(key);
+        for (m = 0; m < M_N && strcmp(name, top_keys[m]); m++)
+            ;
+        if ((m < M_N && r->key[m].end) ||
+            (m == M_N && *unknown_raw && !strcmp(unknown_raw, name))) {
+            json_decref(key);
+            return qn_export__json_syntax(t, k.at, "duplicate object key", err);
+        }
+        if (m == M_N && !*unknown_raw)
+            snprintf(unknown_raw, sizeof(unknown_raw), "%s", name);
+        json_decref(key);
+        i = qn_export__json_ws(t, k.end);
+        if (i >= t->len || t->s[i] != ':')
+            return qn_export__json_syntax(t, i, "':' expected", err);
+        v.at = qn_export__json_ws(t, i + 1);
+        if ((rc = qn_export__json_value(t, v.at, &v.end, &n, err)))
+            return rc;
+        if (m != M_RULES && m != M_PUZZLES && n > QN_PACK_MAX_VALUES) {
+            int line, col;
+            qn_export__line_col(t->s, v.at, &line, &col);
+            return qn_err_set(err, QN_ELIMIT, line, col,
+                              "a member with more than %d JSON values",
+                              QN_PACK_MAX_VALUES);
+        }
+        if (m < M_N) {
+            r->key[m] = k, r->val[m] = v;
+        } else if (!(key = load_span(t, v, err))) {
+            return QN_ESYNTAX; /* an unknown member is still JSON */
+        } else {
+            json_decref(key);
+        }
+        i = qn_export__json_ws(t, v.end);
+        if (i < t->len && t->s[i] == ',') {
+            i = qn_export__json_ws(t, i + 1);
+            continue;
+        }
+        if (i >= t->len || t->s[i] != '}')
+            return qn_export__json_syntax(t, i, "',' or '}' expected", err);
+        i = qn_export__json_ws(t, i + 1);
+        if (i != t->len)
+            return qn_export__json_syntax(t, i, "end of file expected", err);
+        break;
+    }
+    snprintf(r->unknown, sizeof(r->unknown), "%s", unknown_raw);
+    return QN_OK;
+}
+
+/*
+ * The small members (format, format_version, pack) as jansson values in
+ * one object, with stand-ins for the two arrays: an empty array when the
+ * text holds one there (its elements are parsed one by one), an empty
+ * object for an object (its type is wrong, and it need not be parsed), or
+ * the value itself, so that `member` says what is missing or wrong as it
+ * does for any object.
+ */
+static int small_members(const qn_export__text *t, const root_scan *r,
+                         json_t *root, qn_err *err)
+{
+    for (int m = 0; m < M_N; m++) {
+        json_t *v;
+        if (!r->val[m].end)
+            continue;
+        if ((m == M_RULES || m == M_PUZZLES) && t->s[r->val[m].at] == '[')
+            v = json_array();
+        else if ((m == M_RULES || m == M_PUZZLES) && t->s[r->val[m].at] == '{')
+            v = json_object();
+        else if (!(v = load_span(t, r->val[m], err)))
+            return QN_ESYNTAX;
+        if (!v || json_object_set_new(root, top_keys[m], v))
+            qn_mem_oom();
+    }
+    return QN_OK;
+}
+
+static int parse_doc(qn_pack_doc *doc, const qn_export__text *t, size_t start,
+                     qn_err *err)
 {
     where at = {""};
-    json_t *rules, *puzzles, *v;
+    root_scan r;
+    json_t *root = json_object(), *v;
     char *format = NULL;
+    size_t nrules = 0, npuzzles = 0, pos;
+    qn_export__span el;
     long long x;
-    size_t i;
     int rc;
 
-    if (!json_is_object(root))
-        return bad(err, &at, "the document must be a JSON object");
-    if ((rc = only_keys(root, top_keys, err, &at)))
-        return rc;
+    if (!root)
+        qn_mem_oom();
+    if ((rc = scan_root(t, start, &r, err)) ||
+        (rc = small_members(t, &r, root, err)))
+        goto done;
+    if (*r.unknown) {
+        rc = bad(err, &at, "unknown key '%s'", r.unknown);
+        goto done;
+    }
     /* "$schema" names the schema for editors: a text, not read further
      * (a document may name its own copy) */
     if (json_object_get(root, "$schema") &&
         (rc = get_str(root, "$schema", &format, err, &at)))
-        return rc;
+        goto done;
     free(format);
     format = NULL;
     rc = get_str(root, "format", &format, err, &at);
@@ -762,73 +878,95 @@ static int parse_doc(qn_pack_doc *doc, json_t *root, qn_err *err)
         rc = bad(err, &at, "'format' is '%s', expected '%s'", format,
                  QN_PACK_FORMAT);
     free(format);
-    if (rc)
-        return rc;
-    if ((rc = get_int(root, "format_version", 1, QN_PACK_FORMAT_VERSION, &x,
-                      err, &at)))
-        return rc;
-    puzzles = member(root, "puzzles", JSON_ARRAY, "an array of objects", err,
-                     &at);
-    if (!puzzles)
-        return QN_EINVAL;
-    if ((rc = parse_pack(doc, root, (int)x, json_array_size(puzzles), err)))
-        return rc;
-    rules = member(root, "rules", JSON_ARRAY, "an array of objects", err,
-                   &at);
-    if (!rules)
-        return QN_EINVAL;
-    if (json_array_size(rules) > QN_PACK_MAX_RULES)
-        return qn_err_set(err, QN_ELIMIT, 0, 0, "more than %d rules",
-                          QN_PACK_MAX_RULES);
-    doc->rules = QN_NEWN(json_array_size(rules) + 1, qn_pack_rule);
-    json_array_foreach(rules, i, v) {
+    if (rc || (rc = get_int(root, "format_version", 1, QN_PACK_FORMAT_VERSION,
+                            &x, err, &at)))
+        goto done;
+    if (!member(root, "puzzles", JSON_ARRAY, "an array of objects", err, &at)) {
+        rc = QN_EINVAL;
+        goto done;
+    }
+    if ((rc = parse_pack(doc, root, (int)x, 0, err)))
+        goto done;
+    if (!member(root, "rules", JSON_ARRAY, "an array of objects", err, &at)) {
+        rc = QN_EINVAL;
+        goto done;
+    }
+    if ((rc = qn_export__json_count(t, r.val[M_RULES], "rule", 0,
+                                    QN_PACK_MAX_RULES, &nrules, err)))
+        goto done;
+    doc->rules = QN_NEWN(nrules + 1, qn_pack_rule);
+    pos = r.val[M_RULES].at;
+    for (size_t i = 0; i < nrules; i++) {
         where rat;
+        qn_export__json_element(t, r.val[M_RULES], &pos, &el, i, "rule", err);
         snprintf(rat.what, sizeof(rat.what), "rule %zu: ", i);
         doc->nrules = i + 1;
-        if ((rc = parse_rule(&doc->rules[i], v, err, &rat)))
-            return rc;
-        for (size_t r = 0; r < i; r++)
-            if (strcmp(doc->rules[r].hash, doc->rules[i].hash) == 0)
-                return bad(err, &rat, "the same rule as rule %zu", r);
+        if (!(v = load_span(t, el, err))) {
+            rc = QN_ESYNTAX;
+            goto done;
+        }
+        rc = parse_rule(&doc->rules[i], v, err, &rat);
+        json_decref(v);
+        if (rc)
+            goto done;
+        for (size_t q = 0; q < i; q++)
+            if (strcmp(doc->rules[q].hash, doc->rules[i].hash) == 0) {
+                rc = bad(err, &rat, "the same rule as rule %zu", q);
+                goto done;
+            }
     }
-    if (json_array_size(puzzles) > QN_PACK_MAX_PUZZLES)
-        return qn_err_set(err, QN_ELIMIT, 0, 0, "more than %d puzzles",
-                          QN_PACK_MAX_PUZZLES);
-    doc->puzzles = QN_NEWN(json_array_size(puzzles) + 1, qn_pack_puzzle);
-    json_array_foreach(puzzles, i, v) {
+    if ((rc = qn_export__json_count(t, r.val[M_PUZZLES], "puzzle", 1,
+                                    QN_PACK_MAX_PUZZLES, &npuzzles, err)))
+        goto done;
+    doc->puzzles = QN_NEWN(npuzzles + 1, qn_pack_puzzle);
+    pos = r.val[M_PUZZLES].at;
+    for (size_t i = 0; i < npuzzles; i++) {
+        qn_export__json_element(t, r.val[M_PUZZLES], &pos, &el, i + 1, "puzzle",
+                                err);
         doc->npuzzles = i + 1;
-        if ((rc = parse_puzzle(&doc->puzzles[i], doc, v, i, (int)x, err)))
-            return rc;
+        if (!(v = load_span(t, el, err))) {
+            rc = QN_ESYNTAX;
+            goto done;
+        }
+        rc = parse_puzzle(&doc->puzzles[i], doc, v, i, (int)x, err);
+        json_decref(v);
+        if (rc)
+            goto done;
     }
-    return QN_OK;
+done:
+    json_decref(root);
+    return rc;
 }
 
 int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
                            const char *source, qn_err *err)
 {
-    json_error_t je;
-    json_t *root;
+    qn_export__text t = {text, len};
+    size_t start;
     int rc;
 
     memset(out, 0, sizeof(*out));
     if (len > QN_PACK_MAX_FILE)
-        rc = qn_err_set(err, QN_ELIMIT, 0, 0,
-                        "document larger than %u bytes", QN_PACK_MAX_FILE);
+        rc = qn_err_set(err, QN_ELIMIT, 0, 0, "document larger than %u bytes",
+                        QN_PACK_MAX_FILE);
     else
-        rc = check_depth(text, len, err);
+        rc = qn_export__json_depth(text, len, err);
     if (rc != QN_OK)
         goto done;
-    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root && json_error_code(&je) == json_error_out_of_memory)
-        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
-    if (!root) {
-        rc = qn_err_set(err, QN_ESYNTAX, je.line > 0 ? je.line : 0,
-                        je.column > 0 ? je.column : 0, "invalid JSON: %s",
-                        je.text);
-        goto done;
+    start = qn_export__json_ws(&t, 0);
+    if (start < len && text[start] == '{') {
+        rc = parse_doc(out, &t, start, err);
+    } else if (start < len && text[start] == '[') {
+        /* an array is no document, whatever it holds: not parsed */
+        rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                        "the document must be a JSON object");
+    } else { /* a scalar, or no JSON at all: jansson says which */
+        json_t *v = load_span(&t, (qn_export__span){0, len}, err);
+        rc = v ? qn_err_set(err, QN_EINVAL, 0, 0,
+                            "the document must be a JSON object")
+               : QN_ESYNTAX;
+        json_decref(v);
     }
-    rc = parse_doc(out, root, err);
-    json_decref(root);
 done:
     if (rc != QN_OK)
         qn_pack_doc_release(out);

@@ -245,12 +245,69 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
     }
 }
 
+/* "grid 5x5, wrap both", "hex 4x3", "hexagon of side 3": a board. */
+static void board_name(char *out, size_t size, const qn_layout *l)
+{
+    if (l->kind == QN_LAYOUT_HEXAGON)
+        snprintf(out, size, "hexagon of side %d", l->side);
+    else
+        snprintf(out, size, "%s %dx%d%s%s", qn_layout_kind_name(l->kind),
+                 l->w, l->h, l->wrap ? ", wrap " : "",
+                 l->wrap ? qn_export__wrap_name(l->wrap) : "");
+}
+
+/*
+ * The rule hash covers the effects and the goal, not the board (RULES.md,
+ * "The content hash"), and a database keeps the first rule row of a hash:
+ * a document that called classic 5x5 a torus was stored, and every later
+ * honest `generate --db` of it exported "as a torus". Nothing in a
+ * document but its effects vouches for its board, so the board must be
+ * one whose press section gives exactly those effects. QN_OK, or
+ * QN_EINVAL with "its board (...) does not generate its effects" and
+ * `then` after it.
+ */
+static int check_board(const qn_rules *r, const char *who, const char *then,
+                       qn_err *err)
+{
+    char board[64];
+
+    if (qn_rules_board_generates(r))
+        return QN_OK;
+    board_name(board, sizeof(board), qn_rules_layout(r));
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "%s: its board (%s) does not generate its effects "
+                      "(no press stencil on it gives exactly them)%s",
+                      who, board, then);
+}
+
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
+                              qn_err *err)
+{
+    qn_pack_rule pr;
+    qn_buf yaml = QN_BUF_INIT;
+    size_t len;
+    const char *text = qn_rules_text(r, &len);
+    int rebuilt;
+
+    qn_pack_rule_from_rules(&pr, r);
+    qn_pack_rule_yaml(&yaml, &pr);
+    rebuilt = text && len == yaml.len && !memcmp(text, yaml.buf, len);
+    qn_buf_release(&yaml);
+    qn_pack_rule_release(&pr);
+    if (!rebuilt)
+        return QN_OK;
+    return check_board(r, who,
+                       ": an import stored it before boards were checked, "
+                       "and exports of its puzzles describe that board",
+                       err);
+}
+
 int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
 {
     qn_buf yaml = QN_BUF_INIT;
     qn_rules *r = NULL;
     const qn_layout *l;
-    char hash[65];
+    char hash[65], who[96];
     long prev = -1;
     int rc = QN_OK;
 
@@ -298,6 +355,12 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
                         pr->name);
         goto done;
     }
+    snprintf(who, sizeof(who), "rule '%s'", pr->name);
+    if ((rc = check_board(r, who,
+                          "; a board no stencil explains is a graph "
+                          "(\"kind\": \"graph\")",
+                          err)) != QN_OK)
+        goto done;
     qn_rules_free(pr->rules);
     pr->rules = r;
     r = NULL;
