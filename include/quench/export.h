@@ -24,6 +24,10 @@
 
 #define QN_PACK_FORMAT "quench-pack"
 #define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */
+/* The published schema's $id (docs/quench-pack.schema.json): every json
+ * export names it in "$schema", so editors validate and complete it. */
+#define QN_PACK_SCHEMA_URL                                                   \
+    "https://github.com/quench/quench/docs/quench-pack.schema.json"
 #define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */
@@ -39,6 +43,10 @@
 #define QN_PACK_MAX_SUBMISSION 256
 #define QN_PACK_MAX_SOURCE 4200
 #define QN_PACK_MAX_META (1 << 20)
+/* A rule's kernel as generators (the play kit, docs/EXPORT.md): at most
+ * this many, so at least 2^64 elements past it, more than any walk; a
+ * rule with more has no kernel in its document. */
+#define QN_PACK_MAX_KERNEL 64
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
 #define QN_EXPORT_FORMATS(X)                                                 \
@@ -77,6 +85,18 @@ typedef struct qn_pack_rule {
     char **tier_name;  /* ntiers */
     int *tier_lo, *tier_hi;
     qn_rules *rules;   /* compiled (owned); NULL until built */
+    /*
+     * The play kit: the kernel of the press matrix (the quiet patterns)
+     * as nkernel generators, kernel[g * ncells + j] the presses of cell
+     * j in generator g, of additive order kernel_order[g] (qn_system's
+     * invariant-factor form). kernel_known is 0 when it is not known (a
+     * rule not compiled yet, or more than QN_PACK_MAX_KERNEL generators):
+     * then the document has no "kernel".
+     */
+    int kernel_known;
+    size_t nkernel;
+    unsigned *kernel_order;
+    uint8_t *kernel;
 } qn_pack_rule;
 
 /*
@@ -122,6 +142,12 @@ void qn_pack_doc_release(qn_pack_doc *doc);
  */
 void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r);
 void qn_pack_rule_release(qn_pack_rule *pr);
+/*
+ * Fill pr's play kit from its matrix (pr->kernel_known and the kernel
+ * fields): qn_pack_rule_from_rules and qn_pack_rule_compile call it. A
+ * no-op when it is known already.
+ */
+void qn_pack_rule_kernel(qn_pack_rule *pr);
 
 /*
  * Append an equivalent rule file (YAML, docs/RULES.md) for pr to out: its

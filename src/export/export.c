@@ -125,6 +125,20 @@ static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
         qn_jsonw_end(w);
     }
     qn_jsonw_end(w);
+    /* the play kit: what a loader needs for the least presses left from
+     * any position (docs/EXPORT.md, "Hints") */
+    if (pr->kernel_known) {
+        qn_jsonw_key(w, "kernel");
+        qn_jsonw_arr(w);
+        for (size_t g = 0; g < pr->nkernel; g++) {
+            qn_jsonw_obj(w);
+            qn_jsonw_key(w, "order"), qn_jsonw_int(w, pr->kernel_order[g]);
+            qn_jsonw_key(w, "presses");
+            json_cells(w, pr->kernel + g * (size_t)n, n);
+            qn_jsonw_end(w);
+        }
+        qn_jsonw_end(w);
+    }
     qn_jsonw_end(w);
 }
 
@@ -157,6 +171,7 @@ static void write_json(qn_buf *out, const qn_pack_doc *doc)
 
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "$schema"), qn_jsonw_str(&w, QN_PACK_SCHEMA_URL);
     json_pack_meta(&w, doc);
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);

@@ -12,6 +12,7 @@
 #include "export_internal.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/system.h"
 
 void qn_pack_rule_release(qn_pack_rule *pr)
 {
@@ -29,6 +30,8 @@ void qn_pack_rule_release(qn_pack_rule *pr)
     free(pr->tier_name);
     free(pr->tier_lo);
     free(pr->tier_hi);
+    free(pr->kernel_order);
+    free(pr->kernel);
     qn_rules_free(pr->rules);
     memset(pr, 0, sizeof(*pr));
 }
@@ -94,6 +97,37 @@ void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r)
             out->tier_hi[t] = qn_rules_tier_hi(r, t);
         }
     }
+    qn_pack_rule_kernel(out);
+}
+
+/*
+ * The play kit (export.h): the press matrix's kernel as qn_system gives
+ * it, generators of orders o_0 | o_1 | ..., the same for the same matrix
+ * on every machine. A matrix qn_system cannot factorise, or a kernel of
+ * more than QN_PACK_MAX_KERNEL generators, leaves it unknown.
+ */
+void qn_pack_rule_kernel(qn_pack_rule *pr)
+{
+    qn_system *sys = NULL;
+    size_t n = (size_t)pr->ncells, g;
+
+    if (pr->kernel_known || !pr->matrix || n == 0)
+        return;
+    if (qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells, pr->colours,
+                      NULL) != QN_OK)
+        return;
+    g = qn_system_kernel_ngens(sys);
+    if (g <= QN_PACK_MAX_KERNEL) {
+        pr->nkernel = g;
+        pr->kernel_order = QN_NEWN(g ? g : 1, unsigned);
+        pr->kernel = QN_NEWN(g ? g * n : 1, uint8_t);
+        for (size_t i = 0; i < g; i++) {
+            pr->kernel_order[i] = qn_system_kernel_order(sys, i);
+            memcpy(pr->kernel + i * n, qn_system_kernel_gen(sys, i), n);
+        }
+        pr->kernel_known = 1;
+    }
+    qn_system_free(sys);
 }
 
 /* ---- rule YAML ---------------------------------------------------------- */
@@ -330,6 +364,7 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
     qn_rules_free(pr->rules);
     pr->rules = r;
     r = NULL;
+    qn_pack_rule_kernel(pr);
 done:
     qn_rules_free(r);
     qn_buf_release(&yaml);

@@ -77,6 +77,9 @@ schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
 doc = json.load(open(sys.argv[2]))
 jsonschema.Draft202012Validator(schema).validate(doc)
+# issue #34: the document names the published schema by its $id, first
+assert next(iter(doc)) == "$schema", list(doc)[:2]
+assert doc["$schema"] == schema["$id"], doc.get("$schema")
 def walk(v, path):
     if isinstance(v, float) or isinstance(v, bool):
         raise SystemExit("not an integer at %s: %r" % (path, v))
