@@ -262,15 +262,15 @@ bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # The main job on the bundled default: a graded pack of classic 5x5
-# puzzles and the example campaign (rules/campaigns/starter.yaml) in
-# db/quench.db (created on first use), then what it holds. Run twice, it
-# changes nothing.
+# puzzles, starter (the pack the README's examples use), and the example
+# campaign (rules/campaigns/starter.yaml) in db/quench.db (created on
+# first use), then what it holds. Run twice, it changes nothing.
 DEMO_SEED ?= 2026
 demo: $(QUENCH)
 	$(QUENCH) generate rules/classic-5x5.yaml -n 100 --seed $(DEMO_SEED) \
-	  --db db/quench.db --pack classic-5x5-starter >/dev/null
-	$(QUENCH) pack sort classic-5x5-starter --db db/quench.db
-	$(QUENCH) pack show classic-5x5-starter --db db/quench.db
+	  --db db/quench.db --pack starter >/dev/null
+	$(QUENCH) pack sort starter --db db/quench.db
+	$(QUENCH) pack show starter --db db/quench.db
 	$(QUENCH) pack build rules/campaigns/starter.yaml --db db/quench.db
 	$(QUENCH) db stats --db db/quench.db
 
