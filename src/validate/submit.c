@@ -27,7 +27,8 @@ static size_t skip_blank(const qn_submit_reader *r, size_t i)
 }
 
 /* The format of the first block: the first byte that is not blank (for an
- * object, its first key: "format" begins a quench-pack document), and
+ * object, its first key: "format", or the "$schema" that export writes
+ * before it, begins a quench-pack document), and
  * for a line that is neither JSON nor a comment, whether it reads as a CSV
  * header. */
 static qn_submit_format detect(qn_submit_reader *r)
@@ -39,9 +40,10 @@ static qn_submit_format detect(qn_submit_reader *r)
         return QN_SUBMIT_TEXT;
     if (b[i] == '{') {
         j = skip_blank(r, i + 1);
-        return r->end - j >= 8 && memcmp(b + j, "\"format\"", 8) == 0
-                   ? QN_SUBMIT_JSON
-                   : QN_SUBMIT_JSONL;
+        if ((r->end - j >= 8 && memcmp(b + j, "\"format\"", 8) == 0) ||
+            (r->end - j >= 9 && memcmp(b + j, "\"$schema\"", 9) == 0))
+            return QN_SUBMIT_JSON;
+        return QN_SUBMIT_JSONL;
     }
     if (b[i] == '[')
         return QN_SUBMIT_JSON;
