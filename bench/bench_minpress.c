@@ -14,6 +14,7 @@
 #include "quench/minpress.h"
 #include "quench/system.h"
 #include "../src/engine/minpress_gf2.h" /* to time the old walk too */
+#include "../src/engine/system_internal.h"
 
 static uint8_t *plus(int w, int h)
 {
@@ -70,12 +71,12 @@ static void walk(const char *label, uint8_t *a, int n, unsigned k, double bar)
     for (int i = 0; i < n; i++) x[i] = (uint8_t)((i * 7) % k);
     memset(s, 0, (size_t)n);
     qn_system_apply(sys, s, x, s);
-    old = k == 2 && qn__walk2_select(QN_WALK2_AVX512_STEP);
+    old = k == 2 && qn__walk2_can(QN_WALK2_AVX512_STEP);
     for (int r = 0; r < reps; r++) {
         if (old) {
-            qn__walk2_select(QN_WALK2_AVX512_STEP);
+            qn_system__set_walk(sys, QN_WALK2_AVX512_STEP);
             time_solve(sys, &mo, xo, s, &ow[r], &oc[r]);
-            qn__walk2_select(QN_WALK2_AUTO);
+            qn_system__set_walk(sys, QN_WALK2_AUTO);
         }
         time_solve(sys, &mp, x, s, &tw[r], &tc[r]);
     }

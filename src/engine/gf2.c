@@ -169,32 +169,39 @@ void qn_gf2mat_mul_vec(uint64_t *y, const qn_gf2mat *a, const uint64_t *x)
 
 int qn_gf2mat_rref(qn_gf2mat *m, int *pivots)
 {
-    return qn_gf2__echelon(m, pivots, qn_gf2_words(m->ncols), 1);
+    return qn_gf2__echelon(m, pivots, qn_gf2_words(m->ncols), 1,
+                           QN_GF2_SIMD_BEST);
 }
+
+static const qn_gf2_tune by_size = {-1, 0, QN_GF2_SIMD_BEST};
 
 /*
  * Row echelon form, non-reduced, by the engine that is faster at this
- * width (QN_GF2_PANEL=0|1 forces one, for the tests and benchmarks).
+ * width (t->panel 0 or 1 forces one, for the tests and benchmarks).
  */
-static int row_echelon(qn_gf2mat *m, int *pivots)
+static int row_echelon(qn_gf2mat *m, int *pivots, const qn_gf2_tune *t)
 {
-    const char *env = getenv("QN_GF2_PANEL");
     int nw = qn_gf2_words(m->ncols);
-    int panel = env ? strcmp(env, "0") != 0 : nw >= PANEL_MIN_WORDS;
+    int panel = t->panel >= 0 ? t->panel : nw >= PANEL_MIN_WORDS;
 
     if (panel)
-        return qn_gf2__echelon_panel(m, pivots, nw);
-    return qn_gf2__echelon(m, pivots, nw, 0);
+        return qn_gf2__echelon_panel(m, pivots, nw, t->simd);
+    return qn_gf2__echelon(m, pivots, nw, 0, t->simd);
 }
 
 int qn_gf2mat_rank(const qn_gf2mat *a)
+{
+    return qn_gf2__rank(a, NULL);
+}
+
+int qn_gf2__rank(const qn_gf2mat *a, const qn_gf2_tune *t)
 {
     qn_gf2mat c;
     int r;
 
     qn_gf2mat_init(&c, a->nrows, a->ncols);
     qn_gf2mat_copy(&c, a);
-    r = row_echelon(&c, NULL);
+    r = row_echelon(&c, NULL, t ? t : &by_size);
     qn_gf2mat_release(&c);
     return r;
 }
@@ -275,6 +282,11 @@ static void kernel_from_echelon(qn_gf2mat *out, const qn_gf2mat *ech,
 
 void qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 {
+    qn_gf2__kernel(out, a, NULL);
+}
+
+void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t)
+{
     int n = a->ncols, r, d;
     int *pivots = qn_xmalloc(((size_t)(a->nrows < n ? a->nrows : n) + 1) *
                              sizeof(int));
@@ -282,13 +294,15 @@ void qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 
     qn_gf2mat_init(&c, a->nrows, n);
     qn_gf2mat_copy(&c, a);
-    r = row_echelon(&c, pivots);
+    if (!t)
+        t = &by_size;
+    r = row_echelon(&c, pivots, t);
     d = n - r;
     qn_gf2mat_init(out, d, n);
     if (d <= BACKSUB_MAX) {
         kernel_from_echelon(out, &c, pivots, r);
     } else {
-        qn_gf2__backreduce(&c, pivots, r);
+        qn_gf2__backreduce(&c, pivots, r, t->simd);
         kernel_from_rref(out, &c, pivots, r);
     }
     qn_gf2mat_release(&c);
@@ -323,7 +337,7 @@ void qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a)
  * so a call costs m / 4 lookups and row XORs, with no allocation. The
  * tables take 4 * m * (words of x + syndrome) words (557 KB for 32 x 32
  * cells); past TAB_MAX bytes (about 5000 cells) groups of 2 bits halve
- * that. QN_GF2_TBITS=1|2|4 in the environment forces a width, so the
+ * that. A tuning (qn_gf2_tune.tbits 1, 2 or 4) forces a width, so the
  * tests reach every path.
  */
 #define TAB_MAX ((size_t)16 << 20)
@@ -335,17 +349,16 @@ static int syn_words(const qn_gf2fact *f)
     return qn_gf2_words(f->nrows - f->rank);
 }
 
-static int pick_tbits(int m, int wt)
+static int pick_tbits(int m, int wt, int forced)
 {
-    const char *env = getenv("QN_GF2_TBITS");
     size_t bytes4 = (size_t)((m + 3) / 4) * 16 * (size_t)wt * 8;
 
-    if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4")))
-        return atoi(env);
+    if (forced == 1 || forced == 2 || forced == 4)
+        return forced;
     return bytes4 <= TAB_MAX ? 4 : 2;
 }
 
-static void build_tables(qn_gf2fact *f)
+static void build_tables(qn_gf2fact *f, int tbits)
 {
     int m = f->nrows, r = f->rank, ws = syn_words(f);
     int wt = ws + qn_gf2_words(f->ncols), i, j, ng;
@@ -356,7 +369,7 @@ static void build_tables(qn_gf2fact *f)
     qn_gf2mat_transpose(&tt, &f->t);
     qn_gf2mat_init(&lt, m, m - r);
     qn_gf2mat_transpose(&lt, &f->lkernel);
-    f->tbits = pick_tbits(m, wt);
+    f->tbits = pick_tbits(m, wt, tbits);
     ng = (m + f->tbits - 1) / f->tbits;
     qn_gf2mat_init(&f->tab, ng << f->tbits, 64 * wt);
     for (j = 0; j < m; j++) {
@@ -395,6 +408,12 @@ static void build_tables(qn_gf2fact *f)
 
 void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
 {
+    qn_gf2__fact_init(f, a, NULL);
+}
+
+void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a,
+                       const qn_gf2_tune *t)
+{
     int m = a->nrows, n = a->ncols, wa = qn_gf2_words(n);
     int wm = qn_gf2_words(m), r, i;
     qn_gf2mat aug;
@@ -407,7 +426,9 @@ void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
         row[wa + i / 64] |= (uint64_t)1 << (i % 64);
     }
     f->pivots = qn_xmalloc(((size_t)(m < n ? m : n) + 1) * sizeof(int));
-    r = qn_gf2__echelon(&aug, f->pivots, wa, 1);
+    if (!t)
+        t = &by_size;
+    r = qn_gf2__echelon(&aug, f->pivots, wa, 1, t->simd);
     f->nrows = m;
     f->ncols = n;
     f->rank = r;
@@ -423,7 +444,7 @@ void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
     qn_gf2mat_init(&f->kernel, n - r, n);
     kernel_from_rref(&f->kernel, &aug, f->pivots, r);
     qn_gf2mat_release(&aug);
-    build_tables(f);
+    build_tables(f, t->tbits);
 }
 
 void qn_gf2fact_release(qn_gf2fact *f)

@@ -132,12 +132,12 @@ xor_avx2(uint64_t *d, const uint64_t *const *s, int k, size_t n)
 #undef X
 #endif
 
-/* Once per elimination. QN_GF2_PLAIN=1 forces the portable kernel, so the
- * tests cover it on AVX2 machines too. */
-static xorfn *pick_xor(void)
+/* Once per elimination. QN_GF2_SIMD_PLAIN forces the portable kernel, so
+ * the tests cover it on AVX2 machines too. */
+static xorfn *pick_xor(int simd)
 {
 #ifdef HAVE_AVX2
-    if (__builtin_cpu_supports("avx2") && !getenv("QN_GF2_PLAIN"))
+    if (__builtin_cpu_supports("avx2") && simd != QN_GF2_SIMD_PLAIN)
         return xor_avx2;
 #endif
     return xor_plain;
@@ -166,13 +166,13 @@ typedef struct elim {
     int stripe;            /* min(STRIPE, nw) */
 } elim;
 
-static void elim_init(elim *e, qn_gf2mat *m, int need_tmp)
+static void elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
 {
     e->w = m->w;
     e->stride = (size_t)m->stride;
     e->nrows = m->nrows;
     e->nw = qn_gf2_words(m->ncols);
-    e->xorn = pick_xor();
+    e->xorn = pick_xor(simd);
     e->stripe = e->nw < STRIPE ? e->nw : STRIPE;
     e->tab = qn_xmalloc((size_t)GROUPS * 255 * (size_t)(e->stripe + 1) *
                         sizeof(uint64_t));
@@ -361,14 +361,15 @@ static void sort_block(elim *e, int r, int wi, uint64_t mask,
     }
 }
 
-int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
+int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
+                    int simd)
 {
     elim e;
     int r = 0, wi;
 
     if (m->nrows == 0 || m->ncols == 0)
         return 0;
-    elim_init(&e, m, 1);
+    elim_init(&e, m, 1, simd);
     for (wi = 0; wi < pivwords && r < e.nrows; wi++) {
         int slot[64];       /* pivot bit -> basis index */
         uint64_t *prow[64]; /* pivot bit -> pivot row, once sorted */
@@ -388,14 +389,14 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full)
     return r;
 }
 
-void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r)
+void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd)
 {
     elim e;
     int hi, lo;
 
     if (r <= 1)
         return;
-    elim_init(&e, m, 0);
+    elim_init(&e, m, 0, simd);
     /* Blocks from the last: a block's rows are already clear of later
      * pivots when it is used, as in scalar back substitution. */
     for (hi = r; hi > 0; hi = lo) {

@@ -10,6 +10,36 @@
 #include "quench/gf2.h"
 
 /*
+ * Which instructions an elimination uses. The library always asks for
+ * the best the CPU has; the tests ask for each of the others so that
+ * every version runs on an AVX-512 machine, and the benchmarks time them.
+ */
+enum {
+    QN_GF2_SIMD_BEST,  /* AVX-512, else AVX2, else portable */
+    QN_GF2_SIMD_AVX2,  /* at most AVX2 */
+    QN_GF2_SIMD_PLAIN  /* the portable C kernels */
+};
+
+/*
+ * How one call eliminates. The library passes NULL (by the matrix's size
+ * and the CPU); a test passes a setting to reach each engine. A setting
+ * is an argument, never process-wide state, so concurrent calls never see
+ * each other's.
+ */
+typedef struct qn_gf2_tune {
+    int panel; /* -1: by width; 0: Four Russians; 1: the panel engine */
+    int tbits; /* 0: by size; 1, 2 or 4: bits per solve table group */
+    int simd;  /* QN_GF2_SIMD_* */
+} qn_gf2_tune;
+
+/* qn_gf2mat_rank, qn_gf2mat_kernel and qn_gf2fact_init tuned by t. */
+int qn_gf2__rank(const qn_gf2mat *a, const qn_gf2_tune *t);
+void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a,
+                    const qn_gf2_tune *t);
+void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a,
+                       const qn_gf2_tune *t);
+
+/*
  * Bring m to echelon form in place by the Method of Four Russians and
  * return the rank r. Pivots are searched only in the first pivwords words
  * (columns 0 .. 64 * pivwords - 1); row operations still cover the whole
@@ -22,7 +52,8 @@
  * pivots (room for min(nrows, 64 * pivwords)) receives the r pivot
  * columns in increasing order; row i < r has its leading one at pivots[i].
  */
-int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full);
+int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
+                    int simd);
 
 /*
  * The same as qn_gf2__echelon(m, pivots, pivwords, 0), for large matrices:
@@ -30,13 +61,14 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full);
  * r.. end zero and row i < r has its leading one at pivots[i]; pivot
  * rows are reduced against the other pivots of their pass.
  */
-int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords);
+int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords,
+                          int simd);
 
 /*
  * Turn a row echelon form produced by qn_gf2__echelon(..., full = 0) with
  * rank r and the given pivots into the reduced row echelon form.
  */
-void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r);
+void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd);
 
 /*
  * d[0..n) ^= s[0][0..n) ^ ... ^ s[k-1][0..n) for 1 <= k <= 8, with the

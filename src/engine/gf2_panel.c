@@ -296,16 +296,16 @@ stripe_avx512(const panel *pn, int r, int p, int s, int len)
 }
 #endif
 
-/* Once per elimination. QN_GF2_PLAIN=1 forces the portable version and
- * QN_GF2_NO_AVX512=1 the AVX2 one, so the tests cover every version on an
+/* Once per elimination. QN_GF2_SIMD_PLAIN forces the portable version and
+ * QN_GF2_SIMD_AVX2 the AVX2 one, so the tests cover every version on an
  * AVX-512 machine. */
-static stripefn *pick_stripe(void)
+static stripefn *pick_stripe(int simd)
 {
-    if (getenv("QN_GF2_PLAIN"))
+    if (simd == QN_GF2_SIMD_PLAIN)
         return stripe_plain;
 #ifdef HAVE_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && !getenv("QN_GF2_NO_AVX512"))
+    if (__builtin_cpu_supports("avx512f") && simd != QN_GF2_SIMD_AVX2)
         return stripe_avx512;
     if (__builtin_cpu_supports("avx2"))
         return stripe_avx2;
@@ -325,10 +325,11 @@ static int stripe_zero(const panel *pn, int r, int p, int s, int len)
     return !any;
 }
 
-int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords)
+int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords,
+                          int simd)
 {
     panel *pn = qn_xmalloc(sizeof(*pn));
-    stripefn *fn = pick_stripe();
+    stripefn *fn = pick_stripe(simd);
     int r = 0;
 
     pn->w = m->w;

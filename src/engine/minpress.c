@@ -52,7 +52,8 @@ static int minpress_gf2(const qn_system *sys, qn_minpress *out, uint8_t *x)
     for (int b = 0; b < sys->nsupp; b++)
         outside -= x[sys->supp[b]];
     if (sys->sw)
-        qn__walk2(sys->kbits, (int)sys->nkgen, sw, cur, best, &bw, &nopt);
+        qn__walk2(sys->walk_isa, sys->kbits, (int)sys->nkgen, sw, cur, best,
+                  &bw, &nopt);
     else
         bw = 0, nopt = 1; /* empty support: the kernel is trivial */
     for (int b = 0; b < sys->nsupp; b++)

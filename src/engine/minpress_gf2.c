@@ -319,8 +319,6 @@ walk_avx512(const uint64_t *kb, int d, int sw, uint64_t *cur, uint64_t *best,
 }
 #endif
 
-static int forced = QN_WALK2_AUTO;
-
 /* What this CPU can run: QN_WALK2_AVX512, QN_WALK2_AVX2 or SCALAR. */
 static int best_isa(void)
 {
@@ -336,23 +334,22 @@ static int best_isa(void)
     return QN_WALK2_SCALAR;
 }
 
-int qn__walk2_select(int isa)
+int qn__walk2_can(int isa)
 {
     int have = best_isa();
 
-    if ((isa == QN_WALK2_AVX512 || isa == QN_WALK2_AVX512_STEP) &&
-        have != QN_WALK2_AVX512)
-        return 0;
-    if (isa == QN_WALK2_AVX2 && have == QN_WALK2_SCALAR)
-        return 0;
-    forced = isa;
+    if (isa == QN_WALK2_AVX512 || isa == QN_WALK2_AVX512_STEP)
+        return have == QN_WALK2_AVX512;
+    if (isa == QN_WALK2_AVX2)
+        return have != QN_WALK2_SCALAR;
     return 1;
 }
 
-void qn__walk2(const uint64_t *kb, int d, int sw, uint64_t *cur,
+void qn__walk2(int isa, const uint64_t *kb, int d, int sw, uint64_t *cur,
                uint64_t *best, uint64_t *bestw, uint64_t *nopt)
 {
-    int isa = forced == QN_WALK2_AUTO ? best_isa() : forced;
+    if (isa == QN_WALK2_AUTO)
+        isa = best_isa();
 
     if (!(sw > 0 && sw <= 16 && sw % 4 == 0))
         isa = QN_WALK2_SCALAR; /* wider than the SIMD walks hold */

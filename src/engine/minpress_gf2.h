@@ -15,16 +15,16 @@
  * only on the set of vectors, so every implementation may visit them in
  * its own order and still agree with the others exactly.
  */
-void qn__walk2(const uint64_t *kb, int d, int sw, uint64_t *cur,
+void qn__walk2(int isa, const uint64_t *kb, int d, int sw, uint64_t *cur,
                uint64_t *best, uint64_t *bestw, uint64_t *nopt);
 
-
 /*
- * Tests and benchmarks only: force one implementation (QN_WALK2_AUTO picks
- * the fastest the CPU has). QN_WALK2_AVX512_STEP is the one-vector-a-step
- * AVX-512 loop the block walk replaced (issue #24), kept so that the
- * benchmark can time both in one run. Returns 0 if the CPU cannot run the
- * one asked for. Not thread-safe; never called by the library itself.
+ * The implementations of the walk. isa QN_WALK2_AUTO picks the fastest the
+ * CPU has; the others exist so that a test or benchmark can run each on
+ * its own system (qn_system__set_walk, system_internal.h): the choice is
+ * per system, never process-wide. QN_WALK2_AVX512_STEP is the
+ * one-vector-a-step AVX-512 loop the block walk replaced (issue #24), kept
+ * so that the benchmark can time both in one run.
  */
 enum {
     QN_WALK2_AUTO,
@@ -33,6 +33,8 @@ enum {
     QN_WALK2_AVX512,
     QN_WALK2_AVX512_STEP
 };
-int qn__walk2_select(int isa);
+
+/* Whether this CPU can run isa (QN_WALK2_AUTO and SCALAR always). */
+int qn__walk2_can(int isa);
 
 #endif

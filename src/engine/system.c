@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "minpress_gf2.h"
 #include "quench/mem.h"
 #include "system_internal.h"
 
@@ -451,4 +452,12 @@ int qn_system_group_size_u64(const qn_system *sys, enum qn_system_group g,
         }
     *out = v;
     return QN_OK;
+}
+
+int qn_system__set_walk(qn_system *sys, int isa)
+{
+    if (!qn__walk2_can(isa))
+        return 0;
+    sys->walk_isa = isa;
+    return 1;
 }

@@ -45,8 +45,16 @@ struct qn_system {
     int *supp;             /* nsupp cells, increasing */
     int sw;                /* words per packed support vector */
     uint64_t *kbits;       /* nkgen * sw: generators restricted to supp */
+    int walk_isa;          /* QN_WALK2_*: AUTO unless qn_system__set_walk */
 
     qn_sparse_gen *sgen;   /* k > 2 walk: nkgen sparse generators */
 };
+
+/*
+ * Run this system's k = 2 coset walks with the implementation isa
+ * (minpress_gf2.h's QN_WALK2_*), for the tests and benchmarks that compare
+ * them. Returns 0, changing nothing, if the CPU cannot run it.
+ */
+int qn_system__set_walk(qn_system *sys, int isa);
 
 #endif

@@ -11,6 +11,7 @@
 #include "quench/system.h"
 #include "t.h"
 #include "../../src/engine/minpress_gf2.h" /* the walk is internal */
+#include "../../src/engine/system_internal.h"
 
 static uint64_t seed = 42;
 
@@ -99,20 +100,19 @@ static void one(uint8_t *a, int n)
     qn_system_apply(sys, s, x, s);
     T_EQ(qn_system_solve(sys, x0, s), QN_OK);
     recount(sys, x0, &minw, &nopt, first);
-    qn__walk2_select(QN_WALK2_SCALAR);
+    T_CHECK(qn_system__set_walk(sys, QN_WALK2_SCALAR));
     T_EQ(qn_minpress_solve(sys, &mref, ref, s, UINT64_MAX, NULL), QN_OK);
     T_EQ(mref.presses, minw);
     T_EQ(mref.noptimal, nopt);
     T_CHECK(memcmp(ref, first, (size_t)n) == 0);
     for (size_t i = 1; i < sizeof(isas) / sizeof(isas[0]); i++) {
-        if (!qn__walk2_select(isas[i]))
+        if (!qn_system__set_walk(sys, isas[i]))
             continue; /* this CPU lacks the instructions */
         T_EQ(qn_minpress_solve(sys, &mp, x, s, UINT64_MAX, NULL), QN_OK);
         T_EQ(mp.presses, mref.presses);
         T_EQ(mp.noptimal, mref.noptimal);
         T_CHECK(memcmp(x, ref, (size_t)n) == 0);
     }
-    qn__walk2_select(QN_WALK2_AUTO);
     qn_system_free(sys);
     free(a);
     free(s);
