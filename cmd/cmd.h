@@ -287,6 +287,13 @@ qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
  * `rules show --tiers` prints them), quietly: a library code. */
 struct qn_tiers;
 int cmd_rule_tiers(const char *path, struct qn_tiers *out);
+/* cmd_rules_table.c: `rules table` and its options (cmd_rules.c's
+ * grammar). */
+int cmd_rules_table(int argc, char **argv, qn_ctx *ctx);
+extern const struct option cmd_rules_table_opts[];
+/* cmd_rules.c: a system's kernel as "(Z/8)^2 x (Z/2)^2", "trivial". */
+struct qn_system;
+void cmd_kernel_group(qn_buf *b, const struct qn_system *sys);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 

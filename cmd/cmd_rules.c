@@ -26,7 +26,8 @@
 
 const char cmd_rules_usage[] =
     "usage: quench rules (check FILE... [--json] | show FILE [--json] "
-    "[--matrix] [--distribution] [--sample N] [--tiers])\n"
+    "[--matrix] [--distribution] [--sample N] [--tiers] | table FILE --size "
+    "SIZES [--colours LIST] [--format F])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -57,9 +58,16 @@ const char cmd_rules_usage[] =
     "                  {drawn, graded, max_presses, counts}\n"
     "    --tiers       only the grading tiers, one line each: NAME LO HI\n"
     "                  (for scripts and shell completion)\n"
+    "  table FILE --size SIZES [--colours LIST] [--format text|csv|json]\n"
+    "                  the rule's press section on a family of grids, one\n"
+    "                  row per board size and colour count: nullity and\n"
+    "                  kernel over Z/k, solvable states, symmetry group,\n"
+    "                  the largest least-press count where known exactly.\n"
+    "                  SIZES: N, A..B (square boards) or WxH, each side N\n"
+    "                  or A..B; LIST: K or A..B, comma separated\n"
     "  FILE may be - for standard input.\n";
 
-enum { RULES_CHECK, RULES_SHOW };
+enum { RULES_CHECK, RULES_SHOW, RULES_TABLE };
 
 static const struct option check_opts[] = {
     {"json", no_argument, NULL, 'j'},
@@ -78,6 +86,8 @@ static const cmd_grammar rules_subs[] = {
      check_opts, NULL, "rules...", NULL, NULL},
     {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
      NULL, NULL},
+    {"table", "a rule's facts over board sizes and colours", RULES_TABLE,
+     cmd_rules_table_opts, NULL, "rules", "format=text|csv|json", NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_rules_grammar = {.subs = rules_subs};
@@ -253,7 +263,7 @@ static void add_invariants(qn_buf *b, const qn_system *sys, int cokernel)
 }
 
 /* The group as "(Z/8)^2 x (Z/2)^2", largest factors first; "trivial". */
-static void add_group(qn_buf *b, const qn_system *sys)
+void cmd_kernel_group(qn_buf *b, const qn_system *sys)
 {
     size_t n = qn_system_kernel_ngens(sys), i = n;
 
@@ -633,7 +643,7 @@ static void text_group(qn_buf *out, const qn_system *sys, unsigned k, int n)
     show_size(out, sys, QN_KERNEL);
     qn_buf_addf(out, " quiet %s, ",
                 qn_system_kernel_ngens(sys) ? "patterns" : "pattern");
-    add_group(out, sys);
+    cmd_kernel_group(out, sys);
     qn_buf_addc(out, '\n');
     label(out, "kernel invariants:");
     add_invariants(out, sys, 0);
@@ -792,11 +802,13 @@ int cmd_rules(int argc, char **argv, qn_ctx *ctx)
     if (cmd_wants_help(argc, argv, cmd_rules_usage))
         return QN_EXIT_OK;
     if (argc < 2)
-        return qn_usage_error("rules: expected 'check' or 'show' (see "
-                              "'quench rules --help')");
+        return qn_usage_error("rules: expected 'check', 'show' or 'table' "
+                              "(see 'quench rules --help')");
     if (!(sub = cmd_find_sub(&cmd_rules_grammar, argv[1])))
         return cmd_bad_subcommand("rules", argv[1], &cmd_rules_grammar);
     if (sub->id == RULES_CHECK)
         return rules_check(argc - 1, argv + 1, ctx);
+    if (sub->id == RULES_TABLE)
+        return cmd_rules_table(argc - 1, argv + 1, ctx);
     return rules_show(argc - 1, argv + 1, ctx);
 }
