@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/distrib.h"
+#include "quench/distrib_exact.h"
 #include "quench/jsonw.h"
 #include "quench/layout.h"
 #include "quench/mem.h"
@@ -139,18 +140,26 @@ static char *buf_take(qn_buf *b)
 /*
  * The largest least-press count, where it is known exactly and cheaply:
  * an invertible A gives every plan to exactly one state, so the all-(k-1)
- * plan's n (k - 1) is the largest; a small image is enumerated. Else
+ * plan's n (k - 1) is the largest; a small kernel is counted by its
+ * classes of cells (distrib_exact.h); a small image is enumerated. Else
  * unknown: never a sample.
  */
 static void row_max(row *rw, const qn_system *sys)
 {
     uint64_t img;
     qn_distrib *d = NULL;
+    qn_exact_dist *x = NULL;
     qn_err err = QN_ERR_INIT;
 
     rw->max = -1, rw->method = "unknown";
     if (!rw->nullity) {
         rw->max = (long long)rw->n * (rw->k - 1), rw->method = "invertible";
+        return;
+    }
+    if (qn_exact_dist_compute(&x, sys, &err) == QN_OK) {
+        rw->max = (long long)qn_exact_dist_len(x) - 1;
+        rw->method = "kernel classes";
+        qn_exact_dist_free(x);
         return;
     }
     if (qn_system_group_size_u64(sys, QN_IMAGE, &img) == QN_OK &&
@@ -271,7 +280,7 @@ static void json_count(qn_jsonw *w, const char *dec)
 {
     uint64_t v;
 
-    if (strlen(dec) <= 15 && !cmd_parse_u64(dec, &v))
+    if (strlen(dec) <= 20 && !cmd_parse_u64(dec, &v) && v < ((uint64_t)1 << 53))
         qn_jsonw_uint(w, v);
     else
         qn_jsonw_str(w, dec);

@@ -100,6 +100,13 @@ typedef struct qn_svg_hist {
     uint64_t sampled;     /* 0: dist counts every solvable state (exact);
                              else dist is a uniform sample of this many */
     const char *title;    /* UTF-8; NULL = none */
+    /* A distribution alone (rules show --distribution --svg): its legend
+     * words (NULL: as below), and for a sample the 95 % interval of each
+     * bin's share (0..1, dist_len entries each; NULL: none), drawn as
+     * whiskers (class="ci"). With dist_label and no pack bins the legend
+     * names the distribution only. */
+    const char *dist_label;
+    const double *ci_lo, *ci_hi;
 } qn_svg_hist;
 
 /*

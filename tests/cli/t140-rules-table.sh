@@ -180,7 +180,7 @@ q rules table plus.yaml --size 4 --format csv
 expect_rc 0 "table 4x4 csv"
 expect_out "width,height,cells,colours,nullity,kernel_invariants," "csv header"
 expect_out "4,4,16,2,4,2 2 2 2,16,(Z/2)^4,4096," "4x4 row: nullity 4, 4096 states"
-expect_out ",7,enumerated," "4x4: at most 7 presses (enumerated)"
+expect_out ",7,kernel classes," "4x4: at most 7 presses (kernel classes)"
 expect_eq "$(wc -l <out)" 2 "csv: header and one row"
 
 # text: a header and a row per size
