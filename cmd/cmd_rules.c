@@ -27,7 +27,8 @@
 const char cmd_rules_usage[] =
     "usage: quench rules (check FILE... [--json] | show FILE [--json] "
     "[--matrix] [--distribution] [--sample N] [--tiers] [--format F] "
-    "[--svg FILE] | table FILE --size SIZES [--colours LIST] [--format F])\n"
+    "[--svg FILE] | table FILE --size SIZES [--colours LIST] [--format F] "
+    "[--svg FILE])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -64,12 +65,15 @@ const char cmd_rules_usage[] =
     "    --tiers       only the grading tiers, one line each: NAME LO HI\n"
     "                  (for scripts and shell completion)\n"
     "  table FILE --size SIZES [--colours LIST] [--format text|csv|json]\n"
+    "             [--svg FILE]\n"
     "                  the rule's press section on a family of grids, one\n"
     "                  row per board size and colour count: nullity and\n"
     "                  kernel over Z/k, solvable states, symmetry group,\n"
     "                  the largest least-press count where known exactly.\n"
     "                  SIZES: N, A..B (square boards) or WxH, each side N\n"
     "                  or A..B; LIST: K or A..B, comma separated\n"
+    "    --svg FILE    also a line plot of the nullity against the side\n"
+    "                  (or width), a line per colour count (and height)\n"
     "  FILE may be - for standard input.\n";
 
 enum { RULES_CHECK, RULES_SHOW, RULES_TABLE };
@@ -94,7 +98,8 @@ static const cmd_grammar rules_subs[] = {
     {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
      "format=text|json|csv svg=file", NULL},
     {"table", "a rule's facts over board sizes and colours", RULES_TABLE,
-     cmd_rules_table_opts, NULL, "rules", "format=text|csv|json", NULL},
+     cmd_rules_table_opts, NULL, "rules", "format=text|csv|json svg=file",
+     NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_rules_grammar = {.subs = rules_subs};

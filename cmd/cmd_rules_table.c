@@ -19,10 +19,12 @@
 #include "quench/mem.h"
 #include "quench/minpress.h"
 #include "quench/rules.h"
+#include "quench/svg.h"
 #include "quench/system.h"
 
 #define MAX_ROWS 4096          /* rows of one table */
 #define MAX_COLOURS 64         /* entries of --colours */
+#define MAX_LINES 16           /* lines of --svg's plot */
 #define ENUM_STATES (1u << 23) /* enumerate the distribution up to this */
 
 enum { FMT_TEXT, FMT_CSV, FMT_JSON };
@@ -32,6 +34,7 @@ const struct option cmd_rules_table_opts[] = {
     {"colours", required_argument, NULL, 'c'},
     {"colors", required_argument, NULL, 'c'},
     {"format", required_argument, NULL, 'f'},
+    {"svg", required_argument, NULL, 'g'},
     {NULL, 0, NULL, 0}};
 
 typedef struct span {
@@ -330,6 +333,57 @@ static void json_table(qn_buf *out, const char *name, const row *rows, size_t n)
     qn_buf_addc(out, '\n');
 }
 
+/*
+ * --svg: the nullity against the board's side (square boards) or width,
+ * one line per colour count (and height). Returns 0, or -1 when the
+ * table has more lines than MAX_LINES.
+ */
+static int plot(qn_buf *out, const char *name, const row *rows, size_t n,
+                int square)
+{
+    qn_svg_series ser[MAX_LINES];
+    double *xs = QN_NEWN(n + 1, double), *ys = QN_NEWN(n + 1, double);
+    char labels[MAX_LINES][48], title[160];
+    size_t ns = 0, used = 0;
+    qn_svg_plot p;
+
+    /* rows come by width, then height, then colours: gather each line's */
+    for (size_t i = 0; i < n; i++) {
+        size_t j;
+        for (j = 0; j < i; j++)
+            if (rows[j].k == rows[i].k && (square || rows[j].h == rows[i].h))
+                break;
+        if (j < i)
+            continue; /* its line was drawn from its first row */
+        if (ns == MAX_LINES) {
+            free(xs), free(ys);
+            return -1;
+        }
+        if (square)
+            snprintf(labels[ns], sizeof labels[ns], "%u colours", rows[i].k);
+        else
+            snprintf(labels[ns], sizeof labels[ns], "%u colours, height %d",
+                     rows[i].k, rows[i].h);
+        ser[ns].label = labels[ns];
+        ser[ns].x = xs + used, ser[ns].y = ys + used, ser[ns].n = 0;
+        for (j = i; j < n; j++)
+            if (rows[j].k == rows[i].k && (square || rows[j].h == rows[i].h)) {
+                xs[used] = rows[j].w, ys[used++] = (double)rows[j].nullity;
+                ser[ns].n++;
+            }
+        ns++;
+    }
+    snprintf(title, sizeof title, "%s: nullity of the press matrix", name);
+    memset(&p, 0, sizeof(p));
+    p.title = title;
+    p.xlabel = square ? "board side n (n x n)" : "board width";
+    p.ylabel = "nullity over Z/k";
+    p.series = ser, p.nseries = ns;
+    qn_svg_lines(out, &p);
+    free(xs), free(ys);
+    return 0;
+}
+
 /* Every row, in order (sizes, then colours); nothing printed on error. */
 static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
                       span sw, span sh, int square, const unsigned *ks,
@@ -375,6 +429,7 @@ static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
 int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
 {
     int c, fmt = FMT_TEXT, have_size = 0, square = 1, status;
+    const char *svg = NULL;
     span sw = {0, 0}, sh = {0, 0};
     unsigned ks[MAX_COLOURS];
     size_t nk = 0, nrows = 0;
@@ -408,6 +463,8 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
             return qn_usage_error("rules table: --format takes text, csv or "
                                   "json, not '%s'",
                                   optarg);
+        else if (c == 'g')
+            svg = optarg;
         else if (c != 'c')
             return cmd_bad_option("rules table", argv, cmd_rules_table_opts,
                                   NULL);
@@ -436,6 +493,18 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
                         &nrows);
     if (status != QN_EXIT_OK)
         goto done;
+    if (svg) {
+        if (plot(&out, spec.name ? spec.name : "", rows, nrows, square)) {
+            status = qn_usage_error("rules table: --svg draws at most %d "
+                                    "lines (colour counts times heights)",
+                                    MAX_LINES);
+            goto done;
+        }
+        status = cmd_write_atomic(svg, out.buf, out.len);
+        qn_buf_reset(&out);
+        if (status != QN_EXIT_OK)
+            goto done;
+    }
     if (fmt == FMT_CSV)
         csv_table(&out, rows, nrows);
     else if (fmt == FMT_JSON)

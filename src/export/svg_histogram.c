@@ -40,14 +40,6 @@ typedef struct chart {
     double pw, ph, bw;           /* plot width, height; bin width, px */
 } chart;
 
-/* The smallest 1, 2 or 5 times a power of ten at least `raw`. */
-static double nice_step(double raw)
-{
-    double mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
-
 static void fmt_pct(qn_buf *b, double v)
 {
     char t[32];
@@ -95,7 +87,7 @@ static void chart_scale(chart *ch)
         if (i < ch->dist_len && ch->ci_hi && (v = 100 * ch->ci_hi[i]) > maxs)
             maxs = v;
     }
-    ch->step = maxs > 0 ? nice_step(maxs / 5) : 20;
+    ch->step = maxs > 0 ? qn_svg__nice_step(maxs / 5) : 20;
     ch->top = maxs > 0 ? ceil(maxs / ch->step - 1e-9) * ch->step : 100;
     ch->x0 = PL, ch->y0 = HH - PB;
     ch->pw = HW - PL - PR, ch->ph = HH - PT - PB;

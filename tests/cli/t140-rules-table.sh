@@ -191,6 +191,29 @@ expect_out "36 (invertible)" "6x6 is invertible: 36 presses at most"
 expect_out "64 (invertible)" "8x8 is invertible: 64 presses at most"
 expect_eq "$(wc -l <out)" 5 "text: title, header, three rows"
 
+# the line plot: a line per colour count, a point per size, each point's
+# tooltip the published nullity (OEIS A159257) for mod 2
+q rules table plus.yaml --size 1..20 --colours 2,3 --svg plot.svg
+expect_rc 0 "table --svg"
+py_checks plot.svg <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except Exception as e:
+    print("not ok: not XML: %s" % e)
+    sys.exit()
+lines = [g for g in root.iter(ns + "g") if g.get("class") == "series"]
+print("ok" if len(lines) == 2 else "not ok: %d lines" % len(lines))
+oeis = [0, 0, 0, 4, 2, 0, 0, 0, 8, 0, 6, 0, 0, 4, 0, 8, 2, 0, 16, 0]
+pts = [c.find(ns + "title").text for c in lines[0].iter(ns + "circle")]
+want = ["2 colours: %d, %d" % (n, oeis[n - 1]) for n in range(1, 21)]
+print("ok" if pts == want else "not ok: mod 2 points %s" % pts[:5])
+PYEOF
+q rules table plus.yaml --size 1..4x1..5 --colours 2,3,4,5 --svg many.svg
+expect_rc 64 "--svg with more than 16 lines"
+if [ -e many.svg ]; then not_ok "refused plot: a file was written"; else ok; fi
+
 # 4. bad input: usage 64, data 65, nothing on stdout
 q rules table plus.yaml
 expect_rc 64 "no --size"
