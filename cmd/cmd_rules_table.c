@@ -400,18 +400,16 @@ static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
     if (nsizes * nk > MAX_ROWS)
         return qn_usage_error("rules table: %zu rows asked, at most %d",
                               nsizes * nk, MAX_ROWS);
+    /* the largest board first: refused before any row is computed */
+    if ((long)sw.hi * (square ? sw.hi : sh.hi) > QN_RULES_MAX_CELLS)
+        return qn_usage_error("rules table: a %dx%d board has more than %d "
+                              "cells (the dense model)",
+                              sw.hi, square ? sw.hi : sh.hi,
+                              QN_RULES_MAX_CELLS);
     rows = QN_NEWN(nsizes * nk, row);
     memset(rows, 0, nsizes * nk * sizeof(*rows));
     for (int w = sw.lo; w <= sw.hi; w++)
         for (int h = square ? w : sh.lo; h <= (square ? w : sh.hi); h++) {
-            if ((long)w * h > QN_RULES_MAX_CELLS) {
-                for (size_t i = 0; i < n; i++)
-                    row_release(&rows[i]);
-                free(rows);
-                return qn_usage_error("rules table: a %dx%d board has more "
-                                      "than %d cells (the dense model)",
-                                      w, h, QN_RULES_MAX_CELLS);
-            }
             for (size_t j = 0; j < nk; j++) {
                 if (row_fill(&rows[n++], spec, source, w, h, ks[j], &err) ==
                     QN_OK)
