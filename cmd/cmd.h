@@ -287,6 +287,39 @@ qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
  * `rules show --tiers` prints them), quietly: a library code. */
 struct qn_tiers;
 int cmd_rule_tiers(const char *path, struct qn_tiers *out);
+/* cmd_rules_table.c: `rules table` and its options (cmd_rules.c's
+ * grammar). */
+int cmd_rules_table(int argc, char **argv, qn_ctx *ctx);
+extern const struct option cmd_rules_table_opts[];
+/* cmd_rules_dist.c: a system's kernel as "(Z/8)^2 x (Z/2)^2", "trivial". */
+struct qn_system;
+void cmd_kernel_group(qn_buf *b, const struct qn_system *sys);
+/*
+ * cmd_rules_dist.c: `rules show --distribution`, by the best method the
+ * rule's structure allows: method "invertible" or "kernel classes"
+ * (exact, distrib_exact.h), "enumerated" (exact, d: the caller's
+ * distrib.h table, borrowed, or NULL), else "sampled" (nsample uniform
+ * states from the rule's seed, 0: QN_GEN_TIER_SAMPLE), with why.
+ */
+struct qn_exact_dist;
+struct qn_distrib;
+struct qn_jsonw;
+typedef struct cmd_dist {
+    const char *method;
+    struct qn_exact_dist *x;    /* exact by structure, or NULL */
+    const struct qn_distrib *d; /* exact by enumeration (borrowed) */
+    size_t len;                 /* counts for 0..len-1 presses */
+    uint64_t *hist, drawn, graded; /* sampled */
+    char why[320];                 /* why not exact */
+} cmd_dist;
+int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const struct qn_system *sys,
+                  const struct qn_distrib *d, size_t nsample);
+void cmd_dist_release(cmd_dist *dd);
+int cmd_dist_exact(const cmd_dist *dd);
+void cmd_dist_text(qn_buf *out, const cmd_dist *dd);
+void cmd_dist_csv(qn_buf *out, const cmd_dist *dd);
+void cmd_dist_json(struct qn_jsonw *w, const cmd_dist *dd);
+void cmd_dist_svg(qn_buf *out, const cmd_dist *dd, const char *name);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 

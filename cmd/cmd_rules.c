@@ -26,7 +26,9 @@
 
 const char cmd_rules_usage[] =
     "usage: quench rules (check FILE... [--json] | show FILE [--json] "
-    "[--matrix] [--distribution] [--sample N] [--tiers])\n"
+    "[--matrix] [--distribution] [--sample N] [--tiers] [--format F] "
+    "[--svg FILE] | table FILE --size SIZES [--colours LIST] [--format F] "
+    "[--svg FILE])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -46,10 +48,15 @@ const char cmd_rules_usage[] =
     "                  symmetric, hash)\n"
     "    --matrix      also print the press matrix (row i, column j: what\n"
     "                  pressing cell j adds to cell i)\n"
-    "    --distribution  also the exact number of solvable states needing\n"
-    "                  each minimal press count (rules with at most 2^26\n"
-    "                  solvable states); in --json as \"distribution\":\n"
-    "                  [count for 0, 1, 2, ...]\n"
+    "    --distribution  also the number of solvable states needing each\n"
+    "                  minimal press count, exact where the structure\n"
+    "                  allows (A invertible, a small kernel, or at most\n"
+    "                  2^26 states), else sampled with 95%% intervals; the\n"
+    "                  method is said. In --json as \"distribution\":\n"
+    "                  [count for 0, 1, 2, ...] and \"distribution_method\"\n"
+    "    --format F    text (the default), json (as --json) or csv (the\n"
+    "                  distribution alone, one line per press count)\n"
+    "    --svg FILE    also the distribution as an svg histogram in FILE\n"
     "    --sample N    also the exact press counts of N uniform solvable\n"
     "                  states drawn from the rule's own seed (the same on\n"
     "                  every run), and the largest: for rules too large\n"
@@ -57,9 +64,19 @@ const char cmd_rules_usage[] =
     "                  {drawn, graded, max_presses, counts}\n"
     "    --tiers       only the grading tiers, one line each: NAME LO HI\n"
     "                  (for scripts and shell completion)\n"
+    "  table FILE --size SIZES [--colours LIST] [--format text|csv|json]\n"
+    "             [--svg FILE]\n"
+    "                  the rule's press section on a family of grids, one\n"
+    "                  row per board size and colour count: nullity and\n"
+    "                  kernel over Z/k, solvable states, symmetry group,\n"
+    "                  the largest least-press count where known exactly.\n"
+    "                  SIZES: N, A..B (square boards) or WxH, each side N\n"
+    "                  or A..B; LIST: K or A..B, comma separated\n"
+    "    --svg FILE    also a line plot of the nullity against the side\n"
+    "                  (or width), a line per colour count (and height)\n"
     "  FILE may be - for standard input.\n";
 
-enum { RULES_CHECK, RULES_SHOW };
+enum { RULES_CHECK, RULES_SHOW, RULES_TABLE };
 
 static const struct option check_opts[] = {
     {"json", no_argument, NULL, 'j'},
@@ -71,13 +88,18 @@ static const struct option show_opts[] = {
     {"distribution", no_argument, NULL, 'd'},
     {"sample", required_argument, NULL, 's'},
     {"tiers", no_argument, NULL, 't'},
+    {"format", required_argument, NULL, 'F'},
+    {"svg", required_argument, NULL, 'g'},
     {NULL, 0, NULL, 0}};
 
 static const cmd_grammar rules_subs[] = {
     {"check", "load rule files and report every error", RULES_CHECK,
      check_opts, NULL, "rules...", NULL, NULL},
     {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
-     NULL, NULL},
+     "format=text|json|csv svg=file", NULL},
+    {"table", "a rule's facts over board sizes and colours", RULES_TABLE,
+     cmd_rules_table_opts, NULL, "rules", "format=text|csv|json svg=file",
+     NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_rules_grammar = {.subs = rules_subs};
@@ -252,29 +274,6 @@ static void add_invariants(qn_buf *b, const qn_system *sys, int cokernel)
     qn_buf_addc(b, ']');
 }
 
-/* The group as "(Z/8)^2 x (Z/2)^2", largest factors first; "trivial". */
-static void add_group(qn_buf *b, const qn_system *sys)
-{
-    size_t n = qn_system_kernel_ngens(sys), i = n;
-
-    if (!n) {
-        qn_buf_adds(b, "trivial");
-        return;
-    }
-    while (i > 0) {
-        unsigned o = qn_system_kernel_order(sys, i - 1);
-        size_t run = 0;
-        while (i > 0 && qn_system_kernel_order(sys, i - 1) == o)
-            i--, run++;
-        if (run > 1)
-            qn_buf_addf(b, "(Z/%u)^%zu", o, run);
-        else
-            qn_buf_addf(b, "Z/%u", o);
-        if (i > 0)
-            qn_buf_adds(b, " x ");
-    }
-}
-
 /* A group size for JSON: an integer below 2^53, else a decimal string. */
 static void json_size(qn_jsonw *w, const qn_system *sys, enum qn_system_group g)
 {
@@ -335,6 +334,7 @@ typedef struct dist_info {
     size_t nsample;     /* --sample N, or 0 */
     uint64_t *sample;   /* the graded ones' press counts */
     size_t ngraded;
+    cmd_dist dist; /* --distribution, by the best method */
 } dist_info;
 
 static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
@@ -411,17 +411,8 @@ static void json_distribution(qn_jsonw *w, const dist_info *di)
 {
     uint64_t max, *hist;
 
-    if (di->wanted) {
-        qn_jsonw_key(w, "distribution");
-        if (di->d)
-            qn_distrib_json(di->d, w);
-        else
-            qn_jsonw_null(w);
-        if (!di->d) {
-            qn_jsonw_key(w, "distribution_note");
-            qn_jsonw_str(w, di->err.msg);
-        }
-    }
+    if (di->wanted)
+        cmd_dist_json(w, &di->dist);
     if (!di->nsample)
         return;
     hist = sample_hist(di, &max);
@@ -491,26 +482,6 @@ static void text_sample(qn_buf *out, const dist_info *di)
     qn_buf_addf(out, "largest sampled press count: %llu\n",
                 (unsigned long long)max);
     free(hist);
-}
-
-/* A table: presses, states, share and cumulative share of solvable ones. */
-static void text_distribution(qn_buf *out, const dist_info *di)
-{
-    uint64_t total, cum = 0;
-
-    if (!di->d) {
-        label(out, "distribution:");
-        qn_buf_addf(out, "not computed: %s\n", di->err.msg);
-        return;
-    }
-    total = qn_distrib_total(di->d);
-    qn_buf_adds(out, "distribution (solvable states by minimal presses):\n"
-                     "  presses       states    share   cumulative\n");
-    for (size_t m = 0; m < qn_distrib_len(di->d); m++) {
-        uint64_t c = qn_distrib_count(di->d, m);
-        cum += c;
-        text_row(out, m, c, cum, total);
-    }
 }
 
 static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
@@ -633,7 +604,7 @@ static void text_group(qn_buf *out, const qn_system *sys, unsigned k, int n)
     show_size(out, sys, QN_KERNEL);
     qn_buf_addf(out, " quiet %s, ",
                 qn_system_kernel_ngens(sys) ? "patterns" : "pattern");
-    add_group(out, sys);
+    cmd_kernel_group(out, sys);
     qn_buf_addc(out, '\n');
     label(out, "kernel invariants:");
     add_invariants(out, sys, 0);
@@ -693,7 +664,7 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_buf_addf(out, "%llu (no solvable state needs more: the coset bound)\n",
                 (unsigned long long)qn_minpress_bound(sys));
     if (di->wanted)
-        text_distribution(out, di);
+        cmd_dist_text(out, &di->dist);
     text_tiers(out, di);
     if (di->nsample)
         text_sample(out, di);
@@ -720,8 +691,9 @@ static void tiers_text(qn_buf *out, const dist_info *di)
 
 static int rules_show(int argc, char **argv, qn_ctx *ctx)
 {
-    int json = 0, matrix = 0, tiers = 0, c, rc, status;
+    int json = 0, matrix = 0, tiers = 0, csv = 0, c, rc, status;
     uint64_t nsample;
+    const char *svg = NULL;
     dist_info di;
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
@@ -747,12 +719,24 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
                                   SAMPLE_MAX);
         else if (c == 's')
             di.nsample = (size_t)nsample;
+        else if (c == 'F' && !strcmp(optarg, "text"))
+            json = 0, csv = 0;
+        else if (c == 'F' && !strcmp(optarg, "json"))
+            json = 1, csv = 0;
+        else if (c == 'F' && !strcmp(optarg, "csv"))
+            csv = 1, json = 0, di.wanted = 1;
+        else if (c == 'F')
+            return qn_usage_error("rules show: --format takes text, json or "
+                                  "csv, not '%s'",
+                                  optarg);
+        else if (c == 'g')
+            svg = optarg, di.wanted = 1;
         else
             return cmd_bad_option("rules show", argv, show_opts, NULL);
     }
     if (optind != argc - 1)
         return qn_usage_error("rules show: name exactly one FILE");
-    if (tiers && (json || matrix || di.wanted || di.nsample))
+    if (tiers && (json || csv || matrix || di.wanted || di.nsample))
         return qn_usage_error("rules show: --tiers goes alone (the tiers "
                               "are in --json too)");
     rc = qn_rules_load_file(&r, argv[optind], &err);
@@ -769,14 +753,27 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         status = qn_report(ctx, &err);
         goto done;
     }
+    if (di.wanted)
+        cmd_dist_init(&di.dist, r, sys, di.d, di.nsample);
+    if (svg) {
+        qn_buf pic = QN_BUF_INIT;
+        cmd_dist_svg(&pic, &di.dist, qn_rules_name(r));
+        status = cmd_write_atomic(svg, pic.buf, pic.len);
+        qn_buf_release(&pic);
+        if (status != QN_EXIT_OK)
+            goto done;
+    }
     if (tiers)
         tiers_text(&out, &di);
+    else if (csv)
+        cmd_dist_csv(&out, &di.dist);
     else if (json)
         show_json(&out, r, sys, matrix, &di);
     else
         show_text(&out, r, sys, matrix, &di);
     status = cmd_finish_out(&out);
 done:
+    cmd_dist_release(&di.dist);
     qn_distrib_free(di.d);
     free(di.sample);
     qn_buf_release(&out);
@@ -792,11 +789,13 @@ int cmd_rules(int argc, char **argv, qn_ctx *ctx)
     if (cmd_wants_help(argc, argv, cmd_rules_usage))
         return QN_EXIT_OK;
     if (argc < 2)
-        return qn_usage_error("rules: expected 'check' or 'show' (see "
-                              "'quench rules --help')");
+        return qn_usage_error("rules: expected 'check', 'show' or 'table' "
+                              "(see 'quench rules --help')");
     if (!(sub = cmd_find_sub(&cmd_rules_grammar, argv[1])))
         return cmd_bad_subcommand("rules", argv[1], &cmd_rules_grammar);
     if (sub->id == RULES_CHECK)
         return rules_check(argc - 1, argv + 1, ctx);
+    if (sub->id == RULES_TABLE)
+        return cmd_rules_table(argc - 1, argv + 1, ctx);
     return rules_show(argc - 1, argv + 1, ctx);
 }

@@ -55,6 +55,7 @@
 
 /* generate: the generator and the exact press distribution */
 #include "quench/distrib.h"
+#include "quench/distrib_exact.h"
 #include "quench/gen.h"
 
 /* validate: submission readers and verdicts */

@@ -183,6 +183,13 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
 int qn_rules_parse_yaml(qn_rules_spec *spec, const char *text, size_t len,
                         qn_err *err);
 
+/* Read the rule file at `path` ("-": stdin) into `spec` (initialised by
+ * the caller) without building it, so a caller can build it at several
+ * board sizes and colour counts (rules table). Codes as
+ * qn_rules_load_file; errors carry the source name. Release the spec
+ * either way. */
+int qn_rules_read_spec(qn_rules_spec *spec, const char *path, qn_err *err);
+
 /* Free a rule set; NULL is a no-op. */
 void qn_rules_free(qn_rules *r);
 

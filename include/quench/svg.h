@@ -100,6 +100,13 @@ typedef struct qn_svg_hist {
     uint64_t sampled;     /* 0: dist counts every solvable state (exact);
                              else dist is a uniform sample of this many */
     const char *title;    /* UTF-8; NULL = none */
+    /* A distribution alone (rules show --distribution --svg): its legend
+     * words (NULL: as below), and for a sample the 95 % interval of each
+     * bin's share (0..1, dist_len entries each; NULL: none), drawn as
+     * whiskers (class="ci"). With dist_label and no pack bins the legend
+     * names the distribution only. */
+    const char *dist_label;
+    const double *ci_lo, *ci_hi;
 } qn_svg_hist;
 
 /*
@@ -116,6 +123,29 @@ typedef struct qn_svg_hist {
  * "a sample of N solvable states (not exact)".
  */
 void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h);
+
+/* One line of a plot: n points (x[i], y[i]), borrowed for the call. */
+typedef struct qn_svg_series {
+    const char *label; /* UTF-8, in the legend and the points' tooltips */
+    const double *x, *y;
+    size_t n;
+} qn_svg_series;
+
+typedef struct qn_svg_plot {
+    const char *title, *xlabel, *ylabel; /* UTF-8; title NULL = none */
+    const qn_svg_series *series;
+    size_t nseries;
+} qn_svg_plot;
+
+/*
+ * Append a line plot (svg_lines.c; rules table --svg): one polyline per
+ * series (class="series", a colour and a dash pattern each, so they read
+ * apart without colour) with a dot per point (class="point", its values
+ * in a tooltip), over a y axis from 0 to a whole number of nice steps and
+ * an x axis over the points' range; the legend (class="legend") is a row
+ * between the title and the plot.
+ */
+void qn_svg_lines(qn_buf *out, const qn_svg_plot *p);
 
 /*
  * Append `s` as XML character data / attribute text: & < > " ' become

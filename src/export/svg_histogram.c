@@ -30,6 +30,8 @@ typedef struct chart {
     const uint64_t *pack, *dist; /* counts per press count; dist may be NULL */
     size_t pack_len, dist_len;   /* dist_len is 0 when dist is NULL */
     uint64_t sampled;            /* dist is a sample of this many; 0 exact */
+    const char *dist_label;      /* the legend's words for dist, or NULL */
+    const double *ci_lo, *ci_hi; /* sampled shares' intervals, or NULL */
     double ptot, dtot;           /* totals: bars show shares of them */
     size_t lo, nb;               /* bins drawn: lo..lo+nb-1, from the first
                                     to the last non-zero one */
@@ -37,14 +39,6 @@ typedef struct chart {
     double x0, y0;               /* plot origin (bottom left), px */
     double pw, ph, bw;           /* plot width, height; bin width, px */
 } chart;
-
-/* The smallest 1, 2 or 5 times a power of ten at least `raw`. */
-static double nice_step(double raw)
-{
-    double mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-    return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
-}
 
 static void fmt_pct(qn_buf *b, double v)
 {
@@ -90,8 +84,10 @@ static void chart_scale(chart *ch)
         if (i < ch->dist_len && ch->dtot > 0 &&
             (v = 100 * (double)ch->dist[i] / ch->dtot) > maxs)
             maxs = v;
+        if (i < ch->dist_len && ch->ci_hi && (v = 100 * ch->ci_hi[i]) > maxs)
+            maxs = v;
     }
-    ch->step = maxs > 0 ? nice_step(maxs / 5) : 20;
+    ch->step = maxs > 0 ? qn_svg__nice_step(maxs / 5) : 20;
     ch->top = maxs > 0 ? ceil(maxs / ch->step - 1e-9) * ch->step : 100;
     ch->x0 = PL, ch->y0 = HH - PB;
     ch->pw = HW - PL - PR, ch->ph = HH - PT - PB;
@@ -180,6 +176,25 @@ static void dist_outline(qn_buf *out, const chart *ch)
     qn_buf_adds(out, "\"/>\n");
 }
 
+/* a sample's 95 % intervals: a whisker at the middle of each bin */
+static void ci_whiskers(qn_buf *out, const chart *ch)
+{
+    qn_buf_adds(out, "<g class=\"ci\" stroke=\"#333\" stroke-width=\"1.5\">\n");
+    for (size_t i = 0; i < ch->nb; i++) {
+        size_t m = ch->lo + i;
+        double x = ch->x0 + ch->bw * ((double)i + 0.5);
+        if (m >= ch->dist_len || !ch->dist[m])
+            continue;
+        qn_buf_adds(out, "<line");
+        qn_svg__attr(out, "x1", x);
+        qn_svg__attr(out, "y1", ch->y0 - ch->ph * 100 * ch->ci_lo[m] / ch->top);
+        qn_svg__attr(out, "x2", x);
+        qn_svg__attr(out, "y2", ch->y0 - ch->ph * 100 * ch->ci_hi[m] / ch->top);
+        qn_buf_adds(out, "/>\n");
+    }
+    qn_buf_adds(out, "</g>\n");
+}
+
 /* axes, x ticks (at most 25 labels), axis titles */
 static void axes(qn_buf *out, const chart *ch)
 {
@@ -250,19 +265,23 @@ static double legend_entry(qn_buf *out, double x, int dashed,
 /* legend: one row of its own between the title and the plot */
 static void legend(qn_buf *out, const chart *ch)
 {
-    char pack[64], dist[96];
+    char pack[64], dist[128];
     double x = ch->x0 + 4, end;
     qn_buf entries = QN_BUF_INIT;
 
     snprintf(pack, sizeof pack, "pack (%.0f puzzle%s)", ch->ptot,
              ch->ptot == 1 ? "" : "s");
-    if (ch->sampled)
+    if (ch->dist_label)
+        snprintf(dist, sizeof dist, "%s", ch->dist_label);
+    else if (ch->sampled)
         snprintf(dist, sizeof dist,
                  "a sample of %llu solvable states (not exact)",
                  (unsigned long long)ch->sampled);
     else
         snprintf(dist, sizeof dist, "all solvable states");
-    end = legend_entry(&entries, x + 8, 0, pack);
+    end = x + 8;
+    if (!ch->dist_label || ch->ptot > 0)
+        end = legend_entry(&entries, end, 0, pack);
     if (ch->dist)
         end = legend_entry(&entries, end, 1, dist);
     qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
@@ -286,6 +305,9 @@ void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
     ch.pack = h->pack, ch.pack_len = h->pack_len;
     ch.dist = h->dist, ch.dist_len = h->dist ? h->dist_len : 0;
     ch.sampled = h->sampled;
+    ch.dist_label = h->dist_label;
+    if (ch.dist && h->ci_lo && h->ci_hi)
+        ch.ci_lo = h->ci_lo, ch.ci_hi = h->ci_hi;
     chart_scale(&ch);
 
     qn_svg__open(out, HW, HH, title);
@@ -296,6 +318,8 @@ void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
     pack_bars(out, &ch);
     if (ch.dist && ch.dtot > 0)
         dist_outline(out, &ch);
+    if (ch.ci_lo && ch.dtot > 0)
+        ci_whiskers(out, &ch);
     axes(out, &ch);
     legend(out, &ch);
     if (ch.ptot == 0 && ch.dtot == 0) {

@@ -24,6 +24,10 @@ void qn_svg__open(qn_buf *b, double w, double h, const char *title);
 /* Room for a 16 px bold title: about 10 px per character, plus margins. */
 double qn_svg__title_width(const char *t);
 
+/* The smallest 1, 2 or 5 times a power of ten at least `raw` (an axis
+ * step; svg_lines.c). */
+double qn_svg__nice_step(double raw);
+
 /* A visible title line centred at (x, y). */
 void qn_svg__title(qn_buf *b, double x, double y, const char *title);
 

@@ -67,6 +67,21 @@ int qn_rules_load_file(qn_rules **out, const char *path, qn_err *err)
     return rc;
 }
 
+int qn_rules_read_spec(qn_rules_spec *spec, const char *path, qn_err *err)
+{
+    char *buf;
+    size_t len;
+    int rc;
+
+    if ((rc = qn_rules__read_file(path, &buf, &len, err)) != QN_OK)
+        return rc;
+    rc = qn_rules_parse_yaml(spec, buf, len, err);
+    if (rc != QN_OK)
+        qn_err_source(err, qn_rules__source_name(path));
+    free(buf);
+    return rc;
+}
+
 int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
                         const char *path, int w, int h, qn_err *err)
 {
