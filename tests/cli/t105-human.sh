@@ -53,4 +53,33 @@ expect_out "chase table:          7 non-zero residual patterns (top)" "text: the
 q rules show "$R/torus-5x5.yaml"
 expect_out "no side has a chase order" "text: a torus has no chase"
 
+# `quench show` puts a state on the ladder; each level below is derived by
+# hand. One press is spot. Presses (0,0) and (0,1) of 4x4 light 3 cells
+# that are no press's footprint (a disjoint plan lights whole footprints,
+# 3 cells at least each): not spot, and every 4x4 state falls to a chase.
+# A lit corner of 3x3 is no footprint; the chase from the top leaves 101
+# on the last row (from every side, by symmetry), and 3x3 is invertible,
+# so the table covers every residual: table. The same two presses on the
+# 5x5 torus light 6 cells, not a multiple of a footprint's 5, and a torus
+# has no chase: global.
+q show "$R/classic-5x5.yaml" --state 00100/01110/00100/00000/00000
+expect_out "human level: spot (0)" "show: one press is spot"
+q show "$TMP/four.yaml" --state 0010/1100/0000/0000
+expect_out "human level: chase (1), from the top" "show: 4x4 two presses, chase"
+q show "$R/classic-3x3.yaml" --state 100/000/000
+expect_out "human level: table (2), from the top" "show: 3x3 corner, table"
+q show "$R/torus-5x5.yaml" --state 00101/11000/00000/00000/11000
+expect_out "human level: global (3)" "show: torus two presses, global"
+q show "$R/torus-5x5.yaml" --state 10000/00000/00000/00000/00000
+expect_out "human level: none (the state is unsolvable)" "show: unsolvable"
+
+# Stored and pack puzzles get the line too: a 3x3 state is never global
+# (A is invertible, so the first row and the pivots reach every state).
+q -q generate "$R/classic-3x3.yaml" -n 2 --seed 5 --db h.db --pack hp
+expect_rc 0 "make a 3x3 pack"
+q show --pack hp --db h.db
+expect_eq "$(grep -c '^human level: \(spot\|chase\|table\) ' "$TMP/out")" 2 "show --pack: two levels, none global"
+q show '#1' --db h.db
+expect_eq "$(grep -c '^human level: \(spot\|chase\|table\) ' "$TMP/out")" 1 "show #1: its level"
+
 done_testing
