@@ -272,6 +272,12 @@ int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
 int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
                     const uint8_t *cells, const uint8_t *plan, qn_buf *out,
                     struct qn_jsonw *w, int colour);
+/* cmd_rules_human.c: the technique ladder in `rules show` (human.h): the
+ * object "human" of --json, and the text lines, labels `width` wide. */
+struct qn_jsonw;
+void cmd_rules_human_json(struct qn_jsonw *w, const qn_rules *r);
+void cmd_rules_human_text(qn_buf *out, const qn_rules *r, int width);
+
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);

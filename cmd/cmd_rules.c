@@ -523,6 +523,7 @@ static void show_json(qn_buf *out, const qn_rules *r, const qn_system *sys,
     qn_jsonw_key(&w, "press_bound"), qn_jsonw_uint(&w, qn_minpress_bound(sys));
     json_tiers(&w, di);
     json_distribution(&w, di);
+    cmd_rules_human_json(&w, r);
     if (matrix) {
         const uint8_t *a = qn_rules_matrix(r);
         qn_jsonw_key(&w, "matrix");
@@ -663,6 +664,7 @@ static void show_text(qn_buf *out, const qn_rules *r, const qn_system *sys,
     label(out, "press bound:");
     qn_buf_addf(out, "%llu (no solvable state needs more: the coset bound)\n",
                 (unsigned long long)qn_minpress_bound(sys));
+    cmd_rules_human_text(out, r, LABEL);
     if (di->wanted)
         cmd_dist_text(out, &di->dist);
     text_tiers(out, di);

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "quench/export.h"
+#include "quench/human.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/store.h"
@@ -159,6 +160,35 @@ static void add_heading(qn_buf *out, uint64_t uid, uint64_t presses,
     qn_buf_addc(out, '\n');
 }
 
+/* "human level: chase (1), from the top": the state's rung on the
+ * technique ladder (human.h, docs/GENERATE.md "The human ladder"). */
+static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
+{
+    qn_err err = QN_ERR_INIT;
+    qn_solver *g = NULL;
+    qn_human *h = NULL;
+    int level, side, rc = qn_solver_new(&g, r, &err);
+
+    if (rc == QN_OK)
+        rc = qn_human_new(&h, g, &err);
+    if (rc == QN_OK)
+        rc = qn_human_level(h, cells, &level, &side, &err);
+    qn_buf_adds(out, "human level: ");
+    if (rc == QN_OK) {
+        qn_buf_addf(out, "%s (%d)", qn_human_level_name(level), level);
+        if (side >= 0)
+            qn_buf_addf(out, ", from the %s",
+                        qn_human_side_name(h, (size_t)side));
+    } else if (rc == QN_EUNSOLVABLE) {
+        qn_buf_adds(out, "none (the state is unsolvable)");
+    } else {
+        qn_buf_addf(out, "not decided (%s)", err.msg);
+    }
+    qn_buf_addc(out, '\n');
+    qn_human_free(h);
+    qn_solver_free(g);
+}
+
 /* Parse the state text under r; report (as `source`) on failure. */
 static int parse_state(const qn_ctx *ctx, const qn_rules *r, uint8_t *cells,
                        const char *text, size_t len, const char *source)
@@ -189,6 +219,7 @@ static int show_id(const qn_ctx *ctx, const show_opts *o, int colour,
     if (st == QN_EXIT_OK) {
         add_heading(out, info.uid, info.min_presses, info.grade);
         draw(out, "", 1, r, cells, colour);
+        add_human(out, r, cells);
     }
     free(cells);
     free(state);
@@ -224,6 +255,8 @@ static int show_rules(const qn_ctx *ctx, const show_opts *o, int colour,
         qn_term_caption(out, r);
         draw(out, o->state || o->file ? "" : "the goal (no state given):\n",
              0, r, cells, colour);
+        if (o->state || o->file)
+            add_human(out, r, cells);
     }
     free(text);
     free(cells);
@@ -267,6 +300,7 @@ static int show_pack(const qn_ctx *ctx, const show_opts *o, int colour,
         add_heading(out, p->id, p->min_presses, p->grade);
         draw(out, "", p->rule != last, doc.rules[p->rule].rules, p->state,
              colour);
+        add_human(out, doc.rules[p->rule].rules, p->state);
         last = p->rule;
         if ((st = cmd_flush_out(out)) != QN_EXIT_OK)
             break;

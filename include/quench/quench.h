@@ -38,6 +38,7 @@
 #include "quench/state.h"
 
 /* solve: a rule compiled for answers */
+#include "quench/human.h"
 #include "quench/plans.h"
 #include "quench/solver.h"
 

@@ -1,0 +1,382 @@
+/*
+ * human.c: the technique ladder (human.h): a board's sides and their
+ * chase orders, and the level of one state. The exact shares are in
+ * human_share.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "human_internal.h"
+#include "quench/mem.h"
+#include "quench/plans.h"
+
+static const char *const level_names[QN_HUMAN_NLEVELS] = {"spot", "chase",
+                                                          "table", "global"};
+
+const char *qn_human_level_name(int level)
+{
+    return level >= 0 && level < QN_HUMAN_NLEVELS ? level_names[level] : NULL;
+}
+
+int qn_human_level_parse(const char *name)
+{
+    for (int i = 0; i < QN_HUMAN_NLEVELS; i++)
+        if (!strcmp(name, level_names[i]))
+            return i;
+    return -1;
+}
+
+/* A cell's place on one side's walk: the row (primary) and the place in
+ * the row (secondary), both ascending. */
+typedef struct walk_key {
+    int primary, secondary, cell;
+} walk_key;
+
+static int cmp_key(const void *x, const void *y)
+{
+    const walk_key *a = x, *b = y;
+    if (a->primary != b->primary)
+        return a->primary < b->primary ? -1 : 1;
+    if (a->secondary != b->secondary)
+        return a->secondary < b->secondary ? -1 : 1;
+    return 0;
+}
+
+/* Axial (q, r) of a cell of a hex board (odd-r rectangle or hexagon). */
+static void axial(const qn_layout *l, int cell, int *q, int *r)
+{
+    int row, col;
+    qn_layout_rc(l, cell, &row, &col);
+    if (l->kind == QN_LAYOUT_HEXAGON) {
+        *q = col - (l->side - 1);
+        *r = row - (l->side - 1);
+    } else {
+        *q = col - (row - (row & 1)) / 2;
+        *r = row;
+    }
+}
+
+/* Side `which`'s primary and secondary coordinates of `cell`. */
+static void side_coords(const qn_layout *l, int which, int cell, int *p, int *s)
+{
+    int u, v, sign = which & 1 ? -1 : 1;
+    if (l->kind == QN_LAYOUT_GRID)
+        qn_layout_rc(l, cell, &u, &v); /* u row, v column */
+    else
+        axial(l, cell, &v, &u); /* u r, v q */
+    switch (which / 2) {
+    case 0: /* rows */
+        *p = sign * u, *s = v;
+        break;
+    case 1: /* columns (grid) or lines of constant q (hex) */
+        *p = sign * v, *s = u;
+        break;
+    default: /* hex: lines of constant s = -q - r */
+        *p = -sign * (u + v), *s = u;
+        break;
+    }
+}
+
+static const char *const grid_sides[] = {"top", "bottom", "left", "right"};
+static const char *const hex_sides[] = {
+    "top", "bottom", "lower-left", "upper-right", "lower-right", "upper-left"};
+
+static unsigned inverse(unsigned a, unsigned k)
+{
+    for (unsigned t = 1; t < k; t++)
+        if (a * t % k == 1)
+            return t;
+    return 0;
+}
+
+/* The earliest place in the walk of a cell that a press of j changes
+ * (n when none is placed yet). */
+static int earliest(const qn_human *h, const int *pos, int j)
+{
+    int e = h->n;
+    for (int t = h->colstart[j]; t < h->colstart[j + 1]; t++)
+        if (pos[h->colrow[t]] < e)
+            e = pos[h->colrow[t]];
+    return e;
+}
+
+/* Row `row` of the walk, cells keys[lo..hi) placed in order (or reversed):
+ * 1 when each has exactly one pivot in the next row (rowof == row + 1): a
+ * cell that changes it by a unit amount and no cell before it. */
+static int place_row(qn_human *h, qn_human_side *s, const walk_key *keys,
+                     int lo, int hi, int rev, const int *rowof, int *pos,
+                     int row)
+{
+    int n = h->n;
+    for (int i = lo; i < hi; i++) {
+        int c = keys[rev ? lo + hi - 1 - i : i].cell;
+        pos[c] = i;
+        s->seq[i] = c;
+    }
+    for (int i = lo; i < hi; i++) {
+        int c = s->seq[i], found = 0;
+        for (int j = 0; j < n; j++) {
+            unsigned v = h->a[(size_t)c * n + j];
+            if (v && rowof[j] == row + 1 && inverse(v, h->k) &&
+                earliest(h, pos, j) == i) {
+                found++;
+                s->pivot[i] = j;
+                s->inv[i] = (uint8_t)inverse(v, h->k);
+            }
+        }
+        if (found != 1)
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * The chase order of the side whose rows are keys' runs of one primary
+ * (sorted): rows in order, each row's cells by ascending secondary, or
+ * descending when ascending leaves a cell without exactly one pivot (the
+ * rows of a hexagon's lower half). Fills s; 0 when no order works.
+ */
+static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
+                     int *pos, int *rowof)
+{
+    int n = h->n, nrows = 0, ok = 1;
+    int *rowstart = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
+
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || keys[i].primary != keys[i - 1].primary)
+            rowstart[nrows++] = i;
+        rowof[keys[i].cell] = nrows - 1;
+        pos[keys[i].cell] = n;
+    }
+    rowstart[nrows] = n;
+    s->seq = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
+    s->pivot = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
+    s->inv = qn_xmalloc((size_t)n + 1);
+    ok = nrows >= 2;
+    for (int row = 0; ok && row + 1 < nrows; row++) {
+        int lo = rowstart[row], hi = rowstart[row + 1];
+        ok = place_row(h, s, keys, lo, hi, 0, rowof, pos, row) ||
+             place_row(h, s, keys, lo, hi, 1, rowof, pos, row);
+    }
+    if (ok) {
+        s->nseq = rowstart[nrows - 1];
+        s->nfirst = rowstart[1];
+        s->nlast = n - rowstart[nrows - 1];
+        s->first = qn_xmalloc(sizeof(int) * (size_t)s->nfirst);
+        s->last = qn_xmalloc(sizeof(int) * (size_t)s->nlast);
+        for (int i = 0; i < s->nfirst; i++)
+            s->first[i] = s->seq[i];
+        for (int i = 0; i < s->nlast; i++)
+            s->last[i] = keys[rowstart[nrows - 1] + i].cell;
+    } else {
+        free(s->seq), free(s->pivot), free(s->inv);
+        s->seq = s->pivot = NULL, s->inv = NULL, s->nseq = 0;
+    }
+    free(rowstart);
+    return ok;
+}
+
+void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need)
+{
+    unsigned k = h->k;
+    for (int i = 0; i < s->nseq; i++) {
+        unsigned t = need[s->seq[i]] * s->inv[i] % k;
+        int j = s->pivot[i];
+        if (!t)
+            continue;
+        for (int e = h->colstart[j]; e < h->colstart[j + 1]; e++) {
+            int c = h->colrow[e];
+            need[c] = (uint8_t)((need[c] + k * k - t * h->colval[e]) % k);
+        }
+    }
+}
+
+/* Side s's table: the residual each first-row press leaves after a chase. */
+static int build_table(qn_human *h, qn_human_side *s, qn_err *err)
+{
+    int n = h->n;
+    uint8_t *need = qn_xmalloc((size_t)n);
+    uint8_t *q = qn_xmalloc((size_t)s->nlast * (size_t)s->nfirst + 1);
+
+    for (int f = 0; f < s->nfirst; f++) {
+        int j = s->first[f];
+        memset(need, 0, (size_t)n);
+        for (int e = h->colstart[j]; e < h->colstart[j + 1]; e++)
+            need[h->colrow[e]] = h->colval[e];
+        qn_human__chase(h, s, need);
+        for (int l = 0; l < s->nlast; l++)
+            q[(size_t)l * s->nfirst + f] = need[s->last[l]];
+    }
+    int rc = qn_system_new(&s->table, q, s->nlast, s->nfirst, h->k, err);
+    free(need);
+    free(q);
+    return rc;
+}
+
+int qn_human_new(qn_human **out, const qn_solver *g, qn_err *err)
+{
+    const qn_rules *r = qn_solver_rules(g);
+    const qn_layout *l = qn_rules_layout(r);
+    qn_human *h = qn_xcalloc(1, sizeof(*h));
+    int n = qn_rules_ncells(r), rc = QN_OK;
+
+    *out = NULL;
+    h->g = g, h->n = n, h->k = qn_rules_colours(r);
+    h->a = qn_rules_matrix(r);
+    h->colstart = qn_xcalloc((size_t)n + 1, sizeof(int));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            h->colstart[j + 1] += h->a[(size_t)i * n + j] != 0;
+    for (int j = 0; j < n; j++)
+        h->colstart[j + 1] += h->colstart[j];
+    h->colrow = qn_xmalloc(sizeof(int) * ((size_t)h->colstart[n] + 1));
+    h->colval = qn_xmalloc((size_t)h->colstart[n] + 1);
+    for (int j = 0, e = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            if (h->a[(size_t)i * n + j]) {
+                h->colrow[e] = i;
+                h->colval[e++] = h->a[(size_t)i * n + j];
+            }
+
+    const char *const *names = NULL;
+    if (l->kind == QN_LAYOUT_GRID)
+        names = grid_sides, h->nsides = 4;
+    else if (l->kind == QN_LAYOUT_HEX || l->kind == QN_LAYOUT_HEXAGON)
+        names = hex_sides, h->nsides = 6;
+    walk_key *keys = qn_xmalloc(sizeof(walk_key) * (size_t)n);
+    int *pos = qn_xmalloc(sizeof(int) * (size_t)n);
+    int *rowof = qn_xmalloc(sizeof(int) * (size_t)n);
+    for (size_t w = 0; w < h->nsides && rc == QN_OK; w++) {
+        qn_human_side *s = &h->side[w];
+        s->name = names[w];
+        for (int i = 0; i < n; i++) {
+            side_coords(l, (int)w, i, &keys[i].primary, &keys[i].secondary);
+            keys[i].cell = i;
+        }
+        qsort(keys, (size_t)n, sizeof(*keys), cmp_key);
+        s->chases = try_order(h, s, keys, pos, rowof);
+        if (s->chases)
+            rc = build_table(h, s, err);
+    }
+    free(keys), free(pos), free(rowof);
+    if (rc != QN_OK) {
+        qn_human_free(h);
+        return rc;
+    }
+    *out = h;
+    return QN_OK;
+}
+
+void qn_human_free(qn_human *h)
+{
+    if (!h)
+        return;
+    for (size_t w = 0; w < h->nsides; w++) {
+        qn_human_side *s = &h->side[w];
+        free(s->seq), free(s->pivot), free(s->inv);
+        free(s->first), free(s->last);
+        qn_system_free(s->table);
+    }
+    free(h->colstart), free(h->colrow), free(h->colval);
+    free(h);
+}
+
+size_t qn_human_nsides(const qn_human *h)
+{
+    return h->nsides;
+}
+
+const char *qn_human_side_name(const qn_human *h, size_t i)
+{
+    return i < h->nsides ? h->side[i].name : NULL;
+}
+
+int qn_human_side_chases(const qn_human *h, size_t i)
+{
+    return i < h->nsides && h->side[i].chases;
+}
+
+/* 1 when the presses of plan x have pairwise disjoint footprints. */
+static int disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen)
+{
+    memset(seen, 0, (size_t)h->n);
+    for (int j = 0; j < h->n; j++) {
+        if (!x[j])
+            continue;
+        for (int e = h->colstart[j]; e < h->colstart[j + 1]; e++) {
+            if (seen[h->colrow[e]])
+                return 0;
+            seen[h->colrow[e]] = 1;
+        }
+    }
+    return 1;
+}
+
+static int spot(const qn_human *h, const uint8_t *state, int *yes, qn_err *err)
+{
+    qn_plans p = {0};
+    int rc = qn_plans_find(&p, h->g, state, QN_HUMAN_MAX_PLANS, 1, err);
+    if (rc != QN_OK)
+        return rc;
+    if (p.matched > p.count) {
+        qn_plans_release(&p);
+        return qn_err_set(err, QN_ELIMIT, 0, 0,
+                          "the state has more than %d optimal plans: "
+                          "its human level (spot or not) is not decided",
+                          QN_HUMAN_MAX_PLANS);
+    }
+    uint8_t *seen = qn_xmalloc((size_t)h->n);
+    *yes = 0;
+    for (size_t i = 0; i < p.count && !*yes; i++)
+        *yes = disjoint(h, p.x + i * (size_t)p.n, seen);
+    free(seen);
+    qn_plans_release(&p);
+    return QN_OK;
+}
+
+int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
+                   int *side, qn_err *err)
+{
+    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->g));
+    int n = h->n, is_spot = 0, rc, found = -1, lvl = QN_HUMAN_GLOBAL;
+    unsigned k = h->k;
+
+    rc = spot(h, state, &is_spot, err);
+    if (rc != QN_OK)
+        return rc;
+    uint8_t *need = qn_xmalloc((size_t)n * (h->nsides + 1) + 1);
+    uint8_t *r = qn_xmalloc((size_t)n + 1);
+    if (is_spot)
+        lvl = QN_HUMAN_SPOT;
+    for (size_t w = 0; w < h->nsides && lvl == QN_HUMAN_GLOBAL; w++) {
+        const qn_human_side *s = &h->side[w];
+        uint8_t *v = need + w * (size_t)n;
+        int clear = 1;
+        if (!s->chases)
+            continue;
+        for (int i = 0; i < n; i++)
+            v[i] = (uint8_t)((goal[i] + k - state[i]) % k);
+        qn_human__chase(h, s, v);
+        for (int i = 0; i < s->nlast; i++)
+            clear &= v[s->last[i]] == 0;
+        if (clear)
+            lvl = QN_HUMAN_CHASE, found = (int)w;
+    }
+    for (size_t w = 0; w < h->nsides && lvl == QN_HUMAN_GLOBAL; w++) {
+        const qn_human_side *s = &h->side[w];
+        const uint8_t *v = need + w * (size_t)n;
+        if (!s->chases)
+            continue;
+        /* the table's presses y must leave Q y = residual: Q y - res = 0 */
+        for (int i = 0; i < s->nlast; i++)
+            r[i] = (uint8_t)((k - v[s->last[i]]) % k);
+        if (qn_system_is_solvable(s->table, r))
+            lvl = QN_HUMAN_TABLE, found = (int)w;
+    }
+    free(need);
+    free(r);
+    *level = lvl;
+    if (side)
+        *side = found;
+    return QN_OK;
+}

@@ -1,0 +1,40 @@
+/*
+ * human_internal.h: what human.c (sides, levels) and human_share.c (the
+ * exact shares) share: the sides of a board and their chases.
+ */
+#ifndef QN_HUMAN_INTERNAL_H
+#define QN_HUMAN_INTERNAL_H
+
+#include "quench/human.h"
+#include "quench/system.h"
+
+#define QN_HUMAN_MAX_SIDES 6
+
+typedef struct qn_human_side {
+    const char *name;
+    int chases;         /* 1: a chase order exists */
+    int nseq;           /* cells of every row but the last, in walk order */
+    int *seq;           /* nseq cells */
+    int *pivot;         /* nseq: the cell of the next row pressed for seq[i] */
+    uint8_t *inv;       /* nseq: the inverse of A[seq[i]][pivot[i]] mod k */
+    int nlast, *last;   /* the last row's cells */
+    int nfirst, *first; /* the first row's cells */
+    qn_system *table;   /* nlast x nfirst: residual of each first-row press */
+} qn_human_side;
+
+struct qn_human {
+    const qn_solver *g;
+    int n;
+    unsigned k;
+    const uint8_t *a;
+    int *colstart, *colrow; /* the nonzeros of each column of A */
+    uint8_t *colval;
+    size_t nsides;
+    qn_human_side side[QN_HUMAN_MAX_SIDES];
+};
+
+/* Run side s's chase on `need` (what each cell still needs, mod k), in
+ * place: afterwards only the last row's cells may be non-zero. */
+void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need);
+
+#endif
