@@ -290,6 +290,9 @@ int cmd_rule_tiers(const char *path, struct qn_tiers *out);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 
+/* cmd_pack_svg.c: pack show --svg of the pack `name` into out. */
+int cmd_pack_svg(struct qn_store *s, const char *name, qn_buf *out,
+                 qn_err *err);
 /* cmd_pack_build.c: `pack build RECIPE`: plan, or build into s (NULL
  * with plan), the plan's pilots under budget graded states (0: the
  * default, QN_CAMPAIGN_PLAN_BUDGET); the report into out; an exit

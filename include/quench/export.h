@@ -47,6 +47,9 @@
  * this many, so at least 2^64 elements past it, more than any walk; a
  * rule with more has no kernel in its document. */
 #define QN_PACK_MAX_KERNEL 64
+/* A level slot (store.h, docs/STORE.md "Level slots"): 1 .. 2^53 - 1, so
+ * every game runtime holds it exactly. */
+#define QN_PACK_MAX_SLOT ((1LL << 53) - 1)
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
 #define QN_EXPORT_FORMATS(X)                                                 \
@@ -119,6 +122,8 @@ typedef struct qn_pack_puzzle {
     char *submission;    /* the submission's own id */
     char *source;        /* "FILE:LINE" of the submission */
     char *meta;          /* the submission's other fields: a JSON object */
+    int64_t slot;        /* its level slot in the pack; 0: none given */
+    char *section;       /* its recipe section; "" when none */
 } qn_pack_puzzle;
 
 typedef struct qn_pack_doc {

@@ -163,6 +163,11 @@ static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
     qn_jsonw_key(w, "submission"), qn_jsonw_str(w, p->submission);
     qn_jsonw_key(w, "source"), qn_jsonw_str(w, p->source);
     qn_jsonw_key(w, "meta"), qn_jsonw_str(w, p->meta);
+    /* the level slot and recipe section (docs/EXPORT.md, "Slots and
+     * sections"); a document read without slots has none to write */
+    if (p->slot > 0)
+        qn_jsonw_key(w, "slot"), qn_jsonw_int(w, p->slot);
+    qn_jsonw_key(w, "section"), qn_jsonw_str(w, p->section ? p->section : "");
 }
 
 static void write_json(qn_buf *out, const qn_pack_doc *doc)
@@ -282,6 +287,21 @@ static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
 }
 
 /*
+ * A row's level slot and recipe section: a mixed pack's rows split by
+ * section (docs/EXPORT.md, "csv").
+ */
+static void csv_row_place(qn_buf *out, qn_buf *tmp, const qn_pack_doc *doc,
+                          const qn_pack_puzzle *p)
+{
+    (void)doc;
+    if (p->slot > 0)
+        qn_buf_addf(out, ",%lld,", (long long)p->slot);
+    else
+        qn_buf_adds(out, ",,");
+    csv_text(out, tmp, p->section ? p->section : "");
+}
+
+/*
  * The json document's puzzle fields less the rule (one per row would
  * repeat it), with the pack's version on every row so that each row
  * stands alone; state and solution in the state text format.
@@ -293,7 +313,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 
     qn_buf_adds(out, "id,position,state,min_presses,optimal_solutions,"
                      "solution,grade,seed,pack_version,submission,source,"
-                     "meta\r\n");
+                     "meta,slot,section\r\n");
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);
@@ -318,6 +338,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         csv_text(out, &text, p->source);
         qn_buf_addc(out, ',');
         csv_json(out, &text, p->meta);
+        csv_row_place(out, &text, doc, p);
         qn_buf_adds(out, "\r\n");
     }
     qn_buf_release(&text);
