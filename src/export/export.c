@@ -287,23 +287,27 @@ static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
 }
 
 /*
- * A row's level slot and recipe section: a mixed pack's rows split by
+ * A row's level slot and recipe section, and its rule (the hash and the
+ * name): a row stands alone, and a mixed pack's rows split by rule or
  * section (docs/EXPORT.md, "csv").
  */
 static void csv_row_place(qn_buf *out, qn_buf *tmp, const qn_pack_doc *doc,
                           const qn_pack_puzzle *p)
 {
-    (void)doc;
+    const qn_pack_rule *pr = &doc->rules[p->rule];
+
     if (p->slot > 0)
         qn_buf_addf(out, ",%lld,", (long long)p->slot);
     else
         qn_buf_adds(out, ",,");
     csv_text(out, tmp, p->section ? p->section : "");
+    qn_buf_addf(out, ",%s,", pr->hash);
+    csv_text(out, tmp, pr->name);
 }
 
 /*
- * The json document's puzzle fields less the rule (one per row would
- * repeat it), with the pack's version on every row so that each row
+ * The json document's puzzle fields with the rule as its hash and name
+ * (not its cells), with the pack's version on every row so that each row
  * stands alone; state and solution in the state text format.
  */
 static void write_csv(qn_buf *out, const qn_pack_doc *doc)
@@ -313,7 +317,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 
     qn_buf_adds(out, "id,position,state,min_presses,optimal_solutions,"
                      "solution,grade,seed,pack_version,submission,source,"
-                     "meta,slot,section\r\n");
+                     "meta,slot,section,rule,rule_name\r\n");
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);

@@ -132,12 +132,13 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[0] == ["id", "position", "state", "min_presses",
                    "optimal_solutions", "solution", "grade", "seed",
                    "pack_version", "submission", "source", "meta",
-                   "slot", "section"], rows[0]
+                   "slot", "section", "rule", "rule_name"], rows[0]
 assert len(rows) == int(sys.argv[2]) + 1
 for i, r in enumerate(rows[1:]):
-    assert len(r) == 14 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
+    assert len(r) == 16 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
     # a pack one generate run built: slots are positions, no section
     assert r[12] == str(i + 1) and r[13] == "", r
+    assert re.fullmatch(r"[0-9a-f]{64}", r[14]) and r[15], r
     assert r[1] == str(i + 1)
     assert re.fullmatch(r"[0-9a-z./()]+", r[2]) and re.fullmatch(r"[0-9a-z./()]+", r[5])
     assert int(r[3]) >= 1 and int(r[4]) >= 1

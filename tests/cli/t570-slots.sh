@@ -200,13 +200,14 @@ expect_eq "$(sed -n 1p "$TMP/b3")" "world-one:1 world-one:2 world-one:3 world-on
 q pack show camp --db "$DB"
 expect_out "section world-two:" "pack show names each section"
 
-# a mixed pack splits back into its worlds, from json and from csv
+# a mixed pack splits back into its worlds, from json and from csv, and
+# each csv row names its rule as the rule files and the json do
 q export camp --format json --db "$DB" -o "$TMP/camp.json"
 must "export camp json"
 q export camp --format csv --db "$DB" -o "$TMP/camp.csv"
 must "export camp csv"
 n3=$(sed -n 's/^name: *//p' "$C3") n5=$(sed -n 's/^name: *//p' "$C5")
-python3 - "$TMP/camp.json" "$TMP/camp.csv" "$n3" "$n5" <<'PY' && ok || not_ok "sections split the pack into its worlds, from json and csv"
+python3 - "$TMP/camp.json" "$TMP/camp.csv" "$n3" "$n5" <<'PY' && ok || not_ok "sections split the pack into its worlds; every csv row names its rule"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 worlds = {}
@@ -218,6 +219,9 @@ rows = list(csv.DictReader(open(sys.argv[2], newline="")))
 assert [r["id"] for r in rows] == [p["id"] for p in d["puzzles"]]
 for r, p in zip(rows, d["puzzles"]):
     assert r["section"] == p["section"] and int(r["slot"]) == p["slot"]
+    assert r["rule"] == p["rule"] and r["rule_name"] == name[p["rule"]]
+    want = sys.argv[3] if r["section"] == "world-one" else sys.argv[4]
+    assert r["rule_name"] == want, (r, want)
 PY
 
 done_testing
