@@ -206,6 +206,20 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
                     const qn_export_opts *o, qn_err *err);
 
 /*
+ * The dir export (export_dir.c, docs/EXPORT.md "dir"): index.json, the
+ * table of contents (format QN_PACK_INDEX_FORMAT: the pack, its rules,
+ * and per level its file, id, position, slot, section, rule and
+ * min_presses), and per puzzle i the file qn_export_dir_level_path names
+ * ("levels/0001.json"), its puzzle object as the json export has it.
+ */
+#define QN_PACK_INDEX_FORMAT "quench-pack-index"
+#define QN_EXPORT_DIR_PATH 40
+const char *qn_export_dir_level_path(char out[QN_EXPORT_DIR_PATH],
+                                     const qn_pack_doc *doc, size_t i);
+void qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc);
+void qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i);
+
+/*
  * Parse a quench-pack JSON document (json_pack.c; strict: duplicate keys,
  * non-integer numbers, unknown keys, wrong types and limits are errors)
  * into out (uninitialised). Rules are compiled (qn_pack_rule_compile) and

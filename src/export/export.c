@@ -62,6 +62,11 @@ static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
 {
     qn_jsonw_key(w, "format"), qn_jsonw_str(w, QN_PACK_FORMAT);
     qn_jsonw_key(w, "format_version"), qn_jsonw_int(w, QN_PACK_FORMAT_VERSION);
+    qn_export__json_pack(w, doc);
+}
+
+void qn_export__json_pack(qn_jsonw *w, const qn_pack_doc *doc)
+{
     qn_jsonw_key(w, "pack");
     qn_jsonw_obj(w);
     qn_jsonw_key(w, "name"), qn_jsonw_str(w, doc->name);
@@ -72,7 +77,7 @@ static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
     qn_jsonw_end(w);
 }
 
-static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
+void qn_export__write_rule(qn_jsonw *w, const qn_pack_rule *pr)
 {
     int n = pr->ncells;
 
@@ -142,8 +147,8 @@ static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
     qn_jsonw_end(w);
 }
 
-static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
-                               const qn_pack_puzzle *p)
+void qn_export__json_puzzle(qn_jsonw *w, const qn_pack_doc *doc,
+                            const qn_pack_puzzle *p)
 {
     const qn_pack_rule *pr = &doc->rules[p->rule];
     char id[QN_PUZZLE_ID_HEX];
@@ -181,13 +186,13 @@ static void write_json(qn_buf *out, const qn_pack_doc *doc)
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->nrules; i++)
-        json_rule(&w, &doc->rules[i]);
+        qn_export__write_rule(&w, &doc->rules[i]);
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "puzzles");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->npuzzles; i++) {
         qn_jsonw_obj(&w);
-        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_export__json_puzzle(&w, doc, &doc->puzzles[i]);
         qn_jsonw_end(&w);
     }
     qn_jsonw_end(&w);
@@ -207,7 +212,7 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->nrules; i++)
-        json_rule(&w, &doc->rules[i]);
+        qn_export__write_rule(&w, &doc->rules[i]);
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "puzzle_count"), qn_jsonw_uint(&w, doc->npuzzles);
     qn_jsonw_end(&w);
@@ -216,7 +221,7 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
         qn_jsonw_init(&w, out);
         qn_jsonw_obj(&w);
         qn_jsonw_key(&w, "record"), qn_jsonw_str(&w, "puzzle");
-        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_export__json_puzzle(&w, doc, &doc->puzzles[i]);
         qn_jsonw_end(&w);
         qn_buf_addc(out, '\n');
     }
