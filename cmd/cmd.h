@@ -329,6 +329,13 @@ void cmd_dist_svg(qn_buf *out, const cmd_dist *dd, const char *name);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 
+/* cmd_export_dir.c: export --format dir into the folder out (docs/EXPORT.md
+ * "dir"); force: replace an existing dir export. An exit status. */
+struct qn_pack_doc;
+int cmd_export_dir(const struct qn_pack_doc *doc, const char *out, int force);
+/* cmd_pack_svg.c: pack show --svg of the pack `name` into out. */
+int cmd_pack_svg(struct qn_store *s, const char *name, qn_buf *out,
+                 qn_err *err);
 /* cmd_pack_build.c: `pack build RECIPE`: plan, or build into s (NULL
  * with plan), the plan's pilots under budget graded states (0: the
  * default, QN_CAMPAIGN_PLAN_BUDGET); the report into out; an exit

@@ -23,18 +23,24 @@
 const char cmd_export_usage[] =
     "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle REF] "
     "[--db PATH]\n"
+    "       quench export PACK --format dir -o DIR [--force] [--db PATH]\n"
     "\n"
     "Write the stored pack PACK for games and pipelines (docs/EXPORT.md):\n"
     "  json    one quench-pack document, format 2 (schema:\n"
     "          docs/quench-pack.schema.json)\n"
     "  jsonl   a header record, then one record per puzzle, one per line\n"
     "  csv     RFC 4180: id,position,state,min_presses,optimal_solutions,\n"
-    "          solution,grade,seed,pack_version,submission,source,meta\n"
-    "          (state and solution in the state text format)\n"
+    "          solution,grade,seed,pack_version,submission,source,meta,\n"
+    "          slot,section,rule,rule_name (state and solution in the\n"
+    "          state text format; rule the rule's hash)\n"
     "  flip    one Simon Tatham's Flip game ID per puzzle (2 colours,\n"
     "          rectangular boards without holes, all-off goal)\n"
     "  svg     a contact sheet of the pack, or one puzzle with --puzzle REF\n"
     "  html    one self-contained page that plays the pack in a browser\n"
+    "  dir     a folder: index.json (the pack, its rules and a table of\n"
+    "          contents) and levels/NNNN.json, one puzzle each; written\n"
+    "          whole or not at all, an existing DIR replaced only with\n"
+    "          --force and only when it is a dir export\n"
     "\n"
     "Every puzzle is named by its puzzle id (16 hex digits, from its rule\n"
     "and state) and its position in the pack, from 1. REF is a puzzle id,\n"
@@ -48,13 +54,14 @@ static const struct option opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"puzzle", required_argument, NULL, 'p'},
     {"db", required_argument, NULL, 'D'},
+    {"force", no_argument, NULL, 'F'},
     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_export_grammar = {
     .opts = opts,
     .shortopts = "f:o:",
     .operands = "pack",
-    .values = "format=json|jsonl|csv|flip|svg|html output=file db=file",
+    .values = "format=json|jsonl|csv|flip|svg|html|dir output=file db=file",
 };
 
 /* Where the puzzle at database row `row` sits in the pack walked. */
@@ -103,7 +110,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     const char *db = NULL, *outpath = NULL, *pack;
     qn_export_format fmt = QN_EXPORT_JSON;
     qn_export_opts eo;
-    int have_format = 0, c, st;
+    int have_format = 0, c, st, dir = 0, force = 0;
     qn_store *s = NULL;
     qn_pack_doc doc;
     qn_buf out = QN_BUF_INIT;
@@ -119,6 +126,11 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     while ((c = getopt_long(argc, argv, "f:o:", opts, NULL)) != -1) {
         switch (c) {
         case 'f':
+            /* dir is files, not one output: the command writes it */
+            if ((dir = !strcmp(optarg, "dir")) != 0) {
+                have_format = 1;
+                break;
+            }
             if (qn_export_format_parse(&fmt, optarg, &err) != QN_OK)
                 return qn_usage_error("export: %s", err.msg);
             have_format = 1;
@@ -133,6 +145,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
             ref = optarg;
             break;
         case 'D': db = optarg; break;
+        case 'F': force = 1; break;
         default:
             return cmd_bad_option("export", argv, opts, "f:o:");
         }
@@ -142,8 +155,14 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
                               "csv, flip, svg, html)");
     if (optind != argc - 1)
         return qn_usage_error("export: give exactly one PACK");
-    if (ref && fmt != QN_EXPORT_SVG)
+    if (ref && (fmt != QN_EXPORT_SVG || dir))
         return qn_usage_error("export: --puzzle goes with --format svg");
+    if (dir && (!outpath || !strcmp(outpath, "-")))
+        return qn_usage_error("export: --format dir needs -o DIR (a folder "
+                              "is no stream)");
+    if (force && !dir)
+        return qn_usage_error("export: --force goes with --format dir (-o "
+                              "FILE is always replaced atomically)");
     pack = argv[optind];
     st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_READONLY, &s);
     if (st)
@@ -167,7 +186,9 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
                                : qn_report(ctx, &err);
     }
     qn_store_close(s);
-    if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
+    if (dir)
+        st = cmd_export_dir(&doc, outpath, force);
+    else if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
         st = qn_report(ctx, &err);
     } else {
         st = cmd_write_atomic(outpath, out.buf, out.len);

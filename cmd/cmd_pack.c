@@ -11,11 +11,8 @@
 
 #include "cmd.h"
 #include "quench/buf.h"
-#include "quench/distrib.h"
 #include "quench/export.h"
-#include "quench/gen.h"
 #include "quench/jsonw.h"
-#include "quench/svg.h"
 #include "quench/mem.h"
 #include "quench/puzzle_id.h"
 #include "quench/store.h"
@@ -38,6 +35,8 @@ const char cmd_pack_usage[] =
     "                       append puzzles (or insert them from POS on)\n"
     "  remove NAME ID...    take puzzles out; later ones move up\n"
     "  move NAME ID POS     move one puzzle to position POS\n"
+    "  replace NAME ID NEW  put puzzle NEW in the place and level slot of\n"
+    "                       member ID (a re-rolled level keeps its slot)\n"
     "  sort NAME            order by difficulty: min presses; ties keep\n"
     "                       their order\n"
     "  rename NAME NEW      rename a pack\n"
@@ -53,9 +52,10 @@ const char cmd_pack_usage[] =
     "--json, on every subcommand, prints one JSON object instead: list an\n"
     "array of {name, title, version, puzzles, rules}; show {name, title,\n"
     "description, author, version, created, modified, puzzles: [...]};\n"
-    "create, add, remove, move, sort, rename and delete {action, pack,\n"
-    "version, puzzles, changed} (the pack after the change; rename adds\n"
-    "from, move position, add and remove count); build the plan, or\n"
+    "create, add, remove, move, replace, sort, rename and delete {action,\n"
+    "pack, version, puzzles, changed} (the pack after the change; rename\n"
+    "adds from, move position, replace slot, add and remove count); build\n"
+    "the plan, or\n"
     "{action, pack, version, puzzles, changed, draws}.\n"
     "\n"
     "ID is a puzzle id (16 hex digits, as generate, validate, pack show\n"
@@ -70,7 +70,7 @@ const char cmd_pack_usage[] =
 
 enum {
     SUB_CREATE, SUB_LIST, SUB_SHOW, SUB_ADD, SUB_REMOVE, SUB_MOVE,
-    SUB_SORT, SUB_RENAME, SUB_DELETE, SUB_BUILD
+    SUB_SORT, SUB_RENAME, SUB_DELETE, SUB_BUILD, SUB_REPLACE
 };
 
 #define OPT_JSON {"json", no_argument, NULL, 'j'}
@@ -117,6 +117,8 @@ static const cmd_grammar pack_subs[] = {
      "pack", NULL, NULL},
     {"build", "build the pack a campaign recipe describes", SUB_BUILD,
      o_build, NULL, "file", NULL, NULL},
+    {"replace", "put another puzzle in a member's slot", SUB_REPLACE,
+     o_json, NULL, "pack none none", NULL, NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_pack_grammar = {
@@ -131,6 +133,7 @@ typedef struct pack_cmd {
     int json, names;
     qn_buf out;
     qn_jsonw w;
+    char *section; /* pack show: the section of the row above */
 } pack_cmd;
 
 static int fail(pack_cmd *pc, qn_err *err)
@@ -269,8 +272,16 @@ static void show_row_text(pack_cmd *pc, const qn_store_row *r)
     qn_puzzle_id_hex(id, r->uid);
     qn_text_escape(&grade, r->grade ? r->grade : "-");
     qn_text_escape(&rule, r->rule_name);
-    qn_buf_addf(&pc->out, "%5lld  %s  %-14s %3llu %-7s  %-8s ",
-                (long long)r->position, id, rule.buf,
+    /* a recipe's section named once, above its first member */
+    if (*r->section && strcmp(r->section, pc->section ? pc->section : "")) {
+        free(pc->section);
+        pc->section = qn_xstrdup(r->section);
+        qn_buf_adds(&pc->out, "section ");
+        qn_text_escape(&pc->out, r->section);
+        qn_buf_adds(&pc->out, ":\n");
+    }
+    qn_buf_addf(&pc->out, "%5lld  %s  %-14s slot %-4lld %3llu %-7s  %-8s ",
+                (long long)r->position, id, rule.buf, (long long)r->slot,
                 (unsigned long long)r->min_presses,
                 qn_plural(r->min_presses, "press", "presses"), grade.buf);
     show_field(&pc->out, "", r->state);
@@ -319,6 +330,8 @@ static int show_row(void *ctx, const qn_store_row *r)
     json_text(w, "submission", r->submission);
     json_text(w, "source", r->source);
     json_text(w, "meta", r->meta);
+    qn_jsonw_key(w, "slot"), qn_jsonw_int(w, r->slot);
+    qn_jsonw_key(w, "section"), qn_jsonw_str(w, r->section);
     qn_jsonw_end(w);
     return 0;
 }
@@ -453,89 +466,18 @@ static void add_after(qn_buf *b, const pack_state *before,
         qn_buf_addf(b, " (version %lld)", (long long)after->version);
 }
 
-/*
- * The rule's distribution for pack show --svg into *h: exact when the rule
- * has few enough states to count (distrib.h), else the press counts of
- * the QN_GEN_TIER_SAMPLE uniform states its tiers are cut from (drawn
- * from the rule's own seed, so the chart is the same on every run), with
- * h->sampled saying so. *counts (free()) holds the series; NULL when not
- * even a sample could be graded exactly.
- */
-static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
-                              uint64_t **counts)
-{
-    qn_solver *g = NULL;
-    qn_distrib *dist = NULL;
-    uint64_t *p;
-    size_t got, len = 0;
-    qn_seed seed;
-
-    *counts = NULL;
-    if (qn_solver_new(&g, r, NULL) != QN_OK)
-        return;
-    if (qn_distrib_compute(&dist, qn_solver_system(g), NULL) == QN_OK) {
-        len = qn_distrib_len(dist);
-        *counts = QN_NEWN(len, uint64_t);
-        for (size_t m = 0; m < len; m++)
-            (*counts)[m] = qn_distrib_count(dist, m);
-    } else {
-        p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
-        qn_gen_rule_seed(g, &seed);
-        got = qn_gen_sample_presses(g, &seed, p, QN_GEN_TIER_SAMPLE);
-        for (size_t i = 0; i < got; i++)
-            len = p[i] + 1 > len ? (size_t)p[i] + 1 : len;
-        *counts = got ? QN_NEWN(len, uint64_t) : NULL;
-        for (size_t i = 0; i < got; i++)
-            (*counts)[p[i]]++;
-        h->sampled = got;
-        free(p);
-    }
-    h->dist = *counts;
-    h->dist_len = *counts ? len : 0;
-    qn_distrib_free(dist);
-    qn_solver_free(g);
-}
-
-/*
- * pack show --svg: where the pack sits. Its puzzles' minimal press counts
- * as shares, drawn against the share of all solvable states of the rule
- * at each count (or of a sample of them, rule_distribution; left out when
- * the pack mixes rules).
- */
+/* pack show --svg: the pack's press counts against its rule's
+ * (cmd_pack_svg.c). */
 static int show_svg(pack_cmd *pc, const char *name)
 {
-    qn_pack_doc doc;
     qn_err err = QN_ERR_INIT;
-    qn_svg_hist h = {0};
-    uint64_t *pack = NULL, *all = NULL;
-    size_t plen = 1;
-    char title[256];
-
     int64_t id;
     int st;
 
     if ((st = find(pc, name, &id)))
         return st;
-    if (qn_pack_doc_load(&doc, pc->s, name, &err) != QN_OK)
+    if (cmd_pack_svg(pc->s, name, &pc->out, &err) != QN_OK)
         return fail(pc, &err);
-    for (size_t i = 0; i < doc.npuzzles; i++)
-        if (doc.puzzles[i].min_presses + 1 > plen)
-            plen = (size_t)doc.puzzles[i].min_presses + 1;
-    pack = QN_NEWN(plen, uint64_t); /* plen <= ncells * (k - 1) + 1 */
-    for (size_t i = 0; i < doc.npuzzles; i++)
-        pack[doc.puzzles[i].min_presses]++;
-    if (doc.nrules == 1)
-        rule_distribution(doc.rules[0].rules, &h, &all);
-    snprintf(title, sizeof(title), "pack %s: %zu %s%s", name, doc.npuzzles,
-             qn_plural(doc.npuzzles, "puzzle", "puzzles"),
-             !all        ? ""
-             : h.sampled ? " against a sample of solvable states"
-                         : " against all solvable states");
-    h.pack = pack, h.pack_len = plen, h.title = title;
-    qn_svg_histogram(&pc->out, &h);
-    free(pack);
-    free(all);
-    qn_pack_doc_release(&doc);
     return QN_EXIT_OK;
 }
 
@@ -724,6 +666,51 @@ static int sub_move(pack_cmd *pc, const pack_args *pa)
     return QN_EXIT_OK;
 }
 
+/* The slot of member id in the pack (0 when it is not one). */
+typedef struct slot_of {
+    int64_t id, slot;
+} slot_of;
+
+static int find_slot(void *ctx, const qn_store_row *r)
+{
+    slot_of *so = ctx;
+
+    if (r->id == so->id)
+        so->slot = r->slot;
+    return 0;
+}
+
+static int sub_replace(pack_cmd *pc, const pack_args *pa)
+{
+    qn_err err = QN_ERR_INIT;
+    pack_state before, after;
+    qn_buf text = QN_BUF_INIT;
+    int64_t pack = 0, id = 0, by = 0;
+    slot_of so = {0, 0};
+    int st;
+
+    if ((st = open_pack(pc, pa, pa->nargs == 3, "NAME ID NEW", &pack,
+                        &before)) ||
+        (st = resolve(pc, pa->a[1], &id)) || (st = resolve(pc, pa->a[2], &by)))
+        return st;
+    if (qn_store_pack_replace(pc->s, pack, id, by, &err) != QN_OK)
+        return fail(pc, &err);
+    so.id = by;
+    if (qn_store_pack_each(pc->s, pack, find_slot, &so, &err) != QN_OK)
+        return fail(pc, &err);
+    if ((st = get_state(pc, pa->a[0], &after)))
+        return st;
+    qn_buf_addf(&text, "replaced puzzle %s by %s in slot %lld of '%s'",
+                pa->a[1], pa->a[2], (long long)so.slot, pa->a[0]);
+    add_after(&text, &before, &after, 0);
+    said(pc, "replace", pa->a[0], &before, &after, text.buf);
+    if (pc->json)
+        qn_jsonw_key(&pc->w, "slot"), qn_jsonw_int(&pc->w, so.slot);
+    done(pc);
+    qn_buf_release(&text);
+    return QN_EXIT_OK;
+}
+
 static int sub_rename(pack_cmd *pc, const pack_args *pa)
 {
     qn_err err = QN_ERR_INIT;
@@ -810,6 +797,7 @@ static int (*const runs[])(pack_cmd *, const pack_args *) = {
     [SUB_REMOVE] = sub_add_remove, [SUB_MOVE] = sub_move,
     [SUB_SORT] = sub_sort,     [SUB_RENAME] = sub_rename,
     [SUB_DELETE] = sub_delete, [SUB_BUILD] = sub_build,
+    [SUB_REPLACE] = sub_replace,
 };
 
 static int run(pack_cmd *pc, const cmd_grammar *sub, int argc, char **argv)
@@ -877,6 +865,7 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     if (st == QN_EXIT_OK)
         st = cmd_finish_out(&pc.out);
     qn_buf_release(&pc.out);
+    free(pc.section);
     qn_store_close(pc.s);
     free(args);
     return st;

@@ -47,6 +47,9 @@
  * this many, so at least 2^64 elements past it, more than any walk; a
  * rule with more has no kernel in its document. */
 #define QN_PACK_MAX_KERNEL 64
+/* A level slot (store.h, docs/STORE.md "Level slots"): 1 .. 2^53 - 1, so
+ * every game runtime holds it exactly. */
+#define QN_PACK_MAX_SLOT ((1LL << 53) - 1)
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
 #define QN_EXPORT_FORMATS(X)                                                 \
@@ -119,6 +122,8 @@ typedef struct qn_pack_puzzle {
     char *submission;    /* the submission's own id */
     char *source;        /* "FILE:LINE" of the submission */
     char *meta;          /* the submission's other fields: a JSON object */
+    int64_t slot;        /* its level slot in the pack; 0: none given */
+    char *section;       /* its recipe section; "" when none */
 } qn_pack_puzzle;
 
 typedef struct qn_pack_doc {
@@ -199,6 +204,20 @@ typedef struct qn_export_opts {
  */
 int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
                     const qn_export_opts *o, qn_err *err);
+
+/*
+ * The dir export (export_dir.c, docs/EXPORT.md "dir"): index.json, the
+ * table of contents (format QN_PACK_INDEX_FORMAT: the pack, its rules,
+ * and per level its file, id, position, slot, section, rule and
+ * min_presses), and per puzzle i the file qn_export_dir_level_path names
+ * ("levels/0001.json"), its puzzle object as the json export has it.
+ */
+#define QN_PACK_INDEX_FORMAT "quench-pack-index"
+#define QN_EXPORT_DIR_PATH 40
+const char *qn_export_dir_level_path(char out[QN_EXPORT_DIR_PATH],
+                                     const qn_pack_doc *doc, size_t i);
+void qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc);
+void qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i);
 
 /*
  * Parse a quench-pack JSON document (json_pack.c; strict: duplicate keys,

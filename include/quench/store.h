@@ -373,6 +373,31 @@ int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,
  */
 int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
                       size_t n, int *changed_out, qn_err *err);
+/*
+ * Level slots (docs/STORE.md, "Level slots"): every member of a pack has a
+ * slot, a number from 1 unique in the pack and never given twice there,
+ * born when the member is added, following it through moves and sorts,
+ * kept when another puzzle takes its place, retired when it is removed.
+ *
+ * qn_store_pack_set_sections is qn_store_pack_set for a recipe's build:
+ * sections[i] ("" or NULL: none) is the recipe section of ids[i], and
+ * the k-th member of a section keeps the slot of the k-th member of that
+ * section before (a pack without sections before matches by position);
+ * the version counts one if bump and anything changed.
+ */
+int qn_store_pack_set_sections(qn_store *s, int64_t pack_id,
+                               const int64_t *ids, const char *const *sections,
+                               size_t n, int bump, int *changed_out,
+                               qn_err *err);
+/* Put puzzle by_id in the place and slot of member puzzle_id (a re-rolled
+ * level keeps its slot); counts a version. QN_ENOTFOUND: not a member;
+ * QN_EINVAL: by_id is already another member. */
+int qn_store_pack_replace(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                          int64_t by_id, qn_err *err);
+/* qn_store_pack_fill with the member's slot (0: born as usual) and
+ * section: import keeps its document's. */
+int qn_store_pack_fill_slot(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                            int64_t slot, const char *section, qn_err *err);
 /* Keep the recipe a pack was built from: its text and its 64-hex hash
  * (NULL both: none). Part of the caller's transaction when in a batch. */
 int qn_store_pack_recipe(qn_store *s, int64_t pack_id, const char *text,
@@ -399,6 +424,8 @@ int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
 typedef struct qn_store_row {
     int64_t id;
     int64_t position;      /* in the pack; 0 outside a pack walk */
+    int64_t slot;          /* its level slot in the pack; 0 outside */
+    const char *section;   /* its recipe section; "" outside or none */
     int64_t rule_id;
     const char *rule_hash;
     const char *rule_name;

@@ -86,6 +86,14 @@ namespace Quench
             foreach (Puzzle p in puzzles)
                 if (p.id == id) return p;
             return null;
+        }
+
+        /// <summary>The puzzle in this level slot, or null.</summary>
+        public Puzzle FindSlot(long slot)
+        {
+            foreach (Puzzle p in puzzles)
+                if (p.slot == slot && slot != 0) return p;
+            return null;
         }    }
 
     /// <summary>The topology, for drawing only: kind "grid", "hex" (odd-r
@@ -167,6 +175,11 @@ namespace Quench
         public string grade, graderVersion, seed;
         public long index;
         public string submission, source, meta;
+        /// <summary>The level slot, a save-game key kept when the level is
+        /// re-rolled (0 in a document of an older quench), and the recipe
+        /// section (world) the puzzle was built in ("" when none).</summary>
+        public long slot;
+        public string section = "";
 
         public Board NewBoard()
         {
@@ -566,6 +579,7 @@ namespace Quench
             var puzzles = new Puzzle[puzzlesIn.Count];
             var ids = new string[puzzles.Length];
             var byId = new Dictionary<string, int>();
+            var bySlot = new Dictionary<long, int>();
             for (int i = 0; i < puzzles.Length; i++) {
                 puzzles[i] = LoadPuzzle(puzzlesIn[i], i, "puzzles[" + i + "]", byHash);
                 ids[i] = puzzles[i].id;
@@ -574,6 +588,12 @@ namespace Quench
                     throw new QuenchPackException("puzzles[" + i + "].id", "duplicate puzzle id (puzzles["
                         + first + "] has it too)");
                 byId.Add(ids[i], i);
+                if (puzzles[i].slot != 0) {
+                    if (bySlot.TryGetValue(puzzles[i].slot, out first))
+                        throw new QuenchPackException("puzzles[" + i + "].slot", "duplicate slot (puzzles["
+                            + first + "] has it too)");
+                    bySlot.Add(puzzles[i].slot, i);
+                }
             }
             var pack = new Pack();
             pack.name = Str(pk, "name", "pack");
@@ -734,6 +754,10 @@ namespace Quench
             p.submission = Str(o, "submission", path);
             p.source = Str(o, "source", path);
             p.meta = Str(o, "meta", path);
+            JToken slot, section;
+            if (o.TryGetValue("slot", out slot))
+                p.slot = Num(o, "slot", path, 1, MaxCount);
+            p.section = o.TryGetValue("section", out section) ? Str(o, "section", path) : "";
             return p;
         }
 

@@ -221,11 +221,16 @@ class Pack:
 	var rules := []      # of Rule, in document order
 	var puzzles := []    # of Puzzle, in pack order
 	var _by_id := {}
+	var _by_slot := {}
 
 	# puzzle(id): the puzzle with that id, or null (ids are unique: the
 	# loader refuses a pack where two puzzles share one).
 	func puzzle(id: String) -> Puzzle:
 		return _by_id.get(id)
+
+	# by_slot(slot): the puzzle in that level slot, or null.
+	func by_slot(slot: int) -> Puzzle:
+		return _by_slot.get(slot)
 
 # A rule: the board and what each press does. board is {kind, width,
 # height, wrap, side}; cells[j] is {index, row, col, effects: [{cell,
@@ -279,6 +284,11 @@ class Puzzle:
 	var submission := ""
 	var source := ""
 	var meta := ""
+	# the level slot, a save-game key kept when the level is re-rolled (0
+	# in a document of an older quench), and the recipe section ("" when
+	# none)
+	var slot := 0
+	var section := ""
 
 	# new_board(): a board at the puzzle's start state, no presses.
 	func new_board() -> Board:
@@ -793,9 +803,15 @@ class _Reader:
 				refuse("puzzles[%d].id" % i, "duplicate puzzle id (puzzles[%d] has it too)"
 						% (p._by_id[z.id].position - 1))
 				return p
+			if z.slot != 0 and p._by_slot.has(z.slot):
+				refuse("puzzles[%d].slot" % i, "duplicate slot (puzzles[%d] has it too)"
+						% (p._by_slot[z.slot].position - 1))
+				return p
 			p.puzzles.append(z)
 			p.puzzle_ids.append(z.id)
 			p._by_id[z.id] = z
+			if z.slot != 0:
+				p._by_slot[z.slot] = z
 		p.name = str_field(pk, "name", "pack")
 		if why == "" and (p.name.length() < 1 or p.name.length() > 64):
 			refuse("pack.name", "%d characters, not 1..64" % p.name.length())
@@ -949,4 +965,8 @@ class _Reader:
 		z.submission = str_field(d, "submission", path)
 		z.source = str_field(d, "source", path)
 		z.meta = str_field(d, "meta", path)
+		if why == "" and d.has("slot"):
+			z.slot = int_field(d, "slot", path, 1, MAX_COUNT)
+		if why == "" and d.has("section"):
+			z.section = str_field(d, "section", path)
 		return z

@@ -325,6 +325,10 @@ function loadPuzzle(p, i, path, rules) {
         submission: str(p, "submission", path),
         source: str(p, "source", path),
         meta: str(p, "meta", path),
+        // the level slot (a save-game key; null in an older document) and
+        // the recipe section ("" when none)
+        slot: Object.prototype.hasOwnProperty.call(p, "slot") ? num(p, "slot", path, 1, MAX_COUNT) : null,
+        section: Object.prototype.hasOwnProperty.call(p, "section") ? str(p, "section", path) : "",
         newBoard() { return new Board(puzzle); },
     };
     return Object.freeze(puzzle);
@@ -354,12 +358,17 @@ export function loadPack(doc) {
         rules.set(rule.hash, rule);
         ruleAt.set(rule.hash, i);
     });
-    const byId = new Map();
+    const byId = new Map(), bySlot = new Map();
     const puzzles = array(field(doc, "puzzles", "document"), "puzzles", MAX_PUZZLES).map((p, i) => {
         const puzzle = loadPuzzle(p, i, `puzzles[${i}]`, rules);
         if (byId.has(puzzle.id))
             throw new PackError(`puzzles[${i}].id`, `duplicate puzzle id (puzzles[${byId.get(puzzle.id).position - 1}] has it too)`);
         byId.set(puzzle.id, puzzle);
+        if (puzzle.slot !== null) {
+            if (bySlot.has(puzzle.slot))
+                throw new PackError(`puzzles[${i}].slot`, `duplicate slot (puzzles[${bySlot.get(puzzle.slot).position - 1}] has it too)`);
+            bySlot.set(puzzle.slot, puzzle);
+        }
         return puzzle;
     });
     const name = str(pk, "name", "pack");
@@ -375,6 +384,7 @@ export function loadPack(doc) {
         rules: Object.freeze([...rules.values()]),
         puzzles: Object.freeze(puzzles),
         puzzle(id) { return byId.get(id); },
+        bySlot(slot) { return bySlot.get(slot); },
     });
 }
 

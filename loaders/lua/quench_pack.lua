@@ -31,7 +31,7 @@
 --   pack    = {name, title, description, author, version,
 --              puzzle_ids = {id, ...},           -- in pack order
 --              puzzles = {puzzle, ...},          -- in pack order
---              by_id = {[id] = puzzle},
+--              by_id = {[id] = puzzle}, by_slot = {[slot] = puzzle},
 --              rules = {rule, ...}}
 --   rule    = {hash, name, title, description, author, colours, ncells,
 --              board = {kind, width, height, wrap, side},
@@ -43,7 +43,7 @@
 --   puzzle  = {id, position, rule, colours, ncells, board, cells, shape,
 --              state, goal, min_presses, optimal_solutions, solution,
 --              grade, grader_version, seed, index, submission, source,
---              meta, new_board}
+--              meta, slot (nil in an older document), section, new_board}
 --             (colours, ncells, board, cells, goal and shape are the
 --             rule's, repeated so a game needs only the puzzle)
 --   board   = {puzzle, state, presses, history, press, undo, is_solved,
@@ -620,6 +620,10 @@ local function read_puzzle(v, i, path, rules_by_hash)
     pz.submission = get_string(d, "submission", path)
     pz.source = get_string(d, "source", path)
     pz.meta = get_string(d, "meta", path)
+    -- the level slot (a save-game key; nil in an older document) and the
+    -- recipe section ("" when none)
+    if d.slot ~= nil then pz.slot = get_int(d, "slot", path, 1, MAX_COUNT) end
+    pz.section = d.section ~= nil and get_string(d, "section", path) or ""
     pz.new_board = new_board
     return pz
 end
@@ -636,7 +640,7 @@ local function read_pack(doc)
                .. M.FORMAT_VERSION .. " (export the pack again with a current quench)")
     end
     local pk = object(field(d, "pack", "document"), "pack")
-    local pack = {rules = {}, puzzles = {}, puzzle_ids = {}, by_id = {}}
+    local pack = {rules = {}, puzzles = {}, puzzle_ids = {}, by_id = {}, by_slot = {}}
     local rules = array(field(d, "rules", "document"), "rules", MAX_RULES)
     local by_hash, rule_at = {}, {}
     for i = 1, #rules do
@@ -656,6 +660,14 @@ local function read_pack(doc)
                    .. (first.position - 1) .. "] has it too)")
         end
         pack.puzzles[i], pack.puzzle_ids[i], pack.by_id[pz.id] = pz, pz.id, pz
+        if pz.slot ~= nil then
+            local other = pack.by_slot[pz.slot]
+            if other then
+                refuse("puzzles[" .. (i - 1) .. "].slot", "duplicate slot (puzzles["
+                       .. (other.position - 1) .. "] has it too)")
+            end
+            pack.by_slot[pz.slot] = pz
+        end
     end
     pack.name = get_string(pk, "name", "pack")
     -- characters, not bytes: UTF-8 continuation bytes do not count

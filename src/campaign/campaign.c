@@ -192,28 +192,33 @@ static int recipe_of(void *ctx, const qn_store_pack *p)
     return 0;
 }
 
-/* The pack: its membership set (a new pack filled at version 1) and the
- * recipe kept. */
+/* The pack: its membership set (a new pack filled at version 1), each
+ * member with its section (and the slot of the member of that section
+ * and rank it replaces), and the recipe kept. */
 static int put_pack(const qn_campaign *c, qn_store *s, const int64_t *ids,
                     int *changed, qn_err *err)
 {
     const qn_recipe *r = c->r;
+    const char **sections = QN_NEWN(c->naccepted + 1, const char *);
     int64_t pack = 0;
-    int rc = qn_store_pack_find(s, r->pack, &pack, err);
+    int rc = qn_store_pack_find(s, r->pack, &pack, err), created = 0;
 
+    for (size_t i = 0; i < c->naccepted; i++)
+        sections[i] = r->sections[c->accepted[i].section].name;
     if (rc == QN_ENOTFOUND) {
         qn_store_pack pk = {.name = r->pack, .title = r->title,
                             .description = r->description,
                             .author = r->author};
         rc = qn_store_pack_create(s, &pk, &pack, err);
-        for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
-            rc = qn_store_pack_fill(s, pack, ids[i], err);
-        *changed = 1;
-    } else if (rc == QN_OK) {
-        rc = qn_store_pack_set(s, pack, ids, c->naccepted, changed, err);
+        created = 1;
     }
     if (rc == QN_OK)
+        rc = qn_store_pack_set_sections(s, pack, ids, sections, c->naccepted,
+                                        !created, changed, err);
+    *changed |= created;
+    if (rc == QN_OK)
         rc = qn_store_pack_recipe(s, pack, r->text, r->hash, err);
+    free(sections);
     return rc;
 }
 

@@ -62,6 +62,11 @@ static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
 {
     qn_jsonw_key(w, "format"), qn_jsonw_str(w, QN_PACK_FORMAT);
     qn_jsonw_key(w, "format_version"), qn_jsonw_int(w, QN_PACK_FORMAT_VERSION);
+    qn_export__json_pack(w, doc);
+}
+
+void qn_export__json_pack(qn_jsonw *w, const qn_pack_doc *doc)
+{
     qn_jsonw_key(w, "pack");
     qn_jsonw_obj(w);
     qn_jsonw_key(w, "name"), qn_jsonw_str(w, doc->name);
@@ -72,7 +77,7 @@ static void json_pack_meta(qn_jsonw *w, const qn_pack_doc *doc)
     qn_jsonw_end(w);
 }
 
-static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
+void qn_export__write_rule(qn_jsonw *w, const qn_pack_rule *pr)
 {
     int n = pr->ncells;
 
@@ -142,8 +147,8 @@ static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
     qn_jsonw_end(w);
 }
 
-static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
-                               const qn_pack_puzzle *p)
+void qn_export__json_puzzle(qn_jsonw *w, const qn_pack_doc *doc,
+                            const qn_pack_puzzle *p)
 {
     const qn_pack_rule *pr = &doc->rules[p->rule];
     char id[QN_PUZZLE_ID_HEX];
@@ -163,6 +168,11 @@ static void json_puzzle_fields(qn_jsonw *w, const qn_pack_doc *doc,
     qn_jsonw_key(w, "submission"), qn_jsonw_str(w, p->submission);
     qn_jsonw_key(w, "source"), qn_jsonw_str(w, p->source);
     qn_jsonw_key(w, "meta"), qn_jsonw_str(w, p->meta);
+    /* the level slot and recipe section (docs/EXPORT.md, "Slots and
+     * sections"); a document read without slots has none to write */
+    if (p->slot > 0)
+        qn_jsonw_key(w, "slot"), qn_jsonw_int(w, p->slot);
+    qn_jsonw_key(w, "section"), qn_jsonw_str(w, p->section ? p->section : "");
 }
 
 static void write_json(qn_buf *out, const qn_pack_doc *doc)
@@ -176,13 +186,13 @@ static void write_json(qn_buf *out, const qn_pack_doc *doc)
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->nrules; i++)
-        json_rule(&w, &doc->rules[i]);
+        qn_export__write_rule(&w, &doc->rules[i]);
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "puzzles");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->npuzzles; i++) {
         qn_jsonw_obj(&w);
-        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_export__json_puzzle(&w, doc, &doc->puzzles[i]);
         qn_jsonw_end(&w);
     }
     qn_jsonw_end(&w);
@@ -202,7 +212,7 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);
     for (size_t i = 0; i < doc->nrules; i++)
-        json_rule(&w, &doc->rules[i]);
+        qn_export__write_rule(&w, &doc->rules[i]);
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "puzzle_count"), qn_jsonw_uint(&w, doc->npuzzles);
     qn_jsonw_end(&w);
@@ -211,7 +221,7 @@ static void write_jsonl(qn_buf *out, const qn_pack_doc *doc)
         qn_jsonw_init(&w, out);
         qn_jsonw_obj(&w);
         qn_jsonw_key(&w, "record"), qn_jsonw_str(&w, "puzzle");
-        json_puzzle_fields(&w, doc, &doc->puzzles[i]);
+        qn_export__json_puzzle(&w, doc, &doc->puzzles[i]);
         qn_jsonw_end(&w);
         qn_buf_addc(out, '\n');
     }
@@ -282,8 +292,27 @@ static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
 }
 
 /*
- * The json document's puzzle fields less the rule (one per row would
- * repeat it), with the pack's version on every row so that each row
+ * A row's level slot and recipe section, and its rule (the hash and the
+ * name): a row stands alone, and a mixed pack's rows split by rule or
+ * section (docs/EXPORT.md, "csv").
+ */
+static void csv_row_place(qn_buf *out, qn_buf *tmp, const qn_pack_doc *doc,
+                          const qn_pack_puzzle *p)
+{
+    const qn_pack_rule *pr = &doc->rules[p->rule];
+
+    if (p->slot > 0)
+        qn_buf_addf(out, ",%lld,", (long long)p->slot);
+    else
+        qn_buf_adds(out, ",,");
+    csv_text(out, tmp, p->section ? p->section : "");
+    qn_buf_addf(out, ",%s,", pr->hash);
+    csv_text(out, tmp, pr->name);
+}
+
+/*
+ * The json document's puzzle fields with the rule as its hash and name
+ * (not its cells), with the pack's version on every row so that each row
  * stands alone; state and solution in the state text format.
  */
 static void write_csv(qn_buf *out, const qn_pack_doc *doc)
@@ -293,7 +322,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 
     qn_buf_adds(out, "id,position,state,min_presses,optimal_solutions,"
                      "solution,grade,seed,pack_version,submission,source,"
-                     "meta\r\n");
+                     "meta,slot,section,rule,rule_name\r\n");
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);
@@ -318,6 +347,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         csv_text(out, &text, p->source);
         qn_buf_addc(out, ',');
         csv_json(out, &text, p->meta);
+        csv_row_place(out, &text, doc, p);
         qn_buf_adds(out, "\r\n");
     }
     qn_buf_release(&text);

@@ -15,6 +15,7 @@
 
 #include "quench/buf.h"
 #include "quench/export.h"
+#include "quench/jsonw.h"
 
 /*
  * Append the self-contained page that plays doc to out. json (len bytes)
@@ -23,6 +24,14 @@
  */
 void qn_export__html(qn_buf *out, const qn_pack_doc *doc, const char *json,
                      size_t len);
+
+/* export.c: the json document's pieces, for the dir export
+ * (export_dir.c): the "pack" key and object, one rule object, and one
+ * puzzle's fields (inside an object the caller opened). */
+void qn_export__json_pack(qn_jsonw *w, const qn_pack_doc *doc);
+void qn_export__write_rule(qn_jsonw *w, const qn_pack_rule *pr);
+void qn_export__json_puzzle(qn_jsonw *w, const qn_pack_doc *doc,
+                            const qn_pack_puzzle *p);
 
 /* "none", "x", "y" or "both" for a QN_WRAP_* value (pack_doc.c). */
 const char *qn_export__wrap_name(int wrap);

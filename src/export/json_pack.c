@@ -88,7 +88,8 @@ static const char *const puzzle_keys[] = {
     "state",    "min_presses", "optimal_solutions",
     "solution", "grade",       "grader_version",
     "seed",     "index",       "submission",
-    "source",   "meta",        NULL};
+    "source",   "meta",        "slot",
+    "section",  NULL};
 
 /*
  * Format 1 numbers puzzles 1, 2, ... by position in "id". Format 2 names
@@ -193,6 +194,88 @@ static int parse_provenance(qn_pack_puzzle *p, json_t *jp, qn_err *err,
     return rc;
 }
 
+/*
+ * The level slot and recipe section (docs/EXPORT.md): both optional (a
+ * document of an older quench has neither: the import gives new slots);
+ * a section is "" or a name under the rules of pack names, as a recipe's.
+ */
+static int parse_slot(qn_pack_puzzle *p, json_t *jp, qn_err *err,
+                      const qn_export__where *at)
+{
+    long long x;
+    int rc;
+
+    if (json_object_get(jp, "slot")) {
+        if ((rc =
+                 qn_export__jint(jp, "slot", 1, QN_PACK_MAX_SLOT, &x, err, at)))
+            return rc;
+        p->slot = x;
+    }
+    if (!json_object_get(jp, "section")) {
+        p->section = qn_xstrdup("");
+        return QN_OK;
+    }
+    if ((rc = qn_export__jstr(jp, "section", &p->section, err, at)))
+        return rc;
+    if (*p->section && (rc = qn_store_pack_check_name(p->section, err))) {
+        char why[256];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        return qn_export__jbad(err, at, "'section': %s", why);
+    }
+    return QN_OK;
+}
+
+typedef struct slot_at {
+    int64_t slot;
+    size_t i;
+} slot_at;
+
+static int cmp_slot_at(const void *a, const void *b)
+{
+    const slot_at *x = a, *y = b;
+    if (x->slot != y->slot)
+        return (x->slot > y->slot) - (x->slot < y->slot);
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* No two puzzles in one slot: a game would load one save for both. */
+static int check_slots(const qn_pack_doc *doc, qn_err *err)
+{
+    slot_at *v = QN_NEWN(doc->npuzzles + 1, slot_at);
+    size_t n = 0;
+    int rc = QN_OK;
+
+    for (size_t i = 0; i < doc->npuzzles; i++)
+        if (doc->puzzles[i].slot)
+            v[n++] = (slot_at){doc->puzzles[i].slot, i};
+    /* all or none: a puzzle without one would be given a slot another
+     * puzzle of the document may hold */
+    for (size_t i = 0; n && n < doc->npuzzles && i < doc->npuzzles; i++)
+        if (!doc->puzzles[i].slot) {
+            qn_export__where at;
+            qn_export__puzzle_name(at.what, &doc->puzzles[i]);
+            strcat(at.what, ": ");
+            free(v);
+            return qn_export__jbad(err, &at,
+                                   "no 'slot', and other puzzles have one: "
+                                   "give every puzzle a slot or none");
+        }
+    qsort(v, n, sizeof(*v), cmp_slot_at);
+    for (size_t j = 1; j < n && rc == QN_OK; j++)
+        if (v[j].slot == v[j - 1].slot) {
+            qn_export__where at;
+            qn_export__puzzle_name(at.what, &doc->puzzles[v[j].i]);
+            strcat(at.what, ": ");
+            rc = qn_export__jbad(err, &at,
+                                 "'slot' %lld is puzzle %lld's too: a slot "
+                                 "names one level",
+                                 (long long)v[j].slot,
+                                 (long long)doc->puzzles[v[j - 1].i].position);
+        }
+    free(v);
+    return rc;
+}
+
 static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc, json_t *jp,
                         size_t pos, int format, qn_err *err)
 {
@@ -247,7 +330,9 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc, json_t *jp,
         p->submission = qn_xstrdup("");
         p->source = qn_xstrdup("");
         p->meta = qn_xstrdup("");
-    } else if ((rc = parse_provenance(p, jp, err, &at))) {
+        p->section = qn_xstrdup("");
+    } else if ((rc = parse_provenance(p, jp, err, &at)) ||
+               (rc = parse_slot(p, jp, err, &at))) {
         return rc;
     }
     return check_record(p, pr, err, &at);
@@ -541,6 +626,7 @@ static int parse_doc(qn_pack_doc *doc, const qn_export__text *t, size_t start,
         if (rc)
             goto done;
     }
+    rc = check_slots(doc, err);
 done:
     json_decref(root);
     return rc;

@@ -55,6 +55,7 @@ void qn_pack_doc_release(qn_pack_doc *doc)
         free(p->submission);
         free(p->source);
         free(p->meta);
+        free(p->section);
     }
     free(doc->puzzles);
     memset(doc, 0, sizeof(*doc));

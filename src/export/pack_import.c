@@ -123,7 +123,8 @@ static int put_rules(importer *im, qn_err *err)
 /*
  * A new, empty pack `name` for the document: an existing one is an error.
  * The document's version is kept: the pack is created at it and filled
- * without changing it (qn_store_pack_fill); keep_version checks where it
+ * without changing it (qn_store_pack_fill_slot, each puzzle in the
+ * document's slot and section); keep_version checks where it
  * ends.
  */
 static int create_pack(importer *im, const char *name, qn_err *err)
@@ -211,7 +212,8 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.meta = *p->meta ? p->meta : NULL;
     rc = qn_store_put_puzzle(im->s, &sp, &id, &is_new, err);
     if (rc == QN_OK) {
-        rc = qn_store_pack_fill(im->s, im->pack_id, id, err);
+        rc = qn_store_pack_fill_slot(im->s, im->pack_id, id, p->slot,
+                                     p->section, err);
         if (rc == QN_EINVAL) {
             char name[QN_EXPORT__NAME];
             rc = qn_err_set(err, QN_EINVAL, 0, 0,

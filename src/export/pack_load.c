@@ -19,9 +19,9 @@
 typedef struct load_row {
     int64_t rule_id;
     char *state, *witness, *grade, *grader, *seed;
-    char *submission, *source, *meta;
+    char *submission, *source, *meta, *section;
     uint64_t min_presses, noptimal, uid;
-    int64_t index;
+    int64_t index, slot;
 } load_row;
 
 /*
@@ -80,6 +80,8 @@ static int on_row(void *vctx, const qn_store_row *row)
     lr->submission = dup_or_empty(row->submission);
     lr->source = dup_or_empty(row->source);
     lr->meta = dup_or_empty(row->meta);
+    lr->section = dup_or_empty(row->section);
+    lr->slot = row->slot;
     lr->uid = row->uid;
     lr->min_presses = row->min_presses;
     lr->noptimal = row->noptimal;
@@ -155,6 +157,8 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
     p->submission = lr->submission, lr->submission = NULL;
     p->source = lr->source, lr->source = NULL;
     p->meta = lr->meta, lr->meta = NULL;
+    p->section = lr->section, lr->section = NULL;
+    p->slot = lr->slot;
     rc = qn_state_parse(p->state, l, pr->colours, lr->state,
                         strlen(lr->state), err);
     if (rc == QN_OK)
@@ -236,6 +240,7 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
         free(x.rows[i].submission);
         free(x.rows[i].source);
         free(x.rows[i].meta);
+        free(x.rows[i].section);
     }
     free(x.rows);
     for (size_t i = 0; i < x.nrules; i++) {

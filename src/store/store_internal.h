@@ -181,11 +181,36 @@ int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);
 /* The puzzle ids sql (one parameter: the pack) selects, malloc'd. */
 int qn_store__pack_ids(qn_store *s, const char *sql, int64_t pack_id,
                        int64_t **out, size_t *n, qn_err *err);
-/* Write a pack's membership as v[0..n) at positions 1..n; bump: and add
- * one to its version. */
+/* A pack member as stored: its puzzle row, slot (0: to be born) and
+ * recipe section ("" or NULL: none). */
+typedef struct qn_store_member {
+    int64_t puzzle, slot;
+    char *section;
+} qn_store_member;
+/* The pack's members in position order, malloc'd: free with
+ * qn_store__members_free. */
+int qn_store__pack_members(qn_store *s, int64_t pack_id,
+                           qn_store_member **out, size_t *n, qn_err *err);
+void qn_store__members_free(qn_store_member *v, size_t n);
+/* Make the membership exactly v[0..n) with those slots and sections
+ * (part of the caller's transaction); bump: count a version. */
+int qn_store__members_write(qn_store *s, int64_t pack_id,
+                            const qn_store_member *v, size_t n, int bump,
+                            qn_err *err);
+/* Write a pack's membership as v[0..n) at positions 1..n, each puzzle
+ * that was a member keeping its slot and section; bump: and add one to
+ * its version. */
 int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
                          size_t n, int bump, qn_err *err);
 /* Add one to a pack's version and stamp its modified time. */
+/* store_pack.c: append puzzle_id to the pack in slot (0: its next) and
+ * section; bump: count a version. */
+int qn_store__append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                            int64_t slot, const char *section, int bump,
+                            qn_err *err);
+/* store_slots.c: a merged build's slots made its positions again (as
+ * one run appending gives them), next_slot after them. */
+int qn_store__pack_renumber(qn_store *s, int64_t pack_id, qn_err *err);
 int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err);
 
 #endif

@@ -248,6 +248,9 @@ static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
 
     if (rc == QN_OK)
         rc = qn_store__pack_write(s, pack, v, n, 0, err);
+    /* one run appending gives slots 1..n in this order */
+    if (rc == QN_OK)
+        rc = qn_store__pack_renumber(s, pack, err);
     free(v);
     return rc;
 }

@@ -226,8 +226,53 @@ int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err)
     return rc;
 }
 
-int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
-                         size_t n, int bump, qn_err *err)
+int qn_store__pack_members(qn_store *s, int64_t pack_id, qn_store_member **out,
+                           size_t *n, qn_err *err)
+{
+    sqlite3_stmt *st;
+    size_t cap = 16, len = 0;
+    qn_store_member *v;
+    int rc, r;
+
+    *out = NULL;
+    *n = 0;
+    rc = qn_store__prep(s, &st,
+                        "SELECT puzzle_id, slot, section FROM pack_puzzles"
+                        " WHERE pack_id = ? ORDER BY position",
+                        err);
+    if (rc != QN_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, pack_id);
+    v = QN_NEWN(cap, qn_store_member);
+    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+        if (len == cap)
+            v = QN_RENEW(v, cap *= 2, qn_store_member);
+        v[len].puzzle = sqlite3_column_int64(st, 0);
+        v[len].slot = sqlite3_column_int64(st, 1);
+        v[len].section = qn_xstrdup(qn_store__col_str(st, 2));
+        len++;
+    }
+    if (r != SQLITE_DONE) {
+        rc = qn_store__fail(s, r, err);
+        qn_store__members_free(v, len);
+    } else {
+        *out = v;
+        *n = len;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+void qn_store__members_free(qn_store_member *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i].section);
+    free(v);
+}
+
+int qn_store__members_write(qn_store *s, int64_t pack_id,
+                            const qn_store_member *v, size_t n, int bump,
+                            qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__prep(s, &st,
@@ -239,16 +284,19 @@ int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
     }
     sqlite3_finalize(st);
     st = NULL;
+    /* slot 0: the pack's next (the trigger of migration 0005) */
     if (rc == QN_OK)
         rc = qn_store__prep(
             s, &st,
-            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position)"
-            " VALUES (?, ?, ?)",
+            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position, slot,"
+            " section) VALUES (?, ?, ?, ?, ?)",
             err);
     for (size_t i = 0; rc == QN_OK && i < n; i++) {
         sqlite3_bind_int64(st, 1, pack_id);
-        sqlite3_bind_int64(st, 2, v[i]);
+        sqlite3_bind_int64(st, 2, v[i].puzzle);
         sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
+        sqlite3_bind_int64(st, 4, v[i].slot);
+        qn_store__bind_text(st, 5, v[i].section ? v[i].section : "");
         rc = qn_store__step(s, st, err);
         sqlite3_reset(st);
     }
@@ -256,13 +304,50 @@ int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
     return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
 }
 
+static int cmp_member_puzzle(const void *a, const void *b)
+{
+    int64_t x = ((const qn_store_member *)a)->puzzle,
+            y = ((const qn_store_member *)b)->puzzle;
+    return (x > y) - (x < y);
+}
+
+/* The membership v[0..n) in that order; each puzzle that was a member
+ * keeps its slot and section (a move, a sort), a new one is born. */
+int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
+                         size_t n, int bump, qn_err *err)
+{
+    qn_store_member *old = NULL, *w;
+    size_t nold = 0;
+    int rc = qn_store__pack_members(s, pack_id, &old, &nold, err);
+
+    if (rc != QN_OK)
+        return rc;
+    qsort(old, nold, sizeof(*old), cmp_member_puzzle);
+    w = QN_NEWN(n + 1, qn_store_member);
+    for (size_t i = 0; i < n; i++) {
+        qn_store_member key = {.puzzle = v[i]};
+        const qn_store_member *o =
+            nold ? bsearch(&key, old, nold, sizeof(*old), cmp_member_puzzle)
+                 : NULL;
+        w[i].puzzle = v[i];
+        w[i].slot = o ? o->slot : 0;
+        w[i].section = o ? o->section : NULL;
+    }
+    rc = qn_store__members_write(s, pack_id, w, n, bump, err);
+    free(w);
+    qn_store__members_free(old, nold);
+    return rc;
+}
+
 /*
  * Append one puzzle (the pack's common edit: generate --pack, pack add)
  * without reading the membership, so n appends cost O(n log n), not
- * O(n^2). Part of the caller's transaction.
+ * O(n^2), in `slot` (0: born) and `section`. Part of the caller's
+ * transaction.
  */
-static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
-                         int bump, qn_err *err)
+int qn_store__append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                            int64_t slot, const char *section, int bump,
+                            qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__prep(s, &st,
@@ -288,17 +373,25 @@ static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
     if (rc == QN_OK)
         rc = qn_store__prep(
             s, &st,
-            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position)"
-            " SELECT ?1, ?2, coalesce(max(position), 0) + 1"
+            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position, slot,"
+            " section) SELECT ?1, ?2, coalesce(max(position), 0) + 1, ?3, ?4"
             " FROM pack_puzzles WHERE pack_id = ?1",
             err);
     if (rc == QN_OK) {
         sqlite3_bind_int64(st, 1, pack_id);
         sqlite3_bind_int64(st, 2, puzzle_id);
+        sqlite3_bind_int64(st, 3, slot);
+        qn_store__bind_text(st, 4, section ? section : "");
         rc = qn_store__step(s, st, err);
     }
     sqlite3_finalize(st);
     return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
+}
+
+static int append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                         int bump, qn_err *err)
+{
+    return qn_store__append_member(s, pack_id, puzzle_id, 0, "", bump, err);
 }
 
 static size_t find_member(const int64_t *v, size_t n, int64_t puzzle_id)

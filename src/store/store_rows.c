@@ -145,11 +145,14 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
     row->source = qn_store__col_text(st, 16);
     row->meta = qn_store__col_text(st, 17);
     row->position = 0;
+    row->slot = 0;
+    row->section = "";
     return QN_OK;
 }
 
 /* Step st (its parameters bound), each row to fn; col_position >= 0 is
- * the column of the pack position. Finalizes st. */
+ * the column of the pack position (the slot and section after it).
+ * Finalizes st. */
 static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
                      qn_store_row_fn *fn, void *ctx, qn_err *err)
 {
@@ -160,8 +163,11 @@ static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
         qn_store_row row;
         if ((rc = read_row(s, st, &rd, &row, err)) != QN_OK)
             break;
-        if (col_position >= 0)
+        if (col_position >= 0) {
             row.position = sqlite3_column_int64(st, col_position);
+            row.slot = sqlite3_column_int64(st, col_position + 1);
+            row.section = qn_store__col_str(st, col_position + 2);
+        }
         if ((rc = fn(ctx, &row)) != 0)
             break;
     }
@@ -182,7 +188,7 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
         return rc;
     rc = qn_store__prep(s, &st,
                         "SELECT " ROW_COLUMNS
-                        ", pp.position FROM pack_puzzles pp"
+                        ", pp.position, pp.slot, pp.section FROM pack_puzzles pp"
                         " JOIN puzzles p ON p.id = pp.puzzle_id"
                         " JOIN rules r ON r.id = p.rule_id"
                         " WHERE pp.pack_id = ? ORDER BY pp.position",

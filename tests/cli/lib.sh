@@ -9,6 +9,9 @@ trap 'rm -rf "$TMP"' EXIT
 cd "$TMP" || exit 1
 PASS=0
 FAIL=0
+# the schema version of a current database: the last migration's number
+# (db/migrations/NNNN_name.sql), never written out in a test
+SCHEMA=$(ls "$TOP"/db/migrations/[0-9]*.sql | sed -n '$s|.*/0*\([0-9][0-9]*\)_.*|\1|p')
 
 ok() { PASS=$((PASS + 1)); }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok: $*"; }

@@ -46,7 +46,7 @@ done
 comp gen
 expect_eq "$(got)" "generate" "bash: gen -> generate"
 comp pack ""
-expect_eq "$(got)" "add build create delete list move remove rename show sort" "bash: pack's subcommands"
+expect_eq "$(got)" "add build create delete list move remove rename replace show sort" "bash: pack's subcommands"
 comp db s
 expect_eq "$(got)" "stats" "bash: db s -> stats"
 comp db stats --
@@ -56,7 +56,7 @@ expect_eq "$(got)" "--distribution --format --help --json --matrix --quiet --sam
 comp generate x --pr
 expect_eq "$(got)" "--presses" "bash: generate --pr -> --presses"
 comp export p --format ""
-expect_eq "$(got)" "csv flip html json jsonl svg" "bash: export --format's values"
+expect_eq "$(got)" "csv dir flip html json jsonl svg" "bash: export --format's values"
 comp show x --color ""
 expect_eq "$(got)" "always auto never" "bash: show --color's values (its usage: auto, always, never)"
 comp show --db "$DB" --pack ""
@@ -78,7 +78,7 @@ expect_eq "$(got)" "easy hard medium" "bash: tier names from the rule file on th
 comp generate "$R/ring6-mod8.yaml" --tier e
 expect_eq "$(got)" "easy expert" "bash: tiers of a rule without its own (rules show --tiers)"
 comp help pack r
-expect_eq "$(got)" "remove rename" "bash: help pack r"
+expect_eq "$(got)" "remove rename replace" "bash: help pack r"
 comp completions ""
 expect_eq "$(got)" "bash fish zsh" "bash: completions' shells"
 comp -

@@ -50,7 +50,7 @@ keys() {
 # the default database: db/quench.db in the working directory
 q db init
 expect_rc 0 "db init"
-expect_out "db/quench.db: schema version 4" "db init reports the version"
+expect_out "db/quench.db: schema version $SCHEMA" "db init reports the version"
 [ -f db/quench.db ] && ok || not_ok "db init creates db/quench.db"
 q db init
 expect_rc 0 "db init twice"
@@ -64,7 +64,7 @@ expect_rc 0 "QUENCH_DB"
 [ -f "$TMP/env.db" ] && ok || not_ok "QUENCH_DB names the database"
 q db migrate --db "$TMP/x.db"
 expect_rc 0 "db migrate"
-expect_out "schema version 0 -> 4" "db migrate reports"
+expect_out "schema version 0 -> $SCHEMA" "db migrate reports"
 q db --db "$TMP/x.db" stats
 expect_rc 0 "stats of an empty database"
 expect_out "puzzles:   0" "empty stats"

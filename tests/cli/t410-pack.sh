@@ -111,7 +111,7 @@ expect_rc 0 "pack show"
 expect_out "pack:        starter" "show header"
 expect_out "author:      t410" "show author"
 expect_out "puzzles:     4" "show count"
-grep -qE '^ +1  4444000000000000  classic-5x5 +3 presses  easy +00100/00000/00000/00000/00000$' "$TMP/out" && ok || not_ok "show row 1: position, id, rule"
+grep -qE '^ +1  4444000000000000  classic-5x5 +slot 4 +3 presses  easy +00100/00000/00000/00000/00000$' "$TMP/out" && ok || not_ok "show row 1: position, id, rule"
 q pack --db "$DB" show starter --json
 expect_rc 0 "pack show --json"
 expect_out '"name":"starter"' "json name"

@@ -131,15 +131,19 @@ import csv, sys, re
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[0] == ["id", "position", "state", "min_presses",
                    "optimal_solutions", "solution", "grade", "seed",
-                   "pack_version", "submission", "source", "meta"], rows[0]
+                   "pack_version", "submission", "source", "meta",
+                   "slot", "section", "rule", "rule_name"], rows[0]
 assert len(rows) == int(sys.argv[2]) + 1
 for i, r in enumerate(rows[1:]):
-    assert len(r) == 12 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
+    assert len(r) == 16 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
+    # a pack one generate run built: slots are positions, no section
+    assert r[12] == str(i + 1) and r[13] == "", r
+    assert re.fullmatch(r"[0-9a-f]{64}", r[14]) and r[15], r
     assert r[1] == str(i + 1)
     assert re.fullmatch(r"[0-9a-z./()]+", r[2]) and re.fullmatch(r"[0-9a-z./()]+", r[5])
     assert int(r[3]) >= 1 and int(r[4]) >= 1
     assert re.fullmatch(r"[0-9a-f]+", r[7])
-    assert int(r[8]) >= 1 and r[9:] == ["", "", ""]
+    assert int(r[8]) >= 1 and r[9:12] == ["", "", ""]
 PY
 
 # check_ids.py GEN PACKS NAME FORMAT:FILE...: each export's ids, in pack
@@ -378,7 +382,7 @@ doc["format_version"] = 1
 del doc["pack"]["version"]
 for p in doc["puzzles"]:
     p["id"] = p.pop("position")
-    for k in ("submission", "source", "meta"):
+    for k in ("submission", "source", "meta", "slot", "section"):
         del p[k]
 sys.stdout.write(json.dumps(doc))
 PY
@@ -500,6 +504,7 @@ a["rules"] += b["rules"]
 a["puzzles"] += b["puzzles"]
 for i, p in enumerate(a["puzzles"]):
     p["position"] = i + 1
+    p["slot"] = i + 1
 a["pack"]["version"] = len(a["puzzles"]) + 1
 sys.stdout.write(json.dumps(a))
 PY

@@ -97,7 +97,7 @@ expect_eq "$(grep -c '^quench ' demo/demo.sh)" 5 "the demo's recipe is five quen
 expect_eq "$?" 0 "make demo's commands"
 cat block-*.txt | grep -E '^quench .* starter( |\.json|$)' |
     grep -v '^quench generate' >demo/readme.sh
-expect_eq "$(grep -c '' demo/readme.sh)" 7 "the README's commands on the pack starter"
+expect_eq "$(grep -c '' demo/readme.sh)" 8 "the README's commands on the pack starter"
 while IFS= read -r line; do
     (cd demo && sh -c "$line" >cmd.out 2>cmd.err </dev/null)
     r=$?

@@ -160,6 +160,23 @@ refused("dupid", "puzzles[2].id: duplicate puzzle id (puzzles[0] has it too)")
 edit("duprule", "d['rules'].append(d['rules'][0])")
 refused("duprule", "rules[1].hash: duplicate rule hash (rules[0] has it too)")
 
+# --- level slots (#34): unique, 1..2^53 - 1, optional (an older quench
+# wrote none); a section is a string, optional too.
+edit("dupslot", "d['puzzles'][2]['slot'] = d['puzzles'][0]['slot']")
+refused("dupslot", "puzzles[2].slot: duplicate slot (puzzles[0] has it too)")
+edit("slotzero", "d['puzzles'][1]['slot'] = 0")
+refused("slotzero", "puzzles[1].slot: 0 is outside 1..9007199254740991")
+edit("slot2e53", "d['puzzles'][1]['slot'] = 2 ** 53")
+refused("slot2e53", "puzzles[1].slot: 9.0072e+15 is outside 1..9007199254740991")
+edit("slottext", "d['puzzles'][1]['slot'] = '2'")
+refused("slottext", "puzzles[1].slot: \"2\" is not an integer")
+edit("sectionnumber", "d['puzzles'][1]['section'] = 7")
+refused("sectionnumber", "puzzles[1].section: not a string")
+edit("noslots", "[(p.pop('slot'), p.pop('section')) for p in d['puzzles']]")
+rows.append(("noslots", 0, "", ok_line, ""))
+edit("slotmax", "d['puzzles'][1]['slot'] = 2 ** 53 - 1")
+rows.append(("slotmax", 0, "", ok_line, ""))
+
 # --- an empty pack says why; empty text is not JSON.
 edit("nopuzzle", "d['puzzles'] = []")
 rows.append(("nopuzzle", 1, "replay: {FILE}: the pack has no puzzles",
