@@ -5,14 +5,19 @@
  *   1. generate --db: N (QN_BENCH_GEN_N, default 1000000) classic 7x7
  *      puzzles, --jobs 2, into a fresh database, by this build and (when
  *      QUENCH_BASE names the quench binary of an older build, e.g. one of
- *      main) by that one, in the same run: the ratio (bar >= 4x), and the
+ *      main) by that one, in the same run: the ratio (bar >= 4x; in CPU
+ *      time, every thread, #35's bar >= 1.5x against 4604f03), and the
  *      bytes per puzzle on disk of each database (goal <= 80);
  *   2. a bare insert loop into this schema: the rows generate stored, read
  *      back into memory, inserted again by raw prepared statements with
  *      the store's pragmas and batch size (bar: generate >= 70% of it);
  *   3. db merge of 4 shards (generate --shard i/4, N/4 each) against a raw
- *      INSERT ... SELECT of the same rows with the same pragmas (bar <=
- *      1.2x), the merged rows checked equal to the unsharded run's.
+ *      INSERT ... SELECT of the same rows with the same pragmas, in wall
+ *      time (#24's bar <= 1.2x) and in CPU time, every thread of each to
+ *      its close (#35's bar <= 1.1x; with QUENCH_BASE, that build's merge
+ *      of the same shards too), the merged rows checked equal to the
+ *      unsharded run's. QN_BENCH_STORE_SET=merge runs this part alone
+ *      (the unsharded run then made once, untimed).
  *
  * The load average and the CPU time used are printed at the start and the
  * end: on a shared machine the ratios, measured in one run, are what
@@ -70,7 +75,9 @@ static void status(const char *when)
                                kids.ru_utime.tv_usec + kids.ru_stime.tv_usec));
 }
 
-/* quench generate classic 7x7 into db (shard "i/4" or NULL): seconds */
+/* quench generate classic 7x7 into db (shard "i/4" or NULL): seconds;
+ * its CPU seconds in gen_cpu */
+static double gen_cpu;
 static double generate(const char *quench, const char *db, const char *shard)
 {
     const char *argv[16] = {quench, "-q", "generate",
@@ -83,7 +90,7 @@ static double generate(const char *quench, const char *db, const char *shard)
         argv[14] = NULL;
     }
     bench_remove_db(db);
-    return bench_exec(argv, NULL);
+    return bench_exec_cpu(argv, NULL, &gen_cpu);
 }
 
 static sqlite3 *open_db(const char *path)
@@ -193,8 +200,10 @@ static double bare_loop(const char *src, const char *dst)
     return t0;
 }
 
-/* quench db merge OUT SHARDS...: seconds */
-static double merge(const char *quench, const char *out, char **shard)
+/* quench db merge OUT SHARDS...: seconds; its CPU seconds in *cpu (if
+ * not NULL) */
+static double merge(const char *quench, const char *out, char **shard,
+                    double *cpu)
 {
     const char *argv[6 + SHARDS] = {quench, "-q", "db", "merge", out};
 
@@ -202,21 +211,24 @@ static double merge(const char *quench, const char *out, char **shard)
         argv[5 + i] = shard[i];
     argv[5 + SHARDS] = NULL;
     bench_remove_db(out);
-    return bench_exec(argv, NULL);
+    return bench_exec_cpu(argv, NULL, cpu);
 }
 
 /* The raw copy merge is measured against: a fresh OUT, then per shard
  * one transaction of INSERT ... SELECT of its rules, runs and puzzles.
  * Returns the time to its last commit; *whole the time to its close too,
  * which checkpoints what the WAL still holds into the file, as a db
- * merge's time (the process's, to its exit) includes. */
-static double raw_copy(const char *out, char **shard, double *whole)
+ * merge's time (the process's, to its exit) includes; *cpu the CPU time
+ * to its close. */
+static double raw_copy(const char *out, char **shard, double *whole,
+                       double *cpu)
 {
     sqlite3 *db;
-    double t0, t1;
+    double t0, t1, c0;
     char sql[1024];
 
     db = fresh(out, NULL);
+    c0 = bench_cpu();
     t0 = bench_now();
     for (int i = 0; i < SHARDS; i++) {
         snprintf(sql, sizeof(sql), "ATTACH '%s' AS src", shard[i]);
@@ -235,6 +247,7 @@ static double raw_copy(const char *out, char **shard, double *whole)
     t1 = bench_now();
     sqlite3_close(db);
     *whole = bench_now() - t0;
+    *cpu = bench_cpu() - c0;
     return t1 - t0;
 }
 
@@ -342,6 +355,13 @@ int main(void)
     double *tm = calloc((size_t)reps, sizeof(double));
     double *tr = calloc((size_t)reps, sizeof(double));
     double *tw = calloc((size_t)reps, sizeof(double));
+    double *cm = calloc((size_t)reps, sizeof(double));
+    double *cr = calloc((size_t)reps, sizeof(double));
+    double *cb = calloc((size_t)reps, sizeof(double));
+    double *cg = calloc((size_t)reps, sizeof(double));
+    double *cgb = calloc((size_t)reps, sizeof(double));
+    const char *set = getenv("QN_BENCH_STORE_SET");
+    int merge_only = set && !strcmp(set, "merge");
     double g, b = 0, l, m, r, w, bytes_new, bytes_base = 0;
     char *gen, *old, *bare, *out, *raw, *shard[SHARDS];
     char spec[SHARDS][8], rm[96];
@@ -360,10 +380,17 @@ int main(void)
            "%d reps (medians)\n",
            n, reps);
     status("start");
+    if (merge_only) {
+        generate("build/quench", gen, NULL);
+        goto merges;
+    }
     for (int i = 0; i < reps; i++) {
-        if (base)
+        if (base) {
             tb[i] = generate(base, old, NULL);
+            cgb[i] = gen_cpu;
+        }
         tg[i] = generate("build/quench", gen, NULL);
+        cg[i] = gen_cpu;
         tl[i] = bare_loop(gen, bare);
     }
     g = bench_median(tg, reps);
@@ -380,6 +407,16 @@ int main(void)
                b, (double)n / b, bytes_base);
         printf("  this build / base: x%.2f (bar >= 4: %s)\n", b / g,
                b / g >= 4 ? "PASS" : "FAIL");
+        /* issue #35: the rate in CPU time, every thread, and the floor */
+        printf("  generate --db CPU: this build %.2f s, QUENCH_BASE %.2f s:"
+               " x%.2f (#35 bar >= 1.5: %s); %.0f bytes/puzzle (#35 bar "
+               "<= 64: %s)\n",
+               bench_median(cg, reps), bench_median(cgb, reps),
+               bench_median(cgb, reps) / bench_median(cg, reps),
+               bench_median(cgb, reps) >= 1.5 * bench_median(cg, reps)
+                   ? "PASS"
+                   : "FAIL",
+               bytes_new, bytes_new <= 64 ? "PASS" : "FAIL");
     } else {
         printf("  (set QUENCH_BASE to an older quench for the 4x ratio)\n");
     }
@@ -387,6 +424,7 @@ int main(void)
            "--db at %.0f%% of it (bar >= 70%%: %s)\n",
            l, (double)n / l, 100 * l / g, l / g >= 0.7 ? "PASS" : "FAIL");
 
+merges:
     for (int i = 0; i < SHARDS; i++) {
         char name[16];
         snprintf(name, sizeof(name), "shard%d.db", i);
@@ -395,8 +433,10 @@ int main(void)
         generate("build/quench", shard[i], spec[i]);
     }
     for (int i = 0; i < reps; i++) {
-        tm[i] = merge("build/quench", out, shard);
-        tr[i] = raw_copy(raw, shard, &tw[i]);
+        tm[i] = merge("build/quench", out, shard, &cm[i]);
+        tr[i] = raw_copy(raw, shard, &tw[i], &cr[i]);
+        if (base)
+            merge(base, old, shard, &cb[i]);
     }
     m = bench_median(tm, reps);
     r = bench_median(tr, reps);
@@ -406,6 +446,17 @@ int main(void)
            "merge is timed: x%.2f (bar <= 1.2: %s)\n",
            SHARDS, n / SHARDS, m, r, m / r, w, m / w,
            m <= 1.2 * w ? "PASS" : "FAIL");
+    {
+        double c = bench_median(cm, reps), cw = bench_median(cr, reps);
+        printf("  db merge CPU %.2f s; raw INSERT ... SELECT CPU %.2f s: "
+               "x%.2f (bar <= 1.1: %s)\n",
+               c, cw, c / cw, c <= 1.1 * cw ? "PASS" : "FAIL");
+        if (base)
+            printf("  QUENCH_BASE's db merge of the same shards CPU %.2f s:"
+                   " x%.2f of the raw copy; this build / base x%.2f\n",
+                   bench_median(cb, reps), bench_median(cb, reps) / cw,
+                   bench_median(cb, reps) / c);
+    }
     /* unchanged: the single run's puzzles, and when there is a base, the
      * very rows (ids too) its merge of its own shards makes */
     want = rows_digest(gen, 0, &nwant);
@@ -417,7 +468,7 @@ int main(void)
     if (base) {
         for (int i = 0; i < SHARDS; i++)
             generate(base, shard[i], spec[i]);
-        merge(base, old, shard);
+        merge(base, old, shard, NULL);
         want = rows_digest(old, 1, &nwant);
         got = rows_digest(out, 1, &ngot);
         printf("  merged rows, ids included = QUENCH_BASE's merge: %s\n",
