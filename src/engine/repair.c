@@ -100,17 +100,39 @@ static void collect_moves(qn_repair *rep)
     free(e);
 }
 
+/*
+ * The search adds every move to every class: the moves' digits are split
+ * out once and each class's once, so that a sum is a digit-wise add with
+ * no division (the same classes in the same order as add_class).
+ */
 static void bfs(qn_repair *rep)
 {
     uint64_t *queue = QN_NEWN(rep->nclass, uint64_t), head = 0, tail = 0;
+    int nc = rep->ncond;
+    unsigned *ord = QN_NEWN((size_t)nc + 1, unsigned);
+    unsigned *qd = QN_NEWN((size_t)nc + 1, unsigned);
+    uint8_t *md = QN_NEWN(rep->nmoves * (size_t)nc + 1, uint8_t);
 
+    for (int j = 0; j < nc; j++)
+        ord[j] = (unsigned)qn_system_cokernel_order(rep->sys, (size_t)j);
+    for (size_t m = 0; m < rep->nmoves; m++)
+        for (int j = 0; j < nc; j++)
+            md[m * nc + j] =
+                (uint8_t)(rep->moves[m].delta / rep->radix[j] % ord[j]);
     memset(rep->dist, 255, rep->nclass);
     rep->dist[0] = 0;
     queue[tail++] = 0;
     while (head < tail) {
         uint64_t q = queue[head++];
+        for (int j = 0; j < nc; j++)
+            qd[j] = (unsigned)(q / rep->radix[j] % ord[j]);
         for (size_t m = 0; m < rep->nmoves; m++) {
-            uint64_t r = add_class(rep, q, rep->moves[m].delta);
+            const uint8_t *d = md + m * nc;
+            uint64_t r = 0;
+            for (int j = 0; j < nc; j++) {
+                unsigned v = qd[j] + d[j];
+                r += (v >= ord[j] ? v - ord[j] : v) * rep->radix[j];
+            }
             if (rep->dist[r] != 255)
                 continue;
             rep->dist[r] = (uint8_t)(rep->dist[q] + 1);
@@ -119,6 +141,9 @@ static void bfs(qn_repair *rep)
         }
     }
     free(queue);
+    free(ord);
+    free(qd);
+    free(md);
 }
 
 int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
