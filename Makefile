@@ -55,8 +55,16 @@ else ifeq ($(VARIANT),san)
 OPT = -O1 -g -fno-omit-frame-pointer
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 OUT = build/san
+else ifeq ($(VARIANT),fuzz)
+# libFuzzer targets (make fuzz): clang instruments the library for
+# coverage; only the targets link libFuzzer's main.
+CLANG ?= clang
+CC = $(CLANG)
+OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+OUT = build/fuzz
 else
-$(error VARIANT must be release, debug or san, not '$(VARIANT)')
+$(error VARIANT must be release, debug, san or fuzz, not '$(VARIANT)')
 endif
 
 OBJ_DIR = build/obj/$(VARIANT)
@@ -92,6 +100,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
                echo -DQN_HAVE_M4RI $$($(PKG_CONFIG) --cflags m4ri))
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
+.PHONY: FORCE fuzz-build
 .PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
@@ -199,6 +208,16 @@ $(OUT)/fuzz-replay/%: fuzz/replay.c fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
 	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/fuzz/replay_$*.d -o $@ \
 	  fuzz/replay.c fuzz/fuzz_$*.c $(LIBQ) $(ALL_LDFLAGS) $(LIBS)
 
+# The libFuzzer binaries themselves (VARIANT=fuzz; scripts/fuzz.sh runs them).
+FUZZ_BIN = $(FUZZ_TARGETS:%=$(OUT)/fuzz_%)
+fuzz-build: $(FUZZ_BIN)
+$(OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
+	@test "$(VARIANT)" = fuzz || \
+	  { echo "fuzz targets build with VARIANT=fuzz" >&2; exit 2; }
+	@mkdir -p $(@D) $(OBJ_DIR)/fuzz
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -MF $(OBJ_DIR)/fuzz/$*.d -o $@ \
+	  $< $(LIBQ) $(ALL_LDFLAGS) -fsanitize=fuzzer $(LIBS)
+
 check-fuzz: $(FUZZ_REPLAY)
 	@for t in $(FUZZ_TARGETS); do \
 	  printf 'fuzz %-7s ' $$t; \
@@ -231,7 +250,8 @@ torture: $(QUENCH)
 valgrind: $(QUENCH)
 	QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) sh tests/valgrind.sh
 
-# A libFuzzer campaign (clang): make fuzz [FUZZ_RUNS=N]
+# A libFuzzer campaign (clang): make fuzz [FUZZ_RUNS=N]; the targets
+# build through this Makefile (VARIANT=fuzz), so their flags are these.
 fuzz:
 	sh scripts/fuzz.sh $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
@@ -242,26 +262,30 @@ bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # The main job on the bundled default: a graded pack of classic 5x5
-# puzzles and the example campaign (rules/campaigns/starter.yaml) in
-# db/quench.db (created on first use), then what it holds. Run twice, it
-# changes nothing.
+# puzzles, starter (the pack the README's examples use), and the example
+# campaign (rules/campaigns/starter.yaml) in db/quench.db (created on
+# first use), then what it holds. Run twice, it changes nothing.
 DEMO_SEED ?= 2026
 demo: $(QUENCH)
 	$(QUENCH) generate rules/classic-5x5.yaml -n 100 --seed $(DEMO_SEED) \
-	  --db db/quench.db --pack classic-5x5-starter >/dev/null
-	$(QUENCH) pack sort classic-5x5-starter --db db/quench.db
-	$(QUENCH) pack show classic-5x5-starter --db db/quench.db
+	  --db db/quench.db --pack starter >/dev/null
+	$(QUENCH) pack sort starter --db db/quench.db
+	$(QUENCH) pack show starter --db db/quench.db
 	$(QUENCH) pack build rules/campaigns/starter.yaml --db db/quench.db
 	$(QUENCH) db stats --db db/quench.db
 
-build/quench.pc: Makefile
+# Written on every make install, replaced only when its text changes: a
+# second install with another PREFIX must not ship the first one's paths.
+build/quench.pc: FORCE
 	@mkdir -p $(@D)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 	  'includedir=$(INCDIR)' '' 'Name: quench' \
 	  'Description: Lights Out family puzzles: exact maths over Z/k' \
 	  'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
 	  'Libs: -L$${libdir} -lquench' 'Libs.private: -lm -pthread' \
-	  'Cflags: -I$${includedir}' > $@
+	  'Cflags: -I$${includedir}' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
 
 # Shell completion scripts, printed by the binary from its command table
 # (cmd/cmd_complete.c): quench.bash, _quench (zsh) and quench.fish.

@@ -151,22 +151,47 @@ static int make_db(const char *path)
     return cmd_cannot_create(path, errno);
 }
 
+/*
+ * $QUENCH_BUSY_TIMEOUT: unset or empty for the default, else a number of
+ * milliseconds 0..CMD_BUSY_MAX (a day). Anything else is a usage error,
+ * said before any database is touched: atoi read "abc" as 0 (no wait at
+ * all) and a number past INT_MAX as a negative wait.
+ */
+#define CMD_BUSY_MAX 86400000
+
+static int busy_timeout(int *ms_out)
+{
+    const char *busy = getenv("QUENCH_BUSY_TIMEOUT");
+    uint64_t ms;
+
+    *ms_out = -1;
+    if (!busy || !*busy)
+        return QN_EXIT_OK;
+    if (cmd_parse_u64(busy, &ms) || ms > CMD_BUSY_MAX)
+        return qn_usage_error("QUENCH_BUSY_TIMEOUT is '%s': it must be a "
+                              "number of milliseconds, 0 to %d",
+                              busy, CMD_BUSY_MAX);
+    *ms_out = (int)ms;
+    return QN_EXIT_OK;
+}
+
 int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
                    qn_store **out)
 {
     qn_err err = QN_ERR_INIT;
-    const char *busy = getenv("QUENCH_BUSY_TIMEOUT");
-    int st;
+    int st, busy;
 
     *out = NULL;
+    if ((st = busy_timeout(&busy)))
+        return st;
     /* "" and ":memory:" are SQLite's in-memory databases */
     if ((flags & QN_STORE_CREATE) && *path && strcmp(path, ":memory:") &&
         ((st = make_parent(path)) || (st = make_db(path))))
         return st;
     if (qn_store_open(out, path, flags, &err) != QN_OK)
         return qn_report(ctx, &err);
-    if (busy && *busy)
-        qn_store_set_busy_timeout(*out, atoi(busy));
+    if (busy >= 0)
+        qn_store_set_busy_timeout(*out, busy);
     return QN_EXIT_OK;
 }
 

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "quench/buf.h"
 #include "quench/canon.h"
+#include "quench/export.h"
 #include "quench/jsonw.h"
 #include "quench/solver.h"
 #include "quench/mem.h"
@@ -54,7 +55,7 @@ const char cmd_db_usage[] =
     "                  puzzles, duplicates, rules, packs, pack_entries,\n"
     "                  runs}]}\n"
     "  QUENCH_BUSY_TIMEOUT=MS  how long to wait for another writer\n"
-    "                  (default 5000) before exit 75\n";
+    "                  (0..86400000, default 5000) before exit 75\n";
 
 enum { DB_INIT, DB_MIGRATE, DB_CHECK, DB_STATS, DB_MERGE };
 
@@ -222,6 +223,13 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
         c->bad++;
         return 0;
     }
+    /* a board an import stored unchecked: its puzzles are still checked */
+    if (qn_pack_rule_stored_board(c->rules, src, &err) != QN_OK) {
+        qn_err_source(&err, c->path);
+        qn_report(c->ctx, &err);
+        json_problem(c, "rule", rule_id, NULL, name, err.msg);
+        c->bad++;
+    }
     n = qn_rules_ncells(c->rules);
     c->state = qn_xmalloc((size_t)n);
     c->plan = qn_xmalloc((size_t)n);
@@ -293,7 +301,7 @@ static int db_check(db_run *d)
     qn_err err = QN_ERR_INIT;
     checker c;
     int64_t nproblems = 0;
-    int rc, st = cmd_open_store(d->ctx, d->path, 0, &s);
+    int rc, st = cmd_open_store(d->ctx, d->path, QN_STORE_READONLY, &s);
 
     if (st)
         return st;
@@ -422,7 +430,7 @@ static int db_stats(db_run *d)
     qn_err err = QN_ERR_INIT;
     qn_store_counts n;
     hist h = {&d->out, d->json ? &d->w : NULL, ""};
-    int v = 0, st = cmd_open_store(d->ctx, d->path, 0, &s);
+    int v = 0, st = cmd_open_store(d->ctx, d->path, QN_STORE_READONLY, &s);
 
     if (st)
         return st;

@@ -145,7 +145,7 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
     if (ref && fmt != QN_EXPORT_SVG)
         return qn_usage_error("export: --puzzle goes with --format svg");
     pack = argv[optind];
-    st = cmd_open_store(ctx, cmd_db_path(db), 0, &s);
+    st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_READONLY, &s);
     if (st)
         return st;
     if (qn_store_pack_find(s, pack, &pack_id, &err) == QN_ENOTFOUND) {

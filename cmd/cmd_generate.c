@@ -197,14 +197,16 @@ static const char *stop_reason(void)
 
 static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
 {
+    uint64_t mine = st->emitted - st->other_shards; /* this shard's */
+
     if (gc->progress_tty)
         fputs("\r\033[K", stderr);
     if (rc == QN_OK) {
         if (!gc->ctx->quiet)
             fprintf(stderr,
                     "quench: %llu %s from %llu %s (%s mode), %.2f s\n",
-                    (unsigned long long)st->emitted,
-                    qn_plural(st->emitted, "puzzle", "puzzles"),
+                    (unsigned long long)mine,
+                    qn_plural(mine, "puzzle", "puzzles"),
                     (unsigned long long)st->draws,
                     qn_plural(st->draws, "draw", "draws"),
                     qn_gen_mode_name(st->mode), now() - gc->t0);
@@ -220,8 +222,8 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
                     (unsigned long long)(gc->stored_before + gc->stored));
         else
             fprintf(stderr, "quench: %s: %llu %s produced\n",
-                    stop_reason(), (unsigned long long)st->emitted,
-                    qn_plural(st->emitted, "puzzle", "puzzles"));
+                    stop_reason(), (unsigned long long)mine,
+                    qn_plural(mine, "puzzle", "puzzles"));
         return QN_EXIT_SIGNAL + interrupted;
     }
     if (rc == QN_ELIMIT) {
@@ -269,20 +271,43 @@ static void settle_seed(gen_cli *gc)
         gc->o.max_draws = gc->o.count * 1000 + 1000000;
 }
 
+/* A spread whose pilot left counts out, or could not tell: say so (the
+ * summary record has the figures). */
+static void say_plan(const gen_cli *gc, const qn_gen_target_info *t)
+{
+    qn_buf why = QN_BUF_INIT;
+
+    if (gc->ctx->quiet || t->mode != QN_GEN_SPREAD)
+        return;
+    if (t->cannot_tell)
+        fprintf(stderr,
+                "quench: warning: no pilot climb reached a count of the "
+                "spread, which may not exist; spreading over %llu..%llu "
+                "(the run may stop short, exit 75)\n",
+                (unsigned long long)t->lo, (unsigned long long)t->hi);
+    else if (qn_gen_describe_left_out(&why, t))
+        fprintf(stderr, "quench: spread over %llu..%llu; %s\n",
+                (unsigned long long)t->first, (unsigned long long)t->last,
+                why.buf);
+    qn_buf_release(&why);
+}
+
 /* Everything before the first record: the checks, the seed, the grading,
  * the plan, the database and the output. The plan comes before the
  * database and the output: a target refused (65) creates nothing. An
  * exit status (reported). */
 static int setup(gen_cli *gc, qn_err *err)
 {
+    qn_gen_target_info info;
     int status;
 
     if ((status = check_gradable(gc)) != QN_EXIT_OK)
         return status;
     settle_seed(gc);
     if (setup_grading(gc, err) != QN_OK ||
-        qn_gen_prepare(&gc->prep, gc->g, &gc->o, NULL, err) != QN_OK)
+        qn_gen_prepare(&gc->prep, gc->g, &gc->o, &info, err) != QN_OK)
         return qn_report(gc->ctx, err);
+    say_plan(gc, &info);
     cmd_generate_prepare_format(gc);
     if (gc->db_opt && (status = cmd_generate_setup_store(gc)) != QN_EXIT_OK)
         return status;

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "quench/distrib.h"
 #include "quench/gen.h"
+#include "quench/jsonw.h"
 #include "quench/store.h"
 
 /*
@@ -81,6 +82,10 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
 int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p);
 /* The header and summary records, into gc->buf. */
 void cmd_generate_write_header(gen_cli *gc);
+/* What a spread's pilot left out and measured (keys PREFIX left_out,
+ * PREFIX ended, PREFIX slowest): the summary's, and pack build --plan's. */
+void cmd_generate_write_pilot(qn_jsonw *w, const qn_gen_target_info *t,
+                              const char *prefix);
 void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
                                 int done, qn_buf *out);
 /* Flush what is buffered, then commit the output (for -o: fsync, rename);

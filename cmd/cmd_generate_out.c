@@ -206,6 +206,50 @@ void cmd_generate_write_header(gen_cli *gc)
     qn_buf_addc(&gc->buf, '\n');
 }
 
+/* A spread pilot's measure of one count (key PREFIX NAME), or null. */
+static void write_pilot(qn_jsonw *w, const char *prefix, const char *name,
+                        const qn_gen_pilot *m)
+{
+    char key[64];
+
+    snprintf(key, sizeof(key), "%s%s", prefix, name);
+    qn_jsonw_key(w, key);
+    if (!m->presses) {
+        qn_jsonw_null(w);
+        return;
+    }
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "presses"), qn_jsonw_uint(w, m->presses);
+    qn_jsonw_key(w, "climbs"), qn_jsonw_uint(w, m->climbs);
+    qn_jsonw_key(w, "arrived"), qn_jsonw_uint(w, m->arrived);
+    qn_jsonw_end(w);
+}
+
+void cmd_generate_write_pilot(qn_jsonw *w, const qn_gen_target_info *t,
+                              const char *prefix)
+{
+    char key[64];
+
+    snprintf(key, sizeof(key), "%sleft_out", prefix);
+    qn_jsonw_key(w, key);
+    qn_jsonw_arr(w);
+    if (t->first > t->lo) { /* not reached */
+        qn_jsonw_arr(w);
+        qn_jsonw_uint(w, t->lo);
+        qn_jsonw_uint(w, t->first - 1);
+        qn_jsonw_end(w);
+    }
+    if (t->ended.presses) { /* from the count that ended the spread */
+        qn_jsonw_arr(w);
+        qn_jsonw_uint(w, t->ended.presses);
+        qn_jsonw_uint(w, t->left_hi);
+        qn_jsonw_end(w);
+    }
+    qn_jsonw_end(w);
+    write_pilot(w, prefix, "ended", &t->ended);
+    write_pilot(w, prefix, "slowest", &t->slowest);
+}
+
 /* What the plan knew of the target: its distinct puzzles (exact, or a
  * pilot's estimate with a 95 % interval), and a spread's range. */
 static void write_target(qn_jsonw *w, const qn_gen_stats *st)
@@ -246,6 +290,7 @@ static void write_target(qn_jsonw *w, const qn_gen_stats *st)
         qn_jsonw_key(w, "spread_unreached"), qn_jsonw_uint(w, t->unreached);
         qn_jsonw_key(w, "spread_cannot_tell");
         qn_jsonw_bool(w, t->cannot_tell);
+        cmd_generate_write_pilot(w, t, "spread_");
         qn_jsonw_key(w, "retired"), qn_jsonw_uint(w, st->retired);
         qn_jsonw_key(w, "ahead"), qn_jsonw_uint(w, st->ahead);
     }
@@ -262,7 +307,9 @@ void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
     qn_jsonw_key(&w, "type"), qn_jsonw_str(&w, "summary");
-    qn_jsonw_key(&w, "emitted"), qn_jsonw_uint(&w, st->emitted);
+    /* the records written: a shard's own, not the whole run's */
+    qn_jsonw_key(&w, "emitted"),
+        qn_jsonw_uint(&w, st->emitted - st->other_shards);
     qn_jsonw_key(&w, "complete"), qn_jsonw_bool(&w, done);
     qn_jsonw_key(&w, "draws"), qn_jsonw_uint(&w, st->draws);
     qn_jsonw_key(&w, "on_target"), qn_jsonw_uint(&w, st->on_target);

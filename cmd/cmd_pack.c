@@ -860,13 +860,16 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
     qn_jsonw_init(&pc.w, &pc.out);
     path = cmd_db_path(opt);
     /* only `create` may create the database: a mistyped --db for the
-     * others is a missing file (66), not a fresh empty database */
+     * others is a missing file (66), not a fresh empty database; `list`
+     * and `show` only read (a database in a read-only folder too) */
     if (sub->id == SUB_BUILD && wants_plan(n, args))
         st = QN_EXIT_OK; /* a plan reads no database */
     else
         st = cmd_open_store(ctx, path,
                             sub->id == SUB_CREATE || sub->id == SUB_BUILD
                                 ? QN_STORE_CREATE
+                            : sub->id == SUB_LIST || sub->id == SUB_SHOW
+                                ? QN_STORE_READONLY
                                 : 0,
                             &pc.s);
     if (st == QN_EXIT_OK)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_generate.h"
 #include "quench/campaign.h"
 #include "quench/jsonw.h"
 #include "quench/recipe.h"
@@ -20,6 +21,7 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
 {
     const qn_recipe_section *rs = &r->sections[p->section];
     const qn_gen_target_info *t = &p->info;
+    qn_buf why = QN_BUF_INIT;
 
     if (w) {
         qn_jsonw_obj(w);
@@ -58,6 +60,7 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
             qn_jsonw_key(w, "counts"), qn_jsonw_uint(w, t->counts);
             qn_jsonw_key(w, "unreached"), qn_jsonw_uint(w, t->unreached);
             qn_jsonw_key(w, "cannot_tell"), qn_jsonw_bool(w, t->cannot_tell);
+            cmd_generate_write_pilot(w, t, "");
         }
         qn_jsonw_end(w);
         return;
@@ -81,9 +84,13 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
     else if (t->mode == QN_GEN_SPREAD) {
         qn_buf_addf(out, "%zu %s reached by pilot climbs", t->counts,
                     t->counts == 1 ? "count" : "counts");
-        if (t->unreached)
-            qn_buf_addf(out, " (%llu not reached, left out)",
-                        (unsigned long long)t->unreached);
+        if (t->counts)
+            qn_buf_addf(out, " (%llu..%llu", (unsigned long long)t->first,
+                        (unsigned long long)t->last);
+        if (t->counts && qn_gen_describe_left_out(&why, t))
+            qn_buf_addf(out, "; %s", why.buf);
+        if (t->counts)
+            qn_buf_addc(out, ')');
         qn_buf_adds(out, "; how many puzzles each holds is not known (a "
                          "count found dry is retired)\n");
     } else if (t->distinct >= 0)
@@ -101,6 +108,7 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
                     t->at_least_log2);
     else
         qn_buf_adds(out, "not counted\n");
+    qn_buf_release(&why);
 }
 
 static void plan_report(qn_buf *out, int json, const qn_recipe *r,

@@ -367,10 +367,12 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
 {
     int rc, st;
 
-    /* only --into stores: a plain --db compares, and must exist */
+    /* only --into stores: a plain --db compares (it only reads), and
+     * must exist */
     st = cmd_open_store(ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db
                                                                : NULL),
-                        vr->o->into ? QN_STORE_CREATE : 0, &vr->store);
+                        vr->o->into ? QN_STORE_CREATE : QN_STORE_READONLY,
+                        &vr->store);
     if (st != QN_EXIT_OK)
         return st;
     if (!vr->o->into) {

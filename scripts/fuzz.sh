@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/fuzz.sh [RUNS] [TARGET...]: build the libFuzzer targets in fuzz/
-# with clang (-fsanitize=fuzzer,address,undefined) against the library
-# sources into build/fuzz/, then run each target for RUNS executions
+# with clang (-fsanitize=fuzzer,address,undefined) through the Makefile
+# (make VARIANT=fuzz: build/fuzz/), then run each for RUNS executions
 # (default 10^7) on its seed corpus fuzz/corpus/NAME and dictionary
 # fuzz/dict/NAME.dict. New inputs go to build/fuzz/corpus-NAME (never the
 # repository); crashes to build/fuzz/crashes-NAME/. Prints per target the
@@ -19,36 +19,12 @@ TARGETS=${*:-"rules recipe state submit pnm import flip diff gen"}
 CLANG=${CLANG:-clang}
 OUT=build/fuzz
 JOBS=${FUZZ_JOBS:-1}
-PKGS="sqlite3 yaml-0.1 libsodium jansson"
-
-CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-  -DQN_VERSION=\"0.1.0-fuzz\" -O1 -g -fno-omit-frame-pointer -pthread
-  -Iinclude $(pkg-config --cflags $PKGS)"
-LIBS="$(pkg-config --libs $PKGS) -lm"
-SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
-
-# build/gen/migrations.c comes from the Makefile.
-[ -f build/gen/migrations.c ] || make -s build/gen/migrations.c
-
-mkdir -p $OUT/obj
-objs=""
-for src in src/*/*.c build/gen/migrations.c; do
-    o=$OUT/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')
-    if [ ! -f "$o" ] || [ "$src" -nt "$o" ]; then
-        $CLANG $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$o" &
-        # keep at most 2 compiles in flight
-        [ $(jobs -p | wc -l) -ge 2 ] && wait
-    fi
-    objs="$objs $o"
-done
-wait
-rm -f $OUT/libquench-fuzz.a
-ar rcs $OUT/libquench-fuzz.a $objs
-
-for t in $TARGETS; do
-    $CLANG $CFLAGS $SAN -fsanitize=fuzzer -o $OUT/fuzz_$t fuzz/fuzz_$t.c \
-        $OUT/libquench-fuzz.a $LIBS
-done
+# The targets and the instrumented library build through the Makefile
+# (VARIANT=fuzz), with the project's flags: nothing is compiled here.
+bins=""
+for t in $TARGETS; do bins="$bins $OUT/fuzz_$t"; done
+# shellcheck disable=SC2086
+make -s VARIANT=fuzz CLANG="$CLANG" -j2 $bins
 
 run_one() {
     t=$1

@@ -11,7 +11,8 @@
 #                   (tests/unit/NAME.c) has a line "/* tier: full (why) */"
 #                   (make test; make check runs every tier)
 #   --only PATTERN  run only the tests whose name contains PATTERN (a
-#                   shell pattern: "t545", "test_st*"), in every tier
+#                   shell pattern: "t545", "test_st*"; "t530|t470" is
+#                   either), in every tier
 #   --res FILE      count FILE's "PASSED FAILED" (a check run before this
 #                   one, the determinism matrix) in the total
 #
@@ -96,8 +97,14 @@ source_of() {
 keep() {
     name=$(basename "$1")
     if [ -n "$only" ]; then
-        # shellcheck disable=SC2254
-        case $name in *$only*) return 0 ;; *) return 1 ;; esac
+        rest=$only
+        while :; do
+            pat=${rest%%|*}
+            # shellcheck disable=SC2254
+            case $name in *$pat*) return 0 ;; esac
+            [ "$pat" != "$rest" ] || return 1
+            rest=${rest#*|}
+        done
     fi
     [ "$fast" -eq 1 ] || return 0
     ! grep -q -E '^(# |/\* )tier: full' "$(source_of "$1")" 2>/dev/null

@@ -24,16 +24,29 @@
 
 #define QN_PACK_FORMAT "quench-pack"
 #define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */
+/* The published schema's $id (docs/quench-pack.schema.json): every json
+ * export names it in "$schema", so editors validate and complete it. */
+#define QN_PACK_SCHEMA_URL                                                   \
+    "https://github.com/quench/quench/docs/quench-pack.schema.json"
 #define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
 #define QN_PACK_MAX_RULES 256         /* rules in one document */
 #define QN_PACK_MAX_PUZZLES (1 << 20) /* puzzles in one document */
+/* JSON values (each number, string, array and object) in one rule or
+ * puzzle object, or in the pack object: what one of them costs parsed.
+ * A rule of 4096 cells whose rebuilt rule file loads (QN_RULES_MAX_EVENTS)
+ * has fewer; a puzzle has two arrays of at most 4096 cells. */
+#define QN_PACK_MAX_VALUES (1 << 18)
 /* A puzzle's provenance (validate --into): a submission id is at most
  * QN_SUBMIT_MAX_ID bytes and a record (so its unread fields) at most
  * QN_SUBMIT_MAX_LINE (submit.h); a source is a path and ":LINE". */
 #define QN_PACK_MAX_SUBMISSION 256
 #define QN_PACK_MAX_SOURCE 4200
 #define QN_PACK_MAX_META (1 << 20)
+/* A rule's kernel as generators (the play kit, docs/EXPORT.md): at most
+ * this many, so at least 2^64 elements past it, more than any walk; a
+ * rule with more has no kernel in its document. */
+#define QN_PACK_MAX_KERNEL 64
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
 #define QN_EXPORT_FORMATS(X)                                                 \
@@ -72,6 +85,18 @@ typedef struct qn_pack_rule {
     char **tier_name;  /* ntiers */
     int *tier_lo, *tier_hi;
     qn_rules *rules;   /* compiled (owned); NULL until built */
+    /*
+     * The play kit: the kernel of the press matrix (the quiet patterns)
+     * as nkernel generators, kernel[g * ncells + j] the presses of cell
+     * j in generator g, of additive order kernel_order[g] (qn_system's
+     * invariant-factor form). kernel_known is 0 when it is not known (a
+     * rule not compiled yet, or more than QN_PACK_MAX_KERNEL generators):
+     * then the document has no "kernel".
+     */
+    int kernel_known;
+    size_t nkernel;
+    unsigned *kernel_order;
+    uint8_t *kernel;
 } qn_pack_rule;
 
 /*
@@ -117,6 +142,12 @@ void qn_pack_doc_release(qn_pack_doc *doc);
  */
 void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r);
 void qn_pack_rule_release(qn_pack_rule *pr);
+/*
+ * Fill pr's play kit from its matrix (pr->kernel_known and the kernel
+ * fields): qn_pack_rule_from_rules and qn_pack_rule_compile call it. A
+ * no-op when it is known already.
+ */
+void qn_pack_rule_kernel(qn_pack_rule *pr);
 
 /*
  * Append an equivalent rule file (YAML, docs/RULES.md) for pr to out: its
@@ -127,10 +158,23 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr);
 
 /*
  * Compile pr: build its YAML, load it, and check that the result has
- * pr's hash and cell positions. Sets pr->rules. QN_EINVAL with the reason
+ * pr's hash and cell positions, and that its board generates its effects
+ * (qn_rules_board_generates). Sets pr->rules. QN_EINVAL with the reason
  * (e.g. "rule 'x': its effects hash to H, the document says H2").
  */
 int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err);
+
+/*
+ * A stored rule r (loaded from its stored YAML) whose YAML is what import
+ * writes (qn_pack_rule_yaml of r itself) was stored by an import, whose
+ * board nothing but its effects vouches for: QN_EINVAL (the message
+ * begins with `who`) unless its board generates its effects
+ * (qn_rules_board_generates), as qn_pack_rule_compile now demands of a
+ * document. Any other stored rule is its author's rule file, whose press
+ * section made its effects: QN_OK. For db check.
+ */
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
+                              qn_err *err);
 
 /*
  * Read the pack called `name` from s into `out` (uninitialised): rules

@@ -33,12 +33,21 @@
  * Spread. The counts of a spread are the range's press counts that have
  * at least one puzzle in the target (exact distribution), or, on other
  * rules, the counts of A..B (an open B estimated, see qn_gen_target_info;
- * never past the coset bound) that a pilot climb reached: counts it could
- * not reach are left out, and when it reached none, all of A..B are kept
- * (the plan says it cannot tell). The run takes the candidates in index
- * order and emits an on-target new puzzle at count v only when no other
- * count still having puzzles has fewer emitted than v: so after any
- * number N of puzzles every count has N / W of them, rounded down or up,
+ * never past the coset bound) that pilot climbs aimed at them reach
+ * often enough: counting up from A, the first count one of its pilot
+ * climbs reaches, then each next count while QN_GEN_PILOT_ARRIVALS of
+ * its climbs arrive before it is given up (a count arriving once in 250
+ * climbs nearly always, once in 1,000 about half the time, once in 5,000
+ * nearly never; see QN_GEN_PILOT_CLIMBS). The first count short of that
+ * ends the spread: it and the counts above it are left out (the plan
+ * says which, and what its climbs did), since every count gets as many
+ * puzzles and a count seldom reached would make the whole run wait on
+ * it. When none of the first four counts is reached, all of A..B are
+ * kept, A alone of an open range (the plan says it cannot tell). The run
+ * takes the candidates in index order and emits an on-target new puzzle
+ * at count v only when no other count still having puzzles has fewer
+ * emitted than v: so after any number N of puzzles every count has N / W
+ * of them, rounded down or up,
  * except counts that ran out of distinct puzzles, which have all of
  * theirs. Without the exact distribution how many a count has is not
  * known: a count is taken to have run out (retired) when QN_GEN_DRY
@@ -103,6 +112,22 @@ typedef struct qn_gen_opts {
  * is retired (see "Spread" above). */
 #define QN_GEN_DRY 256
 
+/* SPREAD without the exact distribution: pilot climbs aim at a count
+ * until QN_GEN_PILOT_ARRIVALS of them arrive, or they number
+ * QN_GEN_PILOT_CLIMBS, or QN_GEN_PILOT_REACH for each arrival plus one
+ * (none in the first 2,048, at most one in the first 4,096, ...); a count
+ * after the first is kept when its arrivals came (see "Spread" above). */
+#define QN_GEN_PILOT_CLIMBS 8192
+#define QN_GEN_PILOT_ARRIVALS 8
+#define QN_GEN_PILOT_REACH 2048
+
+/* What a spread's pilot climbs aimed at one count did. */
+typedef struct qn_gen_pilot {
+    uint64_t presses; /* the count they aimed at (0: none) */
+    uint64_t climbs;  /* pilot climbs aimed at it */
+    uint64_t arrived; /* of those, the ones that reached it */
+} qn_gen_pilot;
+
 /*
  * Shards. Shard I of N emits exactly the puzzles of the unsharded run
  * whose candidate index is I mod N: every shard still makes every
@@ -128,9 +153,8 @@ typedef struct qn_gen_target_info {
                            resolved (the rule's largest count, exact or
                            estimated; see hi_estimated) */
     int hi_estimated;   /* SPREAD on a rule without the exact distribution
-                           and an open range: hi is the highest count,
-                           counting up from lo, that one of 1,024 pilot
-                           climbs aimed at it reached (deterministic from
+                           and an open range: hi is the last count the
+                           pilot kept (see "Spread"; deterministic from
                            the seed) */
     uint64_t max_presses; /* no solvable state needs more presses than
                              this: the largest count of the exact
@@ -139,9 +163,21 @@ typedef struct qn_gen_target_info {
     int max_exact;
     size_t counts;        /* SPREAD: the press counts it spreads over */
     uint64_t unreached;   /* SPREAD without the distribution: counts of
-                             lo..hi no pilot climb reached, left out */
+                             lo..hi left out (see first, ended) */
     int cannot_tell;      /* ... and none was reached: all of lo..hi are
                              kept, and whether any exists is not known */
+    uint64_t first, last; /* ... the counts kept, first..last (lo..first-1
+                             were not reached) */
+    qn_gen_pilot slowest; /* ... the kept count whose pilot climbs arrived
+                             least often: the run needs about climbs /
+                             arrived draws a puzzle */
+    qn_gen_pilot ended;   /* ... the count after last, whose climbs arrived
+                             fewer than QN_GEN_PILOT_ARRIVALS times: it
+                             and the counts above it up to left_hi (the
+                             range's end, or the press bound for an open
+                             one) are left out; presses 0: none (the
+                             range's end or the press bound came first) */
+    uint64_t left_hi;
     double at_least;      /* not exact: distinct puzzles proven to exist
                              (an unrestricted target: the solvable states
                              other than the goal over the symmetries,
@@ -173,7 +209,11 @@ typedef struct qn_gen_target_info {
  * QN_ELIMIT when the pilots pass o->plan_budget. Costs what the run's own
  * planning costs: the census with a distribution (0.02-1 s for classic
  * 5x5), else a pilot of 20,000 samples for a restricted target and, for
- * a spread, up to 1,024 climbs per count (one when the first arrives).
+ * a spread, climbs aimed at each count until QN_GEN_PILOT_ARRIVALS
+ * arrive: at most QN_GEN_PILOT_CLIMBS for each count kept and the one
+ * that ends it, QN_GEN_PILOT_REACH for each of the (at most 4) counts
+ * before the first reached (classic 9x9 35..: about 5,000 climbs, 0.4
+ * million grades; o->jobs threads share them).
  */
 int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
                 qn_gen_target_info *info, qn_err *err);
@@ -193,6 +233,16 @@ void qn_gen_prepared_free(qn_gen_prepared *p); /* NULL-safe */
 /* 1 when p holds a census (memory up to about 1/4 byte per solvable
  * state): a caller holding many plans may free it and prepare again. */
 int qn_gen_prepared_heavy(const qn_gen_prepared *p);
+
+/*
+ * What a spread's plan left out, in words (appended to out): "37..41 left
+ * out: 0 of 2048 pilot climbs aimed at 37 arrived, and a count is kept
+ * when 8 of at most 8192 do", after "1..2 not reached: ..." when counts
+ * at the start were not. Returns 0 (nothing appended) when nothing was
+ * left out, or the spread is not a pilot's (exact distribution, cannot
+ * tell).
+ */
+int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
 
 /* One emitted puzzle; every pointer is borrowed for the callback. */
 typedef struct qn_gen_puzzle {

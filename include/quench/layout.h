@@ -94,6 +94,15 @@ void qn_layout_rc(const qn_layout *l, int i, int *r_out, int *c_out);
  */
 int qn_layout_step(const qn_layout *l, int i, int dx, int dy);
 
+/*
+ * The offset qn_layout_step takes from cell `from` to cell `to`, into
+ * *dx_out, *dy_out: on a wrapped axis the one in 0..w-1 (0..h-1), so that
+ * every pair of cells the same step apart gets the same offset. Returns
+ * 0, or -1 on a GRAPH (no geometry) unless from == to.
+ */
+int qn_layout_offset(const qn_layout *l, int from, int to, int *dx_out,
+                     int *dy_out);
+
 /* "grid", "hex", "hexagon" or "graph". */
 const char *qn_layout_kind_name(qn_layout_kind kind);
 

@@ -209,6 +209,17 @@ const qn_layout *qn_rules_layout(const qn_rules *r);
 int qn_rules_is_symmetric(const qn_rules *r);
 
 /*
+ * 1 when r's board generates its press matrix: some 'press' section on
+ * that board (kind, size, mask, wrap) alone gives exactly A: one stencil
+ * (an offset list with amounts, or rowcol) or, on a grid without wrap,
+ * one per cell class (corner, edge, interior). A graph has no geometry:
+ * any effects are its own. A rule whose 'effects' override a few cells of
+ * a stencil usually is not generated; nor is one that calls a plain
+ * board a torus. Costs a compile of A per try (at most three).
+ */
+int qn_rules_board_generates(const qn_rules *r);
+
+/*
  * The canonical content hash, 64 lowercase hex digits: BLAKE2b-256 of
  * "quench-rules-1\0", ncells and k (4-byte little-endian each), the matrix
  * (n * n bytes, row-major) and the goal (n bytes). Names, comments, board

@@ -42,7 +42,7 @@ typedef struct qn_store qn_store; /* opaque: one SQLite connection */
 
 enum qn_store_flags {
     QN_STORE_CREATE = 1 << 0,     /* create the file when missing */
-    QN_STORE_READONLY = 1 << 1,   /* open read-only; writes fail QN_EDB */
+    QN_STORE_READONLY = 1 << 1,   /* a reader: writes fail QN_EDB */
     QN_STORE_NO_MIGRATE = 1 << 2, /* leave an old schema alone (for
                                      qn_store_migrate); others refuse it */
 };
@@ -50,7 +50,13 @@ enum qn_store_flags {
 /*
  * Open the database at `path` (":memory:" works) and bring its schema up
  * to date: a new or older database is migrated, one transaction per
- * migration. *out is the caller's (qn_store_close). Extra codes:
+ * migration. With QN_STORE_READONLY the connection only reads (PRAGMA
+ * query_only; the journal mode stays as it is), and a WAL database in a
+ * folder this user cannot write is read in SQLite's immutable mode when
+ * that is safe (no log with changes not in the file, and no write
+ * permission on the file and its folder, or a read-only file system:
+ * docs/STORE.md), else QN_EDB says what to do. *out is the caller's
+ * (qn_store_close). Extra codes:
  * QN_ENOTFOUND the file is missing and QN_STORE_CREATE was not given;
  * QN_EINVAL the file is an SQLite database of another application;
  * QN_ENEWER (see above); QN_EDB an old schema with READONLY or NO_MIGRATE

@@ -55,6 +55,16 @@ int qn_text_check(const char *s, size_t max, unsigned flags,
 void qn_text_escape(qn_buf *out, const char *s);
 
 /*
+ * The same for the len bytes at s (NULs are escaped too), written at p,
+ * which has room for QN_TEXT_ESCAPED_MAX(len) bytes: a byte becomes at
+ * most 4 ("\x1b"), a 2- or 3-byte code point at most 6 ("\u2028").
+ * Returns the end (no NUL is written). For writers that reserve room
+ * once (verdict_write.h).
+ */
+#define QN_TEXT_ESCAPED_MAX(len) (4 * (size_t)(len))
+char *qn_text_put_escaped(char *p, const char *s, size_t len);
+
+/*
  * The noun for a count of n: one when n is 1, else many ("1 puzzle",
  * "0 puzzles", "2 puzzles"). Returns one of its arguments.
  */

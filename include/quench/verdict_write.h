@@ -22,7 +22,7 @@
 
 typedef enum qn_verdict_style {
     QN_VERDICT_TEXT,  /* "SEQ\tID\tVERDICT\tdetails\n": ids, notes,
-                         reasons and grades with CR/LF as spaces */
+                         reasons and grades escaped (text.h) */
     QN_VERDICT_JSONL, /* one JSON object and "\n" */
     QN_VERDICT_JSON,  /* one JSON object, after a ',' unless first: the
                          elements of an array */

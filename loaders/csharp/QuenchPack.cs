@@ -13,6 +13,9 @@
 //   Board board = puzzle.NewBoard();               // at puzzle.start
 //   board.Press(cell);                             // the rule's effects, mod colours
 //   if (board.IsSolved()) ...                      // state equals goal
+//   board.Undo();                                  // take back the last press
+//   board.PressesLeft();                           // the least presses from here
+//   board.Hint();                                  // a cell of an optimal plan (-1: solved)
 //   board.Reset();                                 // back to the start
 //
 // The document is checked before anything is returned: a format or
@@ -30,6 +33,15 @@
 // width, height, wrap, side and each cell's row/col) is only for drawing;
 // each cell's x, y is its centre, laid out as quench's svg and html exports
 // draw it.
+//
+// Hints without a solver (docs/EXPORT.md, "Hints"): the position is always
+// the start plus the presses made, so (witness - presses) mod colours is a
+// plan from it, and every plan from it is that one plus a quiet pattern of
+// the rule's kernel (generators and their orders, from the document).
+// PressesLeft() and Hint() walk that coset, at most MaxKernelWalk
+// elements; past it (or for a document without a kernel, from an older
+// quench) they use that plan itself: valid, not always the shortest, and
+// rule.hintsExact says so.
 //
 // The pack's classes are plain [Serializable] classes with public fields, so
 // Unity shows them in the inspector; treat them as read-only. Board, the
@@ -74,8 +86,7 @@ namespace Quench
             foreach (Puzzle p in puzzles)
                 if (p.id == id) return p;
             return null;
-        }
-    }
+        }    }
 
     /// <summary>The topology, for drawing only: kind "grid", "hex" (odd-r
     /// rows of pointy-top hexagons), "hexagon" (axial, side cells a side)
@@ -112,6 +123,15 @@ namespace Quench
         public long lo, hi;
     }
 
+    /// <summary>A generator of the rule's kernel: pressing each cell
+    /// presses[j] times changes nothing; order of them add up to 0.</summary>
+    [Serializable]
+    public class Generator
+    {
+        public int order;
+        public int[] presses;
+    }
+
     [Serializable]
     public class Rule
     {
@@ -122,6 +142,12 @@ namespace Quench
         public int[] goal;
         public Cell[] cells;
         public Tier[] tiers;
+        /// <summary>The quiet patterns' generators; null when the document
+        /// has none (an older quench).</summary>
+        public Generator[] kernel;
+        /// <summary>Whether hints walk the whole kernel (its size at most
+        /// QuenchPack.MaxKernelWalk): then PressesLeft() is exact.</summary>
+        public bool hintsExact;
     }
 
     [Serializable]
@@ -179,20 +205,35 @@ namespace Quench
     }
 
     /// <summary>A puzzle being played: state is the live board (one value
-    /// per cell; read it, do not write it), presses counts Press() calls
-    /// since the start or the last Reset(). Not [Serializable]: Unity
-    /// would fill a serialized Board field with an empty board, one
-    /// without a puzzle; make boards with NewBoard().</summary>
+    /// per cell; read it, do not write it: hints read the position from
+    /// the presses, not from state), history the cells pressed since the
+    /// start or the last Reset(), in order (read it), presses their
+    /// number. Not [Serializable]: Unity would fill a serialized Board
+    /// field with an empty board, one without a puzzle; make boards with
+    /// NewBoard().</summary>
     public class Board
     {
         public Puzzle puzzle;
         public int[] state;
         public int presses;
+        public List<int> history = new List<int>();
+        int[] counts;   // presses per cell, mod colours
+        int[] plan;     // an optimal plan from here, kept while hints are followed
+        long left;
 
         public Board(Puzzle puzzle)
         {
             this.puzzle = puzzle;
             state = (int[])puzzle.start.Clone();
+            counts = new int[state.Length];
+        }
+
+        void Apply(int cell, int times)
+        {
+            int k = puzzle.colours;
+            foreach (Effect e in puzzle.cells[cell].effects)
+                state[e.cell] = (state[e.cell] + e.amount * times) % k;
+            counts[cell] = (counts[cell] + times) % k;
         }
 
         /// <summary>Press cell once: add each of its effects, mod colours.
@@ -204,10 +245,30 @@ namespace Quench
             if (cell < 0 || cell >= cells.Length)
                 throw new ArgumentOutOfRangeException("cell", cell,
                     "press: no cell " + cell + " (the board has " + cells.Length + ")");
-            int k = puzzle.colours;
-            foreach (Effect e in cells[cell].effects)
-                state[e.cell] = (state[e.cell] + e.amount) % k;
-            presses++;
+            Apply(cell, 1);
+            history.Add(cell);
+            presses = history.Count;
+            // Following an optimal plan keeps the rest of it optimal: one
+            // press fewer from here, and no plan could be shorter.
+            if (plan != null && plan[cell] > 0) {
+                plan[cell]--;
+                left--;
+            } else {
+                plan = null;
+            }
+        }
+
+        /// <summary>Take back the last press (colours - 1 more of it): the
+        /// cell, or -1 when there is none.</summary>
+        public int Undo()
+        {
+            if (history.Count == 0) return -1;
+            int cell = history[history.Count - 1];
+            history.RemoveAt(history.Count - 1);
+            presses = history.Count;
+            Apply(cell, puzzle.colours - 1);
+            plan = null;
+            return cell;
         }
 
         /// <summary>Whether the board equals the rule's goal.</summary>
@@ -216,11 +277,42 @@ namespace Quench
             return Puzzle.Same(state, puzzle.goal);
         }
 
-        /// <summary>Back to the puzzle's start state, press count 0.</summary>
+        /// <summary>Back to the puzzle's start state, no presses.</summary>
         public void Reset()
         {
             Array.Copy(puzzle.start, state, state.Length);
+            Array.Clear(counts, 0, counts.Length);
+            history.Clear();
             presses = 0;
+            plan = null;
+        }
+
+        void Best()
+        {
+            if (plan == null) {
+                bool exact;
+                plan = QuenchPack.BestPlan(puzzle, counts, out left, out exact);
+            }
+        }
+
+        /// <summary>The least presses from here to the goal (exact when
+        /// puzzle.rule.hintsExact; else those of a valid plan); 0 when
+        /// solved.</summary>
+        public long PressesLeft()
+        {
+            Best();
+            return left;
+        }
+
+        /// <summary>A cell to press next on a shortest way to the goal, or
+        /// -1 when solved. Pressing it leaves PressesLeft() one
+        /// lower.</summary>
+        public int Hint()
+        {
+            Best();
+            for (int j = 0; j < plan.Length; j++)
+                if (plan[j] > 0) return j;
+            return -1;
         }
     }
 
@@ -232,6 +324,13 @@ namespace Quench
         /// <summary>Arrays and objects nest at most this deep (a pack
         /// needs 7); checked before the text is parsed.</summary>
         public const int MaxDepth = 8;
+
+        /// <summary>Generators of a rule's kernel a document may
+        /// list.</summary>
+        public const int MaxKernel = 64;
+        /// <summary>Elements of a kernel PressesLeft() and Hint()
+        /// walk.</summary>
+        public const long MaxKernelWalk = 65536;
 
         const int MaxCells = 4096;
         const int MaxRules = 256;
@@ -249,6 +348,68 @@ namespace Quench
         /// <summary>The pack in a document's text (a TextAsset's text, a
         /// download); QuenchPackException when it is not JSON or not a
         /// quench-pack version 2 document.</summary>
+        /// <summary>The least presses from the position counts (presses
+        /// per cell, mod colours) reach, and one plan that makes them:
+        /// (witness - counts) mod colours is a plan from there, and every
+        /// other adds a quiet pattern, sum c_g gen_g (0 &lt;= c_g &lt;
+        /// order_g). All of them are walked (an odometer over the c_g) and
+        /// the cheapest kept, ties going to the plan smaller at the first
+        /// cell where they differ (as `quench solve` breaks them). Not
+        /// exact (the plan itself) when the rule's kernel is unknown or
+        /// past MaxKernelWalk.</summary>
+        public static int[] BestPlan(Puzzle puzzle, int[] counts, out long presses, out bool exact)
+        {
+            Rule rule = puzzle.rule;
+            int k = rule.colours, n = rule.ncells;
+            var x = new int[n];
+            long cost = 0;
+            for (int j = 0; j < n; j++) {
+                x[j] = (puzzle.witness[j] - counts[j] % k + k) % k;
+                cost += x[j];
+            }
+            var best = (int[])x.Clone();
+            presses = cost;
+            exact = rule.hintsExact;
+            if (!exact) return best;
+            int ngens = rule.kernel.Length;
+            var gens = new List<int>[ngens];
+            var digit = new int[ngens];
+            for (int g = 0; g < ngens; g++) {
+                gens[g] = new List<int>();
+                for (int j = 0; j < n; j++)
+                    if (rule.kernel[g].presses[j] != 0) {
+                        gens[g].Add(j);
+                        gens[g].Add(rule.kernel[g].presses[j]);
+                    }
+            }
+            for (;;) {
+                int g = 0;
+                for (; g < ngens; g++) { // add gen g; carry when c_g wraps
+                    List<int> nz = gens[g];
+                    for (int t = 0; t < nz.Count; t += 2) {
+                        int j = nz[t], was = x[j], now = (was + nz[t + 1]) % k;
+                        cost += now - was;
+                        x[j] = now;
+                    }
+                    if (++digit[g] < rule.kernel[g].order) break;
+                    digit[g] = 0;
+                }
+                if (g == ngens) break; // every element visited
+                bool better = cost < presses;
+                if (!better && cost == presses)
+                    for (int j = 0; j < n; j++)
+                        if (x[j] != best[j]) {
+                            better = x[j] < best[j];
+                            break;
+                        }
+                if (better) {
+                    Array.Copy(x, best, n);
+                    presses = cost;
+                }
+            }
+            return best;
+        }
+
         public static Pack Parse(string text)
         {
             if (text == null) throw new ArgumentNullException("text");
@@ -464,8 +625,45 @@ namespace Quench
             r.description = Str(o, "description", path);
             r.author = Str(o, "author", path);
             r.goal = CellValues(Field(o, "goal", path), path + ".goal", r);
+            JToken kernel;
+            if (o.TryGetValue("kernel", out kernel))
+                LoadKernel(kernel, path + ".kernel", r);
             Place(r);
             return r;
+        }
+
+        // The rule's kernel: generators of the quiet patterns with their
+        // orders, each checked to be of its order and quiet (pressing it
+        // changes no cell), so a hint never leads away from the goal.
+        static void LoadKernel(JToken t, string path, Rule r)
+        {
+            JArray list = Arr(t, path, MaxKernel);
+            int k = r.colours;
+            long size = 1;
+            r.kernel = new Generator[list.Count];
+            for (int g = 0; g < list.Count; g++) {
+                string p = path + "[" + g + "]";
+                JObject o = Obj(list[g], p);
+                var gen = new Generator();
+                gen.order = (int)Num(o, "order", p, 2, k);
+                if (k % gen.order != 0)
+                    throw new QuenchPackException(p + ".order", gen.order + " does not divide colours " + k);
+                gen.presses = CellValues(Field(o, "presses", p), p + ".presses", r);
+                var changed = new int[r.ncells];
+                for (int j = 0; j < r.ncells; j++) {
+                    if (gen.presses[j] * gen.order % k != 0)
+                        throw new QuenchPackException(p + ".presses[" + j + "]", gen.presses[j]
+                            + " is not of order " + gen.order + " mod " + k);
+                    foreach (Effect e in r.cells[j].effects)
+                        changed[e.cell] = (changed[e.cell] + gen.presses[j] * e.amount) % k;
+                }
+                for (int i = 0; i < r.ncells; i++)
+                    if (changed[i] != 0)
+                        throw new QuenchPackException(p, "not quiet: pressing it changes cell " + i);
+                r.kernel[g] = gen;
+                if (size <= MaxKernelWalk) size *= gen.order;
+            }
+            r.hintsExact = size <= MaxKernelWalk;
         }
 
         static Geometry LoadGeometry(JToken t, string path)

@@ -11,6 +11,9 @@
 #   var board = puzzle.new_board()      # at puzzle.start
 #   board.press(cell)                   # the rule's effects, mod colours
 #   if board.is_solved(): ...           # state equals goal
+#   board.undo()                        # take back the last press
+#   board.presses_left()                # the least presses from here
+#   board.hint()                        # a cell of an optimal plan (-1: solved)
 #   board.reset()                       # back to the start
 #
 # Cells are numbered from 0, as in the document: press(0) presses the
@@ -44,6 +47,15 @@
 # width, height, wrap, side and each cell's row/col) is only for drawing;
 # rule.centres (also puzzle.centres) gives each cell's position.
 #
+# Hints without a solver (docs/EXPORT.md, "Hints"): the position is always
+# the start plus the presses made, so (witness - presses) mod colours is a
+# plan from it, and every plan from it is that one plus a quiet pattern of
+# the rule's kernel (generators and their orders, from the document).
+# presses_left() and hint() walk that coset, at most MAX_KERNEL_WALK
+# elements; past it (or for a document without a kernel, from an older
+# quench) they use that plan itself: valid, not always the shortest, and
+# rule.hints_exact says so.
+#
 # Godot 3's JSON.parse also takes some text that is not strict JSON (a
 # trailing comma, text after the document); what it returns must still
 # pass every check here. On bad JSON it prints an ERROR line of its own.
@@ -62,6 +74,10 @@ const FORMAT_VERSION := 2
 # Arrays and objects nest at most this deep (a pack needs 7).
 const MAX_DEPTH := 8
 const MAX_CELLS := 4096
+# Generators of a rule's kernel a document may list.
+const MAX_KERNEL := 64
+# Elements of a kernel presses_left() and hint() walk.
+const MAX_KERNEL_WALK := 65536
 const MAX_RULES := 256
 const MAX_TIERS := 16
 const MAX_PUZZLES := 1048576 # 2^20
@@ -211,10 +227,12 @@ class Pack:
 	func puzzle(id: String) -> Puzzle:
 		return _by_id.get(id)
 
-
 # A rule: the board and what each press does. board is {kind, width,
 # height, wrap, side}; cells[j] is {index, row, col, effects: [{cell,
-# amount}]}; tiers [{name, lo, hi}]; centres[j] where to draw cell j.
+# amount}]}; tiers [{name, lo, hi}]; centres[j] where to draw cell j;
+# kernel [{order, presses}] the quiet patterns' generators (has_kernel
+# false: the document had none), kernel_size their number of elements (0
+# past MAX_KERNEL_WALK), hints_exact whether hints walk them all.
 class Rule:
 	extends Reference
 	var rule_hash := "" # the document's "hash" (hash is a GDScript function)
@@ -229,6 +247,10 @@ class Rule:
 	var cells := []
 	var tiers := []
 	var centres := PoolVector2Array()
+	var kernel := []
+	var has_kernel := false
+	var kernel_size := 0
+	var hints_exact := false
 
 
 # A puzzle of the pack. start is the document's `state`, witness its
@@ -286,8 +308,9 @@ class Puzzle:
 
 
 # A puzzle being played. state is the live board, one value per cell (a
-# PoolIntArray: read it, do not write it); presses counts press() calls
-# since the start or the last reset().
+# PoolIntArray: read it, do not write it: hints read the position from the
+# presses, not from state); history the cells pressed since the start or
+# the last reset(), in order (read it); presses their number.
 class Board:
 	extends Reference
 	# The Puzzle, untyped: `var puzzle: Puzzle` here and Board.new() in
@@ -296,10 +319,20 @@ class Board:
 	var puzzle
 	var state := PoolIntArray()
 	var presses := 0
+	var history := []
+	var counts := PoolIntArray() # presses per cell, mod colours
+	var _plan = null # an optimal plan from here, kept while hints are followed
+	var _left := 0
 
 	func _init(p) -> void:
 		puzzle = p
 		reset()
+
+	func _apply(cell: int, times: int) -> void:
+		var k: int = puzzle.colours
+		for e in puzzle.cells[cell].effects:
+			state[e.cell] = (state[e.cell] + e.amount * times) % k
+		counts[cell] = (counts[cell] + times) % k
 
 	# press(cell): press cell (an int, 0 <= cell < ncells) once: add each
 	# of its effects, mod colours. OK, or ERR_PARAMETER_RANGE_ERROR (and
@@ -308,20 +341,43 @@ class Board:
 		if typeof(cell) != TYPE_INT or cell < 0 or cell >= puzzle.ncells:
 			push_error("press: no cell %s (the board has %d)" % [str(cell), puzzle.ncells])
 			return ERR_PARAMETER_RANGE_ERROR
-		var k: int = puzzle.colours
-		for e in puzzle.cells[cell].effects:
-			state[e.cell] = (state[e.cell] + e.amount) % k
-		presses += 1
+		_apply(cell, 1)
+		history.append(cell)
+		presses = history.size()
+		# Following an optimal plan keeps the rest of it optimal: one press
+		# fewer from here, and no plan could be shorter.
+		if _plan != null and _plan[cell] > 0:
+			_plan[cell] -= 1
+			_left -= 1
+		else:
+			_plan = null
 		return OK
+
+	# undo(): take back the last press (colours - 1 more of it): the cell,
+	# or -1 when there is none.
+	func undo() -> int:
+		if history.empty():
+			return -1
+		var cell: int = history.pop_back()
+		presses = history.size()
+		_apply(cell, puzzle.colours - 1)
+		_plan = null
+		return cell
 
 	# is_solved(): whether the board equals the rule's goal.
 	func is_solved() -> bool:
 		return equals(puzzle.goal)
 
-	# reset(): back to the puzzle's start state, press count 0.
+	# reset(): back to the puzzle's start state, no presses.
 	func reset() -> void:
 		state = PoolIntArray(puzzle.start)
+		counts = PoolIntArray()
+		counts.resize(puzzle.ncells)
+		for j in puzzle.ncells:
+			counts[j] = 0
+		history = []
 		presses = 0
+		_plan = null
 
 	# equals(values): whether the board shows those values, cell by cell.
 	func equals(values: PoolIntArray) -> bool:
@@ -331,6 +387,88 @@ class Board:
 			if state[j] != values[j]:
 				return false
 		return true
+
+	# presses_left(): the least presses from here to the goal (exact when
+	# puzzle.rule.hints_exact; else those of a valid plan); 0 when solved.
+	func presses_left() -> int:
+		_best()
+		return _left
+
+	# hint(): a cell to press next on a shortest way to the goal, or -1
+	# when solved. Pressing it leaves presses_left() one lower.
+	func hint() -> int:
+		_best()
+		for j in puzzle.ncells:
+			if _plan[j] > 0:
+				return j
+		return -1
+
+	func _best() -> void:
+		if _plan == null:
+			var b: Array = best_plan(counts)
+			_plan = b[0]
+			_left = b[1]
+
+	# best_plan(counts): [plan, presses, exact] from the position counts
+	# (presses per cell, mod colours) reach: (witness - counts) mod colours
+	# is a plan from there, and every other adds a quiet pattern, sum c_g
+	# gen_g (0 <= c_g < order_g). All of them are walked (an odometer over
+	# the c_g) and the cheapest kept, ties going to the plan smaller at the
+	# first cell where they differ (as `quench solve` breaks them). Not
+	# exact (the plan itself) when the rule's kernel is unknown or past
+	# MAX_KERNEL_WALK.
+	func best_plan(c: PoolIntArray) -> Array:
+		var rule = puzzle.rule
+		var k: int = rule.colours
+		var n: int = rule.ncells
+		var x := PoolIntArray()
+		x.resize(n)
+		var cost := 0
+		for j in n:
+			x[j] = (puzzle.witness[j] - c[j] % k + k) % k
+			cost += x[j]
+		var best := PoolIntArray(x)
+		if not rule.hints_exact:
+			return [best, cost, false]
+		var best_cost := cost
+		var gens := []
+		var digit := []
+		for g in rule.kernel:
+			var nz := PoolIntArray()
+			for j in n:
+				if g.presses[j] != 0:
+					nz.append(j)
+					nz.append(g.presses[j])
+			gens.append(nz)
+			digit.append(0)
+		var ngens := gens.size()
+		while true:
+			var g := 0
+			while g < ngens: # add gen g; carry when c_g wraps
+				var nz: PoolIntArray = gens[g]
+				for t in range(0, nz.size(), 2):
+					var j: int = nz[t]
+					var was: int = x[j]
+					var now: int = (was + nz[t + 1]) % k
+					cost += now - was
+					x[j] = now
+				digit[g] += 1
+				if digit[g] < rule.kernel[g].order:
+					break
+				digit[g] = 0
+				g += 1
+			if g == ngens:
+				break # every element visited
+			var better := cost < best_cost
+			if not better and cost == best_cost:
+				for j in n:
+					if x[j] != best[j]:
+						better = x[j] < best[j]
+						break
+			if better:
+				best = PoolIntArray(x)
+				best_cost = cost
+		return [best, best_cost, true]
 
 
 # _Reader: checks a parsed document and builds the Pack. Godot has no
@@ -733,7 +871,48 @@ class _Reader:
 		out.description = str_field(r, "description", path)
 		out.author = str_field(r, "author", path)
 		out.goal = cell_values(field(r, "goal", path), path + ".goal", out.ncells, out.colours)
+		if why == "" and r.has("kernel"):
+			kernel(r["kernel"], path + ".kernel", out)
 		return out
+
+	# kernel(v, path, r): the rule's kernel, generators of the quiet
+	# patterns with their orders, each checked to be of its order and quiet
+	# (pressing it changes no cell), so a hint never leads away from the
+	# goal.
+	func kernel(v, path: String, r: Rule) -> void:
+		var list := array(v, path, MAX_KERNEL)
+		var k := r.colours
+		var size := 1
+		for g in list.size():
+			if why != "":
+				return
+			var p := "%s[%d]" % [path, g]
+			var gen := object(list[g], p)
+			var order := int_field(gen, "order", p, 2, k)
+			if why == "" and k % order != 0:
+				refuse(p + ".order", "%d does not divide colours %d" % [order, k])
+			var presses := cell_values(field(gen, "presses", p), p + ".presses", r.ncells, k)
+			if why != "":
+				return
+			var changed := []
+			for i in r.ncells:
+				changed.append(0)
+			for j in r.ncells:
+				if presses[j] * order % k != 0:
+					refuse("%s.presses[%d]" % [p, j], "%d is not of order %d mod %d" % [presses[j], order, k])
+					return
+				for e in r.cells[j].effects:
+					changed[e.cell] = (changed[e.cell] + presses[j] * e.amount) % k
+			for i in r.ncells:
+				if changed[i] != 0:
+					refuse(p, "not quiet: pressing it changes cell %d" % i)
+					return
+			r.kernel.append({order = order, presses = presses})
+			if size <= MAX_KERNEL_WALK:
+				size *= order
+		r.has_kernel = true
+		r.hints_exact = size <= MAX_KERNEL_WALK
+		r.kernel_size = size if r.hints_exact else 0
 
 	func puzzle(v, i: int, path: String, rules: Dictionary) -> Puzzle:
 		var d := object(v, path)

@@ -10,6 +10,9 @@
 //   board.press(cell);                    // the rule's effects, mod colours
 //   if (board.isSolved()) ...             // state equals goal
 //   board.reset();                        // back to the start
+//   board.undo();                         // take back the last press
+//   board.pressesLeft();                  // the least presses from here
+//   board.hint();                         // a cell of an optimal plan
 //
 // The document is checked before anything is returned: a format or
 // format_version this module does not know, a missing field, a wrong type
@@ -24,6 +27,15 @@
 // cell j, e.amount to cell e.cell mod colours. The board geometry (kind,
 // width, height, wrap, side and each cell's row/col) is only for drawing;
 // centres(rule) turns it into positions.
+//
+// Hints without a solver (docs/EXPORT.md, "Hints"): the position is always
+// the start plus the presses made, so (witness - presses) mod colours is a
+// plan from it, and every plan from it is that one plus a quiet pattern of
+// the rule's kernel ("kernel" in the document: generators and their
+// orders). pressesLeft() and hint() walk that coset, at most
+// MAX_KERNEL_WALK elements; a rule whose kernel is larger (or a document
+// without one, from an older quench) gets the plan itself: valid, not
+// always the shortest, and rule.hintsExact says so.
 
 export const FORMAT = "quench-pack";
 export const FORMAT_VERSION = 2;
@@ -42,6 +54,11 @@ const WRAPS = ["none", "x", "y", "both"];
 /** Arrays and objects nest at most this deep (a pack needs 7). */
 export const MAX_DEPTH = 8;
 const MAX_CELLS = 4096;
+/** Generators of a rule's kernel a document may list. */
+export const MAX_KERNEL = 64;
+/** Elements of a kernel pressesLeft() and hint() walk; past it they
+ *  give a valid plan that may not be the shortest (rule.hintsExact). */
+export const MAX_KERNEL_WALK = 65536;
 const MAX_RULES = 256;
 const MAX_TIERS = 16;
 const MAX_PUZZLES = 1048576; // 2^20
@@ -217,6 +234,43 @@ function loadCell(c, j, path, ncells, colours, board) {
     return Object.freeze({ index, row, col, effects: Object.freeze(effects) });
 }
 
+// A rule's kernel: generators of the quiet patterns with their orders,
+// each checked to be of its order and quiet (pressing it changes no cell),
+// so a hint never leads away from the goal. null when the document has
+// none (an older quench).
+function loadKernel(r, path, ncells, colours, cells) {
+    if (!Object.prototype.hasOwnProperty.call(r, "kernel")) return null;
+    return Object.freeze(array(r.kernel, `${path}.kernel`, MAX_KERNEL).map((g, i) => {
+        const p = `${path}.kernel[${i}]`;
+        object(g, p);
+        const order = num(g, "order", p, 2, colours);
+        if (colours % order !== 0)
+            throw new PackError(`${p}.order`, `${order} does not divide colours ${colours}`);
+        const presses = cellValues(field(g, "presses", p), `${p}.presses`, ncells, colours);
+        presses.forEach((v, j) => {
+            if (v * order % colours !== 0)
+                throw new PackError(`${p}.presses[${j}]`, `${v} is not of order ${order} mod ${colours}`);
+        });
+        const changed = new Array(ncells).fill(0);
+        presses.forEach((v, j) => {
+            for (const e of cells[j].effects) changed[e.cell] = (changed[e.cell] + v * e.amount) % colours;
+        });
+        const moved = changed.findIndex((v) => v !== 0);
+        if (moved >= 0) throw new PackError(p, `not quiet: pressing it changes cell ${moved}`);
+        return Object.freeze({ order, presses });
+    }));
+}
+
+// How many elements a kernel has, or Infinity past MAX_KERNEL_WALK.
+function kernelSize(kernel) {
+    let size = 1;
+    for (const g of kernel) {
+        size *= g.order;
+        if (size > MAX_KERNEL_WALK) return Infinity;
+    }
+    return size;
+}
+
 function loadRule(r, path) {
     object(r, path);
     const hash = str(r, "hash", path);
@@ -234,11 +288,15 @@ function loadRule(r, path) {
         return Object.freeze({ name: str(t, "name", p), lo: num(t, "lo", p, 0, MAX_PRESSES),
                                hi: num(t, "hi", p, 0, MAX_PRESSES) });
     });
+    const name = str(r, "name", path), title = str(r, "title", path);
+    const description = str(r, "description", path), author = str(r, "author", path);
+    const goal = cellValues(field(r, "goal", path), `${path}.goal`, ncells, colours);
+    const kernel = loadKernel(r, path, ncells, colours, cells);
     return Object.freeze({
         hash, colours, board, ncells, cells: Object.freeze(cells), tiers: Object.freeze(tiers),
-        name: str(r, "name", path), title: str(r, "title", path),
-        description: str(r, "description", path), author: str(r, "author", path),
-        goal: cellValues(field(r, "goal", path), `${path}.goal`, ncells, colours),
+        name, title, description, author, goal, kernel,
+        kernelSize: kernel ? kernelSize(kernel) : Infinity,
+        hintsExact: kernel !== null && kernelSize(kernel) <= MAX_KERNEL_WALK,
     });
 }
 
@@ -339,25 +397,107 @@ export function parsePack(text) {
 }
 
 /**
+ * The least presses from a position, and one plan that makes them: the
+ * press counts made so far (mod colours, per cell) turn the witness into
+ * a plan from the position, (witness - counts) mod colours; every other
+ * plan from it adds a quiet pattern, sum c_i g_i over the kernel's
+ * generators (0 <= c_i < order_i). All of them are walked, an odometer
+ * over the c_i, and the cheapest kept, ties going to the plan that is
+ * smaller at the first cell where they differ (as `quench solve` breaks
+ * them). Returns { plan (a Uint8Array of press counts), presses, exact };
+ * exact is false when the kernel is unknown or past MAX_KERNEL_WALK, and
+ * the plan is then (witness - counts) mod colours itself.
+ */
+export function bestPlan(puzzle, counts) {
+    const rule = puzzle.rule, k = rule.colours, n = rule.ncells;
+    const x = new Uint8Array(n);
+    let cost = 0;
+    for (let j = 0; j < n; j++) {
+        x[j] = (puzzle.witness[j] + k - counts[j] % k) % k;
+        cost += x[j];
+    }
+    const best = Uint8Array.from(x);
+    if (!rule.hintsExact) return { plan: best, presses: cost, exact: false };
+    let bestCost = cost;
+    const gens = rule.kernel.map((g) => {
+        const nz = [];
+        g.presses.forEach((v, j) => { if (v) nz.push(j, v); });
+        return nz;
+    });
+    const digit = new Array(gens.length).fill(0);
+    for (;;) {
+        let i = 0;
+        for (; i < gens.length; i++) { // add g_i; carry when c_i wraps
+            const nz = gens[i];
+            for (let t = 0; t < nz.length; t += 2) {
+                const j = nz[t], was = x[j], now = (was + nz[t + 1]) % k;
+                cost += now - was;
+                x[j] = now;
+            }
+            if (++digit[i] < rule.kernel[i].order) break;
+            digit[i] = 0;
+        }
+        if (i === gens.length) break; // every element visited
+        if (cost < bestCost || (cost === bestCost && smaller(x, best))) {
+            best.set(x);
+            bestCost = cost;
+        }
+    }
+    return { plan: best, presses: bestCost, exact: true };
+}
+function smaller(a, b) {
+    for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return a[j] < b[j];
+    return false;
+}
+
+/**
  * A puzzle being played. state is the live board (a Uint8Array, one value
- * per cell: read it, do not write it); presses counts press() calls since
- * the start or the last reset().
+ * per cell: read it, do not write it: hints read the position from the
+ * presses, not from state); history the cells pressed since the start or
+ * the last reset(), in order (read it, do not write it); presses their
+ * number.
  */
 export class Board {
     constructor(puzzle) {
         this.puzzle = puzzle;
         this.state = Uint8Array.from(puzzle.start);
-        this.presses = 0;
+        this.history = [];
+        this.counts = new Uint8Array(puzzle.cells.length); // presses per cell, mod colours
+        this._plan = null; // an optimal plan from here, kept while hints are followed
+        this._left = 0;
+    }
+    /** Presses since the start or the last reset(), less those undone. */
+    get presses() { return this.history.length; }
+    _apply(cell, times) {
+        const k = this.puzzle.colours;
+        for (const e of this.puzzle.cells[cell].effects)
+            this.state[e.cell] = (this.state[e.cell] + e.amount * times) % k;
+        this.counts[cell] = (this.counts[cell] + times) % k;
     }
     /** Press cell once: add each of its effects, mod colours. */
     press(cell) {
         const cells = this.puzzle.cells;
         if (!Number.isInteger(cell) || cell < 0 || cell >= cells.length)
             throw new RangeError(`press: no cell ${cell} (the board has ${cells.length})`);
-        const k = this.puzzle.colours;
-        for (const e of cells[cell].effects)
-            this.state[e.cell] = (this.state[e.cell] + e.amount) % k;
-        this.presses++;
+        this._apply(cell, 1);
+        this.history.push(cell);
+        // Following an optimal plan keeps the rest of it optimal: one
+        // press fewer from here, and no plan could be shorter.
+        if (this._plan && this._plan[cell] > 0) {
+            this._plan[cell]--;
+            this._left--;
+        } else {
+            this._plan = null;
+        }
+    }
+    /** Take back the last press (k - 1 more of it, mod colours): the cell,
+     *  or -1 when there is none. */
+    undo() {
+        if (this.history.length === 0) return -1;
+        const cell = this.history.pop();
+        this._apply(cell, this.puzzle.colours - 1);
+        this._plan = null;
+        return cell;
     }
     /** Whether the board equals the rule's goal. */
     isSolved() {
@@ -366,10 +506,31 @@ export class Board {
             if (this.state[j] !== goal[j]) return false;
         return true;
     }
-    /** Back to the puzzle's start state, press count 0. */
+    /** Back to the puzzle's start state, no presses. */
     reset() {
         this.state.set(this.puzzle.start);
-        this.presses = 0;
+        this.history = [];
+        this.counts.fill(0);
+        this._plan = null;
+    }
+    _best() {
+        if (!this._plan) {
+            const b = bestPlan(this.puzzle, this.counts);
+            this._plan = b.plan;
+            this._left = b.presses;
+        }
+    }
+    /** The least presses from here to the goal (exact when
+     *  puzzle.rule.hintsExact; else those of a valid plan). 0 when solved. */
+    pressesLeft() {
+        this._best();
+        return this._left;
+    }
+    /** A cell to press next on a shortest way to the goal, or -1 when
+     *  solved. Pressing it leaves pressesLeft() one lower. */
+    hint() {
+        this._best();
+        return this._plan.findIndex((v) => v > 0);
     }
 }
 

@@ -11,6 +11,9 @@
 --   local board = puzzle:new_board()
 --   board:press(7)                     -- the player clicked cell 7
 --   if board:is_solved() then ... end
+--   board:undo()                       -- take back the last press
+--   board:presses_left()               -- the least presses from here
+--   board:hint()                       -- a cell of an optimal plan (nil: solved)
 --   board:reset()                      -- back to puzzle.state
 --
 -- Indices. Everything indexed by cell is a Lua array from 1: cell i of this
@@ -33,7 +36,9 @@
 --   rule    = {hash, name, title, description, author, colours, ncells,
 --              board = {kind, width, height, wrap, side},
 --              goal = {v, ...}, cells = {cell, ...},
---              tiers = {{name, lo, hi}, ...}, shape}
+--              tiers = {{name, lo, hi}, ...}, shape,
+--              kernel = {{order, presses = {v, ...}}, ...} or nil,
+--              kernel_size, hints_exact}
 --   cell    = {index, row, col, x, y, effects = {{cell, amount}, ...}}
 --   puzzle  = {id, position, rule, colours, ncells, board, cells, shape,
 --              state, goal, min_presses, optimal_solutions, solution,
@@ -41,7 +46,17 @@
 --              meta, new_board}
 --             (colours, ncells, board, cells, goal and shape are the
 --             rule's, repeated so a game needs only the puzzle)
---   board   = {puzzle, state, presses, press, is_solved, reset}
+--   board   = {puzzle, state, presses, history, press, undo, is_solved,
+--              reset, presses_left, hint}
+--
+-- Hints without a solver (docs/EXPORT.md, "Hints"): the position is always
+-- the start plus the presses made, so (solution - presses) mod colours is a
+-- plan from it, and every plan from it is that one plus a quiet pattern of
+-- the rule's kernel (generators and their orders, from the document).
+-- presses_left() and hint() walk that coset, at most MAX_KERNEL_WALK
+-- elements; past it (or for a document without a kernel, from an older
+-- quench) they use that plan itself: valid, not always the shortest, and
+-- rule.hints_exact says so.
 --
 -- Geometry: `board.kind` is "grid" (squares, maybe with holes: a masked
 -- grid simply has no cell at a hole's row/col), "hex" (odd-r rows of
@@ -77,6 +92,10 @@ M.FORMAT_VERSION = 2
 M.MAX_DEPTH = 8
 
 local MAX_CELLS = 4096
+-- Generators of a rule's kernel a document may list.
+M.MAX_KERNEL = 64
+-- Elements of a kernel presses_left() and hint() walk.
+M.MAX_KERNEL_WALK = 65536
 local MAX_RULES = 256
 local MAX_TIERS = 16
 local MAX_PUZZLES = 1048576 -- 2^20
@@ -338,6 +357,49 @@ local function read_cell(v, i, path, rule)
     return cell
 end
 
+-- read_kernel(r, path, rule): the rule's kernel, generators of the quiet
+-- patterns with their orders, each checked to be of its order and quiet
+-- (pressing it changes no cell), so a hint never leads away from the goal;
+-- nil when the document has none (an older quench). Places in messages
+-- are the document's (cells from 0).
+local function read_kernel(r, path, rule)
+    rule.kernel_size, rule.hints_exact = math.huge, false
+    if r.kernel == nil then return end
+    local list = array(r.kernel, path .. ".kernel", M.MAX_KERNEL)
+    local k, n, size = rule.colours, rule.ncells, 1
+    rule.kernel = {}
+    for g = 1, #list do
+        local p = path .. ".kernel[" .. (g - 1) .. "]"
+        local gen = object(list[g], p)
+        local order = get_int(gen, "order", p, 2, k)
+        if k % order ~= 0 then
+            refuse(p .. ".order", order .. " does not divide colours " .. k)
+        end
+        local presses = get_cells(gen, "presses", p, n, k)
+        for j = 1, n do
+            if presses[j] * order % k ~= 0 then
+                refuse(p .. ".presses[" .. (j - 1) .. "]", presses[j] .. " is not of order "
+                       .. order .. " mod " .. k)
+            end
+        end
+        local changed = {}
+        for i = 1, n do changed[i] = 0 end
+        for j = 1, n do
+            for _, e in ipairs(rule.cells[j].effects) do
+                changed[e.cell] = (changed[e.cell] + presses[j] * e.amount) % k
+            end
+        end
+        for i = 1, n do
+            if changed[i] ~= 0 then
+                refuse(p, "not quiet: pressing it changes cell " .. (i - 1))
+            end
+        end
+        rule.kernel[g] = {order = order, presses = presses}
+        if size <= M.MAX_KERNEL_WALK then size = size * order end
+    end
+    if size <= M.MAX_KERNEL_WALK then rule.kernel_size, rule.hints_exact = size, true end
+end
+
 local function read_rule(v, path)
     local r = object(v, path)
     local rule = {hash = get_string(r, "hash", path)}
@@ -371,25 +433,114 @@ local function read_rule(v, path)
     rule.description = get_string(r, "description", path)
     rule.author = get_string(r, "author", path)
     rule.goal = get_cells(r, "goal", path, rule.ncells, rule.colours)
+    read_kernel(r, path, rule)
     return rule
 end
 
--- Board: the live state of one puzzle being played.
+-- best_plan(puzzle, counts): the least presses from the position that
+-- counts (presses per cell, mod colours) reach, and one plan that makes
+-- them: (solution - counts) mod colours is a plan from there, and every
+-- other adds a quiet pattern, sum c_g gen_g (0 <= c_g < order_g). All of
+-- them are walked (an odometer over the c_g) and the cheapest kept, ties
+-- going to the plan smaller at the first cell where they differ (as
+-- `quench solve` breaks them). Returns plan (press counts by cell, from
+-- 1), presses, exact; not exact (the plan itself) when the rule's kernel
+-- is unknown or past MAX_KERNEL_WALK.
+local function best_plan(puzzle, counts)
+    local rule = puzzle.rule
+    local k, n = rule.colours, rule.ncells
+    local x, best, cost = {}, {}, 0
+    for j = 1, n do
+        x[j] = (puzzle.solution[j] - counts[j]) % k
+        best[j] = x[j]
+        cost = cost + x[j]
+    end
+    if not rule.hints_exact then return best, cost, false end
+    local best_cost, gens, digit = cost, {}, {}
+    for g = 1, #rule.kernel do
+        local nz = {}
+        for j = 1, n do
+            local v = rule.kernel[g].presses[j]
+            if v ~= 0 then nz[#nz + 1] = j; nz[#nz + 1] = v end
+        end
+        gens[g], digit[g] = nz, 0
+    end
+    while true do
+        local g = 1
+        while g <= #gens do -- add gen g; carry when c_g wraps
+            local nz = gens[g]
+            for t = 1, #nz, 2 do
+                local j = nz[t]
+                local was = x[j]
+                local now = (was + nz[t + 1]) % k
+                cost = cost + now - was
+                x[j] = now
+            end
+            digit[g] = digit[g] + 1
+            if digit[g] < rule.kernel[g].order then break end
+            digit[g] = 0
+            g = g + 1
+        end
+        if g > #gens then break end -- every element visited
+        local better = cost < best_cost
+        if not better and cost == best_cost then
+            for j = 1, n do
+                if x[j] ~= best[j] then better = x[j] < best[j]; break end
+            end
+        end
+        if better then
+            for j = 1, n do best[j] = x[j] end
+            best_cost = cost
+        end
+    end
+    return best, best_cost, true
+end
+M.best_plan = best_plan
+
+-- Board: the live state of one puzzle being played. state and history
+-- (the cells pressed since the start or the last reset, in order) are for
+-- reading: hints read the position from the presses, not from state.
 local Board = {}
 Board.__index = Board
+
+function Board:_apply(cell, times)
+    local state, k = self.state, self.puzzle.colours
+    for _, e in ipairs(self.puzzle.cells[cell].effects) do
+        state[e.cell] = (state[e.cell] + e.amount * times) % k
+    end
+    self.counts[cell] = (self.counts[cell] + times) % k
+end
 
 -- press(cell): cell from 1 to ncells; adds the cell's effects mod colours.
 function Board:press(cell)
     local p = self.puzzle
-    local c = p.cells[cell]
-    if c == nil then
+    if p.cells[cell] == nil then
         error("press: no cell " .. tostring(cell) .. " (cells are 1.." .. p.ncells .. ")", 2)
     end
-    local state, k = self.state, p.colours
-    for _, e in ipairs(c.effects) do
-        state[e.cell] = (state[e.cell] + e.amount) % k
+    self:_apply(cell, 1)
+    self.history[#self.history + 1] = cell
+    self.presses = #self.history
+    -- Following an optimal plan keeps the rest of it optimal: one press
+    -- fewer from here, and no plan could be shorter.
+    if self._plan and self._plan[cell] > 0 then
+        self._plan[cell] = self._plan[cell] - 1
+        self._left = self._left - 1
+    else
+        self._plan = nil
     end
-    self.presses = self.presses + 1
+end
+
+-- undo(): take back the last press (colours - 1 more of it): the cell, or
+-- nil when there is none.
+function Board:undo()
+    local n = #self.history
+    if n == 0 then return nil end
+    local cell = self.history[n]
+    self.history[n] = nil
+    self.presses = n - 1
+    self:_apply(cell, self.puzzle.colours - 1)
+    self._plan = nil
+    return cell
 end
 
 function Board:is_solved()
@@ -402,13 +553,40 @@ end
 
 function Board:reset()
     local start = self.puzzle.state
-    for i = 1, self.puzzle.ncells do self.state[i] = start[i] end
-    self.presses = 0
+    for i = 1, self.puzzle.ncells do
+        self.state[i] = start[i]
+        self.counts[i] = 0
+    end
+    self.history, self.presses, self._plan = {}, 0, nil
+end
+
+function Board:_best()
+    if not self._plan then
+        self._plan, self._left = best_plan(self.puzzle, self.counts)
+    end
+end
+
+-- presses_left(): the least presses from here to the goal (exact when
+-- puzzle.rule.hints_exact; else those of a valid plan); 0 when solved.
+function Board:presses_left()
+    self:_best()
+    return self._left
+end
+
+-- hint(): a cell (from 1) to press next on a shortest way to the goal,
+-- or nil when solved. Pressing it leaves presses_left() one lower.
+function Board:hint()
+    self:_best()
+    for j = 1, self.puzzle.ncells do
+        if self._plan[j] > 0 then return j end
+    end
+    return nil
 end
 
 -- puzzle:new_board(): a fresh board at the puzzle's start state.
 local function new_board(puzzle)
-    local b = setmetatable({puzzle = puzzle, state = {}, presses = 0}, Board)
+    local b = setmetatable({puzzle = puzzle, state = {}, counts = {}, history = {},
+                            presses = 0}, Board)
     b:reset()
     return b
 end

@@ -95,9 +95,19 @@ int qn_text_check(const char *s, size_t max, unsigned flags,
     return QN_OK;
 }
 
-void qn_text_escape(qn_buf *out, const char *s)
+/* '\\', the letter, then v in `digits` lowercase hex digits. */
+static char *put_hex(char *p, char letter, uint32_t v, int digits)
 {
-    size_t i = 0, n, run = 0, len = strlen(s);
+    *p++ = '\\';
+    *p++ = letter;
+    while (digits--)
+        *p++ = "0123456789abcdef"[v >> (4 * digits) & 15];
+    return p;
+}
+
+char *qn_text_put_escaped(char *p, const char *s, size_t len)
+{
+    size_t i = 0, n, run = 0;
     uint32_t cp = 0;
 
     /* safe runs are copied whole: most text has no escape at all */
@@ -107,23 +117,30 @@ void qn_text_escape(qn_buf *out, const char *s)
             i += n;
             continue;
         }
-        qn_buf_add(out, s + run, i - run);
-        if (!n)
-            qn_buf_addf(out, "\\x%02x", (unsigned char)s[i]), n = 1;
-        else if (cp == '\n')
-            qn_buf_adds(out, "\\n");
-        else if (cp == '\r')
-            qn_buf_adds(out, "\\r");
-        else if (cp == '\t')
-            qn_buf_adds(out, "\\t");
-        else if (cp < 0x80)
-            qn_buf_addf(out, "\\x%02x", (unsigned)cp);
+        memcpy(p, s + run, i - run);
+        p += i - run;
+        if (!n) /* malformed: the byte itself */
+            p = put_hex(p, 'x', (unsigned char)s[i], 2), n = 1;
+        else if (cp == '\n' || cp == '\r' || cp == '\t')
+            *p++ = '\\', *p++ = cp == '\n' ? 'n' : cp == '\r' ? 'r' : 't';
         else
-            qn_buf_addf(out, "\\u%04x", (unsigned)cp);
+            p = cp < 0x80 ? put_hex(p, 'x', cp, 2) : put_hex(p, 'u', cp, 4);
         i += n;
         run = i;
     }
-    qn_buf_add(out, s + run, i - run);
+    memcpy(p, s + run, i - run);
+    return p + (i - run);
+}
+
+void qn_text_escape(qn_buf *out, const char *s)
+{
+    size_t len = strlen(s);
+    char *end;
+
+    qn_buf_grow(out, QN_TEXT_ESCAPED_MAX(len));
+    end = qn_text_put_escaped(out->buf + out->len, s, len);
+    out->len = (size_t)(end - out->buf);
+    out->buf[out->len] = '\0';
 }
 
 int qn_hex_digit(int c)

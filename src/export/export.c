@@ -17,6 +17,7 @@
 #include "quench/puzzle_id.h"
 #include "quench/state.h"
 #include "quench/svg.h"
+#include "quench/text.h"
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -124,6 +125,20 @@ static void json_rule(qn_jsonw *w, const qn_pack_rule *pr)
         qn_jsonw_end(w);
     }
     qn_jsonw_end(w);
+    /* the play kit: what a loader needs for the least presses left from
+     * any position (docs/EXPORT.md, "Hints") */
+    if (pr->kernel_known) {
+        qn_jsonw_key(w, "kernel");
+        qn_jsonw_arr(w);
+        for (size_t g = 0; g < pr->nkernel; g++) {
+            qn_jsonw_obj(w);
+            qn_jsonw_key(w, "order"), qn_jsonw_int(w, pr->kernel_order[g]);
+            qn_jsonw_key(w, "presses");
+            json_cells(w, pr->kernel + g * (size_t)n, n);
+            qn_jsonw_end(w);
+        }
+        qn_jsonw_end(w);
+    }
     qn_jsonw_end(w);
 }
 
@@ -156,6 +171,7 @@ static void write_json(qn_buf *out, const qn_pack_doc *doc)
 
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
+    qn_jsonw_key(&w, "$schema"), qn_jsonw_str(&w, QN_PACK_SCHEMA_URL);
     json_pack_meta(&w, doc);
     qn_jsonw_key(&w, "rules");
     qn_jsonw_arr(&w);
@@ -229,6 +245,43 @@ static void csv_field(qn_buf *out, const char *s)
 }
 
 /*
+ * A text field from outside (a submission's id and source; a grade or a
+ * seed, which a hand-edited database may hold anything in): its control
+ * characters, line separators and bidirectional controls escaped as in
+ * everything quench prints (text.h), then a field. A csv file is read on
+ * terminals and in spreadsheets: an ESC or a U+202E must reach neither.
+ */
+static void csv_text(qn_buf *out, qn_buf *tmp, const char *s)
+{
+    qn_buf_reset(tmp);
+    qn_text_escape(tmp, s);
+    csv_field(out, tmp->buf);
+}
+
+/*
+ * meta, the text of a JSON object: escaped the same way but for its
+ * whitespace (tab, LF, CR between tokens of an imported document), so it
+ * stays JSON of the same meaning: anything else unsafe can only stand
+ * inside a string, where \uNNNN is JSON's own escape for it.
+ */
+static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
+{
+    qn_buf_reset(tmp);
+    for (;;) {
+        size_t n = strcspn(s, "\t\n\r");
+        qn_buf_grow(tmp, QN_TEXT_ESCAPED_MAX(n) + 1);
+        tmp->len =
+            (size_t)(qn_text_put_escaped(tmp->buf + tmp->len, s, n) - tmp->buf);
+        if (!s[n])
+            break;
+        tmp->buf[tmp->len++] = s[n];
+        s += n + 1;
+    }
+    tmp->buf[tmp->len] = '\0';
+    csv_field(out, tmp->buf);
+}
+
+/*
  * The json document's puzzle fields less the rule (one per row would
  * repeat it), with the pack's version on every row so that each row
  * stands alone; state and solution in the state text format.
@@ -256,15 +309,15 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         qn_state_format(&text, l, p->solution, '/');
         csv_field(out, text.buf);
         qn_buf_addc(out, ',');
-        csv_field(out, p->grade);
+        csv_text(out, &text, p->grade);
         qn_buf_addc(out, ',');
-        csv_field(out, p->seed);
+        csv_text(out, &text, p->seed);
         qn_buf_addf(out, ",%lld,", (long long)doc->version);
-        csv_field(out, p->submission);
+        csv_text(out, &text, p->submission);
         qn_buf_addc(out, ',');
-        csv_field(out, p->source);
+        csv_text(out, &text, p->source);
         qn_buf_addc(out, ',');
-        csv_field(out, p->meta);
+        csv_json(out, &text, p->meta);
         qn_buf_adds(out, "\r\n");
     }
     qn_buf_release(&text);

@@ -12,6 +12,7 @@
 #include "export_internal.h"
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/system.h"
 
 void qn_pack_rule_release(qn_pack_rule *pr)
 {
@@ -29,6 +30,8 @@ void qn_pack_rule_release(qn_pack_rule *pr)
     free(pr->tier_name);
     free(pr->tier_lo);
     free(pr->tier_hi);
+    free(pr->kernel_order);
+    free(pr->kernel);
     qn_rules_free(pr->rules);
     memset(pr, 0, sizeof(*pr));
 }
@@ -94,6 +97,37 @@ void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r)
             out->tier_hi[t] = qn_rules_tier_hi(r, t);
         }
     }
+    qn_pack_rule_kernel(out);
+}
+
+/*
+ * The play kit (export.h): the press matrix's kernel as qn_system gives
+ * it, generators of orders o_0 | o_1 | ..., the same for the same matrix
+ * on every machine. A matrix qn_system cannot factorise, or a kernel of
+ * more than QN_PACK_MAX_KERNEL generators, leaves it unknown.
+ */
+void qn_pack_rule_kernel(qn_pack_rule *pr)
+{
+    qn_system *sys = NULL;
+    size_t n = (size_t)pr->ncells, g;
+
+    if (pr->kernel_known || !pr->matrix || n == 0)
+        return;
+    if (qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells, pr->colours,
+                      NULL) != QN_OK)
+        return;
+    g = qn_system_kernel_ngens(sys);
+    if (g <= QN_PACK_MAX_KERNEL) {
+        pr->nkernel = g;
+        pr->kernel_order = QN_NEWN(g ? g : 1, unsigned);
+        pr->kernel = QN_NEWN(g ? g * n : 1, uint8_t);
+        for (size_t i = 0; i < g; i++) {
+            pr->kernel_order[i] = qn_system_kernel_order(sys, i);
+            memcpy(pr->kernel + i * n, qn_system_kernel_gen(sys, i), n);
+        }
+        pr->kernel_known = 1;
+    }
+    qn_system_free(sys);
 }
 
 /* ---- rule YAML ---------------------------------------------------------- */
@@ -211,12 +245,69 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
     }
 }
 
+/* "grid 5x5, wrap both", "hex 4x3", "hexagon of side 3": a board. */
+static void board_name(char *out, size_t size, const qn_layout *l)
+{
+    if (l->kind == QN_LAYOUT_HEXAGON)
+        snprintf(out, size, "hexagon of side %d", l->side);
+    else
+        snprintf(out, size, "%s %dx%d%s%s", qn_layout_kind_name(l->kind),
+                 l->w, l->h, l->wrap ? ", wrap " : "",
+                 l->wrap ? qn_export__wrap_name(l->wrap) : "");
+}
+
+/*
+ * The rule hash covers the effects and the goal, not the board (RULES.md,
+ * "The content hash"), and a database keeps the first rule row of a hash:
+ * a document that called classic 5x5 a torus was stored, and every later
+ * honest `generate --db` of it exported "as a torus". Nothing in a
+ * document but its effects vouches for its board, so the board must be
+ * one whose press section gives exactly those effects. QN_OK, or
+ * QN_EINVAL with "its board (...) does not generate its effects" and
+ * `then` after it.
+ */
+static int check_board(const qn_rules *r, const char *who, const char *then,
+                       qn_err *err)
+{
+    char board[64];
+
+    if (qn_rules_board_generates(r))
+        return QN_OK;
+    board_name(board, sizeof(board), qn_rules_layout(r));
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "%s: its board (%s) does not generate its effects "
+                      "(no press stencil on it gives exactly them)%s",
+                      who, board, then);
+}
+
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
+                              qn_err *err)
+{
+    qn_pack_rule pr;
+    qn_buf yaml = QN_BUF_INIT;
+    size_t len;
+    const char *text = qn_rules_text(r, &len);
+    int rebuilt;
+
+    qn_pack_rule_from_rules(&pr, r);
+    qn_pack_rule_yaml(&yaml, &pr);
+    rebuilt = text && len == yaml.len && !memcmp(text, yaml.buf, len);
+    qn_buf_release(&yaml);
+    qn_pack_rule_release(&pr);
+    if (!rebuilt)
+        return QN_OK;
+    return check_board(r, who,
+                       ": an import stored it before boards were checked, "
+                       "and exports of its puzzles describe that board",
+                       err);
+}
+
 int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
 {
     qn_buf yaml = QN_BUF_INIT;
     qn_rules *r = NULL;
     const qn_layout *l;
-    char hash[65];
+    char hash[65], who[96];
     long prev = -1;
     int rc = QN_OK;
 
@@ -264,9 +355,16 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
                         pr->name);
         goto done;
     }
+    snprintf(who, sizeof(who), "rule '%s'", pr->name);
+    if ((rc = check_board(r, who,
+                          "; a board no stencil explains is a graph "
+                          "(\"kind\": \"graph\")",
+                          err)) != QN_OK)
+        goto done;
     qn_rules_free(pr->rules);
     pr->rules = r;
     r = NULL;
+    qn_pack_rule_kernel(pr);
 done:
     qn_rules_free(r);
     qn_buf_release(&yaml);

@@ -41,6 +41,11 @@ typedef struct scratch {
     uint8_t *d;
     uint64_t grades; /* states graded (qn_solver_answer): pilots count
                         their cost in it */
+    /* a climb's moves (cell, times) refused at its present state: one
+     * bit per move, and the moves whose bits are set */
+    uint8_t *refused;
+    uint32_t *refused_list;
+    size_t nrefused;
 } scratch;
 
 static inline int count_lit(const genctx *c, const uint8_t *state)
@@ -80,6 +85,32 @@ static inline size_t spread_slot(const genctx *c, uint64_t index)
  * arrived: grade it. */
 int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
                   uint64_t from, uint64_t lo, uint64_t hi);
+
+/* The plan's pilots stop, and the plan fails, past o->plan_budget states
+ * graded. */
+static inline int qn_gen__over_budget(const genctx *c, uint64_t grades)
+{
+    return c->o->plan_budget && grades > c->o->plan_budget;
+}
+static inline int qn_gen__budget_error(const genctx *c, qn_err *err)
+{
+    return qn_err_set(err, QN_ELIMIT, 0, 0,
+                      "planning would grade more than %llu states (the "
+                      "planning budget)",
+                      (unsigned long long)c->o->plan_budget);
+}
+/* SPREAD: one more count to spread over, holding `have` puzzles
+ * (UINT64_MAX: unknown). */
+static inline void qn_gen__add_value(genctx *c, uint64_t v, uint64_t have)
+{
+    c->values[c->nvalues] = v;
+    c->avail[c->nvalues++] = have;
+}
+
+/* gen_spread.c: a spread's counts on a rule without the exact
+ * distribution, from pilot climbs aimed at each (gen.h, "Spread"), into
+ * c->values and *info; QN_ELIMIT past the budget. */
+int qn_gen__spread_counts(genctx *c, qn_gen_target_info *info, qn_err *err);
 
 /* gen_plan.c: the context of a run over g with options o (borrowed),
  * its plan (mode, target checks, pilots: gen.h, qn_gen_plan) into st,

@@ -4,7 +4,8 @@
  * range below the most presses any state needs, no more puzzles asked
  * than the rule or the target holds), the mode AUTO chooses, the
  * target's census with the exact distribution, the pilot that measures a
- * target's rarity without it, and the counts a spread covers.
+ * target's rarity without it, and the counts a spread covers (without
+ * the distribution, gen_spread.c's pilot climbs find them).
  */
 #include "gen_internal.h"
 
@@ -20,21 +21,6 @@
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
-#define TOP_CLIMBS 1024   /* pilot climbs per count of a spread */
-
-/* Past the budget: the pilots stop, the plan fails. */
-static int over_budget(const genctx *c, const scratch *s)
-{
-    return c->o->plan_budget && s->grades > c->o->plan_budget;
-}
-
-static int budget_error(const genctx *c, qn_err *err)
-{
-    return qn_err_set(err, QN_ELIMIT, 0, 0,
-                      "planning would grade more than %llu states (the "
-                      "planning budget)",
-                      (unsigned long long)c->o->plan_budget);
-}
 
 /* Fraction of uniform samples on target, from a pilot run; with a 95 %
  * interval for the number of distinct puzzles into *info. -1 past the
@@ -52,7 +38,7 @@ static double pilot(genctx *c, qn_gen_target_info *info)
     o.seed.b[0] ^= 0x5a;
     pc.o = &o;
     qn_gen__scratch_init(&s, c);
-    for (i = 0; i < PILOT && !over_budget(c, &s); i++)
+    for (i = 0; i < PILOT && !qn_gen__over_budget(c, s.grades); i++)
         hits += (uint64_t)qn_gen__graded(&pc, QN_GEN_SAMPLE, i, &s, state);
     info->plan_grades += s.grades;
     qn_gen__scratch_release(&s);
@@ -252,88 +238,6 @@ static int take_census(genctx *c, qn_gen_stats *st, qn_err *err)
     return QN_OK;
 }
 
-/*
- * Does one of TOP_CLIMBS pilot climbs aimed at exactly v reach it? The
- * pilot has a seed of its own (o), so the answer is a function of the
- * run's seed and options; the climbs stop at the first arrival. -1 past
- * the budget.
- */
-static int reaches(const genctx *c, const qn_gen_opts *o, scratch *s,
-                   uint8_t *state, uint64_t v)
-{
-    for (uint64_t i = 0; i < TOP_CLIMBS; i++) {
-        qn_rng rng;
-        if (over_budget(c, s))
-            return -1;
-        qn_rng_init(&rng, &o->seed, (v - c->lo) * TOP_CLIMBS + i);
-        if (!qn_gen__climb(c, &rng, s, state, v, v, v))
-            continue;
-        qn_solver_answer(c->g, &s->ans, state);
-        s->grades++;
-        if (s->ans.exact && s->ans.mp.presses == v)
-            return 1;
-    }
-    return 0;
-}
-
-static void add_value(genctx *c, uint64_t v, uint64_t have)
-{
-    c->values[c->nvalues] = v;
-    c->avail[c->nvalues++] = have;
-}
-
-/*
- * SPREAD without the exact distribution: the counts of lo..hi (never past
- * the coset bound) a pilot climb reaches, counting up from lo: those
- * reached until the first that is not, which ends the spread (for an open
- * range, info->hi_estimated: the last count reached); counts not reached
- * are left out (info->unreached). When none of the first LEAD_MISSES is
- * reached, the plan cannot tell (info->cannot_tell): every count of an
- * explicit range is kept, lo alone of an open one. So the pilot costs at
- * most LEAD_MISSES + 1 counts' worth of climbs that fail.
- */
-#define LEAD_MISSES 4
-static int reach_counts(genctx *c, qn_gen_target_info *info, qn_err *err)
-{
-    qn_gen_opts o = *c->o;
-    uint8_t *state = QN_NEWN((size_t)c->n + 1, uint8_t);
-    uint64_t hi = c->hi < c->maxp ? c->hi : c->maxp, misses = 0;
-    int open = c->hi == UINT64_MAX, got = 0;
-    scratch s;
-
-    o.seed.b[2] ^= 0x3c;
-    qn_gen__scratch_init(&s, c);
-    c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
-    c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
-    for (uint64_t v = c->lo; v <= hi; v++) {
-        if ((got = reaches(c, &o, &s, state, v)) < 0)
-            break;
-        if (got)
-            add_value(c, v, UINT64_MAX);
-        else if (c->nvalues || ++misses == LEAD_MISSES)
-            break; /* the top, or nothing within reach */
-    }
-    info->plan_grades += s.grades;
-    qn_gen__scratch_release(&s);
-    free(state);
-    if (got < 0)
-        return budget_error(c, err);
-    if (c->nvalues) {
-        if (open)
-            hi = c->values[c->nvalues - 1];
-        info->unreached = hi - c->lo + 1 - c->nvalues;
-    } else { /* nothing reached: cannot tell */
-        info->cannot_tell = 1;
-        if (open)
-            hi = c->lo;
-        for (uint64_t v = c->lo; v <= hi; v++)
-            add_value(c, v, UINT64_MAX);
-    }
-    info->hi_estimated = open;
-    info->hi = hi;
-    return QN_OK;
-}
-
 /* SPREAD: the counts it spreads over and how many puzzles each has. */
 static int plan_spread(genctx *c, qn_gen_stats *st, qn_err *err)
 {
@@ -342,14 +246,14 @@ static int plan_spread(genctx *c, qn_gen_stats *st, qn_err *err)
     int rc = QN_OK;
 
     if (!c->census) {
-        rc = reach_counts(c, info, err);
+        rc = qn_gen__spread_counts(c, info, err);
     } else {
         c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
         c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
         for (uint64_t m = c->lo; m <= hi; m++) {
             uint64_t have = qn_census_distinct(c->census, (size_t)m);
             if (have)
-                add_value(c, m, have);
+                qn_gen__add_value(c, m, have);
         }
     }
     if (rc != QN_OK)
@@ -389,7 +293,7 @@ int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
         else {
             double f = pilot(c, info);
             if (f < 0)
-                return budget_error(c, err);
+                return qn_gen__budget_error(c, err);
             st->rarity = f;
             c->mode = f >= CLIMB_RARITY ? QN_GEN_SAMPLE
                       : o->lo == o->hi  ? QN_GEN_CLIMB

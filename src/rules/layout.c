@@ -183,6 +183,32 @@ int qn_layout_step(const qn_layout *l, int i, int dx, int dy)
     return -1;
 }
 
+int qn_layout_offset(const qn_layout *l, int from, int to, int *dx_out,
+                     int *dy_out)
+{
+    int r0, c0, r1, c1, q0, q1, a0, a1;
+
+    qn_layout_rc(l, from, &r0, &c0);
+    qn_layout_rc(l, to, &r1, &c1);
+    switch (l->kind) {
+    case QN_LAYOUT_GRID:
+        *dx_out = l->wrap & QN_WRAP_X ? mod(c1 - c0, l->w) : c1 - c0;
+        *dy_out = l->wrap & QN_WRAP_Y ? mod(r1 - r0, l->h) : r1 - r0;
+        return 0;
+    case QN_LAYOUT_HEX:
+    case QN_LAYOUT_HEXAGON:
+        hex_to_axial(l, r0, c0, &q0, &a0);
+        hex_to_axial(l, r1, c1, &q1, &a1);
+        *dx_out = q1 - q0;
+        *dy_out = a1 - a0;
+        return 0;
+    case QN_LAYOUT_GRAPH:
+        break;
+    }
+    *dx_out = *dy_out = 0;
+    return from == to ? 0 : -1;
+}
+
 const char *qn_layout_kind_name(qn_layout_kind kind)
 {
     switch (kind) {

@@ -68,6 +68,14 @@ int qn_rules__expand(qn_rules_off **out, size_t *nout,
  * layout's cells; A[i * n + j] is what pressing j adds to i). */
 int qn_rules__build_matrix(uint8_t *a, const qn_layout *l, unsigned k,
                            const qn_rules_spec *s, qn_err *err);
+/* The class of a grid cell for per-class stencils: 0 interior, 1 edge,
+ * 2 corner. */
+int qn_rules__cell_class(const qn_layout *l, int r, int c);
+/* The offset written for class cls's reference cell (the top-left corner,
+ * a top edge cell) that becomes (*dx, *dy) at the cell (r, c) of that
+ * class: the inverse of how a class stencil is oriented. */
+void qn_rules__unorient(const qn_layout *l, int cls, int r, int c, int *dx,
+                        int *dy);
 
 /* rules_sym.c */
 

@@ -12,8 +12,7 @@
 
 typedef qn_rules_off off;
 
-/* The class of a grid cell: 0 interior, 1 edge, 2 corner. */
-static int cell_class(const qn_layout *l, int r, int c)
+int qn_rules__cell_class(const qn_layout *l, int r, int c)
 {
     int bx = c == 0 || c == l->w - 1, by = r == 0 || r == l->h - 1;
 
@@ -53,6 +52,21 @@ static void orient(const qn_layout *l, int cls, int r, int c, int *dx, int *dy)
     }
     *dx = x;
     *dy = y;
+}
+
+/* orient's maps are their own inverses but for the right edge's, (dx, dy)
+ * -> (-dy, dx), undone by (dx, dy) -> (dy, -dx). */
+void qn_rules__unorient(const qn_layout *l, int cls, int r, int c, int *dx,
+                        int *dy)
+{
+    int x = *dx;
+
+    if (cls == 1 && r != 0 && r != l->h - 1 && c != 0) {
+        *dx = *dy;
+        *dy = -x;
+        return;
+    }
+    orient(l, cls, r, c, dx, dy);
 }
 
 /* ------------------------------------------------------------------ */
@@ -115,7 +129,7 @@ static int class_of(const press *p, int j)
     if (!p->has_classes)
         return 3;
     qn_layout_rc(p->l, j, &r, &c);
-    return cell_class(p->l, r, c);
+    return qn_rules__cell_class(p->l, r, c);
 }
 
 /* What 'press' needs of the board and of itself. */

@@ -16,7 +16,8 @@
  * each choice checked against every earlier one (A[p(i)][p(j)] = A[i][j]
  * both ways, same diagonal, same goal, same in/out degree). The identity
  * is found first. Bounded in cells, group size and steps; past a bound the
- * group is left as the identity and the name says the search gave up.
+ * group is left as the identity and the name says which bound stopped it
+ * (a complete graph of 7 cells has few cells but 7! = 5040 symmetries).
  */
 #define GRAPH_SYM_MAX_CELLS 64
 #define GRAPH_SYM_MAX_GROUP 1024
@@ -30,8 +31,10 @@ typedef struct gsearch {
     int *out; /* found permutations, nout * n */
     size_t nout;
     long steps;
-    int gave_up;
+    int gave_up; /* 0, or the bound that stopped the search: GAVE_UP_* */
 } gsearch;
+
+enum { GAVE_UP_CELLS = 1, GAVE_UP_GROUP, GAVE_UP_STEPS };
 
 static void gs_rec(gsearch *g, int i)
 {
@@ -39,7 +42,7 @@ static void gs_rec(gsearch *g, int i)
 
     if (i == n) {
         if (g->nout == GRAPH_SYM_MAX_GROUP) {
-            g->gave_up = 1;
+            g->gave_up = GAVE_UP_GROUP;
             return;
         }
         memcpy(g->out + g->nout++ * (size_t)n, g->p, (size_t)n * sizeof(int));
@@ -49,7 +52,7 @@ static void gs_rec(gsearch *g, int i)
         if (g->used[v])
             continue;
         if (++g->steps > GRAPH_SYM_MAX_STEPS) {
-            g->gave_up = 1;
+            g->gave_up = GAVE_UP_STEPS;
             return;
         }
         if (g->goal[v] != g->goal[i] || g->din[v] != g->din[i] ||
@@ -173,7 +176,7 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
     g.goal = goal;
     g.n = n;
     if (n > GRAPH_SYM_MAX_CELLS) {
-        g.gave_up = 1;
+        g.gave_up = GAVE_UP_CELLS;
     } else {
         g.p = QN_NEWN((size_t)n, int);
         g.din = QN_NEWN((size_t)n, int);
@@ -198,8 +201,18 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
         for (i = 0; i < n; i++)
             out->syms[i] = i;
         out->nsyms = 1;
-        snprintf(out->name, sizeof(out->name),
-                 "not searched (graph too large)");
+        if (g.gave_up == GAVE_UP_CELLS)
+            snprintf(out->name, sizeof(out->name),
+                     "not searched (graph of %d cells, more than %d)", n,
+                     GRAPH_SYM_MAX_CELLS);
+        else if (g.gave_up == GAVE_UP_GROUP)
+            snprintf(out->name, sizeof(out->name),
+                     "not searched to the end (more than %d symmetries)",
+                     GRAPH_SYM_MAX_GROUP);
+        else
+            snprintf(out->name, sizeof(out->name),
+                     "not searched to the end (more than %ld steps)",
+                     GRAPH_SYM_MAX_STEPS);
         return;
     }
     out->syms = QN_RENEW(g.out, g.nout * (size_t)n, int);

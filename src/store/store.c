@@ -11,10 +11,12 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "quench/buf.h"
 #include "quench/mem.h"
 #include "store_internal.h"
 
@@ -78,7 +80,7 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
 {
     long long app = 0, ver = 0, nobj = 0;
     int rc, latest = qn_store_schema_version();
-    int ro = (flags & QN_STORE_READONLY) || sqlite3_db_readonly(s->db, "main");
+    int ro = sqlite3_db_readonly(s->db, "main");
 
     /* one statement, so one snapshot: another process may be creating
      * the schema right now, and three separate reads could straddle it */
@@ -99,10 +101,11 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
     if ((rc = qn_store__exec(s, "PRAGMA cache_size = " QN_STORE_CACHE_SIZE,
                              err)))
         return rc;
-    if (!ro) {
+    if (!ro && !(flags & QN_STORE_READONLY)) {
         /* WAL: readers never block the writer; synchronous=NORMAL syncs
          * at checkpoints only, so a committed batch survives a crash of
-         * the process but the last ones may be lost on power failure. */
+         * the process but the last ones may be lost on power failure. A
+         * reader leaves the journal mode as it is. */
         if ((rc = qn_store__exec(s, "PRAGMA journal_mode = WAL", err)) ||
             (rc = qn_store__exec(s, "PRAGMA synchronous = NORMAL", err)) ||
             (rc = qn_store__exec(s, "PRAGMA wal_autocheckpoint = "
@@ -116,8 +119,13 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
                               "%d and the database is read-only; run "
                               "'quench db migrate' on a writable copy",
                               ver, latest);
-        return qn_store_migrate(s, NULL, NULL, err);
+        if ((rc = qn_store_migrate(s, NULL, NULL, err)))
+            return rc;
     }
+    /* a reader's connection cannot change the file (writes fail with
+     * SQLITE_READONLY), though the file may be open for writing */
+    if (flags & QN_STORE_READONLY)
+        return qn_store__exec(s, "PRAGMA query_only = ON", err);
     return QN_OK;
 }
 
@@ -160,6 +168,118 @@ static void configure_sqlite(void)
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+/* (Re)connect s to `name` (a path, or a file: URI with SQLITE_OPEN_URI)
+ * and check it as flags say (setup). */
+static int connect_to(qn_store *s, const char *name, int oflags, unsigned flags,
+                      qn_err *err)
+{
+    int rc;
+
+    sqlite3_close_v2(s->db);
+    s->db = NULL;
+    rc = sqlite3_open_v2(name, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK)
+        return qn_store__fail(s, rc, err);
+    sqlite3_busy_timeout(s->db, s->busy_ms);
+    /*
+     * Two processes opening a new file at once both try to switch it to
+     * WAL and migrate it; SQLite answers one of them SQLITE_BUSY at once,
+     * without its busy handler, where waiting could deadlock. setup() is
+     * idempotent, so retry it for up to the busy timeout.
+     */
+    for (int waited = 0;; waited += 10) {
+        rc = setup(s, flags, err);
+        if (rc != QN_EBUSY || waited >= s->busy_ms)
+            return rc;
+        sqlite3_sleep(10);
+    }
+}
+
+/* The file: URI of path with SQLite's immutable flag (percent-encoded:
+ * '?', '#' and '%' would end or change the path). */
+static char *immutable_uri(const char *path)
+{
+    qn_buf b = QN_BUF_INIT;
+
+    /* "file:///abs" (an empty authority) or "file:rel" */
+    qn_buf_adds(&b, path[0] == '/' ? "file://" : "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+            qn_buf_addc(&b, (char)*p);
+        else
+            qn_buf_addf(&b, "%%%02X", *p);
+    }
+    qn_buf_adds(&b, "?immutable=1");
+    return qn_buf_detach(&b, NULL);
+}
+
+/* Whether nothing can change path while it is read: it is on a read-only
+ * file system, or neither it nor its folder may be written by anyone
+ * (no write permission bit at all). */
+static int cannot_change(const char *path)
+{
+    struct statvfs vfs;
+    struct stat file, dir;
+    char *folder = qn_xstrdup(path), *slash = strrchr(folder, '/');
+    int ok;
+
+    if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) {
+        free(folder);
+        return 1;
+    }
+    if (slash)
+        slash[slash == folder] = '\0'; /* "/x.db": the folder is "/" */
+    ok = stat(path, &file) == 0 && !(file.st_mode & 0222) &&
+         stat(slash ? folder : ".", &dir) == 0 && !(dir.st_mode & 0222);
+    free(folder);
+    return ok;
+}
+
+/*
+ * A reader's fallback for a database in a folder it cannot write (a
+ * package's share/, read-only media): SQLite reads a WAL database through
+ * its index PATH-shm, which it cannot create there, and fails ("attempt
+ * to write a readonly database", "unable to open database file"; a
+ * database in rollback-journal mode needs no index and opens as it is).
+ * SQLite's immutable mode reads the file alone, without locks, index or
+ * log: right only when the file holds every committed change (no log
+ * PATH-wal with changes not yet copied in) and nothing can change it
+ * while it is read (cannot_change). Otherwise say what to do.
+ */
+static int open_immutable(qn_store *s, unsigned flags, qn_err *err)
+{
+    char *wal = qn_xmalloc(strlen(s->path) + 5), *uri;
+    struct stat sb;
+    int has_log, rc;
+
+    sprintf(wal, "%s-wal", s->path);
+    has_log = stat(wal, &sb) == 0 && sb.st_size > 0;
+    free(wal);
+    if (has_log)
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "cannot read the database where this user "
+                          "cannot write: its log %s-wal holds changes not "
+                          "yet in it, which SQLite reads only through an "
+                          "index %s-shm it cannot create here; copy both "
+                          "files to a folder you can write and read the "
+                          "copy",
+                          s->path, s->path);
+    if (!cannot_change(s->path))
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "cannot read the database where this user "
+                          "cannot write: SQLite needs an index %s-shm "
+                          "beside it, and reads it without one only if "
+                          "nothing can change it; copy it to a folder you "
+                          "can write, or make it and its folder read-only "
+                          "for everyone (chmod a-w)",
+                          s->path);
+    uri = immutable_uri(s->path);
+    rc = connect_to(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, flags, err);
+    free(uri);
+    return rc;
+}
+
 int qn_store_open(qn_store **out, const char *path, unsigned flags,
                   qn_err *err)
 {
@@ -174,28 +294,23 @@ int qn_store_open(qn_store **out, const char *path, unsigned flags,
     s->path = qn_xstrdup(path);
     s->busy_ms = DEFAULT_BUSY_MS;
     s->claim_fd = -1;
-    oflags = (flags & QN_STORE_READONLY)
-                 ? SQLITE_OPEN_READONLY
-                 : SQLITE_OPEN_READWRITE |
-                       (flags & QN_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
-    rc = sqlite3_open_v2(path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        rc = qn_store__fail(s, rc, err);
-        goto fail;
-    }
-    sqlite3_busy_timeout(s->db, s->busy_ms);
     /*
-     * Two processes opening a new file at once both try to switch it to
-     * WAL and migrate it; SQLite answers one of them SQLITE_BUSY at once,
-     * without its busy handler, where waiting could deadlock. setup() is
-     * idempotent, so retry it for up to the busy timeout.
+     * A reader too opens the file for writing where it may (SQLite opens
+     * it read-only where it may not): its connection is kept from
+     * changing anything (setup: query_only), but the last connection to
+     * close copies SQLite's log into the file and removes it and its
+     * index (PATH-wal, PATH-shm), which a read-only one cannot: each
+     * `pack list` left both behind. An older schema is migrated as by a
+     * writer.
      */
-    for (int waited = 0;; waited += 10) {
-        rc = setup(s, flags, err);
-        if (rc != QN_EBUSY || waited >= s->busy_ms)
-            break;
-        sqlite3_sleep(10);
-    }
+    oflags = SQLITE_OPEN_READWRITE |
+             (flags & QN_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
+    rc = connect_to(s, path, oflags, flags, err);
+    if (rc != QN_OK && (flags & QN_STORE_READONLY) && !is_memory(path) &&
+        ((s->sqlite_rc & 0xff) == SQLITE_READONLY ||
+         (s->sqlite_rc & 0xff) == SQLITE_CANTOPEN) &&
+        access(path, R_OK) == 0)
+        rc = open_immutable(s, flags, err);
     if (rc != QN_OK)
         goto fail;
     *out = s;

@@ -60,6 +60,7 @@ struct qn_store {
     struct sqlite3_stmt *put_puzzle; /* cached: INSERT .. DO NOTHING */
     struct sqlite3_stmt *dup_puzzle; /* cached: id by (rule, canon) */
     int claim_fd;                    /* PATH-lock, holding run claims; -1 */
+    int sqlite_rc; /* the last SQLite code qn_store__fail turned */
 };
 
 /* store_sql.c: map an SQLite result code (and the connection's message)

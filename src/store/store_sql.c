@@ -13,8 +13,10 @@ int qn_store__fail(qn_store *s, int rc, qn_err *err)
 {
     const char *msg = s && s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 
-    if (s)
+    if (s) {
+        s->sqlite_rc = rc;
         qn_err_source(err, s->path);
+    }
     switch (rc & 0xff) {
     case SQLITE_NOMEM:
         /* sqlite3_errmsg may name the step that wanted the memory instead

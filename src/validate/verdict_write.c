@@ -13,6 +13,7 @@
 #include "quench/puzzle_id.h"
 #include "quench/rules.h"
 #include "quench/state.h"
+#include "quench/text.h"
 
 struct qn_verdict_writer { /* read by every worker for every verdict */
     char apart0[64];           /* off heap neighbours' cache lines */
@@ -82,13 +83,13 @@ static char *put_puzzle_id(char *p, uint64_t id)
     return put(p, hex, QN_PUZZLE_ID_HEX - 1);
 }
 
-/* A string from outside on a text line: CR and LF become spaces, so one
- * verdict stays one line whatever ids and reasons hold. */
+/* A string from outside on a text line, escaped as every text quench
+ * prints (text.h): no ESC, OSC or bidirectional control reaches the
+ * terminal, and a verdict stays one line whatever ids and reasons hold.
+ * Its room: QN_TEXT_ESCAPED_MAX(n) <= QN_JSON_STR_MAX(n), see room(). */
 static char *put_line(char *p, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        p[i] = s[i] == '\n' || s[i] == '\r' ? ' ' : s[i];
-    return p + n;
+    return qn_text_put_escaped(p, s, n);
 }
 
 static char *put_str(char *p, const char *s)
@@ -246,7 +247,8 @@ static char *text_body(const qn_verdict_writer *w, char *p,
 }
 
 /* Bytes the verdict may take, at most: the strings from outside escaped
- * (up to 6 bytes each in JSON), the cells, the repair, and the rest. */
+ * (up to 6 bytes each in JSON, 4 on a text line), the cells, the repair,
+ * and the rest. */
 static size_t room(const qn_verdict_writer *w, const qn_ruling *r, size_t idlen,
                    size_t notelen, size_t metalen, size_t gradelen)
 {

@@ -43,21 +43,22 @@ dfl() {
 # then be reachable by nobody (chmod 755 "$TMP"). CMD itself may sit in a
 # checkout nobody cannot reach (a clone under a 0700 folder): then nobody
 # runs a copy of it from "$TMP", so the test checks what it says it does.
+# Its variable has a long name: sh has no locals, callers have a $cmd.
 as_user() {
     if [ "$(id -u)" != 0 ]; then
         "$@"
         return
     fi
-    cmd=$1
+    as_user_cmd=$1
     shift
     if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
-        test -x "$cmd" 2>/dev/null; then
+        test -x "$as_user_cmd" 2>/dev/null; then
         mkdir -p "$TMP/.as_user" && chmod 755 "$TMP/.as_user" &&
-            cp "$cmd" "$TMP/.as_user/" || return 126
-        cmd=$TMP/.as_user/$(basename "$cmd")
-        chmod 755 "$cmd"
+            cp "$as_user_cmd" "$TMP/.as_user/" || return 126
+        as_user_cmd=$TMP/.as_user/$(basename "$as_user_cmd")
+        chmod 755 "$as_user_cmd"
     fi
-    setpriv --reuid=65534 --regid=65534 --clear-groups "$cmd" "$@"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$as_user_cmd" "$@"
 }
 
 expect_rc() { # status, label

@@ -65,6 +65,38 @@ q rules check "$R/classic-5x5.yaml" bad.yaml
 expect_rc 65 "one bad file among good ones"
 q rules check missing.yaml
 expect_rc 66 "missing file"
+# Graph symmetries past the search's bounds say which bound: the complete
+# graph K_n (every press changes every cell) has all n! permutations as
+# symmetries: K6 has 720 (inside the 1024 bound), K7 5040 (past it); a
+# path of 65 cells is past the 64-cell bound.
+complete() { # N: the rule file of K_N on stdout
+    printf 'quench: 1\nname: k%s\nboard: {graph: %s}\neffects:\n' "$1" "$1"
+    i=0
+    all=$(seq -s ', ' 0 $(($1 - 1)))
+    while [ $i -lt "$1" ]; do echo "  $i: [$all]"; i=$((i + 1)); done
+}
+complete 6 >"$TMP/k6.yaml"
+complete 7 >"$TMP/k7.yaml"
+q rules show --json "$TMP/k6.yaml"
+expect_eq "$(json_get symmetry_group)" '{"name": "order 720", "order": 720}' "K6: 6! = 720 symmetries, all found"
+q rules show --json "$TMP/k7.yaml"
+expect_eq "$(json_get symmetry_group)" '{"name": "not searched to the end (more than 1024 symmetries)", "order": 1}' "K7: 7! = 5040 symmetries, past the 1024 bound, said so"
+q rules show "$TMP/k7.yaml"
+expect_out "symmetry group:       not searched to the end (more than 1024 symmetries)" "K7: the text says the group bound too"
+{
+    printf 'quench: 1\nname: path65\nboard: {graph: 65}\neffects:\n'
+    i=0
+    while [ $i -lt 65 ]; do
+        n="$i"
+        [ $i -gt 0 ] && n="$((i - 1)), $n"
+        [ $i -lt 64 ] && n="$n, $((i + 1))"
+        echo "  $i: [$n]"
+        i=$((i + 1))
+    done
+} >"$TMP/path65.yaml"
+q rules show --json "$TMP/path65.yaml"
+expect_eq "$(json_get symmetry_group)" '{"name": "not searched (graph of 65 cells, more than 64)", "order": 1}' "a 65-cell path: past the cell bound, said so"
+
 q rules show
 expect_rc 64 "show without a file"
 q rules frob

@@ -78,6 +78,35 @@ printf '{"id": "two\\nlines", "state": "1100/1000/0000/0000"}\n' >nl.jsonl
 q validate "$W" nl.jsonl
 expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 1 "one line per verdict"
 
+# Text output escapes what a submission brings (text.h), as every other
+# output does: an id with a colour (ESC [), a window title (OSC ... BEL),
+# C1's CSI, a line separator and a right-to-left override reaches the
+# terminal as \x1b, \x07, \u009b, \u2028 and \u202e, and so do a
+# malformed record's reason quoting its bad rule and a note quoting a
+# misspelt key.
+cat >esc.jsonl <<'TXT'
+{"id": "a\u001b]0;owned\u0007b", "state": "1100/1000/0000/0000"}
+{"id": "c\u001b[31mred\u009b2J\u2028\u202etxt.exe", "state": "0100/1110/0001/1101"}
+{"id": "d", "state": "1100/1000/0000/0000", "rule": "x\u001b[5my"}
+{"id": "e", "state": "1000/0000/0000/0000", "min_presse\u001b": 1}
+TXT
+q validate "$W" esc.jsonl
+PYTHONPATH=$TOP/tests py_checks "$TMP/out" <<'PY'
+import sys
+from text_escape import esc
+raw = open(sys.argv[1], encoding="utf-8", newline="").read()
+bad = [c for c in raw if c not in "\n\t" and esc(c) != c] # the separators
+print("ok" if not bad else "not ok: unsafe characters reach the terminal: %r" % bad)
+lines = raw.split("\n")[:-1]
+print("ok" if len(lines) == 4 else "not ok: %d lines for 4 verdicts" % len(lines))
+ids = ["a\x1b]0;owned\x07b", "c\x1b[31mred\x9b2J\u2028\u202etxt.exe", "d", "e"]
+for i, (l, want) in enumerate(zip(lines, ids)):
+    f = l.split("\t")
+    print("ok" if f[:2] == [str(i + 1), esc(want)] else "not ok: line %d: %r" % (i + 1, f[:2]))
+print("ok" if "rule 'x\\x1b[5my'" in lines[2] else "not ok: the reason: %r" % lines[2])
+print("ok" if "key 'min_presse\\x1b'" in lines[3] else "not ok: the note: %r" % lines[3])
+PY
+
 # With --db: stored puzzles count as duplicates; --into stores the ok ones
 # in a pack, so a second identical run finds them all.
 printf '0100/1110/0001/1101\n1100/1000/0000/0000\n1000/0000/0000/0000\n' >mix.txt

@@ -242,15 +242,16 @@ import json,sys
 d=json.load(open(sys.argv[1]))
 print(d['verdicts'] == [json.loads(l) for l in open(sys.argv[2])], d['summary']['submissions'], d['summary']['skipped'])" json.3 jsonl.1)" \
     "True 3000 2" "--json --jobs 3: the JSONL verdicts in one document"
-expect_eq "$(python3 -c "
+expect_eq "$(PYTHONPATH=$TOP/tests python3 -c "
 import json,sys
+from text_escape import esc
 v=[json.loads(l) for l in open(sys.argv[1])]
 t=open(sys.argv[2], newline='\n').read().split('\n')[:-1]
 same=len(t) == len(v)
 for x, l in zip(v, t):
-    head='%d\t%s\t' % (x['seq'], x['id'].replace('\n', ' ').replace('\r', ' '))
+    head='%d\t%s\t' % (x['seq'], esc(x['id']))
     same = same and l.startswith(head) and l[len(head):].split('\t')[0] == x['verdict']
-print(same)" jsonl.1 text.3)" True "text: one line per verdict (CR and LF in ids as spaces), the same verdicts"
+print(same)" jsonl.1 text.3)" True "text: one line per verdict (CR and LF in ids escaped), the same verdicts"
 
 # An input that breaks down after many records: every record before the
 # break gets its verdict, in order, then the whole-input error, whatever N.

@@ -178,6 +178,23 @@ else
     echo "# sqlite3 shell not installed: row-level db tests skipped"
 fi
 
+# QUENCH_BUSY_TIMEOUT must be milliseconds 0..86400000: anything else is a
+# usage error naming the variable, before any database is made (atoi read
+# "abc" as 0 ms and 99999999999 as -1 ms)
+for v in abc -1 99999999999 86400001 1.5 12ms; do
+    QUENCH_BUSY_TIMEOUT=$v "$QUENCH" pack --db "$TMP/bt.db" create p >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 64 "QUENCH_BUSY_TIMEOUT=$v: usage error"
+    expect_err "QUENCH_BUSY_TIMEOUT is '$v': it must be a number of milliseconds, 0 to 86400000" "QUENCH_BUSY_TIMEOUT=$v: the variable named"
+    [ -e "$TMP/bt.db" ] && not_ok "QUENCH_BUSY_TIMEOUT=$v: a database was made" || ok
+    rm -f "$TMP/bt.db"*
+done
+for v in 0 86400000 ""; do
+    QUENCH_BUSY_TIMEOUT=$v "$QUENCH" pack --db "$TMP/bt.db" list >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 66 "QUENCH_BUSY_TIMEOUT='$v' is fine (the missing database is what is said)"
+done
+
 # read-only file (root ignores permissions, so only as a user)
 if [ "$(id -u)" != 0 ]; then
     q db --db "$TMP/ro.db" init

@@ -132,6 +132,27 @@ for i in 0 1 2; do
     expect_rc 0 "shard $i/3"
     cp out shard$i.jsonl
 done
+# each shard's summary counts the records that shard wrote (its indices
+# i mod 3), and the three add up to the run's 20000; so does its line on
+# stderr, and a shard written only to standard output
+py_checks shard0.jsonl shard1.jsonl shard2.jsonl <<'PY'
+import json, sys
+total = 0
+for i, path in enumerate(sys.argv[1:]):
+    recs = [json.loads(l) for l in open(path)]
+    puz = [r for r in recs if r["type"] == "puzzle"]
+    total += len(puz)
+    print("ok" if all(r["index"] % 3 == i for r in puz) else "not ok: shard %d: an index not %d mod 3" % (i, i))
+    s = recs[-1]
+    print("ok" if s["type"] == "summary" and s["emitted"] == len(puz) else
+          "not ok: shard %d: summary emitted %s, %d records written" % (i, s.get("emitted"), len(puz)))
+print("ok" if total == 20000 else "not ok: the shards wrote %d records, not 20000" % total)
+PY
+q generate "$R/classic-3x3.yaml" -n 6 --seed 1 --shard 0/2
+expect_rc 0 "a shard to standard output"
+expect_eq "$(grep -c '"type":"puzzle"' out)" 3 "shard 0/2 of 6 from a 3x3 writes indices 0, 2, 4"
+expect_eq "$(tail -n 1 out | python3 -c 'import json,sys; print(json.load(sys.stdin)["emitted"])')" 3 "its summary: emitted 3"
+expect_err "quench: 3 puzzles from 6 draws" "its line on stderr: 3 puzzles"
 q db merge merged.db shard0.db shard1.db shard2.db
 expect_rc 0 "merge the shards"
 dump merged.db >merged.txt

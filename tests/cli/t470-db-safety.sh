@@ -11,6 +11,7 @@ C5=$R/classic-5x5.yaml
 C9=$R/classic-9x9.yaml
 
 # 1. Read-only commands: a missing --db is an error (66), not a new file.
+#    And (1b, below) they read a database where they cannot write.
 for cmd in "pack list" "pack show p" "pack show p --svg" "pack show p --json" \
            "db stats" "db check" "export p --format json" \
            "pack add p 1" "pack remove p 1" "pack move p 1 1" "pack sort p" \
@@ -168,5 +169,87 @@ kill -TERM $third 2>/dev/null
 wait $third
 rc=$?
 [ "$rc" -eq 143 ] && ok || not_ok "resume after the writer ended: exit $rc, want 143 ($(head -c 200 third.err))"
+
+# 1b. A database in a folder its reader cannot write (a package's share/,
+#     read-only media). quench's databases are in WAL mode, which SQLite
+#     reads through an index DB-shm it must create beside the file, so
+#     every read failed ("attempt to write a readonly database"). The
+#     read-only commands now open read-only, and read such a file in
+#     SQLite's immutable mode when that is safe: no log DB-wal holding
+#     changes not yet in the file, and nothing can change it (no write
+#     permission bit on the file nor its folder; docs/STORE.md). Else they
+#     say what to do. Root ignores file modes: the readers run as nobody.
+chmod 755 "$TMP"
+q -q generate "$C3" -n 5 --seed 3 --db rosrc.db --pack p
+expect_rc 0 "1b: set-up"
+q export p --format json --db rosrc.db -o ro-want.json
+readers() { # the read-only commands, one a line
+    cat <<'CMDS'
+pack list
+pack show p
+pack show p --json
+export p --format json
+db stats
+db check
+CMDS
+}
+# ro_run DIR: every reader as nobody on DIR/q.db; "rc files" per line
+ro_run() {
+    readers | while read -r cmd; do
+        # shellcheck disable=SC2086
+        as_user "$QUENCH" $cmd --db "$1/q.db" >"$TMP/ro.out" 2>"$TMP/ro.err"
+        echo "$? $(ls "$1" | tr '\n' ' ')"
+        case $cmd in export*) cp "$TMP/ro.out" "$TMP/ro-got.json" ;; esac
+    done
+}
+mkro() { # DIR FILE-MODE DIR-MODE: a copy of rosrc.db as DIR/q.db
+    rm -rf "$1" && mkdir "$1" && cp rosrc.db "$1/q.db"
+    chmod "$2" "$1/q.db" && chmod "$3" "$1"
+}
+# a file and its folder nobody may write: read, immutable, nothing made
+mkro ro1 444 555
+expect_eq "$(ro_run ro1 | sort -u)" "0 q.db " "1b: every reader reads a 0444 database in a 0555 folder, and makes nothing there"
+cmp -s ro-got.json ro-want.json && ok || not_ok "1b: the export from the read-only folder is the export from the writable one"
+as_user "$QUENCH" pack show p --db ro1/q.db >/dev/null 2>&1
+expect_eq "$?" 0 "1b: pack show"
+# a file its owner may write, in a folder the reader cannot: not safe to
+# read without the index (a writer could change it meanwhile): 74, and
+# what to do
+mkro ro2 644 555
+expect_eq "$(ro_run ro2 | sort -u)" "74 q.db " "1b: a 0644 file in a 0555 folder: exit 74, nothing made"
+grep -q "ro2/q.db: cannot read the database where this user cannot write: SQLite needs an index ro2/q.db-shm beside it, and reads it without one only if nothing can change it; copy it to a folder you can write, or make it and its folder read-only for everyone (chmod a-w)" ro.err && ok || not_ok "1b: what to do ($(cat ro.err))"
+# committed changes still in the log: with their index DB-shm (readable),
+# SQLite reads them; without it the file alone would be stale: 74
+rm -rf ro3 && mkdir ro3 && cp rosrc.db ro3/q.db
+python3 - ro3/q.db <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE packs SET title = 'only in the log'")
+c.commit()
+os._exit(0)  # no checkpoint: the change stays in q.db-wal
+PY
+[ -s ro3/q.db-wal ] && [ -e ro3/q.db-shm ] && ok || not_ok "1b: set-up: a log with a change"
+chmod 444 ro3/q.db ro3/q.db-wal ro3/q.db-shm && chmod 555 ro3
+as_user "$QUENCH" pack list --db ro3/q.db >"$TMP/ro.out" 2>"$TMP/ro.err"
+expect_eq "$?" 0 "1b: a log and its index: read"
+grep -q "only in the log" ro.out && ok || not_ok "1b: the change in the log is read ($(cat ro.out ro.err))"
+chmod 755 ro3 && rm ro3/q.db-shm && chmod 555 ro3
+expect_eq "$(ro_run ro3 | sort -u)" "74 q.db q.db-wal " "1b: a log without its index: exit 74, nothing made"
+grep -q "ro3/q.db: cannot read the database where this user cannot write: its log ro3/q.db-wal holds changes not yet in it, which SQLite reads only through an index ro3/q.db-shm it cannot create here; copy both files to a folder you can write and read the copy" ro.err && ok || not_ok "1b: the log: what to do ($(cat ro.err))"
+# an empty log (all of it copied into the file) is no change: immutable
+chmod 755 ro3 && : >ro3/q.db-wal && cp rosrc.db ro3/q.db && chmod 444 ro3/* && chmod 555 ro3
+expect_eq "$(ro_run ro3 | sort -u)" "0 q.db q.db-wal " "1b: an empty log: every reader reads"
+# where the reader may write, it leaves nothing beside the file (SQLite
+# removes its log and index when the last connection closes, which a
+# read-only connection cannot do), and the file is the same
+mkro ro4 666 777
+expect_eq "$(ro_run ro4 | sort -u)" "0 q.db " "1b: in a writable folder every reader reads and leaves no q.db-wal, q.db-shm"
+cmp -s ro4/q.db rosrc.db && ok || not_ok "1b: a reader changed the database"
+# writers still refuse, and change nothing
+as_user "$QUENCH" pack create new --db ro1/q.db >/dev/null 2>"$TMP/ro.err"
+expect_eq "$?" 74 "1b: a writer on the read-only folder: 74"
+cmp -s ro1/q.db rosrc.db && ok || not_ok "1b: the read-only database changed"
+chmod -R u+w ro1 ro2 ro3 ro4
 
 done_testing

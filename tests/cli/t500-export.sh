@@ -77,6 +77,9 @@ schema = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator.check_schema(schema)
 doc = json.load(open(sys.argv[2]))
 jsonschema.Draft202012Validator(schema).validate(doc)
+# issue #34: the document names the published schema by its $id, first
+assert next(iter(doc)) == "$schema", list(doc)[:2]
+assert doc["$schema"] == schema["$id"], doc.get("$schema")
 def walk(v, path):
     if isinstance(v, float) or isinstance(v, bool):
         raise SystemExit("not an integer at %s: %r" % (path, v))
@@ -449,6 +452,43 @@ q import "$TMP/prov.json" --db "$TMP/prov2.db"
 q export classic-5x5 --format json --db "$TMP/prov2.db" -o "$TMP/prov.rt.json"
 if cmp -s "$TMP/prov.json" "$TMP/prov.rt.json"; then ok; else
     not_ok "provenance: round trip is not byte-identical"; fi
+
+# a submitter's id and source may hold anything but NUL: in csv their
+# control characters (ESC of a colour or an OSC title, BEL), line
+# separators, C1 controls and bidirectional controls are escaped as in
+# every other output (\xNN, \uNNNN; text.h), and meta stays the JSON of
+# its object, its own whitespace kept
+cat >"$TMP/unsafe.py" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["pack"]["name"] = "unsafe"
+p = doc["puzzles"][0]
+p["submission"] = "ann\x1b]0;owned\x07\x1b[2J\u202egnp.exe"
+p["source"] = "s\u009b31m\u2028.jsonl:\t3\r"
+p["meta"] = '{"who":\n\t"e\u202dve\u2066"}'
+sys.stdout.write(json.dumps(doc))
+PY
+cat >"$TMP/check_unsafe.py" <<'PY'
+import csv, json, sys
+from text_escape import esc
+raw = open(sys.argv[1], encoding="utf-8", newline="").read()
+bad = [c for c in raw if c not in "\r\n\t" and esc(c) != c] # meta keeps its whitespace
+assert not bad, "unsafe characters in the csv: %r" % bad
+r = list(csv.DictReader(open(sys.argv[1], newline="")))[0]
+assert r["submission"] == esc("ann\x1b]0;owned\x07\x1b[2J\u202egnp.exe"), r["submission"]
+assert r["source"] == esc("s\u009b31m\u2028.jsonl:\t3\r"), r["source"]
+assert json.loads(r["meta"]) == {"who": "e\u202dve\u2066"}, r["meta"]
+assert "\n\t" in r["meta"], r["meta"]
+PY
+if [ "$have_py" -eq 1 ] &&
+    python3 "$TMP/unsafe.py" "$TMP/classic-5x5.json" >"$TMP/unsafe-in.json"
+then ok; else not_ok "unsafe: python"; fi
+q import "$TMP/unsafe-in.json" --db "$TMP/unsafe.db"
+expect_rc 0 "import a submission id with control characters"
+q export unsafe --format csv --db "$TMP/unsafe.db" -o "$TMP/unsafe.csv"
+expect_rc 0 "export it as csv"
+PYTHONPATH=$TOP/tests py "csv: the id's and source's control and bidi characters escaped" \
+    <"$TMP/check_unsafe.py" "$TMP/unsafe.csv"
 
 # a pack of two rules: flip and a contact sheet name the first puzzle they
 # cannot hold, here the first ring6-mod8 puzzle at position 9

@@ -167,8 +167,8 @@ cmp -s "$TMP/out" "$TMP/nodb3" && ok || not_ok "and once more, from the database
 # --- 6. pack sort and the demo twice change nothing ------------------------
 D=$TMP/demo.db
 for round in 1 2; do
-    q generate "$C5" -n 100 --seed 2026 --db "$D" --pack classic-5x5-starter
-    q pack sort classic-5x5-starter --db "$D"
+    q generate "$C5" -n 100 --seed 2026 --db "$D" --pack starter
+    q pack sort starter --db "$D"
     eval "dump$round=\$(sqlite3 \"\$D\" .dump)"
 done
 [ "$dump1" = "$dump2" ] && ok || not_ok "make demo's commands run twice change nothing"

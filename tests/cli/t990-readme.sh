@@ -82,4 +82,27 @@ for b in block-*.txt; do
     fi
 done
 
+# After `make demo` alone (issue #36): the demo's commands, read from the
+# Makefile's recipe, run in a fresh folder; then every README command on
+# the pack `starter` (the See and Packs blocks) must succeed on the pack
+# the demo made, with no earlier generate example.
+mkdir demo
+cp -R "$TOP/rules" demo/rules
+awk '/^demo:/ { on = 1; next } on && /^\t/ { print; next } on { exit }' \
+    "$TOP/Makefile" | sed 's/^\t//' |
+    awk '{ if (sub(/\\$/, "")) { printf "%s", $0 } else print }' |
+    sed 's/\$(QUENCH)/quench/g; s/\$(DEMO_SEED)/2026/g' >demo/demo.sh
+expect_eq "$(grep -c '^quench ' demo/demo.sh)" 5 "the demo's recipe is five quench commands"
+(cd demo && sh -e demo.sh >demo.out 2>demo.err)
+expect_eq "$?" 0 "make demo's commands"
+cat block-*.txt | grep -E '^quench .* starter( |\.json|$)' |
+    grep -v '^quench generate' >demo/readme.sh
+expect_eq "$(grep -c '' demo/readme.sh)" 7 "the README's commands on the pack starter"
+while IFS= read -r line; do
+    (cd demo && sh -c "$line" >cmd.out 2>cmd.err </dev/null)
+    r=$?
+    expect_eq "$r" 0 "after make demo, README: $line"
+    [ "$r" -eq 0 ] || sed 's/^/    /' demo/cmd.err | head -n 3
+done <demo/readme.sh
+
 done_testing

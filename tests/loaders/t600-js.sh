@@ -7,6 +7,7 @@
 # (not skipped): run scripts/install-deps.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$TOP/tests/loaders/cases.sh"
+. "$TOP/tests/loaders/play.sh"
 
 DB=$TMP/x.db
 REPLAY=$TOP/loaders/js/replay
@@ -260,5 +261,9 @@ if diff "$TMP/want" "$TMP/got" >"$TMP/diff"; then ok; else
     not_ok "chromium replay"
     sed 's/^/    /' "$TMP/diff" | head -n 20
 fi
+
+# Issue #34: the play driver against quench solve (play.sh).
+play_packs
+play_checks node "$TOP/loaders/js/play"
 
 done_testing

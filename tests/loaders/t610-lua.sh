@@ -12,6 +12,7 @@
 # installed with lua-cjson (its integers are 64-bit, like 5.4's).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$TOP/tests/loaders/cases.sh"
+. "$TOP/tests/loaders/play.sh"
 
 REPLAY=$TOP/loaders/lua/replay
 DB=$TMP/x.db
@@ -230,5 +231,11 @@ QUENCH_LUA=no-such-lua "$REPLAY" "$TMP/classic-5x5.json" >"$TMP/out" 2>"$TMP/err
 rc=$?
 expect_rc 69 "replay with a runtime that is not installed"
 expect_err "no-such-lua is not installed" "the missing runtime is named"
+
+# Issue #34: the play driver against quench solve (play.sh).
+play_packs
+for lua in lua5.4 luajit; do
+    play_checks "$lua" env QUENCH_LUA=$lua "$TOP/loaders/lua/play"
+done
 
 done_testing

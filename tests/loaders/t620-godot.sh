@@ -12,6 +12,7 @@
 # installs godot3-server).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$TOP/tests/loaders/cases.sh"
+. "$TOP/tests/loaders/play.sh"
 
 LOADER=$TOP/loaders/godot
 REPLAY=$LOADER/replay
@@ -407,7 +408,7 @@ expect_err "no-such-godot is not installed (apt-get install godot3-server" "the 
 # script goes on: a copy of the loader whose press() fails after
 # changing the board must give 70, not a verdict.
 cp -R "$LOADER" "$TMP/broken"
-sed 's/^\t\tpresses += 1$/\t\tpresses += puzzle.no_such_field/' \
+sed 's/^\t\tpresses = history.size()$/\t\tpresses = puzzle.no_such_field/' \
     "$LOADER/quench_pack.gd" >"$TMP/broken/quench_pack.gd"
 (cd "$TMP/elsewhere" && TMPDIR=$TMP/tmp "$TMP/broken/replay" "$TMP/classic-3x3.json") \
     >"$TMP/out" 2>"$TMP/err" </dev/null
@@ -417,5 +418,9 @@ expect_err "replay: a script error in the loader" "a script error in the loader"
 expect_empty_out "a script error in the loader"
 left=$(find "$TMP/elsewhere" "$TMP/tmp" -mindepth 1)
 expect_eq "$left" "" "replay leaves no files behind"
+
+# Issue #34: the play driver against quench solve (play.sh).
+play_packs
+play_checks godot3-server "$TOP/loaders/godot/play"
 
 done_testing

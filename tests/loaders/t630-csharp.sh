@@ -15,6 +15,7 @@
 # libnewtonsoft-json-cil-dev).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$TOP/tests/loaders/cases.sh"
+. "$TOP/tests/loaders/play.sh"
 
 REPLAY=$TOP/loaders/csharp/replay
 LOADER=$TOP/loaders/csharp/QuenchPack.cs
@@ -414,7 +415,7 @@ expect_eq "$(ls "$TMP/cache2/quench" | sed 's/[0-9a-f]\{16\}/H/')" "replay-H.exe
 # while the real loader still passes.
 mkdir -p "$TMP/broken"
 cp "$TOP/loaders/csharp/replay" "$TOP/loaders/csharp/Replay.cs" "$TMP/broken/"
-sed 's/(state\[e.cell\] + e.amount) % k/(state[e.cell] + e.amount + 1) % k/' "$LOADER" >"$TMP/broken/QuenchPack.cs"
+sed 's/(state\[e.cell\] + e.amount \* times) % k/(state[e.cell] + e.amount * times + 1) % k/' "$LOADER" >"$TMP/broken/QuenchPack.cs"
 cmp -s "$LOADER" "$TMP/broken/QuenchPack.cs" && not_ok "the press line to break was not found"
 "$TMP/broken/replay" "$TMP/classic-5x5.json" >"$TMP/out" 2>"$TMP/err"
 rc=$?
@@ -423,5 +424,9 @@ expect_line "replayed $N puzzles: 0 solved, $N failed" "a broken press"
 replay "$TMP/classic-5x5.json"
 expect_rc 0 "the real loader after the broken one"
 expect_eq "$(ls "$TMP/cache/quench" | wc -l)" 2 "two loaders, two programs"
+
+# Issue #34: the play driver against quench solve (play.sh).
+play_packs
+play_checks mono "$TOP/loaders/csharp/play"
 
 done_testing

@@ -296,6 +296,33 @@ static void test_parse_errors(void)
     parse_fails("{\"format\": \"quench-pack\", \"format_version\": 1.0}",
                 QN_EINVAL, 0, 0, "must be an integer");
     parse_fails("{\"extra\": 1}", QN_EINVAL, 0, 0, "unknown key 'extra'");
+    /* the document is read in pieces (json_pack.c): the skeleton's own
+     * errors and jansson's inside a piece at their places in the whole
+     * text (1-based, columns counted by hand) */
+    parse_fails("{\"format\": 1 \"x\": 2}", QN_ESYNTAX, 1, 14,
+                "',' or '}' expected");
+    parse_fails("{\"format\" 1}", QN_ESYNTAX, 1, 11, "':' expected");
+    parse_fails("{} x", QN_ESYNTAX, 1, 4, "end of file expected");
+    parse_fails("{\"pack\": [1, 2", QN_ESYNTAX, 1, 15, "not closed");
+    parse_fails("{\"pack\": \"open", QN_ESYNTAX, 1, 15, "not closed");
+    parse_fails("{\"pack\": {\"a\":\n  tru}}", QN_ESYNTAX, 2, 5,
+                "invalid token near 'tru'");
+    parse_fails("{\"x\": [1,\n2,, 3]}", QN_ESYNTAX, 2, 3, "unexpected token");
+    /* a key is decoded before it is compared: this is "format" twice */
+    parse_fails("{\"\\u0066ormat\": \"x\", \"format\": \"y\"}", QN_ESYNTAX, 1,
+                22, "duplicate object key");
+    /* a member past QN_PACK_MAX_VALUES is refused before it is parsed */
+    {
+        size_t n = 300000, len;
+        char *big = qn_xmalloc(2 * n + 16);
+        len = (size_t)sprintf(big, "{\"pack\": [");
+        for (size_t i = 0; i < n; i++)
+            big[len++] = '0', big[len++] = ',';
+        memcpy(big + len - 1, "]}", 3);
+        parse_fails(big, QN_ELIMIT, 1, 10,
+                    "a member with more than 262144 JSON values");
+        free(big);
+    }
 }
 
 static void set(char **field, const char *v)
@@ -404,7 +431,9 @@ static void test_import_pack_texts(void)
 }
 
 /* OWASP's CSV injection rule: a cell beginning with = + - @ TAB or CR is
- * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). */
+ * prefixed with ' and quoted (RFC 4180 doubles the quotes inside). A text
+ * from outside has its TAB and CR escaped first (text.h): "\tx" is then
+ * the three characters \tx, no formula. */
 static void test_csv_formulas(void)
 {
     static const char *const in[] = {"=cmd|' /C calc'!A0", "+1", "-2",
@@ -412,7 +441,7 @@ static void test_csv_formulas(void)
                                      "say \"hi\"", "=\"q\""};
     static const char *const out[] = {
         ",\"'=cmd|' /C calc'!A0\",", ",\"'+1\",", ",\"'-2\",",
-        ",\"'@SUM(A1)\",", ",\"'\tx\",", ",\"'\rx\",", ",a=b,",
+        ",\"'@SUM(A1)\",", ",\\tx,", ",\\rx,", ",a=b,",
         ",\"say \"\"hi\"\"\",", ",\"'=\"\"q\"\"\","};
     qn_pack_doc doc;
     qn_buf b = QN_BUF_INIT;

@@ -915,6 +915,131 @@ static void test_spec(void)
     qn_rules_spec_release(&s);
 }
 
+/*
+ * The plus press of a w x h grid (itself and its four neighbours, none
+ * across an edge), from the game's own rule, as a rule file with every
+ * cell's effects explicit on `board`.
+ */
+static void plus_effects(qn_buf *b, int w, int h, const char *board)
+{
+    qn_buf_addf(b, "quench: 1\nname: p\nboard: %s\neffects:\n", board);
+    for (int j = 0; j < w * h; j++) {
+        int r = j / w, c = j % w;
+        qn_buf_addf(b, "  %d: [%d", j, j);
+        if (c > 0)
+            qn_buf_addf(b, ", %d", j - 1);
+        if (c < w - 1)
+            qn_buf_addf(b, ", %d", j + 1);
+        if (r > 0)
+            qn_buf_addf(b, ", %d", j - w);
+        if (r < h - 1)
+            qn_buf_addf(b, ", %d", j + w);
+        qn_buf_adds(b, "]\n");
+    }
+}
+
+static void generates(const char *board, int w, int h, int want)
+{
+    qn_buf b = QN_BUF_INIT;
+    qn_rules *r;
+
+    plus_effects(&b, w, h, board);
+    if ((r = load_text(b.buf)) != NULL) {
+        if (qn_rules_board_generates(r) != want)
+            T_FAILF("plus %dx%d on %s: generated %d, want %d", w, h, board,
+                    !want, want);
+        else
+            t_pass++;
+    }
+    qn_rules_free(r);
+    qn_buf_release(&b);
+}
+
+/* qn_rules_board_generates: whether some press section on a rule's board
+ * gives its matrix (what import asks of a document's board). */
+static void test_board_generates(void)
+{
+    char **files;
+    size_t n = list_dir("rules", ".yaml", &files), i, m;
+    qn_buf b = QN_BUF_INIT;
+    qn_rules *r;
+
+    /* every shipped rule: one stencil, per-class (merlin, quatrainment),
+     * hex, hexagon, mask, torus, graph */
+    for (i = 0; i < n; i++) {
+        if ((r = load(files[i])) != NULL)
+            T_CHECK(qn_rules_board_generates(r) == 1);
+        qn_rules_free(r);
+        free(files[i]);
+    }
+    free(files);
+    /* the ok corpus: all but the one whose effects override a cell */
+    m = list_dir("tests/rules/ok", ".yaml", &files);
+    for (i = 0; i < m; i++) {
+        int want = !strstr(files[i], "/doc-complete.yaml");
+        if ((r = load(files[i])) != NULL &&
+            qn_rules_board_generates(r) != want)
+            T_FAILF("%s: generated %d, want %d", files[i], !want, want);
+        qn_rules_free(r);
+        free(files[i]);
+    }
+    free(files);
+    /* classic Lights Out written out cell by cell is its grid's, a
+     * graph's, and not a torus's, a cylinder's or a hex board's */
+    generates("{grid: [5, 5]}", 5, 5, 1);
+    generates("{grid: [4, 3]}", 4, 3, 1);
+    generates("{graph: 25}", 5, 5, 1);
+    generates("{grid: [5, 5], wrap: both}", 5, 5, 0);
+    generates("{grid: [5, 5], wrap: x}", 5, 5, 0);
+    generates("{grid: [5, 5], wrap: y}", 5, 5, 0);
+    generates("{hex: [5, 5]}", 5, 5, 0);
+    /* the centre's press without its lower neighbour: no stencil, nor
+     * one per class (the other interior cells keep theirs), gives it: an
+     * 'effects' override on top of plus (on 3x3 the centre would be the
+     * only interior cell, and its class's stencil anything) */
+    plus_effects(&b, 5, 5, "{grid: [5, 5]}");
+    {
+        char *at = strstr(b.buf, "  12: [12, 11, 13, 7, 17]\n");
+        T_CHECK(at != NULL);
+        if (at) {
+            memcpy(at, "  12: [12, 11, 13, 7]    \n", 26);
+            if ((r = load_text(b.buf)) != NULL)
+                T_CHECK(qn_rules_board_generates(r) == 0);
+            qn_rules_free(r);
+        }
+    }
+    qn_buf_release(&b);
+    /* rowcol on a 600-cell row: 1198 offsets, past a list's 1024 */
+    r = load_text("quench: 1\nname: rc\nboard: {grid: [600, 1]}\n"
+                  "press: {stencil: rowcol}\n");
+    T_CHECK(r && qn_rules_board_generates(r) == 1);
+    qn_rules_free(r);
+    /* a torus's plus is also a plain grid's stencil [+-1, +-4] (so a
+     * board does not pin a rule's symmetries: RULES.md, the hash) */
+    r = load_text("quench: 1\nname: t\nboard: {grid: [5, 5], wrap: both}\n"
+                  "press: {stencil: plus}\n");
+    if (r) {
+        qn_buf yaml = QN_BUF_INIT;
+        const uint8_t *a = qn_rules_matrix(r);
+        qn_rules *p;
+        qn_buf_adds(&yaml, "quench: 1\nname: t\nboard: {grid: [5, 5]}\n"
+                           "effects:\n");
+        for (int j = 0; j < 25; j++) {
+            qn_buf_addf(&yaml, "  %d: [", j);
+            for (int c = 0, first = 1; c < 25; c++)
+                if (a[c * 25 + j])
+                    qn_buf_addf(&yaml, "%s%d", first ? "" : ", ", c),
+                        first = 0;
+            qn_buf_adds(&yaml, "]\n");
+        }
+        p = load_text(yaml.buf);
+        T_CHECK(p && qn_rules_board_generates(p) == 1);
+        qn_rules_free(p);
+        qn_buf_release(&yaml);
+    }
+    qn_rules_free(r);
+}
+
 int main(void)
 {
     test_shipped();
@@ -929,5 +1054,6 @@ int main(void)
     test_bad_corpus();
     test_limits();
     test_spec();
+    test_board_generates();
     return t_done();
 }

@@ -206,11 +206,32 @@ static void test_escape(void)
     }
 }
 
+/* The pointer form: a NUL inside is escaped too, and the worst case, a
+ * control byte (4 bytes each), fills QN_TEXT_ESCAPED_MAX exactly. */
+static void test_put_escaped(void)
+{
+    char in[100], out[QN_TEXT_ESCAPED_MAX(100) + 1];
+    char *end;
+
+    end = qn_text_put_escaped(out, "a\0b\xe2\x80\xae" "c", 7);
+    *end = '\0';
+    T_CHECK(strcmp(out, "a\\x00b\\u202ec") == 0);
+    memset(in, 1, sizeof(in));
+    end = qn_text_put_escaped(out, in, sizeof(in));
+    T_EQ((long)(end - out), (long)QN_TEXT_ESCAPED_MAX(sizeof(in)));
+    *end = '\0';
+    T_CHECK(strncmp(out, "\\x01\\x01", 8) == 0);
+    /* C1 (2 bytes -> 6) and U+2028 (3 bytes -> 6) stay under 4 per byte */
+    end = qn_text_put_escaped(out, "\xc2\x9b\xe2\x80\xa8", 5);
+    T_EQ((long)(end - out), 12L);
+}
+
 int main(void)
 {
     test_utf8();
     test_names();
     test_pack_texts();
     test_escape();
+    test_put_escaped();
     return t_done();
 }
