@@ -78,7 +78,10 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
         drawing dw = {c, i, 0};
         qn_gen_hooks h = {NULL, take, NULL, &dw, NULL};
         qn_gen_stats gs;
-        int rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
+        int rc;
+
+        qn_campaign__rule_tiers(c->rules[p->pub.section]); /* the grades */
+        rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
                          : qn_gen_run(c->rules[p->pub.section]->g, &p->o, &h,
                                       &gs, err);
         qn_gen_prepared_free(p->prep);

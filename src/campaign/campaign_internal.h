@@ -22,7 +22,8 @@ typedef struct campaign_rule {
     qn_rules *rules;
     qn_solver *g;
     qn_distrib *dist;  /* NULL when too large */
-    qn_tiers tiers;
+    qn_tiers tiers;    /* once tiers_done (qn_campaign__rule_tiers) */
+    int tiers_done;
     char hash[QN_HASH_HEX];
     qn_puzzle_id_key key;
     int64_t row; /* its row in the store, while building */
@@ -34,6 +35,10 @@ typedef struct campaign_part {
     qn_mark mark; /* where the recipe asks for it */
     qn_gen_prepared *prep; /* its plan, kept to run (NULL: plan again) */
 } campaign_part;
+
+/* cr's grading tiers, computed on first use only: a plan of count
+ * sections never needs them, and sampling them can take seconds. */
+void qn_campaign__rule_tiers(campaign_rule *cr);
 
 /* An accepted puzzle: state and plan (2 n bytes, one allocation). */
 typedef struct campaign_puzzle {

@@ -54,9 +54,16 @@ static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
     return NULL;
 }
 
+void qn_campaign__rule_tiers(campaign_rule *cr)
+{
+    if (!cr->tiers_done)
+        qn_gen_tiers(cr->g, cr->dist, &cr->tiers);
+    cr->tiers_done = 1;
+}
+
 /* Compile, factorise and grade the rule just read into cr: refused at once
  * when no puzzle of it could be graded exactly, before its distribution
- * and tiers are computed. */
+ * is computed (its tiers wait for a part that needs them). */
 static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
 {
     int rc = qn_solver_new(&cr->g, cr->rules, err);
@@ -68,7 +75,6 @@ static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
     if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->g), NULL) !=
         QN_OK)
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
-    qn_gen_tiers(cr->g, cr->dist, &cr->tiers);
     qn_puzzle_id_key_init(&cr->key, cr->hash);
     return QN_OK;
 }
@@ -169,8 +175,10 @@ static campaign_part *add_part(qn_campaign *c)
 static int section_parts(qn_campaign *c, size_t i, qn_err *err)
 {
     const qn_recipe_section *rs = &c->r->sections[i];
-    const campaign_rule *cr = c->rules[i];
+    campaign_rule *cr = c->rules[i];
 
+    if (rs->ntiers)
+        qn_campaign__rule_tiers(cr);
     for (size_t t = 0; t < rs->ntiers; t++) {
         const qn_recipe_tier *rt = &rs->tiers[t];
         size_t j = 0;

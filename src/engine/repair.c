@@ -24,7 +24,17 @@ struct qn_repair {
     size_t nmoves;
     uint32_t *via;     /* per class: index of the last move on its path */
     uint8_t *dist;     /* per class: moves from 0 (255 = unreached) */
+    /* The repair of each class, walked once (NULL past REPAIR_CACHE
+     * classes): class q's cells are cell[start[q] .. start[q + 1] - 1],
+     * increasing, each to be raised by amount[]. */
+    uint32_t *start;
+    int *cell;
+    uint8_t *amount;
 };
+
+/* Classes whose repairs are kept walked: the 4 of classic 5x5 and the
+ * like (a validate run meets the same few classes a million times). */
+#define REPAIR_CACHE 4096
 
 /* Class of a vector given cell by cell: the digits c_j . s mod d_j. */
 uint64_t qn_repair_class(const qn_repair *rep, const uint8_t *s)
@@ -100,17 +110,39 @@ static void collect_moves(qn_repair *rep)
     free(e);
 }
 
+/*
+ * The search adds every move to every class: the moves' digits are split
+ * out once and each class's once, so that a sum is a digit-wise add with
+ * no division (the same classes in the same order as add_class).
+ */
 static void bfs(qn_repair *rep)
 {
     uint64_t *queue = QN_NEWN(rep->nclass, uint64_t), head = 0, tail = 0;
+    int nc = rep->ncond;
+    unsigned *ord = QN_NEWN((size_t)nc + 1, unsigned);
+    unsigned *qd = QN_NEWN((size_t)nc + 1, unsigned);
+    uint8_t *md = QN_NEWN(rep->nmoves * (size_t)nc + 1, uint8_t);
 
+    for (int j = 0; j < nc; j++)
+        ord[j] = (unsigned)qn_system_cokernel_order(rep->sys, (size_t)j);
+    for (size_t m = 0; m < rep->nmoves; m++)
+        for (int j = 0; j < nc; j++)
+            md[m * nc + j] =
+                (uint8_t)(rep->moves[m].delta / rep->radix[j] % ord[j]);
     memset(rep->dist, 255, rep->nclass);
     rep->dist[0] = 0;
     queue[tail++] = 0;
     while (head < tail) {
         uint64_t q = queue[head++];
+        for (int j = 0; j < nc; j++)
+            qd[j] = (unsigned)(q / rep->radix[j] % ord[j]);
         for (size_t m = 0; m < rep->nmoves; m++) {
-            uint64_t r = add_class(rep, q, rep->moves[m].delta);
+            const uint8_t *d = md + m * nc;
+            uint64_t r = 0;
+            for (int j = 0; j < nc; j++) {
+                unsigned v = qd[j] + d[j];
+                r += (v >= ord[j] ? v - ord[j] : v) * rep->radix[j];
+            }
             if (rep->dist[r] != 255)
                 continue;
             rep->dist[r] = (uint8_t)(rep->dist[q] + 1);
@@ -119,6 +151,56 @@ static void bfs(qn_repair *rep)
         }
     }
     free(queue);
+    free(ord);
+    free(qd);
+    free(md);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Walk the path back from class t to 0 (the moves sum to t): its cells,
+ * increasing, and the amount each is raised by (cells are distinct on a
+ * shortest path); returns their number. */
+static int walk(const qn_repair *rep, uint64_t t, int *cells,
+                uint8_t *amount)
+{
+    int n = 0;
+
+    for (uint64_t q = t; q != 0;) {
+        const move *m = &rep->moves[rep->via[q]];
+        cells[n++] = m->cell;
+        q = add_class(rep, q, neg_class(rep, m->delta));
+    }
+    qsort(cells, (size_t)n, sizeof(*cells), cmp_int);
+    for (uint64_t q = t; q != 0;) {
+        const move *m = &rep->moves[rep->via[q]];
+        for (int i = 0; i < n; i++)
+            if (cells[i] == m->cell)
+                amount[i] = m->amount;
+        q = add_class(rep, q, neg_class(rep, m->delta));
+    }
+    return n;
+}
+
+/* Walk every class's path once, for qn_repair_find to copy. */
+static void cache_paths(qn_repair *rep)
+{
+    size_t total = 0;
+
+    for (uint64_t q = 0; q < rep->nclass; q++)
+        total += rep->dist[q];
+    rep->start = QN_NEWN(rep->nclass + 1, uint32_t);
+    rep->cell = QN_NEWN(total + 1, int);
+    rep->amount = QN_NEWN(total + 1, uint8_t);
+    total = 0;
+    for (uint64_t q = 0; q < rep->nclass; q++) {
+        rep->start[q] = (uint32_t)total;
+        total += (size_t)walk(rep, q, rep->cell + total, rep->amount + total);
+    }
+    rep->start[rep->nclass] = (uint32_t)total;
 }
 
 int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
@@ -155,6 +237,8 @@ int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
     rep->via = QN_NEWN(nclass, uint32_t);
     rep->dist = QN_NEWN(nclass, uint8_t);
     bfs(rep);
+    if (nclass <= REPAIR_CACHE)
+        cache_paths(rep);
     *out = rep;
     return QN_OK;
 }
@@ -167,12 +251,10 @@ void qn_repair_free(qn_repair *rep)
     free(rep->moves);
     free(rep->via);
     free(rep->dist);
+    free(rep->start);
+    free(rep->cell);
+    free(rep->amount);
     free(rep);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
 }
 
 int qn_repair_find(const qn_repair *rep, const uint8_t *s, int *cells,
@@ -180,26 +262,20 @@ int qn_repair_find(const qn_repair *rep, const uint8_t *s, int *cells,
 {
     unsigned k = qn_system_modulus(rep->sys);
     uint64_t q = neg_class(rep, qn_repair_class(rep, s));
-    int n = 0;
+    int n;
 
-    /* Walk the path back from -class(s) to 0: the moves sum to it. */
-    while (q != 0) {
-        const move *m = &rep->moves[rep->via[q]];
-        cells[n++] = m->cell;
-        q = add_class(rep, q, neg_class(rep, m->delta));
+    if (rep->start) {
+        uint32_t a = rep->start[q];
+        n = (int)(rep->start[q + 1] - a);
+        for (int i = 0; i < n; i++) {
+            cells[i] = rep->cell[a + (uint32_t)i];
+            values[i] = (uint8_t)((s[cells[i]] + rep->amount[a + (uint32_t)i]) % k);
+        }
+        return n;
     }
-    qsort(cells, (size_t)n, sizeof(*cells), cmp_int);
-    /* Amounts: recompute per cell from the path (cells are distinct). */
-    q = neg_class(rep, qn_repair_class(rep, s));
+    n = walk(rep, q, cells, values);
     for (int i = 0; i < n; i++)
-        values[i] = 0;
-    while (q != 0) {
-        const move *m = &rep->moves[rep->via[q]];
-        for (int i = 0; i < n; i++)
-            if (cells[i] == m->cell)
-                values[i] = (uint8_t)((s[m->cell] + m->amount) % k);
-        q = add_class(rep, q, neg_class(rep, m->delta));
-    }
+        values[i] = (uint8_t)((s[cells[i]] + values[i]) % k);
     return n;
 }
 
