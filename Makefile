@@ -75,7 +75,7 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DQN_VERSION='"$(VERSION)"' $(WARN) $(OPT) $(SAN) -pthread \
-             -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+             -Iinclude -Isrc -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
