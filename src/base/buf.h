@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 typedef struct qn_buf {
     char *buf;    /* NUL-terminated contents */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 /*
  * Open `path` for reading ("-" is stdin, borrowed: not to be closed; see

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
+#include "base/buf.h"
 
 #define QN_JSONW_MAX_DEPTH 32
 

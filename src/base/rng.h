@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 #define QN_SEED_BYTES 32
 

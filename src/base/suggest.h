@@ -9,7 +9,7 @@
 #ifndef QN_SUGGEST_H
 #define QN_SUGGEST_H
 
-#include "quench/buf.h"
+#include "base/buf.h"
 
 #define QN_SUGGEST_MAX 3 /* words offered at most (ties at the best) */
 

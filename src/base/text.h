@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 /*
  * The length (1..4) of the well-formed UTF-8 sequence at s (n > 0 bytes

@@ -68,8 +68,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/system.h"
+#include "base/err.h"
+#include "engine/system.h"
 
 typedef struct qn_chase qn_chase; /* immutable after qn_chase_new */
 

@@ -20,10 +20,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "quench/bitboard.h"
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/rules.h"
+#include "bigboard/bitboard.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/rules.h"
 
 typedef struct qn_grid_state {
     int w, h;

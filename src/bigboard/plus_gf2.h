@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/bitboard.h"
-#include "quench/err.h"
+#include "bigboard/bitboard.h"
+#include "base/err.h"
 
 typedef struct qn_plus_gf2 qn_plus_gf2; /* immutable after qn_plus_gf2_new */
 

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 typedef struct qn_plus_gfp qn_plus_gfp; /* immutable after qn_plus_gfp_new */
 

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/gen.h"
-#include "quench/recipe.h"
-#include "quench/store.h"
+#include "base/err.h"
+#include "generate/gen.h"
+#include "rules/recipe.h"
+#include "store/store.h"
 
 typedef struct qn_campaign qn_campaign; /* opaque */
 

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/system.h"
+#include "base/err.h"
+#include "engine/system.h"
 
 /* Default walk limit: 2^30 coset elements (a few seconds for k = 2). */
 #define QN_MINPRESS_DEFAULT_LIMIT ((uint64_t)1 << 30)

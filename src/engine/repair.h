@@ -19,8 +19,8 @@
 
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/system.h"
+#include "base/err.h"
+#include "engine/system.h"
 
 /* Classes x moves the search may visit (memory is ~5 bytes a class). */
 #define QN_REPAIR_MAX_WORK ((uint64_t)1 << 28)

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 typedef struct qn_system qn_system;
 

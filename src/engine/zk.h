@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 /*
  * Entry (r, c) is e[r * ncols + c], always in 0..k-1. Owns e; release with

@@ -17,10 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/rules.h"
-#include "quench/store.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/rules.h"
+#include "store/store.h"
 
 #define QN_PACK_FORMAT "quench-pack"
 #define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */

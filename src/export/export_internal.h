@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/export.h"
+#include "base/buf.h"
+#include "export/export.h"
 
 /*
  * Append the self-contained page that plays doc to out. json (len bytes)

@@ -14,9 +14,9 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/rules.h"
 
 /*
  * Can rule set `r` be written as a Flip game ID? Returns QN_OK, or

@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "rules/rules.h"
 
 enum qn_svg_flags {
     QN_SVG_HOLES = 1 << 0, /* grid/hex holes as faint dashed outlines */

@@ -38,8 +38,8 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "rules/rules.h"
 
 /* --color=WHEN */
 typedef enum qn_term_when {

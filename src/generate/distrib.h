@@ -54,11 +54,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/jsonw.h"
-#include "quench/rules.h"
-#include "quench/system.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/jsonw.h"
+#include "rules/rules.h"
+#include "engine/system.h"
 
 /*
  * The grading algorithm's version: bump whenever grading changes (the

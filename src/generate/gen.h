@@ -65,10 +65,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/solver.h"
-#include "quench/rng.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "solve/solver.h"
+#include "base/rng.h"
 
 struct qn_distrib;
 struct qn_tiers;

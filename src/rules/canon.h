@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 /*
  * Write the canonical form of s (n = qn_rules_ncells cells) to out (n

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 #define QN_LAYOUT_MAX_SIDE 4096           /* w and h are 1..this */
 #define QN_LAYOUT_MAX_POSITIONS (1 << 20) /* w * h at most this */

@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/hash.h"
-#include "quench/rng.h"
-#include "quench/rules.h"
+#include "base/err.h"
+#include "base/hash.h"
+#include "base/rng.h"
+#include "rules/rules.h"
 
 /* The file limits (size 1 MiB, nesting, events) are QN_RULES_MAX_*. */
 #define QN_RECIPE_MAX_SECTIONS 256

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/layout.h"
+#include "base/err.h"
+#include "rules/layout.h"
 
 #define QN_RULES_VERSION 1            /* the `quench:` schema version */
 #define QN_RULES_MAX_CELLS 4096       /* dense matrix: ncells^2 bytes */

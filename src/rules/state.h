@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/layout.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/layout.h"
 
 /*
  * Parse `len` bytes of `text` (NUL bytes are bad characters) into

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/solver.h"
+#include "base/err.h"
+#include "solve/solver.h"
 
 /* The most plans one list holds (solve --limit at most this). */
 #define QN_PLANS_MAX 65536

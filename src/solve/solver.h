@@ -12,12 +12,12 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/minpress.h"
-#include "quench/repair.h"
-#include "quench/rules.h"
-#include "quench/system.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "engine/minpress.h"
+#include "engine/repair.h"
+#include "rules/rules.h"
+#include "engine/system.h"
 
 typedef struct qn_solver qn_solver;
 

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 /* PRAGMA application_id of every quench database: "QnCh" in ASCII. */
 #define QN_STORE_APPLICATION_ID 0x516e4368

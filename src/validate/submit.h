@@ -110,8 +110,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "quench/err.h"
-#include "quench/layout.h"
+#include "base/err.h"
+#include "rules/layout.h"
 
 #define QN_SUBMIT_MAX_LINE (1 << 20) /* bytes per line / record / element */
 #define QN_SUBMIT_MAX_GAP (1 << 26)  /* bytes read without a record (64 MiB) */

@@ -15,10 +15,10 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/puzzle_id.h"
-#include "quench/solver.h"
-#include "quench/submit.h"
+#include "base/buf.h"
+#include "rules/puzzle_id.h"
+#include "solve/solver.h"
+#include "validate/submit.h"
 
 /* The verdicts: enum, stable names (CLI and JSON), in one list. */
 #define QN_VERDICTS(X)                                                     \

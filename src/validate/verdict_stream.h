@@ -16,11 +16,11 @@
 
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/submit.h"
-#include "quench/verdict.h"
-#include "quench/verdict_write.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "validate/submit.h"
+#include "validate/verdict.h"
+#include "validate/verdict_write.h"
 
 /* One settled record, borrowed until the next qn_verdict_stream_next. */
 typedef struct qn_verdict_item {

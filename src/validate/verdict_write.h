@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/solver.h"
-#include "quench/submit.h"
-#include "quench/verdict.h"
+#include "base/buf.h"
+#include "solve/solver.h"
+#include "validate/submit.h"
+#include "validate/verdict.h"
 
 typedef enum qn_verdict_style {
     QN_VERDICT_TEXT,  /* "SEQ\tID\tVERDICT\tdetails\n": ids, notes,
