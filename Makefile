@@ -308,6 +308,7 @@ install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(QUENCH) $(DESTDIR)$(BINDIR)/quench
 	install -m 644 $(LIBQ) $(DESTDIR)$(LIBDIR)/libquench.a
+	install -m 644 include/quench.h $(DESTDIR)$(INCDIR)/quench.h
 	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
 	install -m 644 build/quench.pc $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc
 	install -m 644 docs/quench.1 $(DESTDIR)$(MANDIR)/man1/quench.1
@@ -325,11 +326,12 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
 	  $(DESTDIR)$(MANDIR)/man1/quench.1 $(DESTDIR)$(BASHCOMPDIR)/quench \
 	  $(DESTDIR)$(ZSHCOMPDIR)/_quench $(DESTDIR)$(FISHCOMPDIR)/quench.fish
-	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(INCDIR)/quench.h \
+	  $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:
 	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
-	  include/quench/*.h src/*/*.h cmd/*.h
+	  include/quench.h include/quench/*.h src/*/*.h cmd/*.h
 
 clean:
 	rm -rf build

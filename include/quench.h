@@ -1,32 +1,19 @@
 /*
- * quench.h: the umbrella header of libquench. Including it is the same as
- * including every module header; each documents its own ownership rules
- * and error codes. Grouped by the layer of src/ that implements them, lowest
- * first (docs/ARCHITECTURE.md).
+ * quench.h: the public API of libquench, the library behind the quench
+ * tool (docs/API.md): load a rule and read its facts; solve a state (the
+ * exact minimal presses, a repair of an unsolvable one); generate puzzles;
+ * validate a stream of submissions; keep puzzles and packs in a store;
+ * export packs. Link with `pkg-config --cflags --libs quench`.
  */
 #ifndef QN_QUENCH_H
 #define QN_QUENCH_H
 
-/* base: errors, memory, buffers, text, files, hashes, RNG, JSON output,
- * "did you mean" */
-
-/* engine: GF(2) and Z/k linear algebra, minimal presses, repairs */
-
-/* rules: the rule model, YAML rule files and recipes, layouts, states,
- * symmetry */
-
-/* solve: a rule compiled for answers */
-
-/* bigboard: boards past the dense model (chasing, polynomials, images) */
-
-/* store: the SQLite puzzle store */
-
-/* generate: the generator and the exact press distribution */
-
-/* validate: submission readers and verdicts */
-
-/* export: the pack document and its formats */
-
-/* campaign: a whole pack from a recipe */
+#include "quench/common.h"
+#include "quench/ruleset.h"
+#include "quench/solve.h"
+#include "quench/generate.h"
+#include "quench/validate.h"
+#include "quench/db.h"
+#include "quench/pack.h"
 
 #endif

@@ -13,15 +13,6 @@
 
 #include "base/err.h"
 
-typedef struct qn_buf {
-    char *buf;    /* NUL-terminated contents */
-    size_t len;   /* bytes used, excluding the NUL */
-    size_t alloc; /* bytes allocated; 0 = buf is the shared empty string */
-} qn_buf;
-
-extern char qn_buf_empty[];
-#define QN_BUF_INIT {qn_buf_empty, 0, 0}
-
 void qn_buf_init(qn_buf *b);
 void qn_buf_release(qn_buf *b);
 void qn_buf_reset(qn_buf *b); /* len = 0, keeps the allocation */

@@ -8,38 +8,9 @@
 #ifndef QN_ERR_H
 #define QN_ERR_H
 
+#include "quench/common.h"
+
 #include <stddef.h>
-
-typedef enum qn_code {
-    QN_OK = 0,
-    QN_ERR = -1,         /* unexpected / internal */
-    QN_EIO = -2,         /* open/read/write failed; strerror(errno) in msg */
-    QN_ESYNTAX = -3,     /* malformed YAML, state text or option value */
-    QN_EINVAL = -4,      /* well-formed but violates the rules/schema */
-    QN_ENOTFOUND = -5,   /* rule set or puzzle id missing; an input file
-                            that cannot be opened (file.h) */
-    QN_EUNSOLVABLE = -6, /* state has no solution under its rules */
-    QN_EDB = -7,         /* SQLite failure; sqlite3_errmsg() in msg */
-    QN_ELIMIT = -8,      /* input or search exceeds a documented limit */
-    QN_EBUSY = -9,       /* resource busy (database locked): retry later */
-    QN_ENEWER = -10,     /* database written by a newer quench */
-    QN_ENOMEM = -11,     /* a library (SQLite) ran out of memory */
-} qn_code;
-
-typedef struct qn_err {
-    qn_code code;
-    char source[256]; /* file name, "<stdin>", or "" */
-    int line, col;    /* 1-based; 0 = unknown */
-    char msg[256];    /* lowercase, no final period */
-} qn_err;
-
-#define QN_ERR_INIT {QN_OK, "", 0, 0, ""}
-
-#if defined(__GNUC__)
-#define QN_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define QN_PRINTF(f, a)
-#endif
 
 /*
  * Record an error (if err is not NULL) and return `code`, so failing is one

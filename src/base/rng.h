@@ -15,16 +15,12 @@
 #ifndef QN_RNG_H
 #define QN_RNG_H
 
+#include "quench/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #include "base/err.h"
-
-#define QN_SEED_BYTES 32
-
-typedef struct qn_seed {
-    uint8_t b[QN_SEED_BYTES]; /* the seed as a 256-bit big-endian number */
-} qn_seed;
 
 typedef struct qn_rng {
     uint8_t key[QN_SEED_BYTES]; /* stream key */

@@ -6,6 +6,8 @@
 #ifndef QN_VERSION_H
 #define QN_VERSION_H
 
+#include "quench/common.h"
+
 const char *qn_version(void);          /* quench itself */
 const char *qn_version_sqlite(void);   /* store_info.c */
 const char *qn_version_yaml(void);     /* rules_yaml.c */

@@ -13,20 +13,12 @@
 #ifndef QN_MINPRESS_H
 #define QN_MINPRESS_H
 
+#include "quench/common.h"
+
 #include <stdint.h>
 
 #include "base/err.h"
 #include "engine/system.h"
-
-/* Default walk limit: 2^30 coset elements (a few seconds for k = 2). */
-#define QN_MINPRESS_DEFAULT_LIMIT ((uint64_t)1 << 30)
-
-typedef struct qn_minpress {
-    uint64_t presses;   /* least total clicks sum(x_i) over all solutions */
-    uint64_t noptimal;  /* how many solutions attain it */
-    uint64_t nsolutions;/* size of the coset (= kernel size) */
-    int exact;          /* 1: walked the whole coset; 0: see below */
-} qn_minpress;
 
 /*
  * For the state s (nrows entries < k): write the lexicographically smallest

@@ -14,6 +14,8 @@
 #ifndef QN_EXPORT_H
 #define QN_EXPORT_H
 
+#include "quench/pack.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,22 +49,6 @@
  * this many, so at least 2^64 elements past it, more than any walk; a
  * rule with more has no kernel in its document. */
 #define QN_PACK_MAX_KERNEL 64
-
-/* The export formats: one list feeding the enum and the CLI spellings. */
-#define QN_EXPORT_FORMATS(X)                                                 \
-    X(JSON, "json")                                                          \
-    X(JSONL, "jsonl")                                                        \
-    X(CSV, "csv")                                                            \
-    X(FLIP, "flip")                                                          \
-    X(SVG, "svg")                                                            \
-    X(HTML, "html")
-
-typedef enum qn_export_format {
-#define QN_X_(e, s) QN_EXPORT_##e,
-    QN_EXPORT_FORMATS(QN_X_)
-#undef QN_X_
-    QN_EXPORT_NFORMATS
-} qn_export_format;
 
 /* The CLI spelling of f ("json", ...). */
 const char *qn_export_format_name(qn_export_format f);
@@ -187,10 +173,6 @@ int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
 int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
                      qn_err *err);
 
-typedef struct qn_export_opts {
-    int64_t puzzle; /* svg: the puzzle at this position alone; 0 = sheet */
-} qn_export_opts;
-
 /*
  * Append doc in format f to out. QN_EINVAL when the format cannot express
  * the pack (flip: qn_flip_can_express's message; svg: several rules on a
@@ -219,31 +201,6 @@ int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
  * quench computes. QN_EINVAL naming the first bad puzzle and the reason.
  */
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
-
-/*
- * A value the database keeps where a document has another. Rules are
- * stored once per hash and puzzles once per rule and canonical form (up
- * to symmetry), so importing a rule or puzzle the database already holds
- * (the same puzzle legitimately comes from several seeds and runs) keeps
- * the stored row: its texts, board and tiers, or its state (maybe a
- * symmetric image of the document's), solution, grade, seed, index and
- * provenance (submission, source, meta). Its id is the document's: both
- * come from the same rule and canonical form.
- */
-typedef struct qn_pack_diff {
-    int64_t puzzle;       /* the puzzle's position; 0: a rule's field */
-    uint64_t id;          /* the puzzle's id (puzzle_id.h), with puzzle */
-    const char *rule;     /* the rule's name in the document */
-    const char *field;    /* the document's key: "seed", "grade", "title",
-                             "submission" */
-    const char *stored;   /* the value kept, as text: strings as they are,
-                             numbers in decimal, cells in the state text
-                             format, a board as "grid 5x5, wrap x",
-                             tiers as "easy 1-7, hard 8-9" or "none" */
-    const char *document; /* the document's value, written the same way */
-} qn_pack_diff;
-/* Called once per differing field; the strings live during the call. */
-typedef void qn_pack_diff_fn(void *ctx, const qn_pack_diff *d);
 
 /*
  * Compare doc with kept, the same pack as the store now holds it

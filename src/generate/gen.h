@@ -61,6 +61,8 @@
 #ifndef QN_GEN_H
 #define QN_GEN_H
 
+#include "quench/generate.h"
+
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,39 +75,7 @@
 struct qn_distrib;
 struct qn_tiers;
 
-typedef enum qn_gen_mode {
-    QN_GEN_AUTO,
-    QN_GEN_SAMPLE,
-    QN_GEN_EXHAUSTIVE,
-    QN_GEN_CLIMB,
-    QN_GEN_SPREAD
-} qn_gen_mode;
-
 const char *qn_gen_mode_name(qn_gen_mode m);
-
-typedef struct qn_gen_opts {
-    qn_seed seed;
-    uint64_t count;       /* distinct puzzles wanted */
-    uint64_t lo, hi;      /* accepted minimal press counts, inclusive */
-    int unique_optimum;   /* 1: exactly one optimal plan */
-    int min_lit;          /* at least this many cells differ from goal */
-    int max_lit;          /* at most this many (0: no bound) */
-    int jobs;             /* worker threads; 0: none, the caller's thread
-                             does the work (the output is the same) */
-    uint64_t max_draws;   /* candidates to try before giving up (exactly) */
-    qn_gen_mode mode;     /* AUTO: SAMPLE for an unrestricted target;
-                             EXHAUSTIVE when a distribution is given; else
-                             SAMPLE, or when a pilot sample finds the
-                             target rarer than 1 in 10^4, CLIMB for one
-                             press count and SPREAD for a range */
-    const struct qn_distrib *distrib; /* optional, borrowed */
-    const struct qn_tiers *tiers;     /* optional, borrowed: grades */
-    uint64_t start_index; /* first candidate looked at (resuming a run) */
-    uint64_t shard, nshards; /* emit only candidates with index % nshards
-                                == shard (nshards 0 or 1: all); see below */
-    uint64_t plan_budget;    /* states the plan's pilots may grade before it
-                                gives up (QN_ELIMIT); 0: no limit */
-} qn_gen_opts;
 
 /* SPREAD without the exact distribution: candidates in a row that reach
  * a count holding the others back but bring nothing new before the count
@@ -121,13 +91,6 @@ typedef struct qn_gen_opts {
 #define QN_GEN_PILOT_ARRIVALS 8
 #define QN_GEN_PILOT_REACH 2048
 
-/* What a spread's pilot climbs aimed at one count did. */
-typedef struct qn_gen_pilot {
-    uint64_t presses; /* the count they aimed at (0: none) */
-    uint64_t climbs;  /* pilot climbs aimed at it */
-    uint64_t arrived; /* of those, the ones that reached it */
-} qn_gen_pilot;
-
 /*
  * Shards. Shard I of N emits exactly the puzzles of the unsharded run
  * whose candidate index is I mod N: every shard still makes every
@@ -141,59 +104,6 @@ typedef struct qn_gen_pilot {
 
 /* Defaults: count 1, any presses >= 1, 1 job, AUTO. */
 void qn_gen_opts_init(qn_gen_opts *o);
-
-/*
- * What a run would do with its target, known before drawing anything.
- * Distinct puzzles count as the run dedups them: up to the board's
- * symmetries, the goal excluded.
- */
-typedef struct qn_gen_target_info {
-    qn_gen_mode mode;   /* the mode that runs (AUTO resolved) */
-    uint64_t lo, hi;    /* the press range the run aims at: an open end
-                           resolved (the rule's largest count, exact or
-                           estimated; see hi_estimated) */
-    int hi_estimated;   /* SPREAD on a rule without the exact distribution
-                           and an open range: hi is the last count the
-                           pilot kept (see "Spread"; deterministic from
-                           the seed) */
-    uint64_t max_presses; /* no solvable state needs more presses than
-                             this: the largest count of the exact
-                             distribution (max_exact) or the coset bound
-                             (qn_minpress_bound) */
-    int max_exact;
-    size_t counts;        /* SPREAD: the press counts it spreads over */
-    uint64_t unreached;   /* SPREAD without the distribution: counts of
-                             lo..hi left out (see first, ended) */
-    int cannot_tell;      /* ... and none was reached: all of lo..hi are
-                             kept, and whether any exists is not known */
-    uint64_t first, last; /* ... the counts kept, first..last (lo..first-1
-                             were not reached) */
-    qn_gen_pilot slowest; /* ... the kept count whose pilot climbs arrived
-                             least often: the run needs about climbs /
-                             arrived draws a puzzle */
-    qn_gen_pilot ended;   /* ... the count after last, whose climbs arrived
-                             fewer than QN_GEN_PILOT_ARRIVALS times: it
-                             and the counts above it up to left_hi (the
-                             range's end, or the press bound for an open
-                             one) are left out; presses 0: none (the
-                             range's end or the press bound came first) */
-    uint64_t left_hi;
-    double at_least;      /* not exact: distinct puzzles proven to exist
-                             (an unrestricted target: the solvable states
-                             other than the goal over the symmetries,
-                             rounded up), else 0; exact below 2^53 */
-    double at_least_log2; /* its base-2 logarithm (boards past 2^1024
-                             states have no double for at_least: then
-                             at_least is HUGE_VAL) */
-    uint64_t plan_grades; /* states the plan's pilots graded */
-    int exact;          /* 1: states and distinct are exact (census) */
-    uint64_t states;    /* exact: solvable states in the target */
-    double distinct;    /* distinct puzzles: exact, or estimated from the
-                           pilot as fraction * solvable states / symmetries
-                           (-1: not estimated, no pilot ran) */
-    double distinct_lo, distinct_hi; /* estimated: a 95 % interval (Wilson,
-                                        from the pilot's hits) */
-} qn_gen_target_info;
 
 /*
  * Plan a run without running it: choose the mode, check the target and
@@ -243,62 +153,6 @@ int qn_gen_prepared_heavy(const qn_gen_prepared *p);
  * tell).
  */
 int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
-
-/* One emitted puzzle; every pointer is borrowed for the callback. */
-typedef struct qn_gen_puzzle {
-    uint64_t index;       /* candidate number: (seed, index) remakes it */
-    const uint8_t *state; /* ncells values as the player sees them */
-    const uint8_t *canon; /* canonical form under the board's symmetries */
-    uint64_t presses;     /* exact minimal press count */
-    uint64_t noptimal;    /* optimal plans */
-    int exact;            /* presses proven minimal */
-    const uint8_t *plan;  /* lexicographically smallest optimal plan */
-    int lit;              /* cells that differ from the goal */
-    const char *grade;    /* tier name, or NULL */
-    uint64_t uid;         /* the puzzle id (puzzle_id.h) */
-    char id[17];          /* the same, 16 hex digits */
-    const char *text;     /* what the formatter wrote, or NULL */
-    size_t textlen;
-} qn_gen_puzzle;
-
-typedef struct qn_gen_stats {
-    uint64_t draws;       /* candidates looked at */
-    uint64_t on_target;   /* of those, meeting the target */
-    uint64_t duplicates;  /* on target but seen before */
-    uint64_t emitted;     /* by the whole run (all shards) */
-    uint64_t other_shards;/* of those, emitted by other shards */
-    uint64_t ahead;       /* SPREAD: new and on target, but at a count
-                             that was ahead of the others (not emitted) */
-    uint64_t retired;     /* SPREAD: counts taken to have run out (see
-                             QN_GEN_DRY) */
-    qn_gen_mode mode;     /* the mode that ran */
-    double rarity;        /* fraction of solvable states on target:
-                             exact (EXHAUSTIVE), estimated (others), or
-                             -1 when unknown */
-    int rarity_exact;
-    qn_gen_target_info target; /* what the plan knew before drawing */
-} qn_gen_stats;
-
-/* Runs in worker threads: format p into out (appending). */
-typedef void qn_gen_format_fn(void *ctx, const qn_gen_puzzle *p,
-                              qn_buf *out);
-/*
- * Runs on the calling thread, in index order. Returns QN_GEN_EMITTED, or
- * QN_GEN_ALREADY when the puzzle turned out to be known already (e.g. a
- * database refused it as a duplicate: not counted), or QN_GEN_STOP.
- */
-enum { QN_GEN_EMITTED = 0, QN_GEN_STOP = 1, QN_GEN_ALREADY = 2 };
-typedef int qn_gen_emit_fn(void *ctx, const qn_gen_puzzle *p);
-/* Runs on the calling thread every block: progress. */
-typedef void qn_gen_progress_fn(void *ctx, const qn_gen_stats *st);
-
-typedef struct qn_gen_hooks {
-    qn_gen_format_fn *format; /* may be NULL */
-    qn_gen_emit_fn *emit;
-    qn_gen_progress_fn *progress; /* may be NULL */
-    void *ctx;
-    volatile sig_atomic_t *stop; /* set (e.g. by SIGINT) to stop early */
-} qn_gen_hooks;
 
 /*
  * Generate. Returns QN_OK when `count` puzzles were emitted; QN_EINVAL

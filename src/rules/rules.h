@@ -15,6 +15,8 @@
 #ifndef QN_RULES_H
 #define QN_RULES_H
 
+#include "quench/ruleset.h"
+
 #include <stddef.h>
 #include <stdint.h>
 

@@ -10,6 +10,8 @@
 #ifndef QN_SOLVER_H
 #define QN_SOLVER_H
 
+#include "quench/solve.h"
+
 #include <stdint.h>
 
 #include "base/buf.h"
@@ -46,24 +48,6 @@ uint64_t qn_solver_walk_limit(const qn_solver *g);
  * asks this once instead of finding out per state.
  */
 int qn_solver_check_exact(const qn_solver *g, qn_err *err);
-
-/*
- * The answer for one state. Buffers are sized for the game by
- * qn_answer_init and reused across calls; release with
- * qn_answer_release.
- */
-typedef struct qn_answer {
-    int at_goal;        /* the state already is the goal */
-    int solvable;
-    qn_minpress mp;     /* solvable: presses, optimal count, solutions */
-    int exact;          /* 1: mp.presses is proven minimal */
-    uint8_t *plan;      /* solvable: lexicographically smallest optimal
-                           per-cell press counts (ncells) */
-    int repair_known;   /* unsolvable: 1 if the repair below is valid */
-    int nrepair;        /* cells to change */
-    int *repair_cell;   /* nrepair cells, increasing */
-    uint8_t *repair_value; /* their new values (as the player sees them) */
-} qn_answer;
 
 void qn_answer_init(qn_answer *a, const qn_solver *g);
 void qn_answer_release(qn_answer *a);

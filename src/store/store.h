@@ -28,6 +28,8 @@
 #ifndef QN_STORE_H
 #define QN_STORE_H
 
+#include "quench/db.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,13 +41,6 @@
 int qn_store_schema_version(void);
 
 typedef struct qn_store qn_store; /* opaque: one SQLite connection */
-
-enum qn_store_flags {
-    QN_STORE_CREATE = 1 << 0,     /* create the file when missing */
-    QN_STORE_READONLY = 1 << 1,   /* a reader: writes fail QN_EDB */
-    QN_STORE_NO_MIGRATE = 1 << 2, /* leave an old schema alone (for
-                                     qn_store_migrate); others refuse it */
-};
 
 /*
  * Open the database at `path` (":memory:" works) and bring its schema up
@@ -124,13 +119,6 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
 /* ---------------------------------------------------------------------
  * Puzzles.
  */
-/* The values are the codes rows keep (migration 0004): never renumber. */
-typedef enum qn_store_provenance {
-    QN_STORE_GENERATE = 0,
-    QN_STORE_VALIDATE,
-    QN_STORE_IMPORT,
-} qn_store_provenance;
-
 /* "generate", "validate", "import" (the database spelling). */
 const char *qn_store_provenance_name(qn_store_provenance p);
 
@@ -301,25 +289,6 @@ int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
 #define QN_STORE_PACK_TEXT_MAX 4096 /* bytes in a title, description or
                                        author */
 
-typedef struct qn_store_pack {
-    int64_t id;
-    const char *name;        /* unique; QN_STORE_PACK_NAME_MAX bytes */
-    const char *title;       /* "" when absent (NULL on input = "") */
-    const char *description;
-    const char *author;
-    int64_t version;         /* on create: 0 = 1; an import keeps its
-                                document's */
-    int64_t count;           /* puzzles in the pack */
-    const char *created, *modified; /* ISO 8601 UTC */
-    const char *build;       /* the generator run family that built the
-                                pack, "" (NULL on input) for others */
-    const char *rules;       /* listed: its rules' names, ", " between
-                                them; "" when empty (ignored on input) */
-    const char *recipe_hash; /* listed: the hash of the recipe it was
-                                built from, "" when none or edited since */
-    int from_recipe;         /* listed: 1 when `pack build` made it */
-} qn_store_pack;
-
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
  * the reason ("pack name '-x' begins with '-' ..."). */
 int qn_store_pack_check_name(const char *name, qn_err *err);
@@ -335,7 +304,6 @@ int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
 int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
                        qn_err *err);
 
-typedef int qn_store_pack_fn(void *ctx, const qn_store_pack *p);
 /* Visit every pack by name (name == NULL), or just the named one
  * (QN_ENOTFOUND when missing). */
 int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
@@ -395,30 +363,6 @@ int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
  * same name) writes nothing and keeps the version. */
 int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
 
-/* A stored puzzle as read back (pack export, check). */
-typedef struct qn_store_row {
-    int64_t id;
-    int64_t position;      /* in the pack; 0 outside a pack walk */
-    int64_t rule_id;
-    const char *rule_hash;
-    const char *rule_name;
-    const char *rule_yaml; /* the rule file text, as stored */
-    const char *state;
-    uint64_t min_presses;
-    uint64_t noptimal;
-    const char *witness;
-    const char *grade;     /* NULL when ungraded */
-    const char *grader;
-    const char *seed;      /* NULL when none */
-    int64_t stream_index;  /* -1 when none */
-    const char *provenance;
-    uint64_t uid;          /* the puzzle id (puzzle_id.h) */
-    const char *submission; /* NULL unless from validate --into */
-    const char *source;
-    const char *meta;
-} qn_store_row;
-
-typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);
 /* Visit a pack's puzzles in position order. */
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
                        void *ctx, qn_err *err);
@@ -453,22 +397,10 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
  */
 int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err);
 
-typedef struct qn_store_counts {
-    int64_t rules, puzzles, packs, pack_entries, runs;
-} qn_store_counts;
 int qn_store_counts_get(qn_store *s, qn_store_counts *out, qn_err *err);
 
-/* The difficulty histogram: one call per (rule, min presses) with the
- * number of puzzles, by rule name then presses. */
-typedef int qn_store_hist_fn(void *ctx, const char *rule_name,
-                             const char *rule_hash, uint64_t min_presses,
-                             int64_t count);
 int qn_store_histogram(qn_store *s, qn_store_hist_fn *fn, void *ctx,
                        qn_err *err);
-
-typedef struct qn_store_merge_stats {
-    int64_t rules, puzzles, duplicates, packs, pack_entries, runs;
-} qn_store_merge_stats;
 
 /*
  * Merge the quench database at `in_path` (opened read-only, not migrated:

@@ -106,6 +106,8 @@
 #ifndef QN_SUBMIT_H
 #define QN_SUBMIT_H
 
+#include "quench/validate.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,41 +120,6 @@
 #define QN_SUBMIT_MAX_ID 256         /* bytes in an id */
 #define QN_SUBMIT_MAX_DEPTH 8        /* JSON nesting within one record */
 #define QN_SUBMIT_MAX_COLUMNS 1024   /* columns in a CSV header */
-
-typedef enum qn_submit_format {
-    QN_SUBMIT_AUTO,
-    QN_SUBMIT_TEXT,
-    QN_SUBMIT_JSONL,
-    QN_SUBMIT_CSV,
-    QN_SUBMIT_JSON,
-} qn_submit_format;
-
-/*
- * One record, borrowed from the reader: every pointer in it stays valid
- * only until the next qn_submit_next() or qn_submit_close().
- */
-typedef struct qn_submission {
-    uint64_t seq;       /* 1-based record number */
-    const char *id;     /* the record's id, or its line number as text */
-    int has_id;         /* 1: id came from the record itself */
-    int line, col;      /* where the record starts, 1-based */
-    int ok;             /* 1: well-formed; 0: malformed, see err */
-    qn_err err;         /* when !ok: code (QN_ESYNTAX, or QN_ELIMIT for
-                           an over-long line/element/id or deep JSON),
-                           absolute line:col, reason; the source is the
-                           reader's. Code QN_OK when ok */
-    const uint8_t *cells; /* when ok: l->ncells values < k */
-    int has_solution;
-    const uint8_t *solution; /* when has_solution: l->ncells values < k */
-    int has_min;
-    uint64_t min_presses; /* when has_min */
-    const char *meta;   /* when ok: the fields quench does not read, one
-                           compact JSON object text (NUL-terminated); NULL
-                           when the record has none */
-    size_t meta_len;
-    const char *note;   /* a field that looks like a misspelt one quench
-                           reads, in words; NULL when none (any record) */
-} qn_submission;
 
 typedef struct qn_submit_reader qn_submit_reader;
 

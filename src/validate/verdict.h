@@ -13,6 +13,8 @@
 #ifndef QN_VERDICT_H
 #define QN_VERDICT_H
 
+#include "quench/validate.h"
+
 #include <stdint.h>
 
 #include "base/buf.h"
@@ -20,21 +22,6 @@
 #include "solve/solver.h"
 #include "validate/submit.h"
 
-/* The verdicts: enum, stable names (CLI and JSON), in one list. */
-#define QN_VERDICTS(X)                                                     \
-    X(OK, "ok")                                                            \
-    X(UNSOLVABLE, "unsolvable")                                            \
-    X(MALFORMED, "malformed")                                              \
-    X(TRIVIAL, "trivial")                                                  \
-    X(DUPLICATE, "duplicate")                                              \
-    X(CLAIM_MISMATCH, "claim-mismatch")
-
-typedef enum qn_verdict {
-#define QN_X_ENUM(e, s) QN_VERDICT_##e,
-    QN_VERDICTS(QN_X_ENUM)
-#undef QN_X_ENUM
-    QN_NVERDICTS
-} qn_verdict;
 
 const char *qn_verdict_name(qn_verdict v);
 

@@ -14,6 +14,8 @@
 #ifndef QN_VERDICT_STREAM_H
 #define QN_VERDICT_STREAM_H
 
+#include "quench/validate.h"
+
 #include <stdint.h>
 
 #include "base/buf.h"
@@ -21,19 +23,6 @@
 #include "validate/submit.h"
 #include "validate/verdict.h"
 #include "validate/verdict_write.h"
-
-/* One settled record, borrowed until the next qn_verdict_stream_next. */
-typedef struct qn_verdict_item {
-    const qn_submission *sub; /* the record as the reader gave it */
-    qn_verdict verdict;
-    int has_puzzle_id; /* every verdict but malformed */
-    uint64_t puzzle_id;
-    const uint8_t *canon; /* has_puzzle_id: the canonical cells */
-    /* ok and claim-mismatch: the least presses, how many solutions
-     * attain it, and the smallest such solution (ncells) */
-    uint64_t presses, noptimal;
-    const uint8_t *plan;
-} qn_verdict_item;
 
 typedef struct qn_verdict_stream qn_verdict_stream;
 

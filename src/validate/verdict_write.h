@@ -12,6 +12,8 @@
 #ifndef QN_VERDICT_WRITE_H
 #define QN_VERDICT_WRITE_H
 
+#include "quench/validate.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,14 +21,6 @@
 #include "solve/solver.h"
 #include "validate/submit.h"
 #include "validate/verdict.h"
-
-typedef enum qn_verdict_style {
-    QN_VERDICT_TEXT,  /* "SEQ\tID\tVERDICT\tdetails\n": ids, notes,
-                         reasons and grades escaped (text.h) */
-    QN_VERDICT_JSONL, /* one JSON object and "\n" */
-    QN_VERDICT_JSON,  /* one JSON object, after a ',' unless first: the
-                         elements of an array */
-} qn_verdict_style;
 
 /* Where the parts of one written verdict sit (offsets into its buffer). */
 typedef struct qn_verdict_marks {

@@ -24,7 +24,7 @@ done
 # colours. Static linking needs the dependencies (Requires.private).
 cat >use.c <<'EOF'
 #include <stdio.h>
-#include "quench/rules.h"
+#include <quench.h>
 
 int main(int argc, char **argv)
 {
