@@ -1,6 +1,7 @@
 # quench: build, test, benchmark and install.
 #
-#   make                      optimised build/quench and build/libquench.a
+#   make                      optimised build/quench, build/libquench.a and
+#                             build/libquench.so (SONAME libquench.so.0)
 #   make test [T=PATTERN]     the fast tier: unit and fast CLI tests, < 60 s
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
@@ -93,6 +94,14 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(OUT)/tests/%)
 BENCH_BIN = $(BENCH_SRC:bench/%.c=$(OUT)/bench/%)
 
 LIBQ = $(OUT)/libquench.a
+# The shared library: SONAME libquench.so.MAJOR (MAJOR: VERSION's first
+# number; bump it on an incompatible ABI change: docs/API.md), built from
+# the same objects, which hide every symbol but the public headers' QN_API
+# functions (-fvisibility=hidden).
+SOVERSION = $(firstword $(subst ., ,$(VERSION)))
+SONAME = libquench.so.$(SOVERSION)
+LIBSO = $(OUT)/libquench.so
+LIB_CFLAGS = -fPIC -fvisibility=hidden
 QUENCH = $(OUT)/quench
 
 # M4RI is only a benchmark peer, never a dependency of quench.
@@ -104,7 +113,7 @@ M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 .PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
-all: $(QUENCH) $(LIBQ)
+all: $(QUENCH) $(LIBQ) $(LIBSO)
 
 # A fresh machine has none of the -dev packages: install them on demand.
 # The tests and benchmarks install their own tools the same way (a no-op
@@ -123,7 +132,8 @@ bench-deps:
 
 $(OBJ_DIR)/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(if $(filter $(OBJ_DIR)/src/%,$@),$(LIB_CFLAGS)) \
+	  -c $< -o $@
 
 # db/migrations/NNNN_name.sql -> {NNNN, "NNNN_name", "<sql>"}, one C string
 # literal per line of SQL; a changed or added .sql regenerates it.
@@ -144,12 +154,20 @@ build/gen/migrations.c: $(MIGRATIONS) Makefile
 
 $(OBJ_DIR)/build/gen/migrations.o: build/gen/migrations.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(LIBQ): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+$(LIBSO).$(VERSION): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined $(ALL_LDFLAGS) \
+	  -o $@ $^ $(LIBS)
+$(LIBSO): $(LIBSO).$(VERSION)
+	ln -sf libquench.so.$(VERSION) $(OUT)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(QUENCH): $(CMD_OBJ) $(LIBQ)
 	@mkdir -p $(@D)
@@ -302,12 +320,16 @@ $(OUT)/completions/quench.fish: $(QUENCH)
 	@mkdir -p $(@D)
 	$(QUENCH) completions fish > $@.tmp && mv $@.tmp $@
 
-install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
+install: $(QUENCH) $(LIBQ) $(LIBSO) build/quench.pc $(COMPLETIONS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(QUENCH) $(DESTDIR)$(BINDIR)/quench
 	install -m 644 $(LIBQ) $(DESTDIR)$(LIBDIR)/libquench.a
+	install -m 755 $(LIBSO).$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/libquench.so.$(VERSION)
+	ln -sf libquench.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libquench.so
 	install -m 644 include/quench.h $(DESTDIR)$(INCDIR)/quench.h
 	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
 	install -m 644 build/quench.pc $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc
@@ -323,6 +345,8 @@ install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/quench $(DESTDIR)$(LIBDIR)/libquench.a \
+	  $(DESTDIR)$(LIBDIR)/libquench.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libquench.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
 	  $(DESTDIR)$(MANDIR)/man1/quench.1 $(DESTDIR)$(BASHCOMPDIR)/quench \
 	  $(DESTDIR)$(ZSHCOMPDIR)/_quench $(DESTDIR)$(FISHCOMPDIR)/quench.fish

@@ -196,7 +196,7 @@ typedef struct qn_gen_hooks {
  * Generate: QN_OK when o->count puzzles were emitted; QN_EINVAL for an
  * empty or too small target or a rule whose grades cannot be exact;
  * QN_ELIMIT when max_draws ran out first; QN_ERR when stopped by *stop
- * or emit. *st (may be NULL) gets the run's figures. g, o and h are
+ * or emit. *st (required) gets the run's figures. g, o and h are
  * borrowed for the call.
  */
 QN_API int qn_gen_run(const qn_solver *g, const qn_gen_opts *o,
