@@ -5,6 +5,8 @@
 #   make test [T=PATTERN]     the fast tier: unit and fast CLI tests, < 60 s
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
+#   make abi-check            libquench.so's ABI against abi/ (make check
+#                             runs it; make abi-update records a new one)
 #   make check-loaders        the game loaders (loaders/) in their runtimes
 #   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
@@ -110,6 +112,7 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
 .PHONY: FORCE fuzz-build
+.PHONY: abi-check abi-update
 .PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
@@ -185,7 +188,7 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
 
 # The determinism matrix (release only) counts in the suite's total.
 DET_RES = $(abspath $(OUT))/determinism.res
-check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz
+check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz abi-check
 	@rm -f $(DET_RES)
 	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh --res $(DET_RES)
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
@@ -275,6 +278,13 @@ fuzz:
 
 check-deps: $(QUENCH)
 	@python3 tests/deps.py $(OBJ_DIR)
+
+# The ABI guard (docs/API.md "Changing the ABI"): libquench.so against the
+# record in abi/; abi-update records it after a VERSION bump.
+abi-check: test-deps $(LIBSO)
+	@sh scripts/abi-check.sh $(LIBSO) $(VERSION) abi
+abi-update: test-deps $(LIBSO)
+	@sh scripts/abi-check.sh --update $(LIBSO) $(VERSION) abi
 
 bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
