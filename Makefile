@@ -1,9 +1,12 @@
 # quench: build, test, benchmark and install.
 #
-#   make                      optimised build/quench and build/libquench.a
+#   make                      optimised build/quench, build/libquench.a and
+#                             build/libquench.so (SONAME libquench.so.0)
 #   make test [T=PATTERN]     the fast tier: unit and fast CLI tests, < 60 s
 #   make check                build and run every test (installs missing deps)
 #   make check VARIANT=san    the same under ASan + UBSan
+#   make abi-check            libquench.so's ABI against abi/ (make check
+#                             runs it; make abi-update records a new one)
 #   make check-loaders        the game loaders (loaders/) in their runtimes
 #   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
@@ -75,7 +78,7 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
              -DQN_VERSION='"$(VERSION)"' $(WARN) $(OPT) $(SAN) -pthread \
-             -Iinclude -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
+             -Iinclude -Isrc -MMD -MP $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN) -pthread $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lm
 
@@ -93,6 +96,14 @@ TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(OUT)/tests/%)
 BENCH_BIN = $(BENCH_SRC:bench/%.c=$(OUT)/bench/%)
 
 LIBQ = $(OUT)/libquench.a
+# The shared library: SONAME libquench.so.MAJOR (MAJOR: VERSION's first
+# number; bump it on an incompatible ABI change: docs/API.md), built from
+# the same objects, which hide every symbol but the public headers' QN_API
+# functions (-fvisibility=hidden).
+SOVERSION = $(firstword $(subst ., ,$(VERSION)))
+SONAME = libquench.so.$(SOVERSION)
+LIBSO = $(OUT)/libquench.so
+LIB_CFLAGS = -fPIC -fvisibility=hidden
 QUENCH = $(OUT)/quench
 
 # M4RI is only a benchmark peer, never a dependency of quench.
@@ -101,10 +112,11 @@ M4RI_FLAGS = $(shell $(PKG_CONFIG) --exists m4ri 2>/dev/null && \
 M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
 .PHONY: FORCE fuzz-build
+.PHONY: abi-check abi-update
 .PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
 .DEFAULT_GOAL := all
 
-all: $(QUENCH) $(LIBQ)
+all: $(QUENCH) $(LIBQ) $(LIBSO)
 
 # A fresh machine has none of the -dev packages: install them on demand.
 # The tests and benchmarks install their own tools the same way (a no-op
@@ -123,7 +135,8 @@ bench-deps:
 
 $(OBJ_DIR)/%.o: %.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(if $(filter $(OBJ_DIR)/src/%,$@),$(LIB_CFLAGS)) \
+	  -c $< -o $@
 
 # db/migrations/NNNN_name.sql -> {NNNN, "NNNN_name", "<sql>"}, one C string
 # literal per line of SQL; a changed or added .sql regenerates it.
@@ -144,12 +157,20 @@ build/gen/migrations.c: $(MIGRATIONS) Makefile
 
 $(OBJ_DIR)/build/gen/migrations.o: build/gen/migrations.c | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
 $(LIBQ): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+$(LIBSO).$(VERSION): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined $(ALL_LDFLAGS) \
+	  -o $@ $^ $(LIBS)
+$(LIBSO): $(LIBSO).$(VERSION)
+	ln -sf libquench.so.$(VERSION) $(OUT)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(QUENCH): $(CMD_OBJ) $(LIBQ)
 	@mkdir -p $(@D)
@@ -167,7 +188,7 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
 
 # The determinism matrix (release only) counts in the suite's total.
 DET_RES = $(abspath $(OUT))/determinism.res
-check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz
+check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz abi-check
 	@rm -f $(DET_RES)
 	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh --res $(DET_RES)
 	@QUENCH=$(abspath $(QUENCH)) OUT=$(abspath $(OUT)) \
@@ -258,6 +279,13 @@ fuzz:
 check-deps: $(QUENCH)
 	@python3 tests/deps.py $(OBJ_DIR)
 
+# The ABI guard (docs/API.md "Changing the ABI"): libquench.so against the
+# record in abi/; abi-update records it after a VERSION bump.
+abi-check: test-deps $(LIBSO)
+	@sh scripts/abi-check.sh $(LIBSO) $(VERSION) abi
+abi-update: test-deps $(LIBSO)
+	@sh scripts/abi-check.sh --update $(LIBSO) $(VERSION) abi
+
 bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
@@ -302,12 +330,17 @@ $(OUT)/completions/quench.fish: $(QUENCH)
 	@mkdir -p $(@D)
 	$(QUENCH) completions fish > $@.tmp && mv $@.tmp $@
 
-install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
+install: $(QUENCH) $(LIBQ) $(LIBSO) build/quench.pc $(COMPLETIONS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(QUENCH) $(DESTDIR)$(BINDIR)/quench
 	install -m 644 $(LIBQ) $(DESTDIR)$(LIBDIR)/libquench.a
+	install -m 755 $(LIBSO).$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/libquench.so.$(VERSION)
+	ln -sf libquench.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libquench.so
+	install -m 644 include/quench.h $(DESTDIR)$(INCDIR)/quench.h
 	install -m 644 include/quench/*.h $(DESTDIR)$(INCDIR)/quench/
 	install -m 644 build/quench.pc $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc
 	install -m 644 docs/quench.1 $(DESTDIR)$(MANDIR)/man1/quench.1
@@ -322,14 +355,17 @@ install: $(QUENCH) $(LIBQ) build/quench.pc $(COMPLETIONS)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/quench $(DESTDIR)$(LIBDIR)/libquench.a \
+	  $(DESTDIR)$(LIBDIR)/libquench.so $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libquench.so.$(VERSION) \
 	  $(DESTDIR)$(LIBDIR)/pkgconfig/quench.pc \
 	  $(DESTDIR)$(MANDIR)/man1/quench.1 $(DESTDIR)$(BASHCOMPDIR)/quench \
 	  $(DESTDIR)$(ZSHCOMPDIR)/_quench $(DESTDIR)$(FISHCOMPDIR)/quench.fish
-	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(INCDIR)/quench.h \
+	  $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 format:
 	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
-	  include/quench/*.h src/*/*.h cmd/*.h
+	  include/quench.h include/quench/*.h src/*/*.h cmd/*.h
 
 clean:
 	rm -rf build

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "quench/grid.h"
+#include "bigboard/grid.h"
 
 static const int plus[5][3] = {
     {0, 0, 1}, {1, 0, 1}, {-1, 0, 1}, {0, 1, 1}, {0, -1, 1}};

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "quench/campaign.h"
-#include "quench/recipe.h"
-#include "quench/store.h"
+#include "campaign/campaign.h"
+#include "rules/recipe.h"
+#include "store/store.h"
 
 static const char recipe_text[] =
     "pack: bench-campaign\n"

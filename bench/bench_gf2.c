@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "quench/gf2.h"
+#include "engine/gf2.h"
 
 #ifdef QN_HAVE_M4RI
 #include <m4ri/m4ri.h>

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "../src/engine/minpress_gf2.h" /* to time the old walk too */
 #include "../src/engine/system_internal.h"
 

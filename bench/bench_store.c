@@ -22,8 +22,8 @@
 #include <sqlite3.h>
 
 #include "bench.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
 
 #define W 7
 #define NCELLS (W * W)

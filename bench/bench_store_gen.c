@@ -33,8 +33,8 @@
 #include <sqlite3.h>
 
 #include "bench.h"
-#include "quench/state.h"
-#include "quench/store.h"
+#include "rules/state.h"
+#include "store/store.h"
 
 #define SHARDS 4
 #define BATCH 65536 /* cmd_generate.h: DB_BATCH */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "quench/zk.h"
+#include "engine/zk.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
 

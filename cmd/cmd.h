@@ -8,10 +8,10 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 
 /* Exit statuses: the table in the README and the man page. */
-enum qn_exit {
+enum cli_exit {
     QN_EXIT_OK = 0,        /* success */
     QN_EXIT_REJECT = 1,    /* ran fine, verdict negative (like grep/diff) */
     QN_EXIT_USAGE = 64,    /* bad command line */
@@ -32,13 +32,13 @@ enum qn_exit {
 };
 
 struct cmd_entry;
-typedef struct qn_ctx {
+typedef struct cli_ctx {
     int verbose; /* -v: the offending source line under errors; progress
                     lines of long runs even when stderr is no terminal */
     int quiet;   /* -q: no progress, summary or "what I did" chatter */
     const struct cmd_entry *commands; /* the command table (main.c), for */
     size_t ncommands;                 /* help and completion */
-} qn_ctx;
+} cli_ctx;
 
 /*
  * A command line's grammar: what a command, or one of its subcommands,
@@ -69,10 +69,10 @@ typedef struct cmd_grammar {
 
 /* A command of the table in main.c (help, completion and dispatch),
  * which reaches the commands through ctx->commands. */
-typedef int qn_cmd_fn(int argc, char **argv, struct qn_ctx *ctx);
+typedef int cli_cmd_fn(int argc, char **argv, struct cli_ctx *ctx);
 typedef struct cmd_entry {
     const char *name;
-    qn_cmd_fn *fn;
+    cli_cmd_fn *fn;
     const char *usage;          /* the first line is the synopsis */
     const char *summary;
     const cmd_grammar *grammar; /* NULL: options and operands unknown */
@@ -80,7 +80,7 @@ typedef struct cmd_entry {
 
 /* cmd_args.c */
 /* The command of ctx's table called name, or NULL. */
-const cmd_entry *cmd_find(const qn_ctx *ctx, const char *name);
+const cmd_entry *cmd_find(const cli_ctx *ctx, const char *name);
 /* The subcommand of g called name, or NULL. */
 const cmd_grammar *cmd_find_sub(const cmd_grammar *g, const char *name);
 /* The long option of opts called name (exactly), or NULL. */
@@ -113,22 +113,22 @@ int cmd_takes_value(const cmd_grammar *g, const char *word);
  * Print err to stderr as "FILE:LINE:COL: message" (or "FILE: message", or
  * "quench: message") and return the exit status for its code.
  */
-int qn_report(const qn_ctx *ctx, const qn_err *err);
+int cli_report(const cli_ctx *ctx, const qn_err *err);
 /* The exit status for a library code. */
-int qn_exit_for(qn_code code);
+int cli_exit_for(qn_code code);
 /* "quench: " + message on stderr; returns QN_EXIT_USAGE. */
-int qn_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
+int cli_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 
 /* cmd_common.c */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/solver.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "solve/solver.h"
+#include "rules/rules.h"
 
 /* Load a rule file and compile it; reports errors; returns an exit code. */
-int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
+int cmd_load_game(const cli_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_solver **g_out);
 /* Read a whole file ("-" = stdin) of at most max bytes into *out,
  * NUL-terminated (*len excludes the NUL); free() it. */
@@ -200,7 +200,7 @@ const char *cmd_db_path(const char *opt);
  * path, honouring $QUENCH_BUSY_TIMEOUT (ms); reports errors; exit code.
  */
 struct qn_store;
-int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
+int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,
                    struct qn_store **out);
 /* Store r (with the text it was loaded from, qn_rules_text); its id. */
 int cmd_store_rule(struct qn_store *s, const qn_rules *r, int64_t *id_out,
@@ -238,7 +238,7 @@ struct qn_grid_rule;
 /* cmd_solve_opts.c: parse solve's arguments into *o (QN_EXIT_* status). */
 int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv);
 /* --fill V must be a colour below k: 0, or -1 after reporting (exit 65). */
-int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k);
+int cmd_solve_check_fill(const cli_ctx *ctx, const solve_opts *o, unsigned k);
 /* The report to stdout, or to stderr when -o - has the image there. */
 int cmd_solve_report(const solve_opts *o, qn_buf *out);
 /* What a stored puzzle says about itself, for a heading. */
@@ -254,18 +254,18 @@ typedef struct cmd_stored {
  * *info when not NULL. An exit status: 64 (after "quench: CMD: ...") when
  * ref is not a reference or names several puzzles, else as reported.
  */
-int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
+int cmd_load_stored(const cli_ctx *ctx, const char *cmd, const char *db,
                     const char *ref, qn_rules **r, char **state,
                     cmd_stored *info);
 /* --id: the stored puzzle's rule (compiled into *r, *g)
  * and state (text into *state, the caller's); an exit status. */
-int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+int cmd_solve_load_id(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
                       qn_solver **g, char **state);
 /* cmd_solve_list.c: --all or --optimal (plans.h) as text into out or
  * into the JSON w (when not NULL); an exit status (65 and reported when
  * --optimal meets a kernel past the walk limit). */
 struct qn_jsonw;
-int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
                    const uint8_t *cells, qn_buf *out, struct qn_jsonw *w);
 /* --steps: play plan on cells one press at a time, a board (in colour
  * when asked) after each; into w as "steps" when not NULL. */
@@ -279,7 +279,7 @@ void cmd_rules_human_json(struct qn_jsonw *w, const qn_rules *r);
 void cmd_rules_human_text(qn_buf *out, const qn_rules *r, int width);
 
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
-int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
+int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,
                    const struct qn_grid_rule *r);
 
 /* Each command's grammar, beside its usage text. */
@@ -288,14 +288,14 @@ extern const cmd_grammar cmd_rules_grammar, cmd_solve_grammar,
     cmd_db_grammar, cmd_export_grammar, cmd_import_grammar,
     cmd_completions_grammar;
 
-qn_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
+cli_cmd_fn cmd_rules, cmd_solve, cmd_validate, cmd_generate;
 /* cmd_rules.c: the grading tiers runs of the rule file at path use (as
  * `rules show --tiers` prints them), quietly: a library code. */
 struct qn_tiers;
 int cmd_rule_tiers(const char *path, struct qn_tiers *out);
 /* cmd_rules_table.c: `rules table` and its options (cmd_rules.c's
  * grammar). */
-int cmd_rules_table(int argc, char **argv, qn_ctx *ctx);
+int cmd_rules_table(int argc, char **argv, cli_ctx *ctx);
 extern const struct option cmd_rules_table_opts[];
 /* cmd_rules_dist.c: a system's kernel as "(Z/8)^2 x (Z/2)^2", "trivial". */
 struct qn_system;
@@ -340,16 +340,16 @@ int cmd_pack_svg(struct qn_store *s, const char *name, qn_buf *out,
  * with plan), the plan's pilots under budget graded states (0: the
  * default, QN_CAMPAIGN_PLAN_BUDGET); the report into out; an exit
  * status. */
-int cmd_pack_build(const qn_ctx *ctx, struct qn_store *s, const char *recipe,
+int cmd_pack_build(const cli_ctx *ctx, struct qn_store *s, const char *recipe,
                    int plan, int jobs, uint64_t budget, int json, qn_buf *out);
 
-qn_cmd_fn cmd_pack, cmd_db;
+cli_cmd_fn cmd_pack, cmd_db;
 extern const char cmd_pack_usage[], cmd_db_usage[];
 
-qn_cmd_fn cmd_export, cmd_import;
+cli_cmd_fn cmd_export, cmd_import;
 extern const char cmd_export_usage[], cmd_import_usage[];
 
-qn_cmd_fn cmd_show;
+cli_cmd_fn cmd_show;
 extern const char cmd_show_usage[];
 extern const cmd_grammar cmd_show_grammar;
 /*
@@ -360,7 +360,7 @@ extern const cmd_grammar cmd_show_grammar;
 int cmd_colour_for(FILE *f, const char *cmd, const char *when);
 /* cmd_complete.c: `quench completions`: the scripts and the candidates
  * they ask for. */
-qn_cmd_fn cmd_completions;
+cli_cmd_fn cmd_completions;
 extern const char cmd_completions_usage[];
 
 #endif

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/suggest.h"
+#include "base/buf.h"
+#include "base/suggest.h"
 
-const cmd_entry *cmd_find(const qn_ctx *ctx, const char *name)
+const cmd_entry *cmd_find(const cli_ctx *ctx, const char *name)
 {
     for (size_t i = 0; i < ctx->ncommands; i++)
         if (!strcmp(ctx->commands[i].name, name))
@@ -77,7 +77,7 @@ static int unknown(const char *cmd, const char *word, const char *typed,
         s.cand[i] = qn_buf_detach(&b, NULL);
     }
     qn_suggest_format(&s, &b);
-    st = qn_usage_error("%s%sunknown option '%s'%s", cmd ? cmd : "",
+    st = cli_usage_error("%s%sunknown option '%s'%s", cmd ? cmd : "",
                         cmd ? ": " : "", word, b.len ? b.buf : "");
     qn_buf_release(&b);
     qn_suggest_release(&s);
@@ -93,10 +93,10 @@ static int bad_long(const char *cmd, const char *word,
     const struct option *o = resolve(opts, name, len, &nprefix);
 
     if (o && name[len] == '=' && o->has_arg == no_argument)
-        return qn_usage_error("%s: option '--%s' takes no value", cmd,
+        return cli_usage_error("%s: option '--%s' takes no value", cmd,
                               o->name);
     if (o)
-        return qn_usage_error("%s: option '--%s' needs a value", cmd,
+        return cli_usage_error("%s: option '--%s' needs a value", cmd,
                               o->name);
     if (nprefix > 1) {
         qn_buf b = QN_BUF_INIT;
@@ -104,7 +104,7 @@ static int bad_long(const char *cmd, const char *word,
         for (const struct option *p = opts; p && p->name; p++)
             if (!strncmp(p->name, name, len))
                 qn_buf_addf(&b, "%s--%s", b.len ? ", " : "", p->name);
-        st = qn_usage_error("%s: option '%.*s' is ambiguous: %s", cmd,
+        st = cli_usage_error("%s: option '%.*s' is ambiguous: %s", cmd,
                             (int)(len + 2), word, b.buf);
         qn_buf_release(&b);
         return st;
@@ -131,7 +131,7 @@ int cmd_bad_option(const char *cmd, char **argv, const struct option *opts,
         return bad_long(cmd, word, opts);
     at = optopt && shortopts ? strchr(shortopts, optopt) : NULL;
     if (at && at[1] == ':')
-        return qn_usage_error("%s: option '-%c' needs a value", cmd, optopt);
+        return cli_usage_error("%s: option '-%c' needs a value", cmd, optopt);
     /* "-presses": a long option with one dash */
     if (word[0] == '-' && strlen(word) > 2)
         return unknown(cmd, word, word + 1, opts);
@@ -159,7 +159,7 @@ int cmd_bad_subcommand(const char *cmd, const char *word,
     for (const cmd_grammar *sub = g ? g->subs : NULL; sub && sub->name; sub++)
         qn_suggest_add(&s, sub->name);
     qn_suggest_format(&s, &b);
-    st = qn_usage_error("%s: unknown subcommand '%s' (see 'quench %s "
+    st = cli_usage_error("%s: unknown subcommand '%s' (see 'quench %s "
                         "--help')%s",
                         cmd, word, cmd, b.len ? b.buf : "");
     qn_buf_release(&b);

@@ -14,14 +14,14 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/file.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/state.h"
-#include "quench/store.h"
-#include "quench/suggest.h"
+#include "base/file.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/state.h"
+#include "store/store.h"
+#include "base/suggest.h"
 
-int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
+int cmd_load_game(const cli_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_solver **g_out)
 {
     qn_err err = QN_ERR_INIT;
@@ -38,7 +38,7 @@ int cmd_load_game(const qn_ctx *ctx, const char *path, qn_rules **r_out,
         qn_err_source(&err, path);
     qn_rules_free(*r_out);
     *r_out = NULL;
-    return qn_report(ctx, &err);
+    return cli_report(ctx, &err);
 }
 
 int cmd_read_all(const char *path, size_t max, char **out, size_t *len,
@@ -168,14 +168,14 @@ static int busy_timeout(int *ms_out)
     if (!busy || !*busy)
         return QN_EXIT_OK;
     if (cmd_parse_u64(busy, &ms) || ms > CMD_BUSY_MAX)
-        return qn_usage_error("QUENCH_BUSY_TIMEOUT is '%s': it must be a "
+        return cli_usage_error("QUENCH_BUSY_TIMEOUT is '%s': it must be a "
                               "number of milliseconds, 0 to %d",
                               busy, CMD_BUSY_MAX);
     *ms_out = (int)ms;
     return QN_EXIT_OK;
 }
 
-int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
+int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,
                    qn_store **out)
 {
     qn_err err = QN_ERR_INIT;
@@ -189,7 +189,7 @@ int cmd_open_store(const qn_ctx *ctx, const char *path, unsigned flags,
         ((st = make_parent(path)) || (st = make_db(path))))
         return st;
     if (qn_store_open(out, path, flags, &err) != QN_OK)
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     if (busy >= 0)
         qn_store_set_busy_timeout(*out, busy);
     return QN_EXIT_OK;
@@ -249,7 +249,7 @@ int cmd_check_pack(const char *cmd, const qn_store_pack *p)
 
     if (qn_store_pack_check(p, &err) == QN_OK)
         return QN_EXIT_OK;
-    return qn_usage_error("%s: %s", cmd, err.msg);
+    return cli_usage_error("%s: %s", cmd, err.msg);
 }
 
 int cmd_check_pack_name(const char *cmd, const char *name)
@@ -294,7 +294,7 @@ int cmd_take_db_opt(int argc, char **argv, const char *cmd,
         if (!strcmp(argv[i], "--db")) {
             if (i + 1 == argc) {
                 free(a);
-                return qn_usage_error("%s: --db needs a PATH", cmd);
+                return cli_usage_error("%s: --db needs a PATH", cmd);
             }
             *opt = argv[++i];
         } else if (!strncmp(argv[i], "--db=", 5)) {

@@ -14,9 +14,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/distrib.h"
-#include "quench/store.h"
+#include "base/buf.h"
+#include "generate/distrib.h"
+#include "store/store.h"
 
 const char cmd_completions_usage[] =
     "usage: quench completions (bash | zsh | fish)\n"
@@ -149,7 +149,7 @@ typedef struct line {
 
 /* The candidates printed: the prefix being completed, and a buffer. */
 typedef struct answer {
-    const qn_ctx *ctx; /* its command table */
+    const cli_ctx *ctx; /* its command table */
     const char *cur;
     const char *pre; /* printed before each candidate ("--db=") */
     qn_buf out;
@@ -345,7 +345,7 @@ static int offer_value(answer *a, const line *l, const struct option *o)
 }
 
 /* One word before the cursor (not an option's value). */
-static int take_word(const qn_ctx *ctx, line *l, const char *w)
+static int take_word(const cli_ctx *ctx, line *l, const char *w)
 {
     if (!l->cmd) {
         if (!(l->cmd = cmd_find(ctx, w)))
@@ -437,7 +437,7 @@ static int candidates(answer *a, char **words, int n)
     }
 }
 
-static int print_candidates(const qn_ctx *ctx, int argc, char **argv)
+static int print_candidates(const cli_ctx *ctx, int argc, char **argv)
 {
     answer a;
     int files, st;
@@ -460,7 +460,7 @@ static int print_candidates(const qn_ctx *ctx, int argc, char **argv)
     return st;
 }
 
-int cmd_completions(int argc, char **argv, qn_ctx *ctx)
+int cmd_completions(int argc, char **argv, cli_ctx *ctx)
 {
     /* the words to complete are data, --help among them */
     if (argc > 1 && !strcmp(argv[1], "--candidates"))
@@ -468,7 +468,7 @@ int cmd_completions(int argc, char **argv, qn_ctx *ctx)
     if (cmd_wants_help(argc, argv, cmd_completions_usage))
         return QN_EXIT_OK;
     if (argc != 2)
-        return qn_usage_error("completions: name one shell: bash, zsh or "
+        return cli_usage_error("completions: name one shell: bash, zsh or "
                               "fish");
     if (!strcmp(argv[1], "bash"))
         fputs(bash_script, stdout);
@@ -479,7 +479,7 @@ int cmd_completions(int argc, char **argv, qn_ctx *ctx)
     else if (argv[1][0] == '-')
         return cmd_unknown_option("completions", argv[1], opts);
     else
-        return qn_usage_error("completions: no script for '%s': bash, zsh "
+        return cli_usage_error("completions: no script for '%s': bash, zsh "
                               "or fish",
                               argv[1]);
     return QN_EXIT_OK;

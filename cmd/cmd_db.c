@@ -12,17 +12,17 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/canon.h"
-#include "quench/export.h"
-#include "quench/jsonw.h"
-#include "quench/solver.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/rules.h"
-#include "quench/state.h"
-#include "quench/store.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "rules/canon.h"
+#include "export/export.h"
+#include "base/jsonw.h"
+#include "solve/solver.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "rules/state.h"
+#include "store/store.h"
+#include "base/text.h"
 
 const char cmd_db_usage[] =
     "usage: quench db [--db PATH] (init | migrate | check | stats | merge OUT IN...) [--json]\n"
@@ -85,7 +85,7 @@ const cmd_grammar cmd_db_grammar = {
 
 /* A subcommand's run: its database, --json and the JSON being written. */
 typedef struct db_run {
-    const qn_ctx *ctx;
+    const cli_ctx *ctx;
     const char *path;
     int json;
     qn_buf out;
@@ -101,7 +101,7 @@ static int db_init(db_run *d)
     if (st)
         return st;
     if (qn_store_version(s, &v, &err) != QN_OK) {
-        st = qn_report(d->ctx, &err);
+        st = cli_report(d->ctx, &err);
     } else if (d->json) {
         qn_jsonw_obj(&d->w);
         qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
@@ -125,7 +125,7 @@ static int db_migrate(db_run *d)
     if (st)
         return st;
     if (qn_store_migrate(s, &from, &to, &err) != QN_OK) {
-        st = qn_report(d->ctx, &err);
+        st = cli_report(d->ctx, &err);
     } else if (d->json) {
         qn_jsonw_obj(&d->w);
         qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
@@ -147,7 +147,7 @@ static int db_migrate(db_run *d)
 
 /* Witness verification state for `db check`. */
 typedef struct checker {
-    const qn_ctx *ctx;
+    const cli_ctx *ctx;
     const char *path;
     qn_rules *rules;
     qn_solver *game;
@@ -208,7 +208,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     if (qn_rules_load_buf(&c->rules, yaml, strlen(yaml), src, &err) !=
             QN_OK ||
         qn_solver_new(&c->game, c->rules, &err) != QN_OK) {
-        qn_report(c->ctx, &err);
+        cli_report(c->ctx, &err);
         json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
         return 0;
@@ -218,7 +218,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
         qn_err_set(&err, QN_EINVAL, 0, 0,
                    "%s: stored hash %s, the YAML hashes to %s", src, hash, h);
         qn_err_source(&err, c->path);
-        qn_report(c->ctx, &err);
+        cli_report(c->ctx, &err);
         json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
         return 0;
@@ -226,7 +226,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     /* a board an import stored unchecked: its puzzles are still checked */
     if (qn_pack_rule_stored_board(c->rules, src, &err) != QN_OK) {
         qn_err_source(&err, c->path);
-        qn_report(c->ctx, &err);
+        cli_report(c->ctx, &err);
         json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
     }
@@ -289,7 +289,7 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
         qn_err_set(&err, QN_EINVAL, 0, 0, "puzzle %s (#%lld, %s): %s", id,
                    (long long)row->id, row->rule_name, why);
         qn_err_source(&err, c->path);
-        qn_report(c->ctx, &err);
+        cli_report(c->ctx, &err);
         json_problem(c, "puzzle", row->id, id, row->rule_name, why);
     }
     return 0;
@@ -306,7 +306,7 @@ static int db_check(db_run *d)
     if (st)
         return st;
     if (qn_store_check(s, &nproblems, &err) != QN_OK) {
-        st = qn_report(d->ctx, &err);
+        st = cli_report(d->ctx, &err);
         qn_store_close(s);
         return st;
     }
@@ -325,7 +325,7 @@ static int db_check(db_run *d)
     qn_store_close(s);
     if (rc != QN_OK) {
         qn_buf_reset(&d->out); /* no half a document */
-        return qn_report(d->ctx, &err);
+        return cli_report(d->ctx, &err);
     }
     if (d->json) {
         qn_jsonw_end(c.w);
@@ -436,7 +436,7 @@ static int db_stats(db_run *d)
         return st;
     if (qn_store_version(s, &v, &err) != QN_OK ||
         qn_store_counts_get(s, &n, &err) != QN_OK) {
-        st = qn_report(d->ctx, &err);
+        st = cli_report(d->ctx, &err);
         goto done;
     }
     if (d->json)
@@ -445,7 +445,7 @@ static int db_stats(db_run *d)
         stats_text(d, v, &n);
     if (qn_store_histogram(s, add_hist, &h, &err) != QN_OK) {
         qn_buf_reset(&d->out); /* no half a report */
-        st = qn_report(d->ctx, &err);
+        st = cli_report(d->ctx, &err);
         goto done;
     }
     while (d->json && d->w.depth > 0) /* counts, rule, histogram, top */
@@ -555,16 +555,16 @@ static int db_merge(db_run *d, int argc, char **argv)
     int st, fresh, n = 0;
 
     if (argc < 2)
-        return qn_usage_error("db merge: name OUT and at least one IN");
+        return cli_usage_error("db merge: name OUT and at least one IN");
     for (int i = 1; i < argc; i++)
         if (same_file(argv[0], argv[i]))
-            return qn_usage_error("db merge: '%s' is OUT ('%s') itself",
+            return cli_usage_error("db merge: '%s' is OUT ('%s') itself",
                                   argv[i], argv[0]);
     fresh = out_is_new(argv[0]);
     if (qn_store_merge_start(&job, argv + 1, argc - 1, &err) != QN_OK ||
         (fresh == 2 && qn_store_merge_wait(job, &err) != QN_OK)) {
         qn_store_merge_finish(job);
-        return qn_report(d->ctx, &err);
+        return cli_report(d->ctx, &err);
     }
     if ((st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s))) {
         qn_store_merge_finish(job);
@@ -578,7 +578,7 @@ static int db_merge(db_run *d, int argc, char **argv)
     }
     for (qn_store_merge_stats m; st == QN_EXIT_OK && n < argc - 1; n++) {
         if (qn_store_merge_next(job, s, &m, &err) != QN_OK)
-            st = qn_report(d->ctx, &err);
+            st = cli_report(d->ctx, &err);
         else
             merged(d, argv[1 + n], &m);
     }
@@ -615,7 +615,7 @@ static int parse(int argc, char **argv, const char **db, int *json)
     return QN_EXIT_OK;
 }
 
-int cmd_db(int argc, char **argv, qn_ctx *ctx)
+int cmd_db(int argc, char **argv, cli_ctx *ctx)
 {
     const cmd_grammar *sub;
     const char *db = NULL;
@@ -631,12 +631,12 @@ int cmd_db(int argc, char **argv, qn_ctx *ctx)
     argv += optind;
     n = argc - optind;
     if (n < 1)
-        return qn_usage_error("db: expected init, migrate, check, stats or "
+        return cli_usage_error("db: expected init, migrate, check, stats or "
                               "merge (see 'quench db --help')");
     if (!(sub = cmd_find_sub(&cmd_db_grammar, argv[0])))
         return cmd_bad_subcommand("db", argv[0], &cmd_db_grammar);
     if (sub->id != DB_MERGE && n > 1)
-        return qn_usage_error("db %s: unexpected argument '%s'", argv[0],
+        return cli_usage_error("db %s: unexpected argument '%s'", argv[0],
                               argv[1]);
     d.ctx = ctx;
     d.path = cmd_db_path(db);

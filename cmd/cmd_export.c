@@ -14,11 +14,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/export.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
+#include "base/buf.h"
+#include "export/export.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
 
 const char cmd_export_usage[] =
     "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle REF] "
@@ -105,7 +105,7 @@ static int find_in_pack(qn_store *s, const char *name, const char *ref,
     return rc;
 }
 
-int cmd_export(int argc, char **argv, qn_ctx *ctx)
+int cmd_export(int argc, char **argv, cli_ctx *ctx)
 {
     const char *db = NULL, *outpath = NULL, *pack;
     qn_export_format fmt = QN_EXPORT_JSON;
@@ -132,13 +132,13 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
                 break;
             }
             if (qn_export_format_parse(&fmt, optarg, &err) != QN_OK)
-                return qn_usage_error("export: %s", err.msg);
+                return cli_usage_error("export: %s", err.msg);
             have_format = 1;
             break;
         case 'o': outpath = optarg; break;
         case 'p':
             if (!cmd_is_puzzle_ref(optarg))
-                return qn_usage_error("export: --puzzle needs a puzzle id "
+                return cli_usage_error("export: --puzzle needs a puzzle id "
                                       "(%d to 16 hex digits) or #ROW, got "
                                       "'%s'",
                                       QN_PUZZLE_ID_MIN_PREFIX, optarg);
@@ -151,17 +151,17 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
         }
     }
     if (!have_format)
-        return qn_usage_error("export: --format is required (json, jsonl, "
+        return cli_usage_error("export: --format is required (json, jsonl, "
                               "csv, flip, svg, html)");
     if (optind != argc - 1)
-        return qn_usage_error("export: give exactly one PACK");
+        return cli_usage_error("export: give exactly one PACK");
     if (ref && (fmt != QN_EXPORT_SVG || dir))
-        return qn_usage_error("export: --puzzle goes with --format svg");
+        return cli_usage_error("export: --puzzle goes with --format svg");
     if (dir && (!outpath || !strcmp(outpath, "-")))
-        return qn_usage_error("export: --format dir needs -o DIR (a folder "
+        return cli_usage_error("export: --format dir needs -o DIR (a folder "
                               "is no stream)");
     if (force && !dir)
-        return qn_usage_error("export: --force goes with --format dir (-o "
+        return cli_usage_error("export: --force goes with --format dir (-o "
                               "FILE is always replaced atomically)");
     pack = argv[optind];
     st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_READONLY, &s);
@@ -171,25 +171,25 @@ int cmd_export(int argc, char **argv, qn_ctx *ctx)
         cmd_suggest_pack(s, pack, &err);
         qn_err_source(&err, qn_store_path(s));
         qn_store_close(s);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     if (qn_pack_doc_load(&doc, s, pack, &err) != QN_OK) {
         qn_store_close(s);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     if (ref && (st = find_in_pack(s, pack, ref, &eo.puzzle, &err)) != QN_OK) {
         qn_store_close(s);
         qn_pack_doc_release(&doc);
         /* a prefix naming two puzzles is the argument's fault (64), as in
          * pack add and solve --id */
-        return st == QN_EINVAL ? qn_usage_error("export: %s", err.msg)
-                               : qn_report(ctx, &err);
+        return st == QN_EINVAL ? cli_usage_error("export: %s", err.msg)
+                               : cli_report(ctx, &err);
     }
     qn_store_close(s);
     if (dir)
         st = cmd_export_dir(&doc, outpath, force);
     else if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
-        st = qn_report(ctx, &err);
+        st = cli_report(ctx, &err);
     } else {
         st = cmd_write_atomic(outpath, out.buf, out.len);
     }

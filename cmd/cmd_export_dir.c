@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/export.h"
-#include "quench/mem.h"
+#include "base/buf.h"
+#include "export/export.h"
+#include "base/mem.h"
 
 /* path + "/" + name, malloc'd. */
 static char *join(const char *path, const char *name)

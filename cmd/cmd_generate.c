@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cmd_generate.h"
-#include "quench/mem.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "base/text.h"
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t interrupted;
@@ -227,10 +227,10 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
         return QN_EXIT_SIGNAL + interrupted;
     }
     if (rc == QN_ELIMIT) {
-        qn_report(gc->ctx, err);
+        cli_report(gc->ctx, err);
         return QN_EXIT_TEMPFAIL;
     }
-    return qn_report(gc->ctx, err);
+    return cli_report(gc->ctx, err);
 }
 
 /* The run's status in the database once qn_gen_run has returned rc. */
@@ -255,7 +255,7 @@ static int check_gradable(gen_cli *gc)
         return QN_EXIT_OK;
     qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
     qn_err_source(&err, gc->rules);
-    return qn_report(gc->ctx, &err);
+    return cli_report(gc->ctx, &err);
 }
 
 /* The seed (drawn when not given, and always said) and the draw budget. */
@@ -306,7 +306,7 @@ static int setup(gen_cli *gc, qn_err *err)
     settle_seed(gc);
     if (setup_grading(gc, err) != QN_OK ||
         qn_gen_prepare(&gc->prep, gc->g, &gc->o, &info, err) != QN_OK)
-        return qn_report(gc->ctx, err);
+        return cli_report(gc->ctx, err);
     say_plan(gc, &info);
     cmd_generate_prepare_format(gc);
     if (gc->db_opt && (status = cmd_generate_setup_store(gc)) != QN_EXIT_OK)
@@ -346,7 +346,7 @@ static int close_store(gen_cli *gc, int rc, const qn_buf *summary)
     if (!gc->db_failed)
         return QN_EXIT_OK;
     cmd_out_discard(&gc->out);
-    return qn_report(gc->ctx, &gc->db_err);
+    return cli_report(gc->ctx, &gc->db_err);
 }
 
 /* The run and its end: the database, the summary, the output's commit
@@ -389,7 +389,7 @@ static void release(gen_cli *gc)
     qn_solver_free(gc->g);
 }
 
-int cmd_generate(int argc, char **argv, qn_ctx *ctx)
+int cmd_generate(int argc, char **argv, cli_ctx *ctx)
 {
     gen_cli gc;
     qn_rules *r = NULL;

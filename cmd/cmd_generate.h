@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 #include "cmd.h"
-#include "quench/distrib.h"
-#include "quench/gen.h"
-#include "quench/jsonw.h"
-#include "quench/store.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
+#include "base/jsonw.h"
+#include "store/store.h"
 
 /*
  * --db batches: one transaction per DB_BATCH puzzles by default. The
@@ -34,7 +34,7 @@ typedef struct gen_cli {
     uint64_t walk_limit;
     uint64_t max_draws_opt;  /* --max-draws as given (0: the default) */
     qn_gen_opts o;
-    qn_ctx *ctx;
+    cli_ctx *ctx;
     qn_solver *g;
     qn_tiers tiers;
     qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "cmd_generate.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/state.h"
-#include "quench/text.h"
-#include "quench/version.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/state.h"
+#include "base/text.h"
+#include "base/version.h"
 
 /*
  * The options that define a run's output, for finding it again: not the
@@ -124,7 +124,7 @@ int cmd_generate_setup_store(gen_cli *gc)
         rc = cmd_store_build_pack(gc->store, gc->pack, gc->build,
                                   &gc->pack_id, &gc->db_err);
     if (rc != QN_OK)
-        return qn_report(gc->ctx, &gc->db_err);
+        return cli_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
     gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->g),
                                                  qn_solver_colours(gc->g)) + 1,
@@ -309,11 +309,11 @@ int cmd_generate_print_stored(gen_cli *gc)
                    qn_plural(gc->done_run.stored, "puzzle", "puzzles"),
                    rc == 2 ? ": " : "",
                    rc == 2 ? sp.err.msg : "");
-        return qn_report(gc->ctx, &err);
+        return cli_report(gc->ctx, &err);
     }
     if (rc < 0) { /* a library code from the walk */
         cmd_out_discard(&gc->out);
-        return qn_report(gc->ctx, &err);
+        return cli_report(gc->ctx, &err);
     }
     qn_buf_adds(&gc->buf, gc->done_run.summary);
     rc = cmd_generate_close_output(gc);

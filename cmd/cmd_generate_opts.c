@@ -132,10 +132,10 @@ static int parse_presses(gen_cli *gc, const char *s)
     int rc = parse_range(s, &gc->o.lo, &gc->o.hi);
 
     if (rc == -2)
-        return qn_usage_error("generate: --presses %s is empty: A..B needs "
+        return cli_usage_error("generate: --presses %s is empty: A..B needs "
                               "1 <= B and A <= B", s);
     if (rc)
-        return qn_usage_error("generate: --presses takes A..B, got '%s'", s);
+        return cli_usage_error("generate: --presses takes A..B, got '%s'", s);
     return QN_EXIT_OK;
 }
 
@@ -152,7 +152,7 @@ static int parse_mode(gen_cli *gc, const char *s)
     else if (!strcmp(s, "spread"))
         gc->o.mode = QN_GEN_SPREAD;
     else
-        return qn_usage_error("generate: --mode takes auto, sample, "
+        return cli_usage_error("generate: --mode takes auto, sample, "
                               "exhaustive, spread or climb");
     return QN_EXIT_OK;
 }
@@ -163,12 +163,12 @@ static int parse_shard(gen_cli *gc, char *s)
     char *slash = strchr(s, '/');
 
     if (!slash)
-        return qn_usage_error("generate: --shard takes I/N");
+        return cli_usage_error("generate: --shard takes I/N");
     *slash = '\0';
     if (cmd_parse_u64(s, &gc->o.shard) ||
         cmd_parse_u64(slash + 1, &gc->o.nshards) ||
         gc->o.nshards < 1 || gc->o.shard >= gc->o.nshards)
-        return qn_usage_error("generate: --shard takes I/N with "
+        return cli_usage_error("generate: --shard takes I/N with "
                               "0 <= I < N");
     gc->shard_spec = 1;
     return QN_EXIT_OK;
@@ -196,13 +196,13 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
         /* none at all is no run: it would print a header and a summary,
          * store a run and create a pack, all for nothing */
         if (cmd_parse_u64(optarg, &gc->o.count) || gc->o.count == 0)
-            return qn_usage_error("generate: --count needs a number of "
+            return cli_usage_error("generate: --count needs a number of "
                                   "puzzles, 1 or more, got '%s'",
                                   optarg);
         break;
     case 's':
         if (qn_seed_parse(&gc->o.seed, optarg, &err))
-            return qn_usage_error("generate: %s", err.msg);
+            return cli_usage_error("generate: %s", err.msg);
         gc->have_seed = 1;
         break;
     case 'p': return parse_presses(gc, optarg);
@@ -210,18 +210,18 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
     case 'u': gc->o.unique_optimum = 1; break;
     case 'l':
         if (cmd_parse_u64(optarg, &v) || v > 1u << 30)
-            return qn_usage_error("generate: --min-lit needs a number");
+            return cli_usage_error("generate: --min-lit needs a number");
         gc->o.min_lit = (int)v;
         break;
     case 'm': return parse_mode(gc, optarg);
     case 'd':
         if (cmd_parse_u64(optarg, &gc->o.max_draws))
-            return qn_usage_error("generate: --max-draws needs a "
+            return cli_usage_error("generate: --max-draws needs a "
                                   "number");
         break;
     case 'j':
         if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
-            return qn_usage_error("generate: --jobs takes 1..256");
+            return cli_usage_error("generate: --jobs takes 1..256");
         gc->o.jobs = (int)v;
         break;
     case 'o': gc->out_path = optarg; break;
@@ -230,13 +230,13 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
     case 'S': return parse_shard(gc, optarg);
     case 'B':
         if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
-            return qn_usage_error("generate: --batch needs a number "
+            return cli_usage_error("generate: --batch needs a number "
                                   ">= 1");
         *batch_given = 1;
         break;
     case 'w':
         if (cmd_parse_u64(optarg, &gc->walk_limit))
-            return qn_usage_error("generate: --walk-limit needs a "
+            return cli_usage_error("generate: --walk-limit needs a "
                                   "number, got '%s'",
                                   optarg);
         break;
@@ -257,11 +257,11 @@ int cmd_generate_parse_opts(gen_cli *gc, int argc, char **argv)
         if ((status = take_option(gc, c, argv, &batch_given)) != QN_EXIT_OK)
             return status;
     if (optind != argc - 1)
-        return qn_usage_error("generate: name one RULES file");
+        return cli_usage_error("generate: name one RULES file");
     if (gc->pack && !gc->db_opt)
-        return qn_usage_error("generate: --pack needs --db");
+        return cli_usage_error("generate: --pack needs --db");
     if (batch_given && !gc->db_opt)
-        return qn_usage_error("generate: --batch needs --db");
+        return cli_usage_error("generate: --batch needs --db");
     if (gc->pack && cmd_check_pack_name("generate: --pack", gc->pack))
         return QN_EXIT_USAGE;
     gc->rules = argv[optind];

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cmd_generate.h"
-#include "quench/jsonw.h"
-#include "quench/state.h"
-#include "quench/version.h"
+#include "base/jsonw.h"
+#include "rules/state.h"
+#include "base/version.h"
 
 /*
  * Worker threads: one JSON line per puzzle. This runs a million times a

@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/export.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "export/export.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
+#include "base/text.h"
 
 const char cmd_import_usage[] =
     "usage: quench import FILE [--pack NAME] [--db PATH] [--json]\n"
@@ -161,7 +161,7 @@ static int json_summary(qn_buf *out, qn_jsonw *w, const char *name,
     return cmd_finish_out(out);
 }
 
-int cmd_import(int argc, char **argv, qn_ctx *ctx)
+int cmd_import(int argc, char **argv, cli_ctx *ctx)
 {
     const char *db = NULL, *name = NULL, *path, *source;
     qn_err err = QN_ERR_INIT;
@@ -189,7 +189,7 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
         }
     }
     if (optind != argc - 1)
-        return qn_usage_error("import: give exactly one FILE");
+        return cli_usage_error("import: give exactly one FILE");
     if (name && (st = cmd_check_pack_name("import: --pack", name)))
         return st;
     path = argv[optind];
@@ -198,7 +198,7 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
     k.source = source;
     qn_buf_init(&k.lines);
     if (cmd_read_all(path, QN_PACK_MAX_FILE, &text, &len, &err) != QN_OK)
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     st = qn_pack_doc_parse_json(&doc, text, len, source, &err);
     free(text);
     if (st == QN_OK && qn_pack_doc_verify(&doc, &err) != QN_OK) {
@@ -207,7 +207,7 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
         qn_pack_doc_release(&doc);
     }
     if (st != QN_OK)
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     qn_jsonw_init(&w, &out);
     if (json) {
         k.w = &w;
@@ -220,7 +220,7 @@ int cmd_import(int argc, char **argv, qn_ctx *ctx)
         if (qn_pack_import(s, &doc, name, on_kept, &k, &err) != QN_OK) {
             if (err.code != QN_EDB && err.code != QN_EBUSY)
                 qn_err_source(&err, source);
-            st = qn_report(ctx, &err);
+            st = cli_report(ctx, &err);
         } else {
             fputs(k.lines.buf, stderr);
             if (json)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #define MAX_LINKS 40 /* symbolic links followed, as Linux's ELOOP limit */
 

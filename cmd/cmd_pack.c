@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/export.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "export/export.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
+#include "base/text.h"
 
 const char cmd_pack_usage[] =
     "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...] [--json]\n"
@@ -128,7 +128,7 @@ const cmd_grammar cmd_pack_grammar = {
 };
 
 typedef struct pack_cmd {
-    const qn_ctx *ctx;
+    const cli_ctx *ctx;
     qn_store *s;
     int json, names;
     qn_buf out;
@@ -138,7 +138,7 @@ typedef struct pack_cmd {
 
 static int fail(pack_cmd *pc, qn_err *err)
 {
-    return qn_report(pc->ctx, err);
+    return cli_report(pc->ctx, err);
 }
 
 static int parse_pos(const char *s, int64_t *out)
@@ -146,7 +146,7 @@ static int parse_pos(const char *s, int64_t *out)
     uint64_t v;
 
     if (cmd_parse_u64(s, &v) != 0 || v < 1 || v > (uint64_t)INT64_MAX)
-        return qn_usage_error("pack: '%s' is not a position (1, 2, ...)", s);
+        return cli_usage_error("pack: '%s' is not a position (1, 2, ...)", s);
     *out = (int64_t)v;
     return QN_EXIT_OK;
 }
@@ -161,7 +161,7 @@ static int resolve(pack_cmd *pc, const char *ref, int64_t *out)
 
     /* not a reference, or one naming two puzzles: the argument's fault */
     if (rc == QN_EINVAL)
-        return qn_usage_error("pack: %s", err.msg);
+        return cli_usage_error("pack: %s", err.msg);
     if (rc != QN_OK) {
         qn_err_source(&err, qn_store_path(pc->s));
         return fail(pc, &err);
@@ -367,13 +367,13 @@ static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
         case 'n': o->names = 1; break;
         case 'J':
             if (cmd_parse_u64(optarg, &o->jobs) || o->jobs > 1024)
-                return qn_usage_error("pack build: --jobs needs 0..1024, "
+                return cli_usage_error("pack build: --jobs needs 0..1024, "
                                       "got '%s'",
                                       optarg);
             break;
         case 'B':
             if (cmd_parse_u64(optarg, &o->budget) || o->budget == 0)
-                return qn_usage_error("pack build: --plan-budget needs a "
+                return cli_usage_error("pack build: --plan-budget needs a "
                                       "positive number of states, got "
                                       "'%s'",
                                       optarg);
@@ -387,9 +387,9 @@ static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
         }
     }
     if (o->names && o->json)
-        return qn_usage_error("pack list: --names or --json, not both");
+        return cli_usage_error("pack list: --names or --json, not both");
     if (o->svg && o->json)
-        return qn_usage_error("pack show: --svg or --json, not both");
+        return cli_usage_error("pack show: --svg or --json, not both");
     *first = optind;
     return QN_EXIT_OK;
 }
@@ -493,7 +493,7 @@ typedef struct pack_args {
 static int need(const pack_args *pa, int ok, const char *what)
 {
     return ok ? QN_EXIT_OK
-              : qn_usage_error("pack %s: expected %s", pa->sub, what);
+              : cli_usage_error("pack %s: expected %s", pa->sub, what);
 }
 
 /* The edits of one existing pack: its operands (nargs of them, what
@@ -822,7 +822,7 @@ static int wants_plan(int n, char **args)
     return 0;
 }
 
-int cmd_pack(int argc, char **argv, qn_ctx *ctx)
+int cmd_pack(int argc, char **argv, cli_ctx *ctx)
 {
     const cmd_grammar *sub;
     pack_cmd pc;
@@ -837,7 +837,7 @@ int cmd_pack(int argc, char **argv, qn_ctx *ctx)
         return st;
     if (n == 0 || !(sub = cmd_find_sub(&cmd_pack_grammar, args[0]))) {
         st = n ? cmd_bad_subcommand("pack", args[0], &cmd_pack_grammar)
-               : qn_usage_error("pack: expected a subcommand (see 'quench "
+               : cli_usage_error("pack: expected a subcommand (see 'quench "
                                 "pack --help')");
         free(args);
         return st;

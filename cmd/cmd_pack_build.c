@@ -10,11 +10,11 @@
 
 #include "cmd.h"
 #include "cmd_generate.h"
-#include "quench/campaign.h"
-#include "quench/jsonw.h"
-#include "quench/recipe.h"
-#include "quench/store.h"
-#include "quench/text.h"
+#include "campaign/campaign.h"
+#include "base/jsonw.h"
+#include "rules/recipe.h"
+#include "store/store.h"
+#include "base/text.h"
 
 static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
                      const qn_campaign_part *p)
@@ -199,7 +199,7 @@ static void build_report(qn_buf *out, int json, qn_store *s,
                     qn_plural(st->draws, "draw", "draws"));
 }
 
-int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe, int plan,
+int cmd_pack_build(const cli_ctx *ctx, qn_store *s, const char *recipe, int plan,
                    int jobs, uint64_t budget, int json, qn_buf *out)
 {
     qn_recipe *r = NULL;
@@ -236,8 +236,8 @@ int cmd_pack_build(const qn_ctx *ctx, qn_store *s, const char *recipe, int plan,
     /* out of draws: the target, with the variety, is too rare to fill;
      * 75 as generate says it */
     if (rc == QN_ELIMIT && building) {
-        qn_report(ctx, &err);
+        cli_report(ctx, &err);
         return QN_EXIT_TEMPFAIL;
     }
-    return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+    return rc == QN_OK ? QN_EXIT_OK : cli_report(ctx, &err);
 }

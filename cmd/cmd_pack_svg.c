@@ -6,15 +6,15 @@
 #include <stdlib.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/distrib.h"
-#include "quench/export.h"
-#include "quench/gen.h"
-#include "quench/mem.h"
-#include "quench/solver.h"
-#include "quench/store.h"
-#include "quench/svg.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "generate/distrib.h"
+#include "export/export.h"
+#include "generate/gen.h"
+#include "base/mem.h"
+#include "solve/solver.h"
+#include "store/store.h"
+#include "export/svg.h"
+#include "base/text.h"
 
 /*
  * The rule's distribution for pack show --svg into *h: exact when the rule

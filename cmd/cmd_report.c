@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "base/text.h"
 
-int qn_exit_for(qn_code code)
+int cli_exit_for(qn_code code)
 {
     switch (code) {
     case QN_OK: return QN_EXIT_OK;
@@ -87,7 +87,7 @@ static void show_source_line(const qn_err *err)
     fclose(f);
 }
 
-int qn_report(const qn_ctx *ctx, const qn_err *err)
+int cli_report(const cli_ctx *ctx, const qn_err *err)
 {
     char where[300];
 
@@ -97,10 +97,10 @@ int qn_report(const qn_ctx *ctx, const qn_err *err)
     put_line(where, err->msg);
     if (ctx && ctx->verbose)
         show_source_line(err);
-    return qn_exit_for(err->code);
+    return cli_exit_for(err->code);
 }
 
-int qn_usage_error(const char *fmt, ...)
+int cli_usage_error(const char *fmt, ...)
 {
     qn_buf msg = QN_BUF_INIT;
     va_list ap;

@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/distrib.h"
-#include "quench/gen.h"
-#include "quench/grid.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/minpress.h"
-#include "quench/rules.h"
-#include "quench/system.h"
-#include "quench/text.h"
+#include "base/buf.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
+#include "bigboard/grid.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "engine/minpress.h"
+#include "rules/rules.h"
+#include "engine/system.h"
+#include "base/text.h"
 
 #define SAMPLE_MAX 10000000 /* --sample: states graded, at most */
 /* Every label of the text report is this wide ("every state solvable: "),
@@ -113,7 +113,7 @@ typedef struct checked {
 } checked;
 
 /* A big grid rule passes check when one of the grid.h methods takes it. */
-static int check_grid(const qn_ctx *ctx, checked *ck, const char *path,
+static int check_grid(const cli_ctx *ctx, checked *ck, const char *path,
                       const qn_grid_rule *g, qn_err *err)
 {
     qn_grid *solver = NULL;
@@ -167,7 +167,7 @@ static void json_error(qn_jsonw *w, const qn_err *err)
 }
 
 /* A rule of the dense model passed: say so. */
-static void dense_ok(const qn_ctx *ctx, checked *ck, const char *path,
+static void dense_ok(const cli_ctx *ctx, checked *ck, const char *path,
                      const qn_rules *r)
 {
     int n = qn_rules_ncells(r);
@@ -186,7 +186,7 @@ static void dense_ok(const qn_ctx *ctx, checked *ck, const char *path,
 }
 
 /* One file: loaded and reported; 0, or the exit status of its error. */
-static int check_one(const qn_ctx *ctx, checked *ck, const char *path)
+static int check_one(const cli_ctx *ctx, checked *ck, const char *path)
 {
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
@@ -206,7 +206,7 @@ static int check_one(const qn_ctx *ctx, checked *ck, const char *path)
     qn_rules_free(r);
     if (rc != QN_OK) {
         ck->nfailed++;
-        ex = qn_report(ctx, &err);
+        ex = cli_report(ctx, &err);
         if (ck->json) {
             qn_jsonw_key(&ck->w, "ok"), qn_jsonw_bool(&ck->w, 0);
             json_error(&ck->w, &err);
@@ -217,7 +217,7 @@ static int check_one(const qn_ctx *ctx, checked *ck, const char *path)
     return ex;
 }
 
-static int rules_check(int argc, char **argv, qn_ctx *ctx)
+static int rules_check(int argc, char **argv, cli_ctx *ctx)
 {
     int status = QN_EXIT_OK, c;
     checked ck;
@@ -231,7 +231,7 @@ static int rules_check(int argc, char **argv, qn_ctx *ctx)
         ck.json = 1;
     }
     if (optind >= argc)
-        return qn_usage_error("rules check: name at least one FILE");
+        return cli_usage_error("rules check: name at least one FILE");
     qn_buf_init(&ck.out);
     qn_jsonw_init(&ck.w, &ck.out);
     if (ck.json) {
@@ -691,7 +691,7 @@ static void tiers_text(qn_buf *out, const dist_info *di)
                     (unsigned long long)di->tiers.hi[i]);
 }
 
-static int rules_show(int argc, char **argv, qn_ctx *ctx)
+static int rules_show(int argc, char **argv, cli_ctx *ctx)
 {
     int json = 0, matrix = 0, tiers = 0, csv = 0, c, rc, status;
     uint64_t nsample;
@@ -717,7 +717,7 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         else if (c == 's' &&
                  (cmd_parse_u64(optarg, &nsample) || nsample < 1 ||
                   nsample > SAMPLE_MAX))
-            return qn_usage_error("rules show: --sample takes 1..%d",
+            return cli_usage_error("rules show: --sample takes 1..%d",
                                   SAMPLE_MAX);
         else if (c == 's')
             di.nsample = (size_t)nsample;
@@ -728,7 +728,7 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
         else if (c == 'F' && !strcmp(optarg, "csv"))
             csv = 1, json = 0, di.wanted = 1;
         else if (c == 'F')
-            return qn_usage_error("rules show: --format takes text, json or "
+            return cli_usage_error("rules show: --format takes text, json or "
                                   "csv, not '%s'",
                                   optarg);
         else if (c == 'g')
@@ -737,9 +737,9 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
             return cmd_bad_option("rules show", argv, show_opts, NULL);
     }
     if (optind != argc - 1)
-        return qn_usage_error("rules show: name exactly one FILE");
+        return cli_usage_error("rules show: name exactly one FILE");
     if (tiers && (json || csv || matrix || di.wanted || di.nsample))
-        return qn_usage_error("rules show: --tiers goes alone (the tiers "
+        return cli_usage_error("rules show: --tiers goes alone (the tiers "
                               "are in --json too)");
     rc = qn_rules_load_file(&r, argv[optind], &err);
     if (rc == QN_OK)
@@ -748,11 +748,11 @@ static int rules_show(int argc, char **argv, qn_ctx *ctx)
     if (rc != QN_OK) {
         if (!err.source[0])
             qn_err_source(&err, argv[optind]);
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     if (dist_info_init(&di, r, &err) != QN_OK) {
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     if (di.wanted)
@@ -784,14 +784,14 @@ done:
     return status;
 }
 
-int cmd_rules(int argc, char **argv, qn_ctx *ctx)
+int cmd_rules(int argc, char **argv, cli_ctx *ctx)
 {
     const cmd_grammar *sub;
 
     if (cmd_wants_help(argc, argv, cmd_rules_usage))
         return QN_EXIT_OK;
     if (argc < 2)
-        return qn_usage_error("rules: expected 'check', 'show' or 'table' "
+        return cli_usage_error("rules: expected 'check', 'show' or 'table' "
                               "(see 'quench rules --help')");
     if (!(sub = cmd_find_sub(&cmd_rules_grammar, argv[1])))
         return cmd_bad_subcommand("rules", argv[1], &cmd_rules_grammar);

@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/distrib.h"
-#include "quench/distrib_exact.h"
-#include "quench/gen.h"
-#include "quench/mem.h"
-#include "quench/svg.h"
-#include "quench/system.h"
-#include "quench/text.h"
+#include "generate/distrib.h"
+#include "generate/distrib_exact.h"
+#include "generate/gen.h"
+#include "base/mem.h"
+#include "export/svg.h"
+#include "engine/system.h"
+#include "base/text.h"
 
 /* The kernel as a group (rules show and rules table): "(Z/8)^2 x (Z/2)^2",
  * largest factors first; "trivial". */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/human.h"
-#include "quench/jsonw.h"
-#include "quench/solver.h"
+#include "solve/human.h"
+#include "base/jsonw.h"
+#include "solve/solver.h"
 
 typedef struct human_info {
     int ok; /* 0: the ladder could not be built (err) */

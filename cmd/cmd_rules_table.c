@@ -11,16 +11,16 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/distrib.h"
-#include "quench/distrib_exact.h"
-#include "quench/jsonw.h"
-#include "quench/layout.h"
-#include "quench/mem.h"
-#include "quench/minpress.h"
-#include "quench/rules.h"
-#include "quench/svg.h"
-#include "quench/system.h"
+#include "base/buf.h"
+#include "generate/distrib.h"
+#include "generate/distrib_exact.h"
+#include "base/jsonw.h"
+#include "rules/layout.h"
+#include "base/mem.h"
+#include "engine/minpress.h"
+#include "rules/rules.h"
+#include "export/svg.h"
+#include "engine/system.h"
 
 #define MAX_ROWS 4096          /* rows of one table */
 #define MAX_COLOURS 64         /* entries of --colours */
@@ -385,7 +385,7 @@ static int plot(qn_buf *out, const char *name, const row *rows, size_t n,
 }
 
 /* Every row, in order (sizes, then colours); nothing printed on error. */
-static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
+static int table_rows(const cli_ctx *ctx, qn_rules_spec *spec, const char *path,
                       span sw, span sh, int square, const unsigned *ks,
                       size_t nk, row **rows_out, size_t *n_out)
 {
@@ -398,11 +398,11 @@ static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
     qn_err err = QN_ERR_INIT;
 
     if (nsizes * nk > MAX_ROWS)
-        return qn_usage_error("rules table: %zu rows asked, at most %d",
+        return cli_usage_error("rules table: %zu rows asked, at most %d",
                               nsizes * nk, MAX_ROWS);
     /* the largest board first: refused before any row is computed */
     if ((long)sw.hi * (square ? sw.hi : sh.hi) > QN_RULES_MAX_CELLS)
-        return qn_usage_error("rules table: a %dx%d board has more than %d "
+        return cli_usage_error("rules table: a %dx%d board has more than %d "
                               "cells (the dense model)",
                               sw.hi, square ? sw.hi : sh.hi,
                               QN_RULES_MAX_CELLS);
@@ -417,14 +417,14 @@ static int table_rows(const qn_ctx *ctx, qn_rules_spec *spec, const char *path,
                 for (size_t i = 0; i < n; i++)
                     row_release(&rows[i]);
                 free(rows);
-                return qn_report(ctx, &err);
+                return cli_report(ctx, &err);
             }
         }
     *rows_out = rows, *n_out = n;
     return QN_EXIT_OK;
 }
 
-int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
+int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
 {
     int c, fmt = FMT_TEXT, have_size = 0, square = 1, status;
     const char *svg = NULL;
@@ -441,14 +441,14 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
     while ((c = getopt_long(argc, argv, "", cmd_rules_table_opts, NULL)) !=
            -1) {
         if (c == 'z' && parse_sizes(optarg, &sw, &sh, &square))
-            return qn_usage_error("rules table: --size takes N, A..B "
+            return cli_usage_error("rules table: --size takes N, A..B "
                                   "(square boards) or WxH with W and H "
                                   "each N or A..B (sides 1..%d), not '%s'",
                                   QN_LAYOUT_MAX_SIDE, optarg);
         else if (c == 'z')
             have_size = 1;
         else if (c == 'c' && parse_colours(optarg, ks, &nk))
-            return qn_usage_error("rules table: --colours takes a list of "
+            return cli_usage_error("rules table: --colours takes a list of "
                                   "K or A..B (2..255, at most %d), not '%s'",
                                   MAX_COLOURS, optarg);
         else if (c == 'f' && !strcmp(optarg, "text"))
@@ -458,7 +458,7 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
         else if (c == 'f' && !strcmp(optarg, "json"))
             fmt = FMT_JSON;
         else if (c == 'f')
-            return qn_usage_error("rules table: --format takes text, csv or "
+            return cli_usage_error("rules table: --format takes text, csv or "
                                   "json, not '%s'",
                                   optarg);
         else if (c == 'g')
@@ -468,13 +468,13 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
                                   NULL);
     }
     if (optind != argc - 1)
-        return qn_usage_error("rules table: name exactly one FILE");
+        return cli_usage_error("rules table: name exactly one FILE");
     if (!have_size)
-        return qn_usage_error("rules table: --size is required (e.g. "
+        return cli_usage_error("rules table: --size is required (e.g. "
                               "--size 1..30)");
     qn_rules_spec_init(&spec);
     if (qn_rules_read_spec(&spec, argv[optind], &err) != QN_OK) {
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     if (!spec.has_grid) {
@@ -482,7 +482,7 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
                    "rules table resizes grid boards only");
         qn_err_source(&err,
                       strcmp(argv[optind], "-") ? argv[optind] : "<stdin>");
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     if (!nk)
@@ -493,7 +493,7 @@ int cmd_rules_table(int argc, char **argv, qn_ctx *ctx)
         goto done;
     if (svg) {
         if (plot(&out, spec.name ? spec.name : "", rows, nrows, square)) {
-            status = qn_usage_error("rules table: --svg draws at most %d "
+            status = cli_usage_error("rules table: --svg draws at most %d "
                                     "lines (colour counts times heights)",
                                     MAX_LINES);
             goto done;

@@ -11,14 +11,14 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/export.h"
-#include "quench/human.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
-#include "quench/submit.h"
-#include "quench/term.h"
-#include "quench/text.h"
+#include "export/export.h"
+#include "solve/human.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
+#include "validate/submit.h"
+#include "export/term.h"
+#include "base/text.h"
 
 #define MAX_STATE_FILE ((size_t)1 << 20)
 
@@ -61,7 +61,7 @@ int cmd_colour_for(FILE *f, const char *cmd, const char *when)
     qn_term_when w = QN_TERM_AUTO;
 
     if (when && qn_term_parse_when(when, &w) != 0) {
-        qn_usage_error("%s: --color needs auto, always or never, got '%s'",
+        cli_usage_error("%s: --color needs auto, always or never, got '%s'",
                        cmd, when);
         return -1;
     }
@@ -101,7 +101,7 @@ static int parse_opts(show_opts *o, int argc, char **argv)
         case 'c': o->color = optarg; break;
         case 'n':
             if (cmd_parse_u64(optarg, &o->position) || o->position < 1)
-                return qn_usage_error("show: --position needs 1, 2, ..., "
+                return cli_usage_error("show: --position needs 1, 2, ..., "
                                       "got '%s'",
                                       optarg);
             break;
@@ -114,22 +114,22 @@ static int parse_opts(show_opts *o, int argc, char **argv)
     if (optind < argc)
         o->file = argv[optind++];
     if (optind < argc)
-        return qn_usage_error("show: unexpected '%s'", argv[optind]);
+        return cli_usage_error("show: unexpected '%s'", argv[optind]);
     if (o->pack)
         return o->arg || o->state
-                   ? qn_usage_error("show: --pack draws a pack's puzzles: "
+                   ? cli_usage_error("show: --pack draws a pack's puzzles: "
                                     "no ID, RULES or state")
                    : QN_EXIT_OK;
     if (o->position)
-        return qn_usage_error("show: --position goes with --pack");
+        return cli_usage_error("show: --position goes with --pack");
     if (!o->arg)
-        return qn_usage_error("show: name a puzzle ID, --pack NAME or a "
+        return cli_usage_error("show: name a puzzle ID, --pack NAME or a "
                               "RULES file");
     if (o->state && o->file)
-        return qn_usage_error("show: give the state as --state S or one "
+        return cli_usage_error("show: give the state as --state S or one "
                               "FILE, not both");
     if (o->db && (o->state || o->file || !cmd_is_puzzle_ref(o->arg)))
-        return qn_usage_error("show: --db goes with a puzzle ID or --pack");
+        return cli_usage_error("show: --db goes with a puzzle ID or --pack");
     return QN_EXIT_OK;
 }
 
@@ -190,7 +190,7 @@ static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
 }
 
 /* Parse the state text under r; report (as `source`) on failure. */
-static int parse_state(const qn_ctx *ctx, const qn_rules *r, uint8_t *cells,
+static int parse_state(const cli_ctx *ctx, const qn_rules *r, uint8_t *cells,
                        const char *text, size_t len, const char *source)
 {
     qn_err err = QN_ERR_INIT;
@@ -199,10 +199,10 @@ static int parse_state(const qn_ctx *ctx, const qn_rules *r, uint8_t *cells,
                               text, len, &err) == QN_OK)
         return QN_EXIT_OK;
     qn_err_source(&err, source);
-    return qn_report(ctx, &err);
+    return cli_report(ctx, &err);
 }
 
-static int show_id(const qn_ctx *ctx, const show_opts *o, int colour,
+static int show_id(const cli_ctx *ctx, const show_opts *o, int colour,
                    qn_buf *out)
 {
     qn_rules *r = NULL;
@@ -227,7 +227,7 @@ static int show_id(const qn_ctx *ctx, const show_opts *o, int colour,
     return st;
 }
 
-static int show_rules(const qn_ctx *ctx, const show_opts *o, int colour,
+static int show_rules(const cli_ctx *ctx, const show_opts *o, int colour,
                       qn_buf *out)
 {
     qn_err err = QN_ERR_INIT;
@@ -238,7 +238,7 @@ static int show_rules(const qn_ctx *ctx, const show_opts *o, int colour,
     int st;
 
     if (qn_rules_load_file(&r, o->arg, &err) != QN_OK)
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     cells = QN_NEWN((size_t)qn_rules_ncells(r), uint8_t);
     if (o->state) {
         st = parse_state(ctx, r, cells, o->state, strlen(o->state), "--state");
@@ -246,7 +246,7 @@ static int show_rules(const qn_ctx *ctx, const show_opts *o, int colour,
         const char *name = strcmp(o->file, "-") ? o->file : "<stdin>";
         st = cmd_read_all(o->file, MAX_STATE_FILE, &text, &len, &err) == QN_OK
                  ? parse_state(ctx, r, cells, text, len, name)
-                 : qn_report(ctx, &err);
+                 : cli_report(ctx, &err);
     } else {
         memcpy(cells, qn_rules_goal(r), (size_t)qn_rules_ncells(r));
         st = QN_EXIT_OK;
@@ -264,7 +264,7 @@ static int show_rules(const qn_ctx *ctx, const show_opts *o, int colour,
     return st;
 }
 
-static int show_pack(const qn_ctx *ctx, const show_opts *o, int colour,
+static int show_pack(const cli_ctx *ctx, const show_opts *o, int colour,
                      qn_buf *out)
 {
     qn_store *s = NULL;
@@ -279,7 +279,7 @@ static int show_pack(const qn_ctx *ctx, const show_opts *o, int colour,
     if (qn_pack_doc_load(&doc, s, o->pack, &err) != QN_OK) {
         qn_err_source(&err, path);
         qn_store_close(s);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     qn_store_close(s);
     if (o->position > doc.npuzzles) {
@@ -289,7 +289,7 @@ static int show_pack(const qn_ctx *ctx, const show_opts *o, int colour,
                    doc.npuzzles == 1 ? "" : "s");
         qn_err_source(&err, path);
         qn_pack_doc_release(&doc);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     for (size_t i = 0; i < doc.npuzzles; i++) {
         const qn_pack_puzzle *p = &doc.puzzles[i];
@@ -311,7 +311,7 @@ static int show_pack(const qn_ctx *ctx, const show_opts *o, int colour,
     return st;
 }
 
-int cmd_show(int argc, char **argv, qn_ctx *ctx)
+int cmd_show(int argc, char **argv, cli_ctx *ctx)
 {
     show_opts o;
     qn_buf out = QN_BUF_INIT;

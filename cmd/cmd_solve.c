@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/netpbm.h"
-#include "quench/state.h"
-#include "quench/submit.h"
-#include "quench/text.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "bigboard/netpbm.h"
+#include "rules/state.h"
+#include "validate/submit.h"
+#include "base/text.h"
 
 #define MAX_STATE_FILE ((size_t)64 << 20)
 
@@ -41,7 +41,7 @@ static int read_pnm_state(const qn_rules *r, uint8_t *cells, char *text,
 
 
 /* Read the state from --state, --fill or the file into cells. */
-static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
+static int read_state(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r,
                       uint8_t *cells)
 {
     qn_err err = QN_ERR_INIT;
@@ -70,11 +70,11 @@ static int read_state(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
         qn_err_source(&err, strcmp(o->file, "-") ? o->file : "<stdin>");
         free(text);
     }
-    return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+    return rc == QN_OK ? QN_EXIT_OK : cli_report(ctx, &err);
 }
 
 /* -o: the plan as an image (grid boards without holes only). */
-static int write_plan(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
+static int write_plan(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r,
                       const uint8_t *plan)
 {
     const qn_layout *l = qn_rules_layout(r);
@@ -86,7 +86,7 @@ static int write_plan(const qn_ctx *ctx, const solve_opts *o, const qn_rules *r,
         qn_err_set(&err, QN_EINVAL, 0, 0,
                    "-o writes images, which need a grid board without "
                    "holes");
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     qn_pnm_write_buf(&img, l->w, l->h, qn_rules_colours(r), plan,
                      o->plain ? 0 : QN_PNM_RAW, NULL);
@@ -243,7 +243,7 @@ static void solve_json(qn_jsonw *w, const qn_solver *g, const qn_answer *a,
 }
 
 /* Load RULES at --size: the dense model, or a big grid (*r NULL). */
-static int load(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+static int load(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
                 qn_solver **g, qn_grid_rule *grid)
 {
     qn_err err = QN_ERR_INIT;
@@ -255,14 +255,14 @@ static int load(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
         return QN_EXIT_OK;
     if (!err.source[0])
         qn_err_source(&err, o->rules);
-    return qn_report(ctx, &err);
+    return cli_report(ctx, &err);
 }
 
 
 /* What the report adds on request: the solutions (--all, --optimal) and
  * the plan played (--steps), drawn in colour where the report goes to a
  * terminal that shows it (-o - sends the report to stderr). */
-static int more(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
                 const qn_answer *a, const uint8_t *cells, qn_buf *out,
                 qn_jsonw *w)
 {
@@ -283,7 +283,7 @@ static int more(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
     return cmd_solve_steps(o, g, cells, a->plan, out, w, colour);
 }
 
-int cmd_solve(int argc, char **argv, qn_ctx *ctx)
+int cmd_solve(int argc, char **argv, cli_ctx *ctx)
 {
     solve_opts o;
     qn_rules *r = NULL;

@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/file.h"
-#include "quench/grid.h"
-#include "quench/jsonw.h"
-#include "quench/netpbm.h"
+#include "base/file.h"
+#include "bigboard/grid.h"
+#include "base/jsonw.h"
+#include "bigboard/netpbm.h"
 
 /* The state from --fill or an image file (- is stdin). */
-static int read_grid_state(const qn_ctx *ctx, const solve_opts *o,
+static int read_grid_state(const cli_ctx *ctx, const solve_opts *o,
                            qn_grid_state *s)
 {
     qn_err err = QN_ERR_INIT;
@@ -34,17 +34,17 @@ static int read_grid_state(const qn_ctx *ctx, const solve_opts *o,
                    "boards of more than %d cells take their state as an "
                    "image (FILE) or --fill, not --state",
                    QN_RULES_MAX_CELLS);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     name = strcmp(o->file, "-") ? o->file : "<stdin>";
     if (qn_file_open_read(&f, o->file, &err) != QN_OK)
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     rc = qn_grid_state_read_pnm(s, f, &err);
     qn_file_close(f);
     if (rc == QN_OK)
         return QN_EXIT_OK;
     qn_err_source(&err, name);
-    return qn_report(ctx, &err);
+    return cli_report(ctx, &err);
 }
 
 /* "1", "16", "2^3999" or "about 2^12.7": the number of solutions. */
@@ -136,7 +136,7 @@ static void report_json(qn_buf *out, const solve_opts *o, const qn_grid_rule *r,
     qn_buf_addc(out, '\n');
 }
 
-int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
+int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,
                    const qn_grid_rule *r)
 {
     qn_err err = QN_ERR_INIT;
@@ -147,13 +147,13 @@ int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
     int status, rc, replay = 0;
 
     if (o->all || o->optimal || o->steps)
-        return qn_usage_error("solve: %s is for boards of at most %d cells",
+        return cli_usage_error("solve: %s is for boards of at most %d cells",
                               o->steps ? "--steps" : o->all ? "--all"
                                                             : "--optimal",
                               QN_RULES_MAX_CELLS);
     if (qn_grid_new(&g, r, &err) != QN_OK) {
         qn_err_source(&err, o->rules);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     qn_grid_state_init(&s, r->w, r->h, r->k);
     qn_grid_state_init(&x, r->w, r->h, r->k);
@@ -161,7 +161,7 @@ int cmd_solve_grid(const qn_ctx *ctx, const solve_opts *o,
         goto done;
     rc = qn_grid_min_presses(g, &x, &a, &s, &err);
     if (rc != QN_OK && rc != QN_EUNSOLVABLE) {
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     if (rc == QN_OK)

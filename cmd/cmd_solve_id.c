@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/mem.h"
-#include "quench/rules.h"
-#include "quench/solver.h"
-#include "quench/store.h"
+#include "base/mem.h"
+#include "rules/rules.h"
+#include "solve/solver.h"
+#include "store/store.h"
 
 typedef struct id_load {
     qn_rules **r;
@@ -38,7 +38,7 @@ static int take_row(void *ctx, const qn_store_row *row)
     return 0;
 }
 
-int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
+int cmd_load_stored(const cli_ctx *ctx, const char *cmd, const char *db,
                     const char *ref, qn_rules **r, char **state,
                     cmd_stored *info)
 {
@@ -60,17 +60,17 @@ int cmd_load_stored(const qn_ctx *ctx, const char *cmd, const char *db,
     rc = qn_store_puzzle_resolve(s, ref, &row, &err);
     if (rc == QN_EINVAL) {
         qn_store_close(s);
-        return qn_usage_error("%s: %s", cmd, err.msg);
+        return cli_usage_error("%s: %s", cmd, err.msg);
     }
     if (rc == QN_OK)
         rc = qn_store_puzzle_row(s, row, take_row, &l, &err);
     if (rc != QN_OK && !err.source[0])
         qn_err_source(&err, path);
     qn_store_close(s);
-    return rc == QN_OK ? QN_EXIT_OK : qn_report(ctx, &err);
+    return rc == QN_OK ? QN_EXIT_OK : cli_report(ctx, &err);
 }
 
-int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
+int cmd_solve_load_id(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
                       qn_solver **g, char **state)
 {
     qn_err err = QN_ERR_INIT;
@@ -83,5 +83,5 @@ int cmd_solve_load_id(const qn_ctx *ctx, const solve_opts *o, qn_rules **r,
     free(*state);
     *state = NULL;
     qn_err_source(&err, cmd_db_path(o->db));
-    return qn_report(ctx, &err);
+    return cli_report(ctx, &err);
 }

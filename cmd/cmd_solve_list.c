@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/plans.h"
-#include "quench/state.h"
-#include "quench/term.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "solve/plans.h"
+#include "rules/state.h"
+#include "export/term.h"
 
 /*
  * Keep memory flat however long the listing: write what is ready, unless
@@ -77,7 +77,7 @@ static void list_json(qn_jsonw *w, const qn_plans *p, const solve_opts *o)
         qn_jsonw_null(w);
 }
 
-int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
                    const uint8_t *cells, qn_buf *out, qn_jsonw *w)
 {
     qn_plans p;
@@ -86,7 +86,7 @@ int cmd_solve_list(const qn_ctx *ctx, const solve_opts *o, const qn_solver *g,
 
     if (qn_plans_find(&p, g, cells, o->limit, o->optimal, &err) != QN_OK) {
         qn_plans_release(&p);
-        return qn_report(ctx, &err);
+        return cli_report(ctx, &err);
     }
     if (w)
         list_json(w, &p, o);

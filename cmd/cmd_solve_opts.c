@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "quench/plans.h"
-#include "quench/term.h"
+#include "solve/plans.h"
+#include "export/term.h"
 
 const char cmd_solve_usage[] =
     "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
@@ -141,7 +141,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             break;
         case 'f':
             if (cmd_parse_u64(optarg, &v) || v > 254)
-                return qn_usage_error("solve: --fill needs a colour 0..254, "
+                return cli_usage_error("solve: --fill needs a colour 0..254, "
                                       "got '%s'",
                                       optarg);
             o->has_fill = 1;
@@ -149,7 +149,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             break;
         case 'z':
             if (parse_size(optarg, &o->sw, &o->sh))
-                return qn_usage_error("solve: --size needs WxH with sides "
+                return cli_usage_error("solve: --size needs WxH with sides "
                                       "1..%d, got '%s'",
                                       QN_GRID_MAX_SIDE, optarg);
             break;
@@ -167,7 +167,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             break;
         case 'c':
             if (qn_term_parse_when(optarg, &when))
-                return qn_usage_error("solve: --color needs auto, always or "
+                return cli_usage_error("solve: --color needs auto, always or "
                                       "never, got '%s'",
                                       optarg);
             o->color = optarg;
@@ -176,12 +176,12 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             limit_given = 1;
             if (cmd_parse_u64(optarg, &o->limit) || o->limit < 1 ||
                 o->limit > QN_PLANS_MAX)
-                return qn_usage_error("solve: --limit needs 1..%d, got '%s'",
+                return cli_usage_error("solve: --limit needs 1..%d, got '%s'",
                                       QN_PLANS_MAX, optarg);
             break;
         case 'w':
             if (cmd_parse_u64(optarg, &o->walk_limit))
-                return qn_usage_error("solve: --walk-limit needs a number, "
+                return cli_usage_error("solve: --walk-limit needs a number, "
                                       "got '%s'",
                                       optarg);
             break;
@@ -190,19 +190,19 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         }
     }
     if (o->all && o->optimal)
-        return qn_usage_error("solve: --all lists every solution, --optimal "
+        return cli_usage_error("solve: --all lists every solution, --optimal "
                               "the optimal ones: give one");
     if (limit_given && !o->all && !o->optimal)
-        return qn_usage_error("solve: --limit is for --all or --optimal");
+        return cli_usage_error("solve: --limit is for --all or --optimal");
     if (o->id)
         return optind < argc || o->state || o->has_fill || o->sw
-                   ? qn_usage_error("solve: --id names the puzzle and its "
+                   ? cli_usage_error("solve: --id names the puzzle and its "
                                     "rule: no RULES, state or --size")
                    : QN_EXIT_OK;
     if (o->db)
-        return qn_usage_error("solve: --db goes with --id");
+        return cli_usage_error("solve: --db goes with --id");
     if (optind >= argc)
-        return qn_usage_error("solve: name a RULES file");
+        return cli_usage_error("solve: name a RULES file");
     o->rules = argv[optind++];
     if (optind < argc)
         o->file = argv[optind++];
@@ -211,14 +211,14 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         o->state = NULL;
     }
     if (optind < argc || !!o->state + !!o->file + o->has_fill != 1)
-        return qn_usage_error("solve: give the state as one of --state S, "
+        return cli_usage_error("solve: give the state as one of --state S, "
                               "--fill V or one FILE (or -)");
     if (o->plain && !o->output)
-        return qn_usage_error("solve: --plain is for the -o image");
+        return cli_usage_error("solve: --plain is for the -o image");
     return QN_EXIT_OK;
 }
 
-int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k)
+int cmd_solve_check_fill(const cli_ctx *ctx, const solve_opts *o, unsigned k)
 {
     qn_err err = QN_ERR_INIT;
 
@@ -226,7 +226,7 @@ int cmd_solve_check_fill(const qn_ctx *ctx, const solve_opts *o, unsigned k)
         return 0;
     qn_err_set(&err, QN_EINVAL, 0, 0,
                "--fill %u is not a colour: the rule has %u", o->fill, k);
-    qn_report(ctx, &err);
+    cli_report(ctx, &err);
     return -1;
 }
 

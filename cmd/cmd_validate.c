@@ -10,17 +10,17 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/verdict.h"
-#include "quench/jsonw.h"
-#include "quench/distrib.h"
-#include "quench/file.h"
-#include "quench/mem.h"
-#include "quench/state.h"
-#include "quench/store.h"
-#include "quench/submit.h"
-#include "quench/text.h"
-#include "quench/verdict_stream.h"
-#include "quench/version.h"
+#include "validate/verdict.h"
+#include "base/jsonw.h"
+#include "generate/distrib.h"
+#include "base/file.h"
+#include "base/mem.h"
+#include "rules/state.h"
+#include "store/store.h"
+#include "validate/submit.h"
+#include "base/text.h"
+#include "validate/verdict_stream.h"
+#include "base/version.h"
 
 const char cmd_validate_usage[] =
     "usage: quench validate RULES [FILE|-] [--jsonl|--json] [--from "
@@ -118,7 +118,7 @@ static int parse_opts(vopts *o, int argc, char **argv)
         case 'j': o->out = OUT_JSON; break;
         case 'f':
             if (parse_from(optarg, &o->from))
-                return qn_usage_error("validate: --from takes auto, text, "
+                return cli_usage_error("validate: --from takes auto, text, "
                                       "jsonl, csv or json, not '%s'",
                                       optarg);
             break;
@@ -126,7 +126,7 @@ static int parse_opts(vopts *o, int argc, char **argv)
         case 'I': o->into = optarg; break;
         case 'J':
             if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
-                return qn_usage_error("validate: --jobs takes 1..256");
+                return cli_usage_error("validate: --jobs takes 1..256");
             o->jobs = (int)v;
             break;
         default:
@@ -134,13 +134,13 @@ static int parse_opts(vopts *o, int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return qn_usage_error("validate: name a RULES file");
+        return cli_usage_error("validate: name a RULES file");
     o->rules = argv[optind++];
     o->file = optind < argc ? argv[optind++] : "-";
     if (optind < argc)
-        return qn_usage_error("validate: one input FILE at most");
+        return cli_usage_error("validate: one input FILE at most");
     if (o->into && !o->db)
-        return qn_usage_error("validate: --into needs --db");
+        return cli_usage_error("validate: --into needs --db");
     if (o->into && cmd_check_pack_name("validate: --into", o->into))
         return QN_EXIT_USAGE;
     return QN_EXIT_OK;
@@ -363,7 +363,7 @@ static int judge_all(vrun *vr, qn_err *err)
 }
 
 /* --db: the rule's id (stored for --into), and the pack. */
-static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
+static int setup_store(const cli_ctx *ctx, vrun *vr, const qn_rules *r)
 {
     int rc, st;
 
@@ -387,14 +387,14 @@ static int setup_store(const qn_ctx *ctx, vrun *vr, const qn_rules *r)
                                 &vr->db_err);
     }
     if (rc != QN_OK)
-        return qn_report(ctx, &vr->db_err);
+        return cli_report(ctx, &vr->db_err);
     vr->key = QN_NEWN(qn_store_canon_size(qn_rules_ncells(r),
                                           qn_rules_colours(r)) + 1,
                       uint8_t);
     return QN_EXIT_OK;
 }
 
-int cmd_validate(int argc, char **argv, qn_ctx *ctx)
+int cmd_validate(int argc, char **argv, cli_ctx *ctx)
 {
     vopts o;
     vrun vr;
@@ -419,14 +419,14 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     if (o.db && (status = setup_store(ctx, &vr, r)) != QN_EXIT_OK)
         goto done;
     if (qn_file_open_read(&in, o.file, &err) != QN_OK) {
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     vr.source = strcmp(o.file, "-") ? o.file : "<stdin>";
     rc = qn_submit_open(&vr.rd, in, vr.source, qn_rules_layout(r),
                         qn_rules_colours(r), o.from, &err);
     if (rc != QN_OK) {
-        status = qn_report(ctx, &err);
+        status = cli_report(ctx, &err);
         goto done;
     }
     qn_submit_expect_rule(vr.rd, vr.rule_hash);
@@ -438,7 +438,7 @@ int cmd_validate(int argc, char **argv, qn_ctx *ctx)
     } else if (vr.write_status) {
         /* said by cmd_flush_out */
     } else if (rc < 0) {
-        int ex = qn_report(ctx, &err);
+        int ex = cli_report(ctx, &err);
         status = rc == QN_EDB ? QN_EXIT_IOERR : ex;
     } else if (status == QN_EXIT_OK &&
                qn_judge_count(vr.j, QN_VERDICT_OK) != vr.total) {

@@ -17,14 +17,14 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "quench/buf.h"
-#include "quench/mem.h"
-#include "quench/rng.h"
-#include "quench/suggest.h"
-#include "quench/text.h"
-#include "quench/version.h"
+#include "base/buf.h"
+#include "base/mem.h"
+#include "base/rng.h"
+#include "base/suggest.h"
+#include "base/text.h"
+#include "base/version.h"
 
-static int cmd_help(int argc, char **argv, qn_ctx *ctx);
+static int cmd_help(int argc, char **argv, cli_ctx *ctx);
 
 static const char help_usage[] =
     "usage: quench help [COMMAND [SUBCOMMAND]]\n"
@@ -128,14 +128,14 @@ static int not_a_command(const char *word)
     for (size_t i = 0; i < NCOMMANDS; i++)
         qn_suggest_add(&s, cmd_table[i].name);
     qn_suggest_format(&s, &b);
-    st = qn_usage_error("'%s' is not a quench command (see 'quench help')%s",
+    st = cli_usage_error("'%s' is not a quench command (see 'quench help')%s",
                         word, b.len ? b.buf : "");
     qn_buf_release(&b);
     qn_suggest_release(&s);
     return st;
 }
 
-static int cmd_help(int argc, char **argv, qn_ctx *ctx)
+static int cmd_help(int argc, char **argv, cli_ctx *ctx)
 {
     const cmd_entry *c;
 
@@ -146,13 +146,13 @@ static int cmd_help(int argc, char **argv, qn_ctx *ctx)
         return QN_EXIT_OK;
     }
     if (argc > 3)
-        return qn_usage_error("help: expected COMMAND [SUBCOMMAND], got "
+        return cli_usage_error("help: expected COMMAND [SUBCOMMAND], got "
                               "'%s' too",
                               argv[3]);
     if (!(c = cmd_find(ctx, argv[1])))
         return not_a_command(argv[1]);
     if (argc == 3 && !(c->grammar && c->grammar->subs))
-        return qn_usage_error("help: '%s' has no subcommands", c->name);
+        return cli_usage_error("help: '%s' has no subcommands", c->name);
     if (argc == 3 && !cmd_find_sub(c->grammar, argv[2]))
         return cmd_bad_subcommand(c->name, argv[2], c->grammar);
     fputs(c->usage, stdout);
@@ -171,7 +171,7 @@ static int is_flag(const char *a, const char *s, const char *l)
  * read it. Returns the new argc.
  */
 static int take_global_flags(int argc, char **argv, int from,
-                             const cmd_grammar *g, qn_ctx *ctx)
+                             const cmd_grammar *g, cli_ctx *ctx)
 {
     int n = from, i;
 
@@ -237,7 +237,7 @@ static void setup_signals(void)
 
 static int run(int argc, char **argv)
 {
-    qn_ctx ctx = {0, 0, cmd_table, NCOMMANDS};
+    cli_ctx ctx = {0, 0, cmd_table, NCOMMANDS};
     qn_err err = QN_ERR_INIT;
     const cmd_entry *c;
     const char *fail = getenv("QN_FAIL_ALLOC");
@@ -252,7 +252,7 @@ static int run(int argc, char **argv)
     }
     setup_signals();
     if (qn_rng_global_init(&err) != QN_OK)
-        return qn_report(&ctx, &err);
+        return cli_report(&ctx, &err);
     for (i = 1; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         if (is_flag(a, "-h", "--help")) {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 
 #define MAXR 5
 #define MAXC 6

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/buf.h"
-#include "quench/flip_id.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "export/flip_id.h"
+#include "rules/rules.h"
 
 #define MAX_FLIP_CELLS 64 /* round trip only small boards (YAML size) */
 

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/gen.h"
-#include "quench/verdict.h"
-#include "quench/rules.h"
-#include "quench/state.h"
-#include "quench/submit.h"
+#include "generate/gen.h"
+#include "validate/verdict.h"
+#include "rules/rules.h"
+#include "rules/state.h"
+#include "validate/submit.h"
 
 /* Shipped rules over several k, prime and composite, and board kinds. */
 static const char *const rule_files[] = {

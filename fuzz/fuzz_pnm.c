@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/bitboard.h"
-#include "quench/buf.h"
-#include "quench/netpbm.h"
+#include "bigboard/bitboard.h"
+#include "base/buf.h"
+#include "bigboard/netpbm.h"
 
 #define MAX_CELLS (1 << 20)
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/recipe.h"
+#include "rules/recipe.h"
 
 static int in_range(const qn_recipe_range *g)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 static void check_rules(const qn_rules *r)
 {

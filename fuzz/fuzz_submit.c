@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quench/layout.h"
-#include "quench/submit.h"
+#include "rules/layout.h"
+#include "validate/submit.h"
 
 #define NBOARDS 3
 static qn_layout boards[NBOARDS];

@@ -5,9 +5,11 @@ src/ is a stack of folders. Each folder may include (and link against)
 only the folders listed for it in LAYERS; cmd/ may use any of them and
 src/ never uses cmd/. The check reads two things:
 
-  - every #include line of src/, include/quench/ and cmd/ (and each
-    file's length: at most MAX_LINES): a public
-    header quench/X.h belongs to the folder holding src/*/X.c, a private
+  - every #include line of src/, include/ and cmd/ (and each
+    file's length: at most MAX_LINES): an internal header "F/X.h" is
+    src/F/X.h and belongs to folder F; a public header quench/X.h belongs
+    to the folder PUBLIC names (or, for a header not listed there, the
+    folder holding src/*/X.c) and includes only public headers; a private
     header ("name.h") must sit in the including file's own folder, and a
     third-party header may appear only in the files THIRD_PARTY names;
   - the symbol tables of the objects (nm), when OBJ_DIR is given: no file
@@ -39,6 +41,17 @@ LAYERS = {
     'export': ['base', 'engine', 'rules', 'solve', 'generate', 'store'],
     'campaign': ['base', 'engine', 'rules', 'solve', 'generate', 'store'],
 }
+# The public headers (include/quench/X.h, issue #32) and the folder that
+# implements each; include/quench.h includes them all.
+PUBLIC = {
+    'common': 'base',
+    'ruleset': 'rules',
+    'solve': 'solve',
+    'generate': 'generate',
+    'validate': 'validate',
+    'db': 'store',
+    'pack': 'export',
+}
 # Third-party headers and the only files that may include them.
 THIRD_PARTY = {
     'yaml.h': r'src/rules/rules_yaml\.c',
@@ -52,13 +65,17 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
 def folder_of_header(name, owners):
-    """The folder of quench/NAME (None when no src/*/NAME.c exists)."""
-    return owners.get(name[:-2]) if name.endswith('.h') else None
+    """The folder of quench/NAME (None when it is neither public nor
+    owned by a src/*/NAME.c)."""
+    if not name.endswith('.h'):
+        return None
+    return PUBLIC.get(name[:-2]) or owners.get(name[:-2])
 
 
 def check_includes(owners, problems):
     files = sorted(glob.glob('src/*/*.[ch]') + glob.glob('cmd/*.[ch]') +
-                   glob.glob('include/quench/*.h'))
+                   glob.glob('include/quench/*.h') +
+                   glob.glob('include/quench.h'))
     umbrella = set()
     for path in files:
         parts = path.split('/')
@@ -69,10 +86,11 @@ def check_includes(owners, problems):
                                 'table of tests/deps.py' % (path, mine))
                 continue
         elif parts[0] == 'include':
-            mine = folder_of_header(parts[2], owners)
-            if parts[2] == 'quench.h':
+            if path in ('include/quench.h', 'include/quench/quench.h'):
                 mine = 'umbrella'
-            elif mine is None:
+            else:
+                mine = folder_of_header(parts[2], owners)
+            if mine is None:
                 problems.append('%s: no src/*/%s.c owns this header' %
                                 (path, parts[2][:-2]))
                 continue
@@ -95,14 +113,29 @@ def check_includes(owners, problems):
                     problems.append('%s: <%s> belongs in %s only' %
                                     (where, name, rule))
                 continue
-            if name.startswith('quench/'):
+            internal = name.split('/')[0] in LAYERS and \
+                os.path.exists(os.path.join('src', name))
+            if parts[0] == 'include' and not name.startswith('quench/'):
+                problems.append('%s: a public header includes only public '
+                                'headers' % where)
+            elif name.startswith('quench/'):
                 if mine == 'umbrella':
                     umbrella.add(name[7:])
                     continue
                 theirs = folder_of_header(name[7:], owners)
-                if theirs is None:
+                if theirs is None or not os.path.exists(
+                        os.path.join('include', name)):
                     problems.append('%s: no such public header' % where)
                 elif mine != 'cmd' and theirs != mine and \
+                        theirs not in LAYERS[mine]:
+                    problems.append('%s: src/%s/ may not use src/%s/ '
+                                    '(it may use: %s)' %
+                                    (where, mine, theirs,
+                                     ', '.join(LAYERS[mine]) or
+                                     'nothing'))
+            elif internal:
+                theirs = name.split('/')[0]
+                if mine != 'cmd' and theirs != mine and \
                         theirs not in LAYERS[mine]:
                     problems.append('%s: src/%s/ may not use src/%s/ '
                                     '(it may use: %s)' %
@@ -116,11 +149,13 @@ def check_includes(owners, problems):
                                                  name)):
                 problems.append('%s: a private header must sit beside '
                                 'the file that includes it' % where)
+    umbrella_path = 'include/quench.h' if os.path.exists(
+        'include/quench.h') else 'include/quench/quench.h'
     for h in sorted(glob.glob('include/quench/*.h')):
         name = os.path.basename(h)
         if name != 'quench.h' and name not in umbrella:
-            problems.append('include/quench/quench.h: does not include '
-                            'quench/%s' % name)
+            problems.append('%s: does not include quench/%s' %
+                            (umbrella_path, name))
 
 
 def symbols(obj):

@@ -1,14 +1,14 @@
 /*
  * buf.c: growable NUL-terminated buffer, plus exact decimal products.
  */
-#include "quench/buf.h"
+#include "base/buf.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 char qn_buf_empty[1];
 

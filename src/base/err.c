@@ -1,7 +1,7 @@
 /*
  * err.c: recording and naming errors. Only cmd/main.c prints them.
  */
-#include "quench/err.h"
+#include "base/err.h"
 
 #include <stdarg.h>
 #include <stdio.h>

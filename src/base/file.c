@@ -3,7 +3,7 @@
  * between "cannot be had" and "failed while reading" follows sysexits:
  * EX_NOINPUT is an input that did not exist or was not readable.
  */
-#include "quench/file.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /* Open failures that say the input is not there to be read. */
 static int is_noinput(int e)

@@ -2,7 +2,7 @@
  * hash.c: the libsodium BLAKE2b wrapper. Besides rng.c, this is the only
  * file that includes <sodium.h>.
  */
-#include "quench/hash.h"
+#include "base/hash.h"
 
 #include <pthread.h>
 #include <stdio.h>

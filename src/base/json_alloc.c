@@ -8,8 +8,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "quench/mem.h"
-#include "quench/version.h"
+#include "base/mem.h"
+#include "base/version.h"
 
 static void *js_malloc(size_t n)
 {

@@ -3,12 +3,12 @@
  * jansson because records are emitted at hundreds of thousands per second
  * and need no tree.
  */
-#include "quench/jsonw.h"
+#include "base/jsonw.h"
 
 #include <assert.h>
 #include <string.h>
 
-#include "quench/text.h"
+#include "base/text.h"
 
 void qn_jsonw_init(qn_jsonw *w, qn_buf *out)
 {

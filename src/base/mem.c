@@ -2,7 +2,7 @@
  * mem.c: allocation that never returns NULL. Out of memory ends the process
  * with a message and EX_OSERR (71); see mem.h for the failure-injection hook.
  */
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #include <stdatomic.h>
 #include <stdint.h>

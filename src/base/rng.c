@@ -2,14 +2,14 @@
  * rng.c: seeded, splittable random streams (the only user of libsodium's
  * generator; see rng.h for the construction).
  */
-#include "quench/text.h"
-#include "quench/rng.h"
+#include "base/text.h"
+#include "base/rng.h"
 
 #include <string.h>
 
 #include <sodium.h>
 
-#include "quench/version.h"
+#include "base/version.h"
 
 int qn_rng_global_init(qn_err *err)
 {

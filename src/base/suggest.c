@@ -2,14 +2,14 @@
  * suggest.c: "did you mean" (suggest.h): the optimal-string-alignment
  * distance and the few closest known words.
  */
-#include "quench/suggest.h"
+#include "base/suggest.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #define MAX_WORD 64 /* longer words are never suggested nor matched */
 

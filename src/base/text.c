@@ -2,7 +2,7 @@
  * text.c: untrusted text (text.h): UTF-8 decoding, the check names and
  * free texts pass before they are stored, and escaping for a terminal.
  */
-#include "quench/text.h"
+#include "base/text.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * version.c: quench's own version, set by the Makefile (QN_VERSION).
  */
-#include "quench/version.h"
+#include "base/version.h"
 
 const char *qn_version(void)
 {

@@ -2,12 +2,12 @@
  * bitboard.c: boards of bits (see bitboard.h): packing, counting, the
  * 64 x 64 block transpose and the stencil replay.
  */
-#include "quench/bitboard.h"
+#include "bigboard/bitboard.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 void qn_bitboard_init(qn_bitboard *b, int w, int h)
 {

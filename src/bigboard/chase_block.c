@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define QN_X86 1

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "quench/chase.h"
+#include "bigboard/chase.h"
 
 struct qn_chase {
     int w, h;          /* the caller's board */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/coset_walk.h"
-#include "quench/mem.h"
+#include "bigboard/coset_walk.h"
+#include "base/mem.h"
 
 /* ---- the scalar chase ---- */
 

@@ -1,7 +1,7 @@
 /*
  * coset_walk.c: the exact coset walk of coset_walk.h.
  */
-#include "quench/coset_walk.h"
+#include "bigboard/coset_walk.h"
 
 #include <string.h>
 

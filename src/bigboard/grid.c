@@ -3,19 +3,19 @@
  * method, converts states between bits and bytes where a method needs
  * bytes, and checks answers against the stencil itself.
  */
-#include "quench/grid.h"
+#include "bigboard/grid.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/chase.h"
-#include "quench/coset_walk.h"
-#include "quench/mem.h"
-#include "quench/netpbm.h"
-#include "quench/plus_gf2.h"
-#include "quench/plus_gfp.h"
+#include "bigboard/chase.h"
+#include "bigboard/coset_walk.h"
+#include "base/mem.h"
+#include "bigboard/netpbm.h"
+#include "bigboard/plus_gf2.h"
+#include "bigboard/plus_gfp.h"
 
 /* ---- states --------------------------------------------------------- */
 

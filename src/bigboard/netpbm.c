@@ -4,7 +4,7 @@
  * and the byte offset, then a bulk fread for raw rasters; writing goes
  * through a 64 KiB staging chunk flushed to a FILE* or a qn_buf.
  */
-#include "quench/netpbm.h"
+#include "bigboard/netpbm.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /* ---- reading ----------------------------------------------------------- */
 

@@ -4,14 +4,14 @@
  * works in the chase orientation (width W = cw, height H = ch); the public
  * functions transpose at the boundary.
  */
-#include "quench/plus_gf2.h"
+#include "bigboard/plus_gf2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/gf2x.h"
-#include "quench/mem.h"
+#include "engine/gf2x.h"
+#include "base/mem.h"
 
 struct qn_plus_gf2 {
     int w, h;      /* the caller's board */

@@ -3,13 +3,13 @@
  * (see plus_gfp.h for the method). Everything works in the chase orientation;
  * the public functions transpose states and press patterns at the boundary.
  */
-#include "quench/plus_gfp.h"
+#include "bigboard/plus_gfp.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /*
  * Delayed reduction. Coefficients are < p <= 251, so a product is at most

@@ -3,18 +3,18 @@
  * the candidates the variety constraint allows, order each section by
  * difficulty and store the pack in one transaction.
  */
-#include "quench/campaign.h"
+#include "campaign/campaign.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "campaign_internal.h"
-#include "quench/canon.h"
-#include "quench/mem.h"
-#include "quench/rng.h"
-#include "quench/state.h"
-#include "quench/store.h"
+#include "rules/canon.h"
+#include "base/mem.h"
+#include "base/rng.h"
+#include "rules/state.h"
+#include "store/store.h"
 
 typedef struct drawing {
     qn_campaign *c;

@@ -5,12 +5,12 @@
 #ifndef QN_CAMPAIGN_INTERNAL_H
 #define QN_CAMPAIGN_INTERNAL_H
 
-#include "quench/campaign.h"
-#include "quench/distrib.h"
-#include "quench/hash.h"
-#include "quench/puzzle_id.h"
-#include "quench/rules.h"
-#include "quench/solver.h"
+#include "campaign/campaign.h"
+#include "generate/distrib.h"
+#include "base/hash.h"
+#include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "solve/solver.h"
 
 /* A rule of the recipe, compiled once however many sections name it
  * (by the same file, or a file of the same bytes or the same rule hash);

@@ -4,16 +4,16 @@
  * tier of a tiers section) given its options and planned, so that an
  * impossible part is refused, located in the recipe, before any draw.
  */
-#include "quench/campaign.h"
+#include "campaign/campaign.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "campaign_internal.h"
-#include "quench/file.h"
-#include "quench/hash.h"
-#include "quench/mem.h"
+#include "base/file.h"
+#include "base/hash.h"
+#include "base/mem.h"
 
 static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
 {

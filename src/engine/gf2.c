@@ -3,7 +3,7 @@
  * rank, rref, kernel and factorisation front ends over the elimination
  * engine in gf2_elim.c.
  */
-#include "quench/gf2.h"
+#include "engine/gf2.h"
 
 #include <assert.h>
 #include <stddef.h>
@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 
 #include "gf2_internal.h"
-#include "quench/err.h"
-#include "quench/mem.h"
+#include "base/err.h"
+#include "base/mem.h"
 
 #define MAX_DIM (1 << 24)
 #define PANEL_MIN_WORDS 128 /* 8192 columns */

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "quench/gf2.h"
+#include "engine/gf2.h"
 
 /*
  * Which instructions an elimination uses. The library always asks for

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 enum {
     PANEL = 4,           /* words of pivot columns per pass */

@@ -1,12 +1,12 @@
 /*
  * gf2x.c: GF(2)[x] arithmetic on bit-packed coefficients (see gf2x.h).
  */
-#include "quench/gf2x.h"
+#include "engine/gf2x.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 void qn_gf2x_release(qn_gf2x *p)
 {

@@ -7,12 +7,12 @@
  * generator's support. Ties are broken towards the lexicographically
  * smallest x, so the reported plan does not depend on the walk order.
  */
-#include "quench/minpress.h"
+#include "engine/minpress.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "system_internal.h"
 #include "minpress_gf2.h"
 

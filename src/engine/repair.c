@@ -2,12 +2,12 @@
  * repair.c: breadth-first search in the cokernel for minimal repairs (see
  * repair.h for the argument).
  */
-#include "quench/repair.h"
+#include "engine/repair.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 typedef struct move {
     int cell;

@@ -4,7 +4,7 @@
  * both are summarised here in one form (kernel and cokernel generators
  * with orders) so that callers never care which one ran.
  */
-#include "quench/system.h"
+#include "engine/system.h"
 
 #include <math.h>
 #if defined(__SSE2__)
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "minpress_gf2.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "system_internal.h"
 
 /*

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/gf2.h"
-#include "quench/system.h"
-#include "quench/zk.h"
+#include "engine/gf2.h"
+#include "engine/system.h"
+#include "engine/zk.h"
 
 /* A kernel generator as the list of cells it changes (for k > 2 walks). */
 typedef struct qn_sparse_gen {

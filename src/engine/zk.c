@@ -3,12 +3,12 @@
  * factorisation files share: dot products mod q and inverses of units.
  * The factorisation itself is qn_zfact, built in zk_fact.c.
  */
-#include "quench/zk.h"
+#include "engine/zk.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "zk_internal.h"
 
 void qn_zmat_init(qn_zmat *m, int nrows, int ncols, unsigned k)

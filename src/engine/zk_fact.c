@@ -3,12 +3,12 @@
  * k split into its prime-power parts (each factorised in zk_smith.c), the
  * CRT idempotents that join them, the invariants, and the accessors.
  */
-#include "quench/zk.h"
+#include "engine/zk.h"
 
 #include <assert.h>
 #include <stdlib.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "zk_internal.h"
 
 int qn_zfact_new(qn_zfact **out, const qn_zmat *a, qn_err *err)

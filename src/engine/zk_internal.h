@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/zk.h"
+#include "engine/zk.h"
 
 #define MAX_PARTS 4 /* 2*3*5*7 = 210 is the most primes below 256 */
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /*
  * Sparsity bounds kept during elimination, so that banded matrices (grid

@@ -3,14 +3,14 @@
  * and back substitution through the stored factors) and joined with the
  * CRT; the substitutions' dot products have scalar and AVX2 versions.
  */
-#include "quench/zk.h"
+#include "engine/zk.h"
 
 #include <assert.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "zk_internal.h"
 #include "zk_simd.h"
 

@@ -4,20 +4,20 @@
  * names. The document is read from the store by pack_load.c, from JSON by
  * json_pack.c, and imported by pack_import.c.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
-#include "quench/flip_id.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/state.h"
-#include "quench/svg.h"
-#include "quench/text.h"
+#include "export/flip_id.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/state.h"
+#include "export/svg.h"
+#include "base/text.h"
 
 /* ---- formats ------------------------------------------------------------ */
 

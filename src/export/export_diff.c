@@ -4,14 +4,14 @@
  * read back may differ from the document; qn_pack_doc_diff lists every
  * field that does, by the document's key and with both values as text.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/state.h"
+#include "base/mem.h"
+#include "rules/state.h"
 
 typedef struct differ {
     qn_pack_diff d;

@@ -5,13 +5,13 @@
  * one file per level holding that puzzle's object as the json export
  * writes it. The files' bytes; the command writes the folder.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdio.h>
 
 #include "export_internal.h"
-#include "quench/jsonw.h"
-#include "quench/puzzle_id.h"
+#include "base/jsonw.h"
+#include "rules/puzzle_id.h"
 
 const char *qn_export_dir_level_path(char out[QN_EXPORT_DIR_PATH],
                                      const qn_pack_doc *doc, size_t i)

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "quench/hash.h"
-#include "quench/svg.h"
+#include "base/hash.h"
+#include "export/svg.h"
 
 /*
  * The style sheet, body markup and script are constants, so the page's

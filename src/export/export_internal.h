@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/export.h"
-#include "quench/jsonw.h"
+#include "base/buf.h"
+#include "export/export.h"
+#include "base/jsonw.h"
 
 /*
  * Append the self-contained page that plays doc to out. json (len bytes)

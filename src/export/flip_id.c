@@ -43,16 +43,16 @@
  *   - The manual and flip.c hold no literal example game ID; the tests
  *     derive known answers from the rules above by hand.
  */
-#include "quench/flip_id.h"
+#include "export/flip_id.h"
 
 #include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/layout.h"
-#include "quench/mem.h"
-#include "quench/text.h"
+#include "rules/layout.h"
+#include "base/mem.h"
+#include "base/text.h"
 
 static const char hexdigits[] = "0123456789abcdef";
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/rules.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "rules/rules.h"
+#include "base/text.h"
 
 int qn_export__jbad(qn_err *err, const qn_export__where *at, const char *fmt,
                     ...)

@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "quench/err.h"
-#include "quench/export.h"
+#include "base/err.h"
+#include "export/export.h"
 
 /* "rule 2: " or "puzzle 17: " or "": who an error is about. */
 typedef struct qn_export__where {

@@ -12,7 +12,7 @@
  * jansson parses one member or one element at a time: the text, the
  * parsed document and one element's tree are all that is ever held.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,12 +23,12 @@
 
 #include "export_internal.h"
 #include "json_get.h"
-#include "quench/distrib.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/rng.h"
-#include "quench/store.h"
-#include "quench/text.h"
+#include "generate/distrib.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "base/rng.h"
+#include "store/store.h"
+#include "base/text.h"
 
 /*
  * grade, grader_version and seed are stored and exported as they are (a

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/rules.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "rules/rules.h"
+#include "base/text.h"
 
 static const char *const rule_keys[] = {
     "hash",   "name", "title", "description", "author", "colours", "board",

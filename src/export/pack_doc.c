@@ -3,16 +3,16 @@
  * a rule's part built from a rule set, and the way back, a rule rebuilt as
  * YAML and compiled, so an imported rule is checked against its hash.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
-#include "quench/jsonw.h"
-#include "quench/mem.h"
-#include "quench/system.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "engine/system.h"
 
 void qn_pack_rule_release(qn_pack_rule *pr)
 {

@@ -4,18 +4,18 @@
  * in one transaction, with what the database kept listed by
  * export_diff.c.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
-#include "quench/canon.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/solver.h"
-#include "quench/state.h"
-#include "quench/text.h"
+#include "rules/canon.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "solve/solver.h"
+#include "rules/state.h"
+#include "base/text.h"
 
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {

@@ -4,17 +4,17 @@
  * only once the walk is over; stored rules and puzzles are checked on the
  * way (hashes, parses, press counts, puzzle ids).
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export_internal.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/state.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/state.h"
+#include "base/text.h"
 
 typedef struct load_row {
     int64_t rule_id;

@@ -5,14 +5,14 @@
  * cell is small and the palette/glyph choice lives in one place (see svg.h
  * for the palette, glyph and geometry decisions).
  */
-#include "quench/svg.h"
+#include "export/svg.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/layout.h"
+#include "rules/layout.h"
 #include "svg_internal.h"
 
 #define SQRT3 1.7320508075688772

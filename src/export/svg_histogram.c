@@ -5,7 +5,7 @@
  * legend. The legend has a row of its own above the plot, so no bar can
  * sit under it, however tall.
  */
-#include "quench/svg.h"
+#include "export/svg.h"
 
 #include <assert.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "svg_internal.h"
-#include "quench/text.h"
+#include "base/text.h"
 
 #define HW 640.0
 #define HH 400.0

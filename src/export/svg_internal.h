@@ -6,8 +6,8 @@
 #ifndef QN_SVG_INTERNAL_H
 #define QN_SVG_INTERNAL_H
 
-#include "quench/buf.h"
-#include "quench/svg.h"
+#include "base/buf.h"
+#include "export/svg.h"
 
 /* Append a coordinate with at most two decimals and no trailing zeros. */
 void qn_svg__num(qn_buf *b, double v);

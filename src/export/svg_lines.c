@@ -3,7 +3,7 @@
  * axes, drawn in the histogram's steps: scale, y grid, lines, axes,
  * legend (a row of its own above the plot).
  */
-#include "quench/svg.h"
+#include "export/svg.h"
 
 #include <assert.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * a title line. Boards and sheets are drawn by svg.c, the histogram by
  * svg_histogram.c.
  */
-#include "quench/svg.h"
+#include "export/svg.h"
 
 #include <assert.h>
 #include <math.h>

@@ -3,12 +3,12 @@
  * ANSI colour blocks, for grid, hex, hexagon and graph boards. The
  * palette, the glyphs and the geometry are decided here alone.
  */
-#include "quench/term.h"
+#include "export/term.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/layout.h"
+#include "rules/layout.h"
 
 /* SGR backgrounds for 0 and for 1..7 when k <= 8, and whether the glyph
  * on each is black (light background) or white. */

@@ -4,15 +4,15 @@
  * model in distrib.h; coordinates in distrib_coords.c, distances in
  * distrib_bfs.c, grading tiers in distrib_tiers.c).
  */
-#include "quench/distrib.h"
+#include "generate/distrib.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "distrib_internal.h"
-#include "quench/gf2.h"
-#include "quench/mem.h"
+#include "engine/gf2.h"
+#include "base/mem.h"
 
 /* The rank directory for qn_distrib_nth. */
 static void build_directory(qn_distrib *d)

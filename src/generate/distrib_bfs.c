@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #define PART_MAX 256 /* entries in one BFS lookup table part */
 

@@ -5,14 +5,14 @@
  * so that a generator selects such targets exactly and knows their size
  * before drawing (distrib.h).
  */
-#include "quench/distrib.h"
+#include "generate/distrib.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "distrib_internal.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /* Enumerating the states a symmetry fixes costs k^cycles solves: past
  * this the census refuses (no rule within QN_DISTRIB_MAX_STATES that

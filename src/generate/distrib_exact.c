@@ -6,14 +6,14 @@
  * unsigned integers of a fixed number of 32-bit limbs, wide enough for
  * k^n and a little more.
  */
-#include "quench/distrib_exact.h"
+#include "generate/distrib_exact.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 typedef uint32_t limb;
 

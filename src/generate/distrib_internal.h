@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/distrib.h"
-#include "quench/system.h"
+#include "generate/distrib.h"
+#include "engine/system.h"
 
 #define MAXCOMP 32   /* components: log2(QN_DISTRIB_MAX_STATES) + margin */
 

@@ -13,13 +13,13 @@
  * solvable offsets number |ker M| = k^c / |image of M|, which M's own
  * factorisation says.
  */
-#include "quench/distrib.h"
+#include "generate/distrib.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "distrib_internal.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 
 int qn_distrib__cycles(const int *p, int n, int *cyc)
 {

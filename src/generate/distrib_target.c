@@ -2,7 +2,7 @@
  * distrib_target.c: a target (which solvable states a caller wants) and
  * how messages say it.
  */
-#include "quench/distrib.h"
+#include "generate/distrib.h"
 
 #include <string.h>
 

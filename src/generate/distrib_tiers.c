@@ -3,14 +3,14 @@
  * own, or cut from the exact distribution or from a sample at the default
  * cumulative shares, and the grade of a press count.
  */
-#include "quench/distrib.h"
+#include "generate/distrib.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "distrib_internal.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 
 static const char *const default_names[QN_TIERS_DEFAULT] = {
     "easy", "medium", "hard", "expert", "master"};

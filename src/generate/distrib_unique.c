@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /*
  * Let v be an image element at distance m >= 1 and J the columns j whose

@@ -4,16 +4,16 @@
  * tiers); the plan is made in gen_plan.c, candidates in gen_candidate.c,
  * and a run goes through them in blocks in gen_run.c.
  */
-#include "quench/gen.h"
+#include "generate/gen.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen_internal.h"
-#include "quench/distrib.h"
-#include "quench/mem.h"
-#include "quench/minpress.h"
-#include "quench/text.h"
+#include "generate/distrib.h"
+#include "base/mem.h"
+#include "engine/minpress.h"
+#include "base/text.h"
 
 const char *qn_gen_mode_name(qn_gen_mode m)
 {

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/distrib.h"
-#include "quench/mem.h"
+#include "generate/distrib.h"
+#include "base/mem.h"
 
 #define REDRAWS 64        /* draws before a candidate gives up */
 #ifndef CLIMB_STEPS

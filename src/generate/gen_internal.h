@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "quench/gen.h"
-#include "quench/puzzle_id.h"
+#include "generate/gen.h"
+#include "rules/puzzle_id.h"
 
 /* What every candidate computation reads; immutable during a run. */
 typedef struct genctx {

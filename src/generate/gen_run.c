@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/canon.h"
-#include "quench/distrib.h"
-#include "quench/hash.h"
-#include "quench/mem.h"
+#include "rules/canon.h"
+#include "generate/distrib.h"
+#include "base/hash.h"
+#include "base/mem.h"
 
 #define BLOCK 1024        /* candidates per block, at most */
 #define FIRST_BLOCK 4     /* the first block's size; each next one doubles */

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #define ROUND_FIRST 8  /* climbs in a count's first round */
 #define ROUND_SHARE 32 /* climbs a thread takes in a round, at most */

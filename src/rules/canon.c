@@ -2,12 +2,12 @@
  * canon.c: canonical forms under a rule's symmetry group, and the exact
  * seen-set (open addressing over an arena of packed states).
  */
-#include "quench/canon.h"
+#include "rules/canon.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /*
  * The image of s under symmetry g is t[j] = s[q[j]] with q the inverse

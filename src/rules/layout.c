@@ -3,12 +3,12 @@
  * between them (wrap on grids, axial steps on hex boards), and the shape's
  * candidate symmetries.
  */
-#include "quench/layout.h"
+#include "rules/layout.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 static int init_common(qn_layout *l, qn_layout_kind kind, int w, int h,
                        const uint8_t *active, qn_err *err)

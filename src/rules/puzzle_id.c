@@ -3,12 +3,12 @@
  * the validator, the importer and the store's migration compute them, so
  * they live beside the rule hash they are keyed by.
  */
-#include "quench/text.h"
-#include "quench/puzzle_id.h"
+#include "base/text.h"
+#include "rules/puzzle_id.h"
 
 #include <string.h>
 
-#include "quench/hash.h"
+#include "base/hash.h"
 
 void qn_puzzle_id_key_init(qn_puzzle_id_key *key, const char rule_hash[64])
 {

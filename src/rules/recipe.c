@@ -3,14 +3,14 @@
  * files are, its YAML tree read by recipe_schema.c, rules paths taken from
  * the recipe's folder, the hash of its text, and its sections' seeds.
  */
-#include "quench/recipe.h"
+#include "rules/recipe.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/hash.h"
-#include "quench/mem.h"
+#include "base/hash.h"
+#include "base/mem.h"
 #include "rules_internal.h"
 #include "rules_tree.h"
 

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/recipe.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "rules/recipe.h"
+#include "base/text.h"
 #include "rules_internal.h"
 
 typedef qn_rules_node node;

@@ -4,14 +4,14 @@
  * hash, symmetry group), the lifecycles and the accessors. No YAML here:
  * rules_yaml.c and rules_schema.c fill the spec.
  */
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/hash.h"
-#include "quench/mem.h"
-#include "quench/state.h"
+#include "base/hash.h"
+#include "base/mem.h"
+#include "rules/state.h"
 #include "rules_internal.h"
 
 typedef struct tier {

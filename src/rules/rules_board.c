@@ -6,8 +6,8 @@
 
 #include <stdlib.h>
 
-#include "quench/mem.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "base/text.h"
 
 static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
                       qn_err *err)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/text.h"
+#include "base/text.h"
 
 int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
 {

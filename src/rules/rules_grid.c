@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/rules.h"
+#include "base/mem.h"
+#include "rules/rules.h"
 #include "rules_internal.h"
 
 void qn_grid_rule_release(qn_grid_rule *g)

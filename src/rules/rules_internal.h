@@ -7,7 +7,7 @@
 #ifndef QN_RULES_INTERNAL_H
 #define QN_RULES_INTERNAL_H
 
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 /* rules_check.c */
 

@@ -3,12 +3,12 @@
  * big-grid rule when the board is past the dense model; the file limits
  * and the source name of every error (recipe.c reads recipes the same way).
  */
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/file.h"
+#include "base/file.h"
 #include "rules_internal.h"
 
 int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,

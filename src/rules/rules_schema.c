@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/mem.h"
+#include "base/buf.h"
+#include "base/mem.h"
 #include "rules_internal.h"
 
 typedef qn_rules_node node;

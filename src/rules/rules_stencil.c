@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 typedef qn_rules_off off;
 

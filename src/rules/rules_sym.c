@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /*
  * Graph boards have no geometry to propose candidates, so small ones get a

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "quench/recipe.h"
-#include "quench/rules.h"
+#include "rules/recipe.h"
+#include "rules/rules.h"
 
 enum qn_rules_ntype { N_SCALAR, N_SEQ, N_MAP };
 

@@ -6,7 +6,7 @@
  * limits on size, depth and event count; a schema then reads the tree
  * (rules_schema.c for rule files, recipe_schema.c for recipes).
  */
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,8 +15,8 @@
 
 #include <yaml.h>
 
-#include "quench/mem.h"
-#include "quench/version.h"
+#include "base/mem.h"
+#include "base/version.h"
 #include "rules_internal.h"
 #include "rules_tree.h"
 

@@ -2,14 +2,14 @@
  * state.c: parsing and formatting the one-character-per-cell state text
  * (format in state.h). Every parse error points at a 1-based line:col.
  */
-#include "quench/state.h"
+#include "rules/state.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "base/text.h"
 
 enum tok_kind { T_END, T_SEP, T_VALUE, T_HOLE, T_BAD };
 

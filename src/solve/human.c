@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "human_internal.h"
-#include "quench/mem.h"
-#include "quench/plans.h"
+#include "base/mem.h"
+#include "solve/plans.h"
 
 static const char *const level_names[QN_HUMAN_NLEVELS] = {"spot", "chase",
                                                           "table", "global"};

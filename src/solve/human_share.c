@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "human_internal.h"
-#include "quench/mem.h"
+#include "base/mem.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {

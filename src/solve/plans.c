@@ -4,13 +4,13 @@
  * keyed by (total presses, per-cell counts), so memory stays limit * n
  * however large the coset; the heap is sorted at the end.
  */
-#include "quench/plans.h"
+#include "solve/plans.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/minpress.h"
+#include "base/mem.h"
+#include "engine/minpress.h"
 
 typedef struct walk {
     int n;

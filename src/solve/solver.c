@@ -2,13 +2,13 @@
  * solver.c: a rule compiled for answers: goal offset, solving, explaining
  * and repairing states.
  */
-#include "quench/solver.h"
+#include "solve/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 struct qn_solver {
     const qn_rules *rules;

@@ -3,7 +3,7 @@
  * (checking what it is, WAL, migrating it), closing it, its settings,
  * and the batches that group many calls into one transaction.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +16,8 @@
 
 #include <sqlite3.h>
 
-#include "quench/buf.h"
-#include "quench/mem.h"
+#include "base/buf.h"
+#include "base/mem.h"
 #include "store_internal.h"
 
 #define DEFAULT_BUSY_MS 5000

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 /* SQLite wants each block's size back: keep it in a header. */
 #define HDR 16 /* keeps the 16-byte alignment malloc gives */

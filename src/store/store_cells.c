@@ -5,7 +5,7 @@
  * rule, as rules.layout: the text of its all-zero board, so the store
  * reads and writes texts without the rules parser.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
-#include "quench/state.h"
+#include "base/mem.h"
+#include "rules/state.h"
 #include "store_internal.h"
 
 /* ---------------------------------------------------------------------

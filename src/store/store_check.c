@@ -3,7 +3,7 @@
  * foreign-key checks (db check), row counts and the histogram of
  * minimum presses by rule set (db stats).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "quench/buf.h"
+#include "base/buf.h"
 #include "store_internal.h"
 
 static int open_lock_file(qn_store *s, qn_err *err)

@@ -3,7 +3,7 @@
  * unique prefix, as git does for commits, and computed for the puzzles
  * of a database older than the ids (migration 0002).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
 #include "store_internal.h"
 
 /* "#N": the database row N, for scripts written before the ids. */

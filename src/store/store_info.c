@@ -5,7 +5,7 @@
  */
 #include <sqlite3.h>
 
-#include "quench/version.h"
+#include "base/version.h"
 
 const char *qn_version_sqlite(void)
 {

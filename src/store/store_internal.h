@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/err.h"
-#include "quench/puzzle_id.h"
-#include "quench/store.h"
+#include "base/err.h"
+#include "rules/puzzle_id.h"
+#include "store/store.h"
 
 /* The seed of puzzle row T of schema DB, SQL: a generator puzzle's row
  * keeps '' for its run's seed (migration 0004). */

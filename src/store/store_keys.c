@@ -5,7 +5,7 @@
  * those need from the rules and runs tables is read once per batch, not
  * once per puzzle: the hot path of generate --db.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
 #include "store_internal.h"
 
 /* ---------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * transaction, rules, runs and packs by their keys and puzzles by
  * (rule, canonical key).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "store_internal.h"
 
 /* A puzzle copy's rank: the input's (IN_KEY) beats OUT's (OUT_KEY) when

@@ -13,12 +13,12 @@
  * The inputs are read-only to both threads, and each thread has its own
  * connections.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "store_internal.h"
 
 struct qn_store_merge_job {

@@ -13,7 +13,7 @@
  * if every id is its puzzle's, and the copy takes an input's ids as they
  * are (a row edited by hand is damage PRAGMA quick_check cannot see).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,9 +21,9 @@
 
 #include <sqlite3.h>
 
-#include "quench/buf.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
+#include "base/buf.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
 #include "store_internal.h"
 
 /* A row's stream key, as the copy's ORDER BY sorts it: NULLs first. The

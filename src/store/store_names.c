@@ -3,13 +3,13 @@
  * hold (store.h), checked by the store before it writes them and by every
  * command that takes them from a user or a document before it starts.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/rules.h"
-#include "quench/text.h"
+#include "rules/rules.h"
+#include "base/text.h"
 
 /* one limit for the texts of packs and of rules (and so of imports) */
 _Static_assert(QN_STORE_PACK_TEXT_MAX == QN_RULES_MAX_TEXT,

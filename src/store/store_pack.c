@@ -5,14 +5,14 @@
  * are small next to the puzzle table, and a rewrite cannot leave gaps or
  * collisions behind. Appending, the common edit, skips the rewrite.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "store_internal.h"
 
 /* QN_OK when sql ("SELECT 1 FROM t WHERE id = ?") finds id, else

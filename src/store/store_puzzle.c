@@ -3,13 +3,13 @@
  * validator and import writes: found by hash or by canonical key, and
  * stored once per key (a second copy reports the puzzle that holds it).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "quench/puzzle_id.h"
+#include "rules/puzzle_id.h"
 #include "store_internal.h"
 
 int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,

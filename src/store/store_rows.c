@@ -3,13 +3,13 @@
  * a pack's puzzles in pack order, and every puzzle grouped by rule set
  * (db check).
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #include "store_internal.h"
 

@@ -3,14 +3,14 @@
  * their key (command, rule, seed, options), claimed by one writer,
  * their progress and totals kept for a resume, and finished.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 
 #include "store_internal.h"
 

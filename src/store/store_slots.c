@@ -5,14 +5,14 @@
  * put in with the slot a document gives, and a merged build's slots made
  * its positions again.
  */
-#include "quench/store.h"
+#include "store/store.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "quench/mem.h"
+#include "base/mem.h"
 #include "store_internal.h"
 
 /* A member's key in a build: its section and its rank in it (1, 2, ...),

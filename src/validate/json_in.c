@@ -6,8 +6,8 @@
  */
 #include "submit_internal.h"
 
-#include "quench/mem.h"
-#include "quench/text.h"
+#include "base/mem.h"
+#include "base/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>

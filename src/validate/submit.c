@@ -4,15 +4,15 @@
  * (submit_lines.c, submit_csv.c, submit_json.c), all over the block reader
  * of submit_read.c; JSON values go to json_in.c.
  */
-#include "quench/submit.h"
+#include "validate/submit.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/mem.h"
-#include "quench/state.h"
+#include "base/buf.h"
+#include "base/mem.h"
+#include "rules/state.h"
 #include "submit_reader.h"
 
 /* The first byte at or after i in the first block that is not blank. */

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/state.h"
-#include "quench/text.h"
+#include "rules/state.h"
+#include "base/text.h"
 
 size_t qn_submit__check_bytes(const char *s, size_t len,
                               const char **what_out)

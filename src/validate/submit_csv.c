@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "quench/jsonw.h"
-#include "quench/mem.h"
+#include "base/jsonw.h"
+#include "base/mem.h"
 
 /* The columns quench reads; any other is the record's metadata. */
 enum col_kind {

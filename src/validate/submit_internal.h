@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/layout.h"
-#include "quench/submit.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/layout.h"
+#include "validate/submit.h"
 
 /* The fields of one record as a format parser fills them. */
 typedef struct qn_submit__rec {

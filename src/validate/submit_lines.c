@@ -5,7 +5,7 @@
  */
 #include "submit_reader.h"
 
-#include "quench/state.h"
+#include "rules/state.h"
 
 /*
  * The common case of a TEXT line, without qn_state_parse's generality: h

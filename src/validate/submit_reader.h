@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/submit.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "validate/submit.h"
 #include "submit_internal.h"
 
 /*

@@ -1,14 +1,14 @@
 /*
  * verdict.c: verdicts for submissions (see verdict.h for their order).
  */
-#include "quench/verdict.h"
+#include "validate/verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/canon.h"
-#include "quench/mem.h"
-#include "quench/rules.h"
+#include "rules/canon.h"
+#include "base/mem.h"
+#include "rules/rules.h"
 #include "verdict_internal.h"
 
 static const char *const names[] = {

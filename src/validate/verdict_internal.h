@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "quench/verdict.h"
+#include "validate/verdict.h"
 
 /*
  * qn_judge_settle on the parts of a ruling it reads: the prepared

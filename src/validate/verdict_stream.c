@@ -6,16 +6,16 @@
  * worker (or the caller's thread, rather than wait) owns a batch from
  * claiming it to marking it judged.
  */
-#include "quench/verdict_stream.h"
+#include "validate/verdict_stream.h"
 
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/mem.h"
-#include "quench/rules.h"
-#include "quench/state.h"
+#include "base/mem.h"
+#include "rules/rules.h"
+#include "rules/state.h"
 #include "verdict_internal.h"
 
 #define BATCH_MAX 1024        /* records in a batch, at most */

@@ -2,18 +2,18 @@
  * verdict_write.c: verdicts as text lines and JSON objects (see
  * verdict_write.h), each written at a pointer into room reserved once.
  */
-#include "quench/verdict_write.h"
+#include "validate/verdict_write.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/jsonw.h"
-#include "quench/layout.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/rules.h"
-#include "quench/state.h"
-#include "quench/text.h"
+#include "base/jsonw.h"
+#include "rules/layout.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "rules/state.h"
+#include "base/text.h"
 
 struct qn_verdict_writer { /* read by every worker for every verdict */
     char apart0[64];           /* off heap neighbours' cache lines */

@@ -30,26 +30,47 @@ expect_err "layering and cycles ok" "says what it checked"
 
 # a low folder includes a high one
 fresh
-plant src/base/mem.c '#include "quench/store.h"'
+plant src/base/mem.c '#include "store/store.h"'
 deps
 expect_rc 1 "base includes store"
-n=$(line_of src/base/mem.c '#include "quench/store.h"')
-expect_err "src/base/mem.c:$n: #include \"quench/store.h\": src/base/ may not use src/store/" \
+n=$(line_of src/base/mem.c '#include "store/store.h"')
+expect_err "src/base/mem.c:$n: #include \"store/store.h\": src/base/ may not use src/store/" \
     "names the file, line and include"
+
+# ... and through the public header of the store
+fresh
+plant src/base/mem.c '#include "quench/db.h"'
+deps
+expect_rc 1 "base includes quench/db.h"
+expect_err "src/base/ may not use src/store/" "public header of a higher folder"
 
 # the store includes the generator (STYLE.md's example)
 fresh
-plant src/store/store_names.c '#include "quench/gen.h"'
+plant src/store/store_names.c '#include "generate/gen.h"'
 deps
 expect_rc 1 "store includes gen"
 expect_err "src/store/ may not use src/generate/" "store -> generate"
 
 # a public header pulls in a higher layer
 fresh
-plant include/quench/mem.h '#include "quench/export.h"'
+plant include/quench/common.h '#include "quench/pack.h"'
 deps
 expect_rc 1 "a base header includes export"
-expect_err "include/quench/mem.h:" "names the header"
+expect_err "include/quench/common.h:" "names the header"
+
+# a public header includes an internal one
+fresh
+plant include/quench/ruleset.h '#include "rules/layout.h"'
+deps
+expect_rc 1 "a public header includes an internal one"
+expect_err "a public header includes only public headers" "public -> internal"
+
+# an internal header of a higher folder
+fresh
+plant src/rules/rules.h '#include "solve/solver.h"'
+deps
+expect_rc 1 "rules header includes solve"
+expect_err "src/rules/ may not use src/solve/" "internal header include"
 
 # a third-party header outside its file
 fresh
@@ -67,11 +88,11 @@ expect_err "a private header must sit beside" "private header"
 
 # a header left out of the umbrella
 fresh
-grep -v 'quench/zk.h' tree/include/quench/quench.h >tree/x
-mv tree/x tree/include/quench/quench.h
+grep -v 'quench/solve.h' tree/include/quench.h >tree/x
+mv tree/x tree/include/quench.h
 deps
 expect_rc 1 "umbrella incomplete"
-expect_err "does not include quench/zk.h" "umbrella"
+expect_err "does not include quench/solve.h" "umbrella"
 
 # a file that has grown past 900 lines
 fresh

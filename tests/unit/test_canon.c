@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/canon.h"
-#include "quench/rules.h"
+#include "rules/canon.h"
+#include "rules/rules.h"
 #include "t.h"
 
 #define N 5

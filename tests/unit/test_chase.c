@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/chase.h"
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "bigboard/chase.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tstencil.h"
 

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/gf2.h"
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/gf2.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tboards.h"
 

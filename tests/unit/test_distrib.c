@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/canon.h"
-#include "quench/distrib.h"
-#include "quench/jsonw.h"
-#include "quench/minpress.h"
-#include "quench/rules.h"
-#include "quench/system.h"
+#include "base/buf.h"
+#include "rules/canon.h"
+#include "generate/distrib.h"
+#include "base/jsonw.h"
+#include "engine/minpress.h"
+#include "rules/rules.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tboards.h"
 

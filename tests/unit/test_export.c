@@ -5,7 +5,7 @@
  * what they must, with outputs left empty; loading a pack from a damaged
  * database fails cleanly.
  */
-#include "quench/export.h"
+#include "export/export.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -14,11 +14,11 @@
 
 #include <sqlite3.h>
 
-#include "quench/canon.h"
-#include "quench/solver.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/state.h"
+#include "rules/canon.h"
+#include "solve/solver.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/state.h"
 #include "t.h"
 #include "trules.h"
 

@@ -5,14 +5,14 @@
  * refusals carry their exact reason, and the decoder survives truncation,
  * junk and random mutations.
  */
-#include "quench/flip_id.h"
+#include "export/flip_id.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "rules/rules.h"
 #include "t.h"
 #include "trules.h"
 

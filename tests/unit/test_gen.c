@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/canon.h"
-#include "quench/distrib.h"
-#include "quench/gen.h"
-#include "quench/minpress.h"
+#include "rules/canon.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
+#include "engine/minpress.h"
 #include "t.h"
 
 typedef struct sink {

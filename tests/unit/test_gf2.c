@@ -3,14 +3,14 @@
  * implementation (one byte per entry, textbook Gauss-Jordan), on random
  * matrices of many shapes and ranks, plus the Lights Out nullity table.
  */
-#include "quench/gf2.h"
+#include "engine/gf2.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/err.h"
+#include "base/err.h"
 #include "t.h"
 #include "../../src/engine/gf2_internal.h" /* the panel engine directly */
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/grid.h"
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "bigboard/grid.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tstencil.h"
 

@@ -10,13 +10,13 @@
  * without quench: every solvable 4x4 board falls to one chase from the top
  * (the issue), a torus and a graph have no chase.
  */
-#include "quench/human.h"
+#include "solve/human.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/rules.h"
-#include "quench/solver.h"
+#include "rules/rules.h"
+#include "solve/solver.h"
 #include "t.h"
 #include "trules.h"
 

@@ -4,14 +4,14 @@
  * not start well-formed UTF-8, as jsonw.h promises); numbers are checked
  * against the C library's printf.
  */
-#include "quench/jsonw.h"
+#include "base/jsonw.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
+#include "base/buf.h"
 #include "t.h"
 
 /* What RFC 8259 asks for one ASCII byte inside a string, as jsonw.h

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 #include "../../src/engine/minpress_gf2.h" /* the walk is internal */
 #include "../../src/engine/system_internal.h"

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 
 static uint64_t seed = 35;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/netpbm.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "bigboard/netpbm.h"
 #include "t.h"
 #include "tendless.h"
 

@@ -7,13 +7,13 @@
  * a kernel of 2^4 (16 solutions per solvable state; OEIS A159257, the rank
  * deficiency of n x n Lights Out, is 0 at n = 3 and 4 at n = 4).
  */
-#include "quench/plans.h"
+#include "solve/plans.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/rules.h"
-#include "quench/solver.h"
+#include "rules/rules.h"
+#include "solve/solver.h"
 #include "t.h"
 #include "trules.h"
 

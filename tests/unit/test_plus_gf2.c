@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/bitboard.h"
-#include "quench/gf2x.h"
-#include "quench/minpress.h"
-#include "quench/plus_gf2.h"
-#include "quench/system.h"
+#include "bigboard/bitboard.h"
+#include "engine/gf2x.h"
+#include "engine/minpress.h"
+#include "bigboard/plus_gf2.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tstencil.h"
 

@@ -6,16 +6,16 @@
  * taken from the recipe's folder; section seeds and the text hash match
  * values computed by Python's hashlib from the documented definitions.
  */
-#include "quench/recipe.h"
+#include "rules/recipe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "quench/buf.h"
-#include "quench/rules.h"
-#include "quench/store.h"
+#include "base/buf.h"
+#include "rules/rules.h"
+#include "store/store.h"
 #include "t.h"
 
 /* A recipe's pack name is a pack name: the same byte limit. */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/repair.h"
-#include "quench/system.h"
+#include "engine/repair.h"
+#include "engine/system.h"
 #include "t.h"
 #include "tboards.h"
 

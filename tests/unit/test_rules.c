@@ -5,16 +5,16 @@
  * groups are checked by brute force, and every file in tests/rules/bad/
  * must fail with exactly the diagnostic in its .expect file.
  */
-#include "quench/rules.h"
+#include "rules/rules.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/hash.h"
-#include "quench/layout.h"
+#include "base/buf.h"
+#include "base/hash.h"
+#include "rules/layout.h"
 #include "t.h"
 #include "trules.h"
 

@@ -3,12 +3,12 @@
  * against: round trips, separators and blanks, hex and masked boards, and
  * every parse error with its exact message and 1-based line:col.
  */
-#include "quench/state.h"
+#include "rules/state.h"
 
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/layout.h"
+#include "base/buf.h"
+#include "rules/layout.h"
 #include "t.h"
 
 static qn_layout grid(int w, int h, const char *mask)

@@ -14,15 +14,15 @@
 
 #include <sqlite3.h>
 
-#include "quench/buf.h"
-#include "quench/canon.h"
-#include "quench/file.h"
-#include "quench/solver.h"
-#include "quench/mem.h"
-#include "quench/puzzle_id.h"
-#include "quench/rules.h"
-#include "quench/state.h"
-#include "quench/store.h"
+#include "base/buf.h"
+#include "rules/canon.h"
+#include "base/file.h"
+#include "solve/solver.h"
+#include "base/mem.h"
+#include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "rules/state.h"
+#include "store/store.h"
 #include "t.h"
 
 static char tmpdir[] = "/tmp/qn_store_XXXXXX";

@@ -16,11 +16,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "quench/buf.h"
-#include "quench/err.h"
-#include "quench/layout.h"
-#include "quench/state.h"
-#include "quench/submit.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "rules/layout.h"
+#include "rules/state.h"
+#include "validate/submit.h"
 #include "t.h"
 #include "tendless.h"
 

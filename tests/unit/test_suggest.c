@@ -4,7 +4,7 @@
  * CA/ABC 3 under optimal string alignment where unrestricted
  * Damerau-Levenshtein gives 2 (Boytsov 2011), one swap of neighbours 1.
  */
-#include "quench/suggest.h"
+#include "base/suggest.h"
 
 #include <limits.h>
 #include <string.h>

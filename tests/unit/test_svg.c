@@ -5,7 +5,7 @@
  * present, hex neighbours one cell width apart, one label per sheet item,
  * and hostile text escaped.
  */
-#include "quench/svg.h"
+#include "export/svg.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "quench/buf.h"
-#include "quench/layout.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "rules/layout.h"
+#include "rules/rules.h"
 #include "t.h"
 #include "trules.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/minpress.h"
-#include "quench/system.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
 #include "t.h"
 
 #define BRUTE_MAX (1 << 16) /* k^n and k^m are kept below this */

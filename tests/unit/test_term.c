@@ -4,13 +4,13 @@
  * rows, a hexagon's rows 3-4-5-4-3), the colour decision from no-color.org
  * and clig.dev, never from quench's own output.
  */
-#include "quench/term.h"
+#include "export/term.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "quench/buf.h"
-#include "quench/rules.h"
+#include "base/buf.h"
+#include "rules/rules.h"
 #include "t.h"
 #include "trules.h"
 

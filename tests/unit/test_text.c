@@ -5,11 +5,11 @@
  * classic violations: overlong forms, surrogates, values past U+10FFFF,
  * stray continuation bytes and sequences cut short.
  */
-#include "quench/text.h"
+#include "base/text.h"
 
 #include <string.h>
 
-#include "quench/store.h"
+#include "store/store.h"
 #include "t.h"
 
 typedef struct utf8_case {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quench/err.h"
-#include "quench/zk.h"
+#include "base/err.h"
+#include "engine/zk.h"
 #include "t.h"
 
 /* Failures inside a case are tallied in case_bad; the first five print. */

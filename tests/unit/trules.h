@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "quench/rules.h"
+#include "rules/rules.h"
 #include "t.h"
 
 static inline qn_rules *load(const char *path)

@@ -1,0 +1,89 @@
+/*
+ * verdict.h: one verdict per submitted puzzle, for `quench validate`.
+ *
+ * A judge keeps what a stream of verdicts needs across records: the game,
+ * the set of puzzles already accepted (up to the board's symmetries, see
+ * canon.h; only ok verdicts enter it, so a rejected submission may be
+ * corrected and sent again), and the counts per verdict. Verdicts are
+ * decided in this order: malformed, trivial (already at the goal),
+ * unsolvable, duplicate, claim-mismatch, ok. Every record whose state was
+ * read (all but malformed) gets its puzzle id (puzzle_id.h), the name
+ * generate, the store and exports give the same puzzle.
+ */
+#ifndef QN_VERDICT_H
+#define QN_VERDICT_H
+
+#include "quench/validate.h"
+
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "rules/puzzle_id.h"
+#include "solve/solver.h"
+#include "validate/submit.h"
+
+
+const char *qn_verdict_name(qn_verdict v);
+
+/* What the judge found for one record; reused from call to call. */
+typedef struct qn_ruling {
+    qn_verdict verdict;
+    qn_answer ans;        /* solvable/unsolvable details (not malformed) */
+    int has_puzzle_id;    /* the state was read (every verdict but
+                             malformed): puzzle_id and canon are set */
+    uint64_t puzzle_id;   /* the puzzle's id (puzzle_id.h) */
+    uint8_t *canon;       /* ncells: its canonical cells (owned) */
+    uint8_t *seen_key;    /* canon packed for the judge's set of accepted
+                             puzzles, and its hash (qn_seen_prepare);
+                             set for the verdicts settling decides */
+    uint64_t seen_hash;
+    uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
+    int dup_stored;       /* 1: a duplicate of a stored puzzle, */
+    uint64_t dup_stored_id; /* whose puzzle id this is */
+    qn_buf reason;        /* malformed/claim-mismatch: why, in words */
+    int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
+    int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
+} qn_ruling;
+
+typedef struct qn_judge qn_judge;
+
+/* g is borrowed. */
+qn_judge *qn_judge_new(const qn_solver *g);
+void qn_judge_free(qn_judge *j); /* NULL-safe */
+
+void qn_ruling_init(qn_ruling *r, const qn_judge *j);
+void qn_ruling_release(qn_ruling *r);
+
+/*
+ * Judge one record (from qn_submit_next) into *out: qn_judge_prepare,
+ * then qn_judge_settle with the record's seq.
+ */
+void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
+
+/*
+ * The part of judging that needs no other record, so threads may do it
+ * at once on one judge (each with its own ruling): everything but whether
+ * an ok or claim-mismatch puzzle repeats an earlier one. Counts nothing.
+ */
+void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
+                      const qn_submission *sub);
+
+/*
+ * The rest, one record at a time in input order (seq: the record's
+ * number): an ok or claim-mismatch puzzle accepted before becomes a
+ * duplicate; a new ok one is accepted. Counts the verdict.
+ */
+void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq);
+
+/*
+ * The caller found r's puzzle stored already (a database): turn an ok
+ * verdict into a duplicate of the stored puzzle whose puzzle id is
+ * `puzzle_id`, keeping counts right.
+ */
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
+                               uint64_t puzzle_id);
+
+/* How many records got verdict v so far. */
+uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);
+
+#endif
