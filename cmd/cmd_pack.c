@@ -171,9 +171,7 @@ static int find(pack_cmd *pc, const char *name, int64_t *id)
 {
     qn_err err = QN_ERR_INIT;
 
-    if (qn_store_pack_find(pc->s, name, id, &err) != QN_OK) {
-        if (err.code == QN_ENOTFOUND)
-            cmd_suggest_pack(pc->s, name, &err);
+    if (cmd_find_pack(pc->s, name, id, &err) != QN_OK) {
         qn_err_source(&err, qn_store_path(pc->s));
         return fail(pc, &err);
     }
