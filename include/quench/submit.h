@@ -22,9 +22,11 @@
  *          "type"/"record" "puzzle" is a submission.
  *   CSV    RFC 4180: a header row naming the columns (state required; any
  *          order; a repeated or unnamed column, or more than
- *          QN_SUBMIT_MAX_COLUMNS, is an error for the whole input), then
- *          one record per row. The columns id, state, solution,
- *          min_presses, rule and rule_hash are read; any other column is
+ *          QN_SUBMIT_MAX_COLUMNS, is an error for the whole input, as is
+ *          a header without state, whose message names the columns found
+ *          and expected), then one record per row. The columns id, state,
+ *          solution, min_presses, rule and rule_hash are read, their
+ *          names in any case ("State"); any other column is
  *          the record's metadata. Cells may be quoted ("" for a quote;
  *          commas and newlines allowed inside quotes). Empty id, solution,
  *          min_presses and rule cells mean "absent". Blank lines are

@@ -10,6 +10,7 @@
 
 #include "quench/jsonw.h"
 #include "quench/mem.h"
+#include "quench/text.h"
 
 /* The columns quench reads; any other is the record's metadata. */
 enum col_kind {
@@ -205,8 +206,7 @@ static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
         return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
                                 "CSV column %d has no name", i + 1);
     for (kind = 0; kind < QN_SUBMIT__NREAD; kind++)
-        if (strlen(col_names[kind]) == n &&
-            memcmp(name, col_names[kind], n) == 0)
+        if (qn_submit__same_name(name, n, col_names[kind]))
             break;
     if (kind < QN_SUBMIT__NREAD) {
         if (r->col_of[kind] >= 0)
@@ -232,6 +232,43 @@ static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
                                     shown, name);
     qn_submit__note_field(&r->data, "CSV column", name, n);
     return 0;
+}
+
+/*
+ * A header without a state column: which columns it has and which quench
+ * reads, so a file of other columns (or another header line) is told
+ * from a file of bad states.
+ */
+static int no_state(qn_submit_reader *r, const field *f, long nf,
+                    long long line, qn_err *err)
+{
+    qn_buf found = QN_BUF_INIT;
+    const char *near = NULL;
+    char name[33];
+    long i;
+    int rc;
+
+    for (i = 0; i < nf && found.len < 64; i++) {
+        size_t n = f[i].dec_len > 32 ? 32 : f[i].dec_len;
+        memcpy(name, r->scratch.buf + f[i].dec, n);
+        name[n] = '\0';
+        qn_buf_addf(&found, "%s'", i ? ", " : "");
+        qn_text_escape(&found, name);
+        qn_buf_addc(&found, '\'');
+        if (!near && r->cols[i].kind == COL_OTHER)
+            near = qn_submit__suggest(r->scratch.buf + f[i].dec, f[i].dec_len);
+    }
+    if (i < nf)
+        qn_buf_addf(&found, " and %ld more", nf - i);
+    rc = qn_submit__fatal(
+        r, err, QN_ESYNTAX, line, 1,
+        "CSV header has no 'state' column: found %s%s; "
+        "expected state (any case) and any of id, "
+        "solution, min_presses, rule, rule_hash",
+        found.buf,
+        near && !strcmp(near, "state") ? " (did you mean 'state'?)" : "");
+    qn_buf_release(&found);
+    return rc;
 }
 
 static int csv_header(qn_submit_reader *r, qn_err *err)
@@ -284,8 +321,7 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
             return rc;
     }
     if (r->col_of[COL_STATE] < 0)
-        return qn_submit__fatal(r, err, QN_ESYNTAX, line, 1,
-                         "CSV header has no 'state' column");
+        return no_state(r, f, nf, line, err);
     snprintf(r->csv_note, sizeof(r->csv_note), "%s", r->data.note);
     r->ncols = (int)nf;
     r->header_done = 1;
