@@ -64,7 +64,10 @@
  * a record naming another rule is malformed (before its state is read).
  *
  * Record ids: the "id" value when given (JSONL, CSV, records of a JSON
- * document), else the record's first line number as text.
+ * document), else the record's first line number as text. A malformed
+ * record keeps its id when the id itself reads: the first top-level "id"
+ * of JSON that jansson refuses, the id cell of a CSV row whose quoting
+ * goes wrong after it.
  *
  * Values in records:
  *   - a state string is the state text format (holes as '.'); a state array

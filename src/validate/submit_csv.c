@@ -109,10 +109,11 @@ static int csv_record(qn_submit_reader *r, long long *line_out, int *tl,
 /*
  * Split r->scratch[0..len) into fields, decoding into r->scratch after the
  * text. Returns the field count (up to max stored in f) or -1 with the
- * offset of the problem and a message.
+ * offset of the problem and a message; *done is the count of the fields
+ * split before it (complete in f up to max) either way.
  */
 static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
-                      size_t *bad_off, const char **why)
+                      long *done, size_t *bad_off, const char **why)
 {
     size_t i = 0;
     long nf = 0;
@@ -128,6 +129,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
             i++;
             for (;;) {
                 if (i >= len) {
+                    *done = nf;
                     *bad_off = start;
                     *why = "unterminated quoted field";
                     return -1;
@@ -144,6 +146,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
                 d[dn++] = t[i++];
             }
             if (i < len && t[i] != ',') {
+                *done = nf;
                 *bad_off = i;
                 *why = "unexpected character after a closing quote";
                 return -1;
@@ -151,6 +154,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
         } else {
             while (i < len && t[i] != ',') {
                 if (t[i] == '"') {
+                    *done = nf;
                     *bad_off = i;
                     *why = "quote inside an unquoted field";
                     return -1;
@@ -171,6 +175,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
         i++; /* the comma */
     }
     r->scratch.buf[r->scratch.len] = '\0';
+    *done = nf;
     return nf;
 }
 
@@ -276,7 +281,7 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     long long line;
     const char *why = "";
     size_t boff = 0, len;
-    long nf = -1, i;
+    long nf = -1, i, done;
     int rc, tl, ln, cl;
     field *f;
 
@@ -295,7 +300,8 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     len = r->scratch.len;
     boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
     if (boff == len)
-        nf = csv_split(r, len, f, QN_SUBMIT_MAX_COLUMNS + 1, &boff, &why);
+        nf =
+            csv_split(r, len, f, QN_SUBMIT_MAX_COLUMNS + 1, &done, &boff, &why);
     if (nf < 0) {
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
@@ -448,7 +454,7 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     const char *why = "";
     size_t boff = 0, len;
     long long line;
-    long nf;
+    long nf, done;
     int rc, tl, ln, cl, i;
     field *f;
 
@@ -468,11 +474,14 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     if (qn_submit__bad_bytes(r, r->scratch.buf, len, line, 1))
         return 1;
     f = r->fields;
-    nf = csv_split(r, len, f, r->ncols + 1, &boff, &why);
+    nf = csv_split(r, len, f, r->ncols + 1, &done, &boff, &why);
     if (nf < 0) {
+        /* the fields before the problem are whole: keep the id */
+        csv_take_id(r, f, done < r->ncols ? done : r->ncols);
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
-        return qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", why);
+        qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", why);
+        return qn_submit__finish(r);
     }
     csv_take_id(r, f, nf);
     if (nf != r->ncols) {
