@@ -86,12 +86,12 @@ static void warn_unreachable(gen_cli *gc, const qn_gen_stats *st)
     if (st->emitted)
         fprintf(stderr,
                 "quench: warning: %llu %s on target in %llu draws: at that "
-                "rate %llu need about %.3g draws, more than --max-draws %llu; "
+                "rate %llu need about %.0f draws, more than --max-draws %llu; "
                 "the run will likely stop short (exit 75)\n",
                 (unsigned long long)st->emitted,
                 qn_plural(st->emitted, "puzzle", "puzzles"),
                 (unsigned long long)st->draws,
-                (unsigned long long)gc->o.count, need,
+                (unsigned long long)gc->o.count, ceil(need),
                 (unsigned long long)gc->o.max_draws);
     else
         fprintf(stderr,
