@@ -54,7 +54,11 @@ for p in five mod8 imported; do
     cmp -s "$TMP/$p.old" "$GOLD/$p.jsonl" && ok || not_ok "export $p: the old quench's bytes"
 done
 q pack show five --db "$DB" --json
-cmp -s "$TMP/out" "$GOLD/five-show.json" && ok || not_ok "pack show --json: the old quench's bytes"
+# #36 names a puzzle's fields as the exports do (solution, index, "" for
+# none: t640); every other byte is the old quench's
+sed -E 's/"witness":/"solution":/g; s/"stream_index":null/"index":-1/g;
+        s/"stream_index":/"index":/g; s/":null/":""/g' "$GOLD/five-show.json" >"$TMP/five-show.new"
+cmp -s "$TMP/out" "$TMP/five-show.new" && ok || not_ok "pack show --json: the old quench's bytes"
 
 # the finished run prints from the database as before; the interrupted
 # one resumes and prints what the uninterrupted run printed
