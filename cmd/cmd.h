@@ -220,9 +220,11 @@ int cmd_store_build_pack(struct qn_store *s, const char *name,
 struct qn_store_pack;
 int cmd_check_pack(const char *cmd, const struct qn_store_pack *p);
 int cmd_check_pack_name(const char *cmd, const char *name);
-/* err says there is no pack called name: add "; did you mean 'x'?"
- * with the closest names s holds, if any is close. */
-void cmd_suggest_pack(struct qn_store *s, const char *name, qn_err *err);
+/* qn_store_pack_find; its QN_ENOTFOUND says "; did you mean 'x'?" with
+ * the closest names s holds, if any is close. Every command that takes
+ * an existing pack's name looks it up so. */
+int cmd_find_pack(struct qn_store *s, const char *name, int64_t *id_out,
+                  qn_err *err);
 
 /* `quench solve`'s options, shared with its big-board half. */
 typedef struct solve_opts {

@@ -267,7 +267,8 @@ static int offer_pack(void *ctx, const qn_store_pack *p)
     return 0;
 }
 
-void cmd_suggest_pack(qn_store *s, const char *name, qn_err *err)
+/* err says there is no pack called name: add "; did you mean 'x'?" */
+static void suggest_pack(qn_store *s, const char *name, qn_err *err)
 {
     qn_suggest sg;
     qn_buf b = QN_BUF_INIT;
@@ -281,6 +282,15 @@ void cmd_suggest_pack(qn_store *s, const char *name, qn_err *err)
         snprintf(err->msg + len, sizeof(err->msg) - len, "%s", b.buf);
     qn_buf_release(&b);
     qn_suggest_release(&sg);
+}
+
+int cmd_find_pack(qn_store *s, const char *name, int64_t *id_out, qn_err *err)
+{
+    int rc = qn_store_pack_find(s, name, id_out, err);
+
+    if (rc == QN_ENOTFOUND)
+        suggest_pack(s, name, err);
+    return rc;
 }
 
 int cmd_take_db_opt(int argc, char **argv, const char *cmd,

@@ -167,8 +167,7 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_READONLY, &s);
     if (st)
         return st;
-    if (qn_store_pack_find(s, pack, &pack_id, &err) == QN_ENOTFOUND) {
-        cmd_suggest_pack(s, pack, &err);
+    if (cmd_find_pack(s, pack, &pack_id, &err) == QN_ENOTFOUND) {
         qn_err_source(&err, qn_store_path(s));
         qn_store_close(s);
         return cli_report(ctx, &err);

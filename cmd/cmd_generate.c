@@ -86,12 +86,12 @@ static void warn_unreachable(gen_cli *gc, const qn_gen_stats *st)
     if (st->emitted)
         fprintf(stderr,
                 "quench: warning: %llu %s on target in %llu draws: at that "
-                "rate %llu need about %.3g draws, more than --max-draws %llu; "
+                "rate %llu need about %.0f draws, more than --max-draws %llu; "
                 "the run will likely stop short (exit 75)\n",
                 (unsigned long long)st->emitted,
                 qn_plural(st->emitted, "puzzle", "puzzles"),
                 (unsigned long long)st->draws,
-                (unsigned long long)gc->o.count, need,
+                (unsigned long long)gc->o.count, ceil(need),
                 (unsigned long long)gc->o.max_draws);
     else
         fprintf(stderr,
@@ -136,21 +136,13 @@ static void progress(void *vctx, const qn_gen_stats *st)
             el, rate, eta, gc->progress_tty ? "\033[K" : "\n");
 }
 
-/* "no tier 'x' in this rule's grading; its tiers: easy 1-5, ..." */
-static int unknown_tier(const gen_cli *gc, qn_err *err)
+/* "no tier 'x' in this rule's grading; its tiers: easy 1-5, ...; did you
+ * mean 'y'?" (qn_tiers_find) */
+static int unknown_tier(const gen_cli *gc, const qn_buf *why, qn_err *err)
 {
-    qn_buf list = QN_BUF_INIT;
-    int rc;
-
-    for (size_t i = 0; i < gc->tiers.n; i++)
-        qn_buf_addf(&list, "%s%s %llu-%llu", i ? ", " : "",
-                    gc->tiers.name[i], (unsigned long long)gc->tiers.lo[i],
-                    (unsigned long long)gc->tiers.hi[i]);
-    rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                    "no tier '%s' in this rule's grading; its tiers: %s",
-                    gc->tier, gc->tiers.n ? list.buf : "none");
-    qn_buf_release(&list);
-    return rc;
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "no tier '%s' in this rule's grading; %s", gc->tier,
+                      why->buf);
 }
 
 /* Grading tiers: the rule's own, else from the exact distribution, else
@@ -172,12 +164,13 @@ static int setup_grading(gen_cli *gc, qn_err *err)
     gc->o.tiers = &gc->tiers;
     gc->o.distrib = gc->dist;
     if (gc->tier) {
-        size_t i;
-        for (i = 0; i < gc->tiers.n; i++)
-            if (!strcmp(gc->tiers.name[i], gc->tier))
-                break;
-        if (i == gc->tiers.n)
-            return unknown_tier(gc, err);
+        qn_buf why = QN_BUF_INIT;
+        long i = qn_tiers_find(&gc->tiers, gc->tier, &why);
+        if (i < 0) {
+            unknown_tier(gc, &why, err);
+            qn_buf_release(&why);
+            return err->code;
+        }
         if (gc->tiers.lo[i] > gc->o.lo)
             gc->o.lo = gc->tiers.lo[i];
         if (gc->tiers.hi[i] < gc->o.hi)

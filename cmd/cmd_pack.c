@@ -174,9 +174,7 @@ static int find(pack_cmd *pc, const char *name, int64_t *id)
 {
     qn_err err = QN_ERR_INIT;
 
-    if (qn_store_pack_find(pc->s, name, id, &err) != QN_OK) {
-        if (err.code == QN_ENOTFOUND)
-            cmd_suggest_pack(pc->s, name, &err);
+    if (cmd_find_pack(pc->s, name, id, &err) != QN_OK) {
         qn_err_source(&err, qn_store_path(pc->s));
         return fail(pc, &err);
     }
@@ -256,10 +254,7 @@ static int head_one(void *ctx, const qn_store_pack *p)
 static void json_text(qn_jsonw *w, const char *key, const char *v)
 {
     qn_jsonw_key(w, key);
-    if (v)
-        qn_jsonw_str(w, v);
-    else
-        qn_jsonw_null(w);
+    qn_jsonw_str(w, v ? v : "");
 }
 
 /* "    3  2f8a834424156cc2  classic-3x3      2 presses  easy     011/000/011",
@@ -318,14 +313,13 @@ static int show_row(void *ctx, const qn_store_row *r)
     qn_jsonw_key(w, "state"), qn_jsonw_str(w, r->state);
     qn_jsonw_key(w, "min_presses"), qn_jsonw_uint(w, r->min_presses);
     qn_jsonw_key(w, "optimal_solutions"), qn_jsonw_uint(w, r->noptimal);
-    qn_jsonw_key(w, "witness"), qn_jsonw_str(w, r->witness);
+    /* the names and empty values of the exports (docs/EXPORT.md): "" for
+     * no grade, seed or provenance text, -1 for no stream index */
+    qn_jsonw_key(w, "solution"), qn_jsonw_str(w, r->witness);
     json_text(w, "grade", r->grade);
     json_text(w, "seed", r->seed);
-    qn_jsonw_key(w, "stream_index");
-    if (r->stream_index >= 0)
-        qn_jsonw_int(w, r->stream_index);
-    else
-        qn_jsonw_null(w);
+    qn_jsonw_key(w, "index");
+    qn_jsonw_int(w, r->stream_index >= 0 ? r->stream_index : -1);
     qn_jsonw_key(w, "provenance"), qn_jsonw_str(w, r->provenance);
     json_text(w, "submission", r->submission);
     json_text(w, "source", r->source);

@@ -272,11 +272,13 @@ static int show_pack(const cli_ctx *ctx, const show_opts *o, int colour,
     qn_err err = QN_ERR_INIT;
     const char *path = cmd_db_path(o->db);
     size_t last = (size_t)-1, shown = 0;
+    int64_t id;
     int st = cmd_open_store(ctx, path, QN_STORE_READONLY, &s);
 
     if (st)
         return st;
-    if (qn_pack_doc_load(&doc, s, o->pack, &err) != QN_OK) {
+    if (cmd_find_pack(s, o->pack, &id, &err) != QN_OK ||
+        qn_pack_doc_load(&doc, s, o->pack, &err) != QN_OK) {
         qn_err_source(&err, path);
         qn_store_close(s);
         return cli_report(ctx, &err);

@@ -6,7 +6,7 @@ A row keeps n cell values < k packed: b = ceil(log2 k) bits a cell, cell i
 in bits i*b .. i*b+b-1 of the little-endian bit string (bit j of byte
 j // 8 is bit j % 8, LSB first), ceil(n*b / 8) bytes. The board's shape is
 rules.layout: its all-zero state text, '0' a cell, '.' a hole, '/' between
-rows. A value is written 0-9 a-z, or "(NNN)" from 36 up (include/quench/state.h).
+rows. A value is written 0-9 a-z, or "(NNN)" from 36 up (src/rules/state.h).
 
 usage: state_blob.py DB SQL
   runs SQL on DB with two SQL functions, state_text(blob, layout, colours)

@@ -1,5 +1,5 @@
 """text_escape.py: quench's escaping of untrusted text for a terminal
-(include/quench/text.h), written again from its definition, for tests to
+(src/base/text.h), written again from its definition, for tests to
 compare quench's output against: control characters (U+0000..U+001F,
 U+007F, U+0080..U+009F), line separators (U+2028, U+2029) and
 bidirectional formatting characters (U+202A..U+202E, U+2066..U+2069) are

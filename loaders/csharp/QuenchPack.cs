@@ -761,7 +761,7 @@ namespace Quench
             return p;
         }
 
-        // Each cell's centre, as include/quench/svg.h and the JavaScript
+        // Each cell's centre, as src/export/svg.h and the JavaScript
         // loader's centres() place it: grid (col, row); hex (odd-r) odd rows
         // half a cell right, rows sqrt(3)/2 apart; hexagon axial
         // x = col + row/2 shifted so the leftmost cell is at 0,

@@ -145,22 +145,13 @@ static void part_opts(const qn_campaign *c, size_t i, qn_gen_opts *o)
     o->max_draws = 0;
 }
 
-static int unknown_tier(const qn_campaign *c, size_t i,
-                        const qn_recipe_tier *t, qn_err *err)
+static int unknown_tier(const qn_campaign *c, size_t i, const qn_recipe_tier *t,
+                        const qn_buf *why, qn_err *err)
 {
-    const qn_tiers *tiers = &c->rules[i]->tiers;
-    qn_buf list = QN_BUF_INIT;
-
-    for (size_t j = 0; j < tiers->n; j++)
-        qn_buf_addf(&list, "%s%s %llu-%llu", j ? ", " : "", tiers->name[j],
-                    (unsigned long long)tiers->lo[j],
-                    (unsigned long long)tiers->hi[j]);
     qn_err_set(err, QN_EINVAL, 0, 0,
-               "section '%s': no tier '%s' in the grading of %s; its tiers: "
-               "%s",
+               "section '%s': no tier '%s' in the grading of %s; %s",
                c->r->sections[i].name, t->name, c->r->sections[i].rules,
-               tiers->n ? list.buf : "none");
-    qn_buf_release(&list);
+               why->buf);
     return at_mark(err, c->r, t->mark);
 }
 
@@ -181,11 +172,13 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
         qn_campaign__rule_tiers(cr);
     for (size_t t = 0; t < rs->ntiers; t++) {
         const qn_recipe_tier *rt = &rs->tiers[t];
-        size_t j = 0;
-        while (j < cr->tiers.n && strcmp(cr->tiers.name[j], rt->name))
-            j++;
-        if (j == cr->tiers.n)
-            return unknown_tier(c, i, rt, err);
+        qn_buf why = QN_BUF_INIT;
+        long j = qn_tiers_find(&cr->tiers, rt->name, &why);
+        if (j < 0) {
+            int rc = unknown_tier(c, i, rt, &why, err);
+            qn_buf_release(&why);
+            return rc;
+        }
         campaign_part *p = add_part(c);
         part_opts(c, i, &p->o);
         p->o.lo = cr->tiers.lo[j];

@@ -360,9 +360,8 @@ static const char *const pack_keys[] = {"name",   "title",   "description",
 
 /*
  * The pack object: its name and texts, and its version, which counts the
- * changes made to the pack, each puzzle added one (store.h): a pack of n
- * puzzles is at version n + 1 or later, and an import that keeps the
- * version relies on that.
+ * changes made to the pack (store.h): any version from 1, since a
+ * generator run's appends keep it (docs/STORE.md, "Pack versions").
  */
 static int parse_pack(qn_pack_doc *doc, json_t *root, int format,
                       size_t npuzzles, qn_err *err)

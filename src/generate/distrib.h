@@ -248,4 +248,11 @@ const char *qn_tiers_default_name(size_t i);
 /* The tier containing `presses` (borrowed from t), or NULL if none does. */
 const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses);
 
+/*
+ * The tier called name: its index, or -1 when t has none. On -1 out gets
+ * what to say about it: "its tiers: easy 1-5, ..." ("none") and the
+ * closest names ("; did you mean 'hard'?", quench/suggest.h).
+ */
+long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "distrib_internal.h"
 #include "base/mem.h"
+#include "base/suggest.h"
 
 static const char *const default_names[QN_TIERS_DEFAULT] = {
     "easy", "medium", "hard", "expert", "master"};
@@ -151,4 +152,23 @@ const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses)
         if (presses >= t->lo[i] && presses <= t->hi[i])
             return t->name[i];
     return NULL;
+}
+
+long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out)
+{
+    qn_suggest sg;
+
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->name[i], name))
+            return (long)i;
+    qn_buf_addf(out, "its tiers: %s", t->n ? "" : "none");
+    qn_suggest_init(&sg, name);
+    for (size_t i = 0; i < t->n; i++) {
+        qn_buf_addf(out, "%s%s %llu-%llu", i ? ", " : "", t->name[i],
+                    (unsigned long long)t->lo[i], (unsigned long long)t->hi[i]);
+        qn_suggest_add(&sg, t->name[i]);
+    }
+    qn_suggest_format(&sg, out);
+    qn_suggest_release(&sg);
+    return -1;
 }

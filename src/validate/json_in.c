@@ -551,6 +551,31 @@ static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
     return rc;
 }
 
+/*
+ * A record jansson refused still keeps its submitter's id when one can be
+ * read: the first top-level member written "id" whose value, alone, is a
+ * valid string or integer (the scanner walks invalid JSON safely: every
+ * index stays within the text, and nothing but that value is decoded).
+ */
+static void salvage_id(qn_submit__rec *rec, const ctx *x)
+{
+    size_t at = first_member(x->text, x->len);
+    span m;
+
+    while (next_member(x->text, x->len, &at, &m)) {
+        json_t *v;
+        if (m.key_end - m.key != 4 || memcmp(x->text + m.key, "\"id\"", 4))
+            continue;
+        v = json_loadb(x->text + m.val, m.val_end - m.val, JSON_DECODE_ANY,
+                       NULL);
+        if (v)
+            (void)get_id(rec, v, &(ctx){x->text, x->len, x->line, x->col, NULL},
+                         m.val);
+        json_decref(v);
+        return;
+    }
+}
+
 int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
                            int line, int col, qn_err *err)
 {
@@ -563,8 +588,10 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
     qn_buf_reset(&rec->meta);
     rec->note[0] = '\0';
     j = load(&x, JSON_DECODE_ANY);
-    if (!j)
+    if (!j) {
+        salvage_id(rec, &x);
         return err ? err->code : QN_ESYNTAX;
+    }
     if (!json_is_object(j)) {
         rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
                      "expected a JSON object, got %s", type_name(j));

@@ -51,15 +51,14 @@ static qn_submit_format detect(qn_submit_reader *r)
         return QN_SUBMIT_TEXT;
     for (e = i; e < r->end && b[e] != '\n'; e++)
         ;
-    if (b[i] == '"' || (e - i >= 3 && memcmp(b + i, "id,", 3) == 0))
+    /* A state text never holds a quote or a comma (state.h): a first line
+     * with one is a CSV header, with or without its state column (the
+     * reader then says which columns it found). */
+    if (b[i] == '"' || memchr(b + i, ',', e - i))
         return QN_SUBMIT_CSV;
-    if (e - i >= 5 && memcmp(b + i, "state", 5) == 0 &&
+    if (e - i >= 5 && qn_submit__same_name(b + i, 5, "state") &&
         qn_submit__is_blank(b + i + 5, e - i - 5))
         return QN_SUBMIT_CSV; /* a header with the one column */
-    if (memchr(b + i, ',', e - i))
-        for (j = i; j + 5 <= e; j++)
-            if (memcmp(b + j, "state", 5) == 0)
-                return QN_SUBMIT_CSV;
     return QN_SUBMIT_TEXT;
 }
 

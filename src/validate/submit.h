@@ -22,9 +22,11 @@
  *          "type"/"record" "puzzle" is a submission.
  *   CSV    RFC 4180: a header row naming the columns (state required; any
  *          order; a repeated or unnamed column, or more than
- *          QN_SUBMIT_MAX_COLUMNS, is an error for the whole input), then
- *          one record per row. The columns id, state, solution,
- *          min_presses, rule and rule_hash are read; any other column is
+ *          QN_SUBMIT_MAX_COLUMNS, is an error for the whole input, as is
+ *          a header without state, whose message names the columns found
+ *          and expected), then one record per row. The columns id, state,
+ *          solution, min_presses, rule and rule_hash are read, their
+ *          names in any case ("State"); any other column is
  *          the record's metadata. Cells may be quoted ("" for a quote;
  *          commas and newlines allowed inside quotes). Empty id, solution,
  *          min_presses and rule cells mean "absent". Blank lines are
@@ -62,7 +64,10 @@
  * a record naming another rule is malformed (before its state is read).
  *
  * Record ids: the "id" value when given (JSONL, CSV, records of a JSON
- * document), else the record's first line number as text.
+ * document), else the record's first line number as text. A malformed
+ * record keeps its id when the id itself reads: the first top-level "id"
+ * of JSON that jansson refuses, the id cell of a CSV row whose quoting
+ * goes wrong after it.
  *
  * Values in records:
  *   - a state string is the state text format (holes as '.'); a state array

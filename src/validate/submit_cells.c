@@ -189,14 +189,19 @@ static size_t distance(const char *a, size_t la, const char *b)
     return row[lb];
 }
 
-static int same_ignoring_case(const char *a, size_t n, const char *b)
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+int qn_submit__same_name(const char *a, size_t n, const char *b)
 {
     size_t i;
 
     if (strlen(b) != n)
         return 0;
     for (i = 0; i < n; i++)
-        if ((a[i] | 0x20) != (b[i] | 0x20))
+        if (ascii_lower(a[i]) != ascii_lower(b[i]))
             return 0;
     return 1;
 }
@@ -207,7 +212,7 @@ const char *qn_submit__suggest(const char *name, size_t n)
 
     for (i = 0; i < NREAD; i++) {
         cn = strlen(read_fields[i]);
-        if (same_ignoring_case(name, n, read_fields[i]))
+        if (qn_submit__same_name(name, n, read_fields[i]))
             return read_fields[i];
         /* a prefix or an extension: "min_press", "states" */
         if (n >= 2 && memcmp(name, read_fields[i], n < cn ? n : cn) == 0)

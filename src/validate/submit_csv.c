@@ -10,6 +10,7 @@
 
 #include "base/jsonw.h"
 #include "base/mem.h"
+#include "base/text.h"
 
 /* The columns quench reads; any other is the record's metadata. */
 enum col_kind {
@@ -108,10 +109,11 @@ static int csv_record(qn_submit_reader *r, long long *line_out, int *tl,
 /*
  * Split r->scratch[0..len) into fields, decoding into r->scratch after the
  * text. Returns the field count (up to max stored in f) or -1 with the
- * offset of the problem and a message.
+ * offset of the problem and a message; *done is the count of the fields
+ * split before it (complete in f up to max) either way.
  */
 static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
-                      size_t *bad_off, const char **why)
+                      long *done, size_t *bad_off, const char **why)
 {
     size_t i = 0;
     long nf = 0;
@@ -127,6 +129,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
             i++;
             for (;;) {
                 if (i >= len) {
+                    *done = nf;
                     *bad_off = start;
                     *why = "unterminated quoted field";
                     return -1;
@@ -143,6 +146,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
                 d[dn++] = t[i++];
             }
             if (i < len && t[i] != ',') {
+                *done = nf;
                 *bad_off = i;
                 *why = "unexpected character after a closing quote";
                 return -1;
@@ -150,6 +154,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
         } else {
             while (i < len && t[i] != ',') {
                 if (t[i] == '"') {
+                    *done = nf;
                     *bad_off = i;
                     *why = "quote inside an unquoted field";
                     return -1;
@@ -170,6 +175,7 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
         i++; /* the comma */
     }
     r->scratch.buf[r->scratch.len] = '\0';
+    *done = nf;
     return nf;
 }
 
@@ -205,8 +211,7 @@ static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
         return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
                                 "CSV column %d has no name", i + 1);
     for (kind = 0; kind < QN_SUBMIT__NREAD; kind++)
-        if (strlen(col_names[kind]) == n &&
-            memcmp(name, col_names[kind], n) == 0)
+        if (qn_submit__same_name(name, n, col_names[kind]))
             break;
     if (kind < QN_SUBMIT__NREAD) {
         if (r->col_of[kind] >= 0)
@@ -234,12 +239,49 @@ static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
     return 0;
 }
 
+/*
+ * A header without a state column: which columns it has and which quench
+ * reads, so a file of other columns (or another header line) is told
+ * from a file of bad states.
+ */
+static int no_state(qn_submit_reader *r, const field *f, long nf,
+                    long long line, qn_err *err)
+{
+    qn_buf found = QN_BUF_INIT;
+    const char *near = NULL;
+    char name[33];
+    long i;
+    int rc;
+
+    for (i = 0; i < nf && found.len < 64; i++) {
+        size_t n = f[i].dec_len > 32 ? 32 : f[i].dec_len;
+        memcpy(name, r->scratch.buf + f[i].dec, n);
+        name[n] = '\0';
+        qn_buf_addf(&found, "%s'", i ? ", " : "");
+        qn_text_escape(&found, name);
+        qn_buf_addc(&found, '\'');
+        if (!near && r->cols[i].kind == COL_OTHER)
+            near = qn_submit__suggest(r->scratch.buf + f[i].dec, f[i].dec_len);
+    }
+    if (i < nf)
+        qn_buf_addf(&found, " and %ld more", nf - i);
+    rc = qn_submit__fatal(
+        r, err, QN_ESYNTAX, line, 1,
+        "CSV header has no 'state' column: found %s%s; "
+        "expected state (any case) and any of id, "
+        "solution, min_presses, rule, rule_hash",
+        found.buf,
+        near && !strcmp(near, "state") ? " (did you mean 'state'?)" : "");
+    qn_buf_release(&found);
+    return rc;
+}
+
 static int csv_header(qn_submit_reader *r, qn_err *err)
 {
     long long line;
     const char *why = "";
     size_t boff = 0, len;
-    long nf = -1, i;
+    long nf = -1, i, done;
     int rc, tl, ln, cl;
     field *f;
 
@@ -258,7 +300,8 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     len = r->scratch.len;
     boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
     if (boff == len)
-        nf = csv_split(r, len, f, QN_SUBMIT_MAX_COLUMNS + 1, &boff, &why);
+        nf =
+            csv_split(r, len, f, QN_SUBMIT_MAX_COLUMNS + 1, &done, &boff, &why);
     if (nf < 0) {
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
@@ -284,8 +327,7 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
             return rc;
     }
     if (r->col_of[COL_STATE] < 0)
-        return qn_submit__fatal(r, err, QN_ESYNTAX, line, 1,
-                         "CSV header has no 'state' column");
+        return no_state(r, f, nf, line, err);
     snprintf(r->csv_note, sizeof(r->csv_note), "%s", r->data.note);
     r->ncols = (int)nf;
     r->header_done = 1;
@@ -412,7 +454,7 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     const char *why = "";
     size_t boff = 0, len;
     long long line;
-    long nf;
+    long nf, done;
     int rc, tl, ln, cl, i;
     field *f;
 
@@ -432,11 +474,14 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     if (qn_submit__bad_bytes(r, r->scratch.buf, len, line, 1))
         return 1;
     f = r->fields;
-    nf = csv_split(r, len, f, r->ncols + 1, &boff, &why);
+    nf = csv_split(r, len, f, r->ncols + 1, &done, &boff, &why);
     if (nf < 0) {
+        /* the fields before the problem are whole: keep the id */
+        csv_take_id(r, f, done < r->ncols ? done : r->ncols);
         qn_submit__pos(r->scratch.buf, boff, qn_submit__clamp(line), 1, &ln,
                        &cl);
-        return qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", why);
+        qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", why);
+        return qn_submit__finish(r);
     }
     csv_take_id(r, f, nf);
     if (nf != r->ncols) {

@@ -66,6 +66,10 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
                          int flat_ok, const char *s, size_t n,
                          size_t *bad_off, qn_err *err);
 
+/* Whether a[0..n) is the name b, letters compared without case (ASCII):
+ * a CSV header's "State" is the column state. */
+int qn_submit__same_name(const char *a, size_t n, const char *b);
+
 /*
  * The field quench reads ("id", "state", "solution", "min_presses",
  * "rule") that the unread field name[0..n) looks like a misspelling of

@@ -159,6 +159,22 @@ q generate "$R/classic-5x5.yaml" -n 50 --presses 15 --mode sample --max-draws 20
 expect_rc 75 "an unreachable target: 75 as before"
 expect_err "quench: warning: " "an unreachable target: warned"
 expect_err "more than --max-draws 20000; the run will likely stop short (exit 75)" "the warning says why"
+# the estimate is a whole number of draws, above --max-draws as the text
+# says (not "1.02e+05 draws": is that more than 102000?)
+q generate "$R/classic-5x5.yaml" -n 50 --presses 15 --mode sample --max-draws 100000 --seed 1 -o /dev/null
+py_checks "$TMP/err" <<'PY'
+import math, re, sys
+m = re.search(r"(\d+) puzzles? on target in (\d+) draws: at that rate (\d+) "
+              r"need about (\S+) draws, more than --max-draws (\d+)", open(sys.argv[1]).read())
+if not m:
+    print("not ok: no estimate in the warning")
+else:
+    got, draws, count, need, most = m.groups()
+    print("ok" if need.isdigit() else "not ok: estimate %r is not a whole number" % need)
+    want = math.ceil(int(draws) * int(count) / int(got))
+    print("ok" if need.isdigit() and int(need) == want else "not ok: estimate %s, draws x count / found = %d" % (need, want))
+    print("ok" if need.isdigit() and int(need) > int(most) else "not ok: %s is not more than %s" % (need, most))
+PY
 q -q generate "$R/classic-5x5.yaml" -n 50 --presses 15 --mode sample --max-draws 20000 --seed 1
 if grep -q warning err; then not_ok "-q: no warning"; else ok; fi
 q generate "$R/classic-5x5.yaml" -n 5 --presses 15 --mode sample --seed 1

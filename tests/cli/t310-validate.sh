@@ -200,16 +200,17 @@ expect_err "notpack.json:1:12: not a quench-pack document" "says what it is not"
 # Extra fields are kept, never fatal: a CSV column and JSON keys are the
 # record's metadata, echoed in the verdict and stored with --into with the
 # submission's id (NULL when it has none) and where it was read
-# (FILE:LINE, <stdin>:LINE).
-printf 'id,state,author,Min_Presses\nx,1100/1000/0000/0000,bob,1\n,0100/1110/0001/1101,"a, ""b""",3\n' >extra.csv
+# (FILE:LINE, <stdin>:LINE). (A column named as quench's in another case
+# is that column: t610.)
+printf 'id,state,author,min_press\nx,1100/1000/0000/0000,bob,1\n,0100/1110/0001/1101,"a, ""b""",3\n' >extra.csv
 q validate "$W" extra.csv --jsonl
 expect_rc 0 "extra CSV columns: exit 0"
 expect_eq "$(python3 -c "
 import json,sys
 for l in open(sys.argv[1]):
     v=json.loads(l); print(v['verdict'], json.dumps(v['meta'], sort_keys=True), 'note' in v)" "$TMP/out")" \
-    "ok {\"Min_Presses\": \"1\", \"author\": \"bob\"} True
-ok {\"Min_Presses\": \"3\", \"author\": \"a, \\\"b\\\"\"} True" "extra CSV columns: metadata echoed, a near-miss noted"
+    "ok {\"author\": \"bob\", \"min_press\": \"1\"} True
+ok {\"author\": \"a, \\\"b\\\"\", \"min_press\": \"3\"} True" "extra CSV columns: metadata echoed, a near-miss noted"
 cat >extra.jsonl <<'TXT'
 {"id": "j1", "state": "1111/1001/0000/0000", "author": "bob", "tags": ["x", {"y": 2}], "score": -1.5e3}
 {"state": "0100/1110/0001/1101", "author": "eve"}
@@ -229,7 +230,7 @@ expect_rc 1 "extra CSV into the same pack: one new, one stored already"
 expect_eq "$(sqlite3 -separator '|' prov.db "SELECT quote(submission), source, meta FROM puzzles ORDER BY id")" \
     "'j1'|<stdin>:1|{\"author\":\"bob\",\"tags\":[\"x\",{\"y\":2}],\"score\":-1.5e3}
 NULL|<stdin>:2|{\"author\":\"eve\"}
-'x'|extra.csv:2|{\"author\":\"bob\",\"Min_Presses\":\"1\"}" \
+'x'|extra.csv:2|{\"author\":\"bob\",\"min_press\":\"1\"}" \
     "--into stores the submission's id, FILE:LINE and the metadata"
 expect_eq "$(sqlite3 prov.db "SELECT count(*) FROM pack_puzzles")" 3 "the three stored puzzles are in the pack"
 stored=$(sqlite3 prov.db "SELECT printf('%016x', uid) FROM puzzles WHERE source = '<stdin>:2'")
