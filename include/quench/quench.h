@@ -70,6 +70,7 @@
 
 /* campaign: a whole pack from a recipe */
 #include "quench/campaign.h"
+#include "quench/png.h"
 #include "quench/svg.h"
 
 #endif
