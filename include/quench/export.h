@@ -55,7 +55,8 @@
     X(CSV, "csv")                                                            \
     X(FLIP, "flip")                                                          \
     X(SVG, "svg")                                                            \
-    X(HTML, "html")
+    X(HTML, "html")                                                          \
+    X(PNG, "png")
 
 typedef enum qn_export_format {
 #define QN_X_(e, s) QN_EXPORT_##e,
@@ -188,13 +189,15 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
                      qn_err *err);
 
 typedef struct qn_export_opts {
-    int64_t puzzle; /* svg: the puzzle at this position alone; 0 = sheet */
+    int64_t puzzle; /* svg, png: the puzzle at this position alone; 0 =
+                       the contact sheet */
 } qn_export_opts;
 
 /*
  * Append doc in format f to out. QN_EINVAL when the format cannot express
- * the pack (flip: qn_flip_can_express's message; svg: several rules on a
- * sheet), QN_ENOTFOUND when o->puzzle is not in the pack. On failure out
+ * the pack (flip: qn_flip_can_express's message; svg, png: several rules
+ * on a sheet), QN_ENOTFOUND when o->puzzle is not in the pack, QN_ELIMIT
+ * when a png is past its size limit (png.h). On failure out
  * may hold a partial document. o may be NULL.
  */
 int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
