@@ -1,7 +1,7 @@
 /*
  * export.c: qn_export_write, the pack document (export.h) written as
- * json, jsonl, csv, Flip IDs, svg or html (export_html.c), and the format
- * names. The document is read from the store by pack_load.c, from JSON by
+ * json, jsonl, csv, Flip IDs, svg, png (png.c) or html (export_html.c),
+ * and the format names. The document is read from the store by pack_load.c, from JSON by
  * json_pack.c, and imported by pack_import.c.
  */
 #include "quench/export.h"
