@@ -37,7 +37,7 @@ PKG_CONFIG ?= pkg-config
 CC ?= cc
 AR ?= ar
 
-PKGS = sqlite3 yaml-0.1 libsodium jansson
+PKGS = sqlite3 yaml-0.1 libsodium jansson libpng
 VERSION = 0.1.0
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

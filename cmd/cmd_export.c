@@ -1,8 +1,9 @@
 /*
  * cmd_export.c: `quench export PACK --format F [-o FILE|-]`: write a
- * stored pack as json, jsonl, csv, Flip game IDs, svg or a playable html
- * page (export.h). A file is written atomically: a temporary file beside
- * it, fsync, rename.
+ * stored pack as json, jsonl, csv, Flip game IDs, svg, a playable html
+ * page or png pictures (export.h). A file is written atomically: a
+ * temporary file beside it, fsync, rename; png without --puzzle writes a
+ * directory of such files, all drawn before the first is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +22,8 @@
 #include "store/store.h"
 
 const char cmd_export_usage[] =
-    "usage: quench export PACK --format FORMAT [-o FILE|-] [--puzzle REF] "
-    "[--db PATH]\n"
+    "usage: quench export PACK --format FORMAT [-o FILE|DIR|-] "
+    "[--puzzle REF] [--db PATH]\n"
     "       quench export PACK --format dir -o DIR [--force] [--db PATH]\n"
     "\n"
     "Write the stored pack PACK for games and pipelines (docs/EXPORT.md):\n"
@@ -41,6 +42,9 @@ const char cmd_export_usage[] =
     "          contents) and levels/NNNN.json, one puzzle each; written\n"
     "          whole or not at all, an existing DIR replaced only with\n"
     "          --force and only when it is a dir export\n"
+    "  png     -o DIR: a thumbnail per puzzle (DIR/POS-ID.png) and the\n"
+    "          contact sheet (DIR/sheet.png), or one puzzle with --puzzle\n"
+    "          REF; each the svg picture without its text\n"
     "\n"
     "Every puzzle is named by its puzzle id (16 hex digits, from its rule\n"
     "and state) and its position in the pack, from 1. REF is a puzzle id,\n"
@@ -61,7 +65,8 @@ const cmd_grammar cmd_export_grammar = {
     .opts = opts,
     .shortopts = "f:o:",
     .operands = "pack",
-    .values = "format=json|jsonl|csv|flip|svg|html|dir output=file db=file",
+    .values = "format=json|jsonl|csv|flip|svg|html|png|dir output=file "
+              "db=file",
 };
 
 /* Where the puzzle at database row `row` sits in the pack walked. */
@@ -103,6 +108,63 @@ static int find_in_pack(qn_store *s, const char *name, const char *ref,
     if (rc == QN_OK)
         *position_out = m.position;
     return rc;
+}
+
+/*
+ * export --format png -o DIR: the contact sheet and every puzzle's picture
+ * drawn into memory first (a pack too big for a sheet fails before any
+ * file is written), then DIR made when missing and each file written
+ * atomically, the sheet last.
+ */
+static int write_png_dir(cli_ctx *ctx, const qn_pack_doc *doc, const char *dir)
+{
+    size_t n = doc->npuzzles, i;
+    qn_buf *png = QN_NEWN(n + 1, qn_buf);
+    qn_buf path = QN_BUF_INIT;
+    qn_err err = QN_ERR_INIT;
+    qn_export_opts eo;
+    struct stat sb;
+    int st = QN_EXIT_OK, digits = 3;
+
+    memset(&eo, 0, sizeof(eo));
+    for (size_t m = n; m >= 1000; m /= 10)
+        digits++;
+    /* the sheet (png[n]) first: the one picture a big pack may not fit */
+    for (i = n + 1; i-- > 0 && st == QN_EXIT_OK;) {
+        eo.puzzle = i < n ? (int64_t)(i + 1) : 0;
+        if (qn_export_write(&png[i], doc, QN_EXPORT_PNG, &eo, &err) != QN_OK) {
+            if (err.code == QN_ELIMIT && i == n) {
+                char why[sizeof(err.msg)];
+                snprintf(why, sizeof(why), "%s", err.msg);
+                qn_err_set(&err, QN_ELIMIT, 0, 0,
+                           "the contact sheet of pack '%s': %.300s (write "
+                           "puzzles one at a time with --puzzle)",
+                           doc->name, why);
+            }
+            st = cli_report(ctx, &err);
+        }
+    }
+    if (st == QN_EXIT_OK && mkdir(dir, 0777) != 0 &&
+        (errno != EEXIST || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        st = cmd_cannot_create(dir, errno == EEXIST ? ENOTDIR : errno);
+    for (i = 0; i <= n && st == QN_EXIT_OK; i++) {
+        char id[QN_PUZZLE_ID_HEX];
+
+        qn_buf_reset(&path);
+        if (i < n) {
+            qn_puzzle_id_hex(id, doc->puzzles[i].id);
+            qn_buf_addf(&path, "%s/%0*lld-%s.png", dir, digits,
+                        (long long)doc->puzzles[i].position, id);
+        } else {
+            qn_buf_addf(&path, "%s/sheet.png", dir);
+        }
+        st = cmd_write_atomic(path.buf, png[i].buf, png[i].len);
+    }
+    for (i = 0; i <= n; i++)
+        qn_buf_release(&png[i]);
+    free(png);
+    qn_buf_release(&path);
+    return st;
 }
 
 int cmd_export(int argc, char **argv, cli_ctx *ctx)
@@ -152,14 +214,19 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
     }
     if (!have_format)
         return cli_usage_error("export: --format is required (json, jsonl, "
-                              "csv, flip, svg, html)");
+                              "csv, flip, svg, html, png, dir)");
     if (optind != argc - 1)
         return cli_usage_error("export: give exactly one PACK");
-    if (ref && (fmt != QN_EXPORT_SVG || dir))
-        return cli_usage_error("export: --puzzle goes with --format svg");
+    if (ref && ((fmt != QN_EXPORT_SVG && fmt != QN_EXPORT_PNG) || dir))
+        return cli_usage_error("export: --puzzle goes with --format svg or "
+                              "png");
     if (dir && (!outpath || !strcmp(outpath, "-")))
         return cli_usage_error("export: --format dir needs -o DIR (a folder "
                               "is no stream)");
+    if (!dir && fmt == QN_EXPORT_PNG && !ref &&
+        (!outpath || !strcmp(outpath, "-")))
+        return cli_usage_error("export: --format png writes a directory: give "
+                              "-o DIR (or one puzzle with --puzzle REF)");
     if (force && !dir)
         return cli_usage_error("export: --force goes with --format dir (-o "
                               "FILE is always replaced atomically)");
@@ -185,9 +252,11 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                                : cli_report(ctx, &err);
     }
     qn_store_close(s);
-    if (dir)
+    if (dir) {
         st = cmd_export_dir(&doc, outpath, force);
-    else if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
+    } else if (fmt == QN_EXPORT_PNG && !ref) {
+        st = write_png_dir(ctx, &doc, outpath);
+    } else if (qn_export_write(&out, &doc, fmt, &eo, &err) != QN_OK) {
         st = cli_report(ctx, &err);
     } else {
         st = cmd_write_atomic(outpath, out.buf, out.len);

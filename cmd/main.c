@@ -60,7 +60,7 @@ static const cmd_entry cmd_table[] = {
      "create, migrate, check, summarise and merge puzzle databases",
      &cmd_db_grammar},
     {"export", cmd_export, cmd_export_usage,
-     "write a pack as json, jsonl, csv, Flip IDs, svg or html",
+     "write a pack as json, jsonl, csv, Flip IDs, svg, html or png",
      &cmd_export_grammar},
     {"import", cmd_import, cmd_import_usage,
      "read an exported pack back, re-verifying every puzzle",
@@ -115,6 +115,7 @@ static void print_version(void)
     printf("libyaml %s\n", qn_version_yaml());
     printf("libsodium %s\n", qn_version_sodium());
     printf("jansson %s\n", qn_version_jansson());
+    printf("libpng %s\n", qn_version_libpng());
 }
 
 /* "'x' is not a quench command (see 'quench help'); did you mean 'y'?" */

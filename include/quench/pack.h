@@ -22,7 +22,8 @@
     X(CSV, "csv")                                                            \
     X(FLIP, "flip")                                                          \
     X(SVG, "svg")                                                            \
-    X(HTML, "html")
+    X(HTML, "html")                                                          \
+    X(PNG, "png")
 
 typedef enum qn_export_format {
 #define QN_X_(e, s) QN_EXPORT_##e,
@@ -69,7 +70,8 @@ QN_API int qn_pack_doc_parse_json(qn_pack_doc *doc, const char *text,
 QN_API int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
 
 typedef struct qn_export_opts {
-    int64_t puzzle; /* svg: the puzzle at this position alone; 0 = sheet */
+    int64_t puzzle; /* svg, png: the puzzle at this position alone; 0 =
+                       the contact sheet */
 } qn_export_opts;
 
 /* Append doc in format f to out (o may be NULL). QN_EINVAL when the

@@ -1,7 +1,7 @@
 /*
  * export.c: qn_export_write, the pack document (export.h) written as
- * json, jsonl, csv, Flip IDs, svg or html (export_html.c), and the format
- * names. The document is read from the store by pack_load.c, from JSON by
+ * json, jsonl, csv, Flip IDs, svg, png (png.c) or html (export_html.c),
+ * and the format names. The document is read from the store by pack_load.c, from JSON by
  * json_pack.c, and imported by pack_import.c.
  */
 #include "export/export.h"
@@ -14,6 +14,7 @@
 #include "export/flip_id.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
+#include "export/png.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
 #include "export/svg.h"
@@ -44,7 +45,7 @@ int qn_export_format_parse(qn_export_format *out, const char *name,
         }
     return qn_err_set(err, QN_ESYNTAX, 0, 0,
                       "unknown format '%s' (json, jsonl, csv, flip, svg, "
-                      "html)",
+                      "html, png)",
                       name);
 }
 
@@ -380,20 +381,26 @@ static int write_flip(qn_buf *out, const qn_pack_doc *doc, qn_err *err)
     return QN_OK;
 }
 
-/* One puzzle alone, titled with the pack, its position and its id. */
-static void write_svg_board(qn_buf *out, const qn_pack_doc *doc,
-                            const qn_pack_puzzle *p)
+/* One puzzle alone, titled with the pack, its position and its id; as a
+ * PNG, the same picture without its text (png.h). */
+static int write_svg_board(qn_buf *out, const qn_pack_doc *doc,
+                           const qn_pack_puzzle *p, int png, qn_err *err)
 {
     qn_svg_opts o;
     qn_buf t = QN_BUF_INIT;
     char name[QN_EXPORT__NAME];
+    int rc = QN_OK;
 
     memset(&o, 0, sizeof(o));
     qn_buf_addf(&t, "%s, %s", *doc->title ? doc->title : doc->name,
                 qn_export__puzzle_name(name, p));
     o.title = t.buf;
-    qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
+    if (png)
+        rc = qn_png_board(out, doc->rules[p->rule].rules, p->state, &o, err);
+    else
+        qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
     qn_buf_release(&t);
+    return rc;
 }
 
 /* A sheet shares one rule's cell shapes: the first puzzle of another rule
@@ -415,8 +422,9 @@ static int sheet_blocked(const qn_pack_doc *doc, qn_err *err)
 }
 
 /* Every puzzle as a thumbnail: "#position" over grade and par, the id
- * beneath. */
-static void write_svg_sheet(qn_buf *out, const qn_pack_doc *doc)
+ * beneath (a PNG: the same sheet without its text). */
+static int write_svg_sheet(qn_buf *out, const qn_pack_doc *doc, int png,
+                           qn_err *err)
 {
     size_t n = doc->npuzzles ? doc->npuzzles : 1;
     qn_svg_item *items = QN_NEWN(n, qn_svg_item);
@@ -424,6 +432,7 @@ static void write_svg_sheet(qn_buf *out, const qn_pack_doc *doc)
     char (*ids)[QN_PUZZLE_ID_HEX] = qn_xcalloc(n, sizeof(*ids));
     const char **notes = QN_NEWN(n, const char *);
     qn_svg_opts o;
+    int rc = QN_OK;
 
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
@@ -439,16 +448,22 @@ static void write_svg_sheet(qn_buf *out, const qn_pack_doc *doc)
     memset(&o, 0, sizeof(o));
     o.title = *doc->title ? doc->title : doc->name;
     o.notes = notes;
-    qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
+    if (png)
+        rc = qn_png_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o,
+                          err);
+    else
+        qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
     free(notes);
     free(ids);
     free(labels);
     free(items);
+    return rc;
 }
 
-/* svg: the puzzle at position `puzzle` alone, or (0) a contact sheet. */
+/* svg (png): the puzzle at position `puzzle` alone, or (0) a contact
+ * sheet. */
 static int write_svg(qn_buf *out, const qn_pack_doc *doc, int64_t puzzle,
-                     qn_err *err)
+                     int png, qn_err *err)
 {
     if (puzzle > 0) {
         if ((uint64_t)puzzle > doc->npuzzles)
@@ -456,16 +471,14 @@ static int write_svg(qn_buf *out, const qn_pack_doc *doc, int64_t puzzle,
                               "pack '%s' has no puzzle at position %lld "
                               "(it has %zu)",
                               doc->name, (long long)puzzle, doc->npuzzles);
-        write_svg_board(out, doc, &doc->puzzles[puzzle - 1]);
-        return QN_OK;
+        return write_svg_board(out, doc, &doc->puzzles[puzzle - 1], png, err);
     }
     if (doc->nrules == 0)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "pack '%s' is empty: no sheet to draw", doc->name);
     if (doc->nrules > 1)
         return sheet_blocked(doc, err);
-    write_svg_sheet(out, doc);
-    return QN_OK;
+    return write_svg_sheet(out, doc, png, err);
 }
 
 int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
@@ -476,7 +489,8 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
     case QN_EXPORT_JSONL: write_jsonl(out, doc); return QN_OK;
     case QN_EXPORT_CSV: write_csv(out, doc); return QN_OK;
     case QN_EXPORT_FLIP: return write_flip(out, doc, err);
-    case QN_EXPORT_SVG: return write_svg(out, doc, o ? o->puzzle : 0, err);
+    case QN_EXPORT_SVG: return write_svg(out, doc, o ? o->puzzle : 0, 0, err);
+    case QN_EXPORT_PNG: return write_svg(out, doc, o ? o->puzzle : 0, 1, err);
     case QN_EXPORT_HTML: {
         qn_buf json = QN_BUF_INIT;
         write_json(&json, doc);

@@ -180,8 +180,9 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
 
 /*
  * Append doc in format f to out. QN_EINVAL when the format cannot express
- * the pack (flip: qn_flip_can_express's message; svg: several rules on a
- * sheet), QN_ENOTFOUND when o->puzzle is not in the pack. On failure out
+ * the pack (flip: qn_flip_can_express's message; svg, png: several rules
+ * on a sheet), QN_ENOTFOUND when o->puzzle is not in the pack, QN_ELIMIT
+ * when a png is past its size limit (png.h). On failure out
  * may hold a partial document. o may be NULL.
  */
 int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,

@@ -90,17 +90,7 @@ static void glyph_text(char out[4], unsigned v)
 
 /* -------------------------------------------------------------- geometry */
 
-typedef enum shape { SH_SQUARE, SH_HEX, SH_CIRCLE } shape;
-
-typedef struct geom {
-    const qn_layout *l;
-    shape sh;
-    double s;      /* cell width, px */
-    double hx, hy; /* half extents of one cell shape */
-    double ox, oy; /* added to raw centres: the box starts at (0, 0) */
-    double bw, bh; /* drawing size of the board */
-    double gr;     /* GRAPH: radius of the circle of cells */
-} geom;
+/* shape and geom: svg_internal.h, shared with the PNG writer (png.c). */
 
 static void raw_centre(const geom *g, int i, double *x, double *y)
 {
@@ -211,7 +201,7 @@ static void geom_init(geom *g, const qn_layout *l, double s, int holes)
 static void shape_elem(qn_buf *b, const geom *g, unsigned fill, unsigned stroke,
                        const char *extra)
 {
-    double s = g->s, sw = s / 30 < 0.5 ? 0.5 : s / 30;
+    double s = g->s, sw = qn_svg__stroke_width(s);
 
     if (g->sh == SH_SQUARE) {
         double h = s / 2 - sw; /* a small gap between neighbours */
@@ -268,7 +258,7 @@ static void defs(qn_buf *b, const geom *g, unsigned k,
         if (!present[v])
             continue;
         qn_buf_addf(b, "<g id=\"v%u\">", v);
-        shape_elem(b, g, fill, v ? 0x333333 : 0x999999, NULL);
+        shape_elem(b, g, fill, qn_svg__stroke(v), NULL);
         if (v) {
             glyph_text(t, v);
             qn_buf_adds(b, "<text class=\"glyph\" x=\"0\"");
@@ -357,40 +347,74 @@ static int clampi(int v, int lo, int hi)
 
 /* ----------------------------------------------------------------- board */
 
+/* The colour helpers png.c shares (svg_internal.h). */
+unsigned qn_svg__fill(unsigned v, unsigned k)
+{
+    return fill_of(v, k);
+}
+
+unsigned qn_svg__stroke(unsigned v)
+{
+    return v ? 0x333333 : 0x999999;
+}
+
+double qn_svg__stroke_width(double s)
+{
+    return s / 30 < 0.5 ? 0.5 : s / 30;
+}
+
+void qn_svg__centre(const geom *g, int i, double *x, double *y)
+{
+    raw_centre(g, i, x, y);
+    *x += g->ox, *y += g->oy;
+}
+
+void qn_svg__board_frame(qn_svg__frame *f, const qn_rules *r,
+                         const qn_svg_opts *o)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    double s, m, top;
+
+    s = o->cell_px > 0 ? clampi(o->cell_px, 2, 400) : 40;
+    m = s / 2 > 8 ? s / 2 : 8;
+    top = o->title && *o->title ? 28 : 0;
+    f->holes = (o->flags & QN_SVG_HOLES) && has_holes(l);
+    geom_init(&f->g, l, s, f->holes);
+    f->w = f->g.bw + 2 * m, f->h = f->g.bh + 2 * m + top;
+    if (top && f->w < qn_svg__title_width(o->title))
+        f->w = qn_svg__title_width(o->title);
+    f->x0 = (f->w - f->g.bw) / 2, f->y0 = m + top;
+}
+
 void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
                   const qn_svg_opts *o)
 {
     static const qn_svg_opts defaults;
-    const qn_layout *l = qn_rules_layout(r);
     unsigned k = qn_rules_colours(r);
     uint8_t present[256] = {0};
-    double s, m, top, w, h;
-    int i, n = l->ncells, holes;
+    double s, top, w, h;
+    int i, n = qn_rules_ncells(r), holes;
+    qn_svg__frame f;
     geom g;
 
     assert(out && r && cells_in);
     if (!o)
         o = &defaults;
-    s = o->cell_px > 0 ? clampi(o->cell_px, 2, 400) : 40;
-    m = s / 2 > 8 ? s / 2 : 8;
+    qn_svg__board_frame(&f, r, o);
+    g = f.g, s = g.s, w = f.w, h = f.h, holes = f.holes;
     top = o->title && *o->title ? 28 : 0;
-    holes = (o->flags & QN_SVG_HOLES) && has_holes(l);
-    geom_init(&g, l, s, holes);
     for (i = 0; i < n; i++)
         present[cells_in[i]] = 1;
-    w = g.bw + 2 * m, h = g.bh + 2 * m + top;
-    if (top && w < qn_svg__title_width(o->title))
-        w = qn_svg__title_width(o->title);
 
     qn_svg__open(out, w, h, o->title);
     if (top)
         qn_svg__title(out, w / 2, 20, o->title);
     defs(out, &g, k, present, holes, o->plan != NULL);
-    cells(out, &g, r, cells_in, (w - g.bw) / 2, m + top, 1, o->flags);
+    cells(out, &g, r, cells_in, f.x0, f.y0, 1, o->flags);
     if (o->plan) {
         double d = g.sh == SH_SQUARE ? 0.3 : 0.24; /* into the corner */
-        double x0 = (w - g.bw) / 2 + g.ox + s * d;
-        double y0 = m + top + g.oy - s * d, x, y;
+        double x0 = f.x0 + g.ox + s * d;
+        double y0 = f.y0 + g.oy - s * d, x, y;
 
         qn_buf_adds(out, "<g class=\"plan\" font-family=\"sans-serif\" "
                          "font-weight=\"bold\" text-anchor=\"middle\"");
@@ -424,41 +448,61 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
 #define NOTE_H 12.0     /* and the note line, when there are notes */
 #define PAD 12.0
 
+void qn_svg__sheet_frame_init(qn_svg__sheet_frame *f, const qn_rules *r,
+                              size_t n, const qn_svg_opts *o)
+{
+    const qn_layout *l = qn_rules_layout(r);
+    double s, note_h = o->notes ? NOTE_H : 0;
+    size_t rows;
+
+    if (o->cell_px > 0) {
+        s = clampi(o->cell_px, 2, 400);
+    } else {
+        geom_init(&f->g, l, 1, 0); /* unit cells: fit to THUMB_FIT */
+        s = floor(THUMB_FIT / (f->g.bw > f->g.bh ? f->g.bw : f->g.bh));
+        s = s < 4 ? 4 : s > 32 ? 32 : s;
+    }
+    f->holes = (o->flags & QN_SVG_HOLES) && has_holes(l);
+    geom_init(&f->g, l, s, f->holes);
+    f->cols = (size_t)(o->columns > 0 ? clampi(o->columns, 1, 1000) : 8);
+    if (n < f->cols)
+        f->cols = n ? n : 1;
+    rows = (n + f->cols - 1) / f->cols;
+    f->tw = (f->g.bw > THUMB_FIT ? f->g.bw : THUMB_FIT) + PAD;
+    f->th = f->g.bh + LABEL_H + note_h + PAD;
+    f->top = o->title && *o->title ? 28 : 0;
+    f->w = f->cols * f->tw + PAD, f->h = rows * f->th + PAD + f->top;
+    if (f->top && f->w < qn_svg__title_width(o->title))
+        f->w = qn_svg__title_width(o->title);
+}
+
+void qn_svg__thumb_box(const qn_svg__sheet_frame *f, size_t i, double *x0,
+                       double *y0, double *cx)
+{
+    double tx = PAD + (double)(i % f->cols) * f->tw;
+
+    *cx = tx + (f->tw - PAD) / 2;
+    *x0 = *cx - f->g.bw / 2;
+    *y0 = PAD + f->top + (double)(i / f->cols) * f->th;
+}
+
 void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
                   const qn_svg_item *items, const qn_svg_opts *o)
 {
     static const qn_svg_opts defaults;
-    const qn_layout *l = qn_rules_layout(r);
     unsigned k = qn_rules_colours(r);
     uint8_t present[256] = {0};
     int nc = qn_rules_ncells(r), holes;
-    size_t i, cols, rows;
-    double s, tw, th, top, w, h, note_h;
+    size_t i;
+    double w, h;
+    qn_svg__sheet_frame f;
     geom g;
 
     assert(out && r && (items || n == 0));
     if (!o)
         o = &defaults;
-    note_h = o->notes ? NOTE_H : 0;
-    if (o->cell_px > 0) {
-        s = clampi(o->cell_px, 2, 400);
-    } else {
-        geom_init(&g, l, 1, 0); /* unit cells: fit to THUMB_FIT */
-        s = floor(THUMB_FIT / (g.bw > g.bh ? g.bw : g.bh));
-        s = s < 4 ? 4 : s > 32 ? 32 : s;
-    }
-    holes = (o->flags & QN_SVG_HOLES) && has_holes(l);
-    geom_init(&g, l, s, holes);
-    cols = (size_t)(o->columns > 0 ? clampi(o->columns, 1, 1000) : 8);
-    if (n < cols)
-        cols = n ? n : 1;
-    rows = (n + cols - 1) / cols;
-    tw = (g.bw > THUMB_FIT ? g.bw : THUMB_FIT) + PAD;
-    th = g.bh + LABEL_H + note_h + PAD;
-    top = o->title && *o->title ? 28 : 0;
-    w = cols * tw + PAD, h = rows * th + PAD + top;
-    if (top && w < qn_svg__title_width(o->title))
-        w = qn_svg__title_width(o->title);
+    qn_svg__sheet_frame_init(&f, r, n, o);
+    g = f.g, w = f.w, h = f.h, holes = f.holes;
     for (i = 0; i < n; i++) {
         int j;
         assert(items[i].state);
@@ -467,20 +511,18 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
     }
 
     qn_svg__open(out, w, h, o->title);
-    if (top)
+    if (f.top)
         qn_svg__title(out, w / 2, 20, o->title);
     defs(out, &g, k, present, holes, 0);
     qn_buf_adds(out, "<g font-family=\"sans-serif\" font-size=\"11\" "
                      "text-anchor=\"middle\">\n");
     for (i = 0; i < n; i++) {
         const qn_svg_item *it = &items[i];
-        double x0 = PAD + (double)(i % cols) * tw,
-               y0 = PAD + top + (double)(i / cols) * th,
-               cx = x0 + (tw - PAD) / 2;
+        double x0, y0, cx;
 
+        qn_svg__thumb_box(&f, i, &x0, &y0, &cx);
         qn_buf_adds(out, "<g class=\"thumb\">");
-        cells(out, &g, r, it->state, cx - g.bw / 2, y0, 0,
-              o->flags & ~QN_SVG_EDGES);
+        cells(out, &g, r, it->state, x0, y0, 0, o->flags & ~QN_SVG_EDGES);
         qn_buf_adds(out, "<text class=\"label\"");
         qn_svg__attr(out, "x", cx);
         qn_svg__attr(out, "y", y0 + g.bh + 13);

@@ -9,6 +9,7 @@ expect_out "quench " "--version names quench"
 expect_out "sqlite 3." "--version names SQLite"
 expect_out "libyaml 0." "--version names libyaml"
 expect_out "libsodium 1." "--version names libsodium"
+expect_out "libpng 1." "--version names libpng"
 
 q --help
 expect_rc 0 "--help"

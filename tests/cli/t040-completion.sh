@@ -56,7 +56,7 @@ expect_eq "$(got)" "--distribution --format --help --json --matrix --quiet --sam
 comp generate x --pr
 expect_eq "$(got)" "--presses" "bash: generate --pr -> --presses"
 comp export p --format ""
-expect_eq "$(got)" "csv dir flip html json jsonl svg" "bash: export --format's values"
+expect_eq "$(got)" "csv dir flip html json jsonl png svg" "bash: export --format's values"
 comp show x --color ""
 expect_eq "$(got)" "always auto never" "bash: show --color's values (its usage: auto, always, never)"
 comp show --db "$DB" --pack ""
