@@ -474,7 +474,7 @@ static void test_escaping(void)
     qn_buf_reset(&b);
     {
         uint64_t pc[3] = {1, 2, 3};
-        qn_svg_hist h = {pc, 3, NULL, 0, 0, hostile};
+        qn_svg_hist h = {pc, 3, NULL, 0, 0, hostile, NULL, NULL, NULL};
         qn_svg_histogram(&b, &h);
         well_formed(&b, "hostile histogram");
     }
@@ -493,7 +493,8 @@ static void test_histogram(void)
     const char *xaxis;
     int i;
 
-    qn_svg_hist h = {pack, 10, dist, 16, 0, "classic 5x5 pack"};
+    qn_svg_hist h = {pack, 10,   dist, 16, 0, "classic 5x5 pack",
+                     NULL, NULL, NULL};
     qn_svg_histogram(&b, &h);
     well_formed(&b, "histogram with distribution");
     T_EQ(count(b.buf, "class=\"bar\""), 7); /* non-zero bins */
@@ -505,7 +506,7 @@ static void test_histogram(void)
     T_CHECK(strstr(b.buf, "url(#hatch)") != NULL);
     qn_buf_reset(&b);
 
-    h = (qn_svg_hist){pack, 10, NULL, 0, 0, NULL};
+    h = (qn_svg_hist){pack, 10, NULL, 0, 0, NULL, NULL, NULL, NULL};
     qn_svg_histogram(&b, &h);
     well_formed(&b, "histogram without distribution");
     T_EQ(count(b.buf, "class=\"bar\""), 7);
@@ -519,7 +520,7 @@ static void test_histogram(void)
     qn_buf_reset(&b);
 
     /* a sample is named as one */
-    h = (qn_svg_hist){pack, 10, pack, 10, 100, NULL};
+    h = (qn_svg_hist){pack, 10, pack, 10, 100, NULL, NULL, NULL, NULL};
     qn_svg_histogram(&b, &h);
     well_formed(&b, "histogram against a sample");
     T_CHECK(strstr(b.buf, "a sample of 100 solvable states (not exact)") !=
@@ -527,7 +528,7 @@ static void test_histogram(void)
     T_CHECK(strstr(b.buf, "all solvable states") == NULL);
     qn_buf_reset(&b);
 
-    h = (qn_svg_hist){NULL, 0, NULL, 0, 0, ""};
+    h = (qn_svg_hist){NULL, 0, NULL, 0, 0, "", NULL, NULL, NULL};
     qn_svg_histogram(&b, &h);
     well_formed(&b, "empty histogram");
     T_CHECK(strstr(b.buf, "no data") != NULL);
@@ -535,7 +536,7 @@ static void test_histogram(void)
 
     for (i = 0; i < 200; i++)
         big[i] = (uint64_t)(i * (200 - i));
-    h = (qn_svg_hist){big, 200, big, 200, 0, "wide"};
+    h = (qn_svg_hist){big, 200, big, 200, 0, "wide", NULL, NULL, NULL};
     qn_svg_histogram(&b, &h);
     well_formed(&b, "200-bin histogram");
     T_EQ(count(b.buf, "class=\"bar\""), 199);
