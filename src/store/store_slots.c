@@ -156,8 +156,8 @@ int qn_store__pack_renumber(qn_store *s, int64_t pack_id, qn_err *err)
         /* through the negatives: (pack, slot) stays unique at each row */
         "UPDATE pack_puzzles SET slot = -position WHERE pack_id = ?1",
         "UPDATE pack_puzzles SET slot = -slot WHERE pack_id = ?1",
-        "UPDATE packs SET next_slot = 1 + (SELECT count(*) FROM"
-        " pack_puzzles WHERE pack_id = ?1) WHERE id = ?1",
+        ("UPDATE packs SET next_slot = 1 + (SELECT count(*) FROM"
+         " pack_puzzles WHERE pack_id = ?1) WHERE id = ?1"),
     };
     int rc = QN_OK;
 
