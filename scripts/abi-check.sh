@@ -42,10 +42,14 @@ fi
     exit 66
 }
 recorded=$(cat "$dir/VERSION")
-abidiff --hd2 "$top/include" "$dir/libquench.abi" "$lib" >"${TMPDIR:-/tmp}/abidiff.$$" 2>&1
+# A sanitizer build exports ASan's __odr_asan.* markers beside the API.
+supp=${TMPDIR:-/tmp}/abisupp.$$
+printf '[suppress_variable]\n  symbol_name_regexp = ^__odr_asan\\.\n' >"$supp"
+abidiff --suppressions "$supp" --hd2 "$top/include" "$dir/libquench.abi" \
+    "$lib" >"${TMPDIR:-/tmp}/abidiff.$$" 2>&1
 rc=$?
 report() { sed 's/^/    /' "${TMPDIR:-/tmp}/abidiff.$$" | head -n 40 >&2; }
-trap 'rm -f "${TMPDIR:-/tmp}/abidiff.$$"' EXIT
+trap 'rm -f "${TMPDIR:-/tmp}/abidiff.$$" "$supp"' EXIT
 if [ $rc -eq 0 ]; then
     echo "abi: $lib matches the record ($recorded)"
     exit 0
