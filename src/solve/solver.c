@@ -152,17 +152,45 @@ int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state)
     return QN_OK;
 }
 
+uint64_t qn_solver_class(const qn_solver *g, const uint8_t *state)
+{
+    uint8_t stack[4096], *d = stack;
+
+    if (!g->rep)
+        return UINT64_MAX;
+    offset(g, d, state);
+    return qn_repair_class(g->rep, d);
+}
+
+/* A count or coordinate (>= 0) in decimal: explaining is done for every
+ * unsolvable submission `validate` judges, so without printf. */
+static void add_uint(qn_buf *out, unsigned v)
+{
+    char d[16];
+    int n = 0;
+
+    do
+        d[sizeof(d) - 1 - n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    qn_buf_add(out, d + sizeof(d) - n, (size_t)n);
+}
+
 void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
 {
     const qn_layout *l = qn_rules_layout(g->rules);
     int r, c;
 
     if (l->kind == QN_LAYOUT_GRAPH) {
-        qn_buf_addf(out, "cell %d", cell);
+        qn_buf_adds(out, "cell ");
+        add_uint(out, (unsigned)cell);
         return;
     }
     qn_layout_rc(l, cell, &r, &c);
-    qn_buf_addf(out, "(%d,%d)", r, c);
+    qn_buf_addc(out, '(');
+    add_uint(out, (unsigned)r);
+    qn_buf_addc(out, ',');
+    add_uint(out, (unsigned)c);
+    qn_buf_addc(out, ')');
 }
 
 const char *qn_solver_cell_legend(const qn_solver *g)
@@ -186,9 +214,11 @@ static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
             total++;
             unit &= c[i] == 1;
         }
-    if (m == 2 && unit)
-        qn_buf_addf(out, "the %d cells ", total);
-    else
+    if (m == 2 && unit) {
+        qn_buf_adds(out, "the ");
+        add_uint(out, (unsigned)total);
+        qn_buf_adds(out, " cells ");
+    } else
         qn_buf_adds(out, "the weighted sum over ");
     for (int i = 0; i < g->n && shown < 12; i++) {
         if (!c[i])
@@ -202,7 +232,7 @@ static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
     if (total > shown)
         qn_buf_addf(out, ", ... (%d more)", total - shown);
     if (m == 2 && unit)
-        qn_buf_addf(out, " must differ from the goal in an even number of "
+        qn_buf_adds(out, " must differ from the goal in an even number of "
                          "places (they differ in an odd number)");
     else
         qn_buf_addf(out, " of the difference from the goal must be a "

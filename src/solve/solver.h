@@ -66,6 +66,13 @@ int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state);
 void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
                      int max);
 
+/*
+ * The class of `state` among the states (0: solvable; see repair.h):
+ * states of one class have the same qn_solver_explain text and the same
+ * repair. UINT64_MAX when the rule has too many classes to number.
+ */
+uint64_t qn_solver_class(const qn_solver *g, const uint8_t *state);
+
 /* A cell's name for messages: "(row,col)" on boards, "cell i" on graphs. */
 void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell);
 /* What those names mean, for a legend under a report that uses them:

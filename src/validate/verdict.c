@@ -33,6 +33,9 @@ struct qn_judge {
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
     qn_canon_table *canon;   /* canonical forms by table, or NULL */
     char apart1[64];
+    qn_buf firsts; /* each accepted submission: its seq (8 bytes), whether
+                      its id is the submitter's (1 byte), its id and a NUL;
+                      the seen set's payload is the offset of its entry */
     uint64_t count[QN_NVERDICTS];
     char apart2[64];
 };
@@ -47,6 +50,7 @@ qn_judge *qn_judge_new(const qn_solver *g)
     qn_puzzle_id_key_init(&j->id_key, hash);
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
     j->canon = qn_canon_table_new(qn_solver_rules(g));
+    qn_buf_init(&j->firsts);
     return j;
 }
 
@@ -56,6 +60,7 @@ void qn_judge_free(qn_judge *j)
         return;
     qn_seen_free(j->seen);
     qn_canon_table_free(j->canon);
+    qn_buf_release(&j->firsts);
     free(j);
 }
 
@@ -66,6 +71,11 @@ void qn_ruling_init(qn_ruling *r, const qn_judge *j)
     r->canon = QN_NEWN((size_t)qn_solver_ncells(j->g) + 1, uint8_t);
     r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);
+    qn_buf_init(&r->dup_id);
+    for (int i = 0; i < QN_RULING_WHY_CACHE; i++) {
+        r->why_class[i] = UINT64_MAX;
+        qn_buf_init(&r->why_text[i]);
+    }
 }
 
 void qn_ruling_release(qn_ruling *r)
@@ -74,6 +84,9 @@ void qn_ruling_release(qn_ruling *r)
     free(r->canon);
     free(r->seen_key);
     qn_buf_release(&r->reason);
+    qn_buf_release(&r->dup_id);
+    for (int i = 0; i < QN_RULING_WHY_CACHE; i++)
+        qn_buf_release(&r->why_text[i]);
 }
 
 uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
@@ -107,6 +120,27 @@ static int check_claims(const qn_judge *j, qn_ruling *out,
     return 0;
 }
 
+/* Why an unsolvable state is, as `solve` says it, into out->reason: from
+ * the ruling's cache when a state of its class was explained lately (most
+ * boards have a few classes: 4 on classic 5x5). */
+static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells)
+{
+    uint64_t c = qn_solver_class(j->g, cells);
+    qn_buf *t;
+
+    if (c == UINT64_MAX) {
+        qn_solver_explain(j->g, &out->reason, cells, QN_VERDICT_WHY_MAX);
+        return;
+    }
+    t = &out->why_text[c % QN_RULING_WHY_CACHE];
+    if (out->why_class[c % QN_RULING_WHY_CACHE] != c) {
+        qn_buf_reset(t);
+        qn_solver_explain(j->g, t, cells, QN_VERDICT_WHY_MAX);
+        out->why_class[c % QN_RULING_WHY_CACHE] = c;
+    }
+    qn_buf_add(&out->reason, t->buf, t->len);
+}
+
 /* Everything but the set of accepted puzzles: a claim is checked before
  * settling knows whether the puzzle repeats one, and dropped if so. */
 static qn_verdict examine(const qn_judge *j, qn_ruling *out,
@@ -126,8 +160,10 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
     qn_solver_answer(j->g, &out->ans, sub->cells);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
-    if (!out->ans.solvable)
+    if (!out->ans.solvable) {
+        explain(j, out, sub->cells);
         return QN_VERDICT_UNSOLVABLE;
+    }
     qn_seen_prepare(j->seen, out->seen_key, &out->seen_hash, out->canon);
     if (check_claims(j, out, sub))
         return QN_VERDICT_CLAIM_MISMATCH;
@@ -141,6 +177,8 @@ void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
     out->has_puzzle_id = 0;
     out->puzzle_id = 0;
     out->dup_of = 0;
+    out->dup_has_id = 0;
+    qn_buf_reset(&out->dup_id);
     out->dup_stored = 0;
     out->dup_stored_id = 0;
     out->claim_plan_bad = 0;
@@ -148,24 +186,52 @@ void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
     out->verdict = examine(j, out, sub);
 }
 
-/* Only accepted puzzles count as seen: a rejected claim can be fixed. */
+/* Only accepted puzzles count as seen: a rejected claim can be fixed. An
+ * accepted one's seq and id are kept for the duplicates that cite it. */
 qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
-                            uint64_t hash, uint64_t seq, uint64_t *dup_of)
+                            uint64_t hash, uint64_t seq, const char *id,
+                            int has_id, uint64_t *first)
 {
+    uint64_t at = j->firsts.len;
+
     if ((v == QN_VERDICT_OK &&
-         !qn_seen_add_prepared(j->seen, key, hash, seq, dup_of)) ||
+         !qn_seen_add_prepared(j->seen, key, hash, at, first)) ||
         (v == QN_VERDICT_CLAIM_MISMATCH &&
-         qn_seen_find_prepared(j->seen, key, hash, dup_of)))
+         qn_seen_find_prepared(j->seen, key, hash, first)))
         v = QN_VERDICT_DUPLICATE;
+    else if (v == QN_VERDICT_OK) {
+        qn_buf_add(&j->firsts, &seq, sizeof(seq));
+        qn_buf_addc(&j->firsts, has_id ? 1 : 0);
+        qn_buf_add(&j->firsts, id, strlen(id) + 1);
+    }
     j->count[v]++;
     return v;
 }
 
-void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq)
+uint64_t qn_judge__first(const qn_judge *j, uint64_t first, const char **id,
+                         int *has_id)
 {
-    r->verdict = qn_judge__settle(j, r->verdict, r->seen_key, r->seen_hash,
-                                  seq, &r->dup_of);
+    const char *e = j->firsts.buf + first;
+    uint64_t seq;
+
+    memcpy(&seq, e, sizeof(seq));
+    *has_id = e[sizeof(seq)];
+    *id = e + sizeof(seq) + 1;
+    return seq;
+}
+
+void qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub)
+{
+    uint64_t first = 0;
+
+    r->verdict =
+        qn_judge__settle(j, r->verdict, r->seen_key, r->seen_hash, sub->seq,
+                         sub->id ? sub->id : "", sub->has_id, &first);
     if (r->verdict == QN_VERDICT_DUPLICATE) {
+        const char *id;
+        r->dup_of = qn_judge__first(j, first, &id, &r->dup_has_id);
+        qn_buf_reset(&r->dup_id);
+        qn_buf_adds(&r->dup_id, id);
         qn_buf_reset(&r->reason); /* a repeat's claims are not looked at */
         r->claim_plan_bad = 0;
         r->claim_delta = 0;
@@ -175,7 +241,7 @@ void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq)
 void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
 {
     qn_judge_prepare(j, out, sub);
-    qn_judge_settle(j, out, sub->seq);
+    qn_judge_settle(j, out, sub);
 }
 
 void qn_judge__prefetch(const qn_judge *j, uint64_t hash)

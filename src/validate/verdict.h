@@ -25,6 +25,8 @@
 
 const char *qn_verdict_name(qn_verdict v);
 
+#define QN_RULING_WHY_CACHE 16 /* explanations a ruling keeps, by class */
+
 /* What the judge found for one record; reused from call to call. */
 typedef struct qn_ruling {
     qn_verdict verdict;
@@ -38,11 +40,19 @@ typedef struct qn_ruling {
                              set for the verdicts settling decides */
     uint64_t seen_hash;
     uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
+    qn_buf dup_id;        /* duplicate: that submission's id (its line
+                             number when it had none), NUL-terminated */
+    int dup_has_id;       /* 1: dup_id came from the record itself */
     int dup_stored;       /* 1: a duplicate of a stored puzzle, */
     uint64_t dup_stored_id; /* whose puzzle id this is */
-    qn_buf reason;        /* malformed/claim-mismatch: why, in words */
+    qn_buf reason;        /* malformed/claim-mismatch: why, in words;
+                             unsolvable: qn_solver_explain's lines */
     int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
     int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
+    /* unsolvable: the explanation depends only on the state's class
+     * (qn_solver_class), so each ruling keeps the last few it made */
+    uint64_t why_class[QN_RULING_WHY_CACHE]; /* UINT64_MAX: empty */
+    qn_buf why_text[QN_RULING_WHY_CACHE];
 } qn_ruling;
 
 typedef struct qn_judge qn_judge;
@@ -56,7 +66,7 @@ void qn_ruling_release(qn_ruling *r);
 
 /*
  * Judge one record (from qn_submit_next) into *out: qn_judge_prepare,
- * then qn_judge_settle with the record's seq.
+ * then qn_judge_settle.
  */
 void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
 
@@ -64,16 +74,21 @@ void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
  * The part of judging that needs no other record, so threads may do it
  * at once on one judge (each with its own ruling): everything but whether
  * an ok or claim-mismatch puzzle repeats an earlier one. Counts nothing.
+ * An unsolvable state's reason is why, as `solve` says it (at most
+ * QN_VERDICT_WHY_MAX failed conditions, then how many more).
  */
+#define QN_VERDICT_WHY_MAX 8
 void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
                       const qn_submission *sub);
 
 /*
- * The rest, one record at a time in input order (seq: the record's
- * number): an ok or claim-mismatch puzzle accepted before becomes a
- * duplicate; a new ok one is accepted. Counts the verdict.
+ * The rest, one record at a time in input order (sub: the record
+ * prepared): an ok or claim-mismatch puzzle accepted before becomes a
+ * duplicate, citing the first submission's seq and id; a new ok one is
+ * accepted, and the judge keeps its seq and id (so memory grows with
+ * the accepted puzzles, by their ids). Counts the verdict.
  */
-void qn_judge_settle(qn_judge *j, qn_ruling *r, uint64_t seq);
+void qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub);
 
 /*
  * The caller found r's puzzle stored already (a database): turn an ok

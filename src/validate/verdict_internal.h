@@ -13,11 +13,19 @@
 
 /*
  * qn_judge_settle on the parts of a ruling it reads: the prepared
- * verdict v and the seen key and hash. Returns the settled verdict
- * (*dup_of set for a duplicate) and counts it.
+ * verdict v, the seen key and hash, and the record's seq and id (has_id:
+ * the submitter's). Returns the settled verdict and counts it; for a
+ * duplicate, *first is the handle of the first submission (for
+ * qn_judge__first).
  */
 qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
-                            uint64_t hash, uint64_t seq, uint64_t *dup_of);
+                            uint64_t hash, uint64_t seq, const char *id,
+                            int has_id, uint64_t *first);
+
+/* The seq and id (borrowed until the judge accepts another puzzle) of an
+ * accepted submission, by the handle qn_judge__settle gave. */
+uint64_t qn_judge__first(const qn_judge *j, uint64_t first, const char **id,
+                         int *has_id);
 
 /* A hint: a record whose seen key hashes to hash settles soon. */
 void qn_judge__prefetch(const qn_judge *j, uint64_t hash);

@@ -36,7 +36,9 @@ typedef struct rec {
 /* What judging left for the caller: the verdict and where it is written. */
 typedef struct res {
     qn_verdict_marks m; /* in the batch's text */
-    uint64_t puzzle_id, presses, noptimal, hash, dup_of;
+    uint64_t puzzle_id, presses, noptimal, hash;
+    uint64_t dup_of;        /* duplicate: the first's handle (qn_judge__first),
+                               or (stored) the stored puzzle's id */
     unsigned char prepared; /* the verdict as written */
     unsigned char verdict;  /* as settled: prepared, or a duplicate */
     unsigned char has_puzzle_id, stored;
@@ -373,7 +375,7 @@ static void settle(qn_verdict_stream *vs, batch *b, int i)
             qn_judge__prefetch(vs->j, b->res[k].hash);
     x->verdict = (unsigned char)qn_judge__settle(
         vs->j, (qn_verdict)x->prepared, b->key + (size_t)i * vs->keysize,
-        x->hash, r->seq, &x->dup_of);
+        x->hash, r->seq, b->arena.buf + r->id, r->has_id, &x->dup_of);
     view(b, i, &vs->sub);
     vs->skipped = r->skipped;
     it->sub = &vs->sub;
@@ -446,8 +448,16 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
         return;
     }
     assert(x->verdict == QN_VERDICT_DUPLICATE);
-    qn_verdict_write_duplicate(vs->w, out, b->text.buf, &x->m, x->stored,
-                               x->dup_of);
+    if (x->stored) {
+        qn_verdict_write_duplicate(vs->w, out, b->text.buf, &x->m, 1, x->dup_of,
+                                   "", 0);
+    } else {
+        const char *id;
+        int has_id;
+        uint64_t seq = qn_judge__first(vs->j, x->dup_of, &id, &has_id);
+        qn_verdict_write_duplicate(vs->w, out, b->text.buf, &x->m, 0, seq, id,
+                                   has_id);
+    }
 }
 
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)

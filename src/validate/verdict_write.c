@@ -111,11 +111,18 @@ static char *json_cells(char *p, const uint8_t *x, int n)
     return p;
 }
 
-static char *json_duplicate(char *p, int stored, uint64_t dup_of)
+/* A duplicate of an earlier submission cites it by its id (has_id: the
+ * submitter's; else its line number) and its number; of a stored puzzle,
+ * by that puzzle's id (dup_of). */
+static char *json_duplicate(char *p, int stored, uint64_t dup_of,
+                            const char *id, int has_id)
 {
+    (void)has_id;
     if (!stored) {
         p = PUT(p, ",\"duplicate_of\":");
-        return qn_json_put_u64(p, dup_of);
+        p = qn_json_put_u64(p, dup_of);
+        p = PUT(p, ",\"duplicate_of_id\":");
+        return put_str(p, id);
     }
     p = PUT(p, ",\"duplicate_of_stored\":\"");
     p = put_puzzle_id(p, dup_of);
@@ -123,14 +130,38 @@ static char *json_duplicate(char *p, int stored, uint64_t dup_of)
     return p;
 }
 
-static char *text_duplicate(char *p, int stored, uint64_t dup_of)
+static char *text_duplicate(char *p, int stored, uint64_t dup_of,
+                            const char *id, int has_id)
 {
     if (!stored) {
-        p = PUT(p, "same puzzle as #");
-        return qn_json_put_u64(p, dup_of);
+        p = PUT(p, "same puzzle as ");
+        if (!has_id)
+            p = PUT(p, "line ");
+        p = put_line(p, id, strlen(id));
+        p = PUT(p, " (#");
+        p = qn_json_put_u64(p, dup_of);
+        *p++ = ')';
+        return p;
     }
     p = PUT(p, "same puzzle as stored puzzle ");
     return put_puzzle_id(p, dup_of);
+}
+
+/* Why a state is unsolvable (qn_solver_explain's lines) on one line:
+ * the lines joined by "; ". */
+static char *text_why(char *p, const qn_buf *why)
+{
+    const char *s = why->buf, *end = why->buf + why->len;
+
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        if (s != why->buf)
+            p = PUT(p, "; ");
+        p = put_line(p, s, n);
+        s += n + (nl != NULL);
+    }
+    return p;
 }
 
 /* What only this verdict says, after the common members. */
@@ -149,6 +180,8 @@ static char *json_body(const qn_verdict_writer *w, char *p,
         p = PUT(p, ",\"reason\":");
         return put_str(p, r->reason.buf);
     case QN_VERDICT_UNSOLVABLE:
+        p = PUT(p, ",\"why\":");
+        p = put_str(p, r->reason.buf);
         if (!a->repair_known)
             return PUT(p, ",\"repair\":null");
         p = PUT(p, ",\"repair\":[");
@@ -165,7 +198,8 @@ static char *json_body(const qn_verdict_writer *w, char *p,
         return p;
     case QN_VERDICT_DUPLICATE:
         return json_duplicate(p, r->dup_stored,
-                              r->dup_stored ? r->dup_stored_id : r->dup_of);
+                              r->dup_stored ? r->dup_stored_id : r->dup_of,
+                              r->dup_id.buf, r->dup_has_id);
     case QN_VERDICT_CLAIM_MISMATCH:
         p = PUT(p, ",\"reason\":");
         p = put_str(p, r->reason.buf);
@@ -207,6 +241,9 @@ static char *text_body(const qn_verdict_writer *w, char *p,
         p = PUT(p, ": ");
         return put_line(p, r->reason.buf, strlen(r->reason.buf));
     case QN_VERDICT_UNSOLVABLE:
+        p = text_why(p, &r->reason);
+        if (r->reason.len)
+            p = PUT(p, "; ");
         if (!a->repair_known)
             return PUT(p, "repair not computed");
         p = PUT(p, "change ");
@@ -223,7 +260,8 @@ static char *text_body(const qn_verdict_writer *w, char *p,
         return p;
     case QN_VERDICT_DUPLICATE:
         return text_duplicate(p, r->dup_stored,
-                              r->dup_stored ? r->dup_stored_id : r->dup_of);
+                              r->dup_stored ? r->dup_stored_id : r->dup_of,
+                              r->dup_id.buf, r->dup_has_id);
     case QN_VERDICT_TRIVIAL:
         return PUT(p, "already at the goal");
     case QN_VERDICT_CLAIM_MISMATCH:
@@ -254,7 +292,7 @@ static size_t room(const qn_verdict_writer *w, const qn_ruling *r, size_t idlen,
 {
     size_t n = 512 + QN_JSON_STR_MAX(idlen) + QN_JSON_STR_MAX(notelen) +
                metalen + QN_JSON_STR_MAX(r->reason.len) +
-               QN_JSON_STR_MAX(gradelen);
+               QN_JSON_STR_MAX(gradelen) + QN_JSON_STR_MAX(r->dup_id.len);
 
     if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
         n += w->style == QN_VERDICT_TEXT ? w->state_max : 4 * (size_t)w->n;
@@ -346,18 +384,21 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
 
 void qn_verdict_write_duplicate(const qn_verdict_writer *w, qn_buf *out,
                                 const char *text, const qn_verdict_marks *m,
-                                int stored, uint64_t dup_of)
+                                int stored, uint64_t dup_of, const char *id,
+                                int has_id)
 {
     const char *name = qn_verdict_name(QN_VERDICT_DUPLICATE);
     char *p;
 
-    qn_buf_grow(out, m->end - m->start + strlen(name) + 128);
+    qn_buf_grow(out, m->end - m->start + strlen(name) + 128 +
+                         QN_JSON_STR_MAX(strlen(id)));
     p = out->buf + out->len;
     p = put(p, text + m->start, m->name - m->start);
     p = put(p, name, strlen(name));
     p = put(p, text + m->name_end, m->body - m->name_end);
-    p = w->style == QN_VERDICT_TEXT ? text_duplicate(p, stored, dup_of)
-                                    : json_duplicate(p, stored, dup_of);
+    p = w->style == QN_VERDICT_TEXT
+            ? text_duplicate(p, stored, dup_of, id, has_id)
+            : json_duplicate(p, stored, dup_of, id, has_id);
     p = put(p, text + m->tail, m->end - m->tail);
     finish(out, p);
 }

@@ -51,11 +51,13 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
 
 /*
  * Append the verdict written at text with marks m, said again as a
- * duplicate: of the earlier submission numbered dup_of, or (stored) of
- * the stored puzzle whose id is dup_of.
+ * duplicate: of the earlier submission numbered dup_of, whose id is id
+ * (has_id: the submitter's, else its line number), or (stored) of the
+ * stored puzzle whose id is dup_of (id unused).
  */
 void qn_verdict_write_duplicate(const qn_verdict_writer *w, qn_buf *out,
                                 const char *text, const qn_verdict_marks *m,
-                                int stored, uint64_t dup_of);
+                                int stored, uint64_t dup_of, const char *id,
+                                int has_id);
 
 #endif
