@@ -175,7 +175,7 @@ static func _failed(err: int, why: String) -> Pack:
 # Hexagon (axial): x = col + row / 2, y = row * sqrt(3) / 2, shifted so the
 # leftmost cell is at x 0. Graph: evenly spaced clockwise on a circle from
 # 12 o'clock, in cell order, neighbours 1.5 apart. The same layout as
-# quench's svg and html exports (include/quench/svg.h). The loader stores
+# quench's svg and html exports (src/export/svg.h). The loader stores
 # it in rule.centres.
 static func centres(rule) -> PoolVector2Array:
 	var h := sqrt(3.0) / 2.0

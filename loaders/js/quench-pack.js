@@ -575,7 +575,7 @@ export function checkWitness(puzzle) {
  * half a cell right. Hexagon (axial): x = col + row / 2, y = row * sqrt(3) / 2,
  * shifted so the leftmost cell is at x 0. Graph: evenly spaced clockwise on
  * a circle from 12 o'clock, in cell order. The same layout as quench's svg
- * and html exports (include/quench/svg.h).
+ * and html exports (src/export/svg.h).
  */
 export function centres(rule) {
     const h = Math.sqrt(3) / 2;
