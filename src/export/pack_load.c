@@ -12,6 +12,8 @@
 
 #include "export_internal.h"
 #include "base/mem.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
 #include "base/text.h"
@@ -212,6 +214,54 @@ static int load_puzzles(qn_pack_doc *out, const load_ctx *x,
     return QN_OK;
 }
 
+/*
+ * A rule without tiers of its own whose puzzles carry grades was graded
+ * by the tiers the generator made for it (distrib.h, "Difficulty
+ * model"): made again the same way, they go into the document, so its
+ * grades name tiers it holds. Only when every graded puzzle of the rule
+ * was graded by this grader version and has the grade those tiers give
+ * its press count; otherwise the document says none, as before.
+ */
+static void graded_tiers(qn_pack_doc *doc, size_t ri)
+{
+    qn_pack_rule *pr = &doc->rules[ri];
+    char version[24];
+    size_t graded = 0;
+    qn_tiers t;
+
+    if (pr->ntiers || !pr->rules)
+        return;
+    snprintf(version, sizeof(version), "%d", QN_GRADER_VERSION);
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        if (p->rule != ri || !*p->grade)
+            continue;
+        if (strcmp(p->grader, version) != 0)
+            return;
+        graded++;
+    }
+    if (!graded || !qn_gen_rule_tiers(pr->rules, &t) || !t.n)
+        return;
+    for (size_t i = 0; i < doc->npuzzles; i++) {
+        const qn_pack_puzzle *p = &doc->puzzles[i];
+        const char *g;
+        if (p->rule != ri || !*p->grade)
+            continue;
+        g = qn_tiers_grade(&t, p->min_presses);
+        if (!g || strcmp(g, p->grade) != 0)
+            return;
+    }
+    pr->ntiers = t.n;
+    pr->tier_name = QN_NEWN(t.n, char *);
+    pr->tier_lo = QN_NEWN(t.n, int);
+    pr->tier_hi = QN_NEWN(t.n, int);
+    for (size_t i = 0; i < t.n; i++) {
+        pr->tier_name[i] = qn_xstrdup(t.name[i]);
+        pr->tier_lo[i] = (int)t.lo[i];
+        pr->tier_hi[i] = (int)t.hi[i];
+    }
+}
+
 int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
                      qn_err *err)
 {
@@ -231,6 +281,8 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
         rc = load_rules(out, &x, err);
     if (rc == QN_OK)
         rc = load_puzzles(out, &x, name, err);
+    for (size_t i = 0; rc == QN_OK && i < out->nrules; i++)
+        graded_tiers(out, i);
     for (size_t i = 0; i < x.nrows; i++) {
         free(x.rows[i].state);
         free(x.rows[i].witness);

@@ -209,3 +209,21 @@ const char *qn_gen_tiers(const qn_solver *g, const qn_distrib *d,
     free(p);
     return "sample";
 }
+
+const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
+{
+    qn_solver *g = NULL;
+    qn_distrib *d = NULL;
+    const char *source;
+
+    out->n = 0;
+    if (qn_solver_new(&g, r, NULL) != QN_OK)
+        return NULL;
+    if (!qn_rules_ntiers(r) &&
+        qn_distrib_compute(&d, qn_solver_system(g), NULL) != QN_OK)
+        d = NULL; /* too large: the tiers are cut from a sample */
+    source = qn_gen_tiers(g, d, out);
+    qn_distrib_free(d);
+    qn_solver_free(g);
+    return source;
+}

@@ -196,6 +196,14 @@ const char *qn_gen_tiers(const qn_solver *g, const struct qn_distrib *d,
                          struct qn_tiers *out);
 
 /*
+ * The tiers a run of rule r grades with, made as `generate` makes them:
+ * qn_gen_tiers with the exact distribution when it is within reach.
+ * Returns their source as qn_gen_tiers does, or NULL (out->n = 0) when r
+ * does not compile into a solver.
+ */
+const char *qn_gen_rule_tiers(const qn_rules *r, struct qn_tiers *out);
+
+/*
  * The exact minimal press counts of n uniform solvable states (SAMPLE
  * candidates 0..n-1 of a stream derived from seed), for tiers cut from a
  * sample when the exact distribution is out of reach. Counts that could

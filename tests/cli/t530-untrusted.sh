@@ -65,7 +65,9 @@ refused() { # label, python edit, stderr text
     expect_err "$3" "$1: message"
     if [ ! -e "$TMP/bad.db" ]; then ok; else not_ok "$1: database written"; fi
 }
-refused "formula grade" "d['puzzles'][0]['grade'] = \"=cmd|' /C calc'!A0\"" \
+# (a rule without tiers: its grades must be the default names; the export
+# carries the tiers that graded them, dropped here)
+refused "formula grade" "d['rules'][0]['tiers'] = []; d['puzzles'][0]['grade'] = \"=cmd|' /C calc'!A0\"" \
     "bad.json: $(name 1): 'grade' '=cmd|' /C calc'!A0' is not a default tier name"
 refused "capitalised grade" "d['puzzles'][2]['grade'] = 'Easy'" \
     "$(name 3): 'grade' 'Easy'"
@@ -396,7 +398,7 @@ if (ulimit -v 204800 && "$QUENCH" --version) >/dev/null 2>&1; then
     rc=$?
     expect_rc 65 "a 30 MB document in 200 MB: read to its last puzzle"
     expect_err "huge.json: puzzle 80000 (id " "the last puzzle named"
-    expect_err "'grade' 'Easy' is not a default tier name" "the last puzzle's grade"
+    expect_err "'grade' 'Easy' is not a tier of rule" "the last puzzle's grade"
 else
     echo "# quench does not start under ulimit -v 204800 (ASan?): skipped"
 fi
