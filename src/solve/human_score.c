@@ -205,8 +205,15 @@ struct qn_human_grader {
      * at bits off[w].., so a need's are one XOR over its cells */
     uint64_t *urall;
     int off[QN_HUMAN_MAX_SIDES];
+    uint64_t sidemask[QN_HUMAN_MAX_SIDES]; /* side w's bits of urall */
+    int nchasing, chasing[QN_HUMAN_MAX_SIDES]; /* the sides that chase */
     fast_side side[QN_HUMAN_MAX_SIDES];
 };
+
+static uint64_t ones(int bits)
+{
+    return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
 
 /* The pivot presses a chase of `need` makes, by place in the walk. */
 static uint64_t chase_bits(const qn_human *h, const qn_human_side *s,
@@ -313,6 +320,12 @@ static void build_fast(qn_human_grader *hg)
     for (size_t w = 0; w < h->nsides; w++)
         if (h->side[w].chases)
             hg->off[w] = bits, bits += h->side[w].nlast;
+    for (size_t w = 0; w < h->nsides; w++)
+        if (h->side[w].chases) {
+            hg->chasing[hg->nchasing++] = (int)w;
+            if (bits <= 64)
+                hg->sidemask[w] = ones(h->side[w].nlast) << hg->off[w];
+        }
     if (bits <= 64) {
         hg->urall = qn_xcalloc((size_t)n, sizeof(uint64_t));
         for (size_t w = 0; w < h->nsides; w++)
@@ -373,11 +386,6 @@ const qn_human *qn_human_grader_human(const qn_human_grader *hg)
     return hg->h;
 }
 
-static uint64_t ones(int bits)
-{
-    return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
-
 static int parity(uint64_t x)
 {
     return __builtin_popcountll(x) & 1;
@@ -397,27 +405,25 @@ static int even_on(uint64_t need, const uint64_t *mask, int m)
 static void fast_rungs(const qn_human_grader *hg, uint64_t need, int *level,
                        int *side)
 {
-    const qn_human *h = hg->h;
     uint64_t v = 0;
 
     for (uint64_t q = hg->urall ? need : 0; q; q &= q - 1)
         v ^= hg->urall[__builtin_ctzll(q)];
     for (int rung = QN_HUMAN_CHASE; rung <= QN_HUMAN_TABLE; rung++)
-        for (size_t w = 0; w < h->nsides; w++) {
-            const qn_human_side *s = &h->side[w];
+        for (int c = 0; c < hg->nchasing; c++) {
+            int w = hg->chasing[c];
             const fast_side *f = &hg->side[w];
-            uint64_t res = v >> hg->off[w] & ones(s->nlast);
             int clear;
-            if (!s->chases)
-                continue;
             if (rung == QN_HUMAN_CHASE)
-                clear = hg->urall ? !res : even_on(need, f->res, f->nres);
+                clear = hg->urall ? !(v & hg->sidemask[w])
+                                  : even_on(need, f->res, f->nres);
             else if (hg->urall && f->ylut)
-                clear = f->ylut[res] != NO_PATTERN;
+                clear = f->ylut[(v & hg->sidemask[w]) >> hg->off[w]] !=
+                        NO_PATTERN;
             else
                 clear = even_on(need, f->cond, f->ncond);
             if (clear) {
-                *level = rung, *side = (int)w;
+                *level = rung, *side = w;
                 return;
             }
         }
@@ -673,14 +679,9 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
         if (rc != QN_OK)
             return rc;
     } else if (hg->fast) {
-        uint64_t seen = 0;
-        int spot = 1;
-        for (uint64_t q = pressed; q && spot; q &= q - 1) {
-            uint64_t fp = hg->fp[__builtin_ctzll(q)];
-            spot = !(seen & fp);
-            seen |= fp;
-        }
-        if (spot)
+        /* pairwise disjoint footprints: each press is a group alone */
+        plan_shape(hg, plan, pressed, &comps, &spread, &multi);
+        if (comps == __builtin_popcountll(pressed))
             level = QN_HUMAN_SPOT;
         else
             fast_rungs(hg, need, &level, &side);
@@ -693,7 +694,8 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
         else
             qn_human__rungs(h, state, &level, &side);
     }
-    plan_shape(hg, plan, pressed, &comps, &spread, &multi);
+    if (noptimal > 1 || !hg->fast)
+        plan_shape(hg, plan, pressed, &comps, &spread, &multi);
     memset(out, 0, sizeof(*out));
     out->level = level;
     out->side = side;
