@@ -279,6 +279,10 @@ int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
 struct qn_jsonw;
 void cmd_rules_human_json(struct qn_jsonw *w, const qn_rules *r);
 void cmd_rules_human_text(qn_buf *out, const qn_rules *r, int width);
+/* A known share (human.h) as "num/den", "1" or "0", into buf. */
+struct qn_human_share;
+void cmd_human_share_text(char *buf, size_t size,
+                          const struct qn_human_share *s);
 
 /* cmd_solve_grid.c: solve a rule read as a big grid (rules.h). */
 int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,

@@ -9,6 +9,7 @@
 
 #include "cmd_generate.h"
 #include "base/jsonw.h"
+#include "solve/human_score.h"
 #include "rules/state.h"
 #include "base/version.h"
 
@@ -38,6 +39,21 @@ static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
         }
     }
     return w;
+}
+
+/* ,"human_level":"chase","human_level_number":1,"human_score":4.125
+ * (nulls when the level is not decided). */
+static char *put_human(char *w, const qn_gen_puzzle *p)
+{
+    if (p->human_level < 0)
+        return put_str(w, ",\"human_level\":null,\"human_level_number\":"
+                          "null,\"human_score\":null");
+    w = put_str(w, ",\"human_level\":\"");
+    w = put_str(w, qn_human_level_name(p->human_level));
+    w = put_str(w, "\",\"human_level_number\":");
+    *w++ = (char)('0' + p->human_level);
+    w = put_str(w, ",\"human_score\":");
+    return qn_json_put_milli(w, p->human_score);
 }
 
 /* The tier's name as a JSON value, escaped once in
@@ -82,6 +98,17 @@ static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
         qn_jsonw_str(&w, p->grade);
     else
         qn_jsonw_null(&w);
+    qn_jsonw_key(&w, "human_level");
+    if (p->human_level >= 0) {
+        qn_jsonw_str(&w, qn_human_level_name(p->human_level));
+        qn_jsonw_key(&w, "human_level_number");
+        qn_jsonw_int(&w, p->human_level);
+        qn_jsonw_key(&w, "human_score"), qn_jsonw_milli(&w, p->human_score);
+    } else {
+        qn_jsonw_null(&w);
+        qn_jsonw_key(&w, "human_level_number"), qn_jsonw_null(&w);
+        qn_jsonw_key(&w, "human_score"), qn_jsonw_null(&w);
+    }
     qn_jsonw_key(&w, "seed"), qn_jsonw_str(&w, gc->seed_hex);
     qn_jsonw_end(&w);
     qn_buf_addc(out, '\n');
@@ -118,7 +145,7 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
         format_general(gc, p, out);
         return;
     }
-    qn_buf_grow(out, 256 + strlen(gc->tail) + (size_t)l->w * l->h +
+    qn_buf_grow(out, 384 + strlen(gc->tail) + (size_t)l->w * l->h +
                          (size_t)l->h + 4 * (size_t)n + gc->grade_max);
     w = out->buf + out->len;
     w = put_str(w, "{\"type\":\"puzzle\",\"id\":\"");
@@ -143,6 +170,7 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
     }
     w = put_str(w, "],\"grade\":");
     w = put_str(w, grade_json(gc, p->grade));
+    w = put_human(w, p);
     w = put_str(w, gc->tail);
     out->len = (size_t)(w - out->buf);
     out->buf[out->len] = '\0';
@@ -202,6 +230,8 @@ void cmd_generate_write_header(gen_cli *gc)
         qn_jsonw_end(&w);
     }
     qn_jsonw_key(&w, "grader_version"), qn_jsonw_int(&w, QN_GRADER_VERSION);
+    qn_jsonw_key(&w, "human_model_version");
+    qn_jsonw_int(&w, QN_HUMAN_MODEL_VERSION);
     qn_jsonw_end(&w);
     qn_buf_addc(&gc->buf, '\n');
 }

@@ -43,8 +43,8 @@ static void human_info_init(human_info *hi, const qn_rules *r)
     qn_solver_free(g);
 }
 
-/* "1/8", "1" or "0". */
-static void share_text(char *buf, size_t size, const qn_human_share *s)
+/* "1/8", "1" or "0" (rules show and rules table). */
+void cmd_human_share_text(char *buf, size_t size, const qn_human_share *s)
 {
     if (s->den == 1)
         snprintf(buf, size, "%llu", (unsigned long long)s->num);
@@ -76,12 +76,14 @@ void cmd_rules_human_json(qn_jsonw *w, const qn_rules *r)
     qn_jsonw_end(w);
     qn_jsonw_key(w, "chase_share_top");
     if (hi.sh.top.known)
-        share_text(buf, sizeof(buf), &hi.sh.top), qn_jsonw_str(w, buf);
+        cmd_human_share_text(buf, sizeof(buf), &hi.sh.top),
+            qn_jsonw_str(w, buf);
     else
         qn_jsonw_null(w);
     qn_jsonw_key(w, "chase_share_any");
     if (hi.sh.any.known)
-        share_text(buf, sizeof(buf), &hi.sh.any), qn_jsonw_str(w, buf);
+        cmd_human_share_text(buf, sizeof(buf), &hi.sh.any),
+            qn_jsonw_str(w, buf);
     else
         qn_jsonw_null(w);
     qn_jsonw_key(w, "table_patterns");
@@ -99,7 +101,7 @@ static void add_share(qn_buf *out, const qn_human_share *s, const char *from)
         qn_buf_addf(out, "out of exact reach %s", from);
         return;
     }
-    share_text(buf, sizeof(buf), s);
+    cmd_human_share_text(buf, sizeof(buf), s);
     qn_buf_addf(out, "%s %s (%.4g%%)", buf, from,
                 100.0 * (double)s->num / (double)s->den);
 }

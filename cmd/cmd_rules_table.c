@@ -3,7 +3,8 @@
  * facts of one rule's press section over a family of board sizes and
  * colour counts, one row each: the kernel over Z/k (nullity, invariant
  * factors), the number of solvable states, the symmetry group and the
- * largest least-press count where it is known without sampling.
+ * largest least-press count where it is known without sampling, and the
+ * exact chase shares of the human ladder (solve/human.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #include "rules/rules.h"
 #include "export/svg.h"
 #include "engine/system.h"
+#include "solve/human.h"
+#include "solve/solver.h"
 
 #define MAX_ROWS 4096          /* rows of one table */
 #define MAX_COLOURS 64         /* entries of --colours */
@@ -57,6 +60,8 @@ typedef struct row {
     const char *method;       /* how max is known: "invertible", "enumerated",
                                  "unknown" */
     unsigned long long bound; /* the coset bound on it */
+    int human;                /* 1: sh holds the ladder's shares */
+    qn_human_shares sh;       /* exact shares (known = 0: out of reach) */
 } row;
 
 /* "N" or "A..B", sides 1..max. */
@@ -173,12 +178,25 @@ static void row_max(row *rw, const qn_system *sys)
     qn_distrib_free(d);
 }
 
+/* The human ladder's exact shares of the row's board (human.h); g is the
+ * row's solver. A ladder that cannot be built leaves rw->human 0. */
+static void row_human(row *rw, const qn_solver *g)
+{
+    qn_human *h = NULL;
+    qn_err err = QN_ERR_INIT;
+
+    rw->human = qn_human_new(&h, g, &err) == QN_OK &&
+                qn_human_shares_compute(h, &rw->sh, &err) == QN_OK;
+    qn_human_free(h);
+}
+
 /* Build spec at w x h with k colours and fill rw. */
 static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
                     int h, unsigned k, qn_err *err)
 {
     qn_rules *r = NULL;
-    qn_system *sys = NULL;
+    qn_solver *g = NULL;
+    const qn_system *sys;
     qn_buf b = QN_BUF_INIT;
     int rc;
     size_t ntiers = spec->ntiers;
@@ -193,12 +211,13 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     if (rc != QN_OK)
         return rc;
     rw->n = qn_rules_ncells(r);
-    rc = qn_system_new(&sys, qn_rules_matrix(r), rw->n, rw->n, k, err);
+    rc = qn_solver_new_bare(&g, r, err);
     if (rc != QN_OK) {
         qn_err_source(err, source);
         qn_rules_free(r);
         return rc;
     }
+    sys = qn_solver_system(g);
     rw->nullity = qn_system_kernel_ngens(sys);
     rw->orders = QN_NEWN(rw->nullity + 1, unsigned);
     for (size_t i = 0; i < rw->nullity; i++)
@@ -215,7 +234,8 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     rw->nsyms = qn_rules_nsyms(r);
     rw->bound = qn_minpress_bound(sys);
     row_max(rw, sys);
-    qn_system_free(sys);
+    row_human(rw, g);
+    qn_solver_free(g);
     qn_rules_free(r);
     return QN_OK;
 }
@@ -236,26 +256,77 @@ static const char *short_count(const row *rw)
     return strlen(rw->solvable) <= 20 ? rw->solvable : rw->solv_fac;
 }
 
+/* A chase share for the text table: its fraction, or when that is longer
+ * than 12 characters its percentage (csv and json: always the fraction);
+ * "n/a" out of exact reach. */
+static void share_short(char *buf, size_t size, const row *rw,
+                        const qn_human_share *s)
+{
+    if (!rw->human || !s->known) {
+        snprintf(buf, size, "n/a");
+        return;
+    }
+    cmd_human_share_text(buf, size, s);
+    if (strlen(buf) > 12)
+        snprintf(buf, size, "%.4g%%", 100.0 * (double)s->num / (double)s->den);
+}
+
+/* The first side's table size for the text table: "-" without a chase
+ * from the top, "n/a" out of exact reach. */
+static void patterns_short(char *buf, size_t size, const row *rw)
+{
+    if (rw->human && !rw->sh.has_table)
+        snprintf(buf, size, "-");
+    else if (!rw->human || !rw->sh.table_known)
+        snprintf(buf, size, "n/a");
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)rw->sh.table_patterns);
+}
+
 static void text_table(qn_buf *out, const char *name, const row *rows, size_t n)
 {
+    int na = 0;
+
     qn_buf_addf(out,
-                "rule %s: kernel, solvable states, symmetry and the "
-                "largest least-press count by board size and colours\n",
+                "rule %s: kernel, solvable states, symmetry, the share of "
+                "solvable states one chase clears and the largest "
+                "least-press count by board size and colours\n",
                 name);
-    qn_buf_addf(out, "%-9s %7s %6s %7s  %-24s %-22s %-16s %s\n", "size",
-                "colours", "cells", "nullity", "kernel", "solvable states",
-                "symmetry", "max presses");
+    qn_buf_addf(
+        out, "%-9s %7s %6s %7s  %-24s %-22s %-16s %-12s %-12s %-15s %s\n",
+        "size", "colours", "cells", "nullity", "kernel", "solvable states",
+        "symmetry", "chase top", "chase any", "table", "max presses");
     for (size_t i = 0; i < n; i++) {
         const row *rw = &rows[i];
-        char size[32], max[64];
+        char size[32], max[64], top[64], any[64], pat[32];
         snprintf(size, sizeof size, "%dx%d", rw->w, rw->h);
         if (rw->max >= 0)
             snprintf(max, sizeof max, "%lld (%s)", rw->max, rw->method);
         else
             snprintf(max, sizeof max, "unknown (at most %llu)", rw->bound);
-        qn_buf_addf(out, "%-9s %7u %6d %7zu  %-24s %-22s %-16s %s\n", size,
-                    rw->k, rw->n, rw->nullity, rw->kernel, short_count(rw),
-                    rw->symname, max);
+        share_short(top, sizeof top, rw, &rw->sh.top);
+        share_short(any, sizeof any, rw, &rw->sh.any);
+        patterns_short(pat, sizeof pat, rw);
+        qn_buf_addf(out,
+                    "%-9s %7u %6d %7zu  %-24s %-22s %-16s %-12s %-12s %-15s "
+                    "%s\n",
+                    size, rw->k, rw->n, rw->nullity, rw->kernel,
+                    short_count(rw), rw->symname, top, any, pat, max);
+        na |= !strcmp(top, "n/a") || !strcmp(any, "n/a") || !strcmp(pat, "n/a");
+    }
+    if (na)
+        qn_buf_adds(out, "n/a: out of exact reach (a figure of the share "
+                         "passes 64 bits)\n");
+}
+
+/* An exact share, empty out of reach. */
+static void csv_share(qn_buf *out, const row *rw, const qn_human_share *s)
+{
+    char buf[64];
+
+    if (rw->human && s->known) {
+        cmd_human_share_text(buf, sizeof buf, s);
+        qn_buf_adds(out, buf);
     }
 }
 
@@ -263,7 +334,8 @@ static void csv_table(qn_buf *out, const row *rows, size_t n)
 {
     qn_buf_adds(out, "width,height,cells,colours,nullity,kernel_invariants,"
                      "kernel_size,kernel,solvable_states,symmetry,"
-                     "symmetry_order,max_presses,max_method,press_bound\n");
+                     "symmetry_order,max_presses,max_method,press_bound,"
+                     "chase_share_top,chase_share_any,table_patterns\n");
     for (size_t i = 0; i < n; i++) {
         const row *rw = &rows[i];
         qn_buf_addf(out, "%d,%d,%d,%u,%zu,", rw->w, rw->h, rw->n, rw->k,
@@ -274,7 +346,14 @@ static void csv_table(qn_buf *out, const row *rows, size_t n)
                     rw->solvable, rw->symname, rw->nsyms);
         if (rw->max >= 0)
             qn_buf_addf(out, "%lld", rw->max);
-        qn_buf_addf(out, ",%s,%llu\n", rw->method, rw->bound);
+        qn_buf_addf(out, ",%s,%llu,", rw->method, rw->bound);
+        csv_share(out, rw, &rw->sh.top);
+        qn_buf_addc(out, ',');
+        csv_share(out, rw, &rw->sh.any);
+        qn_buf_addc(out, ',');
+        if (rw->human && rw->sh.has_table && rw->sh.table_known)
+            qn_buf_addf(out, "%llu", (unsigned long long)rw->sh.table_patterns);
+        qn_buf_addc(out, '\n');
     }
 }
 
@@ -287,6 +366,34 @@ static void json_count(qn_jsonw *w, const char *dec)
         qn_jsonw_uint(w, v);
     else
         qn_jsonw_str(w, dec);
+}
+
+/* A share as rules show writes it: "num/den", null out of reach. */
+static void json_share(qn_jsonw *w, const row *rw, const qn_human_share *s)
+{
+    char buf[64];
+
+    if (rw->human && s->known) {
+        cmd_human_share_text(buf, sizeof buf, s);
+        qn_jsonw_str(w, buf);
+    } else {
+        qn_jsonw_null(w);
+    }
+}
+
+/* "human": rules show's object, without the list of sides. */
+static void json_human(qn_jsonw *w, const row *rw)
+{
+    qn_jsonw_key(w, "human");
+    qn_jsonw_obj(w);
+    qn_jsonw_key(w, "chase_share_top"), json_share(w, rw, &rw->sh.top);
+    qn_jsonw_key(w, "chase_share_any"), json_share(w, rw, &rw->sh.any);
+    qn_jsonw_key(w, "table_patterns");
+    if (rw->human && rw->sh.has_table && rw->sh.table_known)
+        qn_jsonw_uint(w, rw->sh.table_patterns);
+    else
+        qn_jsonw_null(w);
+    qn_jsonw_end(w);
 }
 
 static void json_table(qn_buf *out, const char *name, const row *rows, size_t n)
@@ -326,6 +433,7 @@ static void json_table(qn_buf *out, const char *name, const row *rows, size_t n)
             qn_jsonw_null(&w);
         qn_jsonw_key(&w, "max_method"), qn_jsonw_str(&w, rw->method);
         qn_jsonw_key(&w, "press_bound"), qn_jsonw_uint(&w, rw->bound);
+        json_human(&w, rw);
         qn_jsonw_end(&w);
     }
     qn_jsonw_end(&w);

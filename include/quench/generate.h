@@ -148,6 +148,13 @@ typedef struct qn_gen_puzzle {
     char id[17];          /* the same, 16 hex digits */
     const char *text;     /* what the formatter wrote, or NULL */
     size_t textlen;
+    int human_level;      /* the technique ladder's rung (docs/GENERATE.md
+                             "The human ladder"): 0 spot, 1 chase, 2
+                             table, 3 global; -1 not decided (more than
+                             1024 optimal plans) */
+    int64_t human_score;  /* the human score model's prediction, in
+                             thousandths (0 when human_level is -1) */
+    int human_model_version; /* the model that scored it */
 } qn_gen_puzzle;
 
 

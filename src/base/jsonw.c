@@ -253,3 +253,25 @@ void qn_json_escape(qn_buf *out, const char *s, size_t len)
     }
     qn_buf_addc(out, '"');
 }
+
+char *qn_json_put_milli(char *dst, int64_t v)
+{
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+    if (v < 0)
+        *dst++ = '-';
+    dst = qn_json_put_u64(dst, u / 1000);
+    *dst++ = '.';
+    *dst++ = (char)('0' + u / 100 % 10);
+    *dst++ = (char)('0' + u / 10 % 10);
+    *dst++ = (char)('0' + u % 10);
+    return dst;
+}
+
+void qn_jsonw_milli(qn_jsonw *w, int64_t v)
+{
+    char tmp[32];
+
+    *qn_json_put_milli(tmp, v) = '\0';
+    qn_jsonw_raw(w, tmp);
+}

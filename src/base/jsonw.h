@@ -41,6 +41,12 @@ void qn_jsonw_null(qn_jsonw *w);
 /* A pre-formatted JSON value (e.g. a decimal integer of any size). */
 void qn_jsonw_raw(qn_jsonw *w, const char *json);
 
+/* v thousandths as a decimal with three places ("4.125", "-0.250"): a
+ * human score (human_score.h); put writes at dst (room for 26 bytes) and
+ * returns the end (no NUL). */
+void qn_jsonw_milli(qn_jsonw *w, int64_t v);
+char *qn_json_put_milli(char *dst, int64_t v);
+
 /* Write v's decimal digits at dst (room for 20) and return the end. */
 char *qn_json_put_u64(char *dst, uint64_t v);
 

@@ -10,6 +10,7 @@
 
 #include "generate/gen.h"
 #include "rules/puzzle_id.h"
+#include "solve/human_score.h"
 
 /* What every candidate computation reads; immutable during a run. */
 typedef struct genctx {
@@ -33,6 +34,10 @@ typedef struct genctx {
      * puzzles each has (UINT64_MAX: unknown) */
     size_t nvalues;
     uint64_t *values, *avail;
+    /* the human grade of each emitted puzzle (human_score.h): built when
+     * the run starts (NULL: no grade, levels -1) */
+    qn_human_grader *hg;
+    qn_human_model model;
 } genctx;
 
 /* Per-thread buffers. */

@@ -313,6 +313,8 @@ int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
 void qn_gen__ctx_release(genctx *c)
 {
     qn_census_free(c->census);
+    qn_human_grader_free(c->hg);
+    c->hg = NULL;
     free(c->values);
     free(c->avail);
     c->census = NULL;
@@ -339,4 +341,5 @@ void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
     }
     qn_rules_hash(r, hex);
     qn_puzzle_id_key_init(&c->id_key, hex);
+    qn_human_model_default(&c->model);
 }

@@ -44,6 +44,8 @@ typedef struct block {
     uint8_t *state, *canon, *plan; /* n * ncells each */
     uint64_t *presses, *nopt;
     int *lit;
+    int8_t *level;    /* human level, -1: none */
+    int64_t *score;   /* human score in thousandths */
     uint64_t *id;
     uint8_t *key;     /* n packed canonical keys (qn_seen_prepare) */
     uint64_t *hash;
@@ -74,6 +76,8 @@ static void block_reserve(block *b, int n)
     b->presses = QN_RENEW(b->presses, c, uint64_t);
     b->nopt = QN_RENEW(b->nopt, c, uint64_t);
     b->lit = QN_RENEW(b->lit, c, int);
+    b->level = QN_RENEW(b->level, c, int8_t);
+    b->score = QN_RENEW(b->score, c, int64_t);
     b->id = qn_xreallocarray(b->id, c, sizeof(*b->id));
     b->key = QN_RENEW(b->key, c * b->keysize + 1, uint8_t);
     b->hash = QN_RENEW(b->hash, c, uint64_t);
@@ -90,6 +94,8 @@ static void block_release(block *b)
     free(b->presses);
     free(b->nopt);
     free(b->lit);
+    free(b->level);
+    free(b->score);
     free(b->id);
     free(b->key);
     free(b->hash);
@@ -114,10 +120,29 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
     p->lit = b->lit[i];
     p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
                            : qn_solver_grade(c->g, p->presses);
+    p->human_level = b->level[i];
+    p->human_score = b->score[i];
+    p->human_model_version = c->model.version;
     p->uid = b->id[i];
     qn_puzzle_id_hex(p->id, b->id[i]);
     p->text = b->text.buf + b->off[i];
     p->textlen = b->off[i + 1] - b->off[i];
+}
+
+/* Candidate i's human level and score (no level: -1, score 0). */
+static void grade_human(const genctx *c, block *b, int i)
+{
+    size_t o = (size_t)i * c->n;
+    qn_human_grade gr;
+
+    b->level[i] = -1;
+    b->score[i] = 0;
+    if (c->hg && qn_human_grade_of(c->hg, b->state + o, b->plan + o,
+                                   b->presses[i], b->nopt[i], &gr,
+                                   NULL) == QN_OK) {
+        b->level[i] = (int8_t)gr.level;
+        b->score[i] = qn_human_score_milli(&c->model, &gr);
+    }
 }
 
 static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
@@ -147,6 +172,7 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         b->presses[i] = s->ans.mp.presses;
         b->nopt[i] = s->ans.mp.noptimal;
         b->lit[i] = count_lit(c, b->state + o);
+        grade_human(c, b, i);
         /* the puzzle id (puzzle_id.h): the rule's key over the canon */
         b->id[i] = qn_puzzle_id(&c->id_key, b->canon + o, c->n);
         if (h->format) {

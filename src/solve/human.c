@@ -297,7 +297,7 @@ int qn_human_side_chases(const qn_human *h, size_t i)
 }
 
 /* 1 when the presses of plan x have pairwise disjoint footprints. */
-static int disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen)
+int qn_human__disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen)
 {
     memset(seen, 0, (size_t)h->n);
     for (int j = 0; j < h->n; j++) {
@@ -328,7 +328,7 @@ static int spot(const qn_human *h, const uint8_t *state, int *yes, qn_err *err)
     uint8_t *seen = qn_xmalloc((size_t)h->n);
     *yes = 0;
     for (size_t i = 0; i < p.count && !*yes; i++)
-        *yes = disjoint(h, p.x + i * (size_t)p.n, seen);
+        *yes = qn_human__disjoint(h, p.x + i * (size_t)p.n, seen);
     free(seen);
     qn_plans_release(&p);
     return QN_OK;
@@ -337,17 +337,30 @@ static int spot(const qn_human *h, const uint8_t *state, int *yes, qn_err *err)
 int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
                    int *side, qn_err *err)
 {
-    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->g));
-    int n = h->n, is_spot = 0, rc, found = -1, lvl = QN_HUMAN_GLOBAL;
-    unsigned k = h->k;
+    int is_spot = 0, rc;
 
     rc = spot(h, state, &is_spot, err);
     if (rc != QN_OK)
         return rc;
+    if (is_spot) {
+        *level = QN_HUMAN_SPOT;
+        if (side)
+            *side = -1;
+        return QN_OK;
+    }
+    qn_human__rungs(h, state, level, side);
+    return QN_OK;
+}
+
+void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
+                     int *side)
+{
+    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->g));
+    int n = h->n, found = -1, lvl = QN_HUMAN_GLOBAL;
+    unsigned k = h->k;
+
     uint8_t *need = qn_xmalloc((size_t)n * (h->nsides + 1) + 1);
     uint8_t *r = qn_xmalloc((size_t)n + 1);
-    if (is_spot)
-        lvl = QN_HUMAN_SPOT;
     for (size_t w = 0; w < h->nsides && lvl == QN_HUMAN_GLOBAL; w++) {
         const qn_human_side *s = &h->side[w];
         uint8_t *v = need + w * (size_t)n;
@@ -378,5 +391,4 @@ int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
     *level = lvl;
     if (side)
         *side = found;
-    return QN_OK;
 }

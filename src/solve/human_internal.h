@@ -37,4 +37,12 @@ struct qn_human {
  * place: afterwards only the last row's cells may be non-zero. */
 void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need);
 
+/* 1 when the presses of plan x (ncells counts) have pairwise disjoint
+ * footprints; seen is ncells bytes of scratch. */
+int qn_human__disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen);
+/* The rungs above spot: chase, table or global for a solvable state that
+ * is not spot (*side as qn_human_level's). */
+void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
+                     int *side);
+
 #endif

@@ -20,7 +20,8 @@ struct qn_solver {
     uint64_t limit;
 };
 
-int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err)
+static int solver_new(qn_solver **out, const qn_rules *r, int repair,
+                      qn_err *err)
 {
     qn_solver *g;
     int rc, n = qn_rules_ncells(r);
@@ -38,10 +39,20 @@ int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err)
         return rc;
     }
     /* too many unsolvable classes is not fatal: repairs become unknown */
-    if (qn_repair_new(&g->rep, g->sys, NULL) != QN_OK)
+    if (repair && qn_repair_new(&g->rep, g->sys, NULL) != QN_OK)
         g->rep = NULL;
     *out = g;
     return QN_OK;
+}
+
+int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err)
+{
+    return solver_new(out, r, 1, err);
+}
+
+int qn_solver_new_bare(qn_solver **out, const qn_rules *r, qn_err *err)
+{
+    return solver_new(out, r, 0, err);
 }
 
 void qn_solver_free(qn_solver *g)

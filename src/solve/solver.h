@@ -29,6 +29,13 @@ typedef struct qn_solver qn_solver;
  * error: answers then say the repair is unknown.
  */
 int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err);
+/*
+ * The same without the minimal-repair table (qn_solver_repair is NULL, as
+ * for a cokernel too large to search): for callers that read the system
+ * alone, such as the human ladder's shares (rules table), where the table
+ * would cost more than everything else (19x19 mod 2: 2^16 classes).
+ */
+int qn_solver_new_bare(qn_solver **out, const qn_rules *r, qn_err *err);
 void qn_solver_free(qn_solver *g); /* NULL-safe */
 
 const qn_rules *qn_solver_rules(const qn_solver *g);

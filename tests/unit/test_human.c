@@ -11,7 +11,9 @@
  * (the issue), a torus and a graph have no chase.
  */
 #include "solve/human.h"
+#include "solve/human_score.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +145,8 @@ static void press(const ref *f, uint8_t *s, int j, unsigned times)
         s[i] = (uint8_t)((s[i] + times * f->a[i * f->n + j]) % f->k);
 }
 
+static unsigned chase_count; /* presses the chases made */
+
 /* Play the chase on s, literally; 1 when s ends at the goal. */
 static int chase(const ref *f, int sd, uint8_t *s)
 {
@@ -155,6 +159,7 @@ static int chase(const ref *f, int sd, uint8_t *s)
         while ((s[c] + t * f->a[c * f->n + j]) % f->k != f->goal[c])
             t++;
         press(f, s, j, t);
+        chase_count += t;
     }
     return !memcmp(s, f->goal, (size_t)f->n);
 }
@@ -200,6 +205,59 @@ static size_t first_patterns(const ref *f, int sd)
     return m;
 }
 
+static int ref_lit(const ref *f, const uint8_t *s)
+{
+    int lit = 0;
+    for (int i = 0; i < f->n; i++)
+        lit += s[i] != f->goal[i];
+    return lit;
+}
+
+/* Plan number m's components (presses joined when some cell is changed
+ * by both, transitively: a flood fill over the presses), its bounding
+ * box's rows + columns and its cells pressed more than once, against
+ * the grader's features. */
+static int ref_shape(const ref *f, size_t m, const double *feat)
+{
+    const qn_layout *l = qn_rules_layout(f->r);
+    uint8_t x[MAXN];
+    int group[MAXN], comps = 0, multi = 0;
+    int rlo = 1 << 20, rhi = -1, clo = 1 << 20, chi = -1;
+
+    unindex(f, m, x);
+    for (int j = 0; j < f->n; j++)
+        group[j] = -1;
+    for (int j = 0; j < f->n; j++) {
+        int row, col;
+        if (!x[j])
+            continue;
+        multi += x[j] > 1;
+        qn_layout_rc(l, j, &row, &col);
+        rlo = row < rlo ? row : rlo, rhi = row > rhi ? row : rhi;
+        clo = col < clo ? col : clo, chi = col > chi ? col : chi;
+        if (group[j] >= 0)
+            continue;
+        group[j] = comps;
+        for (int grew = 1; grew;) {
+            grew = 0;
+            for (int a = 0; a < f->n; a++)
+                for (int b = 0; b < f->n; b++) {
+                    if (!x[a] || !x[b] || group[a] != comps || group[b] >= 0)
+                        continue;
+                    for (int c = 0; c < f->n; c++)
+                        if (f->a[c * f->n + a] && f->a[c * f->n + b]) {
+                            group[b] = comps, grew = 1;
+                            break;
+                        }
+                }
+        }
+        comps++;
+    }
+    int spread = rhi < 0 ? 0 : rhi - rlo + 1 + chi - clo + 1;
+    return feat[QN_HF_COMPONENTS] == comps && feat[QN_HF_SPREAD] == spread &&
+           feat[QN_HF_MULTI] == multi;
+}
+
 static void compare(const char *name, const char *text, int expect_sides)
 {
     qn_rules *r =
@@ -233,6 +291,8 @@ static void compare(const char *name, const char *text, int expect_sides)
     npress = total;
     uint16_t *best = malloc(total * sizeof(*best));
     uint8_t *spot = calloc(total, 1);
+    uint32_t *nopt = calloc(total, sizeof(*nopt));
+    size_t *plan = calloc(total, sizeof(*plan));
     for (size_t i = 0; i < total; i++)
         best[i] = UINT16_MAX;
     uint8_t x[MAXN], s[MAXN], t[MAXN];
@@ -247,10 +307,14 @@ static void compare(const char *name, const char *text, int expect_sides)
         size_t si = index_of(&f, s);
         int d = footprints_disjoint(&f, x);
         if (cost < best[si])
-            best[si] = (uint16_t)cost, spot[si] = (uint8_t)d;
+            best[si] = (uint16_t)cost, spot[si] = (uint8_t)d, nopt[si] = 1,
+            plan[si] = m;
         else if (cost == best[si])
-            spot[si] |= (uint8_t)d;
+            spot[si] |= (uint8_t)d, nopt[si]++;
     }
+    qn_human_grader *hg = NULL;
+    T_CHECK(qn_human_grader_new(&hg, g, &e) == QN_OK);
+    uint64_t gmism = 0;
     uint64_t solvable = 0, top = 0, any = 0, mism = 0, counts[4] = {0};
     for (size_t si = 0; si < total; si++) {
         int lvl = -1, side = -1, got = -1, clear_top = 0, clear_any = 0;
@@ -272,6 +336,17 @@ static void compare(const char *name, const char *text, int expect_sides)
                 clear_top = c;
         }
         top += clear_top, any += clear_any;
+        unsigned chased = 0; /* presses of the first side's clearing chase */
+        for (int sd = 0; sd < f.nsides && clear_any && !spot[si]; sd++) {
+            if (!f.ok[sd])
+                continue;
+            unindex(&f, si, s);
+            chase_count = 0;
+            if (chase(&f, sd, s)) {
+                chased = chase_count;
+                break;
+            }
+        }
         if (spot[si])
             lvl = 0;
         else if (clear_any)
@@ -299,8 +374,33 @@ static void compare(const char *name, const char *text, int expect_sides)
                 T_FAILF("%s: state %zu: quench level %d, reference %d (%s)",
                         name, si, got, lvl, e.msg);
         }
+        /* the grader (records' levels and features) against the same */
+        qn_human_grade gr;
+        unindex(&f, si, s);
+        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK ||
+            gr.level != lvl ||
+            gr.f[QN_HF_PRESSES] != best[si] || gr.f[QN_HF_LEVEL] != lvl ||
+            gr.f[QN_HF_LIT] != ref_lit(&f, s) ||
+            (si && gr.f[QN_HF_OPTIMAL] != log2((double)nopt[si])) ||
+            (lvl == 1 && gr.f[QN_HF_OVERSHOOT] != chased - best[si]) ||
+            (lvl != 1 && lvl != 2 && gr.f[QN_HF_OVERSHOOT] != 0) ||
+            (nopt[si] == 1 && !ref_shape(&f, plan[si], gr.f))) {
+            if (gmism++ < 3)
+                T_FAILF("%s: state %zu: grader level %d, reference %d, "
+                        "presses %g/%u lit %g optimal %g/%u overshoot %g/%u "
+                        "components %g spread %g (%s)",
+                        name, si, gr.level, lvl, gr.f[QN_HF_PRESSES],
+                        best[si], gr.f[QN_HF_LIT], gr.f[QN_HF_OPTIMAL],
+                        nopt[si], gr.f[QN_HF_OVERSHOOT],
+                        lvl == 1 ? chased - best[si] : 0,
+                        gr.f[QN_HF_COMPONENTS], gr.f[QN_HF_SPREAD], e.msg);
+        }
     }
     T_EQ(mism, 0);
+    T_EQ(gmism, 0);
+    qn_human_grader_free(hg);
+    free(nopt);
+    free(plan);
     printf("# %s: %llu solvable, spot %llu chase %llu table %llu global "
            "%llu; top %llu any %llu\n",
            name, (unsigned long long)solvable, (unsigned long long)counts[0],
@@ -369,8 +469,107 @@ static void four_by_four_facts(void)
     qn_rules_free(r);
 }
 
+/* The model file and the score: facts computed by hand. */
+static void model_facts(void)
+{
+    static const char good[] = "# a model\nversion 7\nb0 1.25\n"
+                               "presses 0.5  # per press\nlevel -1\n";
+    qn_human_model m;
+    qn_human_grade gr;
+    qn_err e = QN_ERR_INIT;
+
+    memset(&gr, 0, sizeof(gr));
+    gr.f[QN_HF_PRESSES] = 3, gr.f[QN_HF_LEVEL] = 2, gr.f[QN_HF_LIT] = 9;
+    T_CHECK(qn_human_model_parse(&m, good, strlen(good), &e) == QN_OK);
+    T_EQ(m.version, 7);
+    /* 1.25 + 0.5 * 3 - 1 * 2 = 0.75; lit has weight 0 */
+    T_EQ(qn_human_score_milli(&m, &gr), 750);
+    gr.f[QN_HF_PRESSES] = 0;
+    T_EQ(qn_human_score_milli(&m, &gr), -750);
+    static const struct {
+        const char *text, *msg;
+        int line;
+    } bad[] = {
+        {"b0 1\n", "'version' and 'b0'", 2},
+        {"version 1\nb0 1\npresses 1\npresses 2\n", "given twice", 4},
+        {"version 1\nb0 1\npresess 1\n", "unknown key 'presess'", 3},
+        {"version 1\nb0 nan\n", "not a number", 2},
+        {"version 0\nb0 1\n", "not a whole number", 1},
+        {"version 1\nb0 1 2\n", "one key and one value", 2},
+        {"version 1\nb0\n", "has no value", 2},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        qn_err e2 = QN_ERR_INIT;
+        int rc = qn_human_model_parse(&m, bad[i].text, strlen(bad[i].text),
+                                      &e2);
+        if (rc != QN_ESYNTAX || !strstr(e2.msg, bad[i].msg) ||
+            e2.line != bad[i].line)
+            T_FAILF("model %zu: rc %d line %d: %s", i, rc, e2.line, e2.msg);
+        else
+            T_CHECK(1);
+    }
+    qn_human_model_default(&m);
+    T_EQ(m.version, QN_HUMAN_MODEL_VERSION);
+    T_CHECK(!strcmp(qn_human_feature_name(QN_HF_TABLE), "log2_table"));
+    T_CHECK(qn_human_feature_name(QN_HF_COUNT) == NULL);
+}
+
+/* Boards past the brute force whose masks take the other fast paths (a
+ * last row past the table lookup's 12 cells; last rows past 64 bits in
+ * all): the grader's level against qn_human_level on random solvable
+ * states (goal - A x for random plans x). */
+static void wide_boards(const char *spec)
+{
+    qn_rules *r = load_text(spec);
+    qn_solver *g = NULL;
+    qn_human *h = NULL;
+    qn_human_grader *hg = NULL;
+    qn_err e = QN_ERR_INIT;
+    uint64_t seed = 33, mism = 0, levels[4] = {0};
+
+    if (!r)
+        return;
+    T_CHECK(qn_solver_new(&g, r, &e) == QN_OK);
+    T_CHECK(qn_human_new(&h, g, &e) == QN_OK);
+    T_CHECK(qn_human_grader_new(&hg, g, &e) == QN_OK);
+    int n = qn_rules_ncells(r);
+    const uint8_t *a = qn_rules_matrix(r);
+    uint8_t s[64];
+    for (int t = 0; t < 3000; t++) {
+        memset(s, 0, sizeof(s));
+        for (int j = 0; j < n; j++)
+            if (t_rand(&seed) % (t % 2 ? 9 : 3) == 0) /* sparse and dense */
+                for (int i = 0; i < n; i++)
+                    s[i] ^= a[i * n + j];
+        int want = -1, side = -1;
+        qn_human_grade gr;
+        if (qn_human_level(h, s, &want, &side, &e) != QN_OK)
+            continue;
+        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK ||
+            gr.level != want) {
+            if (mism++ < 3)
+                T_FAILF("%s: try %d: grader %d, ladder %d", spec, t,
+                        gr.level, want);
+        } else {
+            levels[want]++;
+        }
+    }
+    T_EQ(mism, 0);
+    /* the table rung was reached (the path under test) */
+    T_CHECK(levels[QN_HUMAN_TABLE] > 0);
+    qn_human_grader_free(hg);
+    qn_human_free(h);
+    qn_solver_free(g);
+    qn_rules_free(r);
+}
+
 int main(void)
 {
+    model_facts();
+    wide_boards("quench: 1\nname: w13\ncolours: 2\nboard: {grid: [13, 4]}\n"
+                "press: {stencil: plus, self: true}\n");
+    wide_boards("quench: 1\nname: w32\ncolours: 2\nboard: {grid: [32, 2]}\n"
+                "press: {stencil: plus, self: true}\n");
     four_by_four_facts();
     compare("classic-3x3", "rules/classic-3x3.yaml", 4);
     compare("4x4", four, 4);
