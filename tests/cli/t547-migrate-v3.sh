@@ -56,7 +56,26 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])][1:]
 assert recs and all(r["slot"] == r["position"] and r["section"] == "" for r in recs)
 PY
+    # #36 exports the tiers that graded a rule without tiers of its own,
+    # where the old quench wrote []: each puzzle's grade must be the tier
+    # its press count falls in; then those tiers read as the old []
+    python3 - "$TMP/$p.jsonl" "$GOLD/$p.jsonl" "$TMP/$p.tiers" <<'PY' && ok || not_ok "export $p: each grade is the exported tier of its press count"
+import json, sys
+new = [json.loads(l) for l in open(sys.argv[1])]
+old = json.loads(open(sys.argv[2]).readline())
+was_empty = {r["hash"] for r in old["rules"] if r["tiers"] == []}
+tiers = {r["hash"]: r["tiers"] for r in new[0]["rules"]}
+for rec in new[1:]:
+    t = [x["name"] for x in tiers[rec["rule"]]
+         if x["lo"] <= rec["min_presses"] <= x["hi"]]
+    assert t in ([rec["grade"]], []) and (t or not tiers[rec["rule"]]), rec
+with open(sys.argv[3], "w") as f:
+    f.write(" ".join(sorted(h for h in was_empty if tiers[h])))
+PY
     sed -E 's/,"kernel":\[(\{[^{}]*\},?)*\]//g; s/,"slot":[0-9]+,"section":""//g' "$TMP/$p.jsonl" >"$TMP/$p.old"
+    if [ -s "$TMP/$p.tiers" ]; then
+        sed -i -E 's/"tiers":\[(\{"name":"[a-z]+","lo":[0-9]+,"hi":[0-9]+\},?)+\]/"tiers":[]/g' "$TMP/$p.old"
+    fi
     grep -q '"kernel":\[{"order":' "$TMP/$p.jsonl" && ok || not_ok "export $p: carries the kernel"
     cmp -s "$TMP/$p.old" "$GOLD/$p.jsonl" && ok || not_ok "export $p: the old quench's bytes"
 done
