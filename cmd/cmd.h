@@ -331,7 +331,15 @@ int cmd_dist_exact(const cmd_dist *dd);
 void cmd_dist_text(qn_buf *out, const cmd_dist *dd);
 void cmd_dist_csv(qn_buf *out, const cmd_dist *dd);
 void cmd_dist_json(struct qn_jsonw *w, const cmd_dist *dd);
-void cmd_dist_svg(qn_buf *out, const cmd_dist *dd, const char *name);
+/* The histogram of dd as svg, or as png (0 or the error of
+ * qn_png_histogram). */
+int cmd_dist_plot(qn_buf *out, const cmd_dist *dd, const char *name, int png,
+                  qn_err *err);
+/* rules show and rules table: when status is QN_EXIT_OK, write the svg a
+ * to the file svg and the png b to png (each when named, atomically, the
+ * svg first); release both; the status of the first failure. */
+int cmd_write_plots(int status, const char *svg, qn_buf *a, const char *png,
+                    qn_buf *b);
 extern const char cmd_rules_usage[], cmd_solve_usage[], cmd_validate_usage[];
 extern const char cmd_generate_usage[];
 

@@ -27,8 +27,8 @@
 const char cmd_rules_usage[] =
     "usage: quench rules (check FILE... [--json] | show FILE [--json] "
     "[--matrix] [--distribution] [--sample N] [--tiers] [--format F] "
-    "[--svg FILE] | table FILE --size SIZES [--colours LIST] [--format F] "
-    "[--svg FILE])\n"
+    "[--svg FILE] [--png FILE] | table FILE --size SIZES [--colours LIST] "
+    "[--format F] [--svg FILE] [--png FILE])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
     "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
@@ -57,6 +57,7 @@ const char cmd_rules_usage[] =
     "    --format F    text (the default), json (as --json) or csv (the\n"
     "                  distribution alone, one line per press count)\n"
     "    --svg FILE    also the distribution as an svg histogram in FILE\n"
+    "    --png FILE    also the same histogram as a PNG (no text)\n"
     "    --sample N    also the exact press counts of N uniform solvable\n"
     "                  states drawn from the rule's own seed (the same on\n"
     "                  every run), and the largest: for rules too large\n"
@@ -65,7 +66,7 @@ const char cmd_rules_usage[] =
     "    --tiers       only the grading tiers, one line each: NAME LO HI\n"
     "                  (for scripts and shell completion)\n"
     "  table FILE --size SIZES [--colours LIST] [--format text|csv|json]\n"
-    "             [--svg FILE]\n"
+    "             [--svg FILE] [--png FILE]\n"
     "                  the rule's press section on a family of grids, one\n"
     "                  row per board size and colour count: nullity and\n"
     "                  kernel over Z/k, solvable states, symmetry group,\n"
@@ -77,6 +78,7 @@ const char cmd_rules_usage[] =
     "                  or A..B; LIST: K or A..B, comma separated\n"
     "    --svg FILE    also a line plot of the nullity against the side\n"
     "                  (or width), a line per colour count (and height)\n"
+    "    --png FILE    also the same line plot as a PNG (no text)\n"
     "  FILE may be - for standard input.\n";
 
 enum { RULES_CHECK, RULES_SHOW, RULES_TABLE };
@@ -93,16 +95,17 @@ static const struct option show_opts[] = {
     {"tiers", no_argument, NULL, 't'},
     {"format", required_argument, NULL, 'F'},
     {"svg", required_argument, NULL, 'g'},
+    {"png", required_argument, NULL, 'p'},
     {NULL, 0, NULL, 0}};
 
 static const cmd_grammar rules_subs[] = {
     {"check", "load rule files and report every error", RULES_CHECK,
      check_opts, NULL, "rules...", NULL, NULL},
     {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
-     "format=text|json|csv svg=file", NULL},
+     "format=text|json|csv svg=file png=file", NULL},
     {"table", "a rule's facts over board sizes and colours", RULES_TABLE,
-     cmd_rules_table_opts, NULL, "rules", "format=text|csv|json svg=file",
-     NULL},
+     cmd_rules_table_opts, NULL, "rules",
+     "format=text|csv|json svg=file png=file", NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_rules_grammar = {.subs = rules_subs};
@@ -694,11 +697,27 @@ static void tiers_text(qn_buf *out, const dist_info *di)
                     (unsigned long long)di->tiers.hi[i]);
 }
 
+/* --svg and --png: both pictures drawn before either file is written
+ * (each atomically), so a drawing error leaves no file behind. */
+static int show_plots(const cli_ctx *ctx, const cmd_dist *dd, const char *name,
+                      const char *svg, const char *png)
+{
+    qn_buf a = QN_BUF_INIT, b = QN_BUF_INIT;
+    qn_err err = QN_ERR_INIT;
+    int status = QN_EXIT_OK;
+
+    if (svg)
+        cmd_dist_plot(&a, dd, name, 0, &err);
+    if (png && cmd_dist_plot(&b, dd, name, 1, &err) != QN_OK)
+        status = cli_report(ctx, &err);
+    return cmd_write_plots(status, svg, &a, png, &b);
+}
+
 static int rules_show(int argc, char **argv, cli_ctx *ctx)
 {
     int json = 0, matrix = 0, tiers = 0, csv = 0, c, rc, status;
     uint64_t nsample;
-    const char *svg = NULL;
+    const char *svg = NULL, *png = NULL;
     dist_info di;
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
@@ -736,6 +755,8 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
                                   optarg);
         else if (c == 'g')
             svg = optarg, di.wanted = 1;
+        else if (c == 'p')
+            png = optarg, di.wanted = 1;
         else
             return cmd_bad_option("rules show", argv, show_opts, NULL);
     }
@@ -760,11 +781,8 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
     }
     if (di.wanted)
         cmd_dist_init(&di.dist, r, sys, di.d, di.nsample);
-    if (svg) {
-        qn_buf pic = QN_BUF_INIT;
-        cmd_dist_svg(&pic, &di.dist, qn_rules_name(r));
-        status = cmd_write_atomic(svg, pic.buf, pic.len);
-        qn_buf_release(&pic);
+    if (svg || png) {
+        status = show_plots(ctx, &di.dist, qn_rules_name(r), svg, png);
         if (status != QN_EXIT_OK)
             goto done;
     }

@@ -3,7 +3,7 @@
  * minimal presses by the best method the rule's structure allows (exact
  * in closed form or by kernel classes, distrib_exact.h; exact by
  * enumeration, distrib.h; else a labelled sample with 95 % confidence
- * intervals), written as text, csv, json or an svg histogram; and the
+ * intervals), written as text, csv, json or an svg or png histogram; and the
  * kernel's name, which rules table shares.
  */
 #include <math.h>
@@ -15,6 +15,7 @@
 #include "generate/distrib_exact.h"
 #include "generate/gen.h"
 #include "base/mem.h"
+#include "export/png.h"
 #include "export/svg.h"
 #include "engine/system.h"
 #include "base/text.h"
@@ -252,12 +253,14 @@ void cmd_dist_json(qn_jsonw *w, const cmd_dist *dd)
     qn_buf_release(&b);
 }
 
-void cmd_dist_svg(qn_buf *out, const cmd_dist *dd, const char *name)
+int cmd_dist_plot(qn_buf *out, const cmd_dist *dd, const char *name, int png,
+                  qn_err *err)
 {
     qn_svg_hist h = {0};
     uint64_t *v = QN_NEWN(dd->len + 1, uint64_t);
     double *lo = NULL, *hi = NULL;
     char title[256], label[128];
+    int rc = QN_OK;
 
     /* the chart draws shares: an exact count of any size as its share in
      * units of 2^-52 */
@@ -283,8 +286,24 @@ void cmd_dist_svg(qn_buf *out, const cmd_dist *dd, const char *name)
              name);
     h.dist = v, h.dist_len = dd->len, h.title = title;
     h.dist_label = label, h.ci_lo = lo, h.ci_hi = hi;
-    qn_svg_histogram(out, &h);
+    if (png)
+        rc = qn_png_histogram(out, &h, err);
+    else
+        qn_svg_histogram(out, &h);
     free(v);
     free(lo);
     free(hi);
+    return rc;
+}
+
+int cmd_write_plots(int status, const char *svg, qn_buf *a, const char *png,
+                    qn_buf *b)
+{
+    if (status == QN_EXIT_OK && svg)
+        status = cmd_write_atomic(svg, a->buf, a->len);
+    if (status == QN_EXIT_OK && png)
+        status = cmd_write_atomic(png, b->buf, b->len);
+    qn_buf_release(a);
+    qn_buf_release(b);
+    return status;
 }

@@ -20,6 +20,7 @@
 #include "base/mem.h"
 #include "engine/minpress.h"
 #include "rules/rules.h"
+#include "export/png.h"
 #include "export/svg.h"
 #include "engine/system.h"
 #include "solve/human.h"
@@ -38,6 +39,7 @@ const struct option cmd_rules_table_opts[] = {
     {"colors", required_argument, NULL, 'c'},
     {"format", required_argument, NULL, 'f'},
     {"svg", required_argument, NULL, 'g'},
+    {"png", required_argument, NULL, 'p'},
     {NULL, 0, NULL, 0}};
 
 typedef struct span {
@@ -442,18 +444,21 @@ static void json_table(qn_buf *out, const char *name, const row *rows, size_t n)
 }
 
 /*
- * --svg: the nullity against the board's side (square boards) or width,
- * one line per colour count (and height). Returns 0, or -1 when the
- * table has more lines than MAX_LINES.
+ * --svg and --png: the nullity against the board's side (square boards)
+ * or width, one line per colour count (and height), drawn as svg into
+ * svg_out and as png into png_out (either may be NULL). Returns QN_OK,
+ * -1 when the table has more lines than MAX_LINES, or the error of
+ * qn_png_lines.
  */
-static int plot(qn_buf *out, const char *name, const row *rows, size_t n,
-                int square)
+static int plot(qn_buf *svg_out, qn_buf *png_out, const char *name,
+                const row *rows, size_t n, int square, qn_err *err)
 {
     qn_svg_series ser[MAX_LINES];
     double *xs = QN_NEWN(n + 1, double), *ys = QN_NEWN(n + 1, double);
     char labels[MAX_LINES][48], title[160];
     size_t ns = 0, used = 0;
     qn_svg_plot p;
+    int rc = QN_OK;
 
     /* rows come by width, then height, then colours: gather each line's */
     for (size_t i = 0; i < n; i++) {
@@ -487,9 +492,31 @@ static int plot(qn_buf *out, const char *name, const row *rows, size_t n,
     p.xlabel = square ? "board side n (n x n)" : "board width";
     p.ylabel = "nullity over Z/k";
     p.series = ser, p.nseries = ns;
-    qn_svg_lines(out, &p);
+    if (svg_out)
+        qn_svg_lines(svg_out, &p);
+    if (png_out)
+        rc = qn_png_lines(png_out, &p, err);
     free(xs), free(ys);
-    return 0;
+    return rc;
+}
+
+/* Draw the asked pictures, then write each atomically: a drawing error
+ * or a refused plot leaves no file. */
+static int write_plots(const cli_ctx *ctx, const char *name, const row *rows,
+                       size_t n, int square, const char *svg, const char *png)
+{
+    qn_buf a = QN_BUF_INIT, b = QN_BUF_INIT;
+    qn_err err = QN_ERR_INIT;
+    int rc, status = QN_EXIT_OK;
+
+    rc = plot(svg ? &a : NULL, png ? &b : NULL, name, rows, n, square, &err);
+    if (rc == -1)
+        status = cli_usage_error("rules table: --%s draws at most %d lines "
+                                 "(colour counts times heights)",
+                                 svg ? "svg" : "png", MAX_LINES);
+    else if (rc != QN_OK)
+        status = cli_report(ctx, &err);
+    return cmd_write_plots(status, svg, &a, png, &b);
 }
 
 /* Every row, in order (sizes, then colours); nothing printed on error. */
@@ -535,7 +562,7 @@ static int table_rows(const cli_ctx *ctx, qn_rules_spec *spec, const char *path,
 int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
 {
     int c, fmt = FMT_TEXT, have_size = 0, square = 1, status;
-    const char *svg = NULL;
+    const char *svg = NULL, *png = NULL;
     span sw = {0, 0}, sh = {0, 0};
     unsigned ks[MAX_COLOURS];
     size_t nk = 0, nrows = 0;
@@ -571,6 +598,8 @@ int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
                                   optarg);
         else if (c == 'g')
             svg = optarg;
+        else if (c == 'p')
+            png = optarg;
         else if (c != 'c')
             return cmd_bad_option("rules table", argv, cmd_rules_table_opts,
                                   NULL);
@@ -599,15 +628,9 @@ int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
                         &nrows);
     if (status != QN_EXIT_OK)
         goto done;
-    if (svg) {
-        if (plot(&out, spec.name ? spec.name : "", rows, nrows, square)) {
-            status = cli_usage_error("rules table: --svg draws at most %d "
-                                    "lines (colour counts times heights)",
-                                    MAX_LINES);
-            goto done;
-        }
-        status = cmd_write_atomic(svg, out.buf, out.len);
-        qn_buf_reset(&out);
+    if (svg || png) {
+        status = write_plots(ctx, spec.name ? spec.name : "", rows, nrows,
+                             square, svg, png);
         if (status != QN_EXIT_OK)
             goto done;
     }

@@ -33,4 +33,16 @@ int qn_png_board(qn_buf *out, const qn_rules *r, const uint8_t *cells,
 int qn_png_sheet(qn_buf *out, const qn_rules *r, size_t n,
                  const qn_svg_item *items, const qn_svg_opts *o, qn_err *err);
 
+/*
+ * Append a PNG of the histogram qn_svg_histogram draws, or of the line
+ * plot qn_svg_lines draws (png_plot.c): the same 640 x 400 px, the same
+ * coordinates for the grid, bars, step outline, whiskers, lines, dots,
+ * axes and legend swatches (from the svg writers' own geometry), the same
+ * colours, widths and dashes; no text (titles, ticks, legend words and
+ * tooltips are the svg's), the pack's hatch as its light colour.
+ * Errors: QN_ERR should libpng refuse (never in practice).
+ */
+int qn_png_histogram(qn_buf *out, const qn_svg_hist *h, qn_err *err);
+int qn_png_lines(qn_buf *out, const qn_svg_plot *p, qn_err *err);
+
 #endif

@@ -134,6 +134,30 @@ void qn_raster_disc(qn_raster *c, double cx, double cy, double r, unsigned rgb)
         }
 }
 
+void qn_raster_line(qn_raster *c, double x0, double y0, double x1, double y1,
+                    double width, unsigned rgb)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    double e = width / 2;
+    span s = span_of(c, fmin(x0, x1) - e, fmin(y0, y1) - e, fmax(x0, x1) + e,
+                     fmax(y0, y1) + e);
+
+    if (!(len > 0))
+        return;
+    dx /= len, dy /= len;
+    for (int y = s.y0; y < s.y1; y++)
+        for (int x = s.x0; x < s.x1; x++) {
+            double u = x + 0.5 - x0, v = y + 0.5 - y0;
+            double along = u * dx + v * dy, across = fabs(v * dx - u * dy);
+            /* half-open at the far end and on one side: abutting strokes
+             * do not overlap, and a 1 px line on a pixel edge covers one
+             * row */
+            if (along >= 0 && along < len && across <= e &&
+                !(across == e && v * dx - u * dy > 0))
+                put(c, x, y, rgb);
+        }
+}
+
 /* ---- libpng --------------------------------------------------------- */
 
 /* libpng and zlib allocate under quench's policy: counted for failure

@@ -54,6 +54,12 @@ void qn_raster_hex(qn_raster *c, double cx, double cy, double apothem,
 /* The disc of radius r centred at (cx, cy). */
 void qn_raster_disc(qn_raster *c, double cx, double cy, double r, unsigned rgb);
 
+/* The segment from (x0, y0) to (x1, y1) stroked `width` wide with butt
+ * ends, as SVG strokes a line: the pixels whose centre lies within
+ * width / 2 of the segment's line and projects onto the segment. */
+void qn_raster_line(qn_raster *c, double x0, double y0, double x1, double y1,
+                    double width, unsigned rgb);
+
 /* The colour of pixel (x, y), which must be on the canvas. */
 unsigned qn_raster_get(const qn_raster *c, int x, int y);
 

@@ -16,29 +16,18 @@
 #include "svg_internal.h"
 #include "base/text.h"
 
-#define HW 640.0
-#define HH 400.0
+#define HW QN_SVG__PLOT_W
+#define HH QN_SVG__PLOT_H
 #define PL 64.0 /* plot margins: left, right, top, bottom */
 #define PR 20.0
 #define PT 72.0 /* the title (y 24) and the legend row (y 36..58) */
 #define PB 56.0
-#define LY 36.0 /* the legend row's top and height */
-#define LH 22.0
+#define LY QN_SVG__LEGEND_Y /* the legend row's top and height */
+#define LH QN_SVG__LEGEND_H
 
-/* The two series and the scale they are drawn at. */
-typedef struct chart {
-    const uint64_t *pack, *dist; /* counts per press count; dist may be NULL */
-    size_t pack_len, dist_len;   /* dist_len is 0 when dist is NULL */
-    uint64_t sampled;            /* dist is a sample of this many; 0 exact */
-    const char *dist_label;      /* the legend's words for dist, or NULL */
-    const double *ci_lo, *ci_hi; /* sampled shares' intervals, or NULL */
-    double ptot, dtot;           /* totals: bars show shares of them */
-    size_t lo, nb;               /* bins drawn: lo..lo+nb-1, from the first
-                                    to the last non-zero one */
-    double top, step;            /* y axis 0..top percent, a line per step */
-    double x0, y0;               /* plot origin (bottom left), px */
-    double pw, ph, bw;           /* plot width, height; bin width, px */
-} chart;
+/* The two series and the scale they are drawn at (svg_internal.h, shared
+ * with png_plot.c). */
+typedef qn_svg__chart chart;
 
 static void fmt_pct(qn_buf *b, double v)
 {
@@ -94,6 +83,49 @@ static void chart_scale(chart *ch)
     ch->bw = ch->pw / (double)ch->nb;
 }
 
+void qn_svg__chart_init(qn_svg__chart *ch, const qn_svg_hist *h)
+{
+    memset(ch, 0, sizeof(*ch));
+    ch->pack = h->pack, ch->pack_len = h->pack_len;
+    ch->dist = h->dist, ch->dist_len = h->dist ? h->dist_len : 0;
+    ch->sampled = h->sampled;
+    ch->dist_label = h->dist_label;
+    if (ch->dist && h->ci_lo && h->ci_hi)
+        ch->ci_lo = h->ci_lo, ch->ci_hi = h->ci_hi;
+    chart_scale(ch);
+}
+
+double qn_svg__chart_y(const qn_svg__chart *ch, double share)
+{
+    return ch->y0 - ch->ph * 100 * share / ch->top;
+}
+
+int qn_svg__chart_bar(const qn_svg__chart *ch, size_t i, double *x, double *y,
+                      double *w, double *h)
+{
+    if (i < ch->lo || i >= ch->pack_len || i >= ch->lo + ch->nb ||
+        !(ch->ptot > 0) || !ch->pack[i])
+        return 0;
+    *h = ch->ph * (100 * (double)ch->pack[i] / ch->ptot) / ch->top;
+    *x = ch->x0 + ch->bw * (double)(i - ch->lo) + ch->bw * 0.1;
+    *y = ch->y0 - *h;
+    *w = ch->bw * 0.8;
+    return 1;
+}
+
+void qn_svg__chart_outline(const qn_svg__chart *ch, size_t j, double *x,
+                           double *y)
+{
+    size_t i = j / 2, m = ch->lo + (j ? (j - 1) / 2 : 0);
+    double sh = m < ch->dist_len ? (double)ch->dist[m] / ch->dtot : 0;
+
+    /* even j: bin i's start on the left, odd j: the top of bin (j - 1) / 2
+     * where it starts; the last point is back on the axis */
+    *x = ch->x0 + ch->bw * (double)i;
+    *y = j == 0 || j == 2 * ch->nb + 1 ? ch->y0
+                                       : ch->y0 - ch->ph * 100 * sh / ch->top;
+}
+
 /* The hatch that fills the pack's bars. */
 static void hatch_defs(qn_buf *out)
 {
@@ -134,18 +166,14 @@ static void pack_bars(qn_buf *out, const chart *ch)
 {
     qn_buf_adds(out, "<g class=\"pack\" fill=\"url(#hatch)\" stroke=\"#000\" "
                      "stroke-width=\"1\">\n");
-    for (size_t i = ch->lo; i < ch->pack_len && i < ch->lo + ch->nb &&
-                            ch->ptot > 0;
-         i++) {
-        double hgt;
-        if (!ch->pack[i])
+    for (size_t i = ch->lo; i < ch->lo + ch->nb; i++) {
+        double x, y, w, hgt;
+        if (!qn_svg__chart_bar(ch, i, &x, &y, &w, &hgt))
             continue;
-        hgt = ch->ph * (100 * (double)ch->pack[i] / ch->ptot) / ch->top;
         qn_buf_adds(out, "<rect class=\"bar\"");
-        qn_svg__attr(out, "x",
-                     ch->x0 + ch->bw * (double)(i - ch->lo) + ch->bw * 0.1);
-        qn_svg__attr(out, "y", ch->y0 - hgt);
-        qn_svg__attr(out, "width", ch->bw * 0.8);
+        qn_svg__attr(out, "x", x);
+        qn_svg__attr(out, "y", y);
+        qn_svg__attr(out, "width", w);
         qn_svg__attr(out, "height", hgt);
         qn_buf_addf(out, "><title>%zu %s: %llu</title></rect>\n", i,
                     qn_plural(i, "press", "presses"),
@@ -157,22 +185,20 @@ static void pack_bars(qn_buf *out, const chart *ch)
 /* distribution: a dashed step outline over whole bins */
 static void dist_outline(qn_buf *out, const chart *ch)
 {
+    double x, y;
+
     qn_buf_adds(out, "<path class=\"dist\" fill=\"none\" "
                      "stroke=\"#D55E00\" stroke-width=\"2.5\" "
                      "stroke-dasharray=\"6 3\" d=\"M");
-    qn_svg__num(out, ch->x0);
+    qn_svg__chart_outline(ch, 0, &x, &y);
+    qn_svg__num(out, x);
     qn_buf_addc(out, ' ');
-    qn_svg__num(out, ch->y0);
-    for (size_t i = 0; i < ch->nb; i++) {
-        size_t m = ch->lo + i;
-        double sh = m < ch->dist_len ? (double)ch->dist[m] / ch->dtot : 0;
-        qn_buf_adds(out, "V");
-        qn_svg__num(out, ch->y0 - ch->ph * 100 * sh / ch->top);
-        qn_buf_adds(out, "H");
-        qn_svg__num(out, ch->x0 + ch->bw * (double)(i + 1));
+    qn_svg__num(out, y);
+    for (size_t j = 1; j < 2 * ch->nb + 2; j++) {
+        qn_svg__chart_outline(ch, j, &x, &y);
+        qn_buf_adds(out, j % 2 ? "V" : "H");
+        qn_svg__num(out, j % 2 ? y : x);
     }
-    qn_buf_adds(out, "V");
-    qn_svg__num(out, ch->y0);
     qn_buf_adds(out, "\"/>\n");
 }
 
@@ -231,10 +257,40 @@ static void axes(qn_buf *out, const chart *ch)
     qn_buf_adds(out, ")\">share (%)</text>\n</g>\n");
 }
 
-/* A swatch at x and its label; returns where the next entry starts
- * (about 7 px per character of 12 px sans-serif). */
-static double legend_entry(qn_buf *out, double x, int dashed,
-                           const char *label)
+void qn_svg__chart_legend(const qn_svg__chart *ch, qn_svg__legend *lg)
+{
+    double end;
+
+    memset(lg, 0, sizeof(*lg));
+    lg->x = ch->x0 + 4, lg->y = LY, lg->h = LH;
+    end = lg->x + 8;
+    /* a swatch, 30 px to its words, about 7 px per character of 12 px
+     * sans-serif, 16 px to the next entry */
+    if (!ch->dist_label || ch->ptot > 0) {
+        snprintf(lg->e[lg->n].label, sizeof lg->e[0].label,
+                 "pack (%.0f puzzle%s)", ch->ptot, ch->ptot == 1 ? "" : "s");
+        lg->e[lg->n].x = end, lg->e[lg->n].dashed = 0;
+        end += 30 + 7.0 * (double)strlen(lg->e[lg->n++].label) + 16;
+    }
+    if (ch->dist) {
+        if (ch->dist_label)
+            snprintf(lg->e[lg->n].label, sizeof lg->e[0].label, "%s",
+                     ch->dist_label);
+        else if (ch->sampled)
+            snprintf(lg->e[lg->n].label, sizeof lg->e[0].label,
+                     "a sample of %llu solvable states (not exact)",
+                     (unsigned long long)ch->sampled);
+        else
+            snprintf(lg->e[lg->n].label, sizeof lg->e[0].label,
+                     "all solvable states");
+        lg->e[lg->n].x = end, lg->e[lg->n].dashed = 1;
+        end += 30 + 7.0 * (double)strlen(lg->e[lg->n++].label) + 16;
+    }
+    lg->w = end - 8 - lg->x;
+}
+
+/* A swatch at x and its label. */
+static void legend_entry(qn_buf *out, double x, int dashed, const char *label)
 {
     double y = LY + LH / 2;
 
@@ -259,56 +315,33 @@ static double legend_entry(qn_buf *out, double x, int dashed,
     qn_buf_addc(out, '>');
     qn_buf_adds(out, label);
     qn_buf_adds(out, "</text>");
-    return x + 30 + 7.0 * (double)strlen(label) + 16;
 }
 
 /* legend: one row of its own between the title and the plot */
 static void legend(qn_buf *out, const chart *ch)
 {
-    char pack[64], dist[128];
-    double x = ch->x0 + 4, end;
-    qn_buf entries = QN_BUF_INIT;
+    qn_svg__legend lg;
 
-    snprintf(pack, sizeof pack, "pack (%.0f puzzle%s)", ch->ptot,
-             ch->ptot == 1 ? "" : "s");
-    if (ch->dist_label)
-        snprintf(dist, sizeof dist, "%s", ch->dist_label);
-    else if (ch->sampled)
-        snprintf(dist, sizeof dist,
-                 "a sample of %llu solvable states (not exact)",
-                 (unsigned long long)ch->sampled);
-    else
-        snprintf(dist, sizeof dist, "all solvable states");
-    end = x + 8;
-    if (!ch->dist_label || ch->ptot > 0)
-        end = legend_entry(&entries, end, 0, pack);
-    if (ch->dist)
-        end = legend_entry(&entries, end, 1, dist);
+    qn_svg__chart_legend(ch, &lg);
     qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
                      "font-size=\"12\"><rect");
-    qn_svg__attr(out, "x", x);
-    qn_svg__attr(out, "y", LY);
-    qn_svg__attr(out, "width", end - 8 - x);
-    qn_svg__attr(out, "height", LH);
+    qn_svg__attr(out, "x", lg.x);
+    qn_svg__attr(out, "y", lg.y);
+    qn_svg__attr(out, "width", lg.w);
+    qn_svg__attr(out, "height", lg.h);
     qn_buf_adds(out, " fill=\"#fff\" stroke=\"#999\"/>");
-    qn_buf_adds(out, entries.buf);
+    for (size_t i = 0; i < lg.n; i++)
+        legend_entry(out, lg.e[i].x, lg.e[i].dashed, lg.e[i].label);
     qn_buf_adds(out, "</g>\n");
-    qn_buf_release(&entries);
 }
 
 void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
 {
-    chart ch = {0};
+    chart ch;
     const char *title = h->title;
 
     assert(out && h && (h->pack || h->pack_len == 0));
-    ch.pack = h->pack, ch.pack_len = h->pack_len;
-    ch.dist = h->dist, ch.dist_len = h->dist ? h->dist_len : 0;
-    ch.sampled = h->sampled;
-    ch.dist_label = h->dist_label;
-    if (ch.dist && h->ci_lo && h->ci_hi)
-        ch.ci_lo = h->ci_lo, ch.ci_hi = h->ci_hi;
-    chart_scale(&ch);
+    qn_svg__chart_init(&ch, h);
 
     qn_svg__open(out, HW, HH, title);
     if (title && *title)

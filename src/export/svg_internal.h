@@ -82,4 +82,70 @@ void qn_svg__thumb_box(const qn_svg__sheet_frame *f, size_t i, double *x0,
 /* Cell i's centre relative to the box of geom g (raw centre + offset). */
 void qn_svg__centre(const geom *g, int i, double *x, double *y);
 
+/* ---- geometry of the plots (svg_histogram.c, svg_lines.c), shared with
+ * png_plot.c: both pictures are QN_SVG__PLOT_W x QN_SVG__PLOT_H px, with
+ * the legend in a row of its own (top LEGEND_Y, LEGEND_H high) ---------- */
+
+#define QN_SVG__PLOT_W 640.0
+#define QN_SVG__PLOT_H 400.0
+#define QN_SVG__LEGEND_Y 36.0
+#define QN_SVG__LEGEND_H 22.0
+
+/* A histogram's two series and the scale they are drawn at. */
+typedef struct qn_svg__chart {
+    const uint64_t *pack, *dist; /* counts per press count; dist may be NULL */
+    size_t pack_len, dist_len;   /* dist_len is 0 when dist is NULL */
+    uint64_t sampled;            /* dist is a sample of this many; 0 exact */
+    const char *dist_label;      /* the legend's words for dist, or NULL */
+    const double *ci_lo, *ci_hi; /* sampled shares' intervals, or NULL */
+    double ptot, dtot;           /* totals: bars show shares of them */
+    size_t lo, nb;               /* bins drawn: lo..lo+nb-1, from the first
+                                    to the last non-zero one */
+    double top, step;            /* y axis 0..top percent, a line per step */
+    double x0, y0;               /* plot origin (bottom left), px */
+    double pw, ph, bw;           /* plot width, height; bin width, px */
+} qn_svg__chart;
+void qn_svg__chart_init(qn_svg__chart *ch, const qn_svg_hist *h);
+/* The y of a share (0..1) of the series. */
+double qn_svg__chart_y(const qn_svg__chart *ch, double share);
+/* Pack bar of bin i (lo <= i < lo + nb): 0 when none is drawn, else 1 and
+ * its box [x, x + w) x [y, y + h). */
+int qn_svg__chart_bar(const qn_svg__chart *ch, size_t i, double *x, double *y,
+                      double *w, double *h);
+/* The distribution's step outline, a path of 2 nb + 2 points: point j
+ * (0 <= j < 2 nb + 2) into x, y. From (x0, y0) it goes up and along each
+ * bin's top and ends down on the axis at (x0 + pw, y0): odd points start
+ * a horizontal run, even ones (but the first) end one. */
+void qn_svg__chart_outline(const qn_svg__chart *ch, size_t j, double *x,
+                           double *y);
+
+/* The legend row of a histogram: a box and up to two entries, each a
+ * swatch at x (dashed: the distribution's line; else the pack's bar) and
+ * its words. */
+typedef struct qn_svg__legend {
+    double x, y, w, h;
+    size_t n;
+    struct {
+        double x;
+        int dashed;
+        char label[160];
+    } e[2];
+} qn_svg__legend;
+void qn_svg__chart_legend(const qn_svg__chart *ch, qn_svg__legend *lg);
+
+/* A line plot's frame: data ranges and the plot's box. */
+typedef struct qn_svg__lframe {
+    double x0, x1, y1, ystep; /* data ranges (y from 0) */
+    double ox, oy, w, h;      /* the plot's origin (bottom left), size */
+} qn_svg__lframe;
+void qn_svg__lines_scale(qn_svg__lframe *f, const qn_svg_plot *p);
+double qn_svg__lines_px(const qn_svg__lframe *f, double x);
+double qn_svg__lines_py(const qn_svg__lframe *f, double y);
+/* Series i's colour (0xRRGGBB) and dash pattern (*n lengths, 0: solid). */
+unsigned qn_svg__series_colour(size_t i);
+const double *qn_svg__series_dash(size_t i, size_t *n);
+/* Where series i's legend entry starts (its swatch; the words 30 px on). */
+double qn_svg__lines_legend_x(const qn_svg__lframe *f, const qn_svg_plot *p,
+                              size_t i);
+
 #endif

@@ -12,20 +12,52 @@
 
 #include "svg_internal.h"
 
-#define PW 640.0
-#define PH 400.0
+#define PW QN_SVG__PLOT_W
+#define PH QN_SVG__PLOT_H
 #define ML 64.0 /* plot margins: left, right, top, bottom */
 #define MR 20.0
 #define MT 72.0
 #define MB 56.0
-#define LGY 36.0 /* the legend row's top and height */
-#define LGH 22.0
+#define LGY QN_SVG__LEGEND_Y /* the legend row's top and height */
+#define LGH QN_SVG__LEGEND_H
 
 /* Okabe-Ito colours, and dashes, so lines read apart without colour. */
-static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73",
-                                      "#CC79A7", "#E69F00", "#56B4E9",
-                                      "#000000", "#F0E442"};
-static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
+static const unsigned colours[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
+                                   0xE69F00, 0x56B4E9, 0x000000, 0xF0E442};
+static const struct {
+    size_t n;
+    double len[4];
+} dashes[] = {{0, {0}}, {2, {6, 3}}, {2, {2, 3}}, {4, {8, 3, 2, 3}}};
+#define NCOLOURS (sizeof colours / sizeof *colours)
+#define NDASHES (sizeof dashes / sizeof *dashes)
+
+unsigned qn_svg__series_colour(size_t i)
+{
+    return colours[i % NCOLOURS];
+}
+
+const double *qn_svg__series_dash(size_t i, size_t *n)
+{
+    *n = dashes[i % NDASHES].n;
+    return dashes[i % NDASHES].len;
+}
+
+/* series i's stroke-dasharray attribute, nothing for a solid line */
+static void series_stroke(qn_buf *out, size_t i)
+{
+    size_t n;
+    const double *d = qn_svg__series_dash(i, &n);
+
+    if (!n)
+        return;
+    qn_buf_adds(out, " stroke-dasharray=\"");
+    for (size_t j = 0; j < n; j++) {
+        if (j)
+            qn_buf_addc(out, ' ');
+        qn_svg__num(out, d[j]);
+    }
+    qn_buf_addc(out, '"');
+}
 
 double qn_svg__nice_step(double raw)
 {
@@ -34,23 +66,24 @@ double qn_svg__nice_step(double raw)
     return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-typedef struct frame {
-    double x0, x1, y1, ystep; /* data ranges (y from 0) */
-    double ox, oy, w, h;      /* the plot's origin (bottom left), size */
-} frame;
+typedef qn_svg__lframe frame;
 
-static double px(const frame *f, double x)
+double qn_svg__lines_px(const qn_svg__lframe *f, double x)
 {
     return f->ox +
            (f->x1 > f->x0 ? f->w * (x - f->x0) / (f->x1 - f->x0) : f->w / 2);
 }
 
-static double py(const frame *f, double y)
+double qn_svg__lines_py(const qn_svg__lframe *f, double y)
 {
     return f->oy - f->h * y / f->y1;
 }
 
-static void scale(frame *f, const qn_svg_plot *p)
+/* the short names this file draws with */
+#define px qn_svg__lines_px
+#define py qn_svg__lines_py
+
+void qn_svg__lines_scale(qn_svg__lframe *f, const qn_svg_plot *p)
 {
     double ymax = 0;
     int any = 0;
@@ -132,15 +165,13 @@ static void axis_titles(qn_buf *out, const frame *f, const qn_svg_plot *p)
 static void series(qn_buf *out, const frame *f, const qn_svg_series *s,
                    size_t i)
 {
-    const char *col = colours[i % (sizeof colours / sizeof *colours)];
-    const char *dash = dashes[i % (sizeof dashes / sizeof *dashes)];
+    unsigned col = qn_svg__series_colour(i);
 
-    qn_buf_addf(out, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n", col,
-                col);
+    qn_buf_addf(out, "<g class=\"series\" stroke=\"#%06X\" fill=\"#%06X\">\n",
+                col, col);
     if (s->n > 1) {
         qn_buf_adds(out, "<polyline fill=\"none\" stroke-width=\"2\"");
-        if (*dash)
-            qn_buf_addf(out, " stroke-dasharray=\"%s\"", dash);
+        series_stroke(out, i);
         qn_buf_adds(out, " points=\"");
         for (size_t j = 0; j < s->n; j++) {
             qn_svg__num(out, px(f, s->x[j]));
@@ -161,30 +192,39 @@ static void series(qn_buf *out, const frame *f, const qn_svg_series *s,
     qn_buf_adds(out, "</g>\n");
 }
 
+double qn_svg__lines_legend_x(const qn_svg__lframe *f, const qn_svg_plot *p,
+                              size_t i)
+{
+    double x = f->ox + 12;
+
+    /* a swatch, 30 px to its words, about 7 px per character, 16 px on */
+    for (size_t j = 0; j < i && j < p->nseries; j++)
+        x += 30 + 7.0 * (double)strlen(p->series[j].label) + 16;
+    return x;
+}
+
 static void legend(qn_buf *out, const frame *f, const qn_svg_plot *p)
 {
-    double x = f->ox + 12, y = LGY + LGH / 2;
+    double y = LGY + LGH / 2;
 
     qn_buf_adds(out, "<g class=\"legend\" font-family=\"sans-serif\" "
                      "font-size=\"12\">");
     for (size_t i = 0; i < p->nseries; i++) {
-        const char *dash = dashes[i % (sizeof dashes / sizeof *dashes)];
+        double x = qn_svg__lines_legend_x(f, p, i);
         qn_buf_adds(out, "<line");
         qn_svg__attr(out, "x1", x);
         qn_svg__attr(out, "y1", y);
         qn_svg__attr(out, "x2", x + 24);
         qn_svg__attr(out, "y2", y);
-        qn_buf_addf(out, " stroke=\"%s\" stroke-width=\"2\"",
-                    colours[i % (sizeof colours / sizeof *colours)]);
-        if (*dash)
-            qn_buf_addf(out, " stroke-dasharray=\"%s\"", dash);
+        qn_buf_addf(out, " stroke=\"#%06X\" stroke-width=\"2\"",
+                    qn_svg__series_colour(i));
+        series_stroke(out, i);
         qn_buf_adds(out, "/><text");
         qn_svg__attr(out, "x", x + 30);
         qn_svg__attr(out, "y", y + 4);
         qn_buf_addc(out, '>');
         qn_svg_escape(out, p->series[i].label);
         qn_buf_adds(out, "</text>");
-        x += 30 + 7.0 * (double)strlen(p->series[i].label) + 16;
     }
     qn_buf_adds(out, "</g>\n");
 }
@@ -194,7 +234,7 @@ void qn_svg_lines(qn_buf *out, const qn_svg_plot *p)
     frame f;
 
     assert(out && p && (p->series || !p->nseries));
-    scale(&f, p);
+    qn_svg__lines_scale(&f, p);
     qn_svg__open(out, PW, PH, p->title);
     if (p->title && *p->title)
         qn_svg__title(out, PW / 2, 24, p->title);

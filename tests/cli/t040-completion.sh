@@ -52,7 +52,7 @@ expect_eq "$(got)" "stats" "bash: db s -> stats"
 comp db stats --
 expect_eq "$(got)" "--db --help --json --quiet --verbose" "bash: db stats' options, each once"
 comp rules show --
-expect_eq "$(got)" "--distribution --format --help --json --matrix --quiet --sample --svg --tiers --verbose" "bash: rules show's options"
+expect_eq "$(got)" "--distribution --format --help --json --matrix --png --quiet --sample --svg --tiers --verbose" "bash: rules show's options"
 comp generate x --pr
 expect_eq "$(got)" "--presses" "bash: generate --pr -> --presses"
 comp export p --format ""
