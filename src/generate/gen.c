@@ -173,6 +173,7 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
     }
     free(state);
     qn_gen__scratch_release(&s);
+    qn_gen__ctx_release(&c);
     return got;
 }
 
