@@ -5,8 +5,10 @@
  * 4604f03, docs/PERFORMANCE.md): `generate -n 3` and `rules show` of a
  * 29x29 three-colour plus grid (a kernel of 3^9), and `pack build --plan`
  * of a one-section recipe on a 22x22 three-colour grid. The bar is 10x
- * the base's CPU time for each. QN_BENCH_REPS runs each (default 1: the
- * base takes over a minute a case).
+ * the base's CPU time for each. Then the rate of `generate -n 3000
+ * --jobs 1` on a 14x14 three-colour plus grid (a kernel of 3^7, every
+ * grade a walk of its coset), reported as puzzles per CPU second. QN_BENCH_REPS
+ * runs each (default 1: the base takes over a minute a case).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ static void put(const char *path, const char *text)
 static double cpu_of(const char *bin, const char *const *args, int reps)
 {
     double t[MAX_REPS];
-    const char *argv[8];
+    const char *argv[16];
     int n = 0;
 
     argv[n++] = bin;
@@ -43,7 +45,8 @@ static double cpu_of(const char *bin, const char *const *args, int reps)
 
 int main(void)
 {
-    char dir[] = "/tmp/quench-bench-modk-XXXXXX", r29[128], r22[128], rec[128];
+    char dir[] = "/tmp/quench-bench-modk-XXXXXX", r29[128], r22[128], rec[128],
+         r14[128];
     const char *base = getenv("QUENCH_BASE");
     int reps = bench_reps(1);
 
@@ -54,16 +57,21 @@ int main(void)
     snprintf(r29, sizeof r29, "%s/tri-29.yaml", dir);
     snprintf(r22, sizeof r22, "%s/tri-22.yaml", dir);
     snprintf(rec, sizeof rec, "%s/plan.yaml", dir);
+    snprintf(r14, sizeof r14, "%s/tri-14.yaml", dir);
     put(r29, "quench: 1\nname: tri-29\ncolours: 3\n"
              "board: {grid: [29, 29]}\npress: {stencil: plus}\n");
     put(r22, "quench: 1\nname: tri-22\ncolours: 3\n"
              "board: {grid: [22, 22]}\npress: {stencil: plus}\n");
+    put(r14, "quench: 1\nname: tri-14\ncolours: 3\n"
+             "board: {grid: [14, 14]}\npress: {stencil: plus}\n");
     put(rec, "pack: tri22\nseed: 2026\nsections:\n"
              "  - name: one\n    rules: tri-22.yaml\n    count: 10\n");
     {
         const char *gen[] = {"generate", r29, "-n", "3", "--seed", "1", NULL};
         const char *show[] = {"rules", "show", r29, NULL};
         const char *plan[] = {"pack", "build", rec, "--plan", NULL};
+        const char *g14[] = {"generate", r14, "-n", "3000",      "--seed", "1",
+                             "--jobs",   "1", "-o", "/dev/null", NULL};
         const struct {
             const char *label;
             const char *const *args;
@@ -90,11 +98,22 @@ int main(void)
             }
             fflush(stdout);
         }
+        {
+            double nw = cpu_of("build/quench", g14, reps);
+            printf("  %-30s new %8.0f puzzles/CPU s",
+                   "generate -n 3000, 14x14 k=3", 3000 / nw);
+            if (base) {
+                double old = cpu_of(base, g14, reps);
+                printf("  base %8.0f  %6.1fx", 3000 / old, old / nw);
+            }
+            printf("  (CPU %.2f s)\n", nw);
+        }
         bench_load("end");
     }
     remove(r29);
     remove(r22);
     remove(rec);
+    remove(r14);
     rmdir(dir);
     return 0;
 }

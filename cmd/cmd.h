@@ -127,6 +127,16 @@ int cli_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 #include "solve/solver.h"
 #include "rules/rules.h"
 
+/* Before grading tiers from a sample (qn_gen_tiers, issue #35): the
+ * shortest wait worth announcing, QUENCH_ESTIMATE_AFTER seconds (default
+ * 2), into *secs, or exit 64 for a bad value (an exit status); then say
+ * on stderr when qn_gen_tiers_estimate expects that long or more,
+ * unless quiet. */
+struct qn_distrib;
+int cmd_estimate_after(double *secs);
+void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *g,
+                        const struct qn_distrib *d, double after);
+
 /* Load a rule file and compile it; reports errors; returns an exit code. */
 int cmd_load_game(const cli_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_solver **g_out);

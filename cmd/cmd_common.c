@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "generate/gen.h"
 #include "base/file.h"
 #include "base/mem.h"
 #include "rules/puzzle_id.h"
@@ -173,6 +174,38 @@ static int busy_timeout(int *ms_out)
                               busy, CMD_BUSY_MAX);
     *ms_out = (int)ms;
     return QN_EXIT_OK;
+}
+
+#define CMD_ESTIMATE_AFTER 2 /* seconds: longer waits are announced */
+
+int cmd_estimate_after(double *secs)
+{
+    const char *env = getenv("QUENCH_ESTIMATE_AFTER");
+    uint64_t after = CMD_ESTIMATE_AFTER;
+
+    if (env && *env && (cmd_parse_u64(env, &after) || after > 86400))
+        return cli_usage_error("QUENCH_ESTIMATE_AFTER is '%s': it must be a "
+                               "number of seconds, 0 to 86400",
+                               env);
+    *secs = (double)after;
+    return QN_EXIT_OK;
+}
+
+void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *g,
+                        const struct qn_distrib *d, double after)
+{
+    size_t probed;
+    double secs;
+
+    if (ctx->quiet)
+        return;
+    secs = qn_gen_tiers_estimate(g, d, &probed);
+    if (probed && secs >= after)
+        fprintf(stderr,
+                "quench: sampling this rule's grading tiers (%d states "
+                "graded, %zu timed): about %.0f s; a grading: section in the "
+                "rule file skips this\n",
+                QN_GEN_TIER_SAMPLE, probed, secs < 1 ? 1 : secs);
 }
 
 int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,

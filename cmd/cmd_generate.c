@@ -148,7 +148,7 @@ static int unknown_tier(const gen_cli *gc, const qn_buf *why, qn_err *err)
 /* Grading tiers: the rule's own, else from the exact distribution, else
  * sampled (qn_gen_tiers); the distribution also selects restricted
  * targets exactly. */
-static int setup_grading(gen_cli *gc, qn_err *err)
+static int setup_grading(gen_cli *gc, double after, qn_err *err)
 {
     const qn_rules *r = qn_solver_rules(gc->g);
     const qn_gen_opts *o = &gc->o;
@@ -160,6 +160,7 @@ static int setup_grading(gen_cli *gc, qn_err *err)
     if (need_dist &&
         qn_distrib_compute(&gc->dist, qn_solver_system(gc->g), NULL) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
+    cmd_say_tiers_wait(gc->ctx, gc->g, gc->dist, after);
     qn_gen_tiers(gc->g, gc->dist, &gc->tiers);
     gc->o.tiers = &gc->tiers;
     gc->o.distrib = gc->dist;
@@ -292,12 +293,14 @@ static void say_plan(const gen_cli *gc, const qn_gen_target_info *t)
 static int setup(gen_cli *gc, qn_err *err)
 {
     qn_gen_target_info info;
+    double after;
     int status;
 
-    if ((status = check_gradable(gc)) != QN_EXIT_OK)
+    if ((status = check_gradable(gc)) != QN_EXIT_OK ||
+        (status = cmd_estimate_after(&after)) != QN_EXIT_OK)
         return status;
     settle_seed(gc);
-    if (setup_grading(gc, err) != QN_OK ||
+    if (setup_grading(gc, after, err) != QN_OK ||
         qn_gen_prepare(&gc->prep, gc->g, &gc->o, &info, err) != QN_OK)
         return cli_report(gc->ctx, err);
     say_plan(gc, &info);

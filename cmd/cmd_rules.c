@@ -333,6 +333,8 @@ static void board_text(qn_buf *b, const qn_layout *l)
  * press counts of N uniform states drawn from the rule's own seed). */
 typedef struct dist_info {
     int wanted;
+    const cli_ctx *say; /* say first when the tiers take long (NULL: no) */
+    double after;       /* ... this long or more (cmd_estimate_after) */
     qn_distrib *d; /* NULL when not computed */
     qn_err err;    /* why not */
     qn_tiers tiers;
@@ -353,6 +355,8 @@ static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
     if ((di->wanted || !qn_rules_ntiers(r)) &&
         qn_distrib_compute(&di->d, qn_solver_system(g), &di->err) != QN_OK)
         di->d = NULL;
+    if (di->say)
+        cmd_say_tiers_wait(di->say, g, di->d, di->after);
     di->source = qn_gen_tiers(g, di->d, &di->tiers);
     if (!di->tiers.n)
         di->source = "none"; /* no state could be graded exactly */
@@ -765,6 +769,9 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
     if (tiers && (json || csv || matrix || di.wanted || di.nsample))
         return cli_usage_error("rules show: --tiers goes alone (the tiers "
                               "are in --json too)");
+    if ((status = cmd_estimate_after(&di.after)) != QN_EXIT_OK)
+        return status;
+    di.say = ctx;
     rc = qn_rules_load_file(&r, argv[optind], &err);
     if (rc == QN_OK)
         rc = qn_system_new(&sys, qn_rules_matrix(r), qn_rules_ncells(r),

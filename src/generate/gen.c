@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gen_internal.h"
 #include "generate/distrib.h"
@@ -176,6 +177,7 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
     }
     free(state);
     qn_gen__scratch_release(&s);
+    qn_gen__ctx_release(&c);
     return got;
 }
 
@@ -229,4 +231,43 @@ const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
     qn_distrib_free(d);
     qn_solver_free(g);
     return source;
+}
+
+#define PROBE_MAX 64      /* states a tiers estimate grades at most */
+#define PROBE_SECONDS 0.1 /* ... and it stops once this long has passed */
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The first 1, 2, 4, ... states of qn_gen_tiers' own sample, graded
+ * until PROBE_SECONDS passed or PROBE_MAX were, and the time of the last
+ * batch scaled to the QN_GEN_TIER_SAMPLE states.
+ */
+double qn_gen_tiers_estimate(const qn_solver *g, const struct qn_distrib *d,
+                             size_t *probed)
+{
+    uint64_t p[PROBE_MAX];
+    qn_seed seed;
+    double took = 0;
+    size_t n = 0;
+
+    *probed = 0;
+    if (qn_rules_ntiers(qn_solver_rules(g)) || d ||
+        qn_solver_check_exact(g, NULL) != QN_OK)
+        return 0; /* tiers without a sample, or no state graded */
+    qn_gen_rule_seed(g, &seed);
+    while (took < PROBE_SECONDS && n < PROBE_MAX) {
+        double t0 = seconds_now();
+        n = n ? 2 * n : 1;
+        qn_gen_sample_presses(g, &seed, p, n);
+        took = seconds_now() - t0;
+    }
+    *probed = n;
+    return took / (double)n * QN_GEN_TIER_SAMPLE;
 }

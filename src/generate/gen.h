@@ -212,4 +212,15 @@ const char *qn_gen_rule_tiers(const qn_rules *r, struct qn_tiers *out);
 size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
                              uint64_t *out, size_t n);
 
+/*
+ * Before qn_gen_tiers (issue #35): how long it will take, in seconds
+ * (wall clock, at the machine's present load), from a short timed probe
+ * of the first states of its sample (about 0.1 s at most, unless a
+ * single state takes longer); *probed says how many were graded. 0
+ * (and *probed 0) when qn_gen_tiers samples nothing: the rule has its
+ * own tiers, d is given, or no state can be graded exactly.
+ */
+double qn_gen_tiers_estimate(const qn_solver *g, const struct qn_distrib *d,
+                             size_t *probed);
+
 #endif

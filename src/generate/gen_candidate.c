@@ -41,6 +41,7 @@ void qn_gen__scratch_init(scratch *s, const genctx *c)
     s->refused = QN_NEWN(climb_moves(c) / 8 + 1, uint8_t);
     s->refused_list = QN_NEWN((size_t)CLIMB_STEPS(c->n) + 1, uint32_t);
     s->nrefused = 0;
+    s->climbed = UINT64_MAX;
 }
 
 void qn_gen__scratch_release(scratch *s)
@@ -127,6 +128,13 @@ static int is_zero_diff(const genctx *c, const uint8_t *state)
 /* state += t * (column j of A): pressing cell j, t times. */
 static void press(const genctx *c, uint8_t *state, int j, unsigned t)
 {
+    if (c->col_start) { /* the column's non-zero entries alone */
+        for (uint32_t p = c->col_start[j]; p < c->col_start[j + 1]; p++) {
+            uint32_t i = c->col_row[p];
+            state[i] = (uint8_t)((state[i] + c->col_val[p] * t) % c->k);
+        }
+        return;
+    }
     for (int i = 0; i < c->n; i++) {
         unsigned a = c->matrix[(size_t)i * c->n + j];
         if (a)
@@ -220,6 +228,7 @@ static int climb_unique(const genctx *c, qn_rng *rng, scratch *s,
             m = m2;
         }
     }
+    s->climbed = m;
     return 1;
 }
 
@@ -244,6 +253,7 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     int steps = CLIMB_STEPS(c->n);
 
     forget_refused(s);
+    s->climbed = UINT64_MAX;
     if (!climb_start(c, rng, s, state, from))
         return 0;
     qn_solver_answer(c->g, &s->ans, state);

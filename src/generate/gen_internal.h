@@ -21,6 +21,11 @@ typedef struct genctx {
     unsigned k;
     const uint8_t *goal;
     const uint8_t *matrix;
+    /* the matrix's non-zero entries column by column (col_start[j] to
+     * col_start[j + 1] in col_row, col_val), for pressing a cell without
+     * reading its whole column; NULL when the matrix is too dense */
+    uint32_t *col_start, *col_row;
+    uint8_t *col_val;
     qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
     uint64_t lo, hi;       /* the press range, open ends resolved */
     uint64_t maxp;         /* no state needs more presses: the exact
@@ -51,6 +56,10 @@ typedef struct scratch {
     uint8_t *refused;
     uint32_t *refused_list;
     size_t nrefused;
+    /* where the last climb ended, in presses, when the rule's kernel is
+     * trivial (its unique solution is kept up to date: no grade needed
+     * to know it); UINT64_MAX otherwise */
+    uint64_t climbed;
 } scratch;
 
 static inline int count_lit(const genctx *c, const uint8_t *state)

@@ -58,9 +58,13 @@ static void *climb_share(void *arg)
         qn_rng_init(&rng, a->seed,
                     (a->v - c->lo) * QN_GEN_PILOT_CLIMBS + a->first + i);
         if (qn_gen__climb(c, &rng, &a->s, a->state, a->v, a->v, a->v)) {
-            qn_solver_answer(c->g, &a->s.ans, a->state);
-            a->s.grades++;
-            a->arrived[i] = a->s.ans.exact && a->s.ans.mp.presses == a->v;
+            a->s.grades++; /* the end's grade, counted as before */
+            if (a->s.climbed != UINT64_MAX) { /* known without solving */
+                a->arrived[i] = a->s.climbed == a->v;
+            } else {
+                qn_solver_answer(c->g, &a->s.ans, a->state);
+                a->arrived[i] = a->s.ans.exact && a->s.ans.mp.presses == a->v;
+            }
         }
         a->grades[i] = a->s.grades - before;
     }
