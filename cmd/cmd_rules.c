@@ -31,11 +31,14 @@ const char cmd_rules_usage[] =
     "[--format F] [--svg FILE] [--png FILE])\n"
     "\n"
     "  check FILE...   load each rule file; report every error as\n"
-    "                  FILE:LINE:COL: message. Exit 0 when all load, 65\n"
-    "                  when any is invalid, 66 when one cannot be read.\n"
+    "                  FILE:LINE:COL: message, all of a file in file order\n"
+    "                  (malformed YAML or an unknown top-level key stops).\n"
+    "                  Exit 0 when all load, 65 when any is invalid, 66\n"
+    "                  when one cannot be read.\n"
     "    --json        also one JSON object on stdout: {checked, failed,\n"
     "                  files: [{file, ok, name, cells, colours, big_grid,\n"
-    "                  error: {message, line, column}}]}\n"
+    "                  error: {message, line, column}, errors: [...],\n"
+    "                  more_errors}]}\n"
     "  show FILE       the facts of one rule: cells, colours, whether A is\n"
     "                  symmetric, the kernel (quiet patterns) as a group,\n"
     "                  the number of solvable states, the board's symmetry\n"
@@ -153,10 +156,9 @@ static int check_grid(const cli_ctx *ctx, checked *ck, const char *path,
     return QN_OK;
 }
 
-/* The JSON of a file that failed: where and why. */
+/* The JSON of one error: where and why. */
 static void json_error(qn_jsonw *w, const qn_err *err)
 {
-    qn_jsonw_key(w, "error");
     qn_jsonw_obj(w);
     qn_jsonw_key(w, "message"), qn_jsonw_str(w, err->msg);
     qn_jsonw_key(w, "line");
@@ -195,6 +197,7 @@ static void dense_ok(const cli_ctx *ctx, checked *ck, const char *path,
 static int check_one(const cli_ctx *ctx, checked *ck, const char *path)
 {
     qn_err err = QN_ERR_INIT;
+    qn_rules_errs all = {0};
     qn_rules *r = NULL;
     qn_grid_rule g;
     int rc, ex = QN_EXIT_OK;
@@ -203,21 +206,40 @@ static int check_one(const cli_ctx *ctx, checked *ck, const char *path)
         qn_jsonw_obj(&ck->w);
         qn_jsonw_key(&ck->w, "file"), qn_jsonw_str(&ck->w, path);
     }
-    rc = qn_rules_load_sized(&r, &g, path, 0, 0, &err);
+    /* every error the file's reading can tell apart, in file order */
+    rc = qn_rules_load_sized_all(&r, &g, path, 0, 0, &all, &err);
     if (rc == QN_OK && !r)
         rc = check_grid(ctx, ck, path, &g, &err);
     else if (rc == QN_OK)
         dense_ok(ctx, ck, path, r);
     qn_grid_rule_release(&g);
     qn_rules_free(r);
+    if (rc != QN_OK && !all.n)
+        qn_rules_errs_add(&all, &err); /* grid solver errors come alone */
     if (rc != QN_OK) {
         ck->nfailed++;
-        ex = cli_report(ctx, &err);
+        for (size_t i = 0; i < all.n; i++) {
+            int e = cli_report(ctx, &all.e[i]);
+            if (!i)
+                ex = e; /* the first error's status, as before */
+        }
+        if (all.more)
+            fprintf(stderr, "%s: ... and %zu more %s\n", path, all.more,
+                    qn_plural(all.more, "error", "errors"));
         if (ck->json) {
             qn_jsonw_key(&ck->w, "ok"), qn_jsonw_bool(&ck->w, 0);
-            json_error(&ck->w, &err);
+            qn_jsonw_key(&ck->w, "error");
+            json_error(&ck->w, &all.e[0]);
+            qn_jsonw_key(&ck->w, "errors");
+            qn_jsonw_arr(&ck->w);
+            for (size_t i = 0; i < all.n; i++)
+                json_error(&ck->w, &all.e[i]);
+            qn_jsonw_end(&ck->w);
+            qn_jsonw_key(&ck->w, "more_errors");
+            qn_jsonw_uint(&ck->w, all.more);
         }
     }
+    qn_rules_errs_release(&all);
     if (ck->json)
         qn_jsonw_end(&ck->w);
     return ex;

@@ -114,9 +114,10 @@ typedef struct qn_pack_puzzle {
 
 typedef struct qn_pack_doc {
     char *name, *title, *description, *author;
-    int64_t version;     /* the pack's version (store.h), >= npuzzles +
-                            1; a format 1 document's is npuzzles + 1,
-                            what its import makes of it */
+    int64_t version;     /* the pack's version (store.h), >= 1 (a pack a
+                            generator run built is at 1 whatever it holds);
+                            a format 1 document's is 1, what its import
+                            makes of it */
     qn_pack_rule *rules;
     size_t nrules;
     qn_pack_puzzle *puzzles;

@@ -164,21 +164,32 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
                    qn_err *err)
 {
     qn_rules *r = QN_NEW(qn_rules);
-    int rc, n;
+    int rc, n = 0;
 
     *out = NULL;
-    if ((rc = qn_rules__check_header(s, err)) != QN_OK)
+    /* with s->errs each step's error is kept and the next step runs,
+     * unless it needs what failed: the matrix, the goal and the tiers
+     * (their press counts) a board and valid colours (qn_rules__keep) */
+    if ((rc = qn_rules__check_header(s, err)) != QN_OK &&
+        !qn_rules__keep(s, err))
         goto fail;
     r->k = s->has_colours ? (unsigned)s->colours : 2;
-    if ((rc = qn_rules__build_layout(&r->layout, s, err)) != QN_OK)
-        goto fail;
-    n = r->n = r->layout.ncells;
-    r->matrix = QN_NEWN((size_t)n * n, uint8_t);
-    r->goal = QN_NEWN((size_t)n, uint8_t);
-    if ((rc = qn_rules__build_matrix(r->matrix, &r->layout, r->k, s, err)) !=
-            QN_OK ||
-        (rc = build_goal(r, s, err)) != QN_OK ||
-        (rc = build_tiers(r, s, err)) != QN_OK)
+    if ((rc = qn_rules__build_layout(&r->layout, s, err)) != QN_OK) {
+        if (!qn_rules__keep(s, err))
+            goto fail;
+    } else if (r->k >= 2 && r->k <= 255) {
+        n = r->n = r->layout.ncells;
+        r->matrix = QN_NEWN((size_t)n * n, uint8_t);
+        r->goal = QN_NEWN((size_t)n, uint8_t);
+        if (((rc = qn_rules__build_matrix(r->matrix, &r->layout, r->k, s,
+                                          err)) != QN_OK &&
+             !qn_rules__keep(s, err)) ||
+            ((rc = build_goal(r, s, err)) != QN_OK &&
+             !qn_rules__keep(s, err)) ||
+            ((rc = build_tiers(r, s, err)) != QN_OK && !qn_rules__keep(s, err)))
+            goto fail;
+    }
+    if ((rc = qn_rules__kept(s, err)) != QN_OK)
         goto fail;
     r->name = qn_xstrdup(s->name);
     r->title = qn_xstrdup(s->title ? s->title : "");

@@ -101,8 +101,25 @@ typedef struct qn_tier_spec {
     qn_mark mark;
 } qn_tier_spec;
 
+/* Every error of a rule file that can be told apart (`rules check`), in
+ * file order; grown with qn_rules_errs_add, freed with
+ * qn_rules_errs_release. */
+#define QN_RULES_MAX_ERRS 256 /* errors kept; the rest only counted */
+typedef struct qn_rules_errs {
+    qn_err *e;
+    size_t n, cap;
+    size_t more; /* errors past QN_RULES_MAX_ERRS, not kept */
+} qn_rules_errs;
+
+void qn_rules_errs_release(qn_rules_errs *l); /* zeroes */
+/* Append a copy of err (only counted in `more` past QN_RULES_MAX_ERRS). */
+void qn_rules_errs_add(qn_rules_errs *l, const qn_err *err);
+
 typedef struct qn_rules_spec {
-    qn_mark mark; /* the top-level mapping */
+    qn_rules_errs *errs; /* NULL: reading and building stop at the first
+                            error; else each is kept there and they go on
+                            where the rest still means something */
+    qn_mark mark;        /* the top-level mapping */
     int has_version;
     long version;
     qn_mark version_mark;
@@ -304,5 +321,20 @@ int qn_rules_spec_is_big(const qn_rules_spec *spec, int w, int h);
  */
 int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
                         const char *path, int w, int h, qn_err *err);
+
+/*
+ * The same, and every error it can tell apart into errs (empty on
+ * success), in file order, the first of them also in err; for `rules
+ * check`. Reading goes on past an error where the rest still means
+ * something: each top-level key, board and press key, effects entry and
+ * tier is read; then the header, the board, the press matrix, the goal
+ * and the tiers are each checked (the matrix and the goal only on a
+ * board that built, with valid colours). What stops it: a file that
+ * cannot be read, malformed YAML, an unknown or repeated top-level key
+ * (what follows may not be a rule file), an unsupported schema version.
+ */
+int qn_rules_load_sized_all(qn_rules **dense_out, qn_grid_rule *grid_out,
+                            const char *path, int w, int h, qn_rules_errs *errs,
+                            qn_err *err);
 
 #endif

@@ -7,8 +7,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/text.h"
 
 int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
@@ -20,6 +22,61 @@ int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     return qn_err_set(err, QN_EINVAL, m.line, m.col, "%s", msg);
+}
+
+void qn_rules_errs_release(qn_rules_errs *l)
+{
+    free(l->e);
+    memset(l, 0, sizeof(*l));
+}
+
+void qn_rules_errs_add(qn_rules_errs *l, const qn_err *err)
+{
+    if (l->n == QN_RULES_MAX_ERRS) {
+        l->more++;
+        return;
+    }
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->e = QN_RENEW(l->e, l->cap, qn_err);
+    }
+    l->e[l->n++] = *err;
+}
+
+int qn_rules__keep(const qn_rules_spec *s, qn_err *err)
+{
+    if (!s->errs || !err)
+        return 0;
+    qn_rules_errs_add(s->errs, err);
+    qn_err_clear(err);
+    return 1;
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const qn_err *x = a, *y = b;
+
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->col < y->col ? -1 : x->col > y->col;
+}
+
+int qn_rules__kept(const qn_rules_spec *s, qn_err *err)
+{
+    qn_rules_errs *l = s->errs;
+
+    if (!l || !l->n)
+        return QN_OK;
+    /* stable: errors at one place keep the order they were found in */
+    for (size_t i = 1; i < l->n; i++)
+        for (size_t j = i; j > 0 && by_place(&l->e[j - 1], &l->e[j]) > 0; j--) {
+            qn_err t = l->e[j];
+            l->e[j] = l->e[j - 1];
+            l->e[j - 1] = t;
+        }
+    if (err)
+        *err = l->e[0];
+    return l->e[0].code;
 }
 
 /* Map a position inside a text value (line, col of the text) to the file. */
@@ -92,17 +149,28 @@ int qn_rules__check_header(const qn_rules_spec *s, qn_err *err)
                               "unsupported schema version %ld (this quench "
                               "reads %d)",
                               s->version, QN_RULES_VERSION);
-    if (!s->name)
-        return qn_rules__fail(err, s->mark, "missing 'name'");
-    if (!qn_rules__is_slug(s->name, QN_RULES_MAX_NAME))
-        return qn_rules__fail(err, s->name_mark,
-                              "name '%.64s' must be a slug of up to %d "
-                              "lowercase letters, digits, '-' and '_'",
-                              s->name, QN_RULES_MAX_NAME);
-    if ((rc = qn_rules__check_texts(texts, marks, err)) != QN_OK)
+    /* the name, the texts and the colours are apart: each error is kept
+     * (qn_rules__keep) where the caller wants them all */
+    rc = QN_OK;
+    if (!s->name && !s->name_mark.line)
+        rc = qn_rules__fail(err, s->mark, "missing 'name'");
+    else if (!s->name)
+        ; /* given but not a string: said where it was read */
+    else if (!qn_rules__is_slug(s->name, QN_RULES_MAX_NAME))
+        rc = qn_rules__fail(err, s->name_mark,
+                            "name '%.64s' must be a slug of up to %d "
+                            "lowercase letters, digits, '-' and '_'",
+                            s->name, QN_RULES_MAX_NAME);
+    if (rc != QN_OK && !qn_rules__keep(s, err))
         return rc;
-    if (s->has_colours && (s->colours < 2 || s->colours > 255))
-        return qn_rules__fail(err, s->colours_mark,
-                              "colours must be 2..255, got %ld", s->colours);
+    if ((rc = qn_rules__check_texts(texts, marks, err)) != QN_OK &&
+        !qn_rules__keep(s, err))
+        return rc;
+    if (s->has_colours && (s->colours < 2 || s->colours > 255)) {
+        rc = qn_rules__fail(err, s->colours_mark,
+                            "colours must be 2..255, got %ld", s->colours);
+        if (!qn_rules__keep(s, err))
+            return rc;
+    }
     return QN_OK;
 }

@@ -14,6 +14,15 @@
 /* QN_EINVAL with the message at m; always returns QN_EINVAL. */
 int qn_rules__fail(qn_err *err, qn_mark m, const char *fmt, ...)
     QN_PRINTF(3, 4);
+/*
+ * An error found reading or checking s (in err): with s->errs it is kept
+ * there and err cleared, and 1 is returned, so the caller goes on;
+ * without, 0 (the caller returns the error).
+ */
+int qn_rules__keep(const qn_rules_spec *s, qn_err *err);
+/* Once everything is read or checked: the kept errors sorted into file
+ * order, the first copied to err; its code, or QN_OK when none. */
+int qn_rules__kept(const qn_rules_spec *s, qn_err *err);
 /* Map a position inside a text value (line, col of the text) to the file. */
 qn_mark qn_rules__text_pos(const qn_text_spec *t, int line, int col);
 /* 1 if s is 1..max of [a-z0-9_-], starting with a letter or digit. */

@@ -82,8 +82,34 @@ int qn_rules_read_spec(qn_rules_spec *spec, const char *path, qn_err *err)
     return rc;
 }
 
+/* The error that stopped a load with a list: kept too when it is not the
+ * list's first (an error that stops comes after those kept before it);
+ * every entry named by the source, the first again in err. */
+static void all_errors(const qn_rules_spec *spec, qn_err *err,
+                       const char *source)
+{
+    qn_rules_errs *l = spec->errs;
+
+    if (!l->n || l->e[0].line != err->line || l->e[0].col != err->col ||
+        strcmp(l->e[0].msg, err->msg) != 0) {
+        qn_err e = *err;
+        qn_rules__keep(spec, &e);
+        qn_rules__kept(spec, err);
+    }
+    for (size_t i = 0; i < l->n; i++)
+        qn_err_source(&l->e[i], source);
+    qn_err_source(err, source);
+}
+
 int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
                         const char *path, int w, int h, qn_err *err)
+{
+    return qn_rules_load_sized_all(dense_out, grid_out, path, w, h, NULL, err);
+}
+
+int qn_rules_load_sized_all(qn_rules **dense_out, qn_grid_rule *grid_out,
+                            const char *path, int w, int h, qn_rules_errs *errs,
+                            qn_err *err)
 {
     const char *source = qn_rules__source_name(path);
     qn_rules_spec spec;
@@ -96,11 +122,17 @@ int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
     if ((rc = qn_rules__read_file(path, &buf, &len, err)) != QN_OK)
         return rc;
     qn_rules_spec_init(&spec);
+    spec.errs = errs;
     rc = qn_rules_parse_yaml(&spec, buf, len, err);
     if (rc != QN_OK) {
         qn_err_source(err, source);
     } else if (qn_rules_spec_is_big(&spec, w, h)) {
         rc = qn_rules_grid(grid_out, &spec, w, h, source, err);
+        /* the header's errors were kept, not returned */
+        if (rc == QN_OK && (rc = qn_rules__kept(&spec, err)) != QN_OK) {
+            qn_grid_rule_release(grid_out);
+            qn_err_source(err, source);
+        }
     } else if (w > 0 && !spec.has_grid) {
         rc = qn_err_set(err, QN_EINVAL, spec.board_mark.line,
                         spec.board_mark.col,
@@ -115,6 +147,8 @@ int qn_rules_load_sized(qn_rules **dense_out, qn_grid_rule *grid_out,
         if (rc == QN_OK)
             qn_rules__keep_text(*dense_out, buf, len);
     }
+    if (rc != QN_OK && errs && err)
+        all_errors(&spec, err, source);
     qn_rules_spec_release(&spec);
     free(buf);
     return rc;

@@ -23,6 +23,23 @@ static const char *const top_keys[] = {
     "quench", "name",  "title",   "description", "author", "colours",
     "board",  "press", "effects", "goal",        "grading"};
 
+/* One key and its value of a mapping, read into s. */
+typedef int pair_fn(const node *k, const node *v, qn_rules_spec *s,
+                    qn_err *err);
+
+/* Each key: value of the mapping n read by fn; past an error when s
+ * keeps them (qn_rules__keep), else stopping at it. */
+static int each_pair(const node *n, qn_rules_spec *s, pair_fn *fn, qn_err *err)
+{
+    int rc;
+
+    for (size_t i = 0; i < n->nkids; i += 2)
+        if ((rc = fn(n->kids[i], n->kids[i + 1], s, err)) &&
+            !qn_rules__keep(s, err))
+            return rc;
+    return QN_OK;
+}
+
 /* A text value: one string, or a sequence of row strings. */
 static int get_text(const node *n, const char *what, qn_text_spec *t,
                     qn_err *err)
@@ -93,79 +110,83 @@ static int get_pair(const node *n, const char *what, long *a, long *b,
     return QN_OK;
 }
 
-static int do_board(const node *n, qn_rules_spec *s, qn_err *err)
+/* One key k: v of the board. */
+static int board_key(const node *k, const node *v, qn_rules_spec *s,
+                     qn_err *err)
 {
     static const char *const keys[] = {"grid",  "hex",  "hexagon",
                                        "graph", "wrap", "mask"};
     static const char *const wraps[] = {"none", "x", "y", "both"};
-    size_t i;
     int rc, which = 0, w;
+
+    if ((rc = qn_rules__lookup(k, "board key", keys, NKEYS(keys), &which, err)))
+        return rc;
+    if (which <= 3) {
+        if (s->has_grid + s->has_hex + s->has_hexagon + s->has_graph)
+            return qn_rules__fail(err, k->mark,
+                                  "board has more than one of 'grid', "
+                                  "'hex', 'hexagon', 'graph'");
+        s->shape_mark = v->mark;
+    }
+    switch (which) {
+    case 0:
+    case 1:
+        if (which == 0)
+            s->has_grid = 1;
+        else
+            s->has_hex = 1;
+        if (v->type == N_SCALAR) { /* grid: N is N x N */
+            if ((rc = qn_rules__get_int(v, keys[which], &s->w, err)))
+                return rc;
+            s->h = s->w;
+            s->w_mark = s->h_mark = v->mark;
+        } else if ((rc = get_pair(v, keys[which], &s->w, &s->h, &s->w_mark,
+                                  &s->h_mark, err))) {
+            return rc;
+        }
+        break;
+    case 2:
+        s->has_hexagon = 1;
+        if ((rc = qn_rules__get_int(v, "hexagon", &s->side, err)))
+            return rc;
+        break;
+    case 3:
+        s->has_graph = 1;
+        if ((rc = qn_rules__get_int(v, "graph", &s->nnodes, err)))
+            return rc;
+        break;
+    case 4:
+        if ((rc = qn_rules__want(v, N_SCALAR, "wrap", err)))
+            return rc;
+        for (w = 0; w < 4; w++)
+            if (!strcmp(v->val, wraps[w]))
+                break;
+        if (w == 4)
+            return qn_rules__fail(err, v->mark,
+                                  "wrap must be none, x, y or both, "
+                                  "got '%.40s'",
+                                  v->val);
+        s->has_wrap = 1;
+        s->wrap = w;
+        s->wrap_mark = v->mark;
+        break;
+    case 5:
+        if ((rc = get_text(v, "mask", &s->mask, err)))
+            return rc;
+        break;
+    }
+    return QN_OK;
+}
+
+static int do_board(const node *n, qn_rules_spec *s, qn_err *err)
+{
+    int rc;
 
     if ((rc = qn_rules__want(n, N_MAP, "board", err)))
         return rc;
     s->has_board = 1;
     s->board_mark = n->mark;
-    for (i = 0; i < n->nkids; i += 2) {
-        const node *k = n->kids[i], *v = n->kids[i + 1];
-        if ((rc = qn_rules__lookup(k, "board key", keys, NKEYS(keys), &which,
-                                   err)))
-            return rc;
-        if (which <= 3) {
-            if (s->has_grid + s->has_hex + s->has_hexagon + s->has_graph)
-                return qn_rules__fail(err, k->mark,
-                                      "board has more than one of 'grid', "
-                                      "'hex', 'hexagon', 'graph'");
-            s->shape_mark = v->mark;
-        }
-        switch (which) {
-        case 0:
-        case 1:
-            if (which == 0)
-                s->has_grid = 1;
-            else
-                s->has_hex = 1;
-            if (v->type == N_SCALAR) { /* grid: N is N x N */
-                if ((rc = qn_rules__get_int(v, keys[which], &s->w, err)))
-                    return rc;
-                s->h = s->w;
-                s->w_mark = s->h_mark = v->mark;
-            } else if ((rc = get_pair(v, keys[which], &s->w, &s->h, &s->w_mark,
-                                      &s->h_mark, err))) {
-                return rc;
-            }
-            break;
-        case 2:
-            s->has_hexagon = 1;
-            if ((rc = qn_rules__get_int(v, "hexagon", &s->side, err)))
-                return rc;
-            break;
-        case 3:
-            s->has_graph = 1;
-            if ((rc = qn_rules__get_int(v, "graph", &s->nnodes, err)))
-                return rc;
-            break;
-        case 4:
-            if ((rc = qn_rules__want(v, N_SCALAR, "wrap", err)))
-                return rc;
-            for (w = 0; w < 4; w++)
-                if (!strcmp(v->val, wraps[w]))
-                    break;
-            if (w == 4)
-                return qn_rules__fail(err, v->mark,
-                                      "wrap must be none, x, y or both, "
-                                      "got '%.40s'",
-                                      v->val);
-            s->has_wrap = 1;
-            s->wrap = w;
-            s->wrap_mark = v->mark;
-            break;
-        case 5:
-            if ((rc = get_text(v, "mask", &s->mask, err)))
-                return rc;
-            break;
-        }
-    }
-    return QN_OK;
+    return each_pair(n, s, board_key, err);
 }
 
 static int do_stencil(const node *n, const char *what, qn_stencil_spec *st,
@@ -237,8 +258,11 @@ static int do_press(const node *n, qn_rules_spec *s, qn_err *err)
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
         if ((rc = qn_rules__lookup(k, "press key", keys, NKEYS(keys), &which,
-                                   err)))
-            return rc;
+                                   err))) {
+            if (!qn_rules__keep(s, err))
+                return rc;
+            continue;
+        }
         switch (which) {
         case 0:
             rc = do_stencil(v, "stencil", &s->stencil, err);
@@ -262,15 +286,58 @@ static int do_press(const node *n, qn_rules_spec *s, qn_err *err)
             rc = do_stencil(v, "interior", &s->interior, err);
             break;
         }
-        if (rc)
+        if (rc && !qn_rules__keep(s, err))
             return rc;
+    }
+    return QN_OK;
+}
+
+/* One entry k: v of effects. */
+static int effect_entry(const node *k, const node *v, qn_rules_spec *s,
+                        qn_err *err)
+{
+    size_t j;
+    int rc;
+
+    qn_effect_spec *e = &s->effects[s->neffects];
+    if ((rc = qn_rules__get_int(k, "effects key (a cell number)", &e->cell,
+                                err)))
+        return rc;
+    e->mark = k->mark;
+    s->neffects++;
+    if (v->type != N_SEQ)
+        return qn_rules__fail(err, v->mark,
+                              "effects of cell %ld must be a list of "
+                              "[cell, amount], got %s",
+                              e->cell, qn_rules__node_kind(v));
+    e->targets = QN_NEWN(v->nkids ? v->nkids : 1, qn_effect_target);
+    for (j = 0; j < v->nkids; j++) {
+        const node *t = v->kids[j];
+        qn_effect_target *tg = &e->targets[j];
+        tg->mark = t->mark;
+        if (t->type == N_SCALAR) {
+            if ((rc = qn_rules__get_int(t, "affected cell", &tg->cell, err)))
+                return rc;
+        } else if (t->type == N_SEQ && t->nkids == 2) {
+            if ((rc = qn_rules__get_int(t->kids[0], "affected cell", &tg->cell,
+                                        err)) ||
+                (rc =
+                     qn_rules__get_int(t->kids[1], "amount", &tg->amount, err)))
+                return rc;
+            tg->has_amount = 1;
+        } else {
+            return qn_rules__fail(err, t->mark,
+                                  "effect must be [cell, amount] or "
+                                  "a cell number");
+        }
+        e->ntargets++;
     }
     return QN_OK;
 }
 
 static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
 {
-    size_t i, j, ne;
+    size_t ne;
     int rc;
 
     if ((rc = qn_rules__want(n, N_MAP, "effects", err)))
@@ -279,49 +346,15 @@ static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
     s->effects_mark = n->mark;
     ne = n->nkids / 2;
     s->effects = QN_NEWN(ne ? ne : 1, qn_effect_spec);
-    for (i = 0; i < n->nkids; i += 2) {
-        const node *k = n->kids[i], *v = n->kids[i + 1];
-        qn_effect_spec *e = &s->effects[s->neffects];
-        if ((rc = qn_rules__get_int(k, "effects key (a cell number)", &e->cell,
-                                    err)))
-            return rc;
-        e->mark = k->mark;
-        s->neffects++;
-        if (v->type != N_SEQ)
-            return qn_rules__fail(err, v->mark,
-                                  "effects of cell %ld must be a list of "
-                                  "[cell, amount], got %s",
-                                  e->cell, qn_rules__node_kind(v));
-        e->targets = QN_NEWN(v->nkids ? v->nkids : 1, qn_effect_target);
-        for (j = 0; j < v->nkids; j++) {
-            const node *t = v->kids[j];
-            qn_effect_target *tg = &e->targets[j];
-            tg->mark = t->mark;
-            if (t->type == N_SCALAR) {
-                if ((rc =
-                         qn_rules__get_int(t, "affected cell", &tg->cell, err)))
-                    return rc;
-            } else if (t->type == N_SEQ && t->nkids == 2) {
-                if ((rc = qn_rules__get_int(t->kids[0], "affected cell",
-                                            &tg->cell, err)) ||
-                    (rc = qn_rules__get_int(t->kids[1], "amount", &tg->amount,
-                                            err)))
-                    return rc;
-                tg->has_amount = 1;
-            } else {
-                return qn_rules__fail(err, t->mark,
-                                      "effect must be [cell, amount] or "
-                                      "a cell number");
-            }
-            e->ntargets++;
-        }
-    }
-    return QN_OK;
+    return each_pair(n, s, effect_entry, err);
 }
+
+static int tier_entry(const node *k, const node *v, qn_rules_spec *s,
+                      qn_err *err);
 
 static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
 {
-    size_t i, nt;
+    size_t nt;
     int rc;
 
     if ((rc = qn_rules__want(n, N_MAP, "grading", err)))
@@ -334,26 +367,31 @@ static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
                               "grading has %zu tiers, the limit is %d", nt,
                               QN_RULES_MAX_TIERS);
     s->tiers = QN_NEWN(nt ? nt : 1, qn_tier_spec);
-    for (i = 0; i < n->nkids; i += 2) {
-        const node *k = n->kids[i], *v = n->kids[i + 1];
-        qn_tier_spec *t = &s->tiers[s->ntiers++];
-        t->name = qn_xstrndup(k->val, k->len);
-        t->mark = k->mark;
-        if (v->type == N_SCALAR) {
-            if ((rc = qn_rules__get_int(v, "tier range", &t->lo, err)))
-                return rc;
-            t->hi = t->lo;
-        } else if (v->type == N_SEQ && v->nkids == 2) {
-            if ((rc = qn_rules__get_int(v->kids[0], "tier range", &t->lo,
-                                        err)) ||
-                (rc = qn_rules__get_int(v->kids[1], "tier range", &t->hi, err)))
-                return rc;
-        } else {
-            return qn_rules__fail(err, v->mark,
-                                  "tier '%.40s' must be [lo, hi] (press "
-                                  "counts)",
-                                  t->name);
-        }
+    return each_pair(n, s, tier_entry, err);
+}
+
+/* One tier k: v of grading (room for it reserved). */
+static int tier_entry(const node *k, const node *v, qn_rules_spec *s,
+                      qn_err *err)
+{
+    int rc;
+
+    qn_tier_spec *t = &s->tiers[s->ntiers++];
+    t->name = qn_xstrndup(k->val, k->len);
+    t->mark = k->mark;
+    if (v->type == N_SCALAR) {
+        if ((rc = qn_rules__get_int(v, "tier range", &t->lo, err)))
+            return rc;
+        t->hi = t->lo;
+    } else if (v->type == N_SEQ && v->nkids == 2) {
+        if ((rc = qn_rules__get_int(v->kids[0], "tier range", &t->lo, err)) ||
+            (rc = qn_rules__get_int(v->kids[1], "tier range", &t->hi, err)))
+            return rc;
+    } else {
+        return qn_rules__fail(err, v->mark,
+                              "tier '%.40s' must be [lo, hi] (press "
+                              "counts)",
+                              t->name);
     }
     return QN_OK;
 }
@@ -407,7 +445,7 @@ int qn_rules__spec_from_tree(qn_rules_spec *s, const node *n, qn_err *err)
             break;
         case 5:
             rc = qn_rules__get_int(v, "colours", &s->colours, err);
-            s->has_colours = 1;
+            s->has_colours = rc == QN_OK; /* else said already */
             s->colours_mark = v->mark;
             break;
         case 6:
@@ -426,10 +464,17 @@ int qn_rules__spec_from_tree(qn_rules_spec *s, const node *n, qn_err *err)
             rc = do_grading(v, s, err);
             break;
         }
-        if (rc)
+        if (rc && !qn_rules__keep(s, err))
             return rc;
     }
-    return QN_OK;
+    /* errors kept: the file is not built, but the header's checks need
+     * nothing else of it (a version read wrong was said already) */
+    if (s->errs && s->errs->n && s->has_version &&
+        s->version == QN_RULES_VERSION &&
+        (rc = qn_rules__check_header(s, err)) != QN_OK &&
+        !qn_rules__keep(s, err))
+        return rc;
+    return qn_rules__kept(s, err);
 }
 
 int qn_rules__check_top_key(const node *k, qn_err *err)
