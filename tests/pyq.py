@@ -4,18 +4,20 @@ most quench commands a test runs, and a script may queue a hundred checks.
 
 usage: python3 pyq.py DIR
 DIR holds one check per number N, queued in that order:
-  N.kind   "eq" or "checks"
+  N.kind   "eq", "exit" or "checks"
   N.prog   the Python program
   N.args   its arguments, one a line (files already copied by lib.sh)
   N.want   eq only: the output wanted
-  N.label  eq only: what the check says
+  N.label  eq and exit: what the check says
 Each program runs as `python3 - ARGS` would run it (sys.argv, __name__ ==
-'__main__', a namespace of its own) with its standard output captured.
+'__main__', a namespace of its own) with its standard output and error
+captured; only a checks program's standard error counts (as py_checks's).
 An eq check prints "ok" when that output, less its trailing newlines (as
 the shell's $(...) takes it), is N.want, else "not ok: LABEL: got ...,
 want ..." as expect_eq does (on one line). A checks program prints its
 own lines, "ok" or "not ok: ...", passed on as they are; one that raises
-or exits non-zero adds a "not ok".
+or exits non-zero adds a "not ok". An exit check is "ok" when its program
+ends without an exception or a non-zero exit, else "not ok: LABEL".
 """
 import contextlib
 import io
@@ -30,13 +32,15 @@ def read(path):
 
 
 def run(prog, args, name):
-    """(output, None) or (output so far, the error's last line)."""
-    buf = io.StringIO()
+    """(output, errors, None) or (output so far, errors, the error's last
+    line): what the program writes on standard output and on standard
+    error (warnings among it)."""
+    buf, ebuf = io.StringIO(), io.StringIO()
     saved = sys.argv
     sys.argv = ['-'] + args
     err = None
     try:
-        with contextlib.redirect_stdout(buf):
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(ebuf):
             exec(compile(prog, name, 'exec'), {'__name__': '__main__'})
     except SystemExit as e:
         if e.code not in (None, 0):
@@ -45,7 +49,7 @@ def run(prog, args, name):
         err = traceback.format_exc().strip().splitlines()[-1]
     finally:
         sys.argv = saved
-    return buf.getvalue(), err
+    return buf.getvalue(), ebuf.getvalue(), err
 
 
 def main():
@@ -55,7 +59,7 @@ def main():
         p = os.path.join(d, str(n))
         kind = read(p + '.kind')
         args = read(p + '.args').split('\n')[:-1]
-        out, err = run(read(p + '.prog'), args, 'check %d' % n)
+        out, errout, err = run(read(p + '.prog'), args, 'check %d' % n)
         if kind == 'eq':
             got, want = out.rstrip('\n'), read(p + '.want')
             if got == want and err is None:
@@ -65,7 +69,12 @@ def main():
                     read(p + '.label'), got, want,
                     ' (python: %s)' % err if err else '')
                 print('not ok: ' + msg.replace('\n', '\\n'))
+        elif kind == 'exit':
+            print('ok' if err is None else 'not ok: %s (python: %s)' % (
+                read(p + '.label').replace('\n', '\\n'), err))
         else:
+            # as py_checks (2>&1): what it says on stderr is a line too
+            out += errout
             sys.stdout.write(out if not out or out.endswith('\n')
                              else out + '\n')
             if err:

@@ -13,6 +13,12 @@ FAIL=0
 # (db/migrations/NNNN_name.sql), never written out in a test
 SCHEMA=$(ls "$TOP"/db/migrations/[0-9]*.sql | sed -n '$s|.*/0*\([0-9][0-9]*\)_.*|\1|p')
 
+# python3: the interpreter tests/run.sh found behind the python3 on the
+# PATH (QN_PYTHON3), not a launcher that starts it on every call
+if [ -n "${QN_PYTHON3:-}" ] && [ -x "$QN_PYTHON3" ]; then
+    python3() { "$QN_PYTHON3" "$@"; }
+fi
+
 ok() { PASS=$((PASS + 1)); }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok: $*"; }
 
@@ -111,12 +117,14 @@ py_count() {
 # quench commands, so checks written in Python are queued and run
 # together in one python3 (tests/pyq.py) by py_flush, which done_testing
 # calls. A queued check copies each argument that names a regular file
-# as it is now, so later commands may overwrite it (out, err); its
-# program reads only files it is given. Queue from the script's own shell
-# (not inside $(...) or a pipeline), as ok and not_ok count there.
+# (or is PREFIX:FILE) as it is now, so later commands may overwrite it
+# (out, err); its program reads only files it is given. Queue from the
+# script's own shell (not inside $(...) or a pipeline), as ok and not_ok
+# count there.
 #
 # py_eq PROGRAM WANT LABEL [ARGS...]: the check
 #     expect_eq "$(python3 -c PROGRAM ARGS...)" WANT LABEL
+# py_ok LABEL [ARGS...] <PROGRAM: one check, ok when PROGRAM succeeds
 # py_later [ARGS...] <PROGRAM: the checks py_checks ARGS... <PROGRAM makes
 PYQ=0
 py_eq() {
@@ -125,6 +133,13 @@ py_eq() {
     py_queue eq "$@" || return
     printf '%s' "$pyq_prog" >"$pyq_n.prog"
     printf '%s' "$pyq_want" >"$pyq_n.want"
+    printf '%s' "$pyq_label" >"$pyq_n.label"
+}
+py_ok() {
+    pyq_label=$1
+    shift
+    py_queue exit "$@" || return
+    cat >"$pyq_n.prog"
     printf '%s' "$pyq_label" >"$pyq_n.label"
 }
 py_later() {
@@ -147,6 +162,9 @@ py_queue() {
         pyq_i=$((pyq_i + 1))
         if [ -f "$pyq_a" ]; then
             cp "$pyq_a" "$pyq_n.a$pyq_i" && pyq_a=$pyq_n.a$pyq_i
+        elif [ -f "${pyq_a#*:}" ]; then
+            cp "${pyq_a#*:}" "$pyq_n.a$pyq_i" &&
+                pyq_a=${pyq_a%%:*}:$pyq_n.a$pyq_i
         fi
         printf '%s\n' "$pyq_a" >>"$pyq_n.args"
     done

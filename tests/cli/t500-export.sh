@@ -22,15 +22,12 @@ if ! command -v xmllint >/dev/null 2>&1; then
     not_ok "xmllint is missing (apt-get install libxml2-utils)"
 fi
 
-# py SCRIPT ARGS...: run a python check; a failure (or no python) counts.
+# py LABEL ARGS... <SCRIPT: a python check, queued (lib.sh's py_ok: one
+# python3 runs them all); a failure (or no python) counts.
 py() {
     label=$1
     shift
-    if [ "$have_py" -eq 1 ] && python3 - "$@" >"$TMP/py.out" 2>&1; then ok
-    else
-        not_ok "$label"
-        sed 's/^/    py: /' "$TMP/py.out" 2>/dev/null | head -n 10
-    fi
+    if [ "$have_py" -eq 1 ]; then py_ok "$label" "$@"; else not_ok "$label"; fi
 }
 
 q export --help
@@ -491,7 +488,7 @@ q import "$TMP/unsafe-in.json" --db "$TMP/unsafe.db"
 expect_rc 0 "import a submission id with control characters"
 q export unsafe --format csv --db "$TMP/unsafe.db" -o "$TMP/unsafe.csv"
 expect_rc 0 "export it as csv"
-PYTHONPATH=$TOP/tests py "csv: the id's and source's control and bidi characters escaped" \
+py "csv: the id's and source's control and bidi characters escaped" \
     <"$TMP/check_unsafe.py" "$TMP/unsafe.csv"
 
 # a pack of two rules: flip and a contact sheet name the first puzzle they

@@ -48,12 +48,13 @@ q generate "$R3" -n 3 --seed 1 --db "$DB" --pack starter
 expect_rc 0 "generate the starter pack"
 q export starter --format json --db "$DB" -o "$TMP/s.json"
 expect_rc 0 "export it"
-# name N: how messages name the puzzle at position N of s.json
+# name N: how messages name the puzzle at position N of s.json (its lines,
+# written once)
+python3 -c 'import json, sys
+for i, p in enumerate(json.load(open(sys.argv[1]))["puzzles"]):
+    print("puzzle %d (id %s)" % (i + 1, p["id"]))' "$TMP/s.json" >"$TMP/names"
 name() {
-    python3 -c 'import json, sys
-print("puzzle %s (id %s)" % (sys.argv[2],
-      json.load(open(sys.argv[1]))["puzzles"][int(sys.argv[2]) - 1]["id"]))' \
-        "$TMP/s.json" "$1"
+    sed -n "$1p" "$TMP/names"
 }
 
 # ---- 1. imported grades, grader versions and seeds ------------------------
