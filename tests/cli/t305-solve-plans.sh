@@ -113,7 +113,7 @@ expect_rc 65 "--optimal past the walk limit"
 expect_err "cannot list the optimal plans" "says why"
 q solve c4.yaml --state $S4 --all --walk-limit 8 --limit 4 --json
 expect_rc 0 "--all past the walk limit"
-expect_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unlisted"])' "$TMP/out")" None "unlisted unknown"
+py_eq 'import json,sys; print(json.load(open(sys.argv[1]))["unlisted"])' None "unlisted unknown" "$TMP/out"
 q solve c4.yaml --state 1000/0000/0000/0000 --all
 expect_rc 1 "unsolvable: nothing listed, exit 1"
 q solve "$R/classic-5x5.yaml" --size 100x100 --fill 1 --optimal
