@@ -41,6 +41,11 @@ expect_rc 64 "export without PACK"
 q export p --format toml --db "$DB"
 expect_rc 64 "unknown format"
 expect_err "unknown format 'toml'" "unknown format message"
+# the spellings named are the library's one list and the command's dir
+expect_err "(json, jsonl, csv, flip, svg, html, png, dir)" "unknown format: every format export takes, dir too"
+q export p --db "$DB"
+expect_rc 64 "export without --format"
+expect_err "--format is required (json, jsonl, csv, flip, svg, html, png, dir)" "no --format: every format named"
 q export nope --format json --db "$DB"
 expect_rc 66 "export: no database"
 
