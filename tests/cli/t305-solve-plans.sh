@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (every press vector of 3x3 and 4x4 boards tried in python3: 5 s of CPU)
 # t305: `quench solve --all`, `--optimal` and `--steps` against brute force
 # in Python on the classic rule's published stencil (a press toggles the
 # cell and its orthogonal neighbours; no wrap): every press vector of a
