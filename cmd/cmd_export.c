@@ -53,6 +53,14 @@ const char cmd_export_usage[] =
     "output). --db PATH (default: $QUENCH_DB, else db/quench.db) selects\n"
     "the database.\n";
 
+/* The library's format spellings for messages, from the one list in
+ * quench/pack.h ("json, jsonl, ..."); the command adds its own "dir"
+ * (files, not one output: it writes them itself). */
+#define QN_X_(e, s) ", " s
+static const char format_list[] = QN_EXPORT_FORMATS(QN_X_);
+#undef QN_X_
+#define EXPORT_FORMATS (format_list + 2)
+
 static const struct option opts[] = {
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
@@ -194,7 +202,9 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
                 break;
             }
             if (qn_export_format_parse(&fmt, optarg, &err) != QN_OK)
-                return cli_usage_error("export: %s", err.msg);
+                return cli_usage_error("export: unknown format '%s' (%s, "
+                                      "dir)",
+                                      optarg, EXPORT_FORMATS);
             have_format = 1;
             break;
         case 'o': outpath = optarg; break;
@@ -213,8 +223,8 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
         }
     }
     if (!have_format)
-        return cli_usage_error("export: --format is required (json, jsonl, "
-                              "csv, flip, svg, html, png, dir)");
+        return cli_usage_error("export: --format is required (%s, dir)",
+                              EXPORT_FORMATS);
     if (optind != argc - 1)
         return cli_usage_error("export: give exactly one PACK");
     if (ref && ((fmt != QN_EXPORT_SVG && fmt != QN_EXPORT_PNG) || dir))

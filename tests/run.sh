@@ -4,7 +4,8 @@
 # then every tNNN-*.sh in each DIR (default tests/cli), N at a time
 # (default: the number of cores), and print one total line "N passed, N
 # failed". Exit 1 on any failure. Environment: QUENCH (binary under test),
-# OUT (build directory).
+# OUT (build directory), QN_PYTHON3 (the python3 interpreter the tests
+# run; found behind python3 when unset).
 #
 #   --fast          leave out the tests of the full tier: a script with a
 #                   line "# tier: full (why)", a unit program whose source
@@ -75,6 +76,15 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The tests start python3 hundreds of times. A python3 on the PATH may be
+# a launcher, a script run on every start (pyenv's shim: 0.15 s of CPU
+# more than the interpreter it runs): find the interpreter once, and the
+# tests' lib.sh runs it (QN_PYTHON3). Unset when there is no python3.
+if [ -z "${QN_PYTHON3:-}" ]; then
+    QN_PYTHON3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) ||
+        QN_PYTHON3=
+fi
+export QN_PYTHON3
 # The queue: one test per line. The slowest known tests go first (their
 # time bounds the whole run), then the rest in name order.
 slow='test_store t440-crash-faults.sh t420-generate-db.sh t310-validate.sh t330-bigboard.sh'

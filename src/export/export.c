@@ -27,6 +27,10 @@ static const char *const format_names[] = {
     QN_EXPORT_FORMATS(QN_X_)
 #undef QN_X_
 };
+/* ", json, jsonl, ...": the spellings for messages, from the same list */
+#define QN_X_(e, s) ", " s
+static const char format_list[] = QN_EXPORT_FORMATS(QN_X_);
+#undef QN_X_
 
 const char *qn_export_format_name(qn_export_format f)
 {
@@ -43,10 +47,8 @@ int qn_export_format_parse(qn_export_format *out, const char *name,
             *out = (qn_export_format)f;
             return QN_OK;
         }
-    return qn_err_set(err, QN_ESYNTAX, 0, 0,
-                      "unknown format '%s' (json, jsonl, csv, flip, svg, "
-                      "html, png)",
-                      name);
+    return qn_err_set(err, QN_ESYNTAX, 0, 0, "unknown format '%s' (%s)", name,
+                      format_list + 2);
 }
 
 /* ---- writers ------------------------------------------------------------ */

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "base/json_depth.h"
 #include "export_internal.h"
 
 /* 1-based line and column of byte off, columns in characters (UTF-8
@@ -26,29 +27,14 @@ void qn_export__line_col(const char *text, size_t off, int *line, int *col)
 
 int qn_export__json_depth(const char *text, size_t len, qn_err *err)
 {
-    int depth = 0, in_str = 0, line, col;
+    size_t at = qn_json_too_deep(text, len, QN_PACK_MAX_DEPTH);
+    int line, col;
 
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > QN_PACK_MAX_DEPTH) {
-                qn_export__line_col(text, i, &line, &col);
-                return qn_err_set(err, QN_ELIMIT, line, col,
-                                  "JSON nested deeper than %d levels",
-                                  QN_PACK_MAX_DEPTH);
-            }
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return QN_OK;
+    if (at == len)
+        return QN_OK;
+    qn_export__line_col(text, at, &line, &col);
+    return qn_err_set(err, QN_ELIMIT, line, col,
+                      "JSON nested deeper than %d levels", QN_PACK_MAX_DEPTH);
 }
 
 static int is_ws(char c)

@@ -6,6 +6,7 @@
  */
 #include "submit_internal.h"
 
+#include "base/json_depth.h"
 #include "base/mem.h"
 #include "base/text.h"
 
@@ -151,28 +152,12 @@ static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
  */
 static int check_depth(const ctx *x)
 {
-    int depth = 0, in_str = 0;
-    size_t i;
+    size_t at = qn_json_too_deep(x->text, x->len, QN_SUBMIT_MAX_DEPTH);
 
-    for (i = 0; i < x->len; i++) {
-        char c = x->text[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"') {
-            in_str = 1;
-        } else if (c == '[' || c == '{') {
-            if (++depth > QN_SUBMIT_MAX_DEPTH)
-                return fail_at(x, QN_ELIMIT, i,
-                               "JSON nested deeper than %d levels",
-                               QN_SUBMIT_MAX_DEPTH);
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return QN_OK;
+    if (at == x->len)
+        return QN_OK;
+    return fail_at(x, QN_ELIMIT, at, "JSON nested deeper than %d levels",
+                   QN_SUBMIT_MAX_DEPTH);
 }
 
 /*

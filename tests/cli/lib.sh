@@ -13,6 +13,12 @@ FAIL=0
 # (db/migrations/NNNN_name.sql), never written out in a test
 SCHEMA=$(ls "$TOP"/db/migrations/[0-9]*.sql | sed -n '$s|.*/0*\([0-9][0-9]*\)_.*|\1|p')
 
+# python3: the interpreter tests/run.sh found behind the python3 on the
+# PATH (QN_PYTHON3), not a launcher that starts it on every call
+if [ -n "${QN_PYTHON3:-}" ] && [ -x "$QN_PYTHON3" ]; then
+    python3() { "$QN_PYTHON3" "$@"; }
+fi
+
 ok() { PASS=$((PASS + 1)); }
 not_ok() { FAIL=$((FAIL + 1)); echo "not ok: $*"; }
 
@@ -95,6 +101,10 @@ expect_line() { # the whole of stdout, label
 # one line per check, "ok" or "not ok: what is wrong", and count them.
 py_checks() {
     python3 - "$@" >"$TMP/py.out" 2>&1 || echo "not ok: python exited $?" >>"$TMP/py.out"
+    py_count
+}
+# py_count: count $TMP/py.out's lines, "ok" or "not ok: ..."
+py_count() {
     while IFS= read -r line; do
         case $line in
             ok) ok ;;
@@ -102,7 +112,73 @@ py_checks() {
         esac
     done <"$TMP/py.out"
 }
+
+# Deferred Python checks: a python3 start costs 30-300 ms, more than most
+# quench commands, so checks written in Python are queued and run
+# together in one python3 (tests/pyq.py) by py_flush, which done_testing
+# calls. A queued check copies each argument that names a regular file
+# (or is PREFIX:FILE) as it is now, so later commands may overwrite it
+# (out, err); its program reads only files it is given. Queue from the
+# script's own shell (not inside $(...) or a pipeline), as ok and not_ok
+# count there.
+#
+# py_eq PROGRAM WANT LABEL [ARGS...]: the check
+#     expect_eq "$(python3 -c PROGRAM ARGS...)" WANT LABEL
+# py_ok LABEL [ARGS...] <PROGRAM: one check, ok when PROGRAM succeeds
+# py_later [ARGS...] <PROGRAM: the checks py_checks ARGS... <PROGRAM makes
+PYQ=0
+py_eq() {
+    pyq_prog=$1 pyq_want=$2 pyq_label=$3
+    shift 3
+    py_queue eq "$@" || return
+    printf '%s' "$pyq_prog" >"$pyq_n.prog"
+    printf '%s' "$pyq_want" >"$pyq_n.want"
+    printf '%s' "$pyq_label" >"$pyq_n.label"
+}
+py_ok() {
+    pyq_label=$1
+    shift
+    py_queue exit "$@" || return
+    cat >"$pyq_n.prog"
+    printf '%s' "$pyq_label" >"$pyq_n.label"
+}
+py_later() {
+    py_queue checks "$@" || return
+    cat >"$pyq_n.prog"
+}
+# py_queue KIND ARGS...: a new queue entry $pyq_n (tests/pyq.py's files)
+py_queue() {
+    [ -d "$TMP/.pyq" ] || mkdir "$TMP/.pyq" || {
+        not_ok "cannot queue a Python check"
+        return 1
+    }
+    PYQ=$((PYQ + 1))
+    pyq_n=$TMP/.pyq/$PYQ
+    printf '%s' "$1" >"$pyq_n.kind"
+    shift
+    : >"$pyq_n.args"
+    pyq_i=0
+    for pyq_a in "$@"; do
+        pyq_i=$((pyq_i + 1))
+        if [ -f "$pyq_a" ]; then
+            cp "$pyq_a" "$pyq_n.a$pyq_i" && pyq_a=$pyq_n.a$pyq_i
+        elif [ -f "${pyq_a#*:}" ]; then
+            cp "${pyq_a#*:}" "$pyq_n.a$pyq_i" &&
+                pyq_a=${pyq_a%%:*}:$pyq_n.a$pyq_i
+        fi
+        printf '%s\n' "$pyq_a" >>"$pyq_n.args"
+    done
+}
+# py_flush: run the queued checks (in queue order) and count them
+py_flush() {
+    [ -d "$TMP/.pyq" ] || return 0
+    python3 "$TOP/tests/pyq.py" "$TMP/.pyq" >"$TMP/py.out" 2>&1 ||
+        echo "not ok: python exited $?" >>"$TMP/py.out"
+    py_count
+    rm -rf "$TMP/.pyq"
+}
 done_testing() {
+    py_flush
     echo "$PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ]
 }

@@ -13,9 +13,17 @@ DB=$TMP/j.db
 py() {
     python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($1)" "$2"
 }
+# py_out 'EXPR' WANT LABEL: the check expect_eq "$(py 'EXPR' out)" WANT LABEL,
+# queued (lib.sh's py_eq: one python3 runs them all)
+py_out() {
+    py_eq "import json,sys; j=json.load(open(sys.argv[1])); print($1)" "$2" "$3" out
+}
 # a JSON document alone on stdout (one line, parsed whole)
 expect_json() { # label
-    if [ "$(wc -l <out)" -eq 1 ] && py 1 out >/dev/null 2>&1; then ok; else
+    if [ "$(wc -l <out)" -eq 1 ]; then
+        py_eq "import json,sys; json.load(open(sys.argv[1])); print('one')" one \
+            "$1: stdout is not one JSON document" out
+    else
         not_ok "$1: stdout is not one JSON document"
         sed 's/^/    stdout: /' out | head -n 5
     fi
@@ -24,26 +32,26 @@ expect_json() { # label
 q -q generate "$R/classic-3x3.yaml" -n 4 --seed 7 --db "$DB" --pack gen
 expect_rc 0 "setup: 4 puzzles into pack gen"
 q pack --db "$DB" show gen --json
-ID1=$(py 'j["puzzles"][0]["id"]' out)
-ID2=$(py 'j["puzzles"][1]["id"]' out)
+IDS=$(py 'j["puzzles"][0]["id"], j["puzzles"][1]["id"]' out)
+ID1=${IDS%% *} ID2=${IDS#* }
 
 # ---- rules check --json (today --json was read as a file name) ----
 printf 'quench: 1\nname: big\ncolours: 2\nboard:\n  grid: [100, 100]\npress:\n  stencil: plus\n' >big.yaml
 q rules check --json "$R/classic-3x3.yaml" big.yaml
 expect_rc 0 "rules check --json"
 expect_json "rules check --json"
-expect_eq "$(py '[j["checked"], j["failed"]]' out)" "[2, 0]" "rules check --json: counts"
-expect_eq "$(py '[(f["file"], f["ok"], f["cells"], f["colours"]) for f in j["files"]]' out)" \
+py_out '[j["checked"], j["failed"]]' "[2, 0]" "rules check --json: counts"
+py_out '[(f["file"], f["ok"], f["cells"], f["colours"]) for f in j["files"]]' \
     "[('$R/classic-3x3.yaml', True, 9, 2), ('big.yaml', True, 10000, 2)]" "rules check --json: per file"
-expect_eq "$(py 'j["files"][0]["big_grid"], j["files"][1]["big_grid"]["width"], j["files"][1]["big_grid"]["height"]' out)" \
+py_out 'j["files"][0]["big_grid"], j["files"][1]["big_grid"]["width"], j["files"][1]["big_grid"]["height"]' \
     "None 100 100" "rules check --json: a big grid says so"
 printf 'quench: 1\nname: x\ncolours: 2\nboard:\n  grid: [3, 3]\ntoggles: 1\n' >bad.yaml
 q rules check bad.yaml nosuch.yaml --json
 expect_rc 65 "rules check --json with a bad file: 65 as before"
 expect_json "rules check --json with failures"
-expect_eq "$(py '[j["checked"], j["failed"], [f["ok"] for f in j["files"]]]' out)" \
+py_out '[j["checked"], j["failed"], [f["ok"] for f in j["files"]]]' \
     "[2, 2, [False, False]]" "rules check --json: failures counted"
-expect_eq "$(py 'j["files"][0]["error"]["line"], j["files"][0]["error"]["column"], j["files"][1]["error"]["line"]' out)" \
+py_out 'j["files"][0]["error"]["line"], j["files"][0]["error"]["column"], j["files"][1]["error"]["line"]' \
     "6 1 None" "rules check --json: where the error is"
 expect_err "bad.yaml:6:1:" "rules check --json: the errors still on stderr"
 q rules check -q --json "$R/classic-3x3.yaml"
@@ -61,24 +69,24 @@ expect_rc 64 "rules show --tiers goes alone"
 q db --db "$DB" stats --json
 expect_rc 0 "db stats --json"
 expect_json "db stats --json"
-expect_eq "$(py '[j["rules"], j["puzzles"], j["packs"], j["pack_entries"], j["runs"], j["database"]]' out)" \
+py_out '[j["rules"], j["puzzles"], j["packs"], j["pack_entries"], j["runs"], j["database"]]' \
     "[1, 4, 1, 4, 1, '$DB']" "db stats --json: counts"
-expect_eq "$(py 'sum(c["puzzles"] for h in j["histogram"] for c in h["counts"]), [h["rule"] for h in j["histogram"]]' out)" \
+py_out 'sum(c["puzzles"] for h in j["histogram"] for c in h["counts"]), [h["rule"] for h in j["histogram"]]' \
     "4 ['classic-3x3']" "db stats --json: the histogram holds every puzzle"
 q db --db "$DB" check --json
 expect_rc 0 "db check --json"
 expect_json "db check --json"
-expect_eq "$(py '[j["ok"], j["checked"], j["failed"], j["problems"]]' out)" "[True, 4, 0, []]" "db check --json: all verified"
+py_out '[j["ok"], j["checked"], j["failed"], j["problems"]]' "[True, 4, 0, []]" "db check --json: all verified"
 q db --db "$DB" init --json
 expect_json "db init --json"
-expect_eq "$(py 'sorted(j)' out)" "['database', 'schema_version']" "db init --json: keys"
+py_out 'sorted(j)' "['database', 'schema_version']" "db init --json: keys"
 q db --db "$DB" migrate --json
 expect_json "db migrate --json"
-expect_eq "$(py 'j["from"] == j["to"]' out)" "True" "db migrate --json: up to date"
+py_out 'j["from"] == j["to"]' "True" "db migrate --json: up to date"
 q db merge "$TMP/m.db" "$DB" --json
 expect_rc 0 "db merge --json"
 expect_json "db merge --json"
-expect_eq "$(py '[(i["puzzles"], i["rules"], i["packs"], i["pack_entries"]) for i in j["inputs"]]' out)" \
+py_out '[(i["puzzles"], i["rules"], i["packs"], i["pack_entries"]) for i in j["inputs"]]' \
     "[(4, 1, 1, 4)]" "db merge --json: what one input brought"
 if command -v sqlite3 >/dev/null 2>&1; then
     cp "$DB" bad.db
@@ -86,7 +94,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     q db --db bad.db check --json
     expect_rc 65 "db check --json of a wrong puzzle: 65 as before"
     expect_json "db check --json with a problem"
-    expect_eq "$(py '[j["ok"], j["checked"], j["failed"], [(p["kind"], p["row"]) for p in j["problems"]]]' out)" \
+    py_out '[j["ok"], j["checked"], j["failed"], [(p["kind"], p["row"]) for p in j["problems"]]]' \
         "[False, 4, 1, [('puzzle', 2)]]" "db check --json: the problem named"
 fi
 
@@ -95,40 +103,40 @@ q export gen --format json --db "$DB" -o gen.json
 q import gen.json --db "$TMP/i.db" --json
 expect_rc 0 "import --json"
 expect_json "import --json"
-expect_eq "$(py '[j["pack"], j["puzzles"], j["rules"], j["kept"]]' out)" "['gen', 4, 1, []]" "import --json: what came in"
+py_out '[j["pack"], j["puzzles"], j["rules"], j["kept"]]' "['gen', 4, 1, []]" "import --json: what came in"
 
 # ---- every pack subcommand: --json, or one line saying what it did ----
 q pack --db "$DB" create p --json
 expect_rc 0 "pack create --json"
 expect_json "pack create --json"
-expect_eq "$(py '[j["action"], j["pack"], j["version"], j["puzzles"], j["changed"]]' out)" \
+py_out '[j["action"], j["pack"], j["version"], j["puzzles"], j["changed"]]' \
     "['create', 'p', 1, 0, True]" "pack create --json"
 q pack --db "$DB" add p "$ID1" "$ID2" --json
 expect_json "pack add --json"
-expect_eq "$(py '[j["action"], j["puzzles"], j["count"], j["changed"], j["version"] > 1]' out)" \
+py_out '[j["action"], j["puzzles"], j["count"], j["changed"], j["version"] > 1]' \
     "['add', 2, 2, True, True]" "pack add --json"
 q pack --db "$DB" move p "$ID1" 1 --json
 expect_json "pack move --json"
-expect_eq "$(py '[j["action"], j["position"], j["changed"]]' out)" "['move', 1, False]" "pack move --json: to where it is"
+py_out '[j["action"], j["position"], j["changed"]]' "['move', 1, False]" "pack move --json: to where it is"
 q pack --db "$DB" move p "$ID1" 2
 expect_eq "$(cat out)" "moved puzzle $ID1 to position 2 of 'p' (version 4)" "pack move: its line"
 q pack --db "$DB" sort p --json
 expect_json "pack sort --json"
-expect_eq "$(py 'j["action"], j["puzzles"]' out)" "sort 2" "pack sort --json"
+py_out 'j["action"], j["puzzles"]' "sort 2" "pack sort --json"
 q pack --db "$DB" remove p "$ID2" --json
 expect_json "pack remove --json"
-expect_eq "$(py '[j["action"], j["puzzles"], j["count"], j["changed"]]' out)" "['remove', 1, 1, True]" "pack remove --json"
+py_out '[j["action"], j["puzzles"], j["count"], j["changed"]]' "['remove', 1, 1, True]" "pack remove --json"
 q pack --db "$DB" rename p q --json
 expect_json "pack rename --json"
-expect_eq "$(py '[j["action"], j["pack"], j["from"], j["puzzles"]]' out)" "['rename', 'q', 'p', 1]" "pack rename --json"
+py_out '[j["action"], j["pack"], j["from"], j["puzzles"]]' "['rename', 'q', 'p', 1]" "pack rename --json"
 q pack --db "$DB" list --json
 expect_json "pack list --json"
-expect_eq "$(py 'sorted((p["name"], p["puzzles"]) for p in j)' out)" "[('gen', 4), ('q', 1)]" "pack list --json"
+py_out 'sorted((p["name"], p["puzzles"]) for p in j)' "[('gen', 4), ('q', 1)]" "pack list --json"
 q pack --db "$DB" list --names
 expect_eq "$(cat out | tr '\n' ' ')" "gen q " "pack list --names: the names alone"
 q pack --db "$DB" delete q --json
 expect_json "pack delete --json"
-expect_eq "$(py '[j["action"], j["pack"], j["puzzles"]]' out)" "['delete', 'q', 1]" "pack delete --json: what it held"
+py_out '[j["action"], j["pack"], j["puzzles"]]' "['delete', 'q', 1]" "pack delete --json: what it held"
 
 # the lines, one each on stdout, none under -q
 q pack --db "$DB" create r
@@ -165,8 +173,8 @@ EOF
 q pack --db "$DB" build camp.yaml --json
 expect_rc 0 "pack build --json"
 expect_json "pack build --json"
-expect_eq "$(py '[j["action"], j["pack"], j["puzzles"], j["changed"]]' out)" "['build', 'camp', 3, True]" "pack build --json"
+py_out '[j["action"], j["pack"], j["puzzles"], j["changed"]]' "['build', 'camp', 3, True]" "pack build --json"
 q pack --db "$DB" build camp.yaml --json
-expect_eq "$(py '[j["puzzles"], j["changed"]]' out)" "[3, False]" "pack build --json again: unchanged"
+py_out '[j["puzzles"], j["changed"]]' "[3, False]" "pack build --json again: unchanged"
 
 done_testing

@@ -12,19 +12,21 @@
 . "$(dirname "$0")/lib.sh"
 R=$TOP/rules
 
-# human KEY: the value of human.KEY in $TMP/out.
-human() {
-    python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["human"][sys.argv[2]]; print(json.dumps(v))' "$TMP/out" "$1"
+# expect_human KEY WANT LABEL: the value of human.KEY in $TMP/out, as
+# JSON, is WANT; queued (lib.sh's py_eq: one python3 runs them all)
+expect_human() {
+    py_eq "import json,sys; v=json.load(open(sys.argv[1]))['human']['$1']; print(json.dumps(v))" \
+        "$2" "$3" "$TMP/out"
 }
 
 q rules show --json "$R/classic-5x5.yaml"
 expect_rc 0 "show classic 5x5"
-expect_eq "$(human chase_share_top)" '"1/8"' "5x5: 1 state in 8 falls to a chase"
-expect_eq "$(human table_patterns)" 7 "5x5: the 7 patterns of the chase table"
+expect_human chase_share_top '"1/8"' "5x5: 1 state in 8 falls to a chase"
+expect_human table_patterns 7 "5x5: the 7 patterns of the chase table"
 
 q rules show --json "$R/classic-3x3.yaml"
-expect_eq "$(human chase_share_top)" '"1/8"' "3x3: 1 state in 8 falls to a chase"
-expect_eq "$(human table_patterns)" 7 "3x3: 7 table patterns"
+expect_human chase_share_top '"1/8"' "3x3: 1 state in 8 falls to a chase"
+expect_human table_patterns 7 "3x3: 7 table patterns"
 
 cat >"$TMP/four.yaml" <<'R4'
 quench: 1
@@ -34,18 +36,18 @@ board: {grid: [4, 4]}
 press: {stencil: plus, self: true}
 R4
 q rules show --json "$TMP/four.yaml"
-expect_eq "$(human chase_share_top)" '"1"' "4x4: every solvable board falls to one chase"
-expect_eq "$(human chase_share_any)" '"1"' "4x4: from any side too"
-expect_eq "$(human table_patterns)" 0 "4x4: the table is empty"
-expect_eq "$(human sides)" '[{"name": "top", "chase": true}, {"name": "bottom", "chase": true}, {"name": "left", "chase": true}, {"name": "right", "chase": true}]' "4x4: four sides chase"
+expect_human chase_share_top '"1"' "4x4: every solvable board falls to one chase"
+expect_human chase_share_any '"1"' "4x4: from any side too"
+expect_human table_patterns 0 "4x4: the table is empty"
+expect_human sides '[{"name": "top", "chase": true}, {"name": "bottom", "chase": true}, {"name": "left", "chase": true}, {"name": "right", "chase": true}]' "4x4: four sides chase"
 
 q rules show --json "$R/torus-5x5.yaml"
-expect_eq "$(human chase_share_any)" '"0"' "torus: no chase"
-expect_eq "$(human table_patterns)" null "torus: no table"
+expect_human chase_share_any '"0"' "torus: no chase"
+expect_human table_patterns null "torus: no table"
 
 q rules show --json "$R/hexagon-3.yaml"
-expect_eq "$(human chase_share_any)" '"0"' "hexagon: no chase"
-expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["human"]["sides"]))' "$TMP/out")" 6 "hexagon: six sides"
+expect_human chase_share_any '"0"' "hexagon: no chase"
+py_eq 'import json,sys; print(len(json.load(open(sys.argv[1]))["human"]["sides"]))' 6 "hexagon: six sides" "$TMP/out"
 
 q rules show "$R/classic-5x5.yaml"
 expect_out "one chase clears:     1/8 from the top (12.5%)" "text: the top share"

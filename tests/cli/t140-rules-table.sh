@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (tables of n = 1..30 mod 2 and 3, Gaussian elimination in python3: 14 s of CPU)
 # rules table: a rule's press section over a family of board sizes and
 # colour counts. Every fact is checked against an independent source:
 # nullity by Gaussian elimination in Python over GF(2) (n = 1..30) and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (exact distributions and brute force in python3: 8 s of CPU)
 # rules show --distribution, exact wherever the structure allows: the
 # closed form on invertible boards (binomials C(n, w) for k = 2, counted
 # in Python; compositions for k > 2, by a Python recurrence), the kernel

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (every press vector of 3x3 and 4x4 boards tried in python3: 5 s of CPU)
 # t305: `quench solve --all`, `--optimal` and `--steps` against brute force
 # in Python on the classic rule's published stencil (a press toggles the
 # cell and its orthogonal neighbours; no wrap): every press vector of a
@@ -113,7 +114,7 @@ expect_rc 65 "--optimal past the walk limit"
 expect_err "cannot list the optimal plans" "says why"
 q solve c4.yaml --state $S4 --all --walk-limit 8 --limit 4 --json
 expect_rc 0 "--all past the walk limit"
-expect_eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["unlisted"])' "$TMP/out")" None "unlisted unknown"
+py_eq 'import json,sys; print(json.load(open(sys.argv[1]))["unlisted"])' None "unlisted unknown" "$TMP/out"
 q solve c4.yaml --state 1000/0000/0000/0000 --all
 expect_rc 1 "unsolvable: nothing listed, exit 1"
 q solve "$R/classic-5x5.yaml" --size 100x100 --fill 1 --optimal

@@ -17,22 +17,22 @@ TXT
 # line 7 is line 1 mirrored left-right: the same puzzle up to symmetry
 q validate "$W" subs.txt --jsonl
 expect_rc 1 "some rejected: exit 1"
-verdicts=$(python3 -c "
+py_eq "
 import json,sys
-print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")
-expect_eq "$verdicts" "ok trivial unsolvable duplicate malformed unsolvable duplicate" "verdicts in order"
+print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" \
+    "ok trivial unsolvable duplicate malformed unsolvable duplicate" "verdicts in order" "$TMP/out"
 expect_err "7 submissions: 1 ok, 2 unsolvable, 1 malformed, 1 trivial, 2 duplicate, 0 claim-mismatch" "summary"
-expect_eq "$(python3 -c "
+py_eq "
 import json,re,sys
-print(' '.join(str(bool(re.fullmatch('[0-9a-f]{16}', json.loads(l).get('puzzle_id', '')))) for l in open(sys.argv[1])))" "$TMP/out")" \
-    "True True True True False True True" "every verdict but malformed carries a 16-hex puzzle id"
-expect_eq "$(python3 -c "
+print(' '.join(str(bool(re.fullmatch('[0-9a-f]{16}', json.loads(l).get('puzzle_id', '')))) for l in open(sys.argv[1])))" \
+    "True True True True False True True" "every verdict but malformed carries a 16-hex puzzle id" "$TMP/out"
+py_eq "
 import json,sys
 v=[json.loads(l) for l in open(sys.argv[1])]
-print(v[0]['puzzle_id'] == v[3]['puzzle_id'] == v[6]['puzzle_id'], v[0]['puzzle_id'] != v[5]['puzzle_id'])" "$TMP/out")" \
-    "True True" "the same puzzle (repeated, mirrored) has one id; another has another"
-line5=$(sed -n 5p "$TMP/out")
-expect_eq "$(echo "$line5" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["line"], j["col"])')" "5 3" "malformed located at 5:3"
+print(v[0]['puzzle_id'] == v[3]['puzzle_id'] == v[6]['puzzle_id'], v[0]['puzzle_id'] != v[5]['puzzle_id'])" \
+    "True True" "the same puzzle (repeated, mirrored) has one id; another has another" "$TMP/out"
+sed -n 5p "$TMP/out" >line5.json
+py_eq 'import json,sys; j=json.load(open(sys.argv[1])); print(j["line"], j["col"])' "5 3" "malformed located at 5:3" line5.json
 
 # Claims: a wrong minimum (by how much) and a solution that does not replay.
 cat >claims.jsonl <<'TXT'
@@ -42,10 +42,10 @@ cat >claims.jsonl <<'TXT'
 TXT
 q validate "$W" claims.jsonl --json
 expect_rc 1 "claims rejected"
-expect_eq "$(python3 -c "
+py_eq "
 import json,sys; j=json.load(open(sys.argv[1]))
-print([v['verdict'] for v in j['verdicts']], j['verdicts'][0]['claimed_minus_true'], j['summary']['ok'])" "$TMP/out")" \
-    "['claim-mismatch', 'claim-mismatch', 'ok'] 2 1" "claim verdicts"
+print([v['verdict'] for v in j['verdicts']], j['verdicts'][0]['claimed_minus_true'], j['summary']['ok'])" \
+    "['claim-mismatch', 'claim-mismatch', 'ok'] 2 1" "claim verdicts" "$TMP/out"
 
 # All ok: exit 0. CSV and JSON input.
 printf 'id,state,min_presses\nx,1100/1000/0000/0000,1\n' >ok.csv
@@ -62,7 +62,8 @@ expect_rc 0 "stdin"
 q validate "$W" junk.txt --jsonl
 expect_rc 1 "junk rejected"
 expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 3 "three records, three verdicts"
-expect_eq "$(sed -n 3p "$TMP/out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["verdict"])')" ok "run continues past junk"
+sed -n 3p "$TMP/out" >line3.json
+py_eq 'import json,sys; print(json.load(open(sys.argv[1]))["verdict"])' ok "run continues past junk" line3.json
 
 # The input as a whole unreadable: exit 65.
 printf 'id,bogus\n1,2\n' >bad.csv
@@ -91,7 +92,7 @@ cat >esc.jsonl <<'TXT'
 {"id": "e", "state": "1000/0000/0000/0000", "min_presse\u001b": 1}
 TXT
 q validate "$W" esc.jsonl
-PYTHONPATH=$TOP/tests py_checks "$TMP/out" <<'PY'
+py_later "$TMP/out" <<'PY'
 import sys
 from text_escape import esc
 raw = open(sys.argv[1], encoding="utf-8", newline="").read()
@@ -113,14 +114,15 @@ printf '0100/1110/0001/1101\n1100/1000/0000/0000\n1000/0000/0000/0000\n' >mix.tx
 q validate "$W" mix.txt --db v.db --into mine --jsonl
 expect_rc 1 "--into: one unsolvable"
 q pack show mine --db v.db --json
-expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["puzzles"]))' "$TMP/out")" 2 "the two ok puzzles stored in the pack"
+py_eq 'import json,sys; print(len(json.load(open(sys.argv[1]))["puzzles"]))' 2 "the two ok puzzles stored in the pack" "$TMP/out"
 q validate "$W" mix.txt --db v.db --jsonl
-expect_eq "$(python3 -c "
+py_eq "
 import json,sys
-print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "$TMP/out")" "duplicate duplicate unsolvable" "stored puzzles are duplicates"
-expect_eq "$(head -n 1 "$TMP/out" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["duplicate_of_stored"], j["puzzle_id"])')" \
+print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "duplicate duplicate unsolvable" "stored puzzles are duplicates" "$TMP/out"
+head -n 1 "$TMP/out" >line1.json
+py_eq 'import json,sys; j=json.load(open(sys.argv[1])); print(j["duplicate_of_stored"], j["puzzle_id"])' \
     "$(python3 "$TOP/tests/state_blob.py" v.db "SELECT printf('%016x %016x', p.uid, p.uid) FROM puzzles p JOIN rules r ON r.id = p.rule_id WHERE state_text(p.state, r.layout, r.colours) = '0100/1110/0001/1101'")" \
-    "names the stored puzzle by the puzzle id the database holds, its own id too"
+    "names the stored puzzle by the puzzle id the database holds, its own id too" line1.json
 q validate "$W" mix.txt --into mine
 expect_rc 64 "--into without --db"
 
@@ -130,33 +132,33 @@ expect_rc 64 "--into without --db"
 # and the puzzle id generate printed for it: one verdict per puzzle,
 # nothing dropped. The pack record of the JSONL export is skipped, and
 # said so.
-ids() { # FILE: the puzzle ids of validate --jsonl's verdicts, sorted
-    python3 -c "
+same_ids() { # VERDICTS JSONL LABEL: validate --jsonl's verdicts (VERDICTS)
+    # carry the puzzle ids of generate's puzzle records (JSONL), sorted
+    py_eq "
 import json,sys
-print(' '.join(sorted(json.loads(l).get('puzzle_id','-') for l in open(sys.argv[1]))))" "$1"
+got = ' '.join(sorted(json.loads(l).get('puzzle_id','-') for l in open(sys.argv[1])))
+want = ' '.join(sorted(j['id'] for j in map(json.loads, open(sys.argv[2])) if j.get('type') == 'puzzle'))
+print('the same ids' if got == want else 'ids %s, generate made %s' % (got, want))" \
+        "the same ids" "$3" "$1" "$2"
 }
 for rf in "$R"/*.yaml; do
     name=$(basename "$rf" .yaml)
     case $name in lights-out-2000) continue ;; esac
     q generate "$rf" -n 6 --seed 9e11 --jobs 2 --db own.db --pack "$name"
     expect_rc 0 "$name: generate"
-    cp "$TMP/out" "$name.jsonl"
-    n=$(grep -c '"type":"puzzle"' "$name.jsonl")
-    python3 -c "
-import json,sys
-print(' '.join(sorted(j['id'] for j in map(json.loads, open(sys.argv[1])) if j.get('type') == 'puzzle')))" "$name.jsonl" >"$name.ids"
-    gen_ids=$(cat "$name.ids")
-    q validate "$rf" "$name.jsonl" --jsonl
+    cp "$TMP/out" "$name.gen.jsonl"
+    n=$(grep -c '"type":"puzzle"' "$name.gen.jsonl")
+    q validate "$rf" "$name.gen.jsonl" --jsonl
     expect_rc 0 "$name: validate(generate) exit 0"
     expect_err "$n submissions: $n ok," "$name: all $n generated puzzles ok"
-    expect_eq "$(ids "$TMP/out")" "$gen_ids" "$name: validate(generate): generate's ids"
+    same_ids "$TMP/out" "$name.gen.jsonl" "$name: validate(generate): generate's ids"
     for fmt in json csv jsonl; do
         q export "$name" --db own.db --format $fmt -o "$name.$fmt"
         q validate "$rf" "$name.$fmt" --jsonl
         expect_rc 0 "$name: validate(export $fmt) exit 0"
         expect_err "$n submissions: $n ok," "$name: export $fmt all ok"
         expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" "$n" "$name: export $fmt: one verdict per puzzle"
-        expect_eq "$(ids "$TMP/out")" "$gen_ids" "$name: export $fmt: generate's puzzle ids"
+        same_ids "$TMP/out" "$name.gen.jsonl" "$name: export $fmt: generate's puzzle ids"
     done
     expect_err "skipped 1 record that is not a submission" "$name: jsonl export's pack record skipped, said so"
 done
@@ -165,14 +167,12 @@ done
 # its first key), and with its members in another order (--from json).
 python3 -c "
 import json,sys
-print(json.dumps(json.load(open(sys.argv[1])), indent=2))" classic-5x5.json >pretty.json
+d=json.load(open(sys.argv[1]))
+open('pretty.json', 'w').write(json.dumps(d, indent=2) + '\\n')
+open('reordered.json', 'w').write(json.dumps({k: d[k] for k in ('puzzles', 'rules', 'pack', 'format_version', 'format')}) + '\\n')" classic-5x5.json
 q validate "$R/classic-5x5.yaml" pretty.json --jsonl
 expect_rc 0 "pretty-printed export json: exit 0"
-expect_eq "$(ids "$TMP/out")" "$(cat classic-5x5.ids)" "pretty-printed export json: generate's ids"
-python3 -c "
-import json,sys
-d=json.load(open(sys.argv[1]))
-print(json.dumps({k: d[k] for k in ('puzzles', 'rules', 'pack', 'format_version', 'format')}))" classic-5x5.json >reordered.json
+same_ids "$TMP/out" classic-5x5.gen.jsonl "pretty-printed export json: generate's ids"
 q validate "$R/classic-5x5.yaml" reordered.json --from json --jsonl
 expect_rc 0 "export json, members reordered, --from json: exit 0"
 expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 6 "reordered: one verdict per puzzle"
@@ -181,15 +181,18 @@ expect_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 6 "reordered: one verdict per puzzl
 for fmt in json jsonl; do
     q validate "$W" classic-5x5.$fmt --jsonl
     expect_rc 1 "export $fmt of another rule: rejected"
-    expect_eq "$(python3 -c "
+    py_eq "
 import json,sys
 v=[json.loads(l) for l in open(sys.argv[1])]
-print(len(v), sorted(set(x['verdict'] for x in v)), all('not of the rules given' in x['reason'] for x in v))" "$TMP/out")" \
-        "6 ['malformed'] True" "export $fmt of another rule: 6 malformed verdicts, each naming the rule"
+print(len(v), sorted(set(x['verdict'] for x in v)), all('not of the rules given' in x['reason'] for x in v))" \
+        "6 ['malformed'] True" "export $fmt of another rule: 6 malformed verdicts, each naming the rule" "$TMP/out"
 done
 q validate "$W" classic-5x5.json
-expect_out "puzzle of rule '$(python3 -c "
-import json,sys; print(json.load(open(sys.argv[1]))['rules'][0]['hash'])" classic-5x5.json)'" "text verdict names the other rule's hash"
+py_eq "
+import json,sys
+want = \"puzzle of rule '%s'\" % json.load(open(sys.argv[1]))['rules'][0]['hash']
+print('named' if want in open(sys.argv[2]).read() else 'stdout lacks ' + want)" \
+    named "text verdict names the other rule's hash" classic-5x5.json "$TMP/out"
 
 # Not a quench-pack document: the input as a whole, exit 65.
 printf '{"format": "quench-puzzles", "puzzles": []}\n' >notpack.json
@@ -205,12 +208,12 @@ expect_err "notpack.json:1:12: not a quench-pack document" "says what it is not"
 printf 'id,state,author,min_press\nx,1100/1000/0000/0000,bob,1\n,0100/1110/0001/1101,"a, ""b""",3\n' >extra.csv
 q validate "$W" extra.csv --jsonl
 expect_rc 0 "extra CSV columns: exit 0"
-expect_eq "$(python3 -c "
+py_eq "
 import json,sys
 for l in open(sys.argv[1]):
-    v=json.loads(l); print(v['verdict'], json.dumps(v['meta'], sort_keys=True), 'note' in v)" "$TMP/out")" \
+    v=json.loads(l); print(v['verdict'], json.dumps(v['meta'], sort_keys=True), 'note' in v)" \
     "ok {\"author\": \"bob\", \"min_press\": \"1\"} True
-ok {\"author\": \"a, \\\"b\\\"\", \"min_press\": \"3\"} True" "extra CSV columns: metadata echoed, a near-miss noted"
+ok {\"author\": \"a, \\\"b\\\"\", \"min_press\": \"3\"} True" "extra CSV columns: metadata echoed, a near-miss noted" "$TMP/out"
 cat >extra.jsonl <<'TXT'
 {"id": "j1", "state": "1111/1001/0000/0000", "author": "bob", "tags": ["x", {"y": 2}], "score": -1.5e3}
 {"state": "0100/1110/0001/1101", "author": "eve"}
@@ -218,13 +221,13 @@ cat >extra.jsonl <<'TXT'
 TXT
 qin extra.jsonl validate "$W" - --jsonl --db prov.db --into sub
 expect_rc 1 "extra JSON keys: one trivial, the rest ok"
-expect_eq "$(python3 -c "
+py_eq "
 import json,sys
 for l in open(sys.argv[1]):
-    v=json.loads(l); print(v['verdict'], json.dumps(v.get('meta'), sort_keys=True))" "$TMP/out")" \
+    v=json.loads(l); print(v['verdict'], json.dumps(v.get('meta'), sort_keys=True))" \
     "ok {\"author\": \"bob\", \"score\": -1500.0, \"tags\": [\"x\", {\"y\": 2}]}
 ok {\"author\": \"eve\"}
-trivial {\"author\": \"mallory\"}" "extra JSON keys: metadata echoed"
+trivial {\"author\": \"mallory\"}" "extra JSON keys: metadata echoed" "$TMP/out"
 q validate "$W" extra.csv --db prov.db --into sub
 expect_rc 1 "extra CSV into the same pack: one new, one stored already"
 expect_eq "$(sqlite3 -separator '|' prov.db "SELECT quote(submission), source, meta FROM puzzles ORDER BY id")" \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (3000 records judged at --jobs 1, 2 and 3 against python3's facts: 6 s of CPU)
 # t320: `quench validate --jobs N` (issue #24): the same bytes for any N,
 # one verdict per record in input order, against facts computed here
 # independently (light chasing on classic 5x5, the 8 symmetries of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (998 x 998 and 10000 x 10000 boards, each answer replayed in python3: 5 s of CPU)
 # t330: boards beyond the dense model (issue #8) through `quench solve`:
 # --size, --fill, netpbm states in and solutions out, every answer replayed
 # by an independent stencil application in Python; the all-on 998 x 998

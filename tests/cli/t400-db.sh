@@ -35,16 +35,26 @@ SQL
     keys "$1" 1 2 3
 }
 # keys DB ROW...: each row's canonical key and puzzle id from its state, by
-# the independent implementation (the store's unique key needs both right)
+# the independent implementation (the store's unique key needs both right),
+# all rows in one python3
 keys() {
-    db=$1
-    shift
-    for row in "$@"; do
-        st=$(sql "$db" "SELECT state_text(state, '$B5', 2) FROM puzzles WHERE id = $row")
-        canon=$(python3 "$TOP/tests/puzzle_id.py" --canon "$st")
-        id=$(python3 "$TOP/tests/puzzle_id.py" "$HASH" "$st")
-        sql "$db" "UPDATE puzzles SET canon = $(blob5 "$canon"), uid = CAST(0x$id AS INTEGER) WHERE id = $row"
-    done
+    python3 - "$TOP/tests" "$HASH" "$B5" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import puzzle_id, state_blob
+rule_hash, layout, db = sys.argv[2], sys.argv[3], state_blob.connect(sys.argv[4])
+for row in map(int, sys.argv[5:]):
+    st, = db.execute("SELECT state_text(state, ?, 2) FROM puzzles WHERE id = ?",
+                     (layout, row)).fetchone()
+    rows = st.split('/')
+    n, c = len(rows), puzzle_id.canonical(rows)
+    canon = '/'.join(''.join('%d' % v for v in c[i * n:(i + 1) * n]) for i in range(n))
+    uid = int(puzzle_id.puzzle_id(rule_hash, st), 16)
+    uid -= (uid >> 63) << 64  # as SQL's CAST(0x... AS INTEGER): signed
+    db.execute("UPDATE puzzles SET canon = state_blob(?, ?, 2), uid = ? WHERE id = ?",
+               (canon, layout, uid, row))
+db.commit()
+PY
 }
 
 # the default database: db/quench.db in the working directory

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (endless inputs read up to each reader's limit: 5 s of CPU)
 # t450: inputs that never end or can never succeed (issue #17). Every
 # reader ends on an endless input (/dev/zero, a pipe fed for ever) with its
 # documented status and its limit named; an input that cannot be opened

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (300 commands on damaged databases, make torture's sample: 7 s of CPU)
 # t455: damaged databases never crash quench (issue #17). A sample of
 # `make torture`'s corruption sweep (scripts/corrupt.py): seeded damage to
 # copies of real databases, then every command that reads a database: no

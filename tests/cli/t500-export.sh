@@ -22,15 +22,12 @@ if ! command -v xmllint >/dev/null 2>&1; then
     not_ok "xmllint is missing (apt-get install libxml2-utils)"
 fi
 
-# py SCRIPT ARGS...: run a python check; a failure (or no python) counts.
+# py LABEL ARGS... <SCRIPT: a python check, queued (lib.sh's py_ok: one
+# python3 runs them all); a failure (or no python) counts.
 py() {
     label=$1
     shift
-    if [ "$have_py" -eq 1 ] && python3 - "$@" >"$TMP/py.out" 2>&1; then ok
-    else
-        not_ok "$label"
-        sed 's/^/    py: /' "$TMP/py.out" 2>/dev/null | head -n 10
-    fi
+    if [ "$have_py" -eq 1 ]; then py_ok "$label" "$@"; else not_ok "$label"; fi
 }
 
 q export --help
@@ -44,6 +41,11 @@ expect_rc 64 "export without PACK"
 q export p --format toml --db "$DB"
 expect_rc 64 "unknown format"
 expect_err "unknown format 'toml'" "unknown format message"
+# the spellings named are the library's one list and the command's dir
+expect_err "(json, jsonl, csv, flip, svg, html, png, dir)" "unknown format: every format export takes, dir too"
+q export p --db "$DB"
+expect_rc 64 "export without --format"
+expect_err "--format is required (json, jsonl, csv, flip, svg, html, png, dir)" "no --format: every format named"
 q export nope --format json --db "$DB"
 expect_rc 66 "export: no database"
 
@@ -491,7 +493,7 @@ q import "$TMP/unsafe-in.json" --db "$TMP/unsafe.db"
 expect_rc 0 "import a submission id with control characters"
 q export unsafe --format csv --db "$TMP/unsafe.db" -o "$TMP/unsafe.csv"
 expect_rc 0 "export it as csv"
-PYTHONPATH=$TOP/tests py "csv: the id's and source's control and bidi characters escaped" \
+py "csv: the id's and source's control and bidi characters escaped" \
     <"$TMP/check_unsafe.py" "$TMP/unsafe.csv"
 
 # a pack of two rules: flip and a contact sheet name the first puzzle they

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (headless Chromium per page: 13 s of CPU)
 # t510: quench export --format html in a real browser. The page carries a
 # self-test (#selftest) that checks each puzzle is shown with its id and
 # position, clicks every puzzle's witness, follows hints, presses each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (documents of 300,000 cells and 33 python3 database edits: 6 s of CPU)
 # t530: untrusted content (issue #17, part 3). Imported grades, grader
 # versions and seeds are what quench writes; csv cells that a spreadsheet
 # would run as formulas are neutralised (OWASP); pack names and texts obey
@@ -48,12 +49,13 @@ q generate "$R3" -n 3 --seed 1 --db "$DB" --pack starter
 expect_rc 0 "generate the starter pack"
 q export starter --format json --db "$DB" -o "$TMP/s.json"
 expect_rc 0 "export it"
-# name N: how messages name the puzzle at position N of s.json
+# name N: how messages name the puzzle at position N of s.json (its lines,
+# written once)
+python3 -c 'import json, sys
+for i, p in enumerate(json.load(open(sys.argv[1]))["puzzles"]):
+    print("puzzle %d (id %s)" % (i + 1, p["id"]))' "$TMP/s.json" >"$TMP/names"
 name() {
-    python3 -c 'import json, sys
-print("puzzle %s (id %s)" % (sys.argv[2],
-      json.load(open(sys.argv[1]))["puzzles"][int(sys.argv[2]) - 1]["id"]))' \
-        "$TMP/s.json" "$1"
+    sed -n "$1p" "$TMP/names"
 }
 
 # ---- 1. imported grades, grader versions and seeds ------------------------

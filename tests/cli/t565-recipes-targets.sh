@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (brute force and Burnside over 2^23 states in python3: 12 s of CPU)
 # t565: recipes and targets (issue #31, "Hardening II"): a plan that passes
 # builds, and what cannot exist is refused at once. Facts from outside
 # quench, computed here in python3: brute-force maxima of small boards

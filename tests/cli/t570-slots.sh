@@ -65,7 +65,7 @@ must "insert at the front"
 q pack sort p --db "$DB"
 must "sort"
 q pack show p --db "$DB" --json
-python3 - "$TMP/out" "$a $c $x1 $x2 $x3" <<'PY' && ok || not_ok "after a sort each puzzle keeps its slot"
+py_ok "after a sort each puzzle keeps its slot" "$TMP/out" "$a $c $x1 $x2 $x3" <<'PY'
 import json, sys
 want = dict(zip(sys.argv[2].split(), [1, 3, 5, 4, 6]))
 got = {p["id"]: p["slot"] for p in json.load(open(sys.argv[1]))["puzzles"]}
@@ -102,7 +102,7 @@ m = re.search(r'<script type="application/json" id="pack">(.*?)</script>', page,
 check(json.loads(m.group(1))["puzzles"])
 PY
 if python3 -c 'import jsonschema' 2>/dev/null; then
-    python3 - "$TOP/docs/quench-pack.schema.json" "$TMP/p.json" <<'PY' && ok || not_ok "the json export with slots validates against the schema"
+    py_ok "the json export with slots validates against the schema" "$TOP/docs/quench-pack.schema.json" "$TMP/p.json" <<'PY'
 import json, sys, jsonschema
 d = json.load(open(sys.argv[2]))
 assert all(isinstance(p["slot"], int) and p["section"] == "" for p in d["puzzles"])
@@ -114,7 +114,7 @@ fi
 q import "$TMP/p.json" --pack copy --db "$TMP/i.db"
 must "import the export"
 q export copy --format json --db "$TMP/i.db" -o "$TMP/copy.json"
-python3 - "$TMP/copy.json" "$a $c $x1 $x2 $x3" <<'PY' && ok || not_ok "import keeps the slots"
+py_ok "import keeps the slots" "$TMP/copy.json" "$a $c $x1 $x2 $x3" <<'PY'
 import json, sys
 want = dict(zip(sys.argv[2].split(), [1, 3, 5, 4, 6]))
 assert {p["id"]: p["slot"] for p in json.load(open(sys.argv[1]))["puzzles"]} == want
@@ -207,7 +207,7 @@ must "export camp json"
 q export camp --format csv --db "$DB" -o "$TMP/camp.csv"
 must "export camp csv"
 n3=$(sed -n 's/^name: *//p' "$C3") n5=$(sed -n 's/^name: *//p' "$C5")
-python3 - "$TMP/camp.json" "$TMP/camp.csv" "$n3" "$n5" <<'PY' && ok || not_ok "sections split the pack into its worlds; every csv row names its rule"
+py_ok "sections split the pack into its worlds; every csv row names its rule" "$TMP/camp.json" "$TMP/camp.csv" "$n3" "$n5" <<'PY'
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 worlds = {}

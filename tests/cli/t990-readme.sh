@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (the README's whole walkthrough: 10 s of CPU)
 # t990: the README's walkthrough, top to bottom, as a new user would run it
 # (issue #23). Every ```sh block after the set-up is taken from README.md
 # and run in order, in a copy of the clone's rules/, with `quench` on the

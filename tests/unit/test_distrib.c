@@ -1,3 +1,4 @@
+/* tier: full (exact distributions against brute force: 6 s of CPU) */
 /*
  * test_distrib.c: the exact minimal-press distribution against published
  * histograms and brute force, the nth-state index, default tiers, and the

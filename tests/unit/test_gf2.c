@@ -1,3 +1,4 @@
+/* tier: full (random matrices checked against a naive Gauss-Jordan: 6 s of CPU) */
 /*
  * test_gf2.c: the bit-packed GF(2) module against an independent naive
  * implementation (one byte per entry, textbook Gauss-Jordan), on random

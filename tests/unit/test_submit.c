@@ -1,3 +1,4 @@
+/* tier: full (a million records through a pipe and generated monsters: 9 s of CPU) */
 /*
  * test_submit.c: the submission reader. A corpus of small inputs in
  * tests/submit/ with their exact per-record verdicts, round trips through
