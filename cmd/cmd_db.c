@@ -235,7 +235,8 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     c->plan = qn_xmalloc((size_t)n);
     c->canon = qn_xmalloc((size_t)n);
     qn_puzzle_id_key_init(&c->id_key, h);
-    qn_answer_init(&c->ans, c->game);
+    if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK)
+        cli_oom();
     c->have_ans = 1;
     c->rule_ok = 1;
     return 0;

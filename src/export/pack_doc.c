@@ -271,8 +271,11 @@ static int check_board(const qn_rules *r, const char *who, const char *then,
                        qn_err *err)
 {
     char board[64];
+    int gen = qn_rules_board_generates(r);
 
-    if (qn_rules_board_generates(r))
+    if (gen < 0)
+        return qn_err_nomem(err);
+    if (gen)
         return QN_OK;
     board_name(board, sizeof(board), qn_rules_layout(r));
     return qn_err_set(err, QN_EINVAL, 0, 0,

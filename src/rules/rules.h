@@ -224,7 +224,8 @@ int qn_rules_is_symmetric(const qn_rules *r);
  * one per cell class (corner, edge, interior). A graph has no geometry:
  * any effects are its own. A rule whose 'effects' override a few cells of
  * a stencil usually is not generated; nor is one that calls a plain
- * board a torus. Costs a compile of A per try (at most three).
+ * board a torus. Costs a compile of A per try (at most three). 1 or 0;
+ * QN_ENOMEM when out of memory.
  */
 int qn_rules_board_generates(const qn_rules *r);
 
