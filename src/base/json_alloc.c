@@ -19,8 +19,12 @@ static void *js_malloc(size_t n)
 {
     void *p = qn_malloc(n);
 
-    if (!p)
+    if (!p) {
         js_failed = 1;
+        /* until validate's and export's JSON readers look at
+         * qn_json_nomem, out of memory exits there as before */
+        qn_mem_oom();
+    }
     return p;
 }
 

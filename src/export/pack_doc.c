@@ -334,6 +334,8 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
     }
     qn_pack_rule_yaml(&yaml, pr);
     rc = qn_rules_load_buf(&r, yaml.buf, yaml.len, "<rule>", err);
+    if (rc == QN_ENOMEM) /* not the document's fault */
+        goto done;
     if (rc != QN_OK) {
         char why[256];
         snprintf(why, sizeof(why), "%s", err ? err->msg : "");
