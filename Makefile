@@ -38,7 +38,7 @@ CC ?= cc
 AR ?= ar
 
 PKGS = sqlite3 yaml-0.1 libsodium jansson libpng
-VERSION = 0.1.0
+VERSION = 0.2.0
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
        -Wvla -Wwrite-strings -Wundef
@@ -176,7 +176,7 @@ $(QUENCH): $(CMD_OBJ) $(LIBQ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBQ) $(LIBS)
 
-$(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h | deps
+$(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h tests/unit/tfail.h | deps
 	@mkdir -p $(@D) $(OBJ_DIR)/tests
 	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/tests/$*.d -o $@ $< $(LIBQ) \
 	  $(ALL_LDFLAGS) $(LIBS)

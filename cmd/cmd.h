@@ -119,6 +119,11 @@ int cli_exit_for(qn_code code);
 /* "quench: " + message on stderr; returns QN_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
 
+/* cli_mem.c: install the allocator (QN_FAIL_ALLOC injection) before any
+ * other library call; cli_oom prints "quench: out of memory", exits 71. */
+void cli_mem_setup(void);
+_Noreturn void cli_oom(void);
+
 /* cmd_common.c */
 #include <stddef.h>
 #include <stdint.h>

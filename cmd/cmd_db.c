@@ -208,6 +208,8 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     if (qn_rules_load_buf(&c->rules, yaml, strlen(yaml), src, &err) !=
             QN_OK ||
         qn_solver_new(&c->game, c->rules, &err) != QN_OK) {
+        if (err.code == QN_ENOMEM) /* not the stored rule's fault */
+            cli_oom();
         cli_report(c->ctx, &err);
         json_problem(c, "rule", rule_id, NULL, name, err.msg);
         c->bad++;
@@ -235,7 +237,8 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     c->plan = qn_xmalloc((size_t)n);
     c->canon = qn_xmalloc((size_t)n);
     qn_puzzle_id_key_init(&c->id_key, h);
-    qn_answer_init(&c->ans, c->game);
+    if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK)
+        cli_oom();
     c->have_ans = 1;
     c->rule_ok = 1;
     return 0;

@@ -145,8 +145,9 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
         format_general(gc, p, out);
         return;
     }
-    qn_buf_grow(out, 384 + strlen(gc->tail) + (size_t)l->w * l->h +
-                         (size_t)l->h + 4 * (size_t)n + gc->grade_max);
+    if (qn_buf_grow(out, 384 + strlen(gc->tail) + (size_t)l->w * l->h +
+                             (size_t)l->h + 4 * (size_t)n + gc->grade_max))
+        return;
     w = out->buf + out->len;
     w = put_str(w, "{\"type\":\"puzzle\",\"id\":\"");
     w = put_str(w, p->id);

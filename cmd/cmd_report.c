@@ -46,7 +46,10 @@ static void put_line(const char *prefix, const char *text)
     qn_text_escape(&b, prefix);
     qn_text_escape(&b, text);
     qn_buf_addc(&b, '\n');
-    fputs(b.buf, stderr);
+    if (b.failed) /* out of memory: the words of the message at least */
+        fprintf(stderr, "%s%s\n", prefix, text);
+    else
+        fputs(b.buf, stderr);
     qn_buf_release(&b);
 }
 
@@ -91,6 +94,10 @@ int cli_report(const cli_ctx *ctx, const qn_err *err)
 {
     char where[300];
 
+    if (err->code == QN_ENOMEM) { /* one message, wherever it happened */
+        fputs("quench: out of memory\n", stderr);
+        return QN_EXIT_OSERR;
+    }
     qn_err_place(err, where, sizeof(where));
     if (!where[0])
         snprintf(where, sizeof(where), "quench: ");

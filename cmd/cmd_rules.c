@@ -214,8 +214,8 @@ static int check_one(const cli_ctx *ctx, checked *ck, const char *path)
         dense_ok(ctx, ck, path, r);
     qn_grid_rule_release(&g);
     qn_rules_free(r);
-    if (rc != QN_OK && !all.n)
-        qn_rules_errs_add(&all, &err); /* grid solver errors come alone */
+    if (rc != QN_OK && !all.n && qn_rules_errs_add(&all, &err) != QN_OK)
+        cli_oom(); /* grid solver errors come alone */
     if (rc != QN_OK) {
         ck->nfailed++;
         for (size_t i = 0; i < all.n; i++) {

@@ -315,7 +315,8 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
     }
     qn_solver_set_walk_limit(g, o.walk_limit);
     cells = QN_NEWN((size_t)qn_solver_ncells(g) + 1, uint8_t);
-    qn_answer_init(&a, g);
+    if (qn_answer_init(&a, g, NULL) != QN_OK)
+        cli_oom();
     if ((status = read_state(ctx, &o, r, cells)) != QN_EXIT_OK)
         goto done;
     qn_solver_answer(g, &a, cells);

@@ -241,16 +241,9 @@ static int run(int argc, char **argv)
     cli_ctx ctx = {0, 0, cmd_table, NCOMMANDS};
     qn_err err = QN_ERR_INIT;
     const cmd_entry *c;
-    const char *fail = getenv("QN_FAIL_ALLOC");
     int i;
 
-    qn_mem_hook_jansson();
-    if (fail) {
-        const char *libs = getenv("QN_FAIL_ALLOC_LIBS");
-        qn_mem_fail_after(atol(fail));
-        if (libs && strchr(libs, 's'))
-            qn_mem_hook_sqlite();
-    }
+    cli_mem_setup();
     setup_signals();
     if (qn_rng_global_init(&err) != QN_OK)
         return cli_report(&ctx, &err);

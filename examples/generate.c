@@ -14,6 +14,7 @@
 struct out {
     const qn_rules *r;
     qn_buf line;
+    int nomem; /* a line could not be built */
 };
 
 /* Called on this thread for each puzzle, in order. */
@@ -23,6 +24,10 @@ static int emit(void *ctx, const qn_gen_puzzle *p)
 
     qn_buf_reset(&o->line);
     qn_rules_format_state(o->r, &o->line, p->state, '/');
+    if (o->line.failed) { /* out of memory is sticky: checked once */
+        o->nomem = 1;
+        return QN_GEN_STOP;
+    }
     printf("%s %llu %s\n", o->line.buf, (unsigned long long)p->presses,
            p->id);
     return QN_GEN_EMITTED;
@@ -36,7 +41,7 @@ int main(int argc, char **argv)
     qn_gen_opts o;
     qn_gen_hooks h = {0};
     qn_gen_stats st;
-    struct out out = {NULL, QN_BUF_INIT};
+    struct out out = {NULL, QN_BUF_INIT, 0};
     int rc;
 
     if (argc != 3) {
@@ -59,8 +64,12 @@ int main(int argc, char **argv)
     h.ctx = &out;
     if (rc == QN_OK)
         rc = qn_gen_run(g, &o, &h, &st, &err);
-    if (rc != QN_OK)
+    if (out.nomem) { /* emit stopped the run: "stopped after N puzzles" */
+        fprintf(stderr, "generate: out of memory\n");
+        rc = QN_ENOMEM;
+    } else if (rc != QN_OK) {
         fprintf(stderr, "generate: %s\n", err.msg);
+    }
     qn_buf_release(&out.line);
     qn_solver_free(g);
     qn_rules_free(r);

@@ -36,9 +36,13 @@ int main(int argc, char **argv)
     state = malloc((size_t)qn_rules_ncells(r));
     if (state && qn_rules_parse_state(r, state, argv[2], strlen(argv[2]),
                                       &err) == QN_OK) {
-        qn_answer_init(&a, g);
-        qn_solver_answer(g, &a, state);
-        if (a.solvable) {
+        if (qn_answer_init(&a, g, &err) != QN_OK) {
+            fprintf(stderr, "solve: %s\n", err.msg);
+            goto done;
+        }
+        if (qn_solver_answer(g, &a, state) != QN_OK) {
+            fprintf(stderr, "solve: out of memory\n");
+        } else if (a.solvable) {
             printf("min_presses %llu\nsolution ",
                    (unsigned long long)a.mp.presses);
             for (int i = 0; i < qn_rules_ncells(r); i++)
@@ -48,15 +52,21 @@ int main(int argc, char **argv)
         } else {
             qn_buf why = QN_BUF_INIT;
             qn_solver_explain(g, &why, state, 3);
-            printf("unsolvable\n%s", why.buf);
+            /* out of memory is sticky in a qn_buf: checked once */
+            if (why.failed) {
+                fprintf(stderr, "solve: out of memory\n");
+            } else {
+                printf("unsolvable\n%s", why.buf);
+                rc = 1;
+            }
             qn_buf_release(&why);
-            rc = 1;
         }
         qn_answer_release(&a);
     } else if (state) {
         fprintf(stderr, "solve: state:%d:%d: %s\n", err.line, err.col,
                 err.msg);
     }
+done:
     free(state);
     qn_solver_free(g);
     qn_rules_free(r);

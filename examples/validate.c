@@ -57,6 +57,11 @@ int main(int argc, char **argv)
         }
         qn_buf_reset(&line);
         qn_verdict_stream_write(vs, &line);
+        if (line.failed) { /* out of memory is sticky: checked once */
+            rc = QN_ENOMEM;
+            fprintf(stderr, "validate: out of memory\n");
+            break;
+        }
         fputs(line.buf, stdout);
     }
     if (rc == 0)

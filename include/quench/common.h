@@ -49,7 +49,7 @@ typedef enum qn_code {
     QN_ELIMIT = -8,      /* input or search exceeds a documented limit */
     QN_EBUSY = -9,       /* resource busy (database locked): retry later */
     QN_ENEWER = -10,     /* database written by a newer quench */
-    QN_ENOMEM = -11,     /* a library (SQLite) ran out of memory */
+    QN_ENOMEM = -11,     /* out of memory (quench's or a library's) */
 } qn_code;
 
 typedef struct qn_err {
@@ -80,32 +80,67 @@ QN_API void qn_err_place(const qn_err *err, char *buf, size_t n);
  * NUL-terminated and `len` excludes the NUL; a buffer from QN_BUF_INIT
  * (or qn_buf_init) points at a shared empty string and owns nothing until
  * the first append. The caller owns a buffer and releases it with
- * qn_buf_release. On allocation failure the process exits (issue #32
- * section 2 will make this QN_ENOMEM).
+ * qn_buf_release.
+ *
+ * Running out of memory is sticky (as git's strbuf): an append that cannot
+ * allocate sets `failed` and leaves the contents as they were, and every
+ * later append is a no-op until qn_buf_reset or qn_buf_release. So a
+ * function that builds text appends without checking and looks at
+ * `failed` once at the end; the library's functions that write into a
+ * qn_buf return QN_ENOMEM (or, the void ones, leave `failed` set for the
+ * caller to check).
  */
 typedef struct qn_buf {
     char *buf;    /* NUL-terminated contents */
     size_t len;   /* bytes used, excluding the NUL */
     size_t alloc; /* bytes allocated; 0 = buf is the shared empty string */
+    int failed;   /* 1: an append ran out of memory (see above) */
 } qn_buf;
 
 
 /* The shared empty string of unallocated buffers: never write to it. */
 QN_API extern char qn_buf_empty[];
-#define QN_BUF_INIT {qn_buf_empty, 0, 0}
+#define QN_BUF_INIT {qn_buf_empty, 0, 0, 0}
 
 
 QN_API void qn_buf_init(qn_buf *b);
 /* Free the contents; b is left as from qn_buf_init. */
 QN_API void qn_buf_release(qn_buf *b);
-/* len = 0, keeps the allocation. */
+/* len = 0 and failed = 0; keeps the allocation. */
 QN_API void qn_buf_reset(qn_buf *b);
-/* Append len bytes / a NUL-terminated string. */
+/* Append len bytes / a NUL-terminated string (sticky on failure). */
 QN_API void qn_buf_add(qn_buf *b, const void *data, size_t len);
 QN_API void qn_buf_adds(qn_buf *b, const char *s);
 /* Hand the contents to the caller (free() them); b is left empty.
- * *len_out (may be NULL) gets the length. */
+ * *len_out (may be NULL) gets the length. NULL (and b released) when
+ * the buffer failed or the empty result cannot be allocated. */
 QN_API char *qn_buf_detach(qn_buf *b, size_t *len_out);
+
+/*
+ * The allocator: every allocation of libquench goes through these three
+ * functions (the C library's malloc, calloc and realloc by default). They
+ * may count, limit or fail allocations (a test injecting failures, a game
+ * with a memory budget) but must hand out memory that the C library's
+ * free() releases: the library, and its callers (qn_buf_detach), release
+ * with free(). A failed allocation is reported as QN_ENOMEM by the public
+ * function that met it, its objects left valid; the library never exits
+ * (the layers not converted yet still do: docs/API.md "Out of memory").
+ * Call qn_set_allocator before any other libquench call, from one thread;
+ * a NULL `a` restores the default. `libs`: QN_ALLOC_JANSSON routes
+ * jansson's allocations through it too (process-wide: jansson has one
+ * allocator). SQLite's own allocations follow with qn_store_use_allocator
+ * (quench/db.h). QN_OK, or QN_EINVAL when a function is missing.
+ */
+typedef struct qn_allocator {
+    void *(*malloc_fn)(size_t size);
+    void *(*calloc_fn)(size_t n, size_t size);
+    void *(*realloc_fn)(void *p, size_t size);
+} qn_allocator;
+
+
+#define QN_ALLOC_JANSSON 1u
+
+QN_API int qn_set_allocator(const qn_allocator *a, unsigned libs, qn_err *err);
 
 /*
  * Seeds: a batch seed of up to 256 bits determines a generation run

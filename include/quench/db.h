@@ -19,6 +19,15 @@ typedef struct qn_store qn_store; /* opaque */
 /* The newest schema this build knows (the last migration). */
 QN_API int qn_store_schema_version(void);
 
+/*
+ * Route SQLite's own allocations (process-wide) through the allocator of
+ * qn_set_allocator (quench/common.h), so its budget or failure injection
+ * covers them too. Call it once, before any other SQLite call in the
+ * process (SQLite's allocator cannot change once it runs): QN_OK, or
+ * QN_ERR when SQLite is in use already.
+ */
+QN_API int qn_store_use_allocator(qn_err *err);
+
 enum qn_store_flags {
     QN_STORE_CREATE = 1 << 0,     /* create the file when missing */
     QN_STORE_READONLY = 1 << 1,   /* a reader: writes fail QN_EDB */

@@ -59,7 +59,8 @@ typedef struct qn_answer {
 } qn_answer;
 
 
-QN_API void qn_answer_init(qn_answer *a, const qn_solver *g);
+/* QN_OK, or QN_ENOMEM with *a released (qn_answer_release is a no-op). */
+QN_API int qn_answer_init(qn_answer *a, const qn_solver *g, qn_err *err);
 QN_API void qn_answer_release(qn_answer *a);
 /* Answer for `state` (n values < k): QN_OK with *a filled, whether or
  * not the state is solvable. */

@@ -1,6 +1,7 @@
 /*
  * buf.c: growable NUL-terminated buffer, plus exact decimal products.
  */
+#define QN_BUF_PUBLIC /* defines the public qn_buf_add and friends */
 #include "base/buf.h"
 
 #include <stdint.h>
@@ -8,15 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/err.h"
 #include "base/mem.h"
 
 char qn_buf_empty[1];
+static void (*on_failure)(void);
+static _Thread_local int sticky; /* see buf.h */
+
+void qn_buf_sticky(int on)
+{
+    sticky += on ? 1 : -1;
+}
+
+void qn_buf_on_failure(void (*fn)(void))
+{
+    on_failure = fn;
+}
 
 void qn_buf_init(qn_buf *b)
 {
     b->buf = qn_buf_empty;
     b->len = 0;
     b->alloc = 0;
+    b->failed = 0;
 }
 
 void qn_buf_release(qn_buf *b)
@@ -29,47 +44,69 @@ void qn_buf_release(qn_buf *b)
 void qn_buf_reset(qn_buf *b)
 {
     b->len = 0;
+    b->failed = 0;
     if (b->alloc)
         b->buf[0] = '\0';
 }
 
-void qn_buf_grow(qn_buf *b, size_t extra)
+int qn_buf_grow(qn_buf *b, size_t extra)
 {
     size_t need = b->len + extra + 1;
+    char *p;
 
-    if (need < b->len)
-        need = SIZE_MAX; /* qn_xrealloc reports out of memory */
+    if (b->failed)
+        return -1;
+    if (need <= b->len) /* overflow */
+        goto fail;
     if (need <= b->alloc)
-        return;
+        return 0;
     if (need < b->alloc * 2)
         need = b->alloc * 2;
     if (need < 64)
         need = 64;
-    if (!b->alloc) {
-        b->buf = qn_xmalloc(need);
-        b->buf[0] = '\0';
-    } else {
-        b->buf = qn_xrealloc(b->buf, need);
-    }
+    if (!(p = b->alloc ? qn_realloc(b->buf, need) : qn_malloc(need)))
+        goto fail;
+    if (!b->alloc)
+        p[0] = '\0';
+    b->buf = p;
     b->alloc = need;
+    return 0;
+fail:
+    qn_buf_fail(b);
+    return -1;
 }
 
-void qn_buf_add(qn_buf *b, const void *data, size_t len)
+void qn_buf_fail(qn_buf *b)
 {
-    qn_buf_grow(b, len);
+    if (on_failure)
+        on_failure();
+    else if (!sticky)
+        qn_mem_oom(); /* a layer not converted yet: buf.h */
+    b->failed = 1;
+}
+
+int qn_buf_check(const qn_buf *b, qn_err *err)
+{
+    return b->failed ? qn_err_nomem(err) : QN_OK;
+}
+
+void qn_buf__add(qn_buf *b, const void *data, size_t len)
+{
+    if (qn_buf_grow(b, len))
+        return;
     memcpy(b->buf + b->len, data, len);
     b->len += len;
     b->buf[b->len] = '\0';
 }
 
-void qn_buf_adds(qn_buf *b, const char *s)
+void qn_buf__adds(qn_buf *b, const char *s)
 {
-    qn_buf_add(b, s, strlen(s));
+    qn_buf__add(b, s, strlen(s));
 }
 
 void qn_buf_addc(qn_buf *b, char c)
 {
-    qn_buf_add(b, &c, 1);
+    qn_buf__add(b, &c, 1);
 }
 
 void qn_buf_vaddf(qn_buf *b, const char *fmt, va_list ap)
@@ -80,9 +117,8 @@ void qn_buf_vaddf(qn_buf *b, const char *fmt, va_list ap)
     va_copy(cp, ap);
     n = vsnprintf(NULL, 0, fmt, cp);
     va_end(cp);
-    if (n < 0)
+    if (n < 0 || qn_buf_grow(b, (size_t)n))
         return;
-    qn_buf_grow(b, (size_t)n);
     vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
     b->len += (size_t)n;
 }
@@ -96,12 +132,18 @@ void qn_buf_addf(qn_buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-char *qn_buf_detach(qn_buf *b, size_t *len_out)
+char *qn_buf__detach(qn_buf *b, size_t *len_out)
 {
     char *s;
 
     if (!b->alloc)
         qn_buf_grow(b, 0);
+    if (b->failed) {
+        qn_buf_release(b);
+        if (len_out)
+            *len_out = 0;
+        return NULL;
+    }
     s = b->buf;
     if (len_out)
         *len_out = b->len;
@@ -109,15 +151,43 @@ char *qn_buf_detach(qn_buf *b, size_t *len_out)
     return s;
 }
 
+/* The public appends: a program's own buffers are always sticky. */
+void qn_buf_add(qn_buf *b, const void *data, size_t len)
+{
+    sticky++;
+    qn_buf__add(b, data, len);
+    sticky--;
+}
+
+void qn_buf_adds(qn_buf *b, const char *s)
+{
+    sticky++;
+    qn_buf__adds(b, s);
+    sticky--;
+}
+
+char *qn_buf_detach(qn_buf *b, size_t *len_out)
+{
+    char *s;
+
+    sticky++;
+    s = qn_buf__detach(b, len_out);
+    sticky--;
+    return s;
+}
+
 /*
  * Schoolbook multiplication in base 10^9 limbs, least significant first.
  * Factors are at most 255 here, so a limb times a factor fits in 64 bits.
+ * Out of memory: b's failed flag.
  */
 void qn_buf_add_product(qn_buf *b, const unsigned *factors, size_t n)
 {
     size_t nlimb = 1, cap = 8, i, j;
-    uint32_t *limb = qn_xmalloc(cap * sizeof(*limb));
+    uint32_t *limb = qn_malloc(cap * sizeof(*limb)), *more;
 
+    if (!limb)
+        goto fail;
     limb[0] = 1;
     for (i = 0; i < n; i++) {
         uint64_t carry = 0;
@@ -129,7 +199,9 @@ void qn_buf_add_product(qn_buf *b, const unsigned *factors, size_t n)
         while (carry) {
             if (nlimb == cap) {
                 cap *= 2;
-                limb = qn_xrealloc(limb, cap * sizeof(*limb));
+                if (!(more = qn_realloc(limb, cap * sizeof(*limb))))
+                    goto fail;
+                limb = more;
             }
             limb[nlimb++] = (uint32_t)(carry % 1000000000u);
             carry /= 1000000000u;
@@ -139,4 +211,8 @@ void qn_buf_add_product(qn_buf *b, const unsigned *factors, size_t n)
     for (j = nlimb - 1; j-- > 0;)
         qn_buf_addf(b, "%09u", (unsigned)limb[j]);
     free(limb);
+    return;
+fail:
+    free(limb);
+    qn_buf_fail(b);
 }

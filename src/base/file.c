@@ -121,19 +121,29 @@ static int read_whole(FILE *f, char **out, size_t *len, size_t max, qn_err *err)
     char *buf;
     int rc = QN_OK;
 
-    buf = qn_xmalloc(cap + 1);
+    if (!(buf = qn_malloc(cap + 1))) {
+        qn_file_close(f);
+        return qn_err_nomem(err);
+    }
     /* one byte past the limit tells "exactly max" from "more" */
     while (n <= max) {
         if (n == cap) {
+            char *more;
             cap = cap > max / 2 ? max + 1 : 2 * cap;
-            buf = qn_xrealloc(buf, cap + 1);
+            if (!(more = qn_realloc(buf, cap + 1))) {
+                rc = qn_err_nomem(err);
+                break;
+            }
+            buf = more;
         }
         got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0)
             break;
     }
-    if (n <= max && ferror(f)) {
+    if (rc != QN_OK) {
+        /* out of memory, said above */
+    } else if (n <= max && ferror(f)) {
         int e = errno;
         rc = qn_err_set(err, QN_EIO, 0, 0, "read failed: %s", strerror(e));
     } else if (n > max) {

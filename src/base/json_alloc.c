@@ -1,9 +1,10 @@
 /*
- * json_alloc.c: jansson allocates through quench's policy: out of memory
- * exits 71 (mem.h). jansson itself would report a failed allocation in
- * the middle of a string as "invalid token", turning our OOM into a
- * malformed input; and its allocations join the failure-injection count
- * (QN_FAIL_ALLOC). It also says which jansson runs (version.h).
+ * json_alloc.c: jansson allocates through quench's allocator when
+ * qn_set_allocator asks for it (QN_ALLOC_JANSSON), and a failed
+ * allocation is remembered per thread (qn_json_nomem, mem.h): jansson
+ * itself reports one in the middle of a string as "invalid token", which
+ * would turn running out of memory into a malformed input. It also says
+ * which jansson runs (version.h).
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -11,18 +12,40 @@
 #include "base/mem.h"
 #include "base/version.h"
 
+static _Thread_local int js_failed;
+static int hooked; /* jansson's allocator is ours */
+
 static void *js_malloc(size_t n)
 {
-    void *p;
+    void *p = qn_malloc(n);
 
-    if (qn_mem_inject() || !(p = malloc(n)))
+    if (!p) {
+        js_failed = 1;
+        /* until validate's and export's JSON readers look at
+         * qn_json_nomem, out of memory exits there as before */
         qn_mem_oom();
+    }
     return p;
 }
 
-void qn_mem_hook_jansson(void)
+void qn_json_hook(int on)
 {
-    json_set_alloc_funcs(js_malloc, free);
+    /* leave a program's own jansson allocator alone unless asked */
+    if (on)
+        json_set_alloc_funcs(js_malloc, free);
+    else if (hooked)
+        json_set_alloc_funcs(malloc, free);
+    hooked = on;
+}
+
+void qn_json_nomem_clear(void)
+{
+    js_failed = 0;
+}
+
+int qn_json_nomem(void)
+{
+    return js_failed;
 }
 
 /* The version of the jansson linked in (not the headers built against):

@@ -246,7 +246,8 @@ void qn_json_escape(qn_buf *out, const char *s, size_t len)
     qn_buf_addc(out, '"');
     while (i < len) {
         size_t stop = len - i > ESCAPE_PIECE ? i + ESCAPE_PIECE : len;
-        qn_buf_grow(out, QN_JSON_STR_MAX(stop - i + 3));
+        if (qn_buf_grow(out, QN_JSON_STR_MAX(stop - i + 3)))
+            return;
         end = escape_part(out->buf + out->len, s, len, &i, stop);
         out->len = (size_t)(end - out->buf);
         out->buf[out->len] = '\0';

@@ -1,28 +1,87 @@
 /*
- * mem.c: allocation that never returns NULL. Out of memory ends the process
- * with a message and EX_OSERR (71); see mem.h for the failure-injection hook.
+ * mem.c: allocation through the allocator qn_set_allocator installs (the
+ * C library's by default); a failure returns NULL (mem.h).
  */
 #include "base/mem.h"
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static long fail_at = -1; /* allocation number that fails; -1 = never */
-static atomic_long nalloc; /* worker threads allocate too */
+#include "base/err.h"
 
-void qn_mem_fail_after(long n)
+static qn_allocator use = {malloc, calloc, realloc};
+
+int qn_set_allocator(const qn_allocator *a, unsigned libs, qn_err *err)
 {
-    fail_at = n;
-    atomic_store(&nalloc, 0);
+    if (a && (!a->malloc_fn || !a->calloc_fn || !a->realloc_fn))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "an allocator needs all three functions");
+    if (a)
+        use = *a;
+    else
+        use = (qn_allocator){malloc, calloc, realloc};
+    qn_json_hook((libs & QN_ALLOC_JANSSON) != 0);
+    return QN_OK;
 }
 
-long qn_mem_counted(void)
+int qn_err_nomem(qn_err *err)
 {
-    return atomic_load(&nalloc);
+    return qn_err_set(err, QN_ENOMEM, 0, 0, "out of memory");
 }
+
+void *qn_malloc(size_t size)
+{
+    return use.malloc_fn(size ? size : 1);
+}
+
+void *qn_calloc(size_t n, size_t size)
+{
+    if (n && size > SIZE_MAX / n)
+        return NULL;
+    return use.calloc_fn(n ? n : 1, size ? size : 1);
+}
+
+void *qn_realloc(void *p, size_t size)
+{
+    return use.realloc_fn(p, size ? size : 1);
+}
+
+void *qn_reallocarray(void *p, size_t n, size_t size)
+{
+    if (n && size > SIZE_MAX / n)
+        return NULL;
+    return qn_realloc(p, n * size);
+}
+
+char *qn_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *d = qn_malloc(len + 1);
+
+    if (!d)
+        return NULL;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    return d;
+}
+
+char *qn_strdup(const char *s)
+{
+    return qn_strndup(s, SIZE_MAX);
+}
+
+void *qn_memdup(const void *p, size_t size)
+{
+    void *d = qn_malloc(size);
+
+    if (d && size)
+        memcpy(d, p, size);
+    return d;
+}
+
+/* The exiting variants, until every layer returns QN_ENOMEM. */
 
 _Noreturn void qn_mem_oom(void)
 {
@@ -30,81 +89,44 @@ _Noreturn void qn_mem_oom(void)
     exit(71);
 }
 
-int qn_mem_inject(void)
+static void *must(void *p)
 {
-    if (fail_at < 0 || atomic_fetch_add(&nalloc, 1) + 1 != fail_at)
-        return 0;
-    fprintf(stderr, "quench: injected allocation failure %ld\n", fail_at);
-    return 1;
-}
-
-static void count(void)
-{
-    if (qn_mem_inject())
+    if (!p)
         qn_mem_oom();
+    return p;
 }
 
 void *qn_xmalloc(size_t size)
 {
-    void *p;
-
-    count();
-    p = malloc(size ? size : 1);
-    if (!p)
-        qn_mem_oom();
-    return p;
+    return must(qn_malloc(size));
 }
 
 void *qn_xcalloc(size_t n, size_t size)
 {
-    void *p;
-
-    count();
-    if (n && size > SIZE_MAX / n)
-        qn_mem_oom();
-    p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        qn_mem_oom();
-    return p;
+    return must(qn_calloc(n, size));
 }
 
 void *qn_xrealloc(void *p, size_t size)
 {
-    void *q;
-
-    count();
-    q = realloc(p, size ? size : 1);
-    if (!q)
-        qn_mem_oom();
-    return q;
+    return must(qn_realloc(p, size));
 }
 
 void *qn_xreallocarray(void *p, size_t n, size_t size)
 {
-    if (n && size > SIZE_MAX / n)
-        qn_mem_oom();
-    return qn_xrealloc(p, n * size);
+    return must(qn_reallocarray(p, n, size));
 }
 
 char *qn_xstrndup(const char *s, size_t n)
 {
-    size_t len = strnlen(s, n);
-    char *d = qn_xmalloc(len + 1);
-
-    memcpy(d, s, len);
-    d[len] = '\0';
-    return d;
+    return must(qn_strndup(s, n));
 }
 
 char *qn_xstrdup(const char *s)
 {
-    return qn_xstrndup(s, SIZE_MAX);
+    return must(qn_strdup(s));
 }
 
 void *qn_xmemdup(const void *p, size_t size)
 {
-    void *d = qn_xmalloc(size);
-
-    memcpy(d, p, size);
-    return d;
+    return must(qn_memdup(p, size));
 }

@@ -1,45 +1,61 @@
 /*
- * mem.h: the aborting allocator. Running out of memory is not an input
- * error: qn_xmalloc and friends print "quench: out of memory" and exit with
- * status 71 (EX_OSERR) rather than return NULL, so callers never check.
- * Typed helpers check the size multiplication for overflow.
+ * mem.h: allocation. Running out of memory is an error like any other:
+ * the qn_* allocators return NULL (a failed qn_realloc leaves p as it
+ * was) and their callers return QN_ENOMEM (qn_err_nomem) with their
+ * objects left valid; only cmd/ prints "quench: out of memory" and exits
+ * 71. Every allocation goes through the allocator qn_set_allocator
+ * installs (quench/common.h; the C library's by default), which is how
+ * cmd/ and the tests inject failures (QN_FAIL_ALLOC: cmd/cli_mem.c). The
+ * array helpers check the size multiplication for overflow (NULL).
+ *
+ * The qn_x* variants are the old policy, kept while the layers above
+ * base are converted: they print "quench: out of memory" and exit 71.
  */
 #ifndef QN_MEM_H
 #define QN_MEM_H
 
 #include <stddef.h>
 
+#include "quench/common.h"
+
+void *qn_malloc(size_t size);
+void *qn_calloc(size_t n, size_t size); /* zeroed; overflow-checked */
+void *qn_realloc(void *p, size_t size);
+void *qn_reallocarray(void *p, size_t n, size_t size); /* overflow-checked */
+char *qn_strdup(const char *s);
+char *qn_strndup(const char *s, size_t n);
+void *qn_memdup(const void *p, size_t size);
+
+/* Fill err (may be NULL) with QN_ENOMEM "out of memory"; returns
+ * QN_ENOMEM, so failing is `return qn_err_nomem(err);`. */
+int qn_err_nomem(qn_err *err);
+
+#define QN_ALLOC(type) ((type *)qn_calloc(1, sizeof(type)))
+#define QN_ALLOCN(n, type) ((type *)qn_calloc((n), sizeof(type)))
+#define QN_REALLOCN(p, n, type)                                                \
+    ((type *)qn_reallocarray((p), (n), sizeof(type)))
+
+/*
+ * jansson allocates through the same allocator once qn_set_allocator was
+ * asked to (QN_ALLOC_JANSSON). jansson reports some failed allocations as
+ * a syntax error ("invalid token" inside a long string): qn_json_nomem()
+ * tells, after a failed json_load*, whether an allocation of this thread
+ * failed since qn_json_nomem_clear(), so the caller says QN_ENOMEM, not
+ * that the input is malformed.
+ */
+void qn_json_nomem_clear(void);
+int qn_json_nomem(void);
+void qn_json_hook(int on); /* qn_set_allocator: route jansson or not */
+
+/* The exiting variants (see above). */
 void *qn_xmalloc(size_t size);
-void *qn_xcalloc(size_t n, size_t size);       /* zeroed; overflow-checked */
+void *qn_xcalloc(size_t n, size_t size);
 void *qn_xrealloc(void *p, size_t size);
-void *qn_xreallocarray(void *p, size_t n, size_t size); /* overflow-checked */
+void *qn_xreallocarray(void *p, size_t n, size_t size);
 char *qn_xstrdup(const char *s);
 char *qn_xstrndup(const char *s, size_t n);
 void *qn_xmemdup(const void *p, size_t size);
-
-/* Print "quench: out of memory" and exit with status 71. */
 _Noreturn void qn_mem_oom(void);
-
-/*
- * Allocation failure injection for tests: when QN_FAIL_ALLOC=N is set in the
- * environment, the N-th allocation (1-based, counted across threads) fails
- * as if memory ran out, and "quench: injected allocation failure N" goes to
- * stderr first, so a sweep over N knows when N is past the last allocation.
- * qn_mem_hook_sqlite() (src/store_alloc.c) routes SQLite's allocations
- * through the same count; a failure there returns NULL to SQLite, which
- * reports SQLITE_NOMEM (QN_ENOMEM, exit 71) or recovers. libyaml's own
- * allocations are not counted.
- *
- * qn_mem_hook_jansson() (src/json_alloc.c) makes jansson allocate under this
- * policy (exit 71, counted): call it once before any JSON is read, as the
- * CLI does; jansson left alone reports a failed allocation inside a string
- * as a syntax error.
- */
-void qn_mem_fail_after(long n); /* n < 0: never; resets the count */
-long qn_mem_counted(void); /* allocations counted since qn_mem_fail_after */
-int qn_mem_inject(void); /* 1 when this allocation is the one to fail */
-void qn_mem_hook_sqlite(void);  /* before any other SQLite call */
-void qn_mem_hook_jansson(void);
 
 #define QN_NEW(type) ((type *)qn_xcalloc(1, sizeof(type)))
 #define QN_NEWN(n, type) ((type *)qn_xcalloc((n), sizeof(type)))

@@ -82,8 +82,11 @@ void qn_suggest_add(qn_suggest *s, const char *word)
         qn_suggest_init(s, s->typed);
         s->best = d;
     }
-    if (d == s->best && s->n < QN_SUGGEST_MAX)
-        s->cand[s->n++] = qn_xstrdup(word);
+    /* out of memory leaves the word out: a suggestion is only a courtesy
+     * of an error message, never worth failing it */
+    if (d == s->best && s->n < QN_SUGGEST_MAX &&
+        (s->cand[s->n] = qn_strdup(word)))
+        s->n++;
 }
 
 void qn_suggest_format(const qn_suggest *s, qn_buf *out)

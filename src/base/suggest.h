@@ -35,7 +35,8 @@ void qn_suggest_init(qn_suggest *s, const char *typed);
  * Offer word (copied). It is kept when it is close to typed: at most 1
  * edit for a typed word of up to 3 bytes, 2 up to 6, else 3; or typed, 2
  * bytes or more, begins it (an abbreviation, ranked as the farthest close
- * word). Only the closest words are kept, the first QN_SUGGEST_MAX of them.
+ * word). Only the closest words are kept, the first QN_SUGGEST_MAX of them
+ * (one that cannot be copied, out of memory, is left out).
  */
 void qn_suggest_add(qn_suggest *s, const char *word);
 /* Append "; did you mean 'a'?" ("'a' or 'b'", "'a', 'b' or 'c'") to out,

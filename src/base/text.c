@@ -137,7 +137,8 @@ void qn_text_escape(qn_buf *out, const char *s)
     size_t len = strlen(s);
     char *end;
 
-    qn_buf_grow(out, QN_TEXT_ESCAPED_MAX(len));
+    if (qn_buf_grow(out, QN_TEXT_ESCAPED_MAX(len)))
+        return;
     end = qn_text_put_escaped(out->buf + out->len, s, len);
     out->len = (size_t)(end - out->buf);
     out->buf[out->len] = '\0';

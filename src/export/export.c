@@ -282,7 +282,8 @@ static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
     qn_buf_reset(tmp);
     for (;;) {
         size_t n = strcspn(s, "\t\n\r");
-        qn_buf_grow(tmp, QN_TEXT_ESCAPED_MAX(n) + 1);
+        if (qn_buf_grow(tmp, QN_TEXT_ESCAPED_MAX(n) + 1))
+            return;
         tmp->len =
             (size_t)(qn_text_put_escaped(tmp->buf + tmp->len, s, n) - tmp->buf);
         if (!s[n])

@@ -134,7 +134,8 @@ static void put_bits(qn_buf *out, size_t len, bit_fn bit, const void *ctx)
 {
     size_t d, ndigits = (len + 3) / 4;
 
-    qn_buf_grow(out, ndigits);
+    if (qn_buf_grow(out, ndigits))
+        return;
     for (d = 0; d < ndigits; d++) {
         unsigned v = 0, j;
 

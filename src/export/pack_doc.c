@@ -271,8 +271,11 @@ static int check_board(const qn_rules *r, const char *who, const char *then,
                        qn_err *err)
 {
     char board[64];
+    int gen = qn_rules_board_generates(r);
 
-    if (qn_rules_board_generates(r))
+    if (gen < 0)
+        return qn_err_nomem(err);
+    if (gen)
         return QN_OK;
     board_name(board, sizeof(board), qn_rules_layout(r));
     return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -331,6 +334,8 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
     }
     qn_pack_rule_yaml(&yaml, pr);
     rc = qn_rules_load_buf(&r, yaml.buf, yaml.len, "<rule>", err);
+    if (rc == QN_ENOMEM) /* not the document's fault */
+        goto done;
     if (rc != QN_OK) {
         char why[256];
         snprintf(why, sizeof(why), "%s", err ? err->msg : "");

@@ -26,7 +26,7 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
     for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
         rc = qn_solver_new(&games[i], doc->rules[i].rules, err);
         if (rc == QN_OK)
-            qn_answer_init(&answers[i], games[i]);
+            rc = qn_answer_init(&answers[i], games[i], err);
     }
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];

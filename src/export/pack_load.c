@@ -113,8 +113,11 @@ static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
     out->nrules = x->nrules; /* zeroed entries release cleanly */
     for (size_t i = 0; i < x->nrules; i++) {
         qn_rules *r = NULL;
-        if (qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "",
-                              err) != QN_OK) {
+        int rc = qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "",
+                                   err);
+        if (rc == QN_ENOMEM) /* not the stored rule's fault */
+            return rc;
+        if (rc != QN_OK) {
             char why[320];
             snprintf(why, sizeof(why), "%d:%d: %s", err ? err->line : 0,
                      err ? err->col : 0, err ? err->msg : "");

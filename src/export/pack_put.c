@@ -114,7 +114,8 @@ int qn_pack_put(qn_store *s, const qn_solver *g, const uint8_t *state,
     qn_answer a;
     int rc, batch = qn_store_in_batch(s);
 
-    qn_answer_init(&a, g);
+    if ((rc = qn_answer_init(&a, g, err)) != QN_OK)
+        return rc;
     qn_solver_answer(g, &a, state);
     if (a.at_goal)
         rc = qn_err_set(err, QN_EINVAL, 0, 0,

@@ -35,7 +35,8 @@ static size_t climb_moves(const genctx *c)
 
 void qn_gen__scratch_init(scratch *s, const genctx *c)
 {
-    qn_answer_init(&s->ans, c->g);
+    if (qn_answer_init(&s->ans, c->g, NULL) != QN_OK)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
     s->d = QN_NEWN((size_t)c->n + 1, uint8_t);
     s->grades = 0;
     s->refused = QN_NEWN(climb_moves(c) / 8 + 1, uint8_t);

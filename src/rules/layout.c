@@ -36,8 +36,12 @@ static int init_common(qn_layout *l, qn_layout_kind kind, int w, int h,
     l->w = w;
     l->h = h;
     l->ncells = n;
-    l->index = QN_NEWN((size_t)w * h, int);
-    l->pos = QN_NEWN((size_t)n, int);
+    l->index = QN_ALLOCN((size_t)w * h, int);
+    l->pos = QN_ALLOCN((size_t)n, int);
+    if (!l->index || !l->pos) {
+        qn_layout_release(l);
+        return qn_err_nomem(err);
+    }
     n = 0;
     for (i = 0; i < w * h; i++) {
         if (!active || active[i]) {
@@ -77,7 +81,8 @@ int qn_layout_init_hexagon(qn_layout *l, int side, qn_err *err)
                           "hexagon side must be 1..%d, got %d",
                           QN_LAYOUT_MAX_HEXAGON, side);
     d = 2 * side - 1;
-    active = QN_NEWN((size_t)d * d, uint8_t);
+    if (!(active = QN_ALLOCN((size_t)d * d, uint8_t)))
+        return qn_err_nomem(err);
     /* (q, r) = (c - (s-1), r - (s-1)); inside iff |q + r| <= s - 1. */
     for (r = 0; r < d; r++)
         for (c = 0; c < d; c++)
@@ -107,11 +112,16 @@ void qn_layout_release(qn_layout *l)
     memset(l, 0, sizeof(*l));
 }
 
-void qn_layout_copy(qn_layout *dst, const qn_layout *src)
+int qn_layout_copy(qn_layout *dst, const qn_layout *src)
 {
     *dst = *src;
-    dst->index = qn_xmemdup(src->index, (size_t)src->w * src->h * sizeof(int));
-    dst->pos = qn_xmemdup(src->pos, (size_t)src->ncells * sizeof(int));
+    dst->index = qn_memdup(src->index, (size_t)src->w * src->h * sizeof(int));
+    dst->pos = qn_memdup(src->pos, (size_t)src->ncells * sizeof(int));
+    if (!dst->index || !dst->pos) {
+        qn_layout_release(dst);
+        return QN_ENOMEM;
+    }
+    return QN_OK;
 }
 
 int qn_layout_cell(const qn_layout *l, int r, int c)
@@ -331,18 +341,20 @@ static int is_bijection(const int *p, size_t n, uint8_t *seen)
     return ok;
 }
 
-void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
-                          int **perms_out, int **point_out, size_t *n_out,
-                          int *truncated_out)
+int qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
+                         int **perms_out, int **point_out, size_t *n_out,
+                         int *truncated_out)
 {
     size_t n = (size_t)l->ncells, nkept = 0, cap = 16, ntrans, k;
-    int *perms = QN_NEWN(cap * n, int), *points = QN_NEWN(cap, int);
-    int *p = QN_NEWN(n, int), *tq = NULL, *tr = NULL;
-    uint8_t *seen = QN_NEWN(n, uint8_t);
-    int t, npoint, tx, ty, ok, txn, tyn;
+    int *perms = QN_ALLOCN(cap * n, int), *points = QN_ALLOCN(cap, int);
+    int *p = QN_ALLOCN(n, int), *tq = NULL, *tr = NULL, *more;
+    uint8_t *seen = QN_ALLOCN(n, uint8_t);
+    int t, npoint, tx, ty, ok, txn, tyn, rc = QN_OK;
     size_t i;
 
     *truncated_out = 0;
+    if (!perms || !points || !p || !seen)
+        goto nomem;
     for (i = 0; i < n; i++)
         perms[i] = (int)i;
     points[0] = 0;
@@ -357,10 +369,9 @@ void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
         txn = tyn = 1;
         *truncated_out = 1;
     }
-    if (l->kind != QN_LAYOUT_GRID) {
-        tq = QN_NEWN(n, int);
-        tr = QN_NEWN(n, int);
-    }
+    if (l->kind != QN_LAYOUT_GRID &&
+        (!(tq = QN_ALLOCN(n, int)) || !(tr = QN_ALLOCN(n, int))))
+        goto nomem;
     for (t = 0; t < npoint; t++) {
         for (ty = 0; ty < tyn; ty++) {
             for (tx = 0; tx < txn; tx++) {
@@ -376,15 +387,26 @@ void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
                 if (!ok)
                     continue;
                 if (nkept == cap) {
+                    if (!(more = QN_REALLOCN(perms, 2 * cap * n, int)))
+                        goto nomem;
+                    perms = more;
+                    if (!(more = QN_REALLOCN(points, 2 * cap, int)))
+                        goto nomem;
+                    points = more;
                     cap *= 2;
-                    perms = QN_RENEW(perms, cap * n, int);
-                    points = QN_RENEW(points, cap, int);
                 }
                 memcpy(perms + nkept * n, p, n * sizeof(int));
                 points[nkept++] = t;
             }
         }
     }
+    goto done;
+nomem:
+    free(perms);
+    free(points);
+    perms = points = NULL;
+    nkept = 0;
+    rc = QN_ENOMEM;
 done:
     free(p);
     free(seen);
@@ -396,4 +418,5 @@ done:
         *point_out = points;
     else
         free(points);
+    return rc;
 }

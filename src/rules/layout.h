@@ -79,7 +79,7 @@ int qn_layout_init_graph(qn_layout *l, int n, qn_err *err);
 /* Free the arrays and zero `l`; safe on a zeroed or released layout. */
 void qn_layout_release(qn_layout *l);
 /* Deep copy into uninitialised `dst`. */
-void qn_layout_copy(qn_layout *dst, const qn_layout *src);
+int qn_layout_copy(qn_layout *dst, const qn_layout *src); /* QN_ENOMEM */
 
 /* The cell at row r, column c, or -1 (a hole or outside the rectangle). */
 int qn_layout_cell(const qn_layout *l, int r, int c);
@@ -120,8 +120,8 @@ const char *qn_layout_kind_name(qn_layout_kind kind);
  * the identity. When more than `max_candidates` candidates would be
  * tried, translations are skipped and *truncated_out is set to 1.
  */
-void qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
-                          int **perms_out, int **point_out, size_t *n_out,
-                          int *truncated_out);
+int qn_layout_symmetries(const qn_layout *l, size_t max_candidates,
+                         int **perms_out, int **point_out, size_t *n_out,
+                         int *truncated_out); /* QN_OK or QN_ENOMEM */
 
 #endif

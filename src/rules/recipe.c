@@ -29,6 +29,7 @@ static const qn_rules_yaml_kind recipe_file = {
  * a folder (NULL, stdin, a bare file name), leave rel as it is, but for
  * "-", which the loaders read as stdin: a file named "-" is "./-". Nothing
  * is folded: the ".." of a symlinked folder is not its textual parent.
+ * NULL when out of memory.
  */
 static char *resolve(const char *path, const char *rel)
 {
@@ -37,11 +38,12 @@ static char *resolve(const char *path, const char *rel)
     char *out;
 
     if (!slash && !strcmp(rel, "-"))
-        return qn_xstrdup("./-");
+        return qn_strdup("./-");
     if (rel[0] == '/' || !slash)
-        return qn_xstrdup(rel);
+        return qn_strdup(rel);
     nd = (size_t)(slash - path) + 1;
-    out = qn_xmalloc(nd + nr + 1);
+    if (!(out = qn_malloc(nd + nr + 1)))
+        return NULL;
     memcpy(out, path, nd);
     memcpy(out + nd, rel, nr + 1);
     return out;
@@ -50,12 +52,16 @@ static char *resolve(const char *path, const char *rel)
 int qn_recipe_load_buf(qn_recipe **out, const char *text, size_t len,
                        const char *path, qn_err *err)
 {
-    qn_recipe *r = QN_NEW(qn_recipe);
+    qn_recipe *r = QN_ALLOC(qn_recipe);
     qn_rules_node *root;
     int rc;
 
     *out = NULL;
-    r->source = qn_xstrdup(path ? qn_rules__source_name(path) : "");
+    if (!r ||
+        !(r->source = qn_strdup(path ? qn_rules__source_name(path) : ""))) {
+        free(r);
+        return qn_err_nomem(err);
+    }
     rc = qn_rules__yaml_tree(&root, text, len, &recipe_file, err);
     if (rc == QN_OK)
         rc = qn_rules__recipe_from_tree(r, root, err);
@@ -66,14 +72,19 @@ int qn_recipe_load_buf(qn_recipe **out, const char *text, size_t len,
         return rc;
     }
     for (size_t i = 0; i < r->nsections; i++)
-        r->sections[i].rules_path = resolve(path, r->sections[i].rules);
-    r->text = qn_xmalloc(len + 1);
+        if (!(r->sections[i].rules_path = resolve(path, r->sections[i].rules)))
+            goto nomem;
+    if (!(r->text = qn_malloc(len + 1)))
+        goto nomem;
     memcpy(r->text, text, len);
     r->text[len] = '\0';
     r->len = len;
     qn_hash_buf_hex(r->hash, text, len);
     *out = r;
     return QN_OK;
+nomem:
+    qn_recipe_free(r);
+    return qn_err_nomem(err);
 }
 
 int qn_recipe_load(qn_recipe **out, const char *path, qn_err *err)

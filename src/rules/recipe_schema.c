@@ -161,11 +161,13 @@ static int do_tiers(section *sec, const node *n, qn_err *err)
                               "tiers has %zu names, the limit is %d (the "
                               "most a rule file grades)",
                               nt, QN_RULES_MAX_TIERS);
-    sec->tiers = QN_NEWN(nt, qn_recipe_tier);
+    if (!(sec->tiers = QN_ALLOCN(nt, qn_recipe_tier)))
+        return qn_err_nomem(err);
     for (i = 0; i < n->nkids; i += 2) {
         const node *k = n->kids[i], *v = n->kids[i + 1];
         qn_recipe_tier *t = &sec->tiers[sec->ntiers++];
-        t->name = qn_xstrndup(k->val, k->len);
+        if (!(t->name = qn_strndup(k->val, k->len)))
+            return qn_err_nomem(err);
         t->mark = k->mark;
         if (!qn_rules__is_slug(t->name, QN_RULES_MAX_NAME))
             return qn_rules__fail(err, k->mark,
@@ -311,7 +313,8 @@ static int do_sections(qn_recipe *r, const node *n, qn_err *err)
         return qn_rules__fail(err, n->mark,
                               "a recipe has %zu sections, the limit is %d",
                               n->nkids, QN_RECIPE_MAX_SECTIONS);
-    r->sections = QN_NEWN(n->nkids, section);
+    if (!(r->sections = QN_ALLOCN(n->nkids, section)))
+        return qn_err_nomem(err);
     for (size_t i = 0; i < n->nkids; i++) {
         section *sec = &r->sections[r->nsections++];
         if ((rc = do_section(sec, i, n->kids[i], err)) != QN_OK)

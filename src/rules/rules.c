@@ -122,10 +122,12 @@ static int build_tiers(qn_rules *r, const qn_rules_spec *s, qn_err *err)
                                   t->name, t->lo, t->hi, s->tiers[i - 1].name,
                                   s->tiers[i - 1].lo, s->tiers[i - 1].hi);
     }
+    if (!(r->tiers = QN_ALLOCN(s->ntiers ? s->ntiers : 1, tier)))
+        return qn_err_nomem(err);
     r->ntiers = s->ntiers;
-    r->tiers = QN_NEWN(s->ntiers ? s->ntiers : 1, tier);
     for (i = 0; i < s->ntiers; i++) {
-        r->tiers[i].name = qn_xstrdup(s->tiers[i].name);
+        if (!(r->tiers[i].name = qn_strdup(s->tiers[i].name)))
+            return qn_err_nomem(err);
         r->tiers[i].lo = (int)s->tiers[i].lo;
         r->tiers[i].hi = (int)s->tiers[i].hi;
     }
@@ -163,10 +165,12 @@ static int is_symmetric(const uint8_t *a, int n)
 int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
                    qn_err *err)
 {
-    qn_rules *r = QN_NEW(qn_rules);
+    qn_rules *r = QN_ALLOC(qn_rules);
     int rc, n = 0;
 
     *out = NULL;
+    if (!r)
+        return qn_err_nomem(err);
     /* with s->errs each step's error is kept and the next step runs,
      * unless it needs what failed: the matrix, the goal and the tiers
      * (their press counts) a board and valid colours (qn_rules__keep) */
@@ -179,8 +183,12 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
             goto fail;
     } else if (r->k >= 2 && r->k <= 255) {
         n = r->n = r->layout.ncells;
-        r->matrix = QN_NEWN((size_t)n * n, uint8_t);
-        r->goal = QN_NEWN((size_t)n, uint8_t);
+        r->matrix = QN_ALLOCN((size_t)n * n, uint8_t);
+        r->goal = QN_ALLOCN((size_t)n, uint8_t);
+        if (!r->matrix || !r->goal) {
+            rc = qn_err_nomem(err);
+            goto fail;
+        }
         if (((rc = qn_rules__build_matrix(r->matrix, &r->layout, r->k, s,
                                           err)) != QN_OK &&
              !qn_rules__keep(s, err)) ||
@@ -191,14 +199,19 @@ int qn_rules_build(qn_rules **out, const qn_rules_spec *s, const char *source,
     }
     if ((rc = qn_rules__kept(s, err)) != QN_OK)
         goto fail;
-    r->name = qn_xstrdup(s->name);
-    r->title = qn_xstrdup(s->title ? s->title : "");
-    r->description = qn_xstrdup(s->description ? s->description : "");
-    r->author = qn_xstrdup(s->author ? s->author : "");
+    r->name = qn_strdup(s->name);
+    r->title = qn_strdup(s->title ? s->title : "");
+    r->description = qn_strdup(s->description ? s->description : "");
+    r->author = qn_strdup(s->author ? s->author : "");
     r->symmetric = is_symmetric(r->matrix, n);
     build_hash(r);
-    qn_rules__find_group(&r->group, &r->layout, r->matrix, r->goal);
-    r->syminv = QN_NEWN(r->group.nsyms * (size_t)n + 1, int);
+    if (!r->name || !r->title || !r->description || !r->author ||
+        qn_rules__find_group(&r->group, &r->layout, r->matrix, r->goal) !=
+            QN_OK ||
+        !(r->syminv = QN_ALLOCN(r->group.nsyms * (size_t)n + 1, int))) {
+        rc = qn_err_nomem(err);
+        goto fail;
+    }
     for (size_t g = 0; g < r->group.nsyms; g++) {
         const int *p = r->group.syms + g * (size_t)n;
         for (int c = 0; c < n; c++)
@@ -237,13 +250,18 @@ void qn_rules_free(qn_rules *r)
 /* ------------------------------------------------------------------ */
 /* Accessors */
 
-void qn_rules__keep_text(qn_rules *r, const char *text, size_t len)
+int qn_rules__keep_text(qn_rules *r, const char *text, size_t len, qn_err *err)
 {
+    char *t = qn_malloc(len + 1);
+
+    if (!t)
+        return qn_err_nomem(err);
     free(r->text);
-    r->text = qn_xmalloc(len + 1);
+    r->text = t;
     memcpy(r->text, text, len);
     r->text[len] = '\0';
     r->text_len = len;
+    return QN_OK;
 }
 
 const char *qn_rules_text(const qn_rules *r, size_t *len_out)

@@ -112,8 +112,9 @@ typedef struct qn_rules_errs {
 } qn_rules_errs;
 
 void qn_rules_errs_release(qn_rules_errs *l); /* zeroes */
-/* Append a copy of err (only counted in `more` past QN_RULES_MAX_ERRS). */
-void qn_rules_errs_add(qn_rules_errs *l, const qn_err *err);
+/* Append a copy of err (only counted in `more` past QN_RULES_MAX_ERRS):
+ * QN_OK, or QN_ENOMEM with l unchanged. */
+int qn_rules_errs_add(qn_rules_errs *l, const qn_err *err);
 
 typedef struct qn_rules_spec {
     qn_rules_errs *errs; /* NULL: reading and building stop at the first
@@ -241,7 +242,8 @@ int qn_rules_is_symmetric(const qn_rules *r);
  * one per cell class (corner, edge, interior). A graph has no geometry:
  * any effects are its own. A rule whose 'effects' override a few cells of
  * a stencil usually is not generated; nor is one that calls a plain
- * board a torus. Costs a compile of A per try (at most three).
+ * board a torus. Costs a compile of A per try (at most three). 1 or 0;
+ * QN_ENOMEM when out of memory.
  */
 int qn_rules_board_generates(const qn_rules *r);
 

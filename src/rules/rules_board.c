@@ -145,7 +145,8 @@ static int rect_shape(uint8_t **active_out, const qn_rules_spec *s, qn_err *err)
                               QN_LAYOUT_MAX_POSITIONS);
     if (!s->mask.text)
         return QN_OK;
-    active = QN_NEWN((size_t)n, uint8_t);
+    if (!(active = QN_ALLOCN((size_t)n, uint8_t)))
+        return qn_err_nomem(err);
     rc = parse_mask(active, &s->mask, (int)s->w, (int)s->h, err);
     if (rc == QN_OK) {
         for (i = 0; i < n && !active[i]; i++)

@@ -30,24 +30,33 @@ void qn_rules_errs_release(qn_rules_errs *l)
     memset(l, 0, sizeof(*l));
 }
 
-void qn_rules_errs_add(qn_rules_errs *l, const qn_err *err)
+int qn_rules_errs_add(qn_rules_errs *l, const qn_err *err)
 {
     if (l->n == QN_RULES_MAX_ERRS) {
         l->more++;
-        return;
+        return QN_OK;
     }
     if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 8;
-        l->e = QN_RENEW(l->e, l->cap, qn_err);
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        qn_err *e = QN_REALLOCN(l->e, cap, qn_err);
+
+        if (!e)
+            return QN_ENOMEM;
+        l->e = e, l->cap = cap;
     }
     l->e[l->n++] = *err;
+    return QN_OK;
 }
 
+/* Out of memory is never kept: it ends the check like any other call. */
 int qn_rules__keep(const qn_rules_spec *s, qn_err *err)
 {
-    if (!s->errs || !err)
+    if (!s->errs || !err || err->code == QN_ENOMEM)
         return 0;
-    qn_rules_errs_add(s->errs, err);
+    if (qn_rules_errs_add(s->errs, err) != QN_OK) {
+        qn_err_nomem(err);
+        return 0;
+    }
     qn_err_clear(err);
     return 1;
 }

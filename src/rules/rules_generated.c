@@ -46,18 +46,20 @@ static int offset_add(offset_set *set, int dx, int dy, unsigned a)
     }
 }
 
-/* Whether compiling spec on r's board gives exactly r's matrix. */
+/* Whether compiling spec on r's board gives exactly r's matrix: 1, 0,
+ * or QN_ENOMEM. */
 static int gives(const qn_rules *r, const qn_rules_spec *spec)
 {
-    int n = qn_rules_ncells(r);
-    uint8_t *a = qn_xcalloc((size_t)n * (size_t)n, 1);
-    int same =
-        qn_rules__build_matrix(a, qn_rules_layout(r), qn_rules_colours(r), spec,
-                               NULL) == QN_OK &&
-        !memcmp(a, qn_rules_matrix(r), (size_t)n * (size_t)n);
+    int n = qn_rules_ncells(r), rc, same;
+    uint8_t *a = qn_calloc((size_t)n * (size_t)n, 1);
 
+    if (!a)
+        return QN_ENOMEM;
+    rc = qn_rules__build_matrix(a, qn_rules_layout(r), qn_rules_colours(r),
+                                spec, NULL);
+    same = rc == QN_OK && !memcmp(a, qn_rules_matrix(r), (size_t)n * (size_t)n);
     free(a);
-    return same;
+    return rc == QN_ENOMEM ? QN_ENOMEM : same;
 }
 
 /*
@@ -72,10 +74,12 @@ static int gives_lists(const qn_rules *r, int classes)
     const qn_layout *l = qn_rules_layout(r);
     const uint8_t *a = qn_rules_matrix(r);
     int n = l->ncells, ok = 1, rr, cc, dx, dy;
-    offset_set *set = QN_NEWN(4, offset_set);
+    offset_set *set = QN_ALLOCN(4, offset_set);
     qn_stencil_spec *st[4];
     qn_rules_spec spec;
 
+    if (!set)
+        return QN_ENOMEM;
     qn_rules_spec_init(&spec);
     spec.has_press = 1;
     st[0] = &spec.interior, st[1] = &spec.edge, st[2] = &spec.corner;
@@ -100,7 +104,8 @@ static int gives_lists(const qn_rules *r, int classes)
             st[c]->offsets = set[c].offs;
             st[c]->noffsets = set[c].n;
         }
-    ok = ok && gives(r, &spec);
+    if (ok)
+        ok = gives(r, &spec);
     free(set); /* the spec only borrowed the offsets: nothing to release */
     return ok;
 }
@@ -128,10 +133,15 @@ static int gives_rowcol(const qn_rules *r)
 int qn_rules_board_generates(const qn_rules *r)
 {
     const qn_layout *l = qn_rules_layout(r);
+    int g;
 
     if (l->kind == QN_LAYOUT_GRAPH)
         return 1;
-    return gives_lists(r, 0) ||
-           (l->kind == QN_LAYOUT_GRID && gives_rowcol(r)) ||
-           (l->kind == QN_LAYOUT_GRID && !l->wrap && gives_lists(r, 1));
+    if ((g = gives_lists(r, 0)) != 0) /* 1 or QN_ENOMEM */
+        return g;
+    if (l->kind == QN_LAYOUT_GRID && (g = gives_rowcol(r)) != 0)
+        return g;
+    if (l->kind == QN_LAYOUT_GRID && !l->wrap)
+        return gives_lists(r, 1);
+    return 0;
 }

@@ -106,10 +106,17 @@ int qn_rules_grid(qn_grid_rule *out, const qn_rules_spec *s, int w, int h,
         memset(out, 0, sizeof(*out));
         return rc;
     }
-    out->name = qn_xstrdup(s->name);
+    out->name = qn_strdup(s->name);
     out->w = (int)(w > 0 ? w : s->w);
     out->h = (int)(h > 0 ? h : s->h);
-    out->offsets = qn_xcalloc(n + 1, sizeof(int[3]));
+    out->offsets = qn_calloc(n + 1, sizeof(int[3]));
+    if (!out->name || !out->offsets) {
+        free(off);
+        free(out->name);
+        free(out->offsets);
+        memset(out, 0, sizeof(*out));
+        return qn_err_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
         out->offsets[i][0] = off[i].dx;
         out->offsets[i][1] = off[i].dy;

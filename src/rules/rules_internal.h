@@ -51,8 +51,8 @@ const char *qn_rules__source_name(const char *path);
 
 /* rules.c: keep a copy of the YAML that r was loaded from (qn_rules_text),
  * so a caller that stores the rule need not read its file twice (standard
- * input cannot be). */
-void qn_rules__keep_text(qn_rules *r, const char *text, size_t len);
+ * input cannot be). QN_OK or QN_ENOMEM (r unchanged). */
+int qn_rules__keep_text(qn_rules *r, const char *text, size_t len, qn_err *err);
 
 /* rules_board.c: the board section into *l (released by the caller). */
 int qn_rules__build_layout(qn_layout *l, const qn_rules_spec *s, qn_err *err);
@@ -95,8 +95,9 @@ typedef struct qn_rules_group {
     char name[128]; /* e.g. "D4 (order 8)" */
 } qn_rules_group;
 
-/* The cell permutations that preserve A (n * n) and the goal. */
-void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
-                          const uint8_t *a, const uint8_t *goal);
+/* The cell permutations that preserve A (n * n) and the goal: QN_OK or
+ * QN_ENOMEM (out released). */
+int qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
+                         const uint8_t *a, const uint8_t *goal);
 
 #endif

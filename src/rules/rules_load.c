@@ -24,8 +24,10 @@ int qn_rules_load_buf(qn_rules **out, const char *text, size_t len,
         rc = qn_rules_build(out, &spec, source, err);
     else
         qn_err_source(err, source ? source : "");
-    if (rc == QN_OK)
-        qn_rules__keep_text(*out, text, len);
+    if (rc == QN_OK && (rc = qn_rules__keep_text(*out, text, len, err))) {
+        qn_rules_free(*out);
+        *out = NULL;
+    }
     qn_rules_spec_release(&spec);
     return rc;
 }
@@ -144,8 +146,11 @@ int qn_rules_load_sized_all(qn_rules **dense_out, qn_grid_rule *grid_out,
             spec.h = h;
         }
         rc = qn_rules_build(dense_out, &spec, source, err);
-        if (rc == QN_OK)
-            qn_rules__keep_text(*dense_out, buf, len);
+        if (rc == QN_OK &&
+            (rc = qn_rules__keep_text(*dense_out, buf, len, err))) {
+            qn_rules_free(*dense_out);
+            *dense_out = NULL;
+        }
     }
     if (rc != QN_OK && errs && err)
         all_errors(&spec, err, source);

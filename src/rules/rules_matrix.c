@@ -304,9 +304,11 @@ int qn_rules__build_matrix(uint8_t *a, const qn_layout *l, unsigned k,
             press_column(a, l, k, &p.cs[cls], j, p.has_classes ? cls : 0,
                          s->self, p.amount);
     }
-    p.given = QN_NEWN((size_t)n, uint8_t);
-    p.emark = QN_NEWN((size_t)n, qn_mark);
-    if ((rc = apply_effects(&p, err)) == QN_OK)
+    p.given = QN_ALLOCN((size_t)n, uint8_t);
+    p.emark = QN_ALLOCN((size_t)n, qn_mark);
+    if (!p.given || !p.emark)
+        rc = qn_err_nomem(err);
+    else if ((rc = apply_effects(&p, err)) == QN_OK)
         rc = check_dead_presses(&p, err);
 done:
     for (j = 0; j < 4; j++)

@@ -220,8 +220,11 @@ int qn_rules__get_str(const node *n, const char *what, char **out, qn_err *err)
     int rc = qn_rules__want(n, N_SCALAR, what, err);
 
     if (rc == QN_OK) {
+        char *s = qn_strndup(n->val, n->len);
+        if (!s)
+            return qn_err_nomem(err);
         free(*out);
-        *out = qn_xstrndup(n->val, n->len);
+        *out = s;
     }
     return rc;
 }

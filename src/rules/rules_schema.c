@@ -49,10 +49,13 @@ static int get_text(const node *n, const char *what, qn_text_spec *t,
 
     t->mark = n->mark;
     if (n->type == N_SCALAR) {
-        t->text = qn_xstrndup(n->val, n->len);
+        if (!(t->text = qn_strndup(n->val, n->len)))
+            return qn_err_nomem(err);
         t->len = n->len;
         if (n->origins) {
-            t->origins = qn_xmemdup(n->origins, n->norigins * sizeof(qn_mark));
+            t->origins = qn_memdup(n->origins, n->norigins * sizeof(qn_mark));
+            if (!t->origins)
+                return qn_err_nomem(err);
             t->norigins = n->norigins;
         }
         return QN_OK;
@@ -64,7 +67,8 @@ static int get_text(const node *n, const char *what, qn_text_spec *t,
                               what, qn_rules__node_kind(n));
     if (n->nkids == 0)
         return qn_rules__fail(err, n->mark, "%s has no rows", what);
-    t->origins = QN_NEWN(n->nkids, qn_mark);
+    if (!(t->origins = QN_ALLOCN(n->nkids, qn_mark)))
+        return qn_err_nomem(err);
     t->norigins = n->nkids;
     for (i = 0; i < n->nkids; i++) {
         const node *k = n->kids[i];
@@ -83,12 +87,18 @@ static int get_text(const node *n, const char *what, qn_text_spec *t,
                                       what, i);
             }
         }
+        qn_buf_sticky(1); /* checked once, at the detach below */
         if (i)
             qn_buf_addc(&b, '\n');
         qn_buf_add(&b, k->val, k->len);
+        qn_buf_sticky(0);
         t->origins[i] = k->origins ? k->origins[0] : k->mark;
     }
+    qn_buf_sticky(1);
     t->text = qn_buf_detach(&b, &t->len);
+    qn_buf_sticky(0);
+    if (!t->text)
+        return qn_err_nomem(err);
     return QN_OK;
 }
 
@@ -219,7 +229,8 @@ static int do_stencil(const node *n, const char *what, qn_stencil_spec *st,
                               "%s has %zu offsets, the limit is %d", what,
                               n->nkids, QN_RULES_MAX_OFFSETS);
     st->kind = QN_STENCIL_LIST;
-    st->offsets = QN_NEWN(n->nkids ? n->nkids : 1, qn_offset);
+    if (!(st->offsets = QN_ALLOCN(n->nkids ? n->nkids : 1, qn_offset)))
+        return qn_err_nomem(err);
     for (i = 0; i < n->nkids; i++) {
         const node *o = n->kids[i];
         qn_offset *off = &st->offsets[i];
@@ -310,7 +321,8 @@ static int effect_entry(const node *k, const node *v, qn_rules_spec *s,
                               "effects of cell %ld must be a list of "
                               "[cell, amount], got %s",
                               e->cell, qn_rules__node_kind(v));
-    e->targets = QN_NEWN(v->nkids ? v->nkids : 1, qn_effect_target);
+    if (!(e->targets = QN_ALLOCN(v->nkids ? v->nkids : 1, qn_effect_target)))
+        return qn_err_nomem(err);
     for (j = 0; j < v->nkids; j++) {
         const node *t = v->kids[j];
         qn_effect_target *tg = &e->targets[j];
@@ -345,7 +357,8 @@ static int do_effects(const node *n, qn_rules_spec *s, qn_err *err)
     s->has_effects = 1;
     s->effects_mark = n->mark;
     ne = n->nkids / 2;
-    s->effects = QN_NEWN(ne ? ne : 1, qn_effect_spec);
+    if (!(s->effects = QN_ALLOCN(ne ? ne : 1, qn_effect_spec)))
+        return qn_err_nomem(err);
     return each_pair(n, s, effect_entry, err);
 }
 
@@ -366,7 +379,8 @@ static int do_grading(const node *n, qn_rules_spec *s, qn_err *err)
         return qn_rules__fail(err, n->mark,
                               "grading has %zu tiers, the limit is %d", nt,
                               QN_RULES_MAX_TIERS);
-    s->tiers = QN_NEWN(nt ? nt : 1, qn_tier_spec);
+    if (!(s->tiers = QN_ALLOCN(nt ? nt : 1, qn_tier_spec)))
+        return qn_err_nomem(err);
     return each_pair(n, s, tier_entry, err);
 }
 
@@ -377,7 +391,8 @@ static int tier_entry(const node *k, const node *v, qn_rules_spec *s,
     int rc;
 
     qn_tier_spec *t = &s->tiers[s->ntiers++];
-    t->name = qn_xstrndup(k->val, k->len);
+    if (!(t->name = qn_strndup(k->val, k->len)))
+        return qn_err_nomem(err);
     t->mark = k->mark;
     if (v->type == N_SCALAR) {
         if ((rc = qn_rules__get_int(v, "tier range", &t->lo, err)))

@@ -165,7 +165,8 @@ int qn_rules__expand(off **out, size_t *nout, const qn_stencil_spec *st,
                               "stencil '%s' is for grids; hex boards "
                               "use 'hex' or a list of [dq, dr] offsets",
                               stencil_name(st->kind));
-    o = QN_NEWN(st->noffsets + 10, off);
+    if (!(o = QN_ALLOCN(st->noffsets + 10, off)))
+        return qn_err_nomem(err);
     if (st->kind == QN_STENCIL_LIST) {
         if ((rc = list_offsets(o, &n, st, s->self, amount, k, what, err))) {
             free(o);

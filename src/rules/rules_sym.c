@@ -82,12 +82,16 @@ static size_t gcd(size_t a, size_t b)
     return a;
 }
 
-/* Order of a permutation: the lcm of its cycle lengths. */
+/* Order of a permutation: the lcm of its cycle lengths; 0 when out of
+ * memory. */
 static size_t perm_order(const int *p, int n)
 {
     size_t ord = 1, len;
     int i, j;
-    uint8_t *seen = QN_NEWN((size_t)n, uint8_t);
+    uint8_t *seen = QN_ALLOCN((size_t)n, uint8_t);
+
+    if (!seen)
+        return 0;
 
     for (i = 0; i < n; i++) {
         if (seen[i])
@@ -101,18 +105,19 @@ static size_t perm_order(const int *p, int n)
 }
 
 /* Name an abstract permutation group: cyclic, elementary abelian 2-group,
- * dihedral, or just its order. */
-static void name_group(char *out, size_t size, const int *g, size_t m, int n)
+ * dihedral, or just its order. QN_OK or QN_ENOMEM. */
+static int name_group(char *out, size_t size, const int *g, size_t m, int n)
 {
     size_t i, maxo = 1, maxi = 0, ninv = 0, o, k;
     int *pw, *nx, x;
 
     if (m == 1) {
         snprintf(out, size, "trivial");
-        return;
+        return QN_OK;
     }
     for (i = 1; i < m; i++) {
-        o = perm_order(g + i * (size_t)n, n);
+        if (!(o = perm_order(g + i * (size_t)n, n)))
+            return QN_ENOMEM;
         ninv += o == 2;
         if (o > maxo) {
             maxo = o;
@@ -121,7 +126,7 @@ static void name_group(char *out, size_t size, const int *g, size_t m, int n)
     }
     if (maxo == m) {
         snprintf(out, size, "C%zu (order %zu)", m, m);
-        return;
+        return QN_OK;
     }
     if (ninv == m - 1) {
         for (k = 0, o = m; o > 1; o /= 2)
@@ -130,15 +135,17 @@ static void name_group(char *out, size_t size, const int *g, size_t m, int n)
             snprintf(out, size, "C2 x C2 (order 4)");
         else
             snprintf(out, size, "C2^%zu (order %zu)", k, m);
-        return;
+        return QN_OK;
     }
     if (2 * maxo == m && maxo >= 3 && ninv >= maxo) {
         /* Dihedral iff everything outside the rotations <r> is an
          * involution; there are exactly maxo such elements. */
         size_t outside = 0, inv_out = 0;
-        uint8_t *inr = QN_NEWN(m, uint8_t);
-        pw = QN_NEWN((size_t)n, int);
-        nx = QN_NEWN((size_t)n, int);
+        uint8_t *inr = QN_ALLOCN(m, uint8_t);
+        pw = QN_ALLOCN((size_t)n, int);
+        nx = QN_ALLOCN((size_t)n, int);
+        if (!inr || !pw || !nx)
+            goto nomem;
         for (x = 0; x < n; x++)
             pw[x] = x;
         for (k = 0; k < maxo; k++) {
@@ -152,21 +159,31 @@ static void name_group(char *out, size_t size, const int *g, size_t m, int n)
         for (i = 0; i < m; i++)
             if (!inr[i]) {
                 outside++;
-                inv_out += perm_order(g + i * (size_t)n, n) == 2;
+                if (!(o = perm_order(g + i * (size_t)n, n)))
+                    goto nomem;
+                inv_out += o == 2;
             }
         free(inr);
         free(pw);
         free(nx);
         if (outside == maxo && inv_out == outside) {
             snprintf(out, size, "D%zu (order %zu)", maxo, m);
-            return;
+            return QN_OK;
         }
+        goto order;
+    nomem:
+        free(inr);
+        free(pw);
+        free(nx);
+        return QN_ENOMEM;
     }
+order:
     snprintf(out, size, "order %zu", m);
+    return QN_OK;
 }
 
-static void graph_syms(qn_rules_group *out, const uint8_t *a,
-                       const uint8_t *goal, int n)
+static int graph_syms(qn_rules_group *out, const uint8_t *a,
+                      const uint8_t *goal, int n)
 {
     int i, j;
     gsearch g;
@@ -178,11 +195,19 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
     if (n > GRAPH_SYM_MAX_CELLS) {
         g.gave_up = GAVE_UP_CELLS;
     } else {
-        g.p = QN_NEWN((size_t)n, int);
-        g.din = QN_NEWN((size_t)n, int);
-        g.dout = QN_NEWN((size_t)n, int);
-        g.used = QN_NEWN((size_t)n, uint8_t);
-        g.out = QN_NEWN((size_t)GRAPH_SYM_MAX_GROUP * n, int);
+        g.p = QN_ALLOCN((size_t)n, int);
+        g.din = QN_ALLOCN((size_t)n, int);
+        g.dout = QN_ALLOCN((size_t)n, int);
+        g.used = QN_ALLOCN((size_t)n, uint8_t);
+        g.out = QN_ALLOCN((size_t)GRAPH_SYM_MAX_GROUP * n, int);
+        if (!g.p || !g.din || !g.dout || !g.used || !g.out) {
+            free(g.p);
+            free(g.din);
+            free(g.dout);
+            free(g.used);
+            free(g.out);
+            return QN_ENOMEM;
+        }
         for (i = 0; i < n; i++)
             for (j = 0; j < n; j++)
                 if (a[(size_t)i * n + j]) {
@@ -197,7 +222,8 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
     }
     if (g.gave_up) {
         free(g.out);
-        out->syms = QN_NEWN((size_t)n, int);
+        if (!(out->syms = QN_ALLOCN((size_t)n, int)))
+            return QN_ENOMEM;
         for (i = 0; i < n; i++)
             out->syms[i] = i;
         out->nsyms = 1;
@@ -213,25 +239,37 @@ static void graph_syms(qn_rules_group *out, const uint8_t *a,
             snprintf(out->name, sizeof(out->name),
                      "not searched to the end (more than %ld steps)",
                      GRAPH_SYM_MAX_STEPS);
-        return;
+        return QN_OK;
     }
-    out->syms = QN_RENEW(g.out, g.nout * (size_t)n, int);
+    /* shrink to fit; where even that fails, the block is big enough */
+    if (!(out->syms = QN_REALLOCN(g.out, g.nout * (size_t)n, int)))
+        out->syms = g.out;
     out->nsyms = g.nout;
-    name_group(out->name, sizeof(out->name), out->syms, out->nsyms, n);
+    if (name_group(out->name, sizeof(out->name), out->syms, out->nsyms, n)) {
+        free(out->syms);
+        out->syms = NULL;
+        out->nsyms = 0;
+        return QN_ENOMEM;
+    }
+    return QN_OK;
 }
 
 /* A by columns, sparse: the rows of column j's nonzero entries are
- * rows[colstart[j] .. colstart[j + 1]). Both malloc'd. */
-static void column_index(int **colstart_out, int **rows_out, const uint8_t *a,
-                         int n)
+ * rows[colstart[j] .. colstart[j + 1]). Both malloc'd. QN_OK or
+ * QN_ENOMEM. */
+static int column_index(int **colstart_out, int **rows_out, const uint8_t *a,
+                        int n)
 {
-    int *colstart = QN_NEWN((size_t)n + 1, int), *rows, i, j;
+    int *colstart = QN_ALLOCN((size_t)n + 1, int), *rows, i, j;
     size_t nnz = 0;
 
     for (j = 0; j < n; j++)
         for (i = 0; i < n; i++)
             nnz += a[(size_t)i * n + j] != 0;
-    rows = QN_NEWN(nnz ? nnz : 1, int);
+    if (!colstart || !(rows = QN_ALLOCN(nnz ? nnz : 1, int))) {
+        free(colstart);
+        return QN_ENOMEM;
+    }
     nnz = 0;
     for (j = 0; j < n; j++) {
         colstart[j] = (int)nnz;
@@ -242,6 +280,7 @@ static void column_index(int **colstart_out, int **rows_out, const uint8_t *a,
     colstart[n] = (int)nnz;
     *colstart_out = colstart;
     *rows_out = rows;
+    return QN_OK;
 }
 
 /* Whether p keeps the goal and A: A[p(i)][p(j)] == A[i][j] for the nonzero
@@ -320,19 +359,22 @@ static void name_point_group(char *out, size_t size, const int *point,
  * preserve A and the goal. The test walks the nonzero entries of each
  * column (A is sparse for every stencil), so a candidate costs O(nnz).
  */
-void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
-                          const uint8_t *a, const uint8_t *goal)
+int qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
+                         const uint8_t *a, const uint8_t *goal)
 {
     int n = l->ncells, *cand, *point, trunc, *colstart, *rows;
     size_t ncand, c, nkeep = 0, budget = ((size_t)1 << 22) / (size_t)n;
 
-    if (l->kind == QN_LAYOUT_GRAPH) {
-        graph_syms(out, a, goal, n);
-        return;
+    if (l->kind == QN_LAYOUT_GRAPH)
+        return graph_syms(out, a, goal, n);
+    if (qn_layout_symmetries(l, budget < 8 ? 8 : budget, &cand, &point, &ncand,
+                             &trunc) != QN_OK)
+        return QN_ENOMEM;
+    if (column_index(&colstart, &rows, a, n) != QN_OK) {
+        free(cand);
+        free(point);
+        return QN_ENOMEM;
     }
-    qn_layout_symmetries(l, budget < 8 ? 8 : budget, &cand, &point, &ncand,
-                         &trunc);
-    column_index(&colstart, &rows, a, n);
     for (c = 0; c < ncand; c++) {
         const int *p = cand + c * (size_t)n;
         if (!preserves(p, a, goal, colstart, rows, n))
@@ -348,4 +390,5 @@ void qn_rules__find_group(qn_rules_group *out, const qn_layout *l,
     free(point);
     free(colstart);
     free(rows);
+    return QN_OK;
 }

@@ -28,13 +28,18 @@ void qn_rules__node_free(node *n)
     free(n);
 }
 
-void qn_rules__node_add(node *p, node *k)
+int qn_rules__node_add(node *p, node *k)
 {
     if (p->nkids == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 8;
-        p->kids = QN_RENEW(p->kids, p->cap, node *);
+        size_t cap = p->cap ? 2 * p->cap : 8;
+        node **kids = QN_REALLOCN(p->kids, cap, node *);
+        if (!kids)
+            return QN_ENOMEM;
+        p->kids = kids;
+        p->cap = cap;
     }
     p->kids[p->nkids++] = k;
+    return QN_OK;
 }
 
 /* Maps with more keys than this get a hash table for the duplicate check. */
@@ -80,7 +85,15 @@ const node *qn_rules__node_find_key(node *p, const node *n)
     if (2 * (nkeys + 1) > p->hcap) { /* load at most 1/2 */
         free(p->keys);
         p->hcap = p->hcap ? 2 * p->hcap : 4 * KEYS_LINEAR;
-        p->keys = QN_NEWN(p->hcap, size_t);
+        if (!(p->keys = QN_ALLOCN(p->hcap, size_t))) {
+            /* out of memory: the table is only a shortcut; look through
+             * the keys one by one until a later key can build it */
+            p->hcap = 0;
+            for (i = 0; i < p->nkids; i += 2)
+                if (same_key(p->kids[i], n))
+                    return p->kids[i];
+            return NULL;
+        }
         for (i = 0; i < p->nkids; i += 2)
             keys_put(p, i);
     }
@@ -92,11 +105,13 @@ const node *qn_rules__node_find_key(node *p, const node *n)
 }
 
 /* find_key has made room in the table for this key. */
-void qn_rules__node_add_key(node *p, node *k)
+int qn_rules__node_add_key(node *p, node *k)
 {
-    qn_rules__node_add(p, k);
+    if (qn_rules__node_add(p, k) != QN_OK)
+        return QN_ENOMEM;
     if (p->keys)
         keys_put(p, p->nkids - 1);
+    return QN_OK;
 }
 
 const char *qn_rules__node_kind(const node *n)

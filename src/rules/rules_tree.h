@@ -35,13 +35,15 @@ typedef struct qn_rules_node {
 
 /* Frees n and everything under it; NULL is a no-op. */
 void qn_rules__node_free(qn_rules_node *n);
-/* Appends kid to p's kids (p owns it from now on). */
-void qn_rules__node_add(qn_rules_node *p, qn_rules_node *kid);
+/* Appends kid to p's kids (p owns it from now on): QN_OK, or QN_ENOMEM
+ * (kid not added, still the caller's). */
+int qn_rules__node_add(qn_rules_node *p, qn_rules_node *kid);
 /* The earlier key of map p equal to key k, or NULL. */
 const qn_rules_node *qn_rules__node_find_key(qn_rules_node *p,
                                              const qn_rules_node *k);
-/* Appends key k to map p (not already there: see find_key). */
-void qn_rules__node_add_key(qn_rules_node *p, qn_rules_node *k);
+/* Appends key k to map p (not already there: see find_key); QN_OK or
+ * QN_ENOMEM as qn_rules__node_add. */
+int qn_rules__node_add_key(qn_rules_node *p, qn_rules_node *k);
 /* "a string", "a sequence" or "a mapping", for messages. */
 const char *qn_rules__node_kind(const qn_rules_node *n);
 

@@ -138,18 +138,20 @@ static int prescan(ctx *c)
     return QN_OK;
 }
 
-static void index_lines(ctx *c)
+static int index_lines(ctx *c)
 {
     size_t i, n = 1;
 
     for (i = 0; i < c->len; i++)
         n += c->buf[i] == '\n';
-    c->lines = QN_NEWN(n, size_t);
+    if (!(c->lines = QN_ALLOCN(n, size_t)))
+        return qn_err_nomem(c->err);
     c->nlines = 0;
     c->lines[c->nlines++] = 0;
     for (i = 0; i < c->len; i++)
         if (c->buf[i] == '\n')
             c->lines[c->nlines++] = i + 1;
+    return QN_OK;
 }
 
 /* Byte at 0-based line, column (characters; ASCII lines only matter). */
@@ -169,7 +171,7 @@ static int byte_at(const ctx *c, size_t line, size_t col)
  * length (no escapes, ASCII), and literal blocks ('|') without an
  * explicit indentation indicator.
  */
-static void scalar_origins(ctx *c, node *n, const yaml_event_t *ev)
+static int scalar_origins(ctx *c, node *n, const yaml_event_t *ev)
 {
     yaml_mark_t s = ev->start_mark, e = ev->end_mark;
     yaml_scalar_style_t style = ev->data.scalar.style;
@@ -181,18 +183,19 @@ static void scalar_origins(ctx *c, node *n, const yaml_event_t *ev)
         style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
         size_t q = style == YAML_PLAIN_SCALAR_STYLE ? 0 : 2;
         if (s.line != e.line || e.index - s.index != n->len + q)
-            return;
-        n->origins = QN_NEW(qn_mark);
+            return QN_OK;
+        if (!(n->origins = QN_ALLOC(qn_mark)))
+            return qn_err_nomem(c->err);
         n->norigins = 1;
         n->origins[0] = mk(s);
         n->origins[0].col += q ? 1 : 0;
-        return;
+        return QN_OK;
     }
     if (style != YAML_LITERAL_SCALAR_STYLE)
-        return;
+        return QN_OK;
     ch = byte_at(c, s.line, s.column + 1);
     if (ch >= '1' && ch <= '9')
-        return; /* explicit indentation indicator */
+        return QN_OK; /* explicit indentation indicator */
     for (i = 0; i < n->len; i++)
         nl += n->val[i] == '\n';
     /* The first non-blank content line fixes the indentation. */
@@ -205,12 +208,14 @@ static void scalar_origins(ctx *c, node *n, const yaml_event_t *ev)
             break;
         }
     }
-    n->origins = QN_NEWN(nl, qn_mark);
+    if (!(n->origins = QN_ALLOCN(nl, qn_mark)))
+        return qn_err_nomem(c->err);
     n->norigins = nl;
     for (i = 0; i < nl; i++) {
         n->origins[i].line = (int)(s.line + 2 + i);
         n->origins[i].col = (int)indent + 1;
     }
+    return QN_OK;
 }
 
 /* Parser failure -> one diagnostic. libyaml marks are 0-based. */
@@ -223,10 +228,8 @@ static int parser_error(ctx *c, const yaml_parser_t *p)
         m = offset_mark(c, p->problem_offset);
         return syn(c, m, "%s", problem);
     }
-    if (p->error == YAML_MEMORY_ERROR) {
-        fputs("quench: out of memory\n", stderr);
-        exit(71);
-    }
+    if (p->error == YAML_MEMORY_ERROR)
+        return qn_err_nomem(c->err);
     m = mk(p->problem_mark);
     if (byte_at(c, p->problem_mark.line, p->problem_mark.column) == '\t')
         return syn(c, m, "tab character in indentation (use spaces)");
@@ -305,7 +308,10 @@ static int attach(ctx *c, build *b, node *n)
             qn_rules__node_free(n);
             return rc;
         }
-        qn_rules__node_add_key(p, n);
+        if (qn_rules__node_add_key(p, n) != QN_OK) {
+            qn_rules__node_free(n);
+            return qn_err_nomem(c->err);
+        }
         return QN_OK;
     }
     if (depth == 1 && p->type == N_MAP) {
@@ -317,7 +323,10 @@ static int attach(ctx *c, build *b, node *n)
             return rc;
         }
     }
-    qn_rules__node_add(p, n);
+    if (qn_rules__node_add(p, n) != QN_OK) {
+        qn_rules__node_free(n);
+        return qn_err_nomem(c->err);
+    }
     return QN_OK;
 }
 
@@ -330,15 +339,19 @@ static int add_scalar(ctx *c, build *b, const yaml_event_t *ev)
     /* "\0" escapes would cut C strings short: refuse them. */
     if (memchr(ev->data.scalar.value, 0, ev->data.scalar.length))
         return syn(c, mk(ev->start_mark), "NUL character in a string");
-    n = QN_NEW(node);
+    if (!(n = QN_ALLOC(node)))
+        return qn_err_nomem(c->err);
     n->type = N_SCALAR;
     n->mark = mk(ev->start_mark);
     n->len = ev->data.scalar.length;
-    n->val = qn_xmemdup(ev->data.scalar.value, n->len + 1);
     n->plain = style == YAML_PLAIN_SCALAR_STYLE;
     n->quoted = style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
                 style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-    scalar_origins(c, n, ev);
+    if (!(n->val = qn_memdup(ev->data.scalar.value, n->len + 1)) ||
+        scalar_origins(c, n, ev) != QN_OK) {
+        qn_rules__node_free(n);
+        return qn_err_nomem(c->err);
+    }
     return attach(c, b, n);
 }
 
@@ -353,7 +366,8 @@ static int open_collection(ctx *c, build *b, const yaml_event_t *ev)
                    "nesting deeper than %d "
                    "levels",
                    QN_RULES_MAX_DEPTH);
-    n = QN_NEW(node);
+    if (!(n = QN_ALLOC(node)))
+        return qn_err_nomem(c->err);
     n->type = ev->type == YAML_MAPPING_START_EVENT ? N_MAP : N_SEQ;
     n->mark = mk(ev->start_mark);
     /* Attach first so the tree owns it whatever happens next. */
@@ -407,7 +421,8 @@ static int take_event(ctx *c, build *b, const yaml_event_t *ev)
 /*
  * Does the text have the kind's marker as a key of its top mapping? The
  * events from the start, under the event limit, nothing built or checked:
- * no until the stream ends, the limit passes or libyaml fails.
+ * no until the stream ends, the limit passes or libyaml fails; -1 when
+ * libyaml ran out of memory.
  */
 static int has_marker(const ctx *c)
 {
@@ -416,10 +431,8 @@ static int has_marker(const ctx *c)
     int depth = 0, map = 0, key = 0, found = 0, end = 0;
     long nevents = 0;
 
-    if (!yaml_parser_initialize(&p)) {
-        fputs("quench: out of memory\n", stderr);
-        exit(71);
-    }
+    if (!yaml_parser_initialize(&p))
+        return -1;
     yaml_parser_set_input_string(&p, (const unsigned char *)c->buf, c->len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
     while (!found && !end && ++nevents <= QN_RULES_MAX_EVENTS &&
@@ -456,6 +469,8 @@ static int has_marker(const ctx *c)
         }
         yaml_event_delete(&ev);
     }
+    if (!found && !end && p.error == YAML_MEMORY_ERROR)
+        found = -1;
     yaml_parser_delete(&p);
     return found;
 }
@@ -494,7 +509,11 @@ static int has_marker_line(const ctx *c)
  * has the marker after all; else only "not a rule file", unlocated. */
 static int unmarked(ctx *c, int rc)
 {
-    if (has_marker(c) || has_marker_line(c))
+    int has = has_marker(c);
+
+    if (has < 0)
+        return qn_err_nomem(c->err);
+    if (has || has_marker_line(c))
         return rc;
     return qn_err_set(c->err, QN_EINVAL, 0, 0, "%s", c->kind->not_marked);
 }
@@ -508,10 +527,8 @@ static int parse_tree(ctx *c, node **root_out)
 
     *root_out = NULL;
     memset(&b, 0, sizeof(b));
-    if (!yaml_parser_initialize(&p)) {
-        fputs("quench: out of memory\n", stderr);
-        exit(71);
-    }
+    if (!yaml_parser_initialize(&p))
+        return qn_err_nomem(c->err);
     yaml_parser_set_input_string(&p, (const unsigned char *)c->buf, c->len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
     while (!b.done) {
@@ -525,7 +542,7 @@ static int parse_tree(ctx *c, node **root_out)
             break;
     }
     yaml_parser_delete(&p);
-    if (rc != QN_OK && c->kind->marker && !b.marked)
+    if (rc != QN_OK && rc != QN_ENOMEM && c->kind->marker && !b.marked)
         rc = unmarked(c, rc);
     if (rc != QN_OK) {
         qn_rules__node_free(b.root);
@@ -553,7 +570,8 @@ int qn_rules__yaml_tree(node **out, const char *text, size_t len,
         c.len -= 3;
     }
     rc = prescan(&c);
-    index_lines(&c);
+    if (index_lines(&c) != QN_OK)
+        return QN_ENOMEM;
     /* a byte no rule file may hold, in a file without a 'quench:' line:
      * neither the byte nor its place is said (unmarked) */
     if (rc != QN_OK && c.at_byte && kind->marker && !has_marker_line(&c))

@@ -318,7 +318,8 @@ void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
 {
     char *end;
 
-    qn_buf_grow(out, qn_state_format_max(l));
+    if (qn_buf_grow(out, qn_state_format_max(l)))
+        return;
     end = qn_state_put(out->buf + out->len, l, cells, sep);
     out->len = (size_t)(end - out->buf);
     out->buf[out->len] = '\0';
@@ -326,8 +327,12 @@ void qn_state_format(qn_buf *out, const qn_layout *l, const uint8_t *cells,
 
 void qn_state_format_zero(qn_buf *out, const qn_layout *l)
 {
-    uint8_t *zero = QN_NEWN(l->ncells ? (size_t)l->ncells : 1, uint8_t);
+    uint8_t *zero = QN_ALLOCN(l->ncells ? (size_t)l->ncells : 1, uint8_t);
 
+    if (!zero) {
+        qn_buf_fail(out);
+        return;
+    }
     qn_state_format(out, l, zero, '/');
     free(zero);
 }

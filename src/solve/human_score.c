@@ -724,7 +724,8 @@ int qn_human_grade_state(const qn_human_grader *hg, const uint8_t *state,
     qn_answer a;
     int rc;
 
-    qn_answer_init(&a, hg->g);
+    if ((rc = qn_answer_init(&a, hg->g, err)) != QN_OK)
+        return rc;
     rc = qn_solver_answer(hg->g, &a, state);
     if (rc == QN_OK && !a.solvable)
         rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "the state has no solution");

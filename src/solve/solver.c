@@ -27,7 +27,8 @@ static int solver_new(qn_solver **out, const qn_rules *r, int repair,
     int rc, n = qn_rules_ncells(r);
 
     *out = NULL;
-    g = QN_NEW(qn_solver);
+    if (!(g = QN_ALLOC(qn_solver)))
+        return qn_err_nomem(err);
     g->rules = r;
     g->n = n;
     g->k = qn_rules_colours(r);
@@ -109,12 +110,17 @@ int qn_solver_check_exact(const qn_solver *g, qn_err *err)
     return rc;
 }
 
-void qn_answer_init(qn_answer *a, const qn_solver *g)
+int qn_answer_init(qn_answer *a, const qn_solver *g, qn_err *err)
 {
     memset(a, 0, sizeof(*a));
-    a->plan = QN_NEWN((size_t)g->n + 1, uint8_t);
-    a->repair_cell = QN_NEWN((size_t)g->n + 1, int);
-    a->repair_value = QN_NEWN((size_t)g->n + 1, uint8_t);
+    a->plan = QN_ALLOCN((size_t)g->n + 1, uint8_t);
+    a->repair_cell = QN_ALLOCN((size_t)g->n + 1, int);
+    a->repair_value = QN_ALLOCN((size_t)g->n + 1, uint8_t);
+    if (!a->plan || !a->repair_cell || !a->repair_value) {
+        qn_answer_release(a);
+        return qn_err_nomem(err);
+    }
+    return QN_OK;
 }
 
 void qn_answer_release(qn_answer *a)

@@ -56,7 +56,7 @@ uint64_t qn_solver_walk_limit(const qn_solver *g);
  */
 int qn_solver_check_exact(const qn_solver *g, qn_err *err);
 
-void qn_answer_init(qn_answer *a, const qn_solver *g);
+int qn_answer_init(qn_answer *a, const qn_solver *g, qn_err *err);
 void qn_answer_release(qn_answer *a);
 
 /*

@@ -274,7 +274,8 @@ static int open_immutable(qn_store *s, unsigned flags, qn_err *err)
                           "can write, or make it and its folder read-only "
                           "for everyone (chmod a-w)",
                           s->path);
-    uri = immutable_uri(s->path);
+    if (!(uri = immutable_uri(s->path)))
+        return qn_err_nomem(err);
     rc = connect_to(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, flags, err);
     free(uri);
     return rc;

@@ -119,7 +119,8 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
     long nf = 0;
 
     /* Decoded text never exceeds the raw text: grow once, then index. */
-    qn_buf_grow(&r->scratch, len + 1);
+    if (qn_buf_grow(&r->scratch, len + 1))
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
     r->scratch.len = len;
     for (;;) {
         const char *t = r->scratch.buf;

@@ -67,7 +67,8 @@ void qn_judge_free(qn_judge *j)
 void qn_ruling_init(qn_ruling *r, const qn_judge *j)
 {
     memset(r, 0, sizeof(*r));
-    qn_answer_init(&r->ans, j->g);
+    if (qn_answer_init(&r->ans, j->g, NULL) != QN_OK)
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
     r->canon = QN_NEWN((size_t)qn_solver_ncells(j->g) + 1, uint8_t);
     r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);

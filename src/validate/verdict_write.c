@@ -319,8 +319,9 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
 
     if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
         grade = qn_solver_grade(w->g, r->ans.mp.presses);
-    qn_buf_grow(out,
-                room(w, r, idlen, notelen, metalen, grade ? strlen(grade) : 0));
+    if (qn_buf_grow(out, room(w, r, idlen, notelen, metalen,
+                              grade ? strlen(grade) : 0)))
+        return;
     p = out->buf + out->len;
     m->start = out->len;
     if (text) {
@@ -390,8 +391,9 @@ void qn_verdict_write_duplicate(const qn_verdict_writer *w, qn_buf *out,
     const char *name = qn_verdict_name(QN_VERDICT_DUPLICATE);
     char *p;
 
-    qn_buf_grow(out, m->end - m->start + strlen(name) + 128 +
-                         QN_JSON_STR_MAX(strlen(id)));
+    if (qn_buf_grow(out, m->end - m->start + strlen(name) + 128 +
+                             QN_JSON_STR_MAX(strlen(id))))
+        return;
     p = out->buf + out->len;
     p = put(p, text + m->start, m->name - m->start);
     p = put(p, name, strlen(name));

@@ -144,7 +144,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     if (!r)
         return;
     T_EQ(qn_solver_new(&g, r, NULL), QN_OK);
-    qn_answer_init(&a, g);
+    qn_answer_init(&a, g, NULL);
     n = qn_rules_ncells(r);
     doc->rules = QN_NEWN(1, qn_pack_rule);
     doc->nrules = 1;

@@ -259,7 +259,7 @@ static void test_filters(void)
     for (uint64_t i = 0; i < s.count; i++) {
         int lit = 0;
         qn_answer a;
-        qn_answer_init(&a, g);
+        qn_answer_init(&a, g, NULL);
         qn_solver_answer(g, &a, s.states + i * 16);
         for (int c = 0; c < 16; c++)
             lit += s.states[i * 16 + c] != 0;

@@ -24,6 +24,7 @@
 #include "rules/state.h"
 #include "store/store.h"
 #include "t.h"
+#include "tfail.h"
 
 static char tmpdir[] = "/tmp/qn_store_XXXXXX";
 static qn_rules *rules;
@@ -107,7 +108,7 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
     qn_answer a;
     qn_buf b = QN_BUF_INIT;
 
-    qn_answer_init(&a, game);
+    qn_answer_init(&a, game, NULL);
     for (;;) {
         for (int j = 0; j < n; j++)
             s[j] = t_rand(&seed) & 1;
@@ -1079,11 +1080,11 @@ static int nomem_child(const char *path, long n)
 
     if (qn_store_open(&s, path, 0, NULL) != QN_OK)
         return NM_SETUP;
-    qn_mem_fail_after(n);
+    t_fail_after(n);
     rc = qn_store_run_find(s, &r, &id, &next, NULL);
-    if (qn_mem_counted() < n)
+    if (t_counted() < n)
         return NM_DONE; /* past the last allocation */
-    qn_mem_fail_after(-1);
+    t_fail_after(-1);
     if (rc == QN_ENOMEM)
         return NM_REPORTED;
     if (rc != QN_ENOTFOUND)
@@ -1154,11 +1155,11 @@ static int nomem_check_child(const char *path, long n)
 
     if (qn_store_open(&s, path, 0, NULL) != QN_OK)
         return NM_SETUP;
-    qn_mem_fail_after(n);
+    t_fail_after(n);
     rc = qn_store_check(s, NULL, &err);
-    if (qn_mem_counted() < n) /* past the last allocation: nothing failed */
+    if (t_counted() < n) /* past the last allocation: nothing failed */
         return rc == QN_OK ? NM_DONE : NM_SETUP;
-    qn_mem_fail_after(-1);
+    t_fail_after(-1);
     qn_store_close(s);
     if (rc == QN_OK)
         return NM_CLEAN; /* SQLite recovered */
@@ -1237,10 +1238,10 @@ static int nomem_merge_child(const char *unused, long n)
     if (write_empty(out) != 0 ||
         qn_store_open(&s, out, 0, NULL) != QN_OK)
         return NM_SETUP;
-    qn_mem_fail_after(n);
+    t_fail_after(n);
     rc = qn_store_merge(s, tpath("s0.db"), NULL, &err);
-    failed = qn_mem_counted() >= n;
-    qn_mem_fail_after(-1);
+    failed = t_counted() >= n;
+    t_fail_after(-1);
     v = nomem_merge_verdict(s, out, rc, &err);
     unlink(out);
     if (!failed) /* past the last allocation: must be right, ends the sweep */
@@ -1292,9 +1293,10 @@ int main(void)
 {
     char cmd[600];
 
-    /* SQLite allocates through quench's counted allocator (never failing
-     * unless a test asks): before any other SQLite call */
-    qn_mem_hook_sqlite();
+    /* SQLite allocates through the tests' counted allocator (never
+     * failing unless a test asks): before any other SQLite call */
+    t_alloc_hook();
+    qn_store_use_allocator(NULL);
 
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");

@@ -741,7 +741,8 @@ static long count_records(FILE *in, const qn_layout *l, unsigned k,
 
 static void add_repeat(qn_buf *b, char c, size_t n)
 {
-    qn_buf_grow(b, n);
+    if (qn_buf_grow(b, n))
+        return;
     memset(b->buf + b->len, c, n);
     b->len += n;
     b->buf[b->len] = '\0';
