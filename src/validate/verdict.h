@@ -43,6 +43,10 @@ typedef struct qn_ruling {
     qn_buf reason;        /* malformed/claim-mismatch: why, in words */
     int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
     int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
+    int human_level;      /* ok, claim-mismatch: the human grade
+                             (human_score.h; -1: none, e.g. presses not
+                             exact); score in thousandths */
+    int64_t human_score;
 } qn_ruling;
 
 typedef struct qn_judge qn_judge;
