@@ -247,6 +247,7 @@ typedef struct solve_opts {
     const char *id, *db;  /* --id REF: a stored puzzle (its rule too) */
     const char *color;    /* --color WHEN; NULL = auto */
     int json, all, optimal, steps, plain, has_fill;
+    int human; /* --human: with --steps, the technique in words */
     unsigned fill;
     int sw, sh; /* --size, 0 when absent */
     uint64_t limit, walk_limit;

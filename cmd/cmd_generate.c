@@ -16,6 +16,7 @@
 #include "cmd_generate.h"
 #include "base/mem.h"
 #include "base/text.h"
+#include "solve/human_score.h"
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t interrupted;
@@ -376,6 +377,7 @@ static void release(gen_cli *gc)
     free(gc->done_run.summary);
     qn_buf_release(&gc->pending);
     qn_buf_release(&gc->cell_text);
+    qn_human_grader_free(gc->human);
     free(gc->canon_key);
     qn_buf_release(&gc->buf);
     for (size_t i = 0; i < gc->tiers.n; i++)

@@ -61,6 +61,8 @@ typedef struct gen_cli {
     uint64_t stored, dups, in_batch, next_index;
     qn_buf pending;    /* records of the open batch, printed on commit */
     qn_buf cell_text;  /* scratch for state and witness text */
+    struct qn_human_grader *human; /* replays: grades stored rows that
+                                      have none (made before 0006) */
     uint8_t *canon_key;
     qn_err db_err;
     int db_failed;

@@ -14,6 +14,7 @@
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
 #include "base/text.h"
+#include "solve/human_score.h"
 #include "base/version.h"
 
 /*
@@ -211,6 +212,12 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     sp.provenance = QN_STORE_GENERATE;
     sp.run_id = gc->run_id;
     sp.uid = p->uid;
+    if (p->human_level >= 0) {
+        sp.human_graded = 1;
+        sp.human_level = p->human_level;
+        sp.human_score = p->human_score;
+        sp.human_model = p->human_model_version;
+    }
     gc->next_index = p->index + 1;
     rc = qn_store_put_puzzle(gc->store, &sp, &id, &is_new, &gc->db_err);
     /* is_new 2: stored (and added, in the same transaction) by this run
@@ -249,6 +256,31 @@ typedef struct stored_print {
     qn_err err;
 } stored_print;
 
+/* The row's human grade as the run made it; a row stored before the
+ * grade existed (migration 0006) is graded now, as the run would have. */
+static void stored_human(gen_cli *gc, const qn_store_row *row,
+                         qn_gen_puzzle *p)
+{
+    qn_human_grade gr;
+    qn_human_model m;
+
+    p->human_level = row->human_level;
+    p->human_score = row->human_score;
+    p->human_model_version = row->human_model;
+    if (row->human_level >= 0)
+        return;
+    qn_human_model_default(&m);
+    if (!gc->human && qn_human_grader_new(&gc->human, gc->g, NULL) != QN_OK)
+        gc->human = NULL;
+    if (gc->human && qn_human_grade_of(gc->human, p->state, p->plan,
+                                       p->presses, p->noptimal, &gr,
+                                       NULL) == QN_OK) {
+        p->human_level = gr.level;
+        p->human_score = qn_human_score_milli(&m, &gr);
+        p->human_model_version = m.version;
+    }
+}
+
 static int print_row(void *ctx, const qn_store_row *row)
 {
     stored_print *sp = ctx;
@@ -276,6 +308,7 @@ static int print_row(void *ctx, const qn_store_row *row)
                           : qn_solver_grade(gc->g, p.presses);
     p.uid = row->uid;
     qn_puzzle_id_hex(p.id, row->uid);
+    stored_human(gc, row, &p);
     qn_buf_reset(&gc->cell_text);
     cmd_generate_format_puzzle(gc, &p, &gc->cell_text);
     p.text = gc->cell_text.buf;

@@ -41,7 +41,7 @@ static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
     return w;
 }
 
-/* ,"human_level":"chase","human_level_number":1,"human_score":4.125
+/* ,"human_level":"chase","human_level_number":1,"human_score":4125
  * (nulls when the level is not decided). */
 static char *put_human(char *w, const qn_gen_puzzle *p)
 {
@@ -53,7 +53,11 @@ static char *put_human(char *w, const qn_gen_puzzle *p)
     w = put_str(w, "\",\"human_level_number\":");
     *w++ = (char)('0' + p->human_level);
     w = put_str(w, ",\"human_score\":");
-    return qn_json_put_milli(w, p->human_score);
+    if (p->human_score < 0) /* a calibrated model may predict below 1 s */
+        *w++ = '-';
+    return qn_json_put_u64(w, p->human_score < 0
+                                  ? (uint64_t)0 - (uint64_t)p->human_score
+                                  : (uint64_t)p->human_score);
 }
 
 /* The tier's name as a JSON value, escaped once in
@@ -103,7 +107,7 @@ static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
         qn_jsonw_str(&w, qn_human_level_name(p->human_level));
         qn_jsonw_key(&w, "human_level_number");
         qn_jsonw_int(&w, p->human_level);
-        qn_jsonw_key(&w, "human_score"), qn_jsonw_milli(&w, p->human_score);
+        qn_jsonw_key(&w, "human_score"), qn_jsonw_int(&w, p->human_score);
     } else {
         qn_jsonw_null(&w);
         qn_jsonw_key(&w, "human_level_number"), qn_jsonw_null(&w);

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "export/export.h"
 #include "base/jsonw.h"
+#include "solve/human.h"
 #include "base/mem.h"
 #include "rules/puzzle_id.h"
 #include "store/store.h"
@@ -257,6 +258,7 @@ static void json_text(qn_jsonw *w, const char *key, const char *v)
     qn_jsonw_str(w, v ? v : "");
 }
 
+
 /* "    3  2f8a834424156cc2  classic-3x3      2 presses  easy     011/000/011",
  * then where a validated submission came from. */
 static void show_row_text(pack_cmd *pc, const qn_store_row *r)
@@ -280,6 +282,13 @@ static void show_row_text(pack_cmd *pc, const qn_store_row *r)
                 (unsigned long long)r->min_presses,
                 qn_plural(r->min_presses, "press", "presses"), grade.buf);
     show_field(&pc->out, "", r->state);
+    if (r->human_level >= 0) { /* "       human table (2) 7.680, model 1" */
+        char score[32];
+        *qn_json_put_milli(score, r->human_score) = '\0';
+        qn_buf_addf(&pc->out, "       human %s (%d) %s, model %d\n",
+                    qn_human_level_name(r->human_level), r->human_level,
+                    score, r->human_model);
+    }
     if (r->submission || r->source) {
         qn_buf_adds(&pc->out, "       submitted as ");
         qn_text_escape(&pc->out, r->submission ? r->submission : "-");
@@ -326,6 +335,7 @@ static int show_row(void *ctx, const qn_store_row *r)
     json_text(w, "meta", r->meta);
     qn_jsonw_key(w, "slot"), qn_jsonw_int(w, r->slot);
     qn_jsonw_key(w, "section"), qn_jsonw_str(w, r->section);
+    qn_export_json_human(w, r->human_level, r->human_score, r->human_model);
     qn_jsonw_end(w);
     return 0;
 }

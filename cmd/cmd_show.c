@@ -12,7 +12,8 @@
 
 #include "cmd.h"
 #include "export/export.h"
-#include "solve/human.h"
+#include "base/jsonw.h"
+#include "solve/human_score.h"
 #include "base/mem.h"
 #include "rules/puzzle_id.h"
 #include "store/store.h"
@@ -160,32 +161,40 @@ static void add_heading(qn_buf *out, uint64_t uid, uint64_t presses,
     qn_buf_addc(out, '\n');
 }
 
-/* "human level: chase (1), from the top": the state's rung on the
- * technique ladder (human.h, docs/GENERATE.md "The human ladder"). */
+/* "human level: chase (1), from the top" and "human score: 4.120
+ * (model 1)": the state's rung on the technique ladder and its score
+ * (docs/GENERATE.md "The human ladder", "The human score"). */
 static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
 {
     qn_err err = QN_ERR_INIT;
     qn_solver *g = NULL;
-    qn_human *h = NULL;
-    int level, side, rc = qn_solver_new(&g, r, &err);
+    qn_human_grader *hg = NULL;
+    qn_human_grade gr;
+    qn_human_model m;
+    int rc = qn_solver_new(&g, r, &err);
 
     if (rc == QN_OK)
-        rc = qn_human_new(&h, g, &err);
+        rc = qn_human_grader_new(&hg, g, &err);
     if (rc == QN_OK)
-        rc = qn_human_level(h, cells, &level, &side, &err);
+        rc = qn_human_grade_state(hg, cells, &gr, &err);
     qn_buf_adds(out, "human level: ");
     if (rc == QN_OK) {
-        qn_buf_addf(out, "%s (%d)", qn_human_level_name(level), level);
-        if (side >= 0)
+        char score[32];
+        qn_buf_addf(out, "%s (%d)", qn_human_level_name(gr.level), gr.level);
+        if (gr.side >= 0)
             qn_buf_addf(out, ", from the %s",
-                        qn_human_side_name(h, (size_t)side));
+                        qn_human_side_name(qn_human_grader_human(hg),
+                                           (size_t)gr.side));
+        qn_human_model_default(&m);
+        *qn_json_put_milli(score, qn_human_score_milli(&m, &gr)) = '\0';
+        qn_buf_addf(out, "\nhuman score: %s (model %d)", score, m.version);
     } else if (rc == QN_EUNSOLVABLE) {
         qn_buf_adds(out, "none (the state is unsolvable)");
     } else {
         qn_buf_addf(out, "not decided (%s)", err.msg);
     }
     qn_buf_addc(out, '\n');
-    qn_human_free(h);
+    qn_human_grader_free(hg);
     qn_solver_free(g);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solve/human_score.h"
 #include "cmd.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
@@ -259,6 +260,40 @@ static int load(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
 }
 
 
+/* --steps --human: the technique in words, as text lines or the JSON
+ * key "technique" (one string a line). */
+static int human_steps(const cli_ctx *ctx, const qn_solver *g,
+                       const uint8_t *cells, qn_buf *out, qn_jsonw *w)
+{
+    qn_human_grader *hg = NULL;
+    qn_err err = QN_ERR_INIT;
+    qn_buf text = QN_BUF_INIT;
+    int rc = qn_human_grader_new(&hg, g, &err);
+
+    if (rc == QN_OK)
+        rc = qn_human_narrate(hg, cells, &text, &err);
+    qn_human_grader_free(hg);
+    if (rc != QN_OK) {
+        qn_buf_release(&text);
+        return cli_report(ctx, &err);
+    }
+    if (w) {
+        qn_jsonw_key(w, "technique");
+        qn_jsonw_arr(w);
+        for (size_t at = 0; at < text.len;) {
+            const char *nl = memchr(text.buf + at, '\n', text.len - at);
+            size_t end = nl ? (size_t)(nl - text.buf) : text.len;
+            qn_jsonw_strn(w, text.buf + at, end - at);
+            at = end + 1;
+        }
+        qn_jsonw_end(w);
+    } else {
+        qn_buf_add(out, text.buf, text.len);
+    }
+    qn_buf_release(&text);
+    return QN_EXIT_OK;
+}
+
 /* What the report adds on request: the solutions (--all, --optimal) and
  * the plan played (--steps), drawn in colour where the report goes to a
  * terminal that shows it (-o - sends the report to stderr). */
@@ -275,6 +310,8 @@ static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
         return st;
     if (!o->steps)
         return QN_EXIT_OK;
+    if (o->human && (st = human_steps(ctx, g, cells, out, w)) != QN_EXIT_OK)
+        return st;
     if (!w && (colour = cmd_colour_for(o->output && !strcmp(o->output, "-")
                                            ? stderr
                                            : stdout,

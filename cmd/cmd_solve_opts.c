@@ -15,7 +15,7 @@
 
 const char cmd_solve_usage[] =
     "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
-    "                    [--all | --optimal [--limit N]] [--steps]\n"
+    "                    [--all | --optimal [--limit N]] [--steps [--human]]\n"
     "                    [--color WHEN] [--size WxH] [-o FILE [--plain]]\n"
     "       quench solve --id ID [--db DB] [--json] [--all | --optimal\n"
     "                    [--limit N]] [--steps] [--color WHEN]\n"
@@ -43,6 +43,9 @@ const char cmd_solve_usage[] =
     "                 first, at most --limit N (1..65536, default 100), and\n"
     "                 say how many more there are\n"
     "  --optimal      the same for the optimal plans only\n"
+    "  --human        with --steps: first the technique of the state's\n"
+    "                 human level in words (the rows a chase clears, the\n"
+    "                 table pattern; docs/GENERATE.md)\n"
     "  --steps        play the plan one press at a time: the board after\n"
     "                 each press, the last one the goal; in colour as\n"
     "                 `quench show` draws (--color auto|always|never)\n"
@@ -99,6 +102,7 @@ static const struct option opts[] = {
     {"db", required_argument, NULL, 'd'},
     {"optimal", no_argument, NULL, 'O'},
     {"steps", no_argument, NULL, 'S'},
+    {"human", no_argument, NULL, 'H'},
     {"color", required_argument, NULL, 'c'},
     {"colour", required_argument, NULL, 'c'},
     {NULL, 0, NULL, 0}};
@@ -165,6 +169,9 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         case 'S':
             o->steps = 1;
             break;
+        case 'H':
+            o->human = 1;
+            break;
         case 'c':
             if (qn_term_parse_when(optarg, &when))
                 return cli_usage_error("solve: --color needs auto, always or "
@@ -194,6 +201,8 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
                               "the optimal ones: give one");
     if (limit_given && !o->all && !o->optimal)
         return cli_usage_error("solve: --limit is for --all or --optimal");
+    if (o->human && !o->steps)
+        return cli_usage_error("solve: --human goes with --steps");
     if (o->id)
         return optind < argc || o->state || o->has_fill || o->sw
                    ? cli_usage_error("solve: --id names the puzzle and its "

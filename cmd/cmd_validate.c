@@ -285,6 +285,12 @@ static int against_store(vrun *vr, const qn_verdict_item *it)
     sp.submission = s->has_id ? s->id : NULL;
     sp.source = vr->text.buf + source_at;
     sp.meta = s->meta;
+    if (it->human_level >= 0) {
+        sp.human_graded = 1;
+        sp.human_level = it->human_level;
+        sp.human_score = it->human_score;
+        sp.human_model = it->human_model_version;
+    }
     rc = qn_store_put_puzzle(vr->store, &sp, &id, &is_new, &vr->db_err);
     if (rc == QN_OK && !is_new)
         qn_verdict_stream_stored(vr->vs, it->puzzle_id);

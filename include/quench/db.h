@@ -154,6 +154,11 @@ typedef struct qn_store_row {
     const char *submission; /* NULL unless from validate --into */
     const char *source;
     const char *meta;
+    int human_level;       /* the technique ladder's rung 0..3; -1 when
+                              not graded (stored before migration 0006,
+                              or not decided): score and model are then 0 */
+    int64_t human_score;   /* the human score in thousandths */
+    int human_model;       /* the human score model's version */
 } qn_store_row;
 
 

@@ -135,6 +135,12 @@ typedef struct qn_verdict_item {
      * attain it, and the smallest such solution (ncells) */
     uint64_t presses, noptimal;
     const uint8_t *plan;
+    /* ok and claim-mismatch: the human grade (docs/GENERATE.md "The
+     * human score"): level 0..3 (-1: none), score in thousandths, and
+     * the model's version */
+    int human_level;
+    int64_t human_score;
+    int human_model_version;
 } qn_verdict_item;
 
 

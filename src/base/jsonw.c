@@ -268,11 +268,3 @@ char *qn_json_put_milli(char *dst, int64_t v)
     *dst++ = (char)('0' + u % 10);
     return dst;
 }
-
-void qn_jsonw_milli(qn_jsonw *w, int64_t v)
-{
-    char tmp[32];
-
-    *qn_json_put_milli(tmp, v) = '\0';
-    qn_jsonw_raw(w, tmp);
-}

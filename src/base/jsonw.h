@@ -41,10 +41,9 @@ void qn_jsonw_null(qn_jsonw *w);
 /* A pre-formatted JSON value (e.g. a decimal integer of any size). */
 void qn_jsonw_raw(qn_jsonw *w, const char *json);
 
-/* v thousandths as a decimal with three places ("4.125", "-0.250"): a
- * human score (human_score.h); put writes at dst (room for 26 bytes) and
- * returns the end (no NUL). */
-void qn_jsonw_milli(qn_jsonw *w, int64_t v);
+/* v thousandths as a decimal with three places ("4.125", "-0.250"), as
+ * text outputs show a human score (human_score.h): written at dst (room
+ * for 26 bytes); returns the end (no NUL). */
 char *qn_json_put_milli(char *dst, int64_t v);
 
 /* Write v's decimal digits at dst (room for 20) and return the end. */

@@ -62,6 +62,9 @@ static int take(void *ctx, const qn_gen_puzzle *p)
     cp->index = p->index;
     cp->presses = p->presses;
     cp->noptimal = p->noptimal;
+    cp->human_level = p->human_level;
+    cp->human_score = p->human_score;
+    cp->human_model = p->human_model_version;
     cp->uid = p->uid;
     cp->state = qn_xmalloc(2 * n);
     memcpy(cp->state, p->state, n);
@@ -154,6 +157,12 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
     sp.stream_index = (int64_t)cp->index;
     sp.provenance = QN_STORE_GENERATE;
     sp.uid = cp->uid;
+    if (cp->human_level >= 0) {
+        sp.human_graded = 1;
+        sp.human_level = cp->human_level;
+        sp.human_score = cp->human_score;
+        sp.human_model = cp->human_model;
+    }
     rc = qn_store_put_puzzle(s, &sp, id, NULL, err);
     qn_buf_release(&text);
     free(canon);

@@ -48,6 +48,9 @@ typedef struct campaign_puzzle {
     uint64_t presses, noptimal, uid;
     uint8_t *state;         /* then the plan, n bytes each */
     char *grade;            /* NULL when ungraded */
+    int human_level;        /* as qn_gen_puzzle's (-1: none) */
+    int64_t human_score;
+    int human_model;
 } campaign_puzzle;
 
 struct qn_campaign {

@@ -19,6 +19,7 @@
 #include "rules/state.h"
 #include "export/svg.h"
 #include "base/text.h"
+#include "solve/human.h"
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -176,6 +177,23 @@ void qn_export__json_puzzle(qn_jsonw *w, const qn_pack_doc *doc,
     if (p->slot > 0)
         qn_jsonw_key(w, "slot"), qn_jsonw_int(w, p->slot);
     qn_jsonw_key(w, "section"), qn_jsonw_str(w, p->section ? p->section : "");
+    qn_export_json_human(w, p->human_level, p->human_score, p->human_model);
+}
+
+void qn_export_json_human(qn_jsonw *w, int level, int64_t score, int model)
+{
+    qn_jsonw_key(w, "human_level");
+    if (model < 1) {
+        qn_jsonw_null(w);
+        qn_jsonw_key(w, "human_level_number"), qn_jsonw_null(w);
+        qn_jsonw_key(w, "human_score"), qn_jsonw_null(w);
+        qn_jsonw_key(w, "human_model_version"), qn_jsonw_null(w);
+        return;
+    }
+    qn_jsonw_str(w, qn_human_level_name(level));
+    qn_jsonw_key(w, "human_level_number"), qn_jsonw_int(w, level);
+    qn_jsonw_key(w, "human_score"), qn_jsonw_int(w, score);
+    qn_jsonw_key(w, "human_model_version"), qn_jsonw_int(w, model);
 }
 
 static void write_json(qn_buf *out, const qn_pack_doc *doc)
@@ -319,6 +337,18 @@ static void csv_row_place(qn_buf *out, qn_buf *tmp, const qn_pack_doc *doc,
  * (not its cells), with the pack's version on every row so that each row
  * stands alone; state and solution in the state text format.
  */
+/* ,LEVEL,SCORE,MODEL: "table", 7680 (thousandths), 1; three empty
+ * fields when not graded. */
+static void csv_human(qn_buf *out, const qn_pack_puzzle *p)
+{
+    if (p->human_model < 1) {
+        qn_buf_adds(out, ",,,");
+        return;
+    }
+    qn_buf_addf(out, ",%s,%lld,%d", qn_human_level_name(p->human_level),
+                (long long)p->human_score, p->human_model);
+}
+
 static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 {
     qn_buf text = QN_BUF_INIT;
@@ -326,7 +356,8 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
 
     qn_buf_adds(out, "id,position,state,min_presses,optimal_solutions,"
                      "solution,grade,seed,pack_version,submission,source,"
-                     "meta,slot,section,rule,rule_name\r\n");
+                     "meta,slot,section,rule,rule_name,human_level,"
+                     "human_score,human_model_version\r\n");
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const qn_layout *l = qn_rules_layout(doc->rules[p->rule].rules);
@@ -352,6 +383,7 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         qn_buf_addc(out, ',');
         csv_json(out, &text, p->meta);
         csv_row_place(out, &text, doc, p);
+        csv_human(out, p);
         qn_buf_adds(out, "\r\n");
     }
     qn_buf_release(&text);

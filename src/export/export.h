@@ -110,6 +110,11 @@ typedef struct qn_pack_puzzle {
     char *meta;          /* the submission's other fields: a JSON object */
     int64_t slot;        /* its level slot in the pack; 0: none given */
     char *section;       /* its recipe section; "" when none */
+    int human_level;     /* the human grade (docs/GENERATE.md "The human
+                            score"): level 0..3 */
+    int64_t human_score; /* thousandths */
+    int human_model;     /* the model's version; 0: not graded (a zeroed
+                            puzzle has no grade) */
 } qn_pack_puzzle;
 
 typedef struct qn_pack_doc {
@@ -123,6 +128,13 @@ typedef struct qn_pack_doc {
     qn_pack_puzzle *puzzles;
     size_t npuzzles;
 } qn_pack_doc;
+
+/* A puzzle's human grade as the exports write it: keys human_level,
+ * human_level_number, human_score (thousandths) and human_model_version,
+ * all null when model < 1 (not graded). */
+struct qn_jsonw;
+void qn_export_json_human(struct qn_jsonw *w, int level, int64_t score,
+                          int model);
 
 /* Release everything a document owns and zero it; safe on a zeroed doc. */
 void qn_pack_doc_release(qn_pack_doc *doc);

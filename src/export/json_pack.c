@@ -25,6 +25,7 @@
 #include "json_get.h"
 #include "generate/distrib.h"
 #include "base/mem.h"
+#include "solve/human.h"
 #include "rules/puzzle_id.h"
 #include "base/rng.h"
 #include "store/store.h"
@@ -89,7 +90,8 @@ static const char *const puzzle_keys[] = {
     "solution", "grade",       "grader_version",
     "seed",     "index",       "submission",
     "source",   "meta",        "slot",
-    "section",  NULL};
+    "section",  "human_level", "human_level_number",
+    "human_score", "human_model_version", NULL};
 
 /*
  * Format 1 numbers puzzles 1, 2, ... by position in "id". Format 2 names
@@ -225,6 +227,61 @@ static int parse_slot(qn_pack_puzzle *p, json_t *jp, qn_err *err,
     return QN_OK;
 }
 
+/*
+ * The human grade (docs/EXPORT.md): absent or null together (not
+ * graded), or a level name, its number when given, a score in
+ * thousandths (an integer of at most 10^12 in absolute value) and a
+ * model version >= 1. Checked by qn_pack_doc_verify.
+ */
+#define QN_HUMAN_SCORE_MAX 1000000000000LL
+static int parse_human(qn_pack_puzzle *p, json_t *jp, qn_err *err,
+                       const qn_export__where *at)
+{
+    json_t *jl = json_object_get(jp, "human_level");
+    json_t *js = json_object_get(jp, "human_score");
+    json_t *jn = json_object_get(jp, "human_level_number");
+    json_t *jm = json_object_get(jp, "human_model_version");
+    long long x;
+    int rc;
+
+    p->human_level = -1;
+    p->human_score = 0;
+    p->human_model = 0;
+    if (!jl || json_is_null(jl)) {
+        if ((js && !json_is_null(js)) || (jn && !json_is_null(jn)) ||
+            (jm && !json_is_null(jm)))
+            return qn_export__jbad(err, at,
+                                   "'human_level' is null but the human "
+                                   "score, number or model is not");
+        return QN_OK;
+    }
+    if (!json_is_string(jl) ||
+        (p->human_level = qn_human_level_parse(json_string_value(jl))) < 0)
+        return qn_export__jbad(err, at,
+                               "'human_level' must be \"spot\", \"chase\", "
+                               "\"table\", \"global\" or null");
+    if (jn && !(json_is_integer(jn) &&
+                json_integer_value(jn) == p->human_level))
+        return qn_export__jbad(err, at,
+                               "'human_level_number' must be %d, the number "
+                               "of '%s'",
+                               p->human_level,
+                               qn_human_level_name(p->human_level));
+    if (!js)
+        return qn_export__jbad(err, at,
+                               "'human_score' is missing: 'human_level' is "
+                               "given");
+    if ((rc = qn_export__jint(jp, "human_score", -QN_HUMAN_SCORE_MAX,
+                              QN_HUMAN_SCORE_MAX, &x, err, at)))
+        return rc;
+    p->human_score = x;
+    if ((rc = qn_export__jint(jp, "human_model_version", 1, INT32_MAX, &x, err,
+                              at)))
+        return rc;
+    p->human_model = (int)x;
+    return QN_OK;
+}
+
 typedef struct slot_at {
     int64_t slot;
     size_t i;
@@ -326,13 +383,15 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc, json_t *jp,
         (rc = qn_export__jstr(jp, "grader_version", &p->grader, err, &at)) ||
         (rc = qn_export__jstr(jp, "seed", &p->seed, err, &at)))
         return rc;
+    p->human_level = -1;
     if (format == 1) {
         p->submission = qn_xstrdup("");
         p->source = qn_xstrdup("");
         p->meta = qn_xstrdup("");
         p->section = qn_xstrdup("");
     } else if ((rc = parse_provenance(p, jp, err, &at)) ||
-               (rc = parse_slot(p, jp, err, &at))) {
+               (rc = parse_slot(p, jp, err, &at)) ||
+               (rc = parse_human(p, jp, err, &at))) {
         return rc;
     }
     return check_record(p, pr, err, &at);

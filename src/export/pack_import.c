@@ -13,12 +13,53 @@
 #include "rules/canon.h"
 #include "base/mem.h"
 #include "rules/puzzle_id.h"
+#include "solve/human_score.h"
 #include "solve/solver.h"
 #include "rules/state.h"
 #include "base/text.h"
 
+/*
+ * A puzzle's human grade against quench's: the level always, the score
+ * when it names the model quench has (another model's score is kept as
+ * it is). *hg is the rule's grader, built on first use.
+ */
+static int check_human(const qn_solver *g, qn_human_grader **hg,
+                       const qn_pack_puzzle *p, const qn_answer *a,
+                       const char *id, qn_err *err)
+{
+    qn_human_grade gr;
+    qn_human_model m;
+    int64_t score;
+
+    if (!*hg && qn_human_grader_new(hg, g, err) != QN_OK)
+        return QN_EINVAL;
+    if (qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses,
+                          a->mp.noptimal, &gr, err) != QN_OK)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "%s: human_level is %s, but quench gives the "
+                          "state none (more than %d optimal plans)",
+                          id, qn_human_level_name(p->human_level),
+                          QN_HUMAN_MAX_PLANS);
+    if (gr.level != p->human_level)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "%s: human_level is %s, quench computes %s", id,
+                          qn_human_level_name(p->human_level),
+                          qn_human_level_name(gr.level));
+    qn_human_model_default(&m);
+    score = qn_human_score_milli(&m, &gr);
+    if (p->human_model == m.version && score != p->human_score)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "%s: human_score is %lld/1000, model %d computes "
+                          "%lld/1000",
+                          id, (long long)p->human_score, m.version,
+                          (long long)score);
+    return QN_OK;
+}
+
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {
+    qn_human_grader **humans =
+        QN_NEWN(doc->nrules ? doc->nrules : 1, qn_human_grader *);
     qn_solver **games = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
     qn_answer *answers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_answer);
     int rc = QN_OK;
@@ -72,7 +113,12 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
                             "%llu",
                             id, (unsigned long long)p->noptimal,
                             (unsigned long long)a->mp.noptimal);
+        else if (p->human_model >= 1)
+            rc = check_human(g, &humans[p->rule], p, a, id, err);
     }
+    for (size_t i = 0; i < doc->nrules; i++)
+        qn_human_grader_free(humans[i]);
+    free(humans);
     for (size_t i = 0; i < doc->nrules; i++)
         if (games[i]) {
             qn_answer_release(&answers[i]);
@@ -90,6 +136,8 @@ typedef struct importer {
     int64_t *rule_ids; /* the stored id of each of doc's rules */
     int64_t pack_id;
     uint8_t *canon, *key; /* scratch for canonical keys, kept across puzzles */
+    qn_solver **games;    /* per rule, built for the first puzzle without a */
+    qn_human_grader **hg; /* human grade, which import grades */
 } importer;
 
 /* Store the document's rules (as rebuilt YAML) and note their ids. */
@@ -171,6 +219,34 @@ static int keep_version(importer *im, const char *name, qn_err *err)
     return rc;
 }
 
+/* A puzzle that came without a human grade (a document of an older
+ * quench) gets the grade quench gives it now, as generate would. */
+static void grade_missing(importer *im, const qn_pack_puzzle *p,
+                          qn_store_puzzle *sp)
+{
+    size_t r = p->rule;
+    qn_human_grade gr;
+    qn_human_model m;
+
+    if (!im->games) {
+        size_t nr = im->doc->nrules ? im->doc->nrules : 1;
+        im->games = QN_NEWN(nr, qn_solver *);
+        im->hg = QN_NEWN(nr, qn_human_grader *);
+    }
+    if (!im->games[r] &&
+        (qn_solver_new(&im->games[r], im->doc->rules[r].rules, NULL) != QN_OK ||
+         qn_human_grader_new(&im->hg[r], im->games[r], NULL) != QN_OK))
+        return;
+    qn_human_model_default(&m);
+    if (im->hg[r] && qn_human_grade_state(im->hg[r], p->state, &gr, NULL) ==
+                         QN_OK) {
+        sp->human_graded = 1;
+        sp->human_level = gr.level;
+        sp->human_score = qn_human_score_milli(&m, &gr);
+        sp->human_model = m.version;
+    }
+}
+
 /*
  * Store puzzle p (or find it stored already, up to symmetry) and add it to
  * the pack, where it must not be yet.
@@ -202,6 +278,14 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     sp.witness = wt.buf;
     sp.grade = *p->grade ? p->grade : NULL;
     sp.grader = p->grader;
+    if (p->human_model >= 1) {
+        sp.human_graded = 1;
+        sp.human_level = p->human_level;
+        sp.human_score = p->human_score;
+        sp.human_model = p->human_model;
+    } else {
+        grade_missing(im, p, &sp);
+    }
     sp.seed = *p->seed ? p->seed : NULL;
     sp.stream_index = p->index;
     sp.provenance = QN_STORE_IMPORT;
@@ -245,6 +329,12 @@ static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
         rc = put_puzzle(&im, &doc->puzzles[i], err);
     if (rc == QN_OK)
         rc = keep_version(&im, name, err);
+    for (size_t i = 0; im.games && i < doc->nrules; i++) {
+        qn_human_grader_free(im.hg[i]);
+        qn_solver_free(im.games[i]);
+    }
+    free(im.games);
+    free(im.hg);
     free(im.canon);
     free(im.key);
     free(im.rule_ids);

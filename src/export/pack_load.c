@@ -24,6 +24,8 @@ typedef struct load_row {
     char *submission, *source, *meta, *section;
     uint64_t min_presses, noptimal, uid;
     int64_t index, slot;
+    int human_level, human_model; /* as qn_store_row's */
+    int64_t human_score;
 } load_row;
 
 /*
@@ -84,6 +86,9 @@ static int on_row(void *vctx, const qn_store_row *row)
     lr->meta = dup_or_empty(row->meta);
     lr->section = dup_or_empty(row->section);
     lr->slot = row->slot;
+    lr->human_level = row->human_level;
+    lr->human_score = row->human_score;
+    lr->human_model = row->human_model;
     lr->uid = row->uid;
     lr->min_presses = row->min_presses;
     lr->noptimal = row->noptimal;
@@ -164,6 +169,9 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
     p->meta = lr->meta, lr->meta = NULL;
     p->section = lr->section, lr->section = NULL;
     p->slot = lr->slot;
+    p->human_level = lr->human_level;
+    p->human_score = lr->human_score;
+    p->human_model = lr->human_model;
     rc = qn_state_parse(p->state, l, pr->colours, lr->state,
                         strlen(lr->state), err);
     if (rc == QN_OK)

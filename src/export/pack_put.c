@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "solve/human_score.h"
 #include "export/export.h"
 #include "generate/distrib.h"
 #include "rules/canon.h"
@@ -55,6 +56,26 @@ static int pack_row(qn_store *s, const char *name, int64_t *id, qn_err *err)
     return qn_store_pack_create(s, &p, id, err);
 }
 
+/* The state's human grade into sp (none when it has none). */
+static void human_of(const qn_solver *g, const qn_answer *a,
+                     const uint8_t *state, qn_store_puzzle *sp)
+{
+    qn_human_grader *hg = NULL;
+    qn_human_grade gr;
+    qn_human_model m;
+
+    qn_human_model_default(&m);
+    if (qn_human_grader_new(&hg, g, NULL) == QN_OK &&
+        qn_human_grade_of(hg, state, a->plan, a->mp.presses, a->mp.noptimal,
+                          &gr, NULL) == QN_OK) {
+        sp->human_graded = 1;
+        sp->human_level = gr.level;
+        sp->human_score = qn_human_score_milli(&m, &gr);
+        sp->human_model = m.version;
+    }
+    qn_human_grader_free(hg);
+}
+
 static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
                const uint8_t *state, const char *pack, uint64_t *uid_out,
                int *is_new_out, qn_err *err)
@@ -85,6 +106,7 @@ static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
     sp.uid = qn_puzzle_id(&pk, canon, n);
+    human_of(g, a, state, &sp);
     rc = rule_row(s, r, hash, &rule_id, err);
     sp.rule_id = rule_id;
     if (rc == QN_OK)

@@ -168,6 +168,9 @@ static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
             s->first[i] = s->seq[i];
         for (int i = 0; i < s->nlast; i++)
             s->last[i] = keys[rowstart[nrows - 1] + i].cell;
+        s->nrows = nrows;
+        s->rowstart = rowstart;
+        rowstart = NULL;
     } else {
         free(s->seq), free(s->pivot), free(s->inv);
         s->seq = s->pivot = NULL, s->inv = NULL, s->nseq = 0;
@@ -274,7 +277,7 @@ void qn_human_free(qn_human *h)
     for (size_t w = 0; w < h->nsides; w++) {
         qn_human_side *s = &h->side[w];
         free(s->seq), free(s->pivot), free(s->inv);
-        free(s->first), free(s->last);
+        free(s->first), free(s->last), free(s->rowstart);
         qn_system_free(s->table);
     }
     free(h->colstart), free(h->colrow), free(h->colval);

@@ -20,6 +20,8 @@ typedef struct qn_human_side {
     int nlast, *last;   /* the last row's cells */
     int nfirst, *first; /* the first row's cells */
     qn_system *table;   /* nlast x nfirst: residual of each first-row press */
+    int nrows, *rowstart; /* the walk's rows: seq[rowstart[r]..rowstart[r +
+                             1]) is row r (rowstart[nrows - 1] = nseq) */
 } qn_human_side;
 
 struct qn_human {

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "solve/human.h"
 #include "solve/solver.h"
@@ -104,5 +105,15 @@ int qn_human_grade_state(const qn_human_grader *hg, const uint8_t *state,
  * half up (as stored and exported). */
 double qn_human_score(const qn_human_model *m, const qn_human_grade *gr);
 int64_t qn_human_score_milli(const qn_human_model *m, const qn_human_grade *gr);
+
+/*
+ * The technique of state's level in words, one line a step, appended to
+ * out (human_steps.c): "technique: table (2) from the top", then the
+ * rows each chase clears and the cells it presses, the residual, the
+ * table's pattern; for spot and global the plan's presses. Errors: those
+ * of qn_human_grade_state.
+ */
+int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
+                     qn_buf *out, qn_err *err);
 
 #endif

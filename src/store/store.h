@@ -147,6 +147,13 @@ typedef struct qn_store_puzzle {
      * spares the store writing and parsing text on its hot path. */
     const uint8_t *state_cells;   /* NULL = use state */
     const uint8_t *witness_cells; /* NULL = use witness */
+    /* The human grade (migration 0006): stored when human_graded is 1
+     * (level 0..3, score in thousandths, the model's version >= 1), else
+     * NULL (zero-initialised: not graded). */
+    int human_graded;
+    int human_level;
+    int64_t human_score;
+    int human_model;
 } qn_store_puzzle;
 
 /*

@@ -80,10 +80,12 @@ static const char *const merge_sql[] = {
 #define COPY_HEAD                                                          \
     "INSERT INTO main.puzzles (rule_id, state, canon,"                     \
     " min_presses, optimal, witness, grade, grader, seed, stream_index,"   \
-    " provenance, run_id, uid, submission, source, meta) SELECT mr.main,"  \
+    " provenance, run_id, uid, submission, source, meta, human_level,"    \
+    " human_score, human_model) SELECT mr.main,"                           \
     " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"    \
     " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"   \
-    " p.submission, p.source, p.meta" FROM_SRC                             \
+    " p.submission, p.source, p.meta, p.human_level, p.human_score,"      \
+    " p.human_model" FROM_SRC                                              \
     " WHERE true ORDER BY "
 /* The input's puzzles with their rules and runs as OUT numbers them
  * (merge_ids: an integer lookup a row, not two text ones) */
@@ -107,7 +109,10 @@ static const char *const merge_sql[] = {
     " run_id = iif(" WINS ", excluded.run_id, run_id),"                    \
     " submission = iif(" WINS ", excluded.submission, submission),"        \
     " source = iif(" WINS ", excluded.source, source),"                    \
-    " meta = iif(" WINS ", excluded.meta, meta)"                           \
+    " meta = iif(" WINS ", excluded.meta, meta),"                          \
+    " human_level = iif(" WINS ", excluded.human_level, human_level),"     \
+    " human_score = iif(" WINS ", excluded.human_score, human_score),"     \
+    " human_model = iif(" WINS ", excluded.human_model, human_model)"      \
     " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"        \
     " AND " IN_KEY " IS NOT " OUT_KEY
 

@@ -161,6 +161,15 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
     sqlite3_bind_text(st, 14, p->submission, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 15, p->source, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 16, p->meta, -1, SQLITE_STATIC);
+    if (p->human_graded) {
+        sqlite3_bind_int(st, 17, p->human_level);
+        sqlite3_bind_int64(st, 18, p->human_score);
+        sqlite3_bind_int(st, 19, p->human_model);
+    } else {
+        sqlite3_bind_null(st, 17);
+        sqlite3_bind_null(st, 18);
+        sqlite3_bind_null(st, 19);
+    }
 }
 
 /* p was not inserted: a duplicate up to symmetry. Report the puzzle that
@@ -265,8 +274,10 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
              s, &s->put_puzzle,
              "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
              " optimal, witness, grade, grader, seed, stream_index,"
-             " provenance, run_id, uid, submission, source, meta)"
-             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+             " provenance, run_id, uid, submission, source, meta,"
+             " human_level, human_score, human_model)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+             " ?, ?, ?)"
              " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
              err)) != QN_OK)
         return rc;

@@ -13,7 +13,7 @@
 
 #include "store_internal.h"
 
-/* Columns 0..20 of ROW_COLUMNS into a row. The rule's YAML and layout
+/* Columns 0..23 of ROW_COLUMNS into a row. The rule's YAML and layout
  * come with its puzzles from the same statement: a second query for them
  * could disagree with the first in a damaged file (one read through an
  * index, the other through the table). A seed '' is the run's (migration
@@ -22,8 +22,9 @@
     "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal," \
     " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL("p", "main") ","   \
     " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"         \
-    " p.source, p.meta, r.layout, r.cells, r.colours"
-#define COL_POSITION 21
+    " p.source, p.meta, r.layout, r.cells, r.colours, p.human_level,"     \
+    " p.human_score, p.human_model"
+#define COL_POSITION 24
 
 /* A walk's rule, read once per rule id rather than once per row, and
  * the texts of the row being visited. */
@@ -110,6 +111,33 @@ static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
     return QN_OK;
 }
 
+/* Columns 21..23: the human grade, all NULL (not graded) or all set
+ * within the migration's checks. */
+static int read_human(qn_store *s, sqlite3_stmt *st, qn_store_row *row,
+                      qn_err *err)
+{
+    int nulls = 0;
+
+    for (int c = 21; c <= 23; c++)
+        nulls += sqlite3_column_type(st, c) == SQLITE_NULL;
+    row->human_level = -1;
+    row->human_score = 0;
+    row->human_model = 0;
+    if (nulls == 3)
+        return QN_OK;
+    int64_t level = sqlite3_column_int64(st, 21);
+    int64_t model = sqlite3_column_int64(st, 23);
+    if (nulls || level < 0 || level > 3 || model < 1 || model > INT32_MAX ||
+        sqlite3_column_type(st, 21) != SQLITE_INTEGER ||
+        sqlite3_column_type(st, 22) != SQLITE_INTEGER ||
+        sqlite3_column_type(st, 23) != SQLITE_INTEGER)
+        return damaged(s, sqlite3_column_int64(st, 0), "human grade", err);
+    row->human_level = (int)level;
+    row->human_score = sqlite3_column_int64(st, 22);
+    row->human_model = (int)model;
+    return QN_OK;
+}
+
 static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
                     qn_store_row *row, qn_err *err)
 {
@@ -147,7 +175,7 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
     row->position = 0;
     row->slot = 0;
     row->section = "";
-    return QN_OK;
+    return read_human(s, st, row, err);
 }
 
 /* Step st (its parameters bound), each row to fn; col_position >= 0 is

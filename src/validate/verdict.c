@@ -9,6 +9,7 @@
 #include "rules/canon.h"
 #include "base/mem.h"
 #include "rules/rules.h"
+#include "solve/human_score.h"
 #include "verdict_internal.h"
 
 static const char *const names[] = {
@@ -32,6 +33,8 @@ struct qn_judge {
                         its key size, so threads may prepare meanwhile */
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
     qn_canon_table *canon;   /* canonical forms by table, or NULL */
+    qn_human_grader *human;  /* the human grade of ok puzzles, or NULL */
+    qn_human_model model;
     char apart1[64];
     qn_buf firsts; /* each accepted submission: its seq (8 bytes), whether
                       its id is the submitter's (1 byte), its id and a NUL;
@@ -51,6 +54,9 @@ qn_judge *qn_judge_new(const qn_solver *g)
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
     j->canon = qn_canon_table_new(qn_solver_rules(g));
     qn_buf_init(&j->firsts);
+    if (qn_human_grader_new(&j->human, g, NULL) != QN_OK)
+        j->human = NULL;
+    qn_human_model_default(&j->model);
     return j;
 }
 
@@ -61,6 +67,7 @@ void qn_judge_free(qn_judge *j)
     qn_seen_free(j->seen);
     qn_canon_table_free(j->canon);
     qn_buf_release(&j->firsts);
+    qn_human_grader_free(j->human);
     free(j);
 }
 
@@ -184,7 +191,25 @@ void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
     out->dup_stored_id = 0;
     out->claim_plan_bad = 0;
     out->claim_delta = 0;
+    out->human_level = -1;
+    out->human_score = 0;
     out->verdict = examine(j, out, sub);
+    if ((out->verdict == QN_VERDICT_OK ||
+         out->verdict == QN_VERDICT_CLAIM_MISMATCH) &&
+        out->ans.exact && j->human) {
+        qn_human_grade gr;
+        if (qn_human_grade_of(j->human, sub->cells, out->ans.plan,
+                              out->ans.mp.presses, out->ans.mp.noptimal, &gr,
+                              NULL) == QN_OK) {
+            out->human_level = gr.level;
+            out->human_score = qn_human_score_milli(&j->model, &gr);
+        }
+    }
+}
+
+int qn_judge__human_model(const qn_judge *j)
+{
+    return j->model.version;
 }
 
 /* Only accepted puzzles count as seen: a rejected claim can be fixed. An

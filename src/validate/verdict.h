@@ -53,6 +53,10 @@ typedef struct qn_ruling {
      * (qn_solver_class), so each ruling keeps the last few it made */
     uint64_t why_class[QN_RULING_WHY_CACHE]; /* UINT64_MAX: empty */
     qn_buf why_text[QN_RULING_WHY_CACHE];
+    int human_level;      /* ok, claim-mismatch: the human grade
+                             (human_score.h; -1: none, e.g. presses not
+                             exact); score in thousandths */
+    int64_t human_score;
 } qn_ruling;
 
 typedef struct qn_judge qn_judge;

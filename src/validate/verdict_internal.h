@@ -34,6 +34,8 @@ void qn_judge__prefetch(const qn_judge *j, uint64_t hash);
 void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to);
 
 const qn_solver *qn_judge__solver(const qn_judge *j);
+/* The human score model's version that ok verdicts carry. */
+int qn_judge__human_model(const qn_judge *j);
 size_t qn_judge__key_size(const qn_judge *j); /* bytes of a seen key */
 
 #endif

@@ -39,6 +39,8 @@ typedef struct res {
     uint64_t puzzle_id, presses, noptimal, hash;
     uint64_t dup_of;        /* duplicate: the first's handle (qn_judge__first),
                                or (stored) the stored puzzle's id */
+    int64_t human_score;
+    signed char human_level;
     unsigned char prepared; /* the verdict as written */
     unsigned char verdict;  /* as settled: prepared, or a duplicate */
     unsigned char has_puzzle_id, stored;
@@ -269,6 +271,8 @@ static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
             memcpy(b->plan + (size_t)i * n, r->ans.plan, n);
             x->presses = r->ans.mp.presses;
             x->noptimal = r->ans.mp.noptimal;
+            x->human_level = (signed char)r->human_level;
+            x->human_score = r->human_score;
         }
         qn_verdict_write(vs->w, &b->text, s, r, b->num == 0 && i == 0, &x->m);
     }
@@ -385,10 +389,15 @@ static void settle(qn_verdict_stream *vs, batch *b, int i)
     it->canon = x->has_puzzle_id ? b->canon + (size_t)i * vs->ncells : NULL;
     it->plan = NULL;
     it->presses = it->noptimal = 0;
+    it->human_level = -1;
+    it->human_score = 0;
+    it->human_model_version = qn_judge__human_model(vs->j);
     if (pending(x->prepared)) {
         it->plan = b->plan + (size_t)i * vs->ncells;
         it->presses = x->presses;
         it->noptimal = x->noptimal;
+        it->human_level = x->human_level;
+        it->human_score = x->human_score;
     }
 }
 

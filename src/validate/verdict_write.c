@@ -13,6 +13,7 @@
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "rules/state.h"
+#include "solve/human_score.h"
 #include "base/text.h"
 
 struct qn_verdict_writer { /* read by every worker for every verdict */
@@ -164,6 +165,26 @@ static char *text_why(char *p, const qn_buf *why)
     return p;
 }
 
+/* ,"human_level":"table","human_level_number":2,"human_score":7680,
+ * "human_model_version":1 (level, number and score null without one) */
+static char *json_human(char *p, const qn_ruling *r)
+{
+    if (r->human_level < 0) {
+        p = PUT(p, ",\"human_level\":null,\"human_level_number\":null,"
+                   "\"human_score\":null");
+    } else {
+        p = PUT(p, ",\"human_level\":\"");
+        p = put_line(p, qn_human_level_name(r->human_level),
+                     strlen(qn_human_level_name(r->human_level)));
+        p = PUT(p, "\",\"human_level_number\":");
+        *p++ = (char)('0' + r->human_level);
+        p = PUT(p, ",\"human_score\":");
+        p = put_i64(p, r->human_score);
+    }
+    p = PUT(p, ",\"human_model_version\":");
+    return qn_json_put_u64(p, QN_HUMAN_MODEL_VERSION);
+}
+
 /* What only this verdict says, after the common members. */
 static char *json_body(const qn_verdict_writer *w, char *p,
                        const qn_submission *s, const qn_ruling *r,
@@ -217,6 +238,7 @@ static char *json_body(const qn_verdict_writer *w, char *p,
         p = qn_json_put_u64(p, a->exact ? a->mp.noptimal : 0);
         p = PUT(p, ",\"grade\":");
         p = grade ? put_str(p, grade) : PUT(p, "null");
+        p = json_human(p, r);
         p = PUT(p, ",\"solution\":[");
         p = json_cells(p, a->plan, w->n);
         *p++ = ']';
@@ -276,6 +298,15 @@ static char *text_body(const qn_verdict_writer *w, char *p,
         if (grade) {
             p = PUT(p, ", grade ");
             p = put_line(p, grade, strlen(grade));
+        }
+        if (r->human_level >= 0) { /* ", human table (2) 7.680" */
+            p = PUT(p, ", human ");
+            p = put_line(p, qn_human_level_name(r->human_level),
+                         strlen(qn_human_level_name(r->human_level)));
+            p = PUT(p, " (");
+            *p++ = (char)('0' + r->human_level);
+            p = PUT(p, ") ");
+            p = qn_json_put_milli(p, r->human_score);
         }
         p = PUT(p, ", witness ");
         return qn_state_put(p, w->l, a->plan, '/');

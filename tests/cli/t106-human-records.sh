@@ -148,7 +148,8 @@ for line in open(sys.argv[5]):
         if bad < 4: print("level", d["state"], d["human_level"], names[level])
     if exact:
         scored += 1
-        if abs(d["human_score"] - score) > 0.0015:
+        # thousandths, rounded half up
+        if not isinstance(d["human_score"], int) or abs(d["human_score"] - score * 1000) > 0.5001:
             bad += 1
             if bad < 4: print("score", d["state"], d["human_score"], score)
 print("bad", bad, "checked", checked, "scored", scored)

@@ -134,10 +134,11 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert rows[0] == ["id", "position", "state", "min_presses",
                    "optimal_solutions", "solution", "grade", "seed",
                    "pack_version", "submission", "source", "meta",
-                   "slot", "section", "rule", "rule_name"], rows[0]
+                   "slot", "section", "rule", "rule_name", "human_level",
+                   "human_score", "human_model_version"], rows[0]
 assert len(rows) == int(sys.argv[2]) + 1
 for i, r in enumerate(rows[1:]):
-    assert len(r) == 16 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
+    assert len(r) == 19 and re.fullmatch(r"[0-9a-f]{16}", r[0]), r
     # a pack one generate run built: slots are positions, no section
     assert r[12] == str(i + 1) and r[13] == "", r
     assert re.fullmatch(r"[0-9a-f]{64}", r[14]) and r[15], r
@@ -384,7 +385,9 @@ doc["format_version"] = 1
 del doc["pack"]["version"]
 for p in doc["puzzles"]:
     p["id"] = p.pop("position")
-    for k in ("submission", "source", "meta", "slot", "section"):
+    for k in ("submission", "source", "meta", "slot", "section",
+              "human_level", "human_level_number", "human_score",
+              "human_model_version"):
         del p[k]
 sys.stdout.write(json.dumps(doc))
 PY

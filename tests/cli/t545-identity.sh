@@ -63,7 +63,9 @@ expect_rc 0 "resume a run the old quench left interrupted"
 expect_err "resuming run 7: 3 puzzles already stored" "found under the new key"
 # (its puzzle records: the header and summary name this quench's grader
 # and target fields)
-records() { grep '"type":"puzzle"' "$1"; }
+# (records gained the human grade after that quench: left out here)
+records() { grep '"type":"puzzle"' "$1" |
+    sed 's/,"human_level":[^,]*,"human_level_number":[^,]*,"human_score":[^,]*//'; }
 [ "$(records "$TMP/out")" = "$(records "$GOLD/gen-7x7.jsonl")" ] && ok || not_ok "the resumed run prints the records the uninterrupted run printed"
 
 # --- 3. ids on the command line -------------------------------------------
