@@ -18,14 +18,16 @@
 # (no unique key, no foreign keys: the floor of the insert), codes (grade
 # as a code of a grades table, the three text columns of a submission as
 # one), uid-key (one B-tree: the puzzle id is the table's key, the row
-# number a plain column), uid-key-sorted, uid-nocanon (uid-key without
+# number a plain column), uid-key-sorted, uid-index (today's table with
+# a unique key of the puzzle id alone), uid-index-sorted, uid-nocanon (uid-key without
 # the canonical key, which the state gives again), uid-nocanon-sorted.
 set -eu
 
 src=${1:?usage: store-floor.sh GENERATED.db [LAYOUT...]}
 shift
 [ $# -gt 0 ] || set -- today today-sorted today-sorted-ids today-noindex \
-    codes uid-key uid-key-sorted uid-nocanon uid-nocanon-sorted
+    codes uid-key uid-key-sorted uid-index uid-index-sorted uid-nocanon \
+    uid-nocanon-sorted
 dir=$(dirname "$src")
 n=$(sqlite3 "$src" 'SELECT count(*) FROM puzzles')
 batch=65536
@@ -44,7 +46,7 @@ layout() { # $1 layout: the CREATE, the INSERT ... SELECT and the order
         # (today-noindex: without its unique key's line, whose comma
         # ends the line above it)
         sqlite3 "$src" ".schema puzzles" | grep -v '^CREATE INDEX' |
-            if [ "$1" = today-noindex ]; then
+            if [ "$1" = today-noindex ] || [ "${1#uid-index}" != "$1" ]; then
                 sed -e '/^ *UNIQUE (uid, rule_id, canon)$/d' \
                     -e 's/^\( *meta  *TEXT\),$/\1/'
             else cat; fi
@@ -56,6 +58,12 @@ layout() { # $1 layout: the CREATE, the INSERT ... SELECT and the order
             ins="INSERT INTO puzzles (id, $today_cols) SELECT p.id, $today_cols" ;;
         today-noindex) fk=OFF ;;
         esac ;;
+    uid-index*)
+        # today's table with a unique key of the puzzle id alone
+        layout today-noindex
+        fk=ON
+        echo 'CREATE UNIQUE INDEX puzzles_uid ON puzzles (uid);'
+        case $1 in *-sorted) order=p.uid ;; esac ;;
     codes)
         cat <<'EOF'
 CREATE TABLE puzzles (
