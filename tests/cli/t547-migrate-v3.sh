@@ -72,7 +72,11 @@ for rec in new[1:]:
 with open(sys.argv[3], "w") as f:
     f.write(" ".join(sorted(h for h in was_empty if tiers[h])))
 PY
-    sed -E 's/,"kernel":\[(\{[^{}]*\},?)*\]//g; s/,"slot":[0-9]+,"section":""//g' "$TMP/$p.jsonl" >"$TMP/$p.old"
+    # rows stored before #33 have no human grade: null in every export
+    grep -q '"human_level":null,"human_level_number":null,"human_score":null,"human_model_version":null' "$TMP/$p.jsonl" &&
+        ! grep -q '"human_level":"' "$TMP/$p.jsonl" && ok || not_ok "export $p: migrated rows have no human grade"
+    sed -E 's/,"kernel":\[(\{[^{}]*\},?)*\]//g; s/,"slot":[0-9]+,"section":""//g;
+            s/,"human_level":null,"human_level_number":null,"human_score":null,"human_model_version":null//g' "$TMP/$p.jsonl" >"$TMP/$p.old"
     if [ -s "$TMP/$p.tiers" ]; then
         sed -i -E 's/"tiers":\[(\{"name":"[a-z]+","lo":[0-9]+,"hi":[0-9]+\},?)+\]/"tiers":[]/g' "$TMP/$p.old"
     fi
@@ -85,12 +89,15 @@ q pack show five --db "$DB" --json
 # other byte is the old quench's
 sed -E 's/"witness":/"solution":/g; s/"stream_index":null/"index":-1/g;
         s/"stream_index":/"index":/g; s/":null/":""/g' "$GOLD/five-show.json" >"$TMP/five-show.new"
-sed -E 's/,"slot":[0-9]+,"section":""//g' "$TMP/out" >"$TMP/show.old"
+sed -E 's/,"slot":[0-9]+,"section":""//g;
+        s/,"human_level":null,"human_level_number":null,"human_score":null,"human_model_version":null//g' "$TMP/out" >"$TMP/show.old"
 cmp -s "$TMP/show.old" "$TMP/five-show.new" && ok || not_ok "pack show --json: the old quench's bytes"
 
 # the finished run prints from the database as before; the interrupted
 # one resumes and prints what the uninterrupted run printed
-records() { grep '"type":"puzzle"' "$1"; }
+# (records gained the human grade (#33) after that quench: left out here)
+records() { grep '"type":"puzzle"' "$1" |
+    sed 's/,"human_level":[^,]*,"human_level_number":[^,]*,"human_score":[^,]*//'; }
 q generate "$C5" -n 40 --seed 31 --db "$DB" --pack five
 expect_rc 0 "the finished run again"
 expect_err "40 puzzles of finished run 1, from the database" "printed from the database"
