@@ -63,6 +63,7 @@ typedef struct gen_cli {
     qn_buf cell_text;  /* scratch for state and witness text */
     struct qn_human_grader *human; /* replays: grades stored rows that
                                       have none (made before 0006) */
+    int human_failed; /* the ladder met a limit: no grades, no retry */
     uint8_t *canon_key;
     qn_err db_err;
     int db_failed;

@@ -263,6 +263,7 @@ static void stored_human(gen_cli *gc, const qn_store_row *row,
 {
     qn_human_grade gr;
     qn_human_model m;
+    int rc = QN_OK;
 
     p->human_level = row->human_level;
     p->human_score = row->human_score;
@@ -270,11 +271,18 @@ static void stored_human(gen_cli *gc, const qn_store_row *row,
     if (row->human_level >= 0)
         return;
     qn_human_model_default(&m);
-    if (!gc->human && qn_human_grader_new(&gc->human, gc->g, NULL) != QN_OK)
-        gc->human = NULL;
-    if (gc->human && qn_human_grade_of(gc->human, p->state, p->plan,
-                                       p->presses, p->noptimal, &gr,
-                                       NULL) == QN_OK) {
+    if (!gc->human && !gc->human_failed) {
+        /* none where the ladder meets a limit; out of memory ends here */
+        qn_err e = QN_ERR_INIT;
+        if (qn_human_grader_new(&gc->human, gc->g, &e) == QN_ENOMEM)
+            cli_oom();
+        gc->human_failed = !gc->human;
+    }
+    if (gc->human && (rc = qn_human_grade_of(gc->human, p->state, p->plan,
+                                             p->presses, p->noptimal, &gr,
+                                             NULL)) == QN_ENOMEM)
+        cli_oom();
+    if (gc->human && rc == QN_OK) {
         p->human_level = gr.level;
         p->human_score = qn_human_score_milli(&m, &gr);
         p->human_model_version = m.version;

@@ -220,13 +220,17 @@ static int keep_version(importer *im, const char *name, qn_err *err)
 }
 
 /* A puzzle that came without a human grade (a document of an older
- * quench) gets the grade quench gives it now, as generate would. */
-static void grade_missing(importer *im, const qn_pack_puzzle *p,
-                          qn_store_puzzle *sp)
+ * quench) gets the grade quench gives it now, as generate would; a rule
+ * the ladder cannot grade (a limit) leaves it ungraded. QN_OK, or
+ * QN_ENOMEM. */
+static int grade_missing(importer *im, const qn_pack_puzzle *p,
+                         qn_store_puzzle *sp, qn_err *err)
 {
     size_t r = p->rule;
     qn_human_grade gr;
     qn_human_model m;
+    qn_err e = QN_ERR_INIT;
+    int rc = QN_OK;
 
     if (!im->games) {
         size_t nr = im->doc->nrules ? im->doc->nrules : 1;
@@ -234,17 +238,25 @@ static void grade_missing(importer *im, const qn_pack_puzzle *p,
         im->hg = QN_NEWN(nr, qn_human_grader *);
     }
     if (!im->games[r] &&
-        (qn_solver_new(&im->games[r], im->doc->rules[r].rules, NULL) != QN_OK ||
-         qn_human_grader_new(&im->hg[r], im->games[r], NULL) != QN_OK))
-        return;
+        ((rc = qn_solver_new(&im->games[r], im->doc->rules[r].rules, &e)) !=
+             QN_OK ||
+         (rc = qn_human_grader_new(&im->hg[r], im->games[r], &e)) != QN_OK))
+        goto out;
     qn_human_model_default(&m);
-    if (im->hg[r] && qn_human_grade_state(im->hg[r], p->state, &gr, NULL) ==
-                         QN_OK) {
+    if (im->hg[r] &&
+        (rc = qn_human_grade_state(im->hg[r], p->state, &gr, &e)) == QN_OK) {
         sp->human_graded = 1;
         sp->human_level = gr.level;
         sp->human_score = qn_human_score_milli(&m, &gr);
         sp->human_model = m.version;
     }
+out:
+    if (rc == QN_ENOMEM) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    return QN_OK;
 }
 
 /*
@@ -283,8 +295,10 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
         sp.human_level = p->human_level;
         sp.human_score = p->human_score;
         sp.human_model = p->human_model;
-    } else {
-        grade_missing(im, p, &sp);
+    } else if ((rc = grade_missing(im, p, &sp, err)) != QN_OK) {
+        qn_buf_release(&st);
+        qn_buf_release(&wt);
+        return rc;
     }
     sp.seed = *p->seed ? p->seed : NULL;
     sp.stream_index = p->index;

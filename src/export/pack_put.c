@@ -57,23 +57,33 @@ static int pack_row(qn_store *s, const char *name, int64_t *id, qn_err *err)
 }
 
 /* The state's human grade into sp (none when it has none). */
-static void human_of(const qn_solver *g, const qn_answer *a,
-                     const uint8_t *state, qn_store_puzzle *sp)
+/* The human grade of a stored puzzle; a rule the ladder cannot grade (a
+ * limit) leaves it ungraded. QN_OK, or QN_ENOMEM. */
+static int human_of(const qn_solver *g, const qn_answer *a,
+                    const uint8_t *state, qn_store_puzzle *sp, qn_err *err)
 {
     qn_human_grader *hg = NULL;
     qn_human_grade gr;
     qn_human_model m;
+    qn_err e = QN_ERR_INIT;
+    int rc;
 
     qn_human_model_default(&m);
-    if (qn_human_grader_new(&hg, g, NULL) == QN_OK &&
-        qn_human_grade_of(hg, state, a->plan, a->mp.presses, a->mp.noptimal,
-                          &gr, NULL) == QN_OK) {
+    if ((rc = qn_human_grader_new(&hg, g, &e)) == QN_OK &&
+        (rc = qn_human_grade_of(hg, state, a->plan, a->mp.presses,
+                                a->mp.noptimal, &gr, &e)) == QN_OK) {
         sp->human_graded = 1;
         sp->human_level = gr.level;
         sp->human_score = qn_human_score_milli(&m, &gr);
         sp->human_model = m.version;
     }
     qn_human_grader_free(hg);
+    if (rc == QN_ENOMEM) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    return QN_OK;
 }
 
 static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
@@ -106,8 +116,9 @@ static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
     sp.uid = qn_puzzle_id(&pk, canon, n);
-    human_of(g, a, state, &sp);
-    rc = rule_row(s, r, hash, &rule_id, err);
+    rc = human_of(g, a, state, &sp, err);
+    if (rc == QN_OK)
+        rc = rule_row(s, r, hash, &rule_id, err);
     sp.rule_id = rule_id;
     if (rc == QN_OK)
         rc = qn_store_put_puzzle(s, &sp, &id, &is_new, err);

@@ -95,9 +95,10 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
         return qn_err_set(err, QN_ERR, 0, 0, "a prepared run runs once");
     if (o->count == 0)
         return QN_OK;
-    /* the human grades: none (levels -1) if the ladder cannot be built */
-    if (qn_human_grader_new(&p->c.hg, p->c.g, NULL) != QN_OK)
-        p->c.hg = NULL;
+    /* the human grades: none (levels -1) if the ladder meets a limit */
+    if (qn_human_grader_new(&p->c.hg, p->c.g, err) == QN_ENOMEM)
+        return QN_ENOMEM;
+    qn_err_clear(err);
     rc = qn_gen__run(&p->c, h, st);
     if (rc == 1)
         return QN_OK;

@@ -46,6 +46,7 @@ struct qn_judge {
 qn_judge *qn_judge_new(const qn_solver *g)
 {
     qn_judge *j = QN_NEW(qn_judge);
+    qn_err e = QN_ERR_INIT;
     char hash[65];
 
     j->g = g;
@@ -54,8 +55,10 @@ qn_judge *qn_judge_new(const qn_solver *g)
     j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
     j->canon = qn_canon_table_new(qn_solver_rules(g));
     qn_buf_init(&j->firsts);
-    if (qn_human_grader_new(&j->human, g, NULL) != QN_OK)
-        j->human = NULL;
+    /* no human grades where the ladder meets a limit; this layer still
+     * ends the process on out of memory (issue #32 section 2) */
+    if (qn_human_grader_new(&j->human, g, &e) == QN_ENOMEM)
+        qn_mem_oom();
     qn_human_model_default(&j->model);
     return j;
 }
