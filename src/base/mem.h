@@ -20,6 +20,10 @@ void *qn_xmemdup(const void *p, size_t size);
 /* Print "quench: out of memory" and exit with status 71. */
 _Noreturn void qn_mem_oom(void);
 
+/* Ask for transparent huge pages over the whole 2 MB pages of a fresh,
+ * not yet touched block (large, randomly read tables); a hint only. */
+void qn_mem_advise_huge(void *p, size_t bytes);
+
 /*
  * Allocation failure injection for tests: when QN_FAIL_ALLOC=N is set in the
  * environment, the N-th allocation (1-based, counted across threads) fails

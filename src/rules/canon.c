@@ -187,12 +187,20 @@ static void pack(const qn_seen *set, uint8_t *out, const uint8_t *s)
 {
     size_t bit = 0;
 
-    memset(out, 0, set->bytes);
-    if (set->bits == 1) { /* the common k = 2 case, a bit a cell */
-        for (int i = 0; i < set->n; i++)
-            out[i >> 3] |= (uint8_t)((s[i] & 1) << (i & 7));
+    if (set->bits == 1) { /* the common k = 2 case, a bit a cell: 64
+                             cells gathered in a word, stored a byte at a
+                             time (the same bytes on any machine) */
+        for (int i = 0; i < set->n; i += 64) {
+            uint64_t w = 0;
+            int m = set->n - i < 64 ? set->n - i : 64;
+            for (int j = 0; j < m; j++)
+                w |= (uint64_t)(s[i + j] & 1) << j;
+            for (int b = 0; b < (m + 7) / 8; b++)
+                out[i / 8 + b] = (uint8_t)(w >> (8 * b));
+        }
         return;
     }
+    memset(out, 0, set->bytes);
     for (int i = 0; i < set->n; i++, bit += (size_t)set->bits)
         for (int b = 0; b < set->bits; b++)
             if (s[i] >> b & 1)
@@ -230,6 +238,9 @@ static void grow(qn_seen *set)
     size_t nslot = set->nslot * 2;
     uint64_t *slot = QN_NEWN(nslot, uint64_t);
 
+    /* a million states take 16 MB of slots, each probe at a random one:
+     * huge pages spare the TLB miss a probe (or its prefetch) would pay */
+    qn_mem_advise_huge(slot, nslot * sizeof(*slot));
     for (size_t i = 0; i < set->count; i++) {
         uint64_t hash = hash_bytes(set->arena + i * set->bytes, set->bytes);
         size_t h = hash & (nslot - 1);
