@@ -114,17 +114,24 @@ void qn_answer_release(qn_answer *a)
     memset(a, 0, sizeof(*a));
 }
 
-/* d = state - goal (mod k): what the presses must cancel. A cell below k
- * (every valid state) needs one subtraction at most, not a division by
+/* d = state - goal (mod k): what the presses must cancel. Cells below k
+ * (every valid state) need one subtraction at most, not a division by
  * the variable k, which cost more than the rest of a small board's
  * answer. */
 static void offset(const qn_solver *g, uint8_t *d, const uint8_t *state)
 {
-    unsigned k = g->k;
+    unsigned k = g->k, big = 0;
 
-    for (int i = 0; i < g->n; i++) {
+    for (int i = 0; i < g->n; i++)
+        big |= state[i] >= k;
+    if (big) { /* not a state of this rule: reduce it too */
+        for (int i = 0; i < g->n; i++)
+            d[i] = (uint8_t)((state[i] + k - g->goal[i]) % k);
+        return;
+    }
+    for (int i = 0; i < g->n; i++) { /* branch-free: it vectorises */
         unsigned v = state[i] + k - g->goal[i];
-        d[i] = (uint8_t)(v < k ? v : v < 2 * k ? v - k : v % k);
+        d[i] = (uint8_t)(v - (v >= k) * k);
     }
 }
 
