@@ -8,8 +8,13 @@
  *   100 distinct 9x9 needing >= 35       <  10 s (uniform sampling: about
  *                                           4 in 10^6 draws, measured)
  *   and the four-colour 10x10 rate.
+ * With QUENCH_BASE (a build of 4604f03), issue #35's bar: the CPU time
+ * (user + system, every thread) of 1,000,000 classic 7x7 at --jobs 1 and
+ * 2 against the base's, runs alternating; >= 1.3x its CPU rate
+ * (QN_BENCH_GEN_CPU_ONLY=1: that part alone).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
@@ -49,8 +54,36 @@ static void timed(const char *label, const char *const argv[], double bar)
            bar, med < bar ? "PASS" : "FAIL");
 }
 
+/* Issue #35 s.3: CPU rate of generate against QUENCH_BASE. */
+static void cpu_ratio(const char *base, const char *jobs)
+{
+    const char *nw[] = {"build/quench", "-q", "generate",
+                        "rules/classic-7x7.yaml", "-n", "1000000", "--seed",
+                        "1", "--jobs", jobs, NULL};
+    const char *old[] = {base, "-q", "generate", "rules/classic-7x7.yaml",
+                         "-n", "1000000", "--seed", "1", "--jobs", jobs,
+                         NULL};
+    double tn[16], to[16];
+    int reps = bench_reps(5);
+
+    if (reps > 16)
+        reps = 16;
+    bench_load("start");
+    for (int r = 0; r < reps; r++) {
+        bench_exec_cpu(old, NULL, &to[r]);
+        bench_exec_cpu(nw, NULL, &tn[r]);
+    }
+    bench_load("end");
+    double mn = bench_median(tn, reps), mo = bench_median(to, reps);
+    printf("generate classic 7x7 1000000, --jobs %s, CPU (user+sys): this "
+           "build %.3f s (%.2f us/puzzle), base %.3f s: %.2fx (issue #35 "
+           "bar >= 1.3x: %s)\n",
+           jobs, mn, mn, mo, mo / mn, mo / mn >= 1.3 ? "PASS" : "FAIL");
+}
+
 int main(void)
 {
+    const char *base = getenv("QUENCH_BASE");
     const char *distinct[] = {"build/quench", "-q", "generate",
                         "rules/classic-5x5.yaml", "-n", "100000", "--seed",
                         "1", "--jobs", "2", NULL};
@@ -61,6 +94,15 @@ int main(void)
                     "rules/classic-9x9.yaml", "-n", "100", "--presses",
                     "35..", "--seed", "1", "--jobs", "2", NULL};
 
+    if (base) {
+        cpu_ratio(base, "1");
+        cpu_ratio(base, "2");
+        if (getenv("QN_BENCH_GEN_CPU_ONLY"))
+            return 0;
+    } else {
+        printf("generate CPU vs base: not measured (set QUENCH_BASE to a "
+               "build of 4604f03, docs/PERFORMANCE.md)\n");
+    }
     rate("classic 7x7", "rules/classic-7x7.yaml", "1000000", 1e6);
     rate("classic 9x9 (kernel 256)", "rules/classic-9x9.yaml", "1000000",
          3e5);

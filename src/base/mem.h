@@ -57,6 +57,10 @@ char *qn_xstrndup(const char *s, size_t n);
 void *qn_xmemdup(const void *p, size_t size);
 _Noreturn void qn_mem_oom(void);
 
+/* Ask for transparent huge pages over the whole 2 MB pages of a fresh,
+ * not yet touched block (large, randomly read tables); a hint only. */
+void qn_mem_advise_huge(void *p, size_t bytes);
+
 #define QN_NEW(type) ((type *)qn_xcalloc(1, sizeof(type)))
 #define QN_NEWN(n, type) ((type *)qn_xcalloc((n), sizeof(type)))
 #define QN_RENEW(p, n, type) ((type *)qn_xreallocarray((p), (n), sizeof(type)))

@@ -76,6 +76,139 @@ void qn_rng_init(qn_rng *rng, const qn_seed *seed, uint64_t index)
     rng->pos = (int)sizeof(rng->buf);
 }
 
+/*
+ * ChaCha20 (RFC 8439, the IETF variant libsodium's
+ * crypto_stream_chacha20_ietf and randombytes_buf_deterministic use) on
+ * QN_RNG_BATCH independent blocks at once: word w of lane l is x[w][l].
+ */
+#define LANES QN_RNG_BATCH
+#if defined(__GNUC__)
+typedef uint32_t lanes __attribute__((vector_size(4 * LANES)));
+#define ROTL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
+#define QR(a, b, c, d)                                                         \
+    (x[a] += x[b], x[d] ^= x[a], x[d] = ROTL(x[d], 16), x[c] += x[d],          \
+     x[b] ^= x[c], x[b] = ROTL(x[b], 12), x[a] += x[b], x[d] ^= x[a],          \
+     x[d] = ROTL(x[d], 8), x[c] += x[d], x[b] ^= x[c], x[b] = ROTL(x[b], 7))
+
+/* With AVX2 the 8 lanes are one register (and a clone of the function
+ * for it is picked at load time); otherwise two SSE registers. */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+static void chacha_lanes(uint32_t st[16][LANES])
+{
+    lanes x[16], in[16];
+
+    for (int w = 0; w < 16; w++) {
+        memcpy(&in[w], st[w], sizeof(in[w]));
+        x[w] = in[w];
+    }
+    for (int r = 0; r < 10; r++) {
+        QR(0, 4, 8, 12), QR(1, 5, 9, 13), QR(2, 6, 10, 14), QR(3, 7, 11, 15);
+        QR(0, 5, 10, 15), QR(1, 6, 11, 12), QR(2, 7, 8, 13), QR(3, 4, 9, 14);
+    }
+    for (int w = 0; w < 16; w++) {
+        x[w] += in[w];
+        memcpy(st[w], &x[w], sizeof(x[w]));
+    }
+}
+#else
+#define ROTL(v, n) ((uint32_t)((v) << (n)) | ((v) >> (32 - (n))))
+#define QR(a, b, c, d)                                                         \
+    (x[a] += x[b], x[d] ^= x[a], x[d] = ROTL(x[d], 16), x[c] += x[d],          \
+     x[b] ^= x[c], x[b] = ROTL(x[b], 12), x[a] += x[b], x[d] ^= x[a],          \
+     x[d] = ROTL(x[d], 8), x[c] += x[d], x[b] ^= x[c], x[b] = ROTL(x[b], 7))
+
+static void chacha_lanes(uint32_t st[16][LANES])
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t x[16];
+        for (int w = 0; w < 16; w++)
+            x[w] = st[w][l];
+        for (int r = 0; r < 10; r++) {
+            QR(0, 4, 8, 12), QR(1, 5, 9, 13), QR(2, 6, 10, 14),
+                QR(3, 7, 11, 15);
+            QR(0, 5, 10, 15), QR(1, 6, 11, 12), QR(2, 7, 8, 13),
+                QR(3, 4, 9, 14);
+        }
+        for (int w = 0; w < 16; w++)
+            st[w][l] += x[w];
+    }
+}
+#endif
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* four stores a compiler merges into one on a little-endian machine */
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+/* The state's constant words: "expand 32-byte k". */
+static void set_consts(uint32_t st[16][LANES], int l)
+{
+    st[0][l] = 0x61707865;
+    st[1][l] = 0x3320646e;
+    st[2][l] = 0x79622d32;
+    st[3][l] = 0x6b206574;
+}
+
+void qn_rng_init_batch(qn_rng *rngs, int count, const qn_seed *seed,
+                       uint64_t first)
+{
+    /* randombytes_buf_deterministic's nonce */
+    static const uint8_t drg[12] = {'L', 'i', 'b', 's', 'o', 'd',
+                                    'i', 'u', 'm', 'D', 'R', 'G'};
+    uint32_t st[16][LANES], key[8], nonce[3];
+
+    for (int w = 0; w < 8; w++)
+        key[w] = le32(seed->b + 4 * w);
+    for (int w = 0; w < 3; w++)
+        nonce[w] = le32(drg + 4 * w);
+    /* K_i: key = the batch seed, counter 0, nonce = i (derive above) */
+    for (int l = 0; l < LANES; l++) {
+        uint64_t i = first + (uint64_t)l;
+        set_consts(st, l);
+        for (int w = 0; w < 8; w++)
+            st[4 + w][l] = key[w];
+        st[12][l] = 0;
+        st[13][l] = (uint32_t)i;
+        st[14][l] = (uint32_t)(i >> 32);
+        st[15][l] = 0;
+    }
+    chacha_lanes(st);
+    /* block 0 of stream i: key = K_i, counter 0, the DRG nonce; K_i is
+     * words 0..7 of the block above, moved to words 4..11 */
+    for (int w = 7; w >= 0; w--)
+        memcpy(st[4 + w], st[w], sizeof(st[w]));
+    for (int l = 0; l < LANES; l++) {
+        set_consts(st, l);
+        st[12][l] = 0;
+        for (int w = 0; w < 3; w++)
+            st[13 + w][l] = nonce[w];
+    }
+    for (int l = 0; l < count; l++)
+        for (int w = 0; w < 8; w++)
+            put_le32(rngs[l].key + 4 * w, st[4 + w][l]);
+    chacha_lanes(st);
+    for (int l = 0; l < count; l++) {
+        for (int w = 0; w < 16; w++)
+            put_le32(rngs[l].buf + 4 * w, st[w][l]);
+        rngs[l].block = 1;
+        rngs[l].pos = 0;
+    }
+}
+
 static void refill(qn_rng *rng)
 {
     uint8_t k[randombytes_SEEDBYTES];
@@ -141,9 +274,28 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
     if ((k & (k - 1)) == 0 && k < 256) { /* a power of two: take bits */
         int bits = __builtin_ctz(k), have = 0;
         uint64_t pool = 0;
+        if (bits == 1) { /* two colours: a word for 64 cells, as below */
+            for (int i = 0; i < n; i += 64) {
+                int m = n - i < 64 ? n - i : 64;
+                if (rng->pos <= (int)sizeof(rng->buf) - 8) {
+                    memcpy(&pool, rng->buf + rng->pos, sizeof(pool));
+                    rng->pos += 8;
+                } else {
+                    qn_rng_bytes(rng, &pool, sizeof(pool));
+                }
+                for (int j = 0; j < m; j++)
+                    out[i + j] = (uint8_t)(pool >> j & 1);
+            }
+            return;
+        }
         for (int i = 0; i < n; i++) {
             if (have < bits) {
-                qn_rng_bytes(rng, &pool, sizeof(pool));
+                if (rng->pos <= (int)sizeof(rng->buf) - 8) { /* in buf */
+                    memcpy(&pool, rng->buf + rng->pos, sizeof(pool));
+                    rng->pos += 8;
+                } else {
+                    qn_rng_bytes(rng, &pool, sizeof(pool));
+                }
                 have = 64;
             }
             out[i] = (uint8_t)(pool & (k - 1));

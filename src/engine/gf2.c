@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "gf2_internal.h"
 #include "base/err.h"
@@ -18,30 +17,6 @@
 
 #define MAX_DIM (1 << 24)
 #define PANEL_MIN_WORDS 128 /* 8192 columns */
-
-/*
- * Large matrices (16384^2 bits is 32 MB) are walked a row at a time in
- * stripes of columns, one 4 KB page per row or two: with 4 KB pages every
- * access misses the TLB, and first touching 32 MB page by page cost
- * 0.2 s of CPU on the project's machine. Transparent huge pages (Linux,
- * where the kernel offers them on request) fix both; the hint is best
- * effort and changes no result. Only whole 2 MB pages inside the block
- * can be huge.
- */
-static void advise_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
-
-    if (hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
 
 /*
  * Storage is 64-byte aligned (one cache line, and whole AVX-512 vectors)
@@ -58,7 +33,7 @@ static uint64_t *alloc_words(size_t n)
     uint64_t *w = (uint64_t *)a;
 
     w[-1] = (uint64_t)(a - (uintptr_t)base);
-    advise_huge(w, n * sizeof(uint64_t));
+    qn_mem_advise_huge(w, n * sizeof(uint64_t));
     return w;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/mem.h"
 
 typedef struct move {
@@ -30,11 +31,34 @@ struct qn_repair {
     uint32_t *start;
     int *cell;
     uint8_t *amount;
+    /* Two colours (every condition mod 2): condition j's cells as bits,
+     * nwords words of 64 cells each, so a class is a parity a condition
+     * (NULL otherwise). */
+    uint64_t *mask;
+    int nwords;
 };
 
 /* Classes whose repairs are kept walked: the 4 of classic 5x5 and the
  * like (a validate run meets the same few classes a million times). */
 #define REPAIR_CACHE 4096
+
+/* The class for two colours: digit j (place value 2^j) is the parity
+ * of s's low bits over condition j's cells, which is c_j . s mod 2. */
+static uint64_t class_bits(const qn_repair *rep, const uint8_t *s, int n)
+{
+    uint64_t q = 0;
+
+    for (int w = 0; w < rep->nwords; w++) {
+        int m = n - 64 * w < 64 ? n - 64 * w : 64;
+        uint64_t b = qn_bits_low(s + 64 * w, m);
+        for (int j = 0; j < rep->ncond; j++)
+            q ^= (uint64_t)(__builtin_popcountll(
+                                b & rep->mask[(size_t)j * rep->nwords + w]) &
+                            1)
+                 << j;
+    }
+    return q;
+}
 
 /* Class of a vector given cell by cell: the digits c_j . s mod d_j. */
 uint64_t qn_repair_class(const qn_repair *rep, const uint8_t *s)
@@ -42,6 +66,9 @@ uint64_t qn_repair_class(const qn_repair *rep, const uint8_t *s)
     const qn_system *sys = rep->sys;
     int n = qn_system_nrows(sys);
     uint64_t q = 0;
+
+    if (rep->mask)
+        return class_bits(rep, s, n);
 
     for (int j = 0; j < rep->ncond; j++) {
         const uint8_t *c = qn_system_condition(sys, (size_t)j);
@@ -185,6 +212,27 @@ static int walk(const qn_repair *rep, uint64_t t, int *cells,
     return n;
 }
 
+/* Two colours: the conditions as bit masks (class_bits). */
+static void make_masks(qn_repair *rep)
+{
+    int n = qn_system_nrows(rep->sys);
+
+    if (qn_system_modulus(rep->sys) != 2)
+        return;
+    for (int j = 0; j < rep->ncond; j++)
+        if (qn_system_cokernel_order(rep->sys, (size_t)j) != 2)
+            return;
+    rep->nwords = (n + 63) / 64;
+    rep->mask = QN_NEWN((size_t)rep->ncond * rep->nwords + 1, uint64_t);
+    for (int j = 0; j < rep->ncond; j++) {
+        const uint8_t *c = qn_system_condition(rep->sys, (size_t)j);
+        for (int i = 0; i < n; i++)
+            if (c[i] & 1)
+                rep->mask[(size_t)j * rep->nwords + i / 64] |=
+                    UINT64_C(1) << (i % 64);
+    }
+}
+
 /* Walk every class's path once, for qn_repair_find to copy. */
 static void cache_paths(qn_repair *rep)
 {
@@ -227,6 +275,7 @@ int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
         rep->radix[j] = r;
         r *= qn_system_cokernel_order(sys, j);
     }
+    make_masks(rep);
     collect_moves(rep);
     if ((uint64_t)rep->nmoves * nclass > QN_REPAIR_MAX_WORK) {
         qn_repair_free(rep);
@@ -254,6 +303,7 @@ void qn_repair_free(qn_repair *rep)
     free(rep->start);
     free(rep->cell);
     free(rep->amount);
+    free(rep->mask);
     free(rep);
 }
 
@@ -261,8 +311,11 @@ int qn_repair_find(const qn_repair *rep, const uint8_t *s, int *cells,
                    uint8_t *values)
 {
     unsigned k = qn_system_modulus(rep->sys);
-    uint64_t q = neg_class(rep, qn_repair_class(rep, s));
+    uint64_t q = qn_repair_class(rep, s);
     int n;
+
+    if (!rep->mask) /* mod 2 every class is its own negative */
+        q = neg_class(rep, q);
 
     if (rep->start) {
         uint32_t a = rep->start[q];

@@ -43,6 +43,7 @@ void qn_gen__scratch_init(scratch *s, const genctx *c)
     s->refused_list = QN_NEWN((size_t)CLIMB_STEPS(c->n) + 1, uint32_t);
     s->nrefused = 0;
     s->climbed = UINT64_MAX;
+    s->rng_have = 0;
 }
 
 void qn_gen__scratch_release(scratch *s)
@@ -61,11 +62,13 @@ static int is_zero(const uint8_t *d, int n)
     return 1;
 }
 
-/* state = goal + d (mod k) */
+/* state = goal + d (mod k); both below k, so one subtraction reduces */
 static void add_goal(const genctx *c, uint8_t *state, const uint8_t *d)
 {
-    for (int i = 0; i < c->n; i++)
-        state[i] = (uint8_t)((c->goal[i] + d[i]) % c->k);
+    for (int i = 0; i < c->n; i++) {
+        unsigned v = (unsigned)c->goal[i] + d[i];
+        state[i] = (uint8_t)(v >= c->k ? v - c->k : v);
+    }
 }
 
 /* A uniformly random solvable state other than the goal; 0 on failure. */
@@ -315,23 +318,35 @@ static int grade_free(const genctx *c)
 int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded)
 {
-    qn_rng rng;
+    qn_rng *rng;
     uint64_t lo = c->lo, hi = c->hi;
     int made = 1;
 
-    qn_rng_init(&rng, &c->o->seed, index);
+    if (!s->rng_have || index - s->rng_first >= QN_RNG_BATCH ||
+        s->rng_used >> (index - s->rng_first) & 1 ||
+        memcmp(&s->rng_seed, &c->o->seed, sizeof(s->rng_seed))) {
+        /* candidates come in runs of consecutive indices: draw the next
+         * few streams at once */
+        qn_rng_init_batch(s->rng, QN_RNG_BATCH, &c->o->seed, index);
+        s->rng_seed = c->o->seed;
+        s->rng_first = index;
+        s->rng_used = 0;
+        s->rng_have = 1;
+    }
+    s->rng_used |= 1u << (index - s->rng_first); /* its stream is consumed */
+    rng = &s->rng[index - s->rng_first];
     if (mode == QN_GEN_SPREAD) { /* exactly the count this index aims at */
         lo = hi = c->values[spread_slot(c, index)];
         if (c->census)
-            draw_at(c, &rng, s, state, (size_t)lo);
+            draw_at(c, rng, s, state, (size_t)lo);
         else
-            made = qn_gen__climb(c, &rng, s, state, lo, lo, hi);
+            made = qn_gen__climb(c, rng, s, state, lo, lo, hi);
     } else if (mode == QN_GEN_EXHAUSTIVE) {
-        made = exhaustive(c, &rng, s, state);
+        made = exhaustive(c, rng, s, state);
     } else if (mode == QN_GEN_CLIMB) {
-        made = qn_gen__climb(c, &rng, s, state, lo, lo, hi);
+        made = qn_gen__climb(c, rng, s, state, lo, lo, hi);
     } else {
-        made = qn_gen__sample(c, &rng, s, state);
+        made = qn_gen__sample(c, rng, s, state);
     }
     *graded = 0;
     if (!made)

@@ -60,6 +60,14 @@ typedef struct scratch {
      * trivial (its unique solution is kept up to date: no grade needed
      * to know it); UINT64_MAX otherwise */
     uint64_t climbed;
+    /* streams rng_first .. rng_first + QN_RNG_BATCH - 1 of the seed
+     * rng_seed, drawn together (qn_rng_init_batch); rng_have says whether
+     * they are set */
+    qn_rng rng[QN_RNG_BATCH];
+    qn_seed rng_seed;
+    uint64_t rng_first;
+    unsigned rng_used; /* bit i: stream rng_first + i was consumed */
+    int rng_have;
 } scratch;
 
 static inline int count_lit(const genctx *c, const uint8_t *state)

@@ -15,6 +15,7 @@
 #include "base/mem.h"
 
 #define BLOCK 1024        /* candidates per block, at most */
+#define SEEN_AHEAD 8      /* consume's prefetch distance, in candidates */
 #define FIRST_BLOCK 4     /* the first block's size; each next one doubles */
 
 /* Block b holds candidates block_start(b) .. block_start(b + 1) - 1 past
@@ -327,6 +328,10 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
 {
     for (int i = 0; i < b->n; i++) {
         qn_gen_puzzle p;
+        /* the seen-set's slot a few candidates ahead: its probe would
+         * otherwise wait for memory (a random slot of a large table) */
+        if (i + SEEN_AHEAD < b->n && b->ok[i + SEEN_AHEAD])
+            qn_seen_prefetch(seen, b->hash[i + SEEN_AHEAD]);
         if (st->draws >= c->o->max_draws)
             return 2; /* exactly max_draws, whatever the block sizes */
         st->draws++;

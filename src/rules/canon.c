@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/mem.h"
 
 /*
@@ -37,6 +38,11 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
 
 #define TABLE_MAX_CELLS 64
 #define TABLE_MAX_SYMS 16
+/* Cells a table entry covers. 4: 16 entries a chunk, 7 KB for classic
+ * 5x5's 8 symmetries, which stays in the L1 cache; 8-cell chunks (64 KB)
+ * missed it, and their loads were most of validate's canonical forms. */
+#define CHUNK 4
+#define CHUNK_VALS (1 << CHUNK)
 
 /* Read by every worker for every state: kept off other data's cache
  * lines (a neighbour on the heap written meanwhile would evict it). */
@@ -44,7 +50,7 @@ struct qn_canon_table {
     char apart0[64];
     int n, nchunks;  /* cells; bytes of a packed state */
     size_t nsyms;
-    uint64_t *t;     /* [g][chunk][byte]: the image bits of those cells */
+    uint64_t *t;     /* [g][chunk][value]: the image bits of those cells */
     char apart1[64];
 };
 
@@ -59,18 +65,19 @@ qn_canon_table *qn_canon_table_new(const qn_rules *r)
         return NULL;
     t = QN_NEW(qn_canon_table);
     t->n = n;
-    t->nchunks = (n + 7) / 8;
+    t->nchunks = (n + CHUNK - 1) / CHUNK;
     t->nsyms = nsyms;
-    t->t = QN_NEWN(nsyms * (size_t)t->nchunks * 256, uint64_t);
+    t->t = QN_NEWN(nsyms * (size_t)t->nchunks * CHUNK_VALS, uint64_t);
     for (size_t g = 0; g < nsyms; g++) {
         /* cell i goes to j = sym(i) in the image t[j] = s[q[j]] */
         const int *to = qn_rules_sym(r, g);
         for (int c = 0; c < t->nchunks; c++) {
-            uint64_t *e = t->t + (g * (size_t)t->nchunks + (size_t)c) * 256;
-            for (int v = 0; v < 256; v++)
-                for (int b = 0; b < 8 && c * 8 + b < n; b++)
+            uint64_t *e =
+                t->t + (g * (size_t)t->nchunks + (size_t)c) * CHUNK_VALS;
+            for (int v = 0; v < CHUNK_VALS; v++)
+                for (int b = 0; b < CHUNK && c * CHUNK + b < n; b++)
                     if (v >> b & 1)
-                        e[v] |= UINT64_C(1) << (n - 1 - to[c * 8 + b]);
+                        e[v] |= UINT64_C(1) << (n - 1 - to[c * CHUNK + b]);
         }
     }
     return t;
@@ -93,15 +100,14 @@ size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
 
     if (!t)
         return qn_canon_form(r, out, s);
-    for (int i = 0; i < t->n; i++)
-        m |= (uint64_t)(s[i] & 1) << i;
+    m = qn_bits_low(s, t->n);
     /* the smallest number is the lexicographically smallest image; a
      * tie keeps the first symmetry, as qn_canon_form does */
     for (size_t g = 0; g < t->nsyms; g++) {
-        e = t->t + g * (size_t)t->nchunks * 256;
+        e = t->t + g * (size_t)t->nchunks * CHUNK_VALS;
         img = 0;
-        for (int c = 0; c < t->nchunks; c++, e += 256)
-            img |= e[m >> (8 * c) & 255];
+        for (int c = 0; c < t->nchunks; c++, e += CHUNK_VALS)
+            img |= e[m >> (CHUNK * c) & (CHUNK_VALS - 1)];
         if (g == 0 || img < min)
             min = img, best = g;
     }
@@ -187,12 +193,18 @@ static void pack(const qn_seen *set, uint8_t *out, const uint8_t *s)
 {
     size_t bit = 0;
 
-    memset(out, 0, set->bytes);
-    if (set->bits == 1) { /* the common k = 2 case, a bit a cell */
-        for (int i = 0; i < set->n; i++)
-            out[i >> 3] |= (uint8_t)((s[i] & 1) << (i & 7));
+    if (set->bits == 1) { /* the common k = 2 case, a bit a cell: 64
+                             cells gathered in a word, stored a byte at a
+                             time (the same bytes on any machine) */
+        for (int i = 0; i < set->n; i += 64) {
+            int m = set->n - i < 64 ? set->n - i : 64;
+            uint64_t w = qn_bits_low(s + i, m);
+            for (int b = 0; b < (m + 7) / 8; b++)
+                out[i / 8 + b] = (uint8_t)(w >> (8 * b));
+        }
         return;
     }
+    memset(out, 0, set->bytes);
     for (int i = 0; i < set->n; i++, bit += (size_t)set->bits)
         for (int b = 0; b < set->bits; b++)
             if (s[i] >> b & 1)
@@ -230,6 +242,9 @@ static void grow(qn_seen *set)
     size_t nslot = set->nslot * 2;
     uint64_t *slot = QN_NEWN(nslot, uint64_t);
 
+    /* a million states take 16 MB of slots, each probe at a random one:
+     * huge pages spare the TLB miss a probe (or its prefetch) would pay */
+    qn_mem_advise_huge(slot, nslot * sizeof(*slot));
     for (size_t i = 0; i < set->count; i++) {
         uint64_t hash = hash_bytes(set->arena + i * set->bytes, set->bytes);
         size_t h = hash & (nslot - 1);

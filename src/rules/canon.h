@@ -27,7 +27,7 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
 /*
  * qn_canon_form by table for the common boards: two colours, at most 64
  * cells and 16 symmetries. Each symmetry's image of a state, read as a
- * number whose high bit is cell 0, is the OR of one table entry per 8
+ * number whose high bit is cell 0, is the OR of one table entry per 4
  * cells, so the smallest image is the smallest number, found without
  * the unpredictable cell-by-cell branches. qn_canon_table_new returns
  * NULL for any other rule (qn_canon_form_table then is qn_canon_form);

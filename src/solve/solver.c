@@ -131,11 +131,25 @@ void qn_answer_release(qn_answer *a)
     memset(a, 0, sizeof(*a));
 }
 
-/* d = state - goal (mod k): what the presses must cancel. */
+/* d = state - goal (mod k): what the presses must cancel. Cells below k
+ * (every valid state) need one subtraction at most, not a division by
+ * the variable k, which cost more than the rest of a small board's
+ * answer. */
 static void offset(const qn_solver *g, uint8_t *d, const uint8_t *state)
 {
+    unsigned k = g->k, big = 0;
+
     for (int i = 0; i < g->n; i++)
-        d[i] = (uint8_t)((state[i] + g->k - g->goal[i]) % g->k);
+        big |= state[i] >= k;
+    if (big) { /* not a state of this rule: reduce it too */
+        for (int i = 0; i < g->n; i++)
+            d[i] = (uint8_t)((state[i] + k - g->goal[i]) % k);
+        return;
+    }
+    for (int i = 0; i < g->n; i++) { /* branch-free: it vectorises */
+        unsigned v = state[i] + k - g->goal[i];
+        d[i] = (uint8_t)(v - (v >= k) * k);
+    }
 }
 
 int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state)

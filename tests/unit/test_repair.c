@@ -4,7 +4,10 @@
  * Hamming distance to a solvable state (found by listing every state), the
  * repaired state is solvable, the change depends only on the state's class
  * (a fixed translation per coset), and so repairing every state hits each
- * solvable state equally often (uniform projection).
+ * solvable state equally often (uniform projection). On boards past 64
+ * cells (classic 9x9, two words of cells for the two-colour classes):
+ * the class against its definition, the digits c_j . s mod 2 of
+ * system.h's conditions, and the repair against solvability.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +110,57 @@ static void check_system(const uint8_t *a, int n, unsigned k)
     free(cls_delta);
 }
 
+/* A two-colour board of n > 64 cells: random states, and A x for random
+ * presses x (solvable by construction). */
+static void check_big(const uint8_t *a, int n)
+{
+    qn_system *sys;
+    qn_repair *rep;
+    uint8_t s[128], t[128];
+    int cells[129];
+    uint8_t vals[129];
+    long bad = 0, zero = 0;
+
+    T_EQ(qn_system_new(&sys, a, n, n, 2, NULL), QN_OK);
+    T_EQ(qn_repair_new(&rep, sys, NULL), QN_OK);
+    T_CHECK(qn_system_cokernel_ngens(sys) > 0);
+    for (int trial = 0; trial < 400; trial++) {
+        uint64_t want = 0;
+        int got;
+        for (int i = 0; i < n; i++)
+            s[i] = (uint8_t)(t_rand(&seed) & 1);
+        if (trial % 2) { /* A x for random presses x: solvable */
+            memcpy(t, s, (size_t)n);
+            for (int i = 0; i < n; i++) {
+                unsigned v = 0;
+                for (int j = 0; j < n; j++)
+                    v += (unsigned)a[i * n + j] * t[j];
+                s[i] = (uint8_t)(v % 2);
+            }
+        }
+        for (size_t j = 0; j < qn_system_cokernel_ngens(sys); j++) {
+            const uint8_t *c = qn_system_condition(sys, j);
+            unsigned acc = 0;
+            for (int i = 0; i < n; i++)
+                acc += (unsigned)c[i] * s[i];
+            want += (uint64_t)(acc % 2) << j; /* place value 2^j */
+        }
+        bad += qn_repair_class(rep, s) != want;
+        bad += (want == 0) != qn_system_is_solvable(sys, s);
+        zero += want == 0;
+        got = qn_repair_find(rep, s, cells, vals);
+        memcpy(t, s, (size_t)n);
+        for (int c = 0; c < got; c++)
+            t[cells[c]] = vals[c];
+        bad += !qn_system_is_solvable(sys, t);
+        bad += (got == 0) != (want == 0);
+    }
+    T_EQ(bad, 0);
+    T_CHECK(zero >= 200 && zero < 400); /* both kinds were met */
+    qn_repair_free(rep);
+    qn_system_free(sys);
+}
+
 int main(void)
 {
     uint8_t a[64];
@@ -126,6 +180,9 @@ int main(void)
     for (int i = 0; i < 36; i++)
         plus[i] = (uint8_t)(plus[i] * 2); /* ring with amount 2, mod 4 */
     check_system(plus, 6, 4);
+    free(plus);
+    plus = t_plus(9, 9, 1); /* classic 9x9: 81 cells, 2^8 classes */
+    check_big(plus, 81);
     free(plus);
     return t_done();
 }

@@ -1,0 +1,100 @@
+/*
+ * test_rng.c: the batched stream set-up (qn_rng_init_batch, issue #35)
+ * gives the streams rng.h defines, checked against libsodium itself (the
+ * construction's reference: K_i is the first 32 bytes of
+ * crypto_stream_chacha20_ietf under the seed with nonce i, block 0 is
+ * randombytes_buf_deterministic under K_i) and against qn_rng_init's
+ * draws past the first block; the two-colour cell draw is checked against
+ * the bits of the stream's little-endian words.
+ */
+#include <string.h>
+
+#include <sodium.h>
+
+#include "base/rng.h"
+#include "t.h"
+
+/* The reference: stream `index` of `seed`, straight from libsodium. */
+static void reference(const qn_seed *seed, uint64_t index, uint8_t key[32],
+                      uint8_t block0[64])
+{
+    uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0};
+
+    for (int i = 0; i < 8; i++)
+        nonce[i] = (uint8_t)(index >> (8 * i));
+    crypto_stream_chacha20_ietf(key, 32, nonce, seed->b);
+    randombytes_buf_deterministic(block0, 64, key);
+}
+
+static void check_batch(const qn_seed *seed, uint64_t first, int count)
+{
+    qn_rng batch[QN_RNG_BATCH];
+
+    memset(batch, 0xee, sizeof(batch));
+    qn_rng_init_batch(batch, count, seed, first);
+    for (int l = 0; l < count; l++) {
+        uint8_t key[32], block0[64], a[200], b[200];
+        qn_rng one;
+        reference(seed, first + (uint64_t)l, key, block0);
+        T_CHECK(!memcmp(batch[l].key, key, 32));
+        qn_rng_bytes(&batch[l], a, sizeof(a));
+        T_CHECK(!memcmp(a, block0, 64));
+        qn_rng_init(&one, seed, first + (uint64_t)l);
+        qn_rng_bytes(&one, b, sizeof(b));
+        T_CHECK(!memcmp(a, b, sizeof(a))); /* blocks 1.. as well */
+    }
+    if (count < QN_RNG_BATCH) /* lanes past count are left alone */
+        T_CHECK(batch[count].key[0] == 0xee && batch[count].buf[63] == 0xee);
+}
+
+static void test_batch(void)
+{
+    qn_seed seed;
+    uint64_t r = 35;
+    static const uint64_t firsts[] = {0, 1, 1000, UINT64_C(0xfffffffc),
+                                      UINT64_MAX - 7};
+
+    memset(&seed, 0, sizeof(seed));
+    for (size_t f = 0; f < sizeof(firsts) / sizeof(firsts[0]); f++)
+        check_batch(&seed, firsts[f], QN_RNG_BATCH);
+    memset(&seed, 0xff, sizeof(seed));
+    check_batch(&seed, UINT64_C(0xfffffffc), QN_RNG_BATCH);
+    for (int t = 0; t < 20; t++) {
+        for (int i = 0; i < 32; i++)
+            seed.b[i] = (uint8_t)t_rand(&r);
+        check_batch(&seed, t_rand(&r), 1 + (int)(t_rand(&r) % QN_RNG_BATCH));
+    }
+}
+
+/* Two colours: cell i of 64 is bit i of the stream's next little-endian
+ * 64-bit word; 130 cells take three words. */
+static void test_cells(void)
+{
+    qn_seed seed;
+    qn_rng a, b;
+    uint8_t cells[130], bytes[24];
+    int bad = 0;
+
+    memset(&seed, 0, sizeof(seed));
+    seed.b[31] = 7;
+    qn_rng_init(&a, &seed, 5);
+    qn_rng_init(&b, &seed, 5);
+    qn_rng_cells(&a, cells, 130, 2);
+    qn_rng_bytes(&b, bytes, sizeof(bytes));
+    for (int i = 0; i < 130; i++)
+        bad += cells[i] != (bytes[i / 8] >> (i % 8) & 1);
+    T_CHECK(bad == 0);
+    /* the stream continues after the third word */
+    qn_rng_bytes(&a, bytes, 8);
+    qn_rng_bytes(&b, bytes + 8, 8);
+    T_CHECK(!memcmp(bytes, bytes + 8, 8));
+}
+
+int main(void)
+{
+    if (sodium_init() < 0)
+        return 1;
+    test_batch();
+    test_cells();
+    return t_done();
+}
