@@ -14,17 +14,9 @@
 
 static qn_allocator use = {malloc, calloc, realloc};
 
-int qn_set_allocator(const qn_allocator *a, unsigned libs, qn_err *err)
+void qn_mem__use(const qn_allocator *a)
 {
-    if (a && (!a->malloc_fn || !a->calloc_fn || !a->realloc_fn))
-        return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "an allocator needs all three functions");
-    if (a)
-        use = *a;
-    else
-        use = (qn_allocator){malloc, calloc, realloc};
-    qn_json_hook((libs & QN_ALLOC_JANSSON) != 0);
-    return QN_OK;
+    use = a ? *a : (qn_allocator){malloc, calloc, realloc};
 }
 
 int qn_err_nomem(qn_err *err)

@@ -46,6 +46,7 @@ int qn_err_nomem(qn_err *err);
 void qn_json_nomem_clear(void);
 int qn_json_nomem(void);
 void qn_json_hook(int on); /* qn_set_allocator: route jansson or not */
+void qn_mem__use(const qn_allocator *a); /* qn_set_allocator; NULL: libc */
 
 /* The exiting variants (see above). */
 void *qn_xmalloc(size_t size);
