@@ -32,9 +32,12 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
     uint64_t *p;
     size_t got, len = 0;
     qn_seed seed;
+    qn_err e = QN_ERR_INIT;
 
     *counts = NULL;
-    if (qn_solver_new(&g, r, NULL) != QN_OK)
+    if (qn_solver_new(&g, r, &e) == QN_ENOMEM)
+        cli_oom();
+    if (e.code != QN_OK)
         return;
     if (qn_distrib_compute(&dist, qn_solver_system(g), NULL) == QN_OK) {
         len = qn_distrib_len(dist);

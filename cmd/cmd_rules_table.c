@@ -189,6 +189,8 @@ static void row_human(row *rw, const qn_solver *g)
 
     rw->human = qn_human_new(&h, g, &err) == QN_OK &&
                 qn_human_shares_compute(h, &rw->sh, &err) == QN_OK;
+    if (err.code == QN_ENOMEM)
+        cli_oom();
     qn_human_free(h);
 }
 

@@ -221,9 +221,15 @@ const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
     qn_solver *g = NULL;
     qn_distrib *d = NULL;
     const char *source;
+    int rc;
 
     out->n = 0;
-    if (qn_solver_new(&g, r, NULL) != QN_OK)
+    rc = qn_solver_new(&g, r, NULL);
+    /* out of memory is no "no tiers": this layer still ends the process
+     * on it (issue #32 section 2) */
+    if (rc == QN_ENOMEM)
+        qn_mem_oom();
+    if (rc != QN_OK)
         return NULL;
     if (!qn_rules_ntiers(r) &&
         qn_distrib_compute(&d, qn_solver_system(g), NULL) != QN_OK)
