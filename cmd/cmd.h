@@ -139,7 +139,7 @@ _Noreturn void cli_oom(void);
  * unless quiet. */
 struct qn_distrib;
 int cmd_estimate_after(double *secs);
-void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *g,
+void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *solver,
                         const struct qn_distrib *d, double after);
 
 /* Load a rule file and compile it; reports errors; returns an exit code. */
@@ -283,11 +283,11 @@ int cmd_solve_load_id(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
  * into the JSON w (when not NULL); an exit status (65 and reported when
  * --optimal meets a kernel past the walk limit). */
 struct qn_jsonw;
-int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
                    const uint8_t *cells, qn_buf *out, struct qn_jsonw *w);
 /* --steps: play plan on cells one press at a time, a board (in colour
  * when asked) after each; into w as "steps" when not NULL. */
-int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
+int cmd_solve_steps(const solve_opts *o, const qn_solver *solver,
                     const uint8_t *cells, const uint8_t *plan, qn_buf *out,
                     struct qn_jsonw *w, int colour);
 /* cmd_rules_human.c: the technique ladder in `rules show` (human.h): the

@@ -191,7 +191,7 @@ int cmd_estimate_after(double *secs)
     return QN_EXIT_OK;
 }
 
-void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *g,
+void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *solver,
                         const struct qn_distrib *d, double after)
 {
     size_t probed;
@@ -199,7 +199,7 @@ void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *g,
 
     if (ctx->quiet)
         return;
-    secs = qn_gen_tiers_estimate(g, d, &probed);
+    secs = qn_gen_tiers_estimate(solver, d, &probed);
     if (probed && secs >= after)
         fprintf(stderr,
                 "quench: sampling this rule's grading tiers (%d states "

@@ -151,7 +151,7 @@ static int unknown_tier(const gen_cli *gc, const qn_buf *why, qn_err *err)
  * targets exactly. */
 static int setup_grading(gen_cli *gc, double after, qn_err *err)
 {
-    const qn_rules *r = qn_solver_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->solver);
     const qn_gen_opts *o = &gc->o;
     int need_dist = qn_rules_ntiers(r) == 0 || gc->tier || o->lo > 1 ||
                     o->hi != UINT64_MAX || o->unique_optimum ||
@@ -159,10 +159,10 @@ static int setup_grading(gen_cli *gc, double after, qn_err *err)
                     o->mode == QN_GEN_SPREAD;
 
     if (need_dist &&
-        qn_distrib_compute(&gc->dist, qn_solver_system(gc->g), NULL) != QN_OK)
+        qn_distrib_compute(&gc->dist, qn_solver_system(gc->solver), NULL) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
-    cmd_say_tiers_wait(gc->ctx, gc->g, gc->dist, after);
-    qn_gen_tiers(gc->g, gc->dist, &gc->tiers);
+    cmd_say_tiers_wait(gc->ctx, gc->solver, gc->dist, after);
+    qn_gen_tiers(gc->solver, gc->dist, &gc->tiers);
     gc->o.tiers = &gc->tiers;
     gc->o.distrib = gc->dist;
     if (gc->tier) {
@@ -245,8 +245,8 @@ static int check_gradable(gen_cli *gc)
 {
     qn_err err = QN_ERR_INIT, why = QN_ERR_INIT;
 
-    qn_solver_set_walk_limit(gc->g, gc->walk_limit);
-    if (qn_solver_check_exact(gc->g, &why) == QN_OK)
+    qn_solver_set_walk_limit(gc->solver, gc->walk_limit);
+    if (qn_solver_check_exact(gc->solver, &why) == QN_OK)
         return QN_EXIT_OK;
     qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
     qn_err_source(&err, gc->rules);
@@ -302,7 +302,7 @@ static int setup(gen_cli *gc, qn_err *err)
         return status;
     settle_seed(gc);
     if (setup_grading(gc, after, err) != QN_OK ||
-        qn_gen_prepare(&gc->prep, gc->g, &gc->o, &info, err) != QN_OK)
+        qn_gen_prepare(&gc->prep, gc->solver, &gc->o, &info, err) != QN_OK)
         return cli_report(gc->ctx, err);
     say_plan(gc, &info);
     cmd_generate_prepare_format(gc);
@@ -384,7 +384,7 @@ static void release(gen_cli *gc)
         qn_buf_release(&gc->grade_esc[i]);
     qn_gen_prepared_free(gc->prep);
     qn_distrib_free(gc->dist);
-    qn_solver_free(gc->g);
+    qn_solver_free(gc->solver);
 }
 
 int cmd_generate(int argc, char **argv, cli_ctx *ctx)
@@ -403,7 +403,7 @@ int cmd_generate(int argc, char **argv, cli_ctx *ctx)
     qn_buf_init(&gc.cell_text);
     if ((status = cmd_generate_parse_opts(&gc, argc, argv)) != QN_EXIT_OK)
         return status;
-    if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.g)) != QN_EXIT_OK)
+    if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.solver)) != QN_EXIT_OK)
         return status;
     status = setup(&gc, &err);
     if (status == QN_EXIT_OK)

@@ -35,7 +35,7 @@ typedef struct gen_cli {
     uint64_t max_draws_opt;  /* --max-draws as given (0: the default) */
     qn_gen_opts o;
     cli_ctx *ctx;
-    qn_solver *g;
+    qn_solver *solver;
     qn_tiers tiers;
     qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
     size_t grade_max;

@@ -43,7 +43,7 @@ static char *run_family(const gen_cli *gc)
     qn_buf b = QN_BUF_INIT;
     char hash[65];
 
-    qn_rules_hash(qn_solver_rules(gc->g), hash);
+    qn_rules_hash(qn_solver_rules(gc->solver), hash);
     qn_buf_addf(&b, "generate %s %s ", hash, gc->seed_hex);
     run_key(gc, &b, 0);
     return qn_buf_detach(&b, NULL);
@@ -87,7 +87,7 @@ static int find_finished(gen_cli *gc, const qn_store_run *run)
  */
 int cmd_generate_setup_store(gen_cli *gc)
 {
-    const qn_rules *r = qn_solver_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->solver);
     qn_buf key = QN_BUF_INIT;
     qn_store_run run;
     int rc, status;
@@ -127,8 +127,8 @@ int cmd_generate_setup_store(gen_cli *gc)
     if (rc != QN_OK)
         return cli_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
-    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->g),
-                                                 qn_solver_colours(gc->g)) + 1,
+    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->solver),
+                                                 qn_solver_colours(gc->solver)) + 1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
         fprintf(stderr, "quench: %s run %lld: %llu %s already stored\n",
@@ -200,8 +200,8 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     sp.state_cells = p->state;
     sp.canon = gc->canon_key;
     sp.canon_len = qn_store_canon_pack(gc->canon_key, p->canon,
-                                       qn_solver_ncells(gc->g),
-                                       qn_solver_colours(gc->g));
+                                       qn_solver_ncells(gc->solver),
+                                       qn_solver_colours(gc->solver));
     sp.min_presses = p->presses;
     sp.noptimal = p->noptimal;
     sp.witness_cells = p->plan;
@@ -274,7 +274,7 @@ static void stored_human(gen_cli *gc, const qn_store_row *row,
     if (!gc->human && !gc->human_failed) {
         /* none where the ladder meets a limit; out of memory ends here */
         qn_err e = QN_ERR_INIT;
-        if (qn_human_grader_new(&gc->human, gc->g, &e) == QN_ENOMEM)
+        if (qn_human_grader_new(&gc->human, gc->solver, &e) == QN_ENOMEM)
             cli_oom();
         gc->human_failed = !gc->human;
     }
@@ -293,8 +293,8 @@ static int print_row(void *ctx, const qn_store_row *row)
 {
     stored_print *sp = ctx;
     gen_cli *gc = sp->gc;
-    const qn_rules *r = qn_solver_rules(gc->g);
-    unsigned k = qn_solver_colours(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->solver);
+    unsigned k = qn_solver_colours(gc->solver);
     qn_gen_puzzle p;
 
     if (sp->n == gc->done_run.stored)
@@ -313,7 +313,7 @@ static int print_row(void *ctx, const qn_store_row *row)
     p.exact = 1;
     /* graded now, as a replay would: the record is the run's output */
     p.grade = gc->o.tiers ? qn_tiers_grade(gc->o.tiers, p.presses)
-                          : qn_solver_grade(gc->g, p.presses);
+                          : qn_solver_grade(gc->solver, p.presses);
     p.uid = row->uid;
     qn_puzzle_id_hex(p.id, row->uid);
     stored_human(gc, row, &p);
@@ -329,7 +329,7 @@ int cmd_generate_print_stored(gen_cli *gc)
 {
     stored_print sp = {gc, NULL, NULL, 0, QN_ERR_INIT};
     qn_err err = QN_ERR_INIT;
-    size_t n = (size_t)qn_solver_ncells(gc->g) + 1;
+    size_t n = (size_t)qn_solver_ncells(gc->solver) + 1;
     int rc;
 
     sp.state = QN_NEWN(n, uint8_t);

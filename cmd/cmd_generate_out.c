@@ -74,8 +74,8 @@ static const char *grade_json(const gen_cli *gc, const char *grade)
 static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
                            qn_buf *out)
 {
-    const qn_rules *r = qn_solver_rules(gc->g);
-    int n = qn_solver_ncells(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->solver);
+    int n = qn_solver_ncells(gc->solver);
     char hash[65];
     qn_jsonw w;
     qn_buf text = QN_BUF_INIT;
@@ -123,7 +123,7 @@ void cmd_generate_prepare_format(gen_cli *gc)
 {
     char hash[65];
 
-    qn_rules_hash(qn_solver_rules(gc->g), hash);
+    qn_rules_hash(qn_solver_rules(gc->solver), hash);
     snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
              hash);
     snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n",
@@ -141,11 +141,11 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
                                 qn_buf *out)
 {
     const gen_cli *gc = vctx;
-    const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->g));
-    int n = qn_solver_ncells(gc->g);
+    const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->solver));
+    int n = qn_solver_ncells(gc->solver);
     char *w;
 
-    if (qn_solver_colours(gc->g) > 36) { /* "(NNN)" cells: general path */
+    if (qn_solver_colours(gc->solver) > 36) { /* "(NNN)" cells: general path */
         format_general(gc, p, out);
         return;
     }
@@ -198,7 +198,7 @@ int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p)
 
 void cmd_generate_write_header(gen_cli *gc)
 {
-    const qn_rules *r = qn_solver_rules(gc->g);
+    const qn_rules *r = qn_solver_rules(gc->solver);
     char hash[65];
     qn_jsonw w;
 

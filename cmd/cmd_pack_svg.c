@@ -27,7 +27,7 @@
 static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
                               uint64_t **counts)
 {
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_distrib *dist = NULL;
     uint64_t *p;
     size_t got, len = 0;
@@ -35,19 +35,19 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
     qn_err e = QN_ERR_INIT;
 
     *counts = NULL;
-    if (qn_solver_new(&g, r, &e) == QN_ENOMEM)
+    if (qn_solver_new(&solver, r, &e) == QN_ENOMEM)
         cli_oom();
     if (e.code != QN_OK)
         return;
-    if (qn_distrib_compute(&dist, qn_solver_system(g), NULL) == QN_OK) {
+    if (qn_distrib_compute(&dist, qn_solver_system(solver), NULL) == QN_OK) {
         len = qn_distrib_len(dist);
         *counts = QN_NEWN(len, uint64_t);
         for (size_t m = 0; m < len; m++)
             (*counts)[m] = qn_distrib_count(dist, m);
     } else {
         p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
-        qn_gen_rule_seed(g, &seed);
-        got = qn_gen_sample_presses(g, &seed, p, QN_GEN_TIER_SAMPLE);
+        qn_gen_rule_seed(solver, &seed);
+        got = qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE);
         for (size_t i = 0; i < got; i++)
             len = p[i] + 1 > len ? (size_t)p[i] + 1 : len;
         *counts = got ? QN_NEWN(len, uint64_t) : NULL;
@@ -59,7 +59,7 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
     h->dist = *counts;
     h->dist_len = *counts ? len : 0;
     qn_distrib_free(dist);
-    qn_solver_free(g);
+    qn_solver_free(solver);
 }
 
 /*

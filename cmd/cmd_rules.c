@@ -369,26 +369,26 @@ typedef struct dist_info {
 
 static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
 {
-    qn_solver *g = NULL;
-    int rc = qn_solver_new(&g, r, err);
+    qn_solver *solver = NULL;
+    int rc = qn_solver_new(&solver, r, err);
 
     if (rc != QN_OK)
         return rc;
     if ((di->wanted || !qn_rules_ntiers(r)) &&
-        qn_distrib_compute(&di->d, qn_solver_system(g), &di->err) != QN_OK)
+        qn_distrib_compute(&di->d, qn_solver_system(solver), &di->err) != QN_OK)
         di->d = NULL;
     if (di->say)
-        cmd_say_tiers_wait(di->say, g, di->d, di->after);
-    di->source = qn_gen_tiers(g, di->d, &di->tiers);
+        cmd_say_tiers_wait(di->say, solver, di->d, di->after);
+    di->source = qn_gen_tiers(solver, di->d, &di->tiers);
     if (!di->tiers.n)
         di->source = "none"; /* no state could be graded exactly */
     if (di->nsample) {
         qn_seed seed;
         di->sample = QN_NEWN(di->nsample, uint64_t);
-        qn_gen_rule_seed(g, &seed);
-        di->ngraded = qn_gen_sample_presses(g, &seed, di->sample, di->nsample);
+        qn_gen_rule_seed(solver, &seed);
+        di->ngraded = qn_gen_sample_presses(solver, &seed, di->sample, di->nsample);
     }
-    qn_solver_free(g);
+    qn_solver_free(solver);
     return QN_OK;
 }
 

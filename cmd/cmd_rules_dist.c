@@ -51,7 +51,7 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
                   const qn_distrib *d, size_t nsample)
 {
     qn_err err = QN_ERR_INIT, why = QN_ERR_INIT;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     uint64_t *p;
     qn_seed seed;
 
@@ -68,19 +68,19 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
     dd->method = "sampled";
     snprintf(dd->why, sizeof dd->why, "%s; more than 2^26 solvable states",
              why.msg);
-    if (qn_solver_new(&g, r, &err) != QN_OK)
+    if (qn_solver_new(&solver, r, &err) != QN_OK)
         return QN_OK; /* no sample either: len 0 */
     dd->drawn = nsample ? nsample : QN_GEN_TIER_SAMPLE;
     p = QN_NEWN(dd->drawn, uint64_t);
-    qn_gen_rule_seed(g, &seed);
-    dd->graded = qn_gen_sample_presses(g, &seed, p, dd->drawn);
+    qn_gen_rule_seed(solver, &seed);
+    dd->graded = qn_gen_sample_presses(solver, &seed, p, dd->drawn);
     for (size_t i = 0; i < dd->graded; i++)
         dd->len = p[i] + 1 > dd->len ? (size_t)p[i] + 1 : dd->len;
     dd->hist = QN_NEWN(dd->len + 1, uint64_t);
     for (size_t i = 0; i < dd->graded; i++)
         dd->hist[p[i]]++;
     free(p);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     return QN_OK;
 }
 

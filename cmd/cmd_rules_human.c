@@ -23,13 +23,13 @@ typedef struct human_info {
 
 static void human_info_init(human_info *hi, const qn_rules *r)
 {
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_human *h = NULL;
 
     memset(hi, 0, sizeof(*hi));
     hi->err = (qn_err)QN_ERR_INIT;
-    if (qn_solver_new(&g, r, &hi->err) == QN_OK &&
-        qn_human_new(&h, g, &hi->err) == QN_OK &&
+    if (qn_solver_new(&solver, r, &hi->err) == QN_OK &&
+        qn_human_new(&h, solver, &hi->err) == QN_OK &&
         qn_human_shares_compute(h, &hi->sh, &hi->err) == QN_OK) {
         hi->ok = 1;
         hi->nsides = qn_human_nsides(h);
@@ -40,7 +40,7 @@ static void human_info_init(human_info *hi, const qn_rules *r)
         }
     }
     qn_human_free(h);
-    qn_solver_free(g);
+    qn_solver_free(solver);
 }
 
 /* "1/8", "1" or "0" (rules show and rules table). */

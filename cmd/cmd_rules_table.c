@@ -182,12 +182,12 @@ static void row_max(row *rw, const qn_system *sys)
 
 /* The human ladder's exact shares of the row's board (human.h); g is the
  * row's solver. A ladder that cannot be built leaves rw->human 0. */
-static void row_human(row *rw, const qn_solver *g)
+static void row_human(row *rw, const qn_solver *solver)
 {
     qn_human *h = NULL;
     qn_err err = QN_ERR_INIT;
 
-    rw->human = qn_human_new(&h, g, &err) == QN_OK &&
+    rw->human = qn_human_new(&h, solver, &err) == QN_OK &&
                 qn_human_shares_compute(h, &rw->sh, &err) == QN_OK;
     if (err.code == QN_ENOMEM)
         cli_oom();
@@ -199,7 +199,7 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
                     int h, unsigned k, qn_err *err)
 {
     qn_rules *r = NULL;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     const qn_system *sys;
     qn_buf b = QN_BUF_INIT;
     int rc;
@@ -215,13 +215,13 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     if (rc != QN_OK)
         return rc;
     rw->n = qn_rules_ncells(r);
-    rc = qn_solver_new_bare(&g, r, err);
+    rc = qn_solver_new_bare(&solver, r, err);
     if (rc != QN_OK) {
         qn_err_source(err, source);
         qn_rules_free(r);
         return rc;
     }
-    sys = qn_solver_system(g);
+    sys = qn_solver_system(solver);
     rw->nullity = qn_system_kernel_ngens(sys);
     rw->orders = QN_NEWN(rw->nullity + 1, unsigned);
     for (size_t i = 0; i < rw->nullity; i++)
@@ -238,8 +238,8 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     rw->nsyms = qn_rules_nsyms(r);
     rw->bound = qn_minpress_bound(sys);
     row_max(rw, sys);
-    row_human(rw, g);
-    qn_solver_free(g);
+    row_human(rw, solver);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return QN_OK;
 }

@@ -167,14 +167,14 @@ static void add_heading(qn_buf *out, uint64_t uid, uint64_t presses,
 static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
 {
     qn_err err = QN_ERR_INIT;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_human_grader *hg = NULL;
     qn_human_grade gr;
     qn_human_model m;
-    int rc = qn_solver_new(&g, r, &err);
+    int rc = qn_solver_new(&solver, r, &err);
 
     if (rc == QN_OK)
-        rc = qn_human_grader_new(&hg, g, &err);
+        rc = qn_human_grader_new(&hg, solver, &err);
     if (rc == QN_OK)
         rc = qn_human_grade_state(hg, cells, &gr, &err);
     qn_buf_adds(out, "human level: ");
@@ -195,7 +195,7 @@ static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
     }
     qn_buf_addc(out, '\n');
     qn_human_grader_free(hg);
-    qn_solver_free(g);
+    qn_solver_free(solver);
 }
 
 /* Parse the state text under r; report (as `source`) on failure. */

@@ -97,15 +97,15 @@ static int write_plan(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r
 }
 
 /* The presses in the order a player can follow: each cell, times over. */
-static void add_plan_text(qn_buf *out, const qn_solver *g, const uint8_t *x)
+static void add_plan_text(qn_buf *out, const qn_solver *solver, const uint8_t *x)
 {
-    int n = qn_solver_ncells(g), any = 0;
+    int n = qn_solver_ncells(solver), any = 0;
 
     for (int i = 0; i < n; i++) {
         if (!x[i])
             continue;
         qn_buf_adds(out, any++ ? ", " : "");
-        qn_solver_cell_name(g, out, i);
+        qn_solver_cell_name(solver, out, i);
         if (x[i] > 1)
             qn_buf_addf(out, " x%u", x[i]);
     }
@@ -113,11 +113,11 @@ static void add_plan_text(qn_buf *out, const qn_solver *g, const uint8_t *x)
         qn_buf_adds(out, "nothing");
 }
 
-static void add_size(qn_buf *out, const qn_solver *g, qn_jsonw *w)
+static void add_size(qn_buf *out, const qn_solver *solver, qn_jsonw *w)
 {
     qn_buf b = QN_BUF_INIT;
     uint64_t v;
-    const qn_system *sys = qn_solver_system(g);
+    const qn_system *sys = qn_solver_system(solver);
 
     if (qn_system_group_size_u64(sys, QN_KERNEL, &v) == QN_OK &&
         v < ((uint64_t)1 << 53)) {
@@ -135,18 +135,18 @@ static void add_size(qn_buf *out, const qn_solver *g, qn_jsonw *w)
     qn_buf_release(&b);
 }
 
-static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
+static void solve_text(qn_buf *out, const qn_solver *solver, const qn_answer *a,
                        const uint8_t *cells, const solve_opts *o)
 {
-    const qn_layout *l = qn_rules_layout(qn_solver_rules(g));
+    const qn_layout *l = qn_rules_layout(qn_solver_rules(solver));
 
     if (!a->solvable) {
         qn_buf_adds(out, "solvable:      no\nwhy:\n");
-        qn_solver_explain(g, out, cells, 8);
+        qn_solver_explain(solver, out, cells, 8);
         if (!a->repair_known) {
             qn_buf_addf(out, "repair:        not computed (too many "
                              "classes of states)\ncells:         %s\n",
-                        qn_solver_cell_legend(g));
+                        qn_solver_cell_legend(solver));
             return;
         }
         qn_buf_addf(out, "repair:        change %d %s:", a->nrepair,
@@ -154,10 +154,10 @@ static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
         for (int i = 0; i < a->nrepair; i++) {
             int c = a->repair_cell[i];
             qn_buf_adds(out, i ? ", " : " ");
-            qn_solver_cell_name(g, out, c);
+            qn_solver_cell_name(solver, out, c);
             qn_buf_addf(out, " from %u to %u", cells[c], a->repair_value[i]);
         }
-        qn_buf_addf(out, "\ncells:         %s\n", qn_solver_cell_legend(g));
+        qn_buf_addf(out, "\ncells:         %s\n", qn_solver_cell_legend(solver));
         return;
     }
     qn_buf_addf(out, "solvable:      yes%s\n",
@@ -170,25 +170,25 @@ static void solve_text(qn_buf *out, const qn_solver *g, const qn_answer *a,
                     (unsigned long long)a->mp.noptimal);
     else
         qn_buf_adds(out, "solutions:     ");
-    add_size(out, g, NULL);
+    add_size(out, solver, NULL);
     qn_buf_addf(out, " %s\nplan:          press ",
-                qn_system_kernel_ngens(qn_solver_system(g)) ? "solutions"
+                qn_system_kernel_ngens(qn_solver_system(solver)) ? "solutions"
                                                             : "solution");
-    add_plan_text(out, g, a->plan);
+    add_plan_text(out, solver, a->plan);
     qn_buf_adds(out, "\npress counts:\n");
     qn_state_format(out, l, a->plan, '\n');
     qn_buf_addf(out, "\nreplay:        %s\n",
-                qn_solver_replays(g, cells, a->plan) ? "reaches the goal"
+                qn_solver_replays(solver, cells, a->plan) ? "reaches the goal"
                                                    : "FAILED");
     if (!a->at_goal)
-        qn_buf_addf(out, "cells:         %s\n", qn_solver_cell_legend(g));
+        qn_buf_addf(out, "cells:         %s\n", qn_solver_cell_legend(solver));
     (void)o;
 }
 
-static void solve_json(qn_jsonw *w, const qn_solver *g, const qn_answer *a,
+static void solve_json(qn_jsonw *w, const qn_solver *solver, const qn_answer *a,
                        const uint8_t *cells)
 {
-    int n = qn_solver_ncells(g);
+    int n = qn_solver_ncells(solver);
     qn_buf why = QN_BUF_INIT;
 
     qn_jsonw_key(w, "solvable"), qn_jsonw_bool(w, a->solvable);
@@ -203,7 +203,7 @@ static void solve_json(qn_jsonw *w, const qn_solver *g, const qn_answer *a,
     qn_jsonw_uint(w, a->solvable && a->exact ? a->mp.noptimal : 0);
     qn_jsonw_key(w, "solutions");
     if (a->solvable)
-        add_size(NULL, g, w);
+        add_size(NULL, solver, w);
     else
         qn_jsonw_uint(w, 0);
     qn_jsonw_key(w, "solution");
@@ -219,12 +219,12 @@ static void solve_json(qn_jsonw *w, const qn_solver *g, const qn_answer *a,
                 qn_jsonw_uint(w, (uint64_t)i);
         qn_jsonw_end(w);
         qn_jsonw_key(w, "replay_ok");
-        qn_jsonw_bool(w, qn_solver_replays(g, cells, a->plan));
+        qn_jsonw_bool(w, qn_solver_replays(solver, cells, a->plan));
     } else {
         qn_jsonw_null(w);
     }
     if (!a->solvable) {
-        qn_solver_explain(g, &why, cells, 1000);
+        qn_solver_explain(solver, &why, cells, 1000);
         qn_jsonw_key(w, "why"), qn_jsonw_str(w, why.buf);
         qn_jsonw_key(w, "repair");
         if (!a->repair_known) {
@@ -262,13 +262,13 @@ static int load(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
 
 /* --steps --human: the technique in words, as text lines or the JSON
  * key "technique" (one string a line). */
-static int human_steps(const cli_ctx *ctx, const qn_solver *g,
+static int human_steps(const cli_ctx *ctx, const qn_solver *solver,
                        const uint8_t *cells, qn_buf *out, qn_jsonw *w)
 {
     qn_human_grader *hg = NULL;
     qn_err err = QN_ERR_INIT;
     qn_buf text = QN_BUF_INIT;
-    int rc = qn_human_grader_new(&hg, g, &err);
+    int rc = qn_human_grader_new(&hg, solver, &err);
 
     if (rc == QN_OK)
         rc = qn_human_narrate(hg, cells, &text, &err);
@@ -297,7 +297,7 @@ static int human_steps(const cli_ctx *ctx, const qn_solver *g,
 /* What the report adds on request: the solutions (--all, --optimal) and
  * the plan played (--steps), drawn in colour where the report goes to a
  * terminal that shows it (-o - sends the report to stderr). */
-static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
+static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
                 const qn_answer *a, const uint8_t *cells, qn_buf *out,
                 qn_jsonw *w)
 {
@@ -306,18 +306,18 @@ static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
     if (!a->solvable)
         return QN_EXIT_OK;
     if ((o->all || o->optimal) &&
-        (st = cmd_solve_list(ctx, o, g, cells, out, w)) != QN_EXIT_OK)
+        (st = cmd_solve_list(ctx, o, solver, cells, out, w)) != QN_EXIT_OK)
         return st;
     if (!o->steps)
         return QN_EXIT_OK;
-    if (o->human && (st = human_steps(ctx, g, cells, out, w)) != QN_EXIT_OK)
+    if (o->human && (st = human_steps(ctx, solver, cells, out, w)) != QN_EXIT_OK)
         return st;
     if (!w && (colour = cmd_colour_for(o->output && !strcmp(o->output, "-")
                                            ? stderr
                                            : stdout,
                                        "solve", o->color)) < 0)
         return QN_EXIT_USAGE;
-    return cmd_solve_steps(o, g, cells, a->plan, out, w, colour);
+    return cmd_solve_steps(o, solver, cells, a->plan, out, w, colour);
 }
 
 int cmd_solve(int argc, char **argv, cli_ctx *ctx)
@@ -325,7 +325,7 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
     solve_opts o;
     qn_rules *r = NULL;
     qn_grid_rule grid;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_answer a;
     qn_buf out = QN_BUF_INIT;
     uint8_t *cells = NULL;
@@ -337,9 +337,9 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
     if ((status = cmd_solve_parse_opts(&o, argc, argv)) != QN_EXIT_OK)
         return status;
     if (o.id)
-        status = cmd_solve_load_id(ctx, &o, &r, &g, &id_state);
+        status = cmd_solve_load_id(ctx, &o, &r, &solver, &id_state);
     else
-        status = load(ctx, &o, &r, &g, &grid);
+        status = load(ctx, &o, &r, &solver, &grid);
     if (status != QN_EXIT_OK) {
         qn_rules_free(r);
         return status;
@@ -350,24 +350,24 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
         qn_grid_rule_release(&grid);
         return status;
     }
-    qn_solver_set_walk_limit(g, o.walk_limit);
-    cells = QN_NEWN((size_t)qn_solver_ncells(g) + 1, uint8_t);
-    if (qn_answer_init(&a, g, NULL) != QN_OK)
+    qn_solver_set_walk_limit(solver, o.walk_limit);
+    cells = QN_NEWN((size_t)qn_solver_ncells(solver) + 1, uint8_t);
+    if (qn_answer_init(&a, solver, NULL) != QN_OK)
         cli_oom();
     if ((status = read_state(ctx, &o, r, cells)) != QN_EXIT_OK)
         goto done;
-    qn_solver_answer(g, &a, cells);
+    qn_solver_answer(solver, &a, cells);
     if (o.json) {
         qn_jsonw w;
         qn_jsonw_init(&w, &out);
         qn_jsonw_obj(&w);
-        solve_json(&w, g, &a, cells);
-        status = more(ctx, &o, g, &a, cells, &out, &w);
+        solve_json(&w, solver, &a, cells);
+        status = more(ctx, &o, solver, &a, cells, &out, &w);
         qn_jsonw_end(&w);
         qn_buf_addc(&out, '\n');
     } else {
-        solve_text(&out, g, &a, cells, &o);
-        status = more(ctx, &o, g, &a, cells, &out, NULL);
+        solve_text(&out, solver, &a, cells, &o);
+        status = more(ctx, &o, solver, &a, cells, &out, NULL);
     }
     if (status != QN_EXIT_OK)
         goto done;
@@ -382,7 +382,7 @@ done:
     qn_answer_release(&a);
     free(cells);
     free(id_state);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return status;
 }

@@ -77,35 +77,35 @@ static void list_json(qn_jsonw *w, const qn_plans *p, const solve_opts *o)
         qn_jsonw_null(w);
 }
 
-int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *g,
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
                    const uint8_t *cells, qn_buf *out, qn_jsonw *w)
 {
     qn_plans p;
     qn_err err = QN_ERR_INIT;
     int st = QN_EXIT_OK;
 
-    if (qn_plans_find(&p, g, cells, o->limit, o->optimal, &err) != QN_OK) {
+    if (qn_plans_find(&p, solver, cells, o->limit, o->optimal, &err) != QN_OK) {
         qn_plans_release(&p);
         return cli_report(ctx, &err);
     }
     if (w)
         list_json(w, &p, o);
     else
-        st = list_text(out, &p, qn_rules_layout(qn_solver_rules(g)), o);
+        st = list_text(out, &p, qn_rules_layout(qn_solver_rules(solver)), o);
     qn_plans_release(&p);
     return st;
 }
 
 /* The heading of press `i` of `n` on `cell`; the last says if it is the
  * goal (it must be: the plan was replayed). */
-static void step_heading(qn_buf *out, const qn_solver *g, uint64_t i,
+static void step_heading(qn_buf *out, const qn_solver *solver, uint64_t i,
                          uint64_t n, int cell, const uint8_t *now)
 {
-    const qn_rules *r = qn_solver_rules(g);
+    const qn_rules *r = qn_solver_rules(solver);
 
     qn_buf_addf(out, "press %llu of %llu: ", (unsigned long long)i,
                 (unsigned long long)n);
-    qn_solver_cell_name(g, out, cell);
+    qn_solver_cell_name(solver, out, cell);
     if (i == n)
         qn_buf_adds(out, memcmp(now, qn_rules_goal(r),
                                 (size_t)qn_rules_ncells(r))
@@ -114,12 +114,12 @@ static void step_heading(qn_buf *out, const qn_solver *g, uint64_t i,
     qn_buf_addc(out, '\n');
 }
 
-int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
+int cmd_solve_steps(const solve_opts *o, const qn_solver *solver,
                     const uint8_t *cells, const uint8_t *plan, qn_buf *out,
                     qn_jsonw *w, int colour)
 {
-    const qn_rules *r = qn_solver_rules(g);
-    int n = qn_solver_ncells(g), st = QN_EXIT_OK;
+    const qn_rules *r = qn_solver_rules(solver);
+    int n = qn_solver_ncells(solver), st = QN_EXIT_OK;
     uint8_t *now = qn_xmemdup(cells, (size_t)n);
     uint64_t total = 0, done = 0;
 
@@ -137,7 +137,7 @@ int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
     }
     for (int c = 0; c < n && st == QN_EXIT_OK; c++)
         for (unsigned t = 0; t < plan[c] && st == QN_EXIT_OK; t++) {
-            qn_solver_press(g, now, c);
+            qn_solver_press(solver, now, c);
             if (w) {
                 qn_buf s = QN_BUF_INIT;
                 qn_state_format(&s, qn_rules_layout(r), now, '/');
@@ -147,7 +147,7 @@ int cmd_solve_steps(const solve_opts *o, const qn_solver *g,
                 qn_jsonw_end(w);
                 qn_buf_release(&s);
             } else {
-                step_heading(out, g, ++done, total, c, now);
+                step_heading(out, solver, ++done, total, c, now);
                 qn_term_board(out, r, now, colour);
             }
             st = flush_some(o, out);

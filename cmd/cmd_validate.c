@@ -182,7 +182,7 @@ static void summary_json(qn_jsonw *w, const qn_judge *j, uint64_t total,
 
 typedef struct vrun {
     const vopts *o;
-    const qn_solver *g;
+    const qn_solver *solver;
     qn_judge *j;
     qn_submit_reader *rd;
     qn_verdict_stream *vs;
@@ -237,9 +237,9 @@ static size_t add_source(vrun *vr, const qn_submission *s)
  */
 static int against_store(vrun *vr, const qn_verdict_item *it)
 {
-    const qn_rules *r = qn_solver_rules(vr->g);
+    const qn_rules *r = qn_solver_rules(vr->solver);
     const qn_submission *s = it->sub;
-    int n = qn_solver_ncells(vr->g), is_new, rc;
+    int n = qn_solver_ncells(vr->solver), is_new, rc;
     size_t klen, witness_at, source_at;
     int64_t id;
     qn_store_puzzle sp;
@@ -248,7 +248,7 @@ static int against_store(vrun *vr, const qn_verdict_item *it)
     if (!vr->rule_id)
         return QN_OK; /* the rule was never stored: nothing to compare */
     klen = qn_store_canon_pack(vr->key, it->canon, n,
-                               qn_solver_colours(vr->g));
+                               qn_solver_colours(vr->solver));
     if (!vr->o->into) {
         rc = qn_store_find_puzzle(vr->store, vr->rule_id, vr->key, klen, &id,
                                   &vr->db_err);
@@ -277,7 +277,7 @@ static int against_store(vrun *vr, const qn_verdict_item *it)
     sp.min_presses = it->presses;
     sp.noptimal = it->noptimal;
     sp.witness = vr->text.buf + witness_at;
-    sp.grade = qn_solver_grade(vr->g, it->presses);
+    sp.grade = qn_solver_grade(vr->solver, it->presses);
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
@@ -406,7 +406,7 @@ int cmd_validate(int argc, char **argv, cli_ctx *ctx)
     vopts o;
     vrun vr;
     qn_rules *r = NULL;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_err err = QN_ERR_INIT;
     FILE *in = NULL;
     int status, rc;
@@ -415,13 +415,13 @@ int cmd_validate(int argc, char **argv, cli_ctx *ctx)
         return QN_EXIT_OK;
     if ((status = parse_opts(&o, argc, argv)) != QN_EXIT_OK)
         return status;
-    if ((status = cmd_load_game(ctx, o.rules, &r, &g)) != QN_EXIT_OK)
+    if ((status = cmd_load_game(ctx, o.rules, &r, &solver)) != QN_EXIT_OK)
         return status;
     memset(&vr, 0, sizeof(vr));
     qn_buf_init(&vr.out);
     qn_buf_init(&vr.text);
     vr.o = &o;
-    vr.g = g;
+    vr.solver = solver;
     qn_rules_hash(r, vr.rule_hash);
     if (o.db && (status = setup_store(ctx, &vr, r)) != QN_EXIT_OK)
         goto done;
@@ -437,7 +437,7 @@ int cmd_validate(int argc, char **argv, cli_ctx *ctx)
         goto done;
     }
     qn_submit_expect_rule(vr.rd, vr.rule_hash);
-    vr.j = qn_judge_new(g);
+    vr.j = qn_judge_new(solver);
     rc = judge_all(&vr, &err);
     status = vr.write_status ? vr.write_status : cmd_finish_out(&vr.out);
     if (status == QN_EXIT_PIPE) {
@@ -466,7 +466,7 @@ done:
     qn_judge_free(vr.j);
     qn_buf_release(&vr.out);
     qn_file_close(in);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return status;
 }

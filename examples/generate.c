@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 {
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_gen_opts o;
     qn_gen_hooks h = {0};
     qn_gen_stats st;
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     }
     if (qn_rng_global_init(&err) != QN_OK ||
         qn_rules_load_file(&r, argv[1], &err) != QN_OK ||
-        qn_solver_new(&g, r, &err) != QN_OK) {
+        qn_solver_new(&solver, r, &err) != QN_OK) {
         fprintf(stderr, "generate: %s: %s\n", argv[1], err.msg);
         qn_rules_free(r);
         return 2;
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     h.emit = emit;
     h.ctx = &out;
     if (rc == QN_OK)
-        rc = qn_gen_run(g, &o, &h, &st, &err);
+        rc = qn_gen_run(solver, &o, &h, &st, &err);
     if (out.nomem) { /* emit stopped the run: "stopped after N puzzles" */
         fprintf(stderr, "generate: out of memory\n");
         rc = QN_ENOMEM;
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "generate: %s\n", err.msg);
     }
     qn_buf_release(&out.line);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return rc == QN_OK ? 0 : 2;
 }

@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 {
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_answer a;
     uint8_t *state;
     int rc = 2;
@@ -28,7 +28,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (qn_rules_load_file(&r, argv[1], &err) != QN_OK ||
-        qn_solver_new(&g, r, &err) != QN_OK) {
+        qn_solver_new(&solver, r, &err) != QN_OK) {
         fprintf(stderr, "solve: %s: %s\n", argv[1], err.msg);
         qn_rules_free(r);
         return 2;
@@ -36,11 +36,11 @@ int main(int argc, char **argv)
     state = malloc((size_t)qn_rules_ncells(r));
     if (state && qn_rules_parse_state(r, state, argv[2], strlen(argv[2]),
                                       &err) == QN_OK) {
-        if (qn_answer_init(&a, g, &err) != QN_OK) {
+        if (qn_answer_init(&a, solver, &err) != QN_OK) {
             fprintf(stderr, "solve: %s\n", err.msg);
             goto done;
         }
-        if (qn_solver_answer(g, &a, state) != QN_OK) {
+        if (qn_solver_answer(solver, &a, state) != QN_OK) {
             fprintf(stderr, "solve: out of memory\n");
         } else if (a.solvable) {
             printf("min_presses %llu\nsolution ",
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
             rc = 0;
         } else {
             qn_buf why = QN_BUF_INIT;
-            qn_solver_explain(g, &why, state, 3);
+            qn_solver_explain(solver, &why, state, 3);
             /* out of memory is sticky in a qn_buf: checked once */
             if (why.failed) {
                 fprintf(stderr, "solve: out of memory\n");
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     }
 done:
     free(state);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return rc;
 }

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 {
     qn_err err = QN_ERR_INIT;
     qn_rules *r = NULL;
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_store *s = NULL;
     qn_submit_reader *rd = NULL;
     qn_judge *j = NULL;
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (qn_rules_load_file(&r, argv[1], &err) != QN_OK ||
-        qn_solver_new(&g, r, &err) != QN_OK ||
+        qn_solver_new(&solver, r, &err) != QN_OK ||
         qn_store_open(&s, argv[3], QN_STORE_CREATE, &err) != QN_OK)
         goto out;
     if (!(in = fopen(argv[2], "rb"))) {
@@ -41,12 +41,12 @@ int main(int argc, char **argv)
     }
     if (qn_submit_open_rules(&rd, in, argv[2], r, QN_SUBMIT_AUTO, &err) !=
             QN_OK ||
-        !(j = qn_judge_new(g)) ||
+        !(j = qn_judge_new(solver)) ||
         !(vs = qn_verdict_stream_new(j, rd, QN_VERDICT_TEXT, 1)))
         goto out;
     while ((rc = qn_verdict_stream_next(vs, &it, &err)) == 1) {
         if (it->verdict == QN_VERDICT_OK) {
-            rc = qn_pack_put(s, g, it->sub->cells, argv[4], NULL, &is_new,
+            rc = qn_pack_put(s, solver, it->sub->cells, argv[4], NULL, &is_new,
                              &err);
             if (rc != QN_OK)
                 break;
@@ -79,7 +79,7 @@ out:
     if (in)
         fclose(in);
     qn_store_close(s);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
     return rc == 0 ? 0 : 2;
 }

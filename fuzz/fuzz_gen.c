@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2 || size > FUZZ_MAX_INPUT)
         return 0;
     size_t which = data[1] % NRULES;
-    const qn_solver *g = game_for(which);
+    const qn_solver *solver = game_for(which);
     const qn_layout *l = qn_rules_layout(rules[which]);
     qn_gen_opts o;
     qn_gen_opts_init(&o);
@@ -71,16 +71,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qn_gen_hooks h = {NULL, emit_record, NULL, &c, NULL};
     qn_gen_stats st;
     qn_err err = QN_ERR_INIT;
-    int rc = qn_gen_run(g, &o, &h, &st, &err);
+    int rc = qn_gen_run(solver, &o, &h, &st, &err);
     FUZZ_ASSERT(rc == QN_OK || rc == QN_ELIMIT);
     FUZZ_ASSERT(c.n == st.emitted && (rc != QN_OK || c.n == o.count));
 
     FILE *f = fmemopen(c.out.buf ? c.out.buf : (char *)"", c.out.len, "r");
     FUZZ_ASSERT(f != NULL);
     qn_submit_reader *r = NULL;
-    FUZZ_ASSERT(qn_submit_open(&r, f, "gen", l, qn_solver_colours(g),
+    FUZZ_ASSERT(qn_submit_open(&r, f, "gen", l, qn_solver_colours(solver),
                                QN_SUBMIT_AUTO, &err) == QN_OK);
-    qn_judge *j = qn_judge_new(g);
+    qn_judge *j = qn_judge_new(solver);
     qn_ruling ru;
     qn_ruling_init(&ru, j);
     const qn_submission *sub;

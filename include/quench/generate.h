@@ -130,7 +130,7 @@ typedef struct qn_gen_target_info {
  * *info. QN_OK, or QN_EINVAL for an impossible target (with the reason),
  * QN_ELIMIT past o->plan_budget.
  */
-QN_API int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
+QN_API int qn_gen_plan(const qn_solver *solver, const qn_gen_opts *o,
                        qn_gen_target_info *info, qn_err *err);
 
 /* One emitted puzzle; every pointer is borrowed for the callback. */
@@ -206,12 +206,12 @@ typedef struct qn_gen_hooks {
  * or emit. *st (required) gets the run's figures. g, o and h are
  * borrowed for the call.
  */
-QN_API int qn_gen_run(const qn_solver *g, const qn_gen_opts *o,
+QN_API int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o,
                       const qn_gen_hooks *h, qn_gen_stats *st, qn_err *err);
 
 /* Regenerate candidate `index` alone into state (n bytes), its minimal
  * presses in *presses: 1 if it is on target, else 0. */
-QN_API int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o,
+QN_API int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
                             uint64_t index, uint8_t *state,
                             uint64_t *presses);
 

@@ -126,7 +126,7 @@ QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc,
  * QN_EINVAL: the state is the goal; QN_EUNSOLVABLE; QN_ELIMIT: its least
  * presses are not proven under the walk limit; QN_EDB, QN_EBUSY.
  */
-QN_API int qn_pack_put(qn_store *s, const qn_solver *g, const uint8_t *state,
+QN_API int qn_pack_put(qn_store *s, const qn_solver *solver, const uint8_t *state,
                        const char *pack, uint64_t *uid_out, int *is_new_out,
                        qn_err *err);
 

@@ -109,7 +109,7 @@ QN_API const char *qn_verdict_name(qn_verdict v);
 typedef struct qn_judge qn_judge; /* opaque */
 /* A judge for rule g (borrowed: it must outlive the judge); NULL when out
  * of memory. Free with qn_judge_free (NULL-safe). */
-QN_API qn_judge *qn_judge_new(const qn_solver *g);
+QN_API qn_judge *qn_judge_new(const qn_solver *solver);
 QN_API void qn_judge_free(qn_judge *j);
 /* How many records got verdict v so far. */
 QN_API uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);

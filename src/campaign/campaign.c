@@ -85,7 +85,7 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
 
         qn_campaign__rule_tiers(c->rules[p->pub.section]); /* the grades */
         rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
-                         : qn_gen_run(c->rules[p->pub.section]->g, &p->o, &h,
+                         : qn_gen_run(c->rules[p->pub.section]->solver, &p->o, &h,
                                       &gs, err);
         qn_gen_prepared_free(p->prep);
         p->prep = NULL;

@@ -20,7 +20,7 @@ typedef struct campaign_rule {
     size_t yaml_len;
     char text_hash[QN_HASH_HEX]; /* BLAKE2b of the file's bytes */
     qn_rules *rules;
-    qn_solver *g;
+    qn_solver *solver;
     qn_distrib *dist;  /* NULL when too large */
     qn_tiers tiers;    /* once tiers_done (qn_campaign__rule_tiers) */
     int tiers_done;

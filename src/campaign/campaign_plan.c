@@ -57,7 +57,7 @@ static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
 void qn_campaign__rule_tiers(campaign_rule *cr)
 {
     if (!cr->tiers_done)
-        qn_gen_tiers(cr->g, cr->dist, &cr->tiers);
+        qn_gen_tiers(cr->solver, cr->dist, &cr->tiers);
     cr->tiers_done = 1;
 }
 
@@ -66,13 +66,13 @@ void qn_campaign__rule_tiers(campaign_rule *cr)
  * is computed (its tiers wait for a part that needs them). */
 static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
 {
-    int rc = qn_solver_new(&cr->g, cr->rules, err);
+    int rc = qn_solver_new(&cr->solver, cr->rules, err);
 
-    if (rc == QN_OK && (rc = qn_solver_check_exact(cr->g, err)) != QN_OK)
+    if (rc == QN_OK && (rc = qn_solver_check_exact(cr->solver, err)) != QN_OK)
         qn_err_source(err, path);
     if (rc != QN_OK)
         return rc;
-    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->g), NULL) !=
+    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), NULL) !=
         QN_OK)
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
     qn_puzzle_id_key_init(&cr->key, cr->hash);
@@ -82,7 +82,7 @@ static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
 static void rule_release(campaign_rule *cr)
 {
     qn_distrib_free(cr->dist);
-    qn_solver_free(cr->g);
+    qn_solver_free(cr->solver);
     qn_rules_free(cr->rules);
     free(cr->yaml);
 }
@@ -218,7 +218,7 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
     p->o.plan_budget = c->budget - c->plan_grades;
     if (p->o.plan_budget == 0)
         p->o.plan_budget = 1;
-    rc = qn_gen_prepare(&p->prep, c->rules[p->pub.section]->g, &p->o,
+    rc = qn_gen_prepare(&p->prep, c->rules[p->pub.section]->solver, &p->o,
                         &p->pub.info, err);
     c->plan_grades += p->pub.info.plan_grades;
     if (rc != QN_OK) {

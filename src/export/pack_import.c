@@ -23,7 +23,7 @@
  * when it names the model quench has (another model's score is kept as
  * it is). *hg is the rule's grader, built on first use.
  */
-static int check_human(const qn_solver *g, qn_human_grader **hg,
+static int check_human(const qn_solver *solver, qn_human_grader **hg,
                        const qn_pack_puzzle *p, const qn_answer *a,
                        const char *id, qn_err *err)
 {
@@ -31,7 +31,7 @@ static int check_human(const qn_solver *g, qn_human_grader **hg,
     qn_human_model m;
     int64_t score;
 
-    if (!*hg && qn_human_grader_new(hg, g, err) != QN_OK)
+    if (!*hg && qn_human_grader_new(hg, solver, err) != QN_OK)
         return QN_EINVAL;
     if (qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses,
                           a->mp.noptimal, &gr, err) != QN_OK)
@@ -60,18 +60,18 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {
     qn_human_grader **humans =
         QN_NEWN(doc->nrules ? doc->nrules : 1, qn_human_grader *);
-    qn_solver **games = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
+    qn_solver **solvers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
     qn_answer *answers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_answer);
     int rc = QN_OK;
 
     for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
-        rc = qn_solver_new(&games[i], doc->rules[i].rules, err);
+        rc = qn_solver_new(&solvers[i], doc->rules[i].rules, err);
         if (rc == QN_OK)
-            rc = qn_answer_init(&answers[i], games[i], err);
+            rc = qn_answer_init(&answers[i], solvers[i], err);
     }
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
-        const qn_solver *g = games[p->rule];
+        const qn_solver *solver = solvers[p->rule];
         qn_answer *a = &answers[p->rule];
         int n = doc->rules[p->rule].ncells;
         uint64_t sum = 0;
@@ -80,14 +80,14 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
         qn_export__puzzle_name(id, p);
         for (int c = 0; c < n; c++)
             sum += p->solution[c];
-        qn_solver_answer(g, a, p->state);
+        qn_solver_answer(solver, a, p->state);
         if (!a->solvable)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "%s: the state has no solution", id);
         else if (a->at_goal)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "%s: the state is already solved", id);
-        else if (!qn_solver_replays(g, p->state, p->solution))
+        else if (!qn_solver_replays(solver, p->state, p->solution))
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "%s: the solution does not reach the goal", id);
         else if (!a->exact)
@@ -114,18 +114,18 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
                             id, (unsigned long long)p->noptimal,
                             (unsigned long long)a->mp.noptimal);
         else if (p->human_model >= 1)
-            rc = check_human(g, &humans[p->rule], p, a, id, err);
+            rc = check_human(solver, &humans[p->rule], p, a, id, err);
     }
     for (size_t i = 0; i < doc->nrules; i++)
         qn_human_grader_free(humans[i]);
     free(humans);
     for (size_t i = 0; i < doc->nrules; i++)
-        if (games[i]) {
+        if (solvers[i]) {
             qn_answer_release(&answers[i]);
-            qn_solver_free(games[i]);
+            qn_solver_free(solvers[i]);
         }
     free(answers);
-    free(games);
+    free(solvers);
     return rc;
 }
 
@@ -136,7 +136,7 @@ typedef struct importer {
     int64_t *rule_ids; /* the stored id of each of doc's rules */
     int64_t pack_id;
     uint8_t *canon, *key; /* scratch for canonical keys, kept across puzzles */
-    qn_solver **games;    /* per rule, built for the first puzzle without a */
+    qn_solver **solvers;    /* per rule, built for the first puzzle without a */
     qn_human_grader **hg; /* human grade, which import grades */
 } importer;
 
@@ -232,15 +232,15 @@ static int grade_missing(importer *im, const qn_pack_puzzle *p,
     qn_err e = QN_ERR_INIT;
     int rc = QN_OK;
 
-    if (!im->games) {
+    if (!im->solvers) {
         size_t nr = im->doc->nrules ? im->doc->nrules : 1;
-        im->games = QN_NEWN(nr, qn_solver *);
+        im->solvers = QN_NEWN(nr, qn_solver *);
         im->hg = QN_NEWN(nr, qn_human_grader *);
     }
-    if (!im->games[r] &&
-        ((rc = qn_solver_new(&im->games[r], im->doc->rules[r].rules, &e)) !=
+    if (!im->solvers[r] &&
+        ((rc = qn_solver_new(&im->solvers[r], im->doc->rules[r].rules, &e)) !=
              QN_OK ||
-         (rc = qn_human_grader_new(&im->hg[r], im->games[r], &e)) != QN_OK))
+         (rc = qn_human_grader_new(&im->hg[r], im->solvers[r], &e)) != QN_OK))
         goto out;
     qn_human_model_default(&m);
     if (im->hg[r] &&
@@ -343,11 +343,11 @@ static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
         rc = put_puzzle(&im, &doc->puzzles[i], err);
     if (rc == QN_OK)
         rc = keep_version(&im, name, err);
-    for (size_t i = 0; im.games && i < doc->nrules; i++) {
+    for (size_t i = 0; im.solvers && i < doc->nrules; i++) {
         qn_human_grader_free(im.hg[i]);
-        qn_solver_free(im.games[i]);
+        qn_solver_free(im.solvers[i]);
     }
-    free(im.games);
+    free(im.solvers);
     free(im.hg);
     free(im.canon);
     free(im.key);

@@ -59,7 +59,7 @@ static int pack_row(qn_store *s, const char *name, int64_t *id, qn_err *err)
 /* The state's human grade into sp (none when it has none). */
 /* The human grade of a stored puzzle; a rule the ladder cannot grade (a
  * limit) leaves it ungraded. QN_OK, or QN_ENOMEM. */
-static int human_of(const qn_solver *g, const qn_answer *a,
+static int human_of(const qn_solver *solver, const qn_answer *a,
                     const uint8_t *state, qn_store_puzzle *sp, qn_err *err)
 {
     qn_human_grader *hg = NULL;
@@ -69,7 +69,7 @@ static int human_of(const qn_solver *g, const qn_answer *a,
     int rc;
 
     qn_human_model_default(&m);
-    if ((rc = qn_human_grader_new(&hg, g, &e)) == QN_OK &&
+    if ((rc = qn_human_grader_new(&hg, solver, &e)) == QN_OK &&
         (rc = qn_human_grade_of(hg, state, a->plan, a->mp.presses,
                                 a->mp.noptimal, &gr, &e)) == QN_OK) {
         sp->human_graded = 1;
@@ -86,11 +86,11 @@ static int human_of(const qn_solver *g, const qn_answer *a,
     return QN_OK;
 }
 
-static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
+static int put(qn_store *s, const qn_solver *solver, const qn_answer *a,
                const uint8_t *state, const char *pack, uint64_t *uid_out,
                int *is_new_out, qn_err *err)
 {
-    const qn_rules *r = qn_solver_rules(g);
+    const qn_rules *r = qn_solver_rules(solver);
     int n = qn_rules_ncells(r), is_new = 0, rc;
     unsigned k = qn_rules_colours(r);
     uint8_t *canon = qn_xmalloc((size_t)n);
@@ -111,12 +111,12 @@ static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
     sp.canon_len = qn_store_canon_pack(key, canon, n, k);
     sp.min_presses = a->mp.presses;
     sp.noptimal = a->mp.noptimal;
-    sp.grade = qn_solver_grade(g, a->mp.presses);
+    sp.grade = qn_solver_grade(solver, a->mp.presses);
     sp.grader = grader;
     sp.stream_index = -1;
     sp.provenance = QN_STORE_VALIDATE;
     sp.uid = qn_puzzle_id(&pk, canon, n);
-    rc = human_of(g, a, state, &sp, err);
+    rc = human_of(solver, a, state, &sp, err);
     if (rc == QN_OK)
         rc = rule_row(s, r, hash, &rule_id, err);
     sp.rule_id = rule_id;
@@ -140,30 +140,30 @@ static int put(qn_store *s, const qn_solver *g, const qn_answer *a,
     return rc;
 }
 
-int qn_pack_put(qn_store *s, const qn_solver *g, const uint8_t *state,
+int qn_pack_put(qn_store *s, const qn_solver *solver, const uint8_t *state,
                 const char *pack, uint64_t *uid_out, int *is_new_out,
                 qn_err *err)
 {
     qn_answer a;
     int rc, batch = qn_store_in_batch(s);
 
-    if ((rc = qn_answer_init(&a, g, err)) != QN_OK)
+    if ((rc = qn_answer_init(&a, solver, err)) != QN_OK)
         return rc;
-    qn_solver_answer(g, &a, state);
+    qn_solver_answer(solver, &a, state);
     if (a.at_goal)
         rc = qn_err_set(err, QN_EINVAL, 0, 0,
                         "the state is the goal: not a puzzle");
     else if (!a.solvable)
         rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0,
                         "the state cannot be solved under rule %s",
-                        qn_rules_name(qn_solver_rules(g)));
+                        qn_rules_name(qn_solver_rules(solver)));
     else if (!a.exact)
         rc = qn_err_set(err, QN_ELIMIT, 0, 0,
                         "the least presses are not proven (walk limit)");
     else if (!batch && (rc = qn_store_begin(s, err)) != QN_OK)
         ;
     else {
-        rc = put(s, g, &a, state, pack, uid_out, is_new_out, err);
+        rc = put(s, solver, &a, state, pack, uid_out, is_new_out, err);
         if (!batch && rc == QN_OK)
             rc = qn_store_commit(s, err);
         else if (!batch)

@@ -40,7 +40,7 @@ struct qn_gen_prepared {
     int ran;
 };
 
-int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *g,
+int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *solver,
                    const qn_gen_opts *o, qn_gen_target_info *info, qn_err *err)
 {
     qn_gen_prepared *p = QN_NEW(qn_gen_prepared);
@@ -48,7 +48,7 @@ int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *g,
 
     *out = NULL;
     p->o = *o;
-    qn_gen__ctx_init(&p->c, g, &p->o);
+    qn_gen__ctx_init(&p->c, solver, &p->o);
     p->st.rarity = -1;
     rc = qn_gen__plan(&p->c, &p->st, err);
     if (info)
@@ -74,11 +74,11 @@ int qn_gen_prepared_heavy(const qn_gen_prepared *p)
     return p->c.census != NULL;
 }
 
-int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
+int qn_gen_plan(const qn_solver *solver, const qn_gen_opts *o,
                 qn_gen_target_info *info, qn_err *err)
 {
     qn_gen_prepared *p;
-    int rc = qn_gen_prepare(&p, g, o, info, err);
+    int rc = qn_gen_prepare(&p, solver, o, info, err);
 
     qn_gen_prepared_free(p);
     return rc;
@@ -96,7 +96,7 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
     if (o->count == 0)
         return QN_OK;
     /* the human grades: none (levels -1) if the ladder meets a limit */
-    if (qn_human_grader_new(&p->c.hg, p->c.g, err) == QN_ENOMEM)
+    if (qn_human_grader_new(&p->c.hg, p->c.solver, err) == QN_ENOMEM)
         return QN_ENOMEM;
     qn_err_clear(err);
     rc = qn_gen__run(&p->c, h, st);
@@ -116,7 +116,7 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
                       qn_plural(st->emitted, "puzzle", "puzzles"));
 }
 
-int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
+int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o, const qn_gen_hooks *h,
                qn_gen_stats *st, qn_err *err)
 {
     qn_gen_prepared *p;
@@ -124,14 +124,14 @@ int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
 
     memset(st, 0, sizeof(*st));
     st->rarity = -1;
-    rc = qn_gen_prepare(&p, g, o, &st->target, err);
+    rc = qn_gen_prepare(&p, solver, o, &st->target, err);
     if (rc == QN_OK)
         rc = qn_gen_run_prepared(p, h, st, err);
     qn_gen_prepared_free(p);
     return rc;
 }
 
-int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
+int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o, uint64_t index,
                      uint8_t *state, uint64_t *presses)
 {
     genctx c;
@@ -140,7 +140,7 @@ int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
     int ok = 0;
 
     memset(&st, 0, sizeof(st));
-    qn_gen__ctx_init(&c, g, o);
+    qn_gen__ctx_init(&c, solver, o);
     if (qn_gen__plan(&c, &st, NULL) == QN_OK) {
         qn_gen__scratch_init(&s, &c);
         ok = qn_gen__graded(&c, c.mode, index, &s, state);
@@ -151,7 +151,7 @@ int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
     return ok;
 }
 
-size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
+size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
                              uint64_t *out, size_t n)
 {
     qn_gen_opts o;
@@ -163,7 +163,7 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
     qn_gen_opts_init(&o);
     o.seed = *seed;
     o.seed.b[1] ^= 0xa5; /* a stream of its own, apart from the run's */
-    qn_gen__ctx_init(&c, g, &o);
+    qn_gen__ctx_init(&c, solver, &o);
     c.mode = QN_GEN_SAMPLE;
     qn_gen__scratch_init(&s, &c);
     state = QN_NEWN((size_t)c.n + 1, uint8_t);
@@ -172,7 +172,7 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
         qn_rng_init(&rng, &o.seed, i);
         if (!qn_gen__sample(&c, &rng, &s, state))
             continue;
-        qn_solver_answer(g, &s.ans, state);
+        qn_solver_answer(solver, &s.ans, state);
         if (s.ans.exact)
             out[got++] = s.ans.mp.presses;
     }
@@ -182,49 +182,49 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
     return got;
 }
 
-void qn_gen_rule_seed(const qn_solver *g, qn_seed *out)
+void qn_gen_rule_seed(const qn_solver *solver, qn_seed *out)
 {
     char hex[65];
 
-    qn_rules_hash(qn_solver_rules(g), hex);
+    qn_rules_hash(qn_solver_rules(solver), hex);
     qn_seed_parse(out, hex, NULL); /* 64 hex digits: always a seed */
 }
 
-const char *qn_gen_tiers(const qn_solver *g, const qn_distrib *d,
+const char *qn_gen_tiers(const qn_solver *solver, const qn_distrib *d,
                          qn_tiers *out)
 {
     uint64_t *p;
     size_t got;
     qn_seed seed;
 
-    if (qn_tiers_from_rules(out, qn_solver_rules(g)))
+    if (qn_tiers_from_rules(out, qn_solver_rules(solver)))
         return "rule";
     if (d) {
         qn_tiers_from_distrib(out, d);
         return "distribution";
     }
     p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
-    qn_gen_rule_seed(g, &seed);
+    qn_gen_rule_seed(solver, &seed);
     /* no state of a rule past the walk limit is graded exactly: its
      * sample would be empty, and costs a solve per state */
-    got = qn_solver_check_exact(g, NULL) == QN_OK
-              ? qn_gen_sample_presses(g, &seed, p, QN_GEN_TIER_SAMPLE)
+    got = qn_solver_check_exact(solver, NULL) == QN_OK
+              ? qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE)
               : 0;
     /* the last tier ends where no state can pass: the coset bound */
-    qn_tiers_from_samples(out, p, got, qn_minpress_bound(qn_solver_system(g)));
+    qn_tiers_from_samples(out, p, got, qn_minpress_bound(qn_solver_system(solver)));
     free(p);
     return "sample";
 }
 
 const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
 {
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_distrib *d = NULL;
     const char *source;
     int rc;
 
     out->n = 0;
-    rc = qn_solver_new(&g, r, NULL);
+    rc = qn_solver_new(&solver, r, NULL);
     /* out of memory is no "no tiers": this layer still ends the process
      * on it (issue #32 section 2) */
     if (rc == QN_ENOMEM)
@@ -232,11 +232,11 @@ const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
     if (rc != QN_OK)
         return NULL;
     if (!qn_rules_ntiers(r) &&
-        qn_distrib_compute(&d, qn_solver_system(g), NULL) != QN_OK)
+        qn_distrib_compute(&d, qn_solver_system(solver), NULL) != QN_OK)
         d = NULL; /* too large: the tiers are cut from a sample */
-    source = qn_gen_tiers(g, d, out);
+    source = qn_gen_tiers(solver, d, out);
     qn_distrib_free(d);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     return source;
 }
 
@@ -256,7 +256,7 @@ static double seconds_now(void)
  * until PROBE_SECONDS passed or PROBE_MAX were, and the time of the last
  * batch scaled to the QN_GEN_TIER_SAMPLE states.
  */
-double qn_gen_tiers_estimate(const qn_solver *g, const struct qn_distrib *d,
+double qn_gen_tiers_estimate(const qn_solver *solver, const struct qn_distrib *d,
                              size_t *probed)
 {
     uint64_t p[PROBE_MAX];
@@ -265,14 +265,14 @@ double qn_gen_tiers_estimate(const qn_solver *g, const struct qn_distrib *d,
     size_t n = 0;
 
     *probed = 0;
-    if (qn_rules_ntiers(qn_solver_rules(g)) || d ||
-        qn_solver_check_exact(g, NULL) != QN_OK)
+    if (qn_rules_ntiers(qn_solver_rules(solver)) || d ||
+        qn_solver_check_exact(solver, NULL) != QN_OK)
         return 0; /* tiers without a sample, or no state graded */
-    qn_gen_rule_seed(g, &seed);
+    qn_gen_rule_seed(solver, &seed);
     while (took < PROBE_SECONDS && n < PROBE_MAX) {
         double t0 = seconds_now();
         n = n ? 2 * n : 1;
-        qn_gen_sample_presses(g, &seed, p, n);
+        qn_gen_sample_presses(solver, &seed, p, n);
         took = seconds_now() - t0;
     }
     *probed = n;

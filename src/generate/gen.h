@@ -125,7 +125,7 @@ void qn_gen_opts_init(qn_gen_opts *o);
  * before the first reached (classic 9x9 35..: about 5,000 climbs, 0.4
  * million grades; o->jobs threads share them).
  */
-int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
+int qn_gen_plan(const qn_solver *solver, const qn_gen_opts *o,
                 qn_gen_target_info *info, qn_err *err);
 
 /*
@@ -137,7 +137,7 @@ int qn_gen_plan(const qn_solver *g, const qn_gen_opts *o,
  * run it. On failure *out is NULL.
  */
 typedef struct qn_gen_prepared qn_gen_prepared;
-int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *g,
+int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *solver,
                    const qn_gen_opts *o, qn_gen_target_info *info, qn_err *err);
 void qn_gen_prepared_free(qn_gen_prepared *p); /* NULL-safe */
 /* 1 when p holds a census (memory up to about 1/4 byte per solvable
@@ -159,11 +159,11 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
  * for an empty or too small target (checked before any work when the
  * distribution or the board's bounds prove it, see qn_gen_plan), or when
  * no puzzle can be graded exactly
- * (the kernel is past the game's walk limit: qn_solver_check_exact);
+ * (the kernel is past the solver's walk limit: qn_solver_check_exact);
  * QN_ELIMIT when max_draws ran out first
  * (st says how many were emitted); QN_ERR when stopped by *stop or emit.
  */
-int qn_gen_run(const qn_solver *g, const qn_gen_opts *o, const qn_gen_hooks *h,
+int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o, const qn_gen_hooks *h,
                qn_gen_stats *st, qn_err *err);
 /* Run a prepared plan (once): as qn_gen_run with its options. */
 int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
@@ -173,12 +173,12 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
  * Regenerate candidate `index` alone (what the run computed for it),
  * into caller buffers of ncells bytes. Returns 1 if it is on target.
  */
-int qn_gen_candidate(const qn_solver *g, const qn_gen_opts *o, uint64_t index,
+int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o, uint64_t index,
                      uint8_t *state, uint64_t *presses);
 
 /* The rule's own seed (its content hash, qn_rules_hash): what sampled
  * tiers and `rules show --sample` draw from, the same on every run. */
-void qn_gen_rule_seed(const qn_solver *g, qn_seed *out);
+void qn_gen_rule_seed(const qn_solver *solver, qn_seed *out);
 
 /* States sampled for default tiers when the exact distribution is out of
  * reach. */
@@ -192,7 +192,7 @@ void qn_gen_rule_seed(const qn_solver *g, qn_seed *out);
  * same ones. Returns where they came from: "rule", "distribution" or
  * "sample" (static).
  */
-const char *qn_gen_tiers(const qn_solver *g, const struct qn_distrib *d,
+const char *qn_gen_tiers(const qn_solver *solver, const struct qn_distrib *d,
                          struct qn_tiers *out);
 
 /*
@@ -209,7 +209,7 @@ const char *qn_gen_rule_tiers(const qn_rules *r, struct qn_tiers *out);
  * sample when the exact distribution is out of reach. Counts that could
  * not be proven minimal are left out; returns how many were written.
  */
-size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
+size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
                              uint64_t *out, size_t n);
 
 /*
@@ -220,7 +220,7 @@ size_t qn_gen_sample_presses(const qn_solver *g, const qn_seed *seed,
  * (and *probed 0) when qn_gen_tiers samples nothing: the rule has its
  * own tiers, d is given, or no state can be graded exactly.
  */
-double qn_gen_tiers_estimate(const qn_solver *g, const struct qn_distrib *d,
+double qn_gen_tiers_estimate(const qn_solver *solver, const struct qn_distrib *d,
                              size_t *probed);
 
 #endif

@@ -35,7 +35,7 @@ static size_t climb_moves(const genctx *c)
 
 void qn_gen__scratch_init(scratch *s, const genctx *c)
 {
-    if (qn_answer_init(&s->ans, c->g, NULL) != QN_OK)
+    if (qn_answer_init(&s->ans, c->solver, NULL) != QN_OK)
         qn_mem_oom(); /* until generate returns QN_ENOMEM */
     s->d = QN_NEWN((size_t)c->n + 1, uint8_t);
     s->grades = 0;
@@ -74,13 +74,13 @@ static void add_goal(const genctx *c, uint8_t *state, const uint8_t *d)
 /* A uniformly random solvable state other than the goal; 0 on failure. */
 int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 {
-    const qn_repair *rep = qn_solver_repair(c->g);
+    const qn_repair *rep = qn_solver_repair(c->solver);
 
     for (int t = 0; t < REDRAWS; t++) {
         qn_rng_cells(rng, s->d, c->n, c->k);
         if (rep)
             qn_repair_apply(rep, s->d);
-        else if (!qn_system_is_solvable(qn_solver_system(c->g), s->d))
+        else if (!qn_system_is_solvable(qn_solver_system(c->solver), s->d))
             continue; /* no repair table: rejection keeps it uniform */
         if (is_zero(s->d, c->n))
             continue;
@@ -260,10 +260,10 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     s->climbed = UINT64_MAX;
     if (!climb_start(c, rng, s, state, from))
         return 0;
-    qn_solver_answer(c->g, &s->ans, state);
+    qn_solver_answer(c->solver, &s->ans, state);
     s->grades++;
     m = s->ans.mp.presses;
-    if (qn_system_kernel_ngens(qn_solver_system(c->g)) == 0)
+    if (qn_system_kernel_ngens(qn_solver_system(c->solver)) == 0)
         return climb_unique(c, rng, s, state, m, lo, hi, steps);
     while (steps-- > 0 && (m < lo || m > hi)) {
         int j = (int)qn_rng_below(rng, (uint64_t)c->n);
@@ -274,7 +274,7 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
             continue;
         memcpy(trial, state, (size_t)c->n);
         press(c, trial, j, t);
-        qn_solver_answer(c->g, &s->ans, trial);
+        qn_solver_answer(c->solver, &s->ans, trial);
         s->grades++;
         if (!s->ans.exact || s->ans.at_goal)
             continue;
@@ -354,7 +354,7 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
     if (!mine(c, index) && grade_free(c))
         return lit_ok(c, count_lit(c, state));
     *graded = 1;
-    qn_solver_answer(c->g, &s->ans, state);
+    qn_solver_answer(c->solver, &s->ans, state);
     s->grades++;
     return on_target(c, &s->ans, count_lit(c, state), lo, hi);
 }

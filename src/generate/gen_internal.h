@@ -14,7 +14,7 @@
 
 /* What every candidate computation reads; immutable during a run. */
 typedef struct genctx {
-    const qn_solver *g;
+    const qn_solver *solver;
     const qn_gen_opts *o;
     qn_gen_mode mode;
     int n;
@@ -134,10 +134,10 @@ static inline void qn_gen__add_value(genctx *c, uint64_t v, uint64_t have)
  * c->values and *info; QN_ELIMIT past the budget. */
 int qn_gen__spread_counts(genctx *c, qn_gen_target_info *info, qn_err *err);
 
-/* gen_plan.c: the context of a run over g with options o (borrowed),
+/* gen_plan.c: the context of a run over solver with options o (borrowed),
  * its plan (mode, target checks, pilots: gen.h, qn_gen_plan) into st,
  * and its release. */
-void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o);
+void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o);
 int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err);
 void qn_gen__ctx_release(genctx *c);
 /* A candidate as qn_gen__candidate makes it, always graded (pilots,

@@ -51,8 +51,8 @@ static double pilot(genctx *c, qn_gen_target_info *info)
     w = 1 + z * z / PILOT;
     mid = (f + z * z / (2.0 * PILOT)) / w;
     half = z * sqrt(f * (1 - f) / PILOT + z * z / (4.0 * PILOT * PILOT)) / w;
-    per = exp2(qn_system_group_log2(qn_solver_system(c->g), QN_IMAGE)) /
-          (double)qn_rules_nsyms(qn_solver_rules(c->g));
+    per = exp2(qn_system_group_log2(qn_solver_system(c->solver), QN_IMAGE)) /
+          (double)qn_rules_nsyms(qn_solver_rules(c->solver));
     info->distinct = f * per;
     info->distinct_lo = (mid - half > 0 ? mid - half : 0) * per;
     info->distinct_hi = (mid + half) * per;
@@ -100,7 +100,7 @@ static int check_bounds(const genctx *c, qn_err *err)
     /* Every puzzle is graded exactly before it is emitted. Past the walk
      * limit no grade is exact, for any state: say so now, rather than
      * draw until max_draws and blame the target's rarity. */
-    if (qn_solver_check_exact(c->g, &e) != QN_OK)
+    if (qn_solver_check_exact(c->solver, &e) != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0, "%s", e.msg);
     if (o->lo > o->hi)
         return qn_err_set(err, QN_EINVAL, 0, 0, "empty press range %llu..%llu",
@@ -111,7 +111,7 @@ static int check_bounds(const genctx *c, qn_err *err)
                           "no solvable state needs %s presses on %s: none "
                           "needs more than %llu (the coset bound, "
                           "docs/GENERATE.md)",
-                          range, qn_rules_name(qn_solver_rules(c->g)),
+                          range, qn_rules_name(qn_solver_rules(c->solver)),
                           (unsigned long long)c->maxp);
     }
     if (o->min_lit > c->n)
@@ -136,13 +136,13 @@ static int too_few(const genctx *c, uint64_t have, qn_err *err)
     qn_target_describe(&what, &t, have <= 1);
     if (have == 0)
         rc = qn_err_set(err, QN_EINVAL, 0, 0, "no puzzle %s on %s", what.buf,
-                        qn_rules_name(qn_solver_rules(c->g)));
+                        qn_rules_name(qn_solver_rules(c->solver)));
     else
         rc = qn_err_set(err, QN_EINVAL, 0, 0,
                         "only %llu distinct puzzle%s %s on %s; asked for "
                         "%llu",
                         (unsigned long long)have, have == 1 ? "" : "s",
-                        what.buf, qn_rules_name(qn_solver_rules(c->g)),
+                        what.buf, qn_rules_name(qn_solver_rules(c->solver)),
                         (unsigned long long)c->o->count);
     qn_buf_release(&what);
     return rc;
@@ -158,8 +158,8 @@ static int too_few(const genctx *c, uint64_t have, qn_err *err)
  */
 static int check_total(const genctx *c, qn_gen_target_info *info, qn_err *err)
 {
-    const qn_system *sys = qn_solver_system(c->g);
-    const qn_rules *r = qn_solver_rules(c->g);
+    const qn_system *sys = qn_solver_system(c->solver);
+    const qn_rules *r = qn_solver_rules(c->solver);
     uint64_t image, nsyms = qn_rules_nsyms(r), least, orbits;
     qn_err why = QN_ERR_INIT;
 
@@ -209,8 +209,8 @@ static int take_census(genctx *c, qn_gen_stats *st, qn_err *err)
     int rc;
 
     opts_target(o, &t);
-    rc = qn_census_new(&c->census, o->distrib, qn_solver_system(c->g),
-                       qn_solver_rules(c->g), &t, err);
+    rc = qn_census_new(&c->census, o->distrib, qn_solver_system(c->solver),
+                       qn_solver_rules(c->solver), &t, err);
     if (rc != QN_OK)
         return rc;
     c->range_total = 0;
@@ -365,16 +365,16 @@ static void columns_init(genctx *c)
     c->col_start[0] = 0;
 }
 
-void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
+void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
 {
-    const qn_rules *r = qn_solver_rules(g);
+    const qn_rules *r = qn_solver_rules(solver);
     char hex[65];
 
     memset(c, 0, sizeof(*c));
-    c->g = g;
+    c->solver = solver;
     c->o = o;
-    c->n = qn_solver_ncells(g);
-    c->k = qn_solver_colours(g);
+    c->n = qn_solver_ncells(solver);
+    c->k = qn_solver_colours(solver);
     c->goal = qn_rules_goal(r);
     c->matrix = qn_rules_matrix(r);
     columns_init(c);
@@ -382,7 +382,7 @@ void qn_gen__ctx_init(genctx *c, const qn_solver *g, const qn_gen_opts *o)
         c->maxp = qn_distrib_len(o->distrib) - 1;
         c->maxp_exact = 1;
     } else {
-        c->maxp = qn_minpress_bound(qn_solver_system(g));
+        c->maxp = qn_minpress_bound(qn_solver_system(solver));
     }
     qn_rules_hash(r, hex);
     qn_puzzle_id_key_init(&c->id_key, hex);

@@ -120,7 +120,7 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
     p->exact = 1;
     p->lit = b->lit[i];
     p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
-                           : qn_solver_grade(c->g, p->presses);
+                           : qn_solver_grade(c->solver, p->presses);
     p->human_level = b->level[i];
     p->human_score = b->score[i];
     p->human_model_version = c->model.version;
@@ -164,7 +164,7 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
                                               s, b->state + o, &graded);
         if (!b->ok[i])
             continue;
-        qn_canon_form(qn_solver_rules(c->g), b->canon + o, b->state + o);
+        qn_canon_form(qn_solver_rules(c->solver), b->canon + o, b->state + o);
         qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
                         b->canon + o);
         if (!mine(c, first + (uint64_t)i))

@@ -62,7 +62,7 @@ static void *climb_share(void *arg)
             if (a->s.climbed != UINT64_MAX) { /* known without solving */
                 a->arrived[i] = a->s.climbed == a->v;
             } else {
-                qn_solver_answer(c->g, &a->s.ans, a->state);
+                qn_solver_answer(c->solver, &a->s.ans, a->state);
                 a->arrived[i] = a->s.ans.exact && a->s.ans.mp.presses == a->v;
             }
         }

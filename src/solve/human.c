@@ -216,15 +216,15 @@ static int build_table(qn_human *h, qn_human_side *s, qn_err *err)
     return rc;
 }
 
-int qn_human_new(qn_human **out, const qn_solver *g, qn_err *err)
+int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
 {
-    const qn_rules *r = qn_solver_rules(g);
+    const qn_rules *r = qn_solver_rules(solver);
     const qn_layout *l = qn_rules_layout(r);
     qn_human *h = qn_xcalloc(1, sizeof(*h));
     int n = qn_rules_ncells(r), rc = QN_OK;
 
     *out = NULL;
-    h->g = g, h->n = n, h->k = qn_rules_colours(r);
+    h->solver = solver, h->n = n, h->k = qn_rules_colours(r);
     h->a = qn_rules_matrix(r);
     h->colstart = qn_xcalloc((size_t)n + 1, sizeof(int));
     for (int i = 0; i < n; i++)
@@ -318,7 +318,7 @@ int qn_human__disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen)
 static int spot(const qn_human *h, const uint8_t *state, int *yes, qn_err *err)
 {
     qn_plans p = {0};
-    int rc = qn_plans_find(&p, h->g, state, QN_HUMAN_MAX_PLANS, 1, err);
+    int rc = qn_plans_find(&p, h->solver, state, QN_HUMAN_MAX_PLANS, 1, err);
     if (rc != QN_OK)
         return rc;
     if (p.matched > p.count) {
@@ -358,7 +358,7 @@ int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
 void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
                      int *side)
 {
-    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->g));
+    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->solver));
     int n = h->n, found = -1, lvl = QN_HUMAN_GLOBAL;
     unsigned k = h->k;
 

@@ -44,7 +44,7 @@ typedef struct qn_human qn_human;
  * borrowed and must outlive the result. Errors: those of qn_system_new
  * for a table's system (none in practice).
  */
-int qn_human_new(qn_human **out, const qn_solver *g, qn_err *err);
+int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err);
 void qn_human_free(qn_human *h); /* NULL-safe */
 
 /* The board's sides in order (the first is "top"; none on a graph), and

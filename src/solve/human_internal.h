@@ -25,7 +25,7 @@ typedef struct qn_human_side {
 } qn_human_side;
 
 struct qn_human {
-    const qn_solver *g;
+    const qn_solver *solver;
     int n;
     unsigned k;
     const uint8_t *a;

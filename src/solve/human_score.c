@@ -185,7 +185,7 @@ typedef struct fast_side {
 #define NO_PATTERN UINT64_MAX
 
 struct qn_human_grader {
-    const qn_solver *g;
+    const qn_solver *solver;
     qn_human *h;
     int n;
     unsigned k;
@@ -335,20 +335,20 @@ static void build_fast(qn_human_grader *hg)
     free(need);
 }
 
-int qn_human_grader_new(qn_human_grader **out, const qn_solver *g, qn_err *err)
+int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver, qn_err *err)
 {
     qn_human_grader *hg = qn_xcalloc(1, sizeof(*hg));
-    const qn_rules *r = qn_solver_rules(g);
+    const qn_rules *r = qn_solver_rules(solver);
     const qn_layout *l = qn_rules_layout(r);
     int rc;
 
     *out = NULL;
-    rc = qn_human_new(&hg->h, g, err);
+    rc = qn_human_new(&hg->h, solver, err);
     if (rc != QN_OK) {
         free(hg);
         return rc;
     }
-    hg->g = g;
+    hg->solver = solver;
     hg->n = hg->h->n;
     hg->k = hg->h->k;
     hg->goal = qn_rules_goal(r);
@@ -724,9 +724,9 @@ int qn_human_grade_state(const qn_human_grader *hg, const uint8_t *state,
     qn_answer a;
     int rc;
 
-    if ((rc = qn_answer_init(&a, hg->g, err)) != QN_OK)
+    if ((rc = qn_answer_init(&a, hg->solver, err)) != QN_OK)
         return rc;
-    rc = qn_solver_answer(hg->g, &a, state);
+    rc = qn_solver_answer(hg->solver, &a, state);
     if (rc == QN_OK && !a.solvable)
         rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "the state has no solution");
     else if (rc == QN_OK && !a.exact)

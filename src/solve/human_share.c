@@ -129,7 +129,7 @@ static void top_share(const qn_human *h, const qn_human_side *s, uint64_t coker,
 int qn_human_shares_compute(const qn_human *h, qn_human_shares *out,
                             qn_err *err)
 {
-    const qn_system *sys = qn_solver_system(h->g);
+    const qn_system *sys = qn_solver_system(h->solver);
     uint8_t *b[QN_HUMAN_MAX_SIDES] = {0};
     uint64_t coker;
     unsigned all = 0;

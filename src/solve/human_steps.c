@@ -12,14 +12,14 @@
 #include "solve/human_score.h"
 
 /* " (r,c)" for each cell with a count, "x2" after a count above one. */
-static void add_presses(const qn_solver *g, qn_buf *out, const int *cells,
+static void add_presses(const qn_solver *solver, qn_buf *out, const int *cells,
                         const unsigned *times, int n)
 {
     for (int i = 0; i < n; i++) {
         if (!times[i])
             continue;
         qn_buf_addc(out, ' ');
-        qn_solver_cell_name(g, out, cells[i]);
+        qn_solver_cell_name(solver, out, cells[i]);
         if (times[i] > 1)
             qn_buf_addf(out, "x%u", times[i]);
     }
@@ -53,7 +53,7 @@ static uint64_t chase_lines(const qn_human *h, const qn_human_side *s,
             continue;
         qn_buf_addf(out, "%srow %d clears: press in row %d:", indent, r + 1,
                     r + 2);
-        add_presses(h->g, out, piv + lo, t + lo, hi - lo);
+        add_presses(h->solver, out, piv + lo, t + lo, hi - lo);
         qn_buf_addc(out, '\n');
     }
     if (!total)
@@ -67,8 +67,8 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
                      qn_buf *out, qn_err *err)
 {
     const qn_human *h = qn_human_grader_human(hg);
-    const qn_solver *g = h->g;
-    const uint8_t *goal = qn_rules_goal(qn_solver_rules(g));
+    const qn_solver *solver = h->solver;
+    const uint8_t *goal = qn_rules_goal(qn_solver_rules(solver));
     int n = h->n;
     unsigned k = h->k;
     qn_human_grade gr;
@@ -86,19 +86,19 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
     if (gr.level == QN_HUMAN_SPOT || gr.level == QN_HUMAN_GLOBAL) {
         int *cells = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
         unsigned *t = qn_xmalloc(sizeof(unsigned) * ((size_t)n + 1));
-        if ((rc = qn_answer_init(&a, g, err)) != QN_OK) {
+        if ((rc = qn_answer_init(&a, solver, err)) != QN_OK) {
             free(cells);
             free(t);
             return rc;
         }
-        qn_solver_answer(g, &a, state);
+        qn_solver_answer(solver, &a, state);
         for (int i = 0; i < n; i++)
             cells[i] = i, t[i] = a.solvable ? a.plan[i] : 0;
         qn_buf_adds(out, gr.level == QN_HUMAN_SPOT
                              ? "  press separate patterns (no two presses "
                                "change a cell in common):"
                              : "  no chase clears it: press at once:");
-        add_presses(g, out, cells, t, n);
+        add_presses(solver, out, cells, t, n);
         qn_buf_addc(out, '\n');
         qn_answer_release(&a);
         free(cells);
@@ -128,7 +128,7 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
         on[l] = need[s->last[l]] != 0;
     }
     qn_buf_adds(out, "  left in the last row:");
-    add_presses(g, out, lit, on, s->nlast);
+    add_presses(solver, out, lit, on, s->nlast);
     qn_buf_addc(out, '\n');
     rc = qn_system_solve(s->table, y, r);
     if (rc == QN_OK) {
@@ -142,7 +142,7 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
             }
         }
         qn_buf_addf(out, "  table: that row calls for the pattern");
-        add_presses(g, out, s->first, ty, s->nfirst);
+        add_presses(solver, out, s->first, ty, s->nfirst);
         qn_buf_addf(out, " in the first row (a table of %.0f patterns)\n",
                     gr.f[QN_HF_TABLE] > 0 ? exp2(gr.f[QN_HF_TABLE]) - 1 : 0);
         qn_buf_addf(out, "  second chase, from the %s:\n", s->name);

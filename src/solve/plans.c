@@ -135,31 +135,31 @@ static void take(qn_plans *out, walk *w)
     out->matched = w->matched;
 }
 
-int qn_plans_find(qn_plans *out, const qn_solver *g, const uint8_t *state,
+int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
                   uint64_t limit, int optimal, qn_err *err)
 {
-    const qn_system *sys = qn_solver_system(g);
+    const qn_system *sys = qn_solver_system(solver);
     walk w;
     int64_t seen;
 
     memset(out, 0, sizeof(*out));
     memset(&w, 0, sizeof(w));
-    out->n = w.n = qn_solver_ncells(g);
+    out->n = w.n = qn_solver_ncells(solver);
     if (limit < 1 || limit > QN_PLANS_MAX)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "a list holds 1..%d plans, not %llu", QN_PLANS_MAX,
                           (unsigned long long)limit);
-    out->complete = qn_minpress_exact(sys, qn_solver_walk_limit(g));
+    out->complete = qn_minpress_exact(sys, qn_solver_walk_limit(solver));
     if (optimal && !out->complete)
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "cannot list the optimal plans: the kernel has "
                           "2^%.2f elements, past the walk limit of %llu",
                           qn_system_group_log2(sys, QN_KERNEL),
-                          (unsigned long long)qn_solver_walk_limit(g));
+                          (unsigned long long)qn_solver_walk_limit(solver));
     w.optimal = optimal;
     w.limit = (size_t)limit;
     w.best = UINT64_MAX;
-    seen = qn_solver_each_solution(g, state,
+    seen = qn_solver_each_solution(solver, state,
                                    out->complete ? UINT64_MAX : limit, visit,
                                    &w);
     if (seen == QN_EUNSOLVABLE) {

@@ -48,7 +48,7 @@ typedef struct qn_plans {
  * `optimal` when the kernel is past the walk limit (the optimum is not
  * known). On failure *out is empty (release is still safe).
  */
-int qn_plans_find(qn_plans *out, const qn_solver *g, const uint8_t *state,
+int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
                   uint64_t limit, int optimal, qn_err *err);
 
 /* Free what *p holds and zero it; safe on a zeroed value. */

@@ -23,26 +23,26 @@ struct qn_solver {
 static int solver_new(qn_solver **out, const qn_rules *r, int repair,
                       qn_err *err)
 {
-    qn_solver *g;
+    qn_solver *solver;
     int rc, n = qn_rules_ncells(r);
 
     *out = NULL;
-    if (!(g = QN_ALLOC(qn_solver)))
+    if (!(solver = QN_ALLOC(qn_solver)))
         return qn_err_nomem(err);
-    g->rules = r;
-    g->n = n;
-    g->k = qn_rules_colours(r);
-    g->goal = qn_rules_goal(r);
-    g->limit = QN_MINPRESS_DEFAULT_LIMIT;
-    rc = qn_system_new(&g->sys, qn_rules_matrix(r), n, n, g->k, err);
+    solver->rules = r;
+    solver->n = n;
+    solver->k = qn_rules_colours(r);
+    solver->goal = qn_rules_goal(r);
+    solver->limit = QN_MINPRESS_DEFAULT_LIMIT;
+    rc = qn_system_new(&solver->sys, qn_rules_matrix(r), n, n, solver->k, err);
     if (rc) {
-        free(g);
+        free(solver);
         return rc;
     }
     /* too many unsolvable classes is not fatal: repairs become unknown */
-    if (repair && qn_repair_new(&g->rep, g->sys, NULL) != QN_OK)
-        g->rep = NULL;
-    *out = g;
+    if (repair && qn_repair_new(&solver->rep, solver->sys, NULL) != QN_OK)
+        solver->rep = NULL;
+    *out = solver;
     return QN_OK;
 }
 
@@ -56,52 +56,52 @@ int qn_solver_new_bare(qn_solver **out, const qn_rules *r, qn_err *err)
     return solver_new(out, r, 0, err);
 }
 
-void qn_solver_free(qn_solver *g)
+void qn_solver_free(qn_solver *solver)
 {
-    if (!g)
+    if (!solver)
         return;
-    qn_repair_free(g->rep);
-    qn_system_free(g->sys);
-    free(g);
+    qn_repair_free(solver->rep);
+    qn_system_free(solver->sys);
+    free(solver);
 }
 
-const qn_rules *qn_solver_rules(const qn_solver *g) { return g->rules; }
-const qn_system *qn_solver_system(const qn_solver *g) { return g->sys; }
-int qn_solver_ncells(const qn_solver *g) { return g->n; }
-unsigned qn_solver_colours(const qn_solver *g) { return g->k; }
-const qn_repair *qn_solver_repair(const qn_solver *g) { return g->rep; }
+const qn_rules *qn_solver_rules(const qn_solver *solver) { return solver->rules; }
+const qn_system *qn_solver_system(const qn_solver *solver) { return solver->sys; }
+int qn_solver_ncells(const qn_solver *solver) { return solver->n; }
+unsigned qn_solver_colours(const qn_solver *solver) { return solver->k; }
+const qn_repair *qn_solver_repair(const qn_solver *solver) { return solver->rep; }
 
-void qn_solver_set_walk_limit(qn_solver *g, uint64_t limit)
+void qn_solver_set_walk_limit(qn_solver *solver, uint64_t limit)
 {
-    g->limit = limit;
+    solver->limit = limit;
 }
 
-uint64_t qn_solver_walk_limit(const qn_solver *g)
+uint64_t qn_solver_walk_limit(const qn_solver *solver)
 {
-    return g->limit;
+    return solver->limit;
 }
 
-void qn_solver_press(const qn_solver *g, uint8_t *state, int cell)
+void qn_solver_press(const qn_solver *solver, uint8_t *state, int cell)
 {
-    const uint8_t *a = qn_rules_matrix(g->rules);
+    const uint8_t *a = qn_rules_matrix(solver->rules);
 
-    for (int i = 0; i < g->n; i++)
-        state[i] = (uint8_t)((state[i] + a[(size_t)i * g->n + cell]) % g->k);
+    for (int i = 0; i < solver->n; i++)
+        state[i] = (uint8_t)((state[i] + a[(size_t)i * solver->n + cell]) % solver->k);
 }
 
-int qn_solver_check_exact(const qn_solver *g, qn_err *err)
+int qn_solver_check_exact(const qn_solver *solver, qn_err *err)
 {
     qn_buf size = QN_BUF_INIT;
     char lim[32];
     int rc;
 
-    if (qn_minpress_exact(g->sys, g->limit))
+    if (qn_minpress_exact(solver->sys, solver->limit))
         return QN_OK;
-    qn_system_group_factors(g->sys, QN_KERNEL, &size);
-    if (g->limit && !(g->limit & (g->limit - 1)))
-        snprintf(lim, sizeof(lim), "2^%d", __builtin_ctzll(g->limit));
+    qn_system_group_factors(solver->sys, QN_KERNEL, &size);
+    if (solver->limit && !(solver->limit & (solver->limit - 1)))
+        snprintf(lim, sizeof(lim), "2^%d", __builtin_ctzll(solver->limit));
     else
-        snprintf(lim, sizeof(lim), "%llu", (unsigned long long)g->limit);
+        snprintf(lim, sizeof(lim), "%llu", (unsigned long long)solver->limit);
     rc = qn_err_set(err, QN_ELIMIT, 0, 0,
                     "cannot grade exactly: the kernel has %s elements, more "
                     "than the walk limit %s",
@@ -110,12 +110,12 @@ int qn_solver_check_exact(const qn_solver *g, qn_err *err)
     return rc;
 }
 
-int qn_answer_init(qn_answer *a, const qn_solver *g, qn_err *err)
+int qn_answer_init(qn_answer *a, const qn_solver *solver, qn_err *err)
 {
     memset(a, 0, sizeof(*a));
-    a->plan = QN_ALLOCN((size_t)g->n + 1, uint8_t);
-    a->repair_cell = QN_ALLOCN((size_t)g->n + 1, int);
-    a->repair_value = QN_ALLOCN((size_t)g->n + 1, uint8_t);
+    a->plan = QN_ALLOCN((size_t)solver->n + 1, uint8_t);
+    a->repair_cell = QN_ALLOCN((size_t)solver->n + 1, int);
+    a->repair_value = QN_ALLOCN((size_t)solver->n + 1, uint8_t);
     if (!a->plan || !a->repair_cell || !a->repair_value) {
         qn_answer_release(a);
         return qn_err_nomem(err);
@@ -135,62 +135,62 @@ void qn_answer_release(qn_answer *a)
  * (every valid state) need one subtraction at most, not a division by
  * the variable k, which cost more than the rest of a small board's
  * answer. */
-static void offset(const qn_solver *g, uint8_t *d, const uint8_t *state)
+static void offset(const qn_solver *solver, uint8_t *d, const uint8_t *state)
 {
-    unsigned k = g->k, big = 0;
+    unsigned k = solver->k, big = 0;
 
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < solver->n; i++)
         big |= state[i] >= k;
     if (big) { /* not a state of this rule: reduce it too */
-        for (int i = 0; i < g->n; i++)
-            d[i] = (uint8_t)((state[i] + k - g->goal[i]) % k);
+        for (int i = 0; i < solver->n; i++)
+            d[i] = (uint8_t)((state[i] + k - solver->goal[i]) % k);
         return;
     }
-    for (int i = 0; i < g->n; i++) { /* branch-free: it vectorises */
-        unsigned v = state[i] + k - g->goal[i];
+    for (int i = 0; i < solver->n; i++) { /* branch-free: it vectorises */
+        unsigned v = state[i] + k - solver->goal[i];
         d[i] = (uint8_t)(v - (v >= k) * k);
     }
 }
 
-int qn_solver_answer(const qn_solver *g, qn_answer *a, const uint8_t *state)
+int qn_solver_answer(const qn_solver *solver, qn_answer *a, const uint8_t *state)
 {
     uint8_t stack[4096], *d = stack;
     int rc;
 
     /* n <= QN_RULES_MAX_CELLS = 4096 */
-    offset(g, d, state);
+    offset(solver, d, state);
     a->at_goal = 1;
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < solver->n; i++)
         if (d[i]) {
             a->at_goal = 0;
             break;
         }
     a->nrepair = 0;
     a->repair_known = 0;
-    rc = qn_minpress_solve(g->sys, &a->mp, a->plan, d, g->limit, NULL);
+    rc = qn_minpress_solve(solver->sys, &a->mp, a->plan, d, solver->limit, NULL);
     a->solvable = rc != QN_EUNSOLVABLE;
     a->exact = rc == QN_OK;
-    if (!a->solvable && g->rep) {
+    if (!a->solvable && solver->rep) {
         a->repair_known = 1;
-        a->nrepair = qn_repair_find(g->rep, d, a->repair_cell,
+        a->nrepair = qn_repair_find(solver->rep, d, a->repair_cell,
                                     a->repair_value);
         for (int i = 0; i < a->nrepair; i++) {
             int c = a->repair_cell[i];
             a->repair_value[i] =
-                (uint8_t)((a->repair_value[i] + g->goal[c]) % g->k);
+                (uint8_t)((a->repair_value[i] + solver->goal[c]) % solver->k);
         }
     }
     return QN_OK;
 }
 
-uint64_t qn_solver_class(const qn_solver *g, const uint8_t *state)
+uint64_t qn_solver_class(const qn_solver *solver, const uint8_t *state)
 {
     uint8_t stack[4096], *d = stack;
 
-    if (!g->rep)
+    if (!solver->rep)
         return UINT64_MAX;
-    offset(g, d, state);
-    return qn_repair_class(g->rep, d);
+    offset(solver, d, state);
+    return qn_repair_class(solver->rep, d);
 }
 
 /* A count or coordinate (>= 0) in decimal: explaining is done for every
@@ -206,9 +206,9 @@ static void add_uint(qn_buf *out, unsigned v)
     qn_buf_add(out, d + sizeof(d) - n, (size_t)n);
 }
 
-void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
+void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell)
 {
-    const qn_layout *l = qn_rules_layout(g->rules);
+    const qn_layout *l = qn_rules_layout(solver->rules);
     int r, c;
 
     if (l->kind == QN_LAYOUT_GRAPH) {
@@ -224,9 +224,9 @@ void qn_solver_cell_name(const qn_solver *g, qn_buf *out, int cell)
     qn_buf_addc(out, ')');
 }
 
-const char *qn_solver_cell_legend(const qn_solver *g)
+const char *qn_solver_cell_legend(const qn_solver *solver)
 {
-    if (qn_rules_layout(g->rules)->kind == QN_LAYOUT_GRAPH)
+    if (qn_rules_layout(solver->rules)->kind == QN_LAYOUT_GRAPH)
         return "numbered from 0 as in the rule file";
     return "(row, col), from (0,0) at the top left";
 }
@@ -235,12 +235,12 @@ const char *qn_solver_cell_legend(const qn_solver *g)
  * A condition c . d == 0 (mod m) on the offset state d. For m = 2 with 0/1
  * weights it is a parity: "an even number of lit cells among ...".
  */
-static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
+static void explain_one(const qn_solver *solver, qn_buf *out, const uint8_t *c,
                         unsigned m, unsigned v)
 {
     int shown = 0, total = 0, unit = 1;
 
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < solver->n; i++)
         if (c[i]) {
             total++;
             unit &= c[i] == 1;
@@ -251,13 +251,13 @@ static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
         qn_buf_adds(out, " cells ");
     } else
         qn_buf_adds(out, "the weighted sum over ");
-    for (int i = 0; i < g->n && shown < 12; i++) {
+    for (int i = 0; i < solver->n && shown < 12; i++) {
         if (!c[i])
             continue;
         qn_buf_adds(out, shown ? ", " : "");
         if (!(m == 2 && unit) && c[i] != 1)
             qn_buf_addf(out, "%u*", c[i]);
-        qn_solver_cell_name(g, out, i);
+        qn_solver_cell_name(solver, out, i);
         shown++;
     }
     if (total > shown)
@@ -271,24 +271,24 @@ static void explain_one(const qn_solver *g, qn_buf *out, const uint8_t *c,
                     m, v, m);
 }
 
-void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
+void qn_solver_explain(const qn_solver *solver, qn_buf *out, const uint8_t *state,
                      int max)
 {
     uint8_t stack[4096], *d = stack;
-    size_t nc = qn_system_cokernel_ngens(g->sys);
+    size_t nc = qn_system_cokernel_ngens(solver->sys);
     int failed = 0;
 
-    offset(g, d, state);
+    offset(solver, d, state);
     for (size_t j = 0; j < nc; j++) {
-        const uint8_t *c = qn_system_condition(g->sys, j);
-        unsigned m = qn_system_cokernel_order(g->sys, j);
+        const uint8_t *c = qn_system_condition(solver->sys, j);
+        unsigned m = qn_system_cokernel_order(solver->sys, j);
         unsigned long acc = 0;
-        for (int i = 0; i < g->n; i++)
+        for (int i = 0; i < solver->n; i++)
             acc += (unsigned long)c[i] * d[i];
         if (acc % m == 0)
             continue;
         if (++failed <= max) {
-            explain_one(g, out, c, m, (unsigned)(acc % m));
+            explain_one(solver, out, c, m, (unsigned)(acc % m));
             qn_buf_addc(out, '\n');
         }
     }
@@ -296,31 +296,31 @@ void qn_solver_explain(const qn_solver *g, qn_buf *out, const uint8_t *state,
         qn_buf_addf(out, "... and %d more conditions\n", failed - max);
 }
 
-const char *qn_solver_grade(const qn_solver *g, uint64_t presses)
+const char *qn_solver_grade(const qn_solver *solver, uint64_t presses)
 {
-    size_t nt = qn_rules_ntiers(g->rules);
+    size_t nt = qn_rules_ntiers(solver->rules);
 
     for (size_t i = 0; i < nt; i++)
-        if (presses >= (uint64_t)qn_rules_tier_lo(g->rules, i) &&
-            presses <= (uint64_t)qn_rules_tier_hi(g->rules, i))
-            return qn_rules_tier_name(g->rules, i);
+        if (presses >= (uint64_t)qn_rules_tier_lo(solver->rules, i) &&
+            presses <= (uint64_t)qn_rules_tier_hi(solver->rules, i))
+            return qn_rules_tier_name(solver->rules, i);
     return NULL;
 }
 
-int qn_solver_replays(const qn_solver *g, const uint8_t *state,
+int qn_solver_replays(const qn_solver *solver, const uint8_t *state,
                     const uint8_t *plan)
 {
     uint8_t stack[4096], *y = stack;
 
-    qn_system_apply(g->sys, y, plan, state);
-    return memcmp(y, g->goal, (size_t)g->n) == 0;
+    qn_system_apply(solver->sys, y, plan, state);
+    return memcmp(y, solver->goal, (size_t)solver->n) == 0;
 }
 
-int64_t qn_solver_each_solution(const qn_solver *g, const uint8_t *state,
+int64_t qn_solver_each_solution(const qn_solver *solver, const uint8_t *state,
                               uint64_t limit, qn_solution_fn *fn, void *ctx)
 {
     uint8_t stack[4096];
 
-    offset(g, stack, state);
-    return qn_minpress_each(g->sys, stack, limit, fn, ctx);
+    offset(solver, stack, state);
+    return qn_minpress_each(solver->sys, stack, limit, fn, ctx);
 }

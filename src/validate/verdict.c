@@ -28,7 +28,7 @@ const char *qn_verdict_name(qn_verdict v)
  * neighbours) off the lines they read. */
 struct qn_judge {
     char apart0[64];
-    const qn_solver *g;
+    const qn_solver *solver;
     qn_seen *seen;   /* accepted puzzles; read by qn_judge_prepare only for
                         its key size, so threads may prepare meanwhile */
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
@@ -43,21 +43,21 @@ struct qn_judge {
     char apart2[64];
 };
 
-qn_judge *qn_judge_new(const qn_solver *g)
+qn_judge *qn_judge_new(const qn_solver *solver)
 {
     qn_judge *j = QN_NEW(qn_judge);
     qn_err e = QN_ERR_INIT;
     char hash[65];
 
-    j->g = g;
-    qn_rules_hash(qn_solver_rules(g), hash);
+    j->solver = solver;
+    qn_rules_hash(qn_solver_rules(solver), hash);
     qn_puzzle_id_key_init(&j->id_key, hash);
-    j->seen = qn_seen_new(qn_solver_ncells(g), qn_solver_colours(g));
-    j->canon = qn_canon_table_new(qn_solver_rules(g));
+    j->seen = qn_seen_new(qn_solver_ncells(solver), qn_solver_colours(solver));
+    j->canon = qn_canon_table_new(qn_solver_rules(solver));
     qn_buf_init(&j->firsts);
     /* no human grades where the ladder meets a limit; this layer still
      * ends the process on out of memory (issue #32 section 2) */
-    if (qn_human_grader_new(&j->human, g, &e) == QN_ENOMEM)
+    if (qn_human_grader_new(&j->human, solver, &e) == QN_ENOMEM)
         qn_mem_oom();
     qn_human_model_default(&j->model);
     return j;
@@ -77,9 +77,9 @@ void qn_judge_free(qn_judge *j)
 void qn_ruling_init(qn_ruling *r, const qn_judge *j)
 {
     memset(r, 0, sizeof(*r));
-    if (qn_answer_init(&r->ans, j->g, NULL) != QN_OK)
+    if (qn_answer_init(&r->ans, j->solver, NULL) != QN_OK)
         qn_mem_oom(); /* until validate returns QN_ENOMEM */
-    r->canon = QN_NEWN((size_t)qn_solver_ncells(j->g) + 1, uint8_t);
+    r->canon = QN_NEWN((size_t)qn_solver_ncells(j->solver) + 1, uint8_t);
     r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);
     qn_buf_init(&r->dup_id);
@@ -109,7 +109,7 @@ uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
 static int check_claims(const qn_judge *j, qn_ruling *out,
                         const qn_submission *s)
 {
-    if (s->has_solution && !qn_solver_replays(j->g, s->cells, s->solution)) {
+    if (s->has_solution && !qn_solver_replays(j->solver, s->cells, s->solution)) {
         out->claim_plan_bad = 1;
         qn_buf_adds(&out->reason,
                     "the claimed solution does not reach the goal");
@@ -136,17 +136,17 @@ static int check_claims(const qn_judge *j, qn_ruling *out,
  * boards have a few classes: 4 on classic 5x5). */
 static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells)
 {
-    uint64_t c = qn_solver_class(j->g, cells);
+    uint64_t c = qn_solver_class(j->solver, cells);
     qn_buf *t;
 
     if (c == UINT64_MAX) {
-        qn_solver_explain(j->g, &out->reason, cells, QN_VERDICT_WHY_MAX);
+        qn_solver_explain(j->solver, &out->reason, cells, QN_VERDICT_WHY_MAX);
         return;
     }
     t = &out->why_text[c % QN_RULING_WHY_CACHE];
     if (out->why_class[c % QN_RULING_WHY_CACHE] != c) {
         qn_buf_reset(t);
-        qn_solver_explain(j->g, t, cells, QN_VERDICT_WHY_MAX);
+        qn_solver_explain(j->solver, t, cells, QN_VERDICT_WHY_MAX);
         out->why_class[c % QN_RULING_WHY_CACHE] = c;
     }
     qn_buf_add(&out->reason, t->buf, t->len);
@@ -157,18 +157,18 @@ static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells)
 static qn_verdict examine(const qn_judge *j, qn_ruling *out,
                           const qn_submission *sub)
 {
-    int n = qn_solver_ncells(j->g);
+    int n = qn_solver_ncells(j->solver);
 
     if (!sub->ok) {
         qn_buf_adds(&out->reason, sub->err.msg);
         return QN_VERDICT_MALFORMED;
     }
     /* the id names the puzzle whatever becomes of it */
-    qn_canon_form_table(j->canon, qn_solver_rules(j->g), out->canon,
+    qn_canon_form_table(j->canon, qn_solver_rules(j->solver), out->canon,
                         sub->cells);
     out->puzzle_id = qn_puzzle_id(&j->id_key, out->canon, n);
     out->has_puzzle_id = 1;
-    qn_solver_answer(j->g, &out->ans, sub->cells);
+    qn_solver_answer(j->solver, &out->ans, sub->cells);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable) {
@@ -286,7 +286,7 @@ void qn_judge__recount(qn_judge *j, qn_verdict from, qn_verdict to)
 
 const qn_solver *qn_judge__solver(const qn_judge *j)
 {
-    return j->g;
+    return j->solver;
 }
 
 size_t qn_judge__key_size(const qn_judge *j)

@@ -1,7 +1,7 @@
 /*
  * verdict.h: one verdict per submitted puzzle, for `quench validate`.
  *
- * A judge keeps what a stream of verdicts needs across records: the game,
+ * A judge keeps what a stream of verdicts needs across records: the solver,
  * the set of puzzles already accepted (up to the board's symmetries, see
  * canon.h; only ok verdicts enter it, so a rejected submission may be
  * corrected and sent again), and the counts per verdict. Verdicts are
@@ -61,8 +61,8 @@ typedef struct qn_ruling {
 
 typedef struct qn_judge qn_judge;
 
-/* g is borrowed. */
-qn_judge *qn_judge_new(const qn_solver *g);
+/* solver is borrowed. */
+qn_judge *qn_judge_new(const qn_solver *solver);
 void qn_judge_free(qn_judge *j); /* NULL-safe */
 
 void qn_ruling_init(qn_ruling *r, const qn_judge *j);

@@ -121,17 +121,17 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
                                          qn_verdict_style style, int jobs)
 {
     qn_verdict_stream *vs = QN_NEW(qn_verdict_stream);
-    const qn_solver *g = qn_judge__solver(j);
+    const qn_solver *solver = qn_judge__solver(j);
 
     vs->j = j;
     vs->rd = rd;
-    vs->w = qn_verdict_writer_new(g, style);
-    vs->ncells = (size_t)qn_solver_ncells(g);
+    vs->w = qn_verdict_writer_new(solver, style);
+    vs->ncells = (size_t)qn_solver_ncells(solver);
     vs->keysize = qn_judge__key_size(j);
     vs->cap = batch_cap(
         vs->ncells, vs->keysize,
         style == QN_VERDICT_TEXT
-            ? qn_state_format_max(qn_rules_layout(qn_solver_rules(g))) + 160
+            ? qn_state_format_max(qn_rules_layout(qn_solver_rules(solver))) + 160
             : 4 * vs->ncells + 240);
     vs->jobs = jobs < 1 ? 1 : jobs;
     vs->nslots = vs->jobs > 1 ? 2 * vs->jobs + 2 : 1;

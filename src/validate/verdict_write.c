@@ -18,7 +18,7 @@
 
 struct qn_verdict_writer { /* read by every worker for every verdict */
     char apart0[64];           /* off heap neighbours' cache lines */
-    const qn_solver *g;
+    const qn_solver *solver;
     const qn_layout *l;
     qn_verdict_style style;
     int n;            /* cells */
@@ -29,20 +29,20 @@ struct qn_verdict_writer { /* read by every worker for every verdict */
     char apart1[64];
 };
 
-qn_verdict_writer *qn_verdict_writer_new(const qn_solver *g,
+qn_verdict_writer *qn_verdict_writer_new(const qn_solver *solver,
                                          qn_verdict_style style)
 {
     qn_verdict_writer *w = QN_NEW(qn_verdict_writer);
 
-    w->g = g;
-    w->l = qn_rules_layout(qn_solver_rules(g));
+    w->solver = solver;
+    w->l = qn_rules_layout(qn_solver_rules(solver));
     w->style = style;
-    w->n = qn_solver_ncells(g);
+    w->n = qn_solver_ncells(solver);
     w->state_max = qn_state_format_max(w->l);
     qn_buf_init(&w->names);
     w->name_at = QN_NEWN((size_t)w->n + 1, size_t);
     for (int i = 0; i < w->n; i++) {
-        qn_solver_cell_name(g, &w->names, i);
+        qn_solver_cell_name(solver, &w->names, i);
         w->name_at[i + 1] = w->names.len;
         if (w->names.len - w->name_at[i] > w->name_max)
             w->name_max = w->names.len - w->name_at[i];
@@ -349,7 +349,7 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
     char *p;
 
     if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
-        grade = qn_solver_grade(w->g, r->ans.mp.presses);
+        grade = qn_solver_grade(w->solver, r->ans.mp.presses);
     if (qn_buf_grow(out, room(w, r, idlen, notelen, metalen,
                               grade ? strlen(grade) : 0)))
         return;

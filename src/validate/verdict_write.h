@@ -35,8 +35,8 @@ typedef struct qn_verdict_marks {
 
 typedef struct qn_verdict_writer qn_verdict_writer;
 
-/* A writer for the game g (borrowed; it must outlive the writer). */
-qn_verdict_writer *qn_verdict_writer_new(const qn_solver *g,
+/* A writer for the solver (borrowed; it must outlive the writer). */
+qn_verdict_writer *qn_verdict_writer_new(const qn_solver *solver,
                                          qn_verdict_style style);
 void qn_verdict_writer_free(qn_verdict_writer *w); /* NULL-safe */
 

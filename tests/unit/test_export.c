@@ -130,7 +130,7 @@ static uint64_t id_of(const qn_rules *r, const uint8_t *state)
 static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
 {
     qn_rules *r = load(path);
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_answer a;
     uint64_t seed = 7;
     int n;
@@ -143,8 +143,8 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     doc->version = (int64_t)npuz + 1; /* created at 1, a change per add */
     if (!r)
         return;
-    T_EQ(qn_solver_new(&g, r, NULL), QN_OK);
-    qn_answer_init(&a, g, NULL);
+    T_EQ(qn_solver_new(&solver, r, NULL), QN_OK);
+    qn_answer_init(&a, solver, NULL);
     n = qn_rules_ncells(r);
     doc->rules = QN_NEWN(1, qn_pack_rule);
     doc->nrules = 1;
@@ -163,7 +163,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
             for (int i = 0; i < n; i++) /* s = goal - A x */
                 s[i] = (uint8_t)((s[i] + (k - (m[i * n + j] * x) % k)) % k);
         }
-        qn_solver_answer(g, &a, s);
+        qn_solver_answer(solver, &a, s);
         if (a.at_goal || !a.exact) {
             free(s);
             continue;
@@ -187,7 +187,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         doc->npuzzles++;
     }
     qn_answer_release(&a);
-    qn_solver_free(g);
+    qn_solver_free(solver);
 }
 
 /* The 16 hex digits of puzzle i's id, as a game keys its saves. */

@@ -45,32 +45,32 @@ static void sink_free(sink *s)
 
 static qn_solver *load(const char *path, qn_rules **r)
 {
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_err err;
 
     if (qn_rules_load_file(r, path, &err) != QN_OK ||
-        qn_solver_new(&g, *r, &err) != QN_OK)
+        qn_solver_new(&solver, *r, &err) != QN_OK)
         T_FAILF("%s: %s", path, err.msg);
-    return g;
+    return solver;
 }
 
-static int run(const qn_solver *g, const qn_gen_opts *o, sink *s)
+static int run(const qn_solver *solver, const qn_gen_opts *o, sink *s)
 {
     qn_gen_hooks h = {NULL, collect, NULL, s, NULL};
     qn_gen_stats st;
     qn_err err;
 
     memset(s, 0, sizeof(*s));
-    s->n = qn_solver_ncells(g);
-    return qn_gen_run(g, o, &h, &st, &err);
+    s->n = qn_solver_ncells(solver);
+    return qn_gen_run(solver, o, &h, &st, &err);
 }
 
 /* Every emitted puzzle: solvable, graded exactly, on target, distinct. */
-static void check_puzzles(const qn_solver *g, const qn_rules *r, const sink *s,
+static void check_puzzles(const qn_solver *solver, const qn_rules *r, const sink *s,
                           uint64_t lo, uint64_t hi)
 {
-    int n = qn_solver_ncells(g);
-    qn_seen *seen = qn_seen_new(n, qn_solver_colours(g));
+    int n = qn_solver_ncells(solver);
+    qn_seen *seen = qn_seen_new(n, qn_solver_colours(solver));
     uint8_t *canon = malloc((size_t)n), *d = malloc((size_t)n);
     uint8_t *x = malloc((size_t)n);
     const uint8_t *goal = qn_rules_goal(r);
@@ -80,9 +80,9 @@ static void check_puzzles(const qn_solver *g, const qn_rules *r, const sink *s,
         const uint8_t *st = s->states + i * (size_t)n;
         qn_minpress mp;
         for (int c = 0; c < n; c++)
-            d[c] = (uint8_t)((st[c] + qn_solver_colours(g) - goal[c]) %
-                             qn_solver_colours(g));
-        if (qn_minpress_solve(qn_solver_system(g), &mp, x, d, UINT64_MAX,
+            d[c] = (uint8_t)((st[c] + qn_solver_colours(solver) - goal[c]) %
+                             qn_solver_colours(solver));
+        if (qn_minpress_solve(qn_solver_system(solver), &mp, x, d, UINT64_MAX,
                               NULL) != QN_OK ||
             mp.presses != s->presses[i] || mp.presses < lo ||
             mp.presses > hi)
@@ -101,7 +101,7 @@ static void check_puzzles(const qn_solver *g, const qn_rules *r, const sink *s,
 static void test_reproducible(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *solver = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     sink a, b, c;
 
@@ -109,16 +109,16 @@ static void test_reproducible(void)
     qn_seed_parse(&o.seed, "c0ffee", NULL);
     o.count = 3000;
     o.max_draws = 1000000;
-    T_EQ(run(g, &o, &a), QN_OK);
+    T_EQ(run(solver, &o, &a), QN_OK);
     o.jobs = 2;
-    T_EQ(run(g, &o, &b), QN_OK);
+    T_EQ(run(solver, &o, &b), QN_OK);
     o.jobs = 3;
-    T_EQ(run(g, &o, &c), QN_OK);
+    T_EQ(run(solver, &o, &c), QN_OK);
     T_EQ(a.count, 3000);
     {
         sink d; /* and in the caller's thread */
         o.jobs = 0;
-        T_EQ(run(g, &o, &d), QN_OK);
+        T_EQ(run(solver, &o, &d), QN_OK);
         T_EQ(d.count, 3000);
         T_CHECK(!memcmp(a.states, d.states, a.count * 25));
         sink_free(&d);
@@ -127,23 +127,23 @@ static void test_reproducible(void)
     T_CHECK(!memcmp(a.states, b.states, a.count * 25) &&
             !memcmp(a.states, c.states, a.count * 25));
     T_CHECK(!memcmp(a.index, b.index, a.count * 8));
-    check_puzzles(g, r, &a, 1, 25);
+    check_puzzles(solver, r, &a, 1, 25);
     /* a puzzle regenerates alone from (seed, index) */
     {
         uint8_t st[25];
         uint64_t pr;
-        T_CHECK(qn_gen_candidate(g, &o, a.index[1234], st, &pr));
+        T_CHECK(qn_gen_candidate(solver, &o, a.index[1234], st, &pr));
         T_CHECK(!memcmp(st, a.states + 1234 * 25, 25));
     }
     /* a different seed gives different puzzles */
     qn_seed_parse(&o.seed, "c0ffef", NULL);
     sink_free(&b);
-    T_EQ(run(g, &o, &b), QN_OK);
+    T_EQ(run(solver, &o, &b), QN_OK);
     T_CHECK(memcmp(a.states, b.states, 25 * 100) != 0);
     sink_free(&a);
     sink_free(&b);
     sink_free(&c);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -159,7 +159,7 @@ static void test_reproducible(void)
 static void test_uniform(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/whack-a-mole-4x4.yaml", &r);
+    qn_solver *solver = load("rules/whack-a-mole-4x4.yaml", &r);
     qn_gen_opts o;
     enum { PER = 40, STATES = 4095 };
     uint32_t *hits = calloc(1 << 16, sizeof(uint32_t));
@@ -172,7 +172,7 @@ static void test_uniform(void)
     o.mode = QN_GEN_SAMPLE;
     for (uint64_t i = 0; i < draws; i++) {
         uint32_t key = 0;
-        qn_gen_candidate(g, &o, i, st, &pr); /* off-target is fine here */
+        qn_gen_candidate(solver, &o, i, st, &pr); /* off-target is fine here */
         for (int c = 0; c < 16; c++)
             key |= (uint32_t)st[c] << c;
         hits[key]++;
@@ -181,7 +181,7 @@ static void test_uniform(void)
         uint8_t s[16];
         for (int c = 0; c < 16; c++)
             s[c] = (uint8_t)(key >> c & 1);
-        if (!qn_system_is_solvable(qn_solver_system(g), s)) {
+        if (!qn_system_is_solvable(qn_solver_system(solver), s)) {
             if (hits[key])
                 T_FAILF("unsolvable state %u sampled", key);
             continue;
@@ -196,7 +196,7 @@ static void test_uniform(void)
     else
         t_pass++;
     free(hits);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -204,7 +204,7 @@ static void test_uniform(void)
 static void test_exhaustive(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *solver = load("rules/classic-5x5.yaml", &r);
     qn_distrib *dist = NULL;
     qn_gen_opts o;
     qn_gen_stats st;
@@ -212,7 +212,7 @@ static void test_exhaustive(void)
     sink s;
     qn_err err;
 
-    T_EQ(qn_distrib_compute(&dist, qn_solver_system(g), &err), QN_OK);
+    T_EQ(qn_distrib_compute(&dist, qn_solver_system(solver), &err), QN_OK);
     qn_gen_opts_init(&o);
     qn_seed_parse(&o.seed, "15", NULL);
     o.count = 100;
@@ -222,21 +222,21 @@ static void test_exhaustive(void)
     memset(&s, 0, sizeof(s));
     s.n = 25;
     h = (qn_gen_hooks){NULL, collect, NULL, &s, NULL};
-    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_OK);
+    T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_OK);
     T_EQ(st.mode, QN_GEN_EXHAUSTIVE);
     T_EQ(s.count, 100);
     T_CHECK(st.rarity_exact && fabs(st.rarity * 8388608.0 - 7350) < 0.5);
-    check_puzzles(g, r, &s, 15, 15);
+    check_puzzles(solver, r, &s, 15, 15);
     sink_free(&s);
     /* an empty range is refused before any work */
     o.lo = 16, o.hi = 20;
-    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+    T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_EINVAL);
     T_EQ(st.draws, 0);
     o.lo = 26, o.hi = 30;
     o.distrib = NULL;
-    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+    T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_EINVAL);
     qn_distrib_free(dist);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -244,7 +244,7 @@ static void test_exhaustive(void)
 static void test_filters(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/whack-a-mole-4x4.yaml", &r);
+    qn_solver *solver = load("rules/whack-a-mole-4x4.yaml", &r);
     qn_gen_opts o;
     sink s;
     long bad = 0;
@@ -255,12 +255,12 @@ static void test_filters(void)
     o.unique_optimum = 1;
     o.min_lit = 8;
     o.max_draws = 1000000;
-    T_EQ(run(g, &o, &s), QN_OK);
+    T_EQ(run(solver, &o, &s), QN_OK);
     for (uint64_t i = 0; i < s.count; i++) {
         int lit = 0;
         qn_answer a;
-        qn_answer_init(&a, g, NULL);
-        qn_solver_answer(g, &a, s.states + i * 16);
+        qn_answer_init(&a, solver, NULL);
+        qn_solver_answer(solver, &a, s.states + i * 16);
         for (int c = 0; c < 16; c++)
             lit += s.states[i * 16 + c] != 0;
         bad += a.mp.noptimal != 1 || lit < 8;
@@ -269,7 +269,7 @@ static void test_filters(void)
     T_EQ(bad, 0);
     T_EQ(s.count, 50);
     sink_free(&s);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -277,7 +277,7 @@ static void test_filters(void)
 static void test_climb(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *solver = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     sink s;
 
@@ -289,11 +289,11 @@ static void test_climb(void)
     o.mode = QN_GEN_CLIMB;
     o.jobs = 2;
     o.max_draws = 200000;
-    T_EQ(run(g, &o, &s), QN_OK);
+    T_EQ(run(solver, &o, &s), QN_OK);
     T_EQ(s.count, 20);
-    check_puzzles(g, r, &s, 14, 15);
+    check_puzzles(solver, r, &s, 14, 15);
     sink_free(&s);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -303,7 +303,7 @@ static void test_draw_limit(void)
 {
     static const uint64_t limits[] = {5, 16, 17, 3000};
     qn_rules *r;
-    qn_solver *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *solver = load("rules/classic-5x5.yaml", &r);
 
     for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
         uint64_t emitted = 0;
@@ -325,7 +325,7 @@ static void test_draw_limit(void)
             memset(&s, 0, sizeof(s));
             s.n = 25;
             h = (qn_gen_hooks){NULL, collect, NULL, &s, NULL};
-            T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_ELIMIT);
+            T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_ELIMIT);
             T_EQ(st.draws, limits[i]);
             T_CHECK(s.count == st.emitted && s.count <= limits[i]);
             if (jobs == 0)
@@ -334,7 +334,7 @@ static void test_draw_limit(void)
             sink_free(&s);
         }
     }
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -346,7 +346,7 @@ static void test_draw_limit(void)
 static void test_walk_limit(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/classic-5x5.yaml", &r);
+    qn_solver *solver = load("rules/classic-5x5.yaml", &r);
     qn_gen_opts o;
     qn_gen_stats st;
     qn_err err = QN_ERR_INIT;
@@ -360,21 +360,21 @@ static void test_walk_limit(void)
     o.max_draws = 1000;
     memset(&s, 0, sizeof(s));
     s.n = 25;
-    qn_solver_set_walk_limit(g, 3);
-    T_EQ(qn_solver_check_exact(g, &err), QN_ELIMIT);
-    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+    qn_solver_set_walk_limit(solver, 3);
+    T_EQ(qn_solver_check_exact(solver, &err), QN_ELIMIT);
+    T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_EINVAL);
     T_EQ(st.draws, 0);
     T_EQ(s.count, 0);
     T_CHECK(strstr(err.msg, "2^2 elements, more than the walk limit 3"));
     sink_free(&s);
     memset(&s, 0, sizeof(s));
     s.n = 25;
-    qn_solver_set_walk_limit(g, 4);
-    T_EQ(qn_solver_check_exact(g, NULL), QN_OK);
-    T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_OK);
+    qn_solver_set_walk_limit(solver, 4);
+    T_EQ(qn_solver_check_exact(solver, NULL), QN_OK);
+    T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_OK);
     T_EQ(s.count, 3);
     sink_free(&s);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -388,7 +388,7 @@ static void test_walk_limit(void)
 static void test_plan(void)
 {
     qn_rules *r;
-    qn_solver *g = load("rules/classic-3x3.yaml", &r);
+    qn_solver *solver = load("rules/classic-3x3.yaml", &r);
     qn_distrib *d = NULL;
     qn_gen_opts o;
     qn_gen_target_info info;
@@ -397,7 +397,7 @@ static void test_plan(void)
     sink s;
     int lit_ok = 1;
 
-    T_EQ(qn_distrib_compute(&d, qn_solver_system(g), NULL), QN_OK);
+    T_EQ(qn_distrib_compute(&d, qn_solver_system(solver), NULL), QN_OK);
     qn_gen_opts_init(&o);
     qn_seed_parse(&o.seed, "3", NULL);
     o.distrib = d;
@@ -406,17 +406,17 @@ static void test_plan(void)
     o.count = 101;
     o.max_lit = 0;
     o.min_lit = 1; /* restricted, so the census counts it: all but goal */
-    T_EQ(qn_gen_plan(g, &o, &info, &err), QN_OK);
+    T_EQ(qn_gen_plan(solver, &o, &info, &err), QN_OK);
     T_EQ(info.exact, 1);
     T_EQ((uint64_t)info.distinct, 101);
     T_EQ(info.states, 511);
     o.min_lit = 0;
     o.max_lit = 1;
     o.count = 3;
-    T_EQ(qn_gen_plan(g, &o, &info, &err), QN_OK);
+    T_EQ(qn_gen_plan(solver, &o, &info, &err), QN_OK);
     T_EQ((uint64_t)info.distinct, 3);
     T_EQ(info.mode, QN_GEN_EXHAUSTIVE);
-    T_EQ(run(g, &o, &s), QN_OK);
+    T_EQ(run(solver, &o, &s), QN_OK);
     T_EQ(s.count, 3);
     for (uint64_t i = 0; i < s.count; i++) {
         int lit = 0;
@@ -431,14 +431,14 @@ static void test_plan(void)
         qn_gen_hooks h = {NULL, collect, NULL, &s, NULL};
         memset(&s, 0, sizeof(s));
         s.n = 9;
-        T_EQ(qn_gen_run(g, &o, &h, &st, &err), QN_EINVAL);
+        T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_EINVAL);
         T_EQ(st.draws, 0);
         T_CHECK(strstr(err.msg, "only 3 distinct puzzles have at most 1 "
                                 "lit cell on classic-3x3; asked for 4") != NULL);
         sink_free(&s);
     }
     qn_distrib_free(d);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 

@@ -262,15 +262,15 @@ static void compare(const char *name, const char *text, int expect_sides)
 {
     qn_rules *r =
         text[0] == '/' || text[0] == 'r' ? load(text) : load_text(text);
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_human *h = NULL;
     qn_err e = QN_ERR_INIT;
     ref f = {0};
 
     if (!r)
         return;
-    T_CHECK(qn_solver_new(&g, r, &e) == QN_OK);
-    T_CHECK(qn_human_new(&h, g, &e) == QN_OK);
+    T_CHECK(qn_solver_new(&solver, r, &e) == QN_OK);
+    T_CHECK(qn_human_new(&h, solver, &e) == QN_OK);
     f.r = r, f.n = qn_rules_ncells(r), f.k = qn_rules_colours(r);
     f.a = qn_rules_matrix(r), f.goal = qn_rules_goal(r);
     ref_sides(&f);
@@ -313,7 +313,7 @@ static void compare(const char *name, const char *text, int expect_sides)
             spot[si] |= (uint8_t)d, nopt[si]++;
     }
     qn_human_grader *hg = NULL;
-    T_CHECK(qn_human_grader_new(&hg, g, &e) == QN_OK);
+    T_CHECK(qn_human_grader_new(&hg, solver, &e) == QN_OK);
     uint64_t gmism = 0;
     uint64_t solvable = 0, top = 0, any = 0, mism = 0, counts[4] = {0};
     for (size_t si = 0; si < total; si++) {
@@ -436,7 +436,7 @@ static void compare(const char *name, const char *text, int expect_sides)
     free(best);
     free(spot);
     qn_human_free(h);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -447,15 +447,15 @@ static const char four[] = "quench: 1\nname: four\ncolours: 2\n"
 static void four_by_four_facts(void)
 {
     qn_rules *r = load_text(four);
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_human *h = NULL;
     qn_err e = QN_ERR_INIT;
     qn_human_shares sh;
 
     if (!r)
         return;
-    T_CHECK(qn_solver_new(&g, r, &e) == QN_OK);
-    T_CHECK(qn_human_new(&h, g, &e) == QN_OK);
+    T_CHECK(qn_solver_new(&solver, r, &e) == QN_OK);
+    T_CHECK(qn_human_new(&h, solver, &e) == QN_OK);
     T_CHECK(qn_human_shares_compute(h, &sh, &e) == QN_OK);
     /* every solvable 4x4 board falls to one chase from the top */
     T_EQ(sh.top.num, 1);
@@ -465,7 +465,7 @@ static void four_by_four_facts(void)
     T_EQ(qn_human_level_parse("global"), 3);
     T_EQ(qn_human_level_parse("chased"), -1);
     qn_human_free(h);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -521,7 +521,7 @@ static void model_facts(void)
 static void wide_boards(const char *spec)
 {
     qn_rules *r = load_text(spec);
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_human *h = NULL;
     qn_human_grader *hg = NULL;
     qn_err e = QN_ERR_INIT;
@@ -529,9 +529,9 @@ static void wide_boards(const char *spec)
 
     if (!r)
         return;
-    T_CHECK(qn_solver_new(&g, r, &e) == QN_OK);
-    T_CHECK(qn_human_new(&h, g, &e) == QN_OK);
-    T_CHECK(qn_human_grader_new(&hg, g, &e) == QN_OK);
+    T_CHECK(qn_solver_new(&solver, r, &e) == QN_OK);
+    T_CHECK(qn_human_new(&h, solver, &e) == QN_OK);
+    T_CHECK(qn_human_grader_new(&hg, solver, &e) == QN_OK);
     int n = qn_rules_ncells(r);
     const uint8_t *a = qn_rules_matrix(r);
     uint8_t s[64];
@@ -559,7 +559,7 @@ static void wide_boards(const char *spec)
     T_CHECK(levels[QN_HUMAN_TABLE] > 0);
     qn_human_grader_free(hg);
     qn_human_free(h);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 

@@ -83,13 +83,13 @@ static void check_board(const char *rules_text, int w, uint64_t seed,
                         int nstates)
 {
     qn_rules *r = load_text(rules_text);
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_err e = QN_ERR_INIT;
     unsigned sol[1 << MAXN];
     uint8_t s[MAXN];
     int n = w * w;
 
-    if (!r || qn_solver_new(&g, r, &e) != QN_OK) {
+    if (!r || qn_solver_new(&solver, r, &e) != QN_OK) {
         T_FAILF("solver: %s", e.msg);
         qn_rules_free(r);
         return;
@@ -104,7 +104,7 @@ static void check_board(const char *rules_text, int w, uint64_t seed,
         if (k & 1)
             apply_plus(s, zero, w, (unsigned)t_rand(&seed) & ((1u << n) - 1));
         want = brute(sol, s, w);
-        rc = qn_plans_find(&all, g, s, QN_PLANS_MAX, 0, NULL);
+        rc = qn_plans_find(&all, solver, s, QN_PLANS_MAX, 0, NULL);
         if (!want) {
             T_EQ(rc, QN_EUNSOLVABLE);
             T_EQ(all.count, 0);
@@ -123,13 +123,13 @@ static void check_board(const char *rules_text, int w, uint64_t seed,
         while (lo < want && __builtin_popcount(sol[lo]) ==
                                 __builtin_popcount(sol[0]))
             lo++;
-        T_EQ(qn_plans_find(&opt, g, s, QN_PLANS_MAX, 1, NULL), QN_OK);
+        T_EQ(qn_plans_find(&opt, solver, s, QN_PLANS_MAX, 1, NULL), QN_OK);
         T_EQ(opt.count, lo);
         T_EQ(opt.matched, lo);
         for (int i = 0; i < lo && i < (int)opt.count; i++)
             T_EQ(as_bits(opt.x + i * n, n), sol[i]);
         /* a limit keeps the cheapest and counts the rest */
-        T_EQ(qn_plans_find(&few, g, s, 3, 0, NULL), QN_OK);
+        T_EQ(qn_plans_find(&few, solver, s, 3, 0, NULL), QN_OK);
         T_EQ(few.count, want < 3 ? want : 3);
         T_EQ(few.matched, want);
         for (int i = 0; i < (int)few.count; i++)
@@ -138,7 +138,7 @@ static void check_board(const char *rules_text, int w, uint64_t seed,
         qn_plans_release(&opt);
         qn_plans_release(&few);
     }
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
@@ -146,29 +146,29 @@ static void test_limits(void)
 {
     qn_rules *r = load_text("quench: 1\nname: c4\ncolours: 2\n"
                             "board: {grid: [4, 4]}\npress: {stencil: plus}\n");
-    qn_solver *g = NULL;
+    qn_solver *solver = NULL;
     qn_err e = QN_ERR_INIT;
     qn_plans p;
     uint8_t s[16] = {0};
 
-    if (!r || qn_solver_new(&g, r, &e) != QN_OK) {
+    if (!r || qn_solver_new(&solver, r, &e) != QN_OK) {
         qn_rules_free(r);
         return;
     }
-    T_EQ(qn_plans_find(&p, g, s, 0, 0, &e), QN_EINVAL);
+    T_EQ(qn_plans_find(&p, solver, s, 0, 0, &e), QN_EINVAL);
     T_EQ(p.x == NULL, 1);
-    T_EQ(qn_plans_find(&p, g, s, QN_PLANS_MAX + 1, 0, &e), QN_EINVAL);
+    T_EQ(qn_plans_find(&p, solver, s, QN_PLANS_MAX + 1, 0, &e), QN_EINVAL);
     /* past the walk limit: no optimum to list; --all lists what it met */
-    qn_solver_set_walk_limit(g, 8);
-    T_EQ(qn_plans_find(&p, g, s, 10, 1, &e), QN_ELIMIT);
+    qn_solver_set_walk_limit(solver, 8);
+    T_EQ(qn_plans_find(&p, solver, s, 10, 1, &e), QN_ELIMIT);
     T_EQ(p.count, 0);
-    T_EQ(qn_plans_find(&p, g, s, 10, 0, &e), QN_OK);
+    T_EQ(qn_plans_find(&p, solver, s, 10, 0, &e), QN_OK);
     T_EQ(p.complete, 0);
     T_EQ(p.count, 10);
     for (size_t i = 1; i < p.count; i++)
         T_CHECK(p.presses[i - 1] <= p.presses[i]);
     qn_plans_release(&p);
-    qn_solver_free(g);
+    qn_solver_free(solver);
     qn_rules_free(r);
 }
 
