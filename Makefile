@@ -7,6 +7,8 @@
 #   make check VARIANT=san    the same under ASan + UBSan
 #   make abi-check            libquench.so's ABI against abi/ (make check
 #                             runs it; make abi-update records a new one)
+#   make format-check         every C file in the house format (make check
+#                             runs it; make format applies it)
 #   make check-loaders        the game loaders (loaders/) in their runtimes
 #   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
@@ -113,7 +115,7 @@ M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
 .PHONY: FORCE fuzz-build
 .PHONY: abi-check abi-update
-.PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format clean
+.PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format format-check clean
 .DEFAULT_GOAL := all
 
 all: $(QUENCH) $(LIBQ) $(LIBSO)
@@ -190,7 +192,7 @@ $(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
 DET_RES = $(abspath $(OUT))/determinism.res
 # The ABI record is of the release build: a sanitizer build's library
 # exports the instrumentation's own symbols (__odr_asan.*) beside it.
-check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz \
+check: test-deps $(QUENCH) $(TEST_BIN) check-deps check-fuzz format-check \
        $(if $(filter release,$(VARIANT)),abi-check)
 	@rm -f $(DET_RES)
 	@[ "$(VARIANT)" != release ] || sh tests/determinism.sh --res $(DET_RES)
@@ -366,9 +368,21 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCDIR)/quench $(DESTDIR)$(INCDIR)/quench.h \
 	  $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
+# Every C file of the repo is in the house format (.clang-format):
+# `make format` rewrites them, `make format-check` (part of make check)
+# fails on any file that differs and names it.
+FORMAT_SRC = $(sort $(wildcard src/*/*.[ch] cmd/*.[ch] include/*.h \
+  include/quench/*.h tests/*.[ch] tests/unit/*.[ch] bench/*.[ch] \
+  examples/*.c fuzz/*.[ch]))
 format:
-	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(BENCH_SRC) \
-	  include/quench.h include/quench/*.h src/*/*.h cmd/*.h
+	clang-format -i $(FORMAT_SRC)
+format-check: test-deps
+	@bad=$$(for f in $(FORMAT_SRC); do \
+	  clang-format "$$f" | cmp -s - "$$f" || echo "$$f"; done); \
+	  if [ -n "$$bad" ]; then \
+	    echo "format: not in the house format (make format):" $$bad >&2; \
+	    exit 1; fi; \
+	  echo "format: $(words $(FORMAT_SRC)) files in the house format"
 
 clean:
 	rm -rf build

@@ -39,8 +39,8 @@ static inline void bench_load(const char *when)
     double l[3];
 
     if (getloadavg(l, 3) == 3)
-        printf("load average at %s: %.2f %.2f %.2f (%ld cores)\n", when,
-               l[0], l[1], l[2], sysconf(_SC_NPROCESSORS_ONLN));
+        printf("load average at %s: %.2f %.2f %.2f (%ld cores)\n", when, l[0],
+               l[1], l[2], sysconf(_SC_NPROCESSORS_ONLN));
     fflush(stdout);
 }
 

@@ -151,7 +151,7 @@ static void run_forked(const row *rw, int reps, double med[2])
     if (rw->bar > 0) /* 10^8 cells: also the 200 MB bar */
         printf(" %s",
                med[0] <= rw->bar && ((long long)rw->w * rw->h < 100000000LL ||
-                                  ru.ru_maxrss <= 200 * 1024)
+                                     ru.ru_maxrss <= 200 * 1024)
                    ? "PASS"
                    : "FAIL");
     printf("\n");
@@ -247,8 +247,8 @@ static void lightsout_peer(const double ours[4][2], int reps)
                 hdr);
         fclose(f);
         snprintf(cmd, sizeof cmd,
-                 "c++ -std=c++17 -O3 -march=native -o %s/peer %s/peer.cpp",
-                 dir, dir);
+                 "c++ -std=c++17 -O3 -march=native -o %s/peer %s/peer.cpp", dir,
+                 dir);
         fflush(stdout);
         if (system(cmd) == 0)
             time_peer(dir, ours, reps);

@@ -17,25 +17,24 @@
 #include "rules/recipe.h"
 #include "store/store.h"
 
-static const char recipe_text[] =
-    "pack: bench-campaign\n"
-    "seed: 20\n"
-    "variety: 3\n"
-    "sections:\n"
-    "  - name: five\n"
-    "    rules: rules/classic-5x5.yaml\n"
-    "    tiers: {easy: 10, medium: 10, hard: 5}\n"
-    "  - name: seven\n"
-    "    rules: rules/classic-7x7.yaml\n"
-    "    count: 25\n"
-    "    presses: 8..16\n"
-    "  - name: nine\n"
-    "    rules: rules/classic-9x9.yaml\n"
-    "    tiers: {easy: 10, medium: 10, hard: 5}\n"
-    "  - name: three-colours\n"
-    "    rules: rules/lights-out-2000.yaml\n"
-    "    count: 25\n"
-    "    presses: 6..14\n";
+static const char recipe_text[] = "pack: bench-campaign\n"
+                                  "seed: 20\n"
+                                  "variety: 3\n"
+                                  "sections:\n"
+                                  "  - name: five\n"
+                                  "    rules: rules/classic-5x5.yaml\n"
+                                  "    tiers: {easy: 10, medium: 10, hard: 5}\n"
+                                  "  - name: seven\n"
+                                  "    rules: rules/classic-7x7.yaml\n"
+                                  "    count: 25\n"
+                                  "    presses: 8..16\n"
+                                  "  - name: nine\n"
+                                  "    rules: rules/classic-9x9.yaml\n"
+                                  "    tiers: {easy: 10, medium: 10, hard: 5}\n"
+                                  "  - name: three-colours\n"
+                                  "    rules: rules/lights-out-2000.yaml\n"
+                                  "    count: 25\n"
+                                  "    presses: 6..14\n";
 
 /* One build of r into the store at path; seconds, or -1. */
 static double build(const qn_recipe *r, const char *path, int *puzzles)
@@ -52,8 +51,8 @@ static double build(const qn_recipe *r, const char *path, int *puzzles)
         rc = qn_campaign_unchanged(s, r, &same, &err);
     if (rc == QN_OK && !same)
         rc = qn_campaign_plan(&c, r, 2, 0, &err);
-    if (rc == QN_OK && !same && (rc = qn_campaign_build(c, s, &st, &err)) ==
-                                    QN_OK)
+    if (rc == QN_OK && !same &&
+        (rc = qn_campaign_build(c, s, &st, &err)) == QN_OK)
         *puzzles = (int)st.puzzles;
     qn_campaign_free(c);
     qn_store_close(s);
@@ -74,8 +73,8 @@ int main(void)
     qn_err err = QN_ERR_INIT;
 
     if (!first || !again || !mkdtemp(dir) ||
-        qn_recipe_load_buf(&r, recipe_text, strlen(recipe_text), NULL,
-                           &err) != QN_OK) {
+        qn_recipe_load_buf(&r, recipe_text, strlen(recipe_text), NULL, &err) !=
+            QN_OK) {
         fprintf(stderr, "bench_campaign: set-up failed: %s\n", err.msg);
         return 1;
     }

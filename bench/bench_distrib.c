@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "engine/system.h"
 #include "generate/distrib.h"
 #include "rules/rules.h"
-#include "engine/system.h"
 
 static uint8_t *plus(int w, int h, unsigned amt)
 {

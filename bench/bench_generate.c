@@ -33,8 +33,8 @@ static double median_of(const char *const argv[], int reps)
 static void rate(const char *label, const char *rules, const char *count,
                  double bar)
 {
-    const char *argv[] = {"build/quench", "-q", "generate", rules, "-n",
-                    count, "--seed", "1", "--jobs", "2", NULL};
+    const char *argv[] = {"build/quench", "-q", "generate", rules, "-n", count,
+                          "--seed",       "1",  "--jobs",   "2",   NULL};
     double n = atof(count), med = median_of(argv, bench_reps(3));
 
     printf("generate %-28s %8s puzzles, 2 threads: median %.3f s, "
@@ -57,12 +57,14 @@ static void timed(const char *label, const char *const argv[], double bar)
 /* Issue #35 s.3: CPU rate of generate against QUENCH_BASE. */
 static void cpu_ratio(const char *base, const char *jobs)
 {
-    const char *nw[] = {"build/quench", "-q", "generate",
-                        "rules/classic-7x7.yaml", "-n", "1000000", "--seed",
-                        "1", "--jobs", jobs, NULL};
-    const char *old[] = {base, "-q", "generate", "rules/classic-7x7.yaml",
-                         "-n", "1000000", "--seed", "1", "--jobs", jobs,
-                         NULL};
+    const char *nw[] = {
+        "build/quench", "-q",      "generate", "rules/classic-7x7.yaml",
+        "-n",           "1000000", "--seed",   "1",
+        "--jobs",       jobs,      NULL};
+    const char *old[] = {
+        base,     "-q",      "generate", "rules/classic-7x7.yaml",
+        "-n",     "1000000", "--seed",   "1",
+        "--jobs", jobs,      NULL};
     double tn[16], to[16];
     int reps = bench_reps(5);
 
@@ -84,15 +86,36 @@ static void cpu_ratio(const char *base, const char *jobs)
 int main(void)
 {
     const char *base = getenv("QUENCH_BASE");
-    const char *distinct[] = {"build/quench", "-q", "generate",
-                        "rules/classic-5x5.yaml", "-n", "100000", "--seed",
-                        "1", "--jobs", "2", NULL};
-    const char *fifteen[] = {"build/quench", "-q", "generate",
-                       "rules/classic-5x5.yaml", "-n", "100", "--presses",
-                       "15", "--seed", "1", "--jobs", "2", NULL};
-    const char *rare[] = {"build/quench", "-q", "generate",
-                    "rules/classic-9x9.yaml", "-n", "100", "--presses",
-                    "35..", "--seed", "1", "--jobs", "2", NULL};
+    const char *distinct[] = {
+        "build/quench", "-q",     "generate", "rules/classic-5x5.yaml",
+        "-n",           "100000", "--seed",   "1",
+        "--jobs",       "2",      NULL};
+    const char *fifteen[] = {"build/quench",
+                             "-q",
+                             "generate",
+                             "rules/classic-5x5.yaml",
+                             "-n",
+                             "100",
+                             "--presses",
+                             "15",
+                             "--seed",
+                             "1",
+                             "--jobs",
+                             "2",
+                             NULL};
+    const char *rare[] = {"build/quench",
+                          "-q",
+                          "generate",
+                          "rules/classic-9x9.yaml",
+                          "-n",
+                          "100",
+                          "--presses",
+                          "35..",
+                          "--seed",
+                          "1",
+                          "--jobs",
+                          "2",
+                          NULL};
 
     if (base) {
         cpu_ratio(base, "1");
@@ -104,8 +127,7 @@ int main(void)
                "build of 4604f03, docs/PERFORMANCE.md)\n");
     }
     rate("classic 7x7", "rules/classic-7x7.yaml", "1000000", 1e6);
-    rate("classic 9x9 (kernel 256)", "rules/classic-9x9.yaml", "1000000",
-         3e5);
+    rate("classic 9x9 (kernel 256)", "rules/classic-9x9.yaml", "1000000", 3e5);
     rate("four-colour 10x10", "rules/four-colour-10x10.yaml", "1000000", 0);
     timed("100000 distinct classic 5x5", distinct, 0.5);
     timed("100 distinct classic 5x5 with 15 presses", fifteen, 1.0);

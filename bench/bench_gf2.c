@@ -208,8 +208,8 @@ static void bench_kernel(const qn_gf2mat *ap, const char *name, int reps,
 #endif
     if (n == 10000)
         printf(" target <= 0.4 s: %s", q <= 0.4 && ok ? "PASS" : "FAIL");
-    printf("  [rank %d, kernel %s, %d reps]\n", rank,
-           ok ? "verified" : "WRONG", reps);
+    printf("  [rank %d, kernel %s, %d reps]\n", rank, ok ? "verified" : "WRONG",
+           reps);
 }
 
 static void bench_dense(int n, int reps, double bar, int rank_only)

@@ -161,8 +161,7 @@ static void measure(const char *set, int n, int g, int reps, row *r)
     for (int k = 0; k < reps; k++) {
         fcpu[k] = 0;
         flat[k] = merge(out, (const char *const *)in, n, &fcpu[k]);
-        tree(set, n, g, (const char *const *)in, &seq[k], &crit[k],
-             &tcpu[k]);
+        tree(set, n, g, (const char *const *)in, &seq[k], &crit[k], &tcpu[k]);
     }
     r->merged_bytes = file_bytes(out);
     r->flat = bench_median(flat, reps);
@@ -202,9 +201,9 @@ int main(void)
     printf("merge scale: %ld classic 7x7 puzzles, one run (seed 7) in N "
            "shards; medians of %d\n",
            t, reps);
-    printf("%-5s %4s %3s %9s %6s %7s %8s %8s %7s %8s %8s %8s %8s\n", "set",
-           "N", "G", "gen/shard", "RSS MB", "shard B", "flat s", "flat us",
-           "cpu us", "tree s", "crit s", "tree cpu", "merged B");
+    printf("%-5s %4s %3s %9s %6s %7s %8s %8s %7s %8s %8s %8s %8s\n", "set", "N",
+           "G", "gen/shard", "RSS MB", "shard B", "flat s", "flat us", "cpu us",
+           "tree s", "crit s", "tree cpu", "merged B");
     for (size_t s = 0; s < 2; s++)
         for (size_t i = 0; i < 3 && (!only || !strcmp(only, sets[s])); i++) {
             row r;
@@ -213,8 +212,8 @@ int main(void)
                    "%8.2f %8.2f %8.0f\n",
                    sets[s], shards[i], groups[i], r.gen, r.rss / 1024.0,
                    r.shard_bytes / (double)t, r.flat, r.flat / t * 1e6,
-                   r.flat_cpu / t * 1e6, r.tree_seq, r.tree_crit,
-                   r.tree_cpu, r.merged_bytes / (double)t);
+                   r.flat_cpu / t * 1e6, r.tree_seq, r.tree_crit, r.tree_cpu,
+                   r.merged_bytes / (double)t);
             fflush(stdout);
         }
     printf("(shard B, merged B: bytes on disk per puzzle; flat us, cpu us: "

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/engine/minpress_gf2.h" /* to time the old walk too */
+#include "../src/engine/system_internal.h"
 #include "bench.h"
 #include "engine/minpress.h"
 #include "engine/system.h"
-#include "../src/engine/minpress_gf2.h" /* to time the old walk too */
-#include "../src/engine/system_internal.h"
 
 static uint8_t *plus(int w, int h)
 {
@@ -24,10 +24,14 @@ static uint8_t *plus(int w, int h)
         for (int c = 0; c < w; c++) {
             int j = r * w + c;
             a[(size_t)j * n + j] = 1;
-            if (r > 0) a[(size_t)(j - w) * n + j] = 1;
-            if (r < h - 1) a[(size_t)(j + w) * n + j] = 1;
-            if (c > 0) a[(size_t)(j - 1) * n + j] = 1;
-            if (c < w - 1) a[(size_t)(j + 1) * n + j] = 1;
+            if (r > 0)
+                a[(size_t)(j - w) * n + j] = 1;
+            if (r < h - 1)
+                a[(size_t)(j + w) * n + j] = 1;
+            if (c > 0)
+                a[(size_t)(j - 1) * n + j] = 1;
+            if (c < w - 1)
+                a[(size_t)(j + 1) * n + j] = 1;
         }
     return a;
 }
@@ -68,7 +72,8 @@ static void walk(const char *label, uint8_t *a, int n, unsigned k, double bar)
         return;
     }
     /* a solvable state: s = A * (pattern) */
-    for (int i = 0; i < n; i++) x[i] = (uint8_t)((i * 7) % k);
+    for (int i = 0; i < n; i++)
+        x[i] = (uint8_t)((i * 7) % k);
     memset(s, 0, (size_t)n);
     qn_system_apply(sys, s, x, s);
     old = k == 2 && qn__walk2_can(QN_WALK2_AVX512_STEP);
@@ -121,7 +126,8 @@ static void solves(const char *label, int w, int h, unsigned k)
 
     if (reps > 64)
         reps = 64;
-    for (int i = 0; i < n * n; i++) a[i] = (uint8_t)(a[i] % k);
+    for (int i = 0; i < n * n; i++)
+        a[i] = (uint8_t)(a[i] % k);
     qn_system_new(&sys, a, n, n, k, &err);
     for (int r = 0; r < reps; r++) {
         uint64_t st = 12345;
@@ -171,7 +177,8 @@ int main(void)
     walk("random dense 256 cells, kernel 2^26", a, 256, 2, 1.8);
     free(a);
     a = plus(4, 4);
-    for (int i = 0; i < 256; i++) a[i] = a[i] ? 1 : 0;
+    for (int i = 0; i < 256; i++)
+        a[i] = a[i] ? 1 : 0;
     walk("plus 4x4 mod 8 (kernel 256)", a, 16, 8, 0);
     free(a);
     solves("plus 5x5 k=2", 5, 5, 2);

@@ -96,9 +96,14 @@ static uint64_t row_uid(const row *r)
 static int64_t setup(const char *path, qn_store **out)
 {
     qn_err err = QN_ERR_INIT;
-    qn_store_rule rule = {rule_hash, "classic-7x7", "quench: 1\n", NCELLS, 2,
-                          "", "0000000/0000000/0000000/0000000/0000000/"
-                              "0000000/0000000"};
+    qn_store_rule rule = {rule_hash,
+                          "classic-7x7",
+                          "quench: 1\n",
+                          NCELLS,
+                          2,
+                          "",
+                          "0000000/0000000/0000000/0000000/0000000/"
+                          "0000000/0000000"};
     qn_store_run run = {"bench", 0, seed_hex, "n", "bench", 0};
     int64_t rid, runid;
 
@@ -213,7 +218,7 @@ static double bare(const char *path, uint64_t n, uint64_t batch)
 }
 
 #define PACK_BATCH 250 /* generate's default batch */
-#define PACK_EDGE 8     /* batches timed at each end */
+#define PACK_EDGE 8    /* batches timed at each end */
 
 /* Per-append time (s) of each batch appending puzzles 1..n to a new
  * pack in path; the database holds at least n puzzles. */
@@ -221,8 +226,8 @@ static double *pack_appends(const char *path, uint64_t n, int *nbatch)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
-    qn_store_pack pk = {.name = "bench", .title = "", .description = "",
-                        .author = ""};
+    qn_store_pack pk = {
+        .name = "bench", .title = "", .description = "", .author = ""};
     int64_t pid;
     int nb = (int)((n + PACK_BATCH - 1) / PACK_BATCH), b = 0;
     double *t = calloc((size_t)nb, sizeof(double));
@@ -312,10 +317,11 @@ int main(void)
     {
         /* issue 6's figure: the real generate --db, same schema, same run */
         char gpath[96], nbuf[32], bbuf[32];
-        const char *argv[] = {"build/quench", "-q", "generate",
-                              "rules/classic-7x7.yaml", "-n", nbuf, "--seed",
-                              "1", "--jobs", "2", "--db", gpath, "--batch",
-                              bbuf, NULL};
+        const char *argv[] = {
+            "build/quench", "-q", "generate", "rules/classic-7x7.yaml",
+            "-n",           nbuf, "--seed",   "1",
+            "--jobs",       "2",  "--db",     gpath,
+            "--batch",      bbuf, NULL};
         double g;
 
         snprintf(gpath, sizeof(gpath), "%s/generate.db", dir);

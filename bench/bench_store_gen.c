@@ -38,8 +38,8 @@
 
 #define SHARDS 4
 #define BATCH 65536 /* cmd_generate.h: DB_BATCH */
-#define PRAGMAS                                                            \
-    "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"                 \
+#define PRAGMAS                                                                \
+    "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;"                     \
     " PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536"
 
 static char dir[] = "/tmp/bench-store-gen-XXXXXX";
@@ -80,9 +80,11 @@ static void status(const char *when)
 static double gen_cpu;
 static double generate(const char *quench, const char *db, const char *shard)
 {
-    const char *argv[16] = {quench, "-q", "generate",
-                            "rules/classic-7x7.yaml", "-n", nbuf, "--seed",
-                            "1", "--jobs", "2", "--db", db, NULL};
+    const char *argv[16] = {
+        quench,   "-q", "generate", "rules/classic-7x7.yaml",
+        "-n",     nbuf, "--seed",   "1",
+        "--jobs", "2",  "--db",     db,
+        NULL};
 
     if (shard) {
         argv[12] = "--shard";
@@ -138,9 +140,9 @@ static sqlite3 *fresh(const char *path, const char *rules_of)
 }
 
 /* The stored rows of src as they were inserted: every column but id. */
-#define COLS                                                               \
-    "rule_id, state, canon, min_presses, optimal, witness, grade,"         \
-    " grader, seed, stream_index, provenance, run_id, uid, submission,"    \
+#define COLS                                                                   \
+    "rule_id, state, canon, min_presses, optimal, witness, grade,"             \
+    " grader, seed, stream_index, provenance, run_id, uid, submission,"        \
     " source, meta"
 #define NCOLS 16
 
@@ -156,8 +158,8 @@ static double bare_loop(const char *src, const char *dst)
 
     in = open_db(src);
     rows = malloc(cap * sizeof(*rows));
-    if (sqlite3_prepare_v2(in, "SELECT " COLS " FROM puzzles ORDER BY id",
-                           -1, &rd, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(in, "SELECT " COLS " FROM puzzles ORDER BY id", -1,
+                           &rd, NULL) != SQLITE_OK)
         die("read", in);
     while (sqlite3_step(rd) == SQLITE_ROW) {
         if (n == cap)
@@ -255,8 +257,7 @@ static double raw_copy(const char *out, char **shard, double *whole,
  * store's readers give it (the layout's '0's replaced by the cells in
  * order, as qn_state_put writes values), for comparing with a database
  * of schema 3, which kept the text. */
-static void sql_state_text(sqlite3_context *ctx, int argc,
-                           sqlite3_value **argv)
+static void sql_state_text(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     const uint8_t *packed = sqlite3_value_blob(argv[0]);
     const char *layout = (const char *)sqlite3_value_text(argv[1]);
@@ -313,8 +314,7 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
              " JOIN rules ru ON ru.id = p.rule_id"
              " LEFT JOIN runs r ON r.id = p.run_id ORDER BY %s",
              by_id ? "p.id" : "''",
-             packed ? "state_text(p.state, ru.layout, ru.colours)"
-                    : "p.state",
+             packed ? "state_text(p.state, ru.layout, ru.colours)" : "p.state",
              packed ? "state_text(p.witness, ru.layout, ru.colours)"
                     : "p.witness",
              by_id ? "p.id" : "p.uid, p.canon");
@@ -413,9 +413,8 @@ int main(void)
                "<= 64: %s)\n",
                bench_median(cg, reps), bench_median(cgb, reps),
                bench_median(cgb, reps) / bench_median(cg, reps),
-               bench_median(cgb, reps) >= 1.5 * bench_median(cg, reps)
-                   ? "PASS"
-                   : "FAIL",
+               bench_median(cgb, reps) >= 1.5 * bench_median(cg, reps) ? "PASS"
+                                                                       : "FAIL",
                bytes_new, bytes_new <= 64 ? "PASS" : "FAIL");
     } else {
         printf("  (set QUENCH_BASE to an older quench for the 4x ratio)\n");

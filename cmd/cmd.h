@@ -12,23 +12,23 @@
 
 /* Exit statuses: the table in the README and the man page. */
 enum cli_exit {
-    QN_EXIT_OK = 0,        /* success */
-    QN_EXIT_REJECT = 1,    /* ran fine, verdict negative (like grep/diff) */
-    QN_EXIT_USAGE = 64,    /* bad command line */
-    QN_EXIT_DATAERR = 65,  /* bad input data: YAML, state, submission */
-    QN_EXIT_NOINPUT = 66,  /* an input file is missing or unreadable */
-    QN_EXIT_SOFTWARE = 70, /* internal error (a bug) */
-    QN_EXIT_OSERR = 71,    /* out of memory */
-    QN_EXIT_CANTCREAT = 73,/* cannot create an output file */
-    QN_EXIT_IOERR = 74,    /* read or write failed */
-    QN_EXIT_TEMPFAIL = 75, /* database busy: retry later */
-    QN_EXIT_CONFIG = 78,   /* database newer than this binary */
-    QN_EXIT_SIGNAL = 128,  /* + the signal: 129 SIGHUP, 130 SIGINT, 143
-                              SIGTERM: stopped early, what was produced
-                              is kept (generate) */
+    QN_EXIT_OK = 0,         /* success */
+    QN_EXIT_REJECT = 1,     /* ran fine, verdict negative (like grep/diff) */
+    QN_EXIT_USAGE = 64,     /* bad command line */
+    QN_EXIT_DATAERR = 65,   /* bad input data: YAML, state, submission */
+    QN_EXIT_NOINPUT = 66,   /* an input file is missing or unreadable */
+    QN_EXIT_SOFTWARE = 70,  /* internal error (a bug) */
+    QN_EXIT_OSERR = 71,     /* out of memory */
+    QN_EXIT_CANTCREAT = 73, /* cannot create an output file */
+    QN_EXIT_IOERR = 74,     /* read or write failed */
+    QN_EXIT_TEMPFAIL = 75,  /* database busy: retry later */
+    QN_EXIT_CONFIG = 78,    /* database newer than this binary */
+    QN_EXIT_SIGNAL = 128,   /* + the signal: 129 SIGHUP, 130 SIGINT, 143
+                               SIGTERM: stopped early, what was produced
+                               is kept (generate) */
     QN_EXIT_INTERRUPTED = 130,
-    QN_EXIT_PIPE = 141     /* standard output closed by its reader (as
-                              if killed by SIGPIPE), said quietly */
+    QN_EXIT_PIPE = 141 /* standard output closed by its reader (as
+                          if killed by SIGPIPE), said quietly */
 };
 
 struct cmd_entry;
@@ -56,12 +56,12 @@ typedef struct cli_ctx {
  * listed takes free text.
  */
 typedef struct cmd_grammar {
-    const char *name;               /* a subcommand's word; NULL ends a
-                                       list of subcommands */
-    const char *summary;            /* a subcommand's one line */
-    int id;                         /* the command's own tag for it */
-    const struct option *opts;      /* getopt_long's table, or NULL */
-    const char *shortopts;          /* getopt's, or NULL */
+    const char *name;          /* a subcommand's word; NULL ends a
+                                  list of subcommands */
+    const char *summary;       /* a subcommand's one line */
+    int id;                    /* the command's own tag for it */
+    const struct option *opts; /* getopt_long's table, or NULL */
+    const char *shortopts;     /* getopt's, or NULL */
     const char *operands;
     const char *values;
     const struct cmd_grammar *subs; /* subcommands, or NULL */
@@ -73,7 +73,7 @@ typedef int cli_cmd_fn(int argc, char **argv, struct cli_ctx *ctx);
 typedef struct cmd_entry {
     const char *name;
     cli_cmd_fn *fn;
-    const char *usage;          /* the first line is the synopsis */
+    const char *usage; /* the first line is the synopsis */
     const char *summary;
     const cmd_grammar *grammar; /* NULL: options and operands unknown */
 } cmd_entry;
@@ -84,8 +84,7 @@ const cmd_entry *cmd_find(const cli_ctx *ctx, const char *name);
 /* The subcommand of g called name, or NULL. */
 const cmd_grammar *cmd_find_sub(const cmd_grammar *g, const char *name);
 /* The long option of opts called name (exactly), or NULL. */
-const struct option *cmd_find_opt(const struct option *opts,
-                                  const char *name);
+const struct option *cmd_find_opt(const struct option *opts, const char *name);
 /*
  * getopt_long refused argv[optind - 1] (with optopt as it set it): say why
  * as "quench: CMD: ..." (an unknown option with the closest of opts, a
@@ -100,8 +99,7 @@ int cmd_unknown_option(const char *cmd, const char *word,
                        const struct option *opts);
 /* "quench: CMD: unknown subcommand 'WORD' (see 'quench CMD --help')",
  * with the closest of g's subcommands; 64. */
-int cmd_bad_subcommand(const char *cmd, const char *word,
-                       const cmd_grammar *g);
+int cmd_bad_subcommand(const char *cmd, const char *word, const cmd_grammar *g);
 /*
  * 1 when the option word (as on the command line: "-o", "--db", an
  * abbreviation "--ti") takes its value from the next word in g or one of
@@ -129,8 +127,8 @@ _Noreturn void cli_oom(void);
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "solve/solver.h"
 #include "rules/rules.h"
+#include "solve/solver.h"
 
 /* Before grading tiers from a sample (qn_gen_tiers, issue #35): the
  * shortest wait worth announcing, QUENCH_ESTIMATE_AFTER seconds (default
@@ -206,8 +204,8 @@ int cmd_is_puzzle_ref(const char *ref);
  * commands (pack, db): *opt is its value (or NULL), *args (free() it) the
  * remaining words, *nargs their number. Returns an exit code.
  */
-int cmd_take_db_opt(int argc, char **argv, const char *cmd,
-                    const char **opt, char ***args, int *nargs);
+int cmd_take_db_opt(int argc, char **argv, const char *cmd, const char **opt,
+                    char ***args, int *nargs);
 /* The database: --db's value, else $QUENCH_DB, else db/quench.db. */
 const char *cmd_db_path(const char *opt);
 /*
@@ -244,8 +242,8 @@ int cmd_find_pack(struct qn_store *s, const char *name, int64_t *id_out,
 /* `quench solve`'s options, shared with its big-board half. */
 typedef struct solve_opts {
     const char *rules, *state, *file, *output;
-    const char *id, *db;  /* --id REF: a stored puzzle (its rule too) */
-    const char *color;    /* --color WHEN; NULL = auto */
+    const char *id, *db; /* --id REF: a stored puzzle (its rule too) */
+    const char *color;   /* --color WHEN; NULL = auto */
     int json, all, optimal, steps, plain, has_fill;
     int human; /* --human: with --steps, the technique in words */
     unsigned fill;
@@ -261,9 +259,9 @@ int cmd_solve_check_fill(const cli_ctx *ctx, const solve_opts *o, unsigned k);
 int cmd_solve_report(const solve_opts *o, qn_buf *out);
 /* What a stored puzzle says about itself, for a heading. */
 typedef struct cmd_stored {
-    uint64_t uid;         /* its puzzle id */
+    uint64_t uid; /* its puzzle id */
     uint64_t min_presses;
-    char grade[72];       /* "" when ungraded */
+    char grade[72]; /* "" when ungraded */
 } cmd_stored;
 /*
  * cmd_solve_id.c: the stored puzzle ref names (an id, a unique prefix, or
@@ -283,8 +281,9 @@ int cmd_solve_load_id(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
  * into the JSON w (when not NULL); an exit status (65 and reported when
  * --optimal meets a kernel past the walk limit). */
 struct qn_jsonw;
-int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
-                   const uint8_t *cells, qn_buf *out, struct qn_jsonw *w);
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o,
+                   const qn_solver *solver, const uint8_t *cells, qn_buf *out,
+                   struct qn_jsonw *w);
 /* --steps: play plan on cells one press at a time, a board (in colour
  * when asked) after each; into w as "steps" when not NULL. */
 int cmd_solve_steps(const solve_opts *o, const qn_solver *solver,
@@ -334,9 +333,9 @@ struct qn_distrib;
 struct qn_jsonw;
 typedef struct cmd_dist {
     const char *method;
-    struct qn_exact_dist *x;    /* exact by structure, or NULL */
-    const struct qn_distrib *d; /* exact by enumeration (borrowed) */
-    size_t len;                 /* counts for 0..len-1 presses */
+    struct qn_exact_dist *x;       /* exact by structure, or NULL */
+    const struct qn_distrib *d;    /* exact by enumeration (borrowed) */
+    size_t len;                    /* counts for 0..len-1 presses */
     uint64_t *hist, drawn, graded; /* sampled */
     char why[320];                 /* why not exact */
 } cmd_dist;

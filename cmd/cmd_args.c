@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/buf.h"
 #include "base/suggest.h"
+#include "cmd.h"
 
 const cmd_entry *cmd_find(const cli_ctx *ctx, const char *name)
 {
@@ -28,8 +28,7 @@ const cmd_grammar *cmd_find_sub(const cmd_grammar *g, const char *name)
     return NULL;
 }
 
-const struct option *cmd_find_opt(const struct option *opts,
-                                  const char *name)
+const struct option *cmd_find_opt(const struct option *opts, const char *name)
 {
     for (const struct option *o = opts; o && o->name; o++)
         if (!strcmp(o->name, name))
@@ -42,9 +41,8 @@ const struct option *cmd_find_opt(const struct option *opts,
  * getopt_long reads it: the exact name, else the only one it abbreviates.
  * *nprefix counts the options it abbreviates.
  */
-static const struct option *resolve(const struct option *opts,
-                                    const char *name, size_t len,
-                                    int *nprefix)
+static const struct option *resolve(const struct option *opts, const char *name,
+                                    size_t len, int *nprefix)
 {
     const struct option *first = NULL;
 
@@ -78,7 +76,7 @@ static int unknown(const char *cmd, const char *word, const char *typed,
     }
     qn_suggest_format(&s, &b);
     st = cli_usage_error("%s%sunknown option '%s'%s", cmd ? cmd : "",
-                        cmd ? ": " : "", word, b.len ? b.buf : "");
+                         cmd ? ": " : "", word, b.len ? b.buf : "");
     qn_buf_release(&b);
     qn_suggest_release(&s);
     return st;
@@ -94,10 +92,9 @@ static int bad_long(const char *cmd, const char *word,
 
     if (o && name[len] == '=' && o->has_arg == no_argument)
         return cli_usage_error("%s: option '--%s' takes no value", cmd,
-                              o->name);
+                               o->name);
     if (o)
-        return cli_usage_error("%s: option '--%s' needs a value", cmd,
-                              o->name);
+        return cli_usage_error("%s: option '--%s' needs a value", cmd, o->name);
     if (nprefix > 1) {
         qn_buf b = QN_BUF_INIT;
         int st;
@@ -105,7 +102,7 @@ static int bad_long(const char *cmd, const char *word,
             if (!strncmp(p->name, name, len))
                 qn_buf_addf(&b, "%s--%s", b.len ? ", " : "", p->name);
         st = cli_usage_error("%s: option '%.*s' is ambiguous: %s", cmd,
-                            (int)(len + 2), word, b.buf);
+                             (int)(len + 2), word, b.buf);
         qn_buf_release(&b);
         return st;
     }
@@ -148,8 +145,7 @@ int cmd_unknown_option(const char *cmd, const char *word,
     return unknown(cmd, word, typed, opts);
 }
 
-int cmd_bad_subcommand(const char *cmd, const char *word,
-                       const cmd_grammar *g)
+int cmd_bad_subcommand(const char *cmd, const char *word, const cmd_grammar *g)
 {
     qn_suggest s;
     qn_buf b = QN_BUF_INIT;
@@ -160,8 +156,8 @@ int cmd_bad_subcommand(const char *cmd, const char *word,
         qn_suggest_add(&s, sub->name);
     qn_suggest_format(&s, &b);
     st = cli_usage_error("%s: unknown subcommand '%s' (see 'quench %s "
-                        "--help')%s",
-                        cmd, word, cmd, b.len ? b.buf : "");
+                         "--help')%s",
+                         cmd, word, cmd, b.len ? b.buf : "");
     qn_buf_release(&b);
     qn_suggest_release(&s);
     return st;

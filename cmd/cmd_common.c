@@ -13,14 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "generate/gen.h"
 #include "base/file.h"
 #include "base/mem.h"
+#include "base/suggest.h"
+#include "cmd.h"
+#include "generate/gen.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
 #include "store/store.h"
-#include "base/suggest.h"
 
 int cmd_load_game(const cli_ctx *ctx, const char *path, qn_rules **r_out,
                   qn_solver **g_out)
@@ -170,8 +170,8 @@ static int busy_timeout(int *ms_out)
         return QN_EXIT_OK;
     if (cmd_parse_u64(busy, &ms) || ms > CMD_BUSY_MAX)
         return cli_usage_error("QUENCH_BUSY_TIMEOUT is '%s': it must be a "
-                              "number of milliseconds, 0 to %d",
-                              busy, CMD_BUSY_MAX);
+                               "number of milliseconds, 0 to %d",
+                               busy, CMD_BUSY_MAX);
     *ms_out = (int)ms;
     return QN_EXIT_OK;
 }
@@ -228,8 +228,7 @@ int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,
     return QN_EXIT_OK;
 }
 
-int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out,
-                   qn_err *err)
+int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out, qn_err *err)
 {
     qn_buf layout = QN_BUF_INIT;
     char hash[65];
@@ -246,8 +245,8 @@ int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out,
     sr.cells = qn_rules_ncells(r);
     sr.colours = qn_rules_colours(r);
     if (!sr.yaml)
-        return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "rule %s has no text to store", sr.name);
+        return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
+                          sr.name);
     qn_state_format_zero(&layout, qn_rules_layout(r));
     sr.layout = layout.buf;
     rc = qn_store_put_rule(s, &sr, id_out, err);
@@ -270,8 +269,7 @@ int cmd_store_build_pack(qn_store *s, const char *name, const char *build,
     return rc;
 }
 
-int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out,
-                   qn_err *err)
+int cmd_store_pack(qn_store *s, const char *name, int64_t *id_out, qn_err *err)
 {
     return cmd_store_build_pack(s, name, NULL, id_out, err);
 }
@@ -326,8 +324,8 @@ int cmd_find_pack(qn_store *s, const char *name, int64_t *id_out, qn_err *err)
     return rc;
 }
 
-int cmd_take_db_opt(int argc, char **argv, const char *cmd,
-                    const char **opt, char ***args, int *nargs)
+int cmd_take_db_opt(int argc, char **argv, const char *cmd, const char **opt,
+                    char ***args, int *nargs)
 {
     char **a = QN_NEWN((size_t)argc + 1, char *);
     int n = 0;

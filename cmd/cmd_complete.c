@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/buf.h"
+#include "cmd.h"
 #include "generate/distrib.h"
 #include "store/store.h"
 
@@ -38,9 +38,8 @@ const char cmd_completions_usage[] =
     "'words' and then one candidate a line (a TAB before its description,\n"
     "if any), or the single line 'files' when file names are wanted.\n";
 
-static const struct option opts[] = {
-    {"candidates", no_argument, NULL, 'c'},
-    {NULL, 0, NULL, 0}};
+static const struct option opts[] = {{"candidates", no_argument, NULL, 'c'},
+                                     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_completions_grammar = {
     .opts = opts,
@@ -174,8 +173,8 @@ static const struct option *option_of(const line *l, const char *word)
     for (int k = 0; k < 2; k++) {
         const struct option *found = NULL;
         int n = 0;
-        for (const struct option *o = gs[k] ? gs[k]->opts : NULL;
-             o && o->name; o++) {
+        for (const struct option *o = gs[k] ? gs[k]->opts : NULL; o && o->name;
+             o++) {
             if (word[1] != '-') {
                 if (word[1] && !word[2] && o->val == word[1])
                     return o;
@@ -195,8 +194,8 @@ static const struct option *option_of(const line *l, const char *word)
 }
 
 /* The kind of name's value: "NAME=KIND" in values; NULL when free. */
-static const char *value_kind(const char *values, const char *name,
-                              char *kind, size_t size)
+static const char *value_kind(const char *values, const char *name, char *kind,
+                              size_t size)
 {
     size_t n = strlen(name);
 
@@ -315,11 +314,11 @@ static void offer_options(answer *a, const line *l)
 {
     const cmd_grammar *gs[2] = {l->scope, l->parent};
     static const char *const global[] = {"--quiet", "--verbose", "--help",
-                                         "-q", "-v", "-h"};
+                                         "-q",      "-v",        "-h"};
 
     for (int k = 0; k < 2; k++)
-        for (const struct option *o = gs[k] ? gs[k]->opts : NULL;
-             o && o->name; o++) {
+        for (const struct option *o = gs[k] ? gs[k]->opts : NULL; o && o->name;
+             o++) {
             char w[80];
             if (k && l->scope && cmd_find_opt(l->scope->opts, o->name))
                 continue; /* the subcommand's own says it */
@@ -414,8 +413,7 @@ static int candidates(answer *a, char **words, int n)
         snprintf(prefix, sizeof(prefix), "%.*s", (int)pre, cur);
         a->pre = prefix;
         a->cur = cur + pre;
-        return o && o->has_arg == required_argument ? offer_value(a, &l, o)
-                                                    : 0;
+        return o && o->has_arg == required_argument ? offer_value(a, &l, o) : 0;
     }
     if (!l.dashdash && cur[0] == '-') {
         offer_options(a, &l);
@@ -431,8 +429,8 @@ static int candidates(answer *a, char **words, int n)
     }
     {
         char kind[64];
-        operand_kind(l.scope ? l.scope->operands : "file", l.noperands,
-                     kind, sizeof(kind));
+        operand_kind(l.scope ? l.scope->operands : "file", l.noperands, kind,
+                     sizeof(kind));
         return offer_kind(a, &l, kind);
     }
 }
@@ -469,7 +467,7 @@ int cmd_completions(int argc, char **argv, cli_ctx *ctx)
         return QN_EXIT_OK;
     if (argc != 2)
         return cli_usage_error("completions: name one shell: bash, zsh or "
-                              "fish");
+                               "fish");
     if (!strcmp(argv[1], "bash"))
         fputs(bash_script, stdout);
     else if (!strcmp(argv[1], "zsh"))
@@ -480,7 +478,7 @@ int cmd_completions(int argc, char **argv, cli_ctx *ctx)
         return cmd_unknown_option("completions", argv[1], opts);
     else
         return cli_usage_error("completions: no script for '%s': bash, zsh "
-                              "or fish",
-                              argv[1]);
+                               "or fish",
+                               argv[1]);
     return QN_EXIT_OK;
 }

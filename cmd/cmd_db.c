@@ -11,18 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "rules/canon.h"
-#include "export/export.h"
 #include "base/jsonw.h"
-#include "solve/solver.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "cmd.h"
+#include "export/export.h"
+#include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "rules/state.h"
+#include "solve/solver.h"
 #include "store/store.h"
-#include "base/text.h"
 
 const char cmd_db_usage[] =
     "usage: quench db [--db PATH] (init | migrate | check | stats | merge OUT IN...) [--json]\n"
@@ -59,10 +59,9 @@ const char cmd_db_usage[] =
 
 enum { DB_INIT, DB_MIGRATE, DB_CHECK, DB_STATS, DB_MERGE };
 
-static const struct option db_opts[] = {
-    {"db", required_argument, NULL, 'D'},
-    {"json", no_argument, NULL, 'j'},
-    {NULL, 0, NULL, 0}};
+static const struct option db_opts[] = {{"db", required_argument, NULL, 'D'},
+                                        {"json", no_argument, NULL, 'j'},
+                                        {NULL, 0, NULL, 0}};
 
 static const cmd_grammar db_subs[] = {
     {"init", "create the database at the current schema", DB_INIT, db_opts,
@@ -71,8 +70,8 @@ static const cmd_grammar db_subs[] = {
      "", "db=file", NULL},
     {"check", "verify the file and every stored witness", DB_CHECK, db_opts,
      NULL, "", "db=file", NULL},
-    {"stats", "counts and the difficulty histogram per rule", DB_STATS,
-     db_opts, NULL, "", "db=file", NULL},
+    {"stats", "counts and the difficulty histogram per rule", DB_STATS, db_opts,
+     NULL, "", "db=file", NULL},
     {"merge", "merge shard databases IN into OUT", DB_MERGE, db_opts, NULL,
      "file file...", "db=file", NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
@@ -205,8 +204,7 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     checker_drop(c);
     c->rule_ok = 0;
     snprintf(src, sizeof(src), "rule %lld (%s)", (long long)rule_id, name);
-    if (qn_rules_load_buf(&c->rules, yaml, strlen(yaml), src, &err) !=
-            QN_OK ||
+    if (qn_rules_load_buf(&c->rules, yaml, strlen(yaml), src, &err) != QN_OK ||
         qn_solver_new(&c->game, c->rules, &err) != QN_OK) {
         if (err.code == QN_ENOMEM) /* not the stored rule's fault */
             cli_oom();
@@ -267,11 +265,11 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
     l = qn_rules_layout(c->rules);
     k = qn_rules_colours(c->rules);
     c->checked++;
-    if (qn_state_parse(c->state, l, k, row->state, strlen(row->state),
-                       NULL) != QN_OK)
+    if (qn_state_parse(c->state, l, k, row->state, strlen(row->state), NULL) !=
+        QN_OK)
         why = "the state does not parse under its rule";
-    else if (qn_state_parse(c->plan, l, k, row->witness,
-                            strlen(row->witness), NULL) != QN_OK)
+    else if (qn_state_parse(c->plan, l, k, row->witness, strlen(row->witness),
+                            NULL) != QN_OK)
         why = "the witness does not parse under its rule";
     else if (!qn_solver_replays(c->game, c->state, c->plan))
         why = "the witness does not solve the state";
@@ -338,8 +336,8 @@ static int db_check(db_run *d)
         qn_jsonw_end(c.w);
     }
     if (c.bad) {
-        fprintf(stderr, "%s: %lld of %lld %s failed verification\n",
-                d->path, (long long)c.bad, (long long)c.checked,
+        fprintf(stderr, "%s: %lld of %lld %s failed verification\n", d->path,
+                (long long)c.bad, (long long)c.checked,
                 qn_plural((uint64_t)c.checked, "puzzle", "puzzles"));
         return QN_EXIT_DATAERR;
     }
@@ -488,20 +486,19 @@ static void merged(db_run *d, const char *in, const qn_store_merge_stats *m)
     }
     if (d->ctx->quiet)
         return;
-    qn_buf_addf(&d->out,
-                "%s: +%lld %s (%lld %s), +%lld %s, +%lld %s, +%lld pack "
-                "%s, +%lld %s\n",
-                in, (long long)m->puzzles,
-                qn_plural((uint64_t)m->puzzles, "puzzle", "puzzles"),
-                (long long)m->duplicates,
-                qn_plural((uint64_t)m->duplicates, "duplicate", "duplicates"),
-                (long long)m->rules,
-                qn_plural((uint64_t)m->rules, "rule", "rules"),
-                (long long)m->packs,
-                qn_plural((uint64_t)m->packs, "pack", "packs"),
-                (long long)m->pack_entries,
-                qn_plural((uint64_t)m->pack_entries, "entry", "entries"),
-                (long long)m->runs, qn_plural((uint64_t)m->runs, "run", "runs"));
+    qn_buf_addf(
+        &d->out,
+        "%s: +%lld %s (%lld %s), +%lld %s, +%lld %s, +%lld pack "
+        "%s, +%lld %s\n",
+        in, (long long)m->puzzles,
+        qn_plural((uint64_t)m->puzzles, "puzzle", "puzzles"),
+        (long long)m->duplicates,
+        qn_plural((uint64_t)m->duplicates, "duplicate", "duplicates"),
+        (long long)m->rules, qn_plural((uint64_t)m->rules, "rule", "rules"),
+        (long long)m->packs, qn_plural((uint64_t)m->packs, "pack", "packs"),
+        (long long)m->pack_entries,
+        qn_plural((uint64_t)m->pack_entries, "entry", "entries"),
+        (long long)m->runs, qn_plural((uint64_t)m->runs, "run", "runs"));
 }
 
 /* 0: OUT exists; 1: it does not, its directory does; 2: neither. */
@@ -562,7 +559,7 @@ static int db_merge(db_run *d, int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (same_file(argv[0], argv[i]))
             return cli_usage_error("db merge: '%s' is OUT ('%s') itself",
-                                  argv[i], argv[0]);
+                                   argv[i], argv[0]);
     fresh = out_is_new(argv[0]);
     if (qn_store_merge_start(&job, argv + 1, argc - 1, &err) != QN_OK ||
         (fresh == 2 && qn_store_merge_wait(job, &err) != QN_OK)) {
@@ -635,22 +632,32 @@ int cmd_db(int argc, char **argv, cli_ctx *ctx)
     n = argc - optind;
     if (n < 1)
         return cli_usage_error("db: expected init, migrate, check, stats or "
-                              "merge (see 'quench db --help')");
+                               "merge (see 'quench db --help')");
     if (!(sub = cmd_find_sub(&cmd_db_grammar, argv[0])))
         return cmd_bad_subcommand("db", argv[0], &cmd_db_grammar);
     if (sub->id != DB_MERGE && n > 1)
         return cli_usage_error("db %s: unexpected argument '%s'", argv[0],
-                              argv[1]);
+                               argv[1]);
     d.ctx = ctx;
     d.path = cmd_db_path(db);
     qn_buf_init(&d.out);
     qn_jsonw_init(&d.w, &d.out);
     switch (sub->id) {
-    case DB_INIT: st = db_init(&d); break;
-    case DB_MIGRATE: st = db_migrate(&d); break;
-    case DB_CHECK: st = db_check(&d); break;
-    case DB_STATS: st = db_stats(&d); break;
-    default: st = db_merge(&d, n - 1, argv + 1); break;
+    case DB_INIT:
+        st = db_init(&d);
+        break;
+    case DB_MIGRATE:
+        st = db_migrate(&d);
+        break;
+    case DB_CHECK:
+        st = db_check(&d);
+        break;
+    case DB_STATS:
+        st = db_stats(&d);
+        break;
+    default:
+        st = db_merge(&d, n - 1, argv + 1);
+        break;
     }
     if (d.json && d.out.len)
         qn_buf_addc(&d.out, '\n');

@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "export/export.h"
 #include "base/mem.h"
+#include "cmd.h"
+#include "export/export.h"
 #include "rules/puzzle_id.h"
 #include "store/store.h"
 
@@ -61,13 +61,12 @@ static const char format_list[] = QN_EXPORT_FORMATS(QN_X_);
 #undef QN_X_
 #define EXPORT_FORMATS (format_list + 2)
 
-static const struct option opts[] = {
-    {"format", required_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},
-    {"puzzle", required_argument, NULL, 'p'},
-    {"db", required_argument, NULL, 'D'},
-    {"force", no_argument, NULL, 'F'},
-    {NULL, 0, NULL, 0}};
+static const struct option opts[] = {{"format", required_argument, NULL, 'f'},
+                                     {"output", required_argument, NULL, 'o'},
+                                     {"puzzle", required_argument, NULL, 'p'},
+                                     {"db", required_argument, NULL, 'D'},
+                                     {"force", no_argument, NULL, 'F'},
+                                     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_export_grammar = {
     .opts = opts,
@@ -203,43 +202,49 @@ int cmd_export(int argc, char **argv, cli_ctx *ctx)
             }
             if (qn_export_format_parse(&fmt, optarg, &err) != QN_OK)
                 return cli_usage_error("export: unknown format '%s' (%s, "
-                                      "dir)",
-                                      optarg, EXPORT_FORMATS);
+                                       "dir)",
+                                       optarg, EXPORT_FORMATS);
             have_format = 1;
             break;
-        case 'o': outpath = optarg; break;
+        case 'o':
+            outpath = optarg;
+            break;
         case 'p':
             if (!cmd_is_puzzle_ref(optarg))
                 return cli_usage_error("export: --puzzle needs a puzzle id "
-                                      "(%d to 16 hex digits) or #ROW, got "
-                                      "'%s'",
-                                      QN_PUZZLE_ID_MIN_PREFIX, optarg);
+                                       "(%d to 16 hex digits) or #ROW, got "
+                                       "'%s'",
+                                       QN_PUZZLE_ID_MIN_PREFIX, optarg);
             ref = optarg;
             break;
-        case 'D': db = optarg; break;
-        case 'F': force = 1; break;
+        case 'D':
+            db = optarg;
+            break;
+        case 'F':
+            force = 1;
+            break;
         default:
             return cmd_bad_option("export", argv, opts, "f:o:");
         }
     }
     if (!have_format)
         return cli_usage_error("export: --format is required (%s, dir)",
-                              EXPORT_FORMATS);
+                               EXPORT_FORMATS);
     if (optind != argc - 1)
         return cli_usage_error("export: give exactly one PACK");
     if (ref && ((fmt != QN_EXPORT_SVG && fmt != QN_EXPORT_PNG) || dir))
         return cli_usage_error("export: --puzzle goes with --format svg or "
-                              "png");
+                               "png");
     if (dir && (!outpath || !strcmp(outpath, "-")))
         return cli_usage_error("export: --format dir needs -o DIR (a folder "
-                              "is no stream)");
+                               "is no stream)");
     if (!dir && fmt == QN_EXPORT_PNG && !ref &&
         (!outpath || !strcmp(outpath, "-")))
         return cli_usage_error("export: --format png writes a directory: give "
-                              "-o DIR (or one puzzle with --puzzle REF)");
+                               "-o DIR (or one puzzle with --puzzle REF)");
     if (force && !dir)
         return cli_usage_error("export: --force goes with --format dir (-o "
-                              "FILE is always replaced atomically)");
+                               "FILE is always replaced atomically)");
     pack = argv[optind];
     st = cmd_open_store(ctx, cmd_db_path(db), QN_STORE_READONLY, &s);
     if (st)

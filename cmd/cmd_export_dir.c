@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "export/export.h"
 #include "base/mem.h"
+#include "cmd.h"
+#include "export/export.h"
 
 /* path + "/" + name, malloc'd. */
 static char *join(const char *path, const char *name)

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd_generate.h"
 #include "base/mem.h"
 #include "base/text.h"
+#include "cmd_generate.h"
 #include "solve/human_score.h"
 
 /* The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -76,9 +76,9 @@ static void warn_unreachable(gen_cli *gc, const qn_gen_stats *st)
         return;
     if (st->emitted == 0 && st->draws * 10 < gc->o.max_draws)
         return;
-    need = st->emitted ? (double)st->draws * (double)gc->o.count /
-                             (double)st->emitted
-                       : INFINITY;
+    need = st->emitted
+               ? (double)st->draws * (double)gc->o.count / (double)st->emitted
+               : INFINITY;
     if (need <= (double)gc->o.max_draws)
         return;
     gc->warned = 1;
@@ -91,16 +91,14 @@ static void warn_unreachable(gen_cli *gc, const qn_gen_stats *st)
                 "the run will likely stop short (exit 75)\n",
                 (unsigned long long)st->emitted,
                 qn_plural(st->emitted, "puzzle", "puzzles"),
-                (unsigned long long)st->draws,
-                (unsigned long long)gc->o.count, ceil(need),
-                (unsigned long long)gc->o.max_draws);
+                (unsigned long long)st->draws, (unsigned long long)gc->o.count,
+                ceil(need), (unsigned long long)gc->o.max_draws);
     else
         fprintf(stderr,
                 "quench: warning: no puzzle on target in %llu draws; the run "
                 "will likely stop short of %llu at --max-draws %llu (exit "
                 "75)\n",
-                (unsigned long long)st->draws,
-                (unsigned long long)gc->o.count,
+                (unsigned long long)st->draws, (unsigned long long)gc->o.count,
                 (unsigned long long)gc->o.max_draws);
 }
 
@@ -133,8 +131,9 @@ static void progress(void *vctx, const qn_gen_stats *st)
             gc->progress_tty ? "\r" : "", (unsigned long long)st->emitted,
             (unsigned long long)gc->o.count,
             qn_plural(gc->o.count, "puzzle", "puzzles"),
-            (unsigned long long)st->draws, qn_plural(st->draws, "draw", "draws"),
-            el, rate, eta, gc->progress_tty ? "\033[K" : "\n");
+            (unsigned long long)st->draws,
+            qn_plural(st->draws, "draw", "draws"), el, rate, eta,
+            gc->progress_tty ? "\033[K" : "\n");
 }
 
 /* "no tier 'x' in this rule's grading; its tiers: easy 1-5, ...; did you
@@ -158,8 +157,8 @@ static int setup_grading(gen_cli *gc, double after, qn_err *err)
                     o->min_lit > 0 || o->max_lit > 0 ||
                     o->mode == QN_GEN_SPREAD;
 
-    if (need_dist &&
-        qn_distrib_compute(&gc->dist, qn_solver_system(gc->solver), NULL) != QN_OK)
+    if (need_dist && qn_distrib_compute(&gc->dist, qn_solver_system(gc->solver),
+                                        NULL) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
     cmd_say_tiers_wait(gc->ctx, gc->solver, gc->dist, after);
     qn_gen_tiers(gc->solver, gc->dist, &gc->tiers);
@@ -184,9 +183,12 @@ static int setup_grading(gen_cli *gc, double after, qn_err *err)
 static const char *stop_reason(void)
 {
     switch (interrupted) {
-    case SIGTERM: return "terminated (SIGTERM)";
-    case SIGHUP: return "hung up (SIGHUP)";
-    default: return "interrupted";
+    case SIGTERM:
+        return "terminated (SIGTERM)";
+    case SIGHUP:
+        return "hung up (SIGHUP)";
+    default:
+        return "interrupted";
     }
 }
 
@@ -198,8 +200,7 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
         fputs("\r\033[K", stderr);
     if (rc == QN_OK) {
         if (!gc->ctx->quiet)
-            fprintf(stderr,
-                    "quench: %llu %s from %llu %s (%s mode), %.2f s\n",
+            fprintf(stderr, "quench: %llu %s from %llu %s (%s mode), %.2f s\n",
                     (unsigned long long)mine,
                     qn_plural(mine, "puzzle", "puzzles"),
                     (unsigned long long)st->draws,
@@ -209,15 +210,16 @@ static int finish(gen_cli *gc, int rc, const qn_gen_stats *st, qn_err *err)
     }
     if (interrupted) {
         if (gc->store)
-            fprintf(stderr, "quench: %s: %llu %s stored in this "
-                            "session (%llu in the run); run the same "
-                            "command again to resume\n",
+            fprintf(stderr,
+                    "quench: %s: %llu %s stored in this "
+                    "session (%llu in the run); run the same "
+                    "command again to resume\n",
                     stop_reason(), (unsigned long long)gc->stored,
                     qn_plural(gc->stored, "puzzle", "puzzles"),
                     (unsigned long long)(gc->stored_before + gc->stored));
         else
-            fprintf(stderr, "quench: %s: %llu %s produced\n",
-                    stop_reason(), (unsigned long long)mine,
+            fprintf(stderr, "quench: %s: %llu %s produced\n", stop_reason(),
+                    (unsigned long long)mine,
                     qn_plural(mine, "puzzle", "puzzles"));
         return QN_EXIT_SIGNAL + interrupted;
     }

@@ -8,10 +8,10 @@
 
 #include <stdint.h>
 
+#include "base/jsonw.h"
 #include "cmd.h"
 #include "generate/distrib.h"
 #include "generate/gen.h"
-#include "base/jsonw.h"
 #include "store/store.h"
 
 /*
@@ -32,14 +32,14 @@ typedef struct gen_cli {
     char seed_hex[65];
     int have_seed;
     uint64_t walk_limit;
-    uint64_t max_draws_opt;  /* --max-draws as given (0: the default) */
+    uint64_t max_draws_opt; /* --max-draws as given (0: the default) */
     qn_gen_opts o;
     cli_ctx *ctx;
     qn_solver *solver;
     qn_tiers tiers;
     qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
     size_t grade_max;
-    char head[128], tail[128];      /* constant record parts */
+    char head[128], tail[128]; /* constant record parts */
     qn_distrib *dist;
     qn_gen_prepared *prep; /* the run's plan, made before anything is
                               created (a refused target leaves nothing) */
@@ -55,19 +55,19 @@ typedef struct gen_cli {
     qn_store *store;
     int64_t rule_id, run_id, pack_id;
     uint64_t stored_before, dups_before; /* from an interrupted run */
-    char *build;       /* the run family (a pack it creates records it) */
+    char *build; /* the run family (a pack it creates records it) */
     qn_store_run_info done_run; /* the same command, finished: from_db */
-    int from_db;       /* print the finished run from the database */
+    int from_db;                /* print the finished run from the database */
     uint64_t stored, dups, in_batch, next_index;
-    qn_buf pending;    /* records of the open batch, printed on commit */
-    qn_buf cell_text;  /* scratch for state and witness text */
+    qn_buf pending;   /* records of the open batch, printed on commit */
+    qn_buf cell_text; /* scratch for state and witness text */
     struct qn_human_grader *human; /* replays: grades stored rows that
                                       have none (made before 0006) */
     int human_failed; /* the ladder met a limit: no grades, no retry */
     uint8_t *canon_key;
     qn_err db_err;
     int db_failed;
-    uint64_t batch;    /* puzzles per transaction */
+    uint64_t batch; /* puzzles per transaction */
     int shard_spec;
 } gen_cli;
 
@@ -89,8 +89,8 @@ void cmd_generate_write_header(gen_cli *gc);
  * PREFIX ended, PREFIX slowest): the summary's, and pack build --plan's. */
 void cmd_generate_write_pilot(qn_jsonw *w, const qn_gen_target_info *t,
                               const char *prefix);
-void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
-                                int done, qn_buf *out);
+void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st, int done,
+                                qn_buf *out);
 /* Flush what is buffered, then commit the output (for -o: fsync, rename);
  * an exit status. */
 int cmd_generate_close_output(gen_cli *gc);

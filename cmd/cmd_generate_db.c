@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_generate.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "base/version.h"
+#include "cmd_generate.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
-#include "base/text.h"
 #include "solve/human_score.h"
-#include "base/version.h"
 
 /*
  * The options that define a run's output, for finding it again: not the
@@ -25,11 +25,12 @@
  */
 static void run_key(const gen_cli *gc, qn_buf *b, int with_shard)
 {
-    qn_buf_addf(b, "presses=%llu..%llu unique=%d min_lit=%d "
-                   "tier=%s mode=%s max_draws=%llu pack=%s",
+    qn_buf_addf(b,
+                "presses=%llu..%llu unique=%d min_lit=%d "
+                "tier=%s mode=%s max_draws=%llu pack=%s",
                 (unsigned long long)gc->o.lo, (unsigned long long)gc->o.hi,
-                gc->o.unique_optimum, gc->o.min_lit,
-                gc->tier ? gc->tier : "", qn_gen_mode_name(gc->o.mode),
+                gc->o.unique_optimum, gc->o.min_lit, gc->tier ? gc->tier : "",
+                qn_gen_mode_name(gc->o.mode),
                 (unsigned long long)gc->max_draws_opt,
                 gc->pack ? gc->pack : "");
     if (with_shard)
@@ -92,10 +93,9 @@ int cmd_generate_setup_store(gen_cli *gc)
     qn_store_run run;
     int rc, status;
 
-    status = cmd_open_store(gc->ctx,
-                            cmd_db_path(strcmp(gc->db_opt, "-") ? gc->db_opt
-                                                               : NULL),
-                            QN_STORE_CREATE, &gc->store);
+    status = cmd_open_store(
+        gc->ctx, cmd_db_path(strcmp(gc->db_opt, "-") ? gc->db_opt : NULL),
+        QN_STORE_CREATE, &gc->store);
     if (status != QN_EXIT_OK)
         return status;
     rc = cmd_store_rule(gc->store, r, &gc->rule_id, &gc->db_err);
@@ -115,28 +115,27 @@ int cmd_generate_setup_store(gen_cli *gc)
         return QN_EXIT_OK;
     }
     if (rc == QN_OK)
-        rc = qn_store_run_open(gc->store, &run, &gc->run_id, NULL,
-                               &gc->db_err);
+        rc = qn_store_run_open(gc->store, &run, &gc->run_id, NULL, &gc->db_err);
     if (rc == QN_OK)
         rc = qn_store_run_totals(gc->store, gc->run_id, &gc->stored_before,
                                  &gc->dups_before, &gc->db_err);
     qn_buf_release(&key);
     if (rc == QN_OK && gc->pack)
-        rc = cmd_store_build_pack(gc->store, gc->pack, gc->build,
-                                  &gc->pack_id, &gc->db_err);
+        rc = cmd_store_build_pack(gc->store, gc->pack, gc->build, &gc->pack_id,
+                                  &gc->db_err);
     if (rc != QN_OK)
         return cli_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
     gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->solver),
-                                                 qn_solver_colours(gc->solver)) + 1,
+                                                qn_solver_colours(gc->solver)) +
+                                1,
                             uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
         fprintf(stderr, "quench: %s run %lld: %llu %s already stored\n",
-                !gc->done_run.done ? "resuming"
+                !gc->done_run.done                     ? "resuming"
                 : gc->o.count > gc->done_run.requested ? "extending"
                                                        : "replaying",
-                (long long)gc->run_id,
-                (unsigned long long)gc->stored_before,
+                (long long)gc->run_id, (unsigned long long)gc->stored_before,
                 qn_plural(gc->stored_before, "puzzle", "puzzles"));
     return QN_EXIT_OK;
 }
@@ -223,8 +222,8 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     /* is_new 2: stored (and added, in the same transaction) by this run
      * before it was interrupted */
     if (rc == QN_OK && is_new == 1 && gc->pack_id)
-        rc = qn_store_pack_append_build(gc->store, gc->pack_id, id,
-                                        gc->build, &gc->db_err);
+        rc = qn_store_pack_append_build(gc->store, gc->pack_id, id, gc->build,
+                                        &gc->db_err);
     if (rc != QN_OK) {
         qn_store_rollback(gc->store, NULL);
         gc->db_failed = 1;
@@ -241,8 +240,7 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
     qn_buf_add(&gc->pending, p->text, p->textlen);
     /* the records wait in memory for the commit: a batch also ends when
      * they fill DB_BATCH_BYTES, whatever the board's size */
-    if ((++gc->in_batch >= gc->batch ||
-         gc->pending.len >= DB_BATCH_BYTES) &&
+    if ((++gc->in_batch >= gc->batch || gc->pending.len >= DB_BATCH_BYTES) &&
         cmd_generate_commit_batch(gc) != QN_OK)
         return QN_GEN_STOP;
     return QN_GEN_EMITTED;
@@ -252,14 +250,13 @@ int cmd_generate_emit_stored(void *vctx, const qn_gen_puzzle *p)
 typedef struct stored_print {
     gen_cli *gc;
     uint8_t *state, *plan;
-    uint64_t n;            /* records printed */
+    uint64_t n; /* records printed */
     qn_err err;
 } stored_print;
 
 /* The row's human grade as the run made it; a row stored before the
  * grade existed (migration 0006) is graded now, as the run would have. */
-static void stored_human(gen_cli *gc, const qn_store_row *row,
-                         qn_gen_puzzle *p)
+static void stored_human(gen_cli *gc, const qn_store_row *row, qn_gen_puzzle *p)
 {
     qn_human_grade gr;
     qn_human_model m;
@@ -278,9 +275,9 @@ static void stored_human(gen_cli *gc, const qn_store_row *row,
             cli_oom();
         gc->human_failed = !gc->human;
     }
-    if (gc->human && (rc = qn_human_grade_of(gc->human, p->state, p->plan,
-                                             p->presses, p->noptimal, &gr,
-                                             NULL)) == QN_ENOMEM)
+    if (gc->human &&
+        (rc = qn_human_grade_of(gc->human, p->state, p->plan, p->presses,
+                                p->noptimal, &gr, NULL)) == QN_ENOMEM)
         cli_oom();
     if (gc->human && rc == QN_OK) {
         p->human_level = gr.level;
@@ -348,8 +345,7 @@ int cmd_generate_print_stored(gen_cli *gc)
                    (long long)gc->done_run.id, (unsigned long long)sp.n,
                    (unsigned long long)gc->done_run.stored,
                    qn_plural(gc->done_run.stored, "puzzle", "puzzles"),
-                   rc == 2 ? ": " : "",
-                   rc == 2 ? sp.err.msg : "");
+                   rc == 2 ? ": " : "", rc == 2 ? sp.err.msg : "");
         return cli_report(gc->ctx, &err);
     }
     if (rc < 0) { /* a library code from the walk */
@@ -359,10 +355,10 @@ int cmd_generate_print_stored(gen_cli *gc)
     qn_buf_adds(&gc->buf, gc->done_run.summary);
     rc = cmd_generate_close_output(gc);
     if (rc == QN_EXIT_OK && !gc->ctx->quiet)
-        fprintf(stderr, "quench: %llu %s of finished run %lld, from the "
-                        "database\n",
-                (unsigned long long)sp.n,
-                qn_plural(sp.n, "puzzle", "puzzles"),
+        fprintf(stderr,
+                "quench: %llu %s of finished run %lld, from the "
+                "database\n",
+                (unsigned long long)sp.n, qn_plural(sp.n, "puzzle", "puzzles"),
                 (long long)gc->done_run.id);
     return rc;
 }

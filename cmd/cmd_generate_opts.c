@@ -95,7 +95,6 @@ const cmd_grammar cmd_generate_grammar = {
               "mode=auto|sample|exhaustive|spread|climb",
 };
 
-
 /* A..B, A.., ..B or A (an absent A is 1, an absent B unbounded). */
 static int parse_bounds(const char *s, uint64_t *lo, uint64_t *hi)
 {
@@ -133,7 +132,8 @@ static int parse_presses(gen_cli *gc, const char *s)
 
     if (rc == -2)
         return cli_usage_error("generate: --presses %s is empty: A..B needs "
-                              "1 <= B and A <= B", s);
+                               "1 <= B and A <= B",
+                               s);
     if (rc)
         return cli_usage_error("generate: --presses takes A..B, got '%s'", s);
     return QN_EXIT_OK;
@@ -153,7 +153,7 @@ static int parse_mode(gen_cli *gc, const char *s)
         gc->o.mode = QN_GEN_SPREAD;
     else
         return cli_usage_error("generate: --mode takes auto, sample, "
-                              "exhaustive, spread or climb");
+                               "exhaustive, spread or climb");
     return QN_EXIT_OK;
 }
 
@@ -166,10 +166,10 @@ static int parse_shard(gen_cli *gc, char *s)
         return cli_usage_error("generate: --shard takes I/N");
     *slash = '\0';
     if (cmd_parse_u64(s, &gc->o.shard) ||
-        cmd_parse_u64(slash + 1, &gc->o.nshards) ||
-        gc->o.nshards < 1 || gc->o.shard >= gc->o.nshards)
+        cmd_parse_u64(slash + 1, &gc->o.nshards) || gc->o.nshards < 1 ||
+        gc->o.shard >= gc->o.nshards)
         return cli_usage_error("generate: --shard takes I/N with "
-                              "0 <= I < N");
+                               "0 <= I < N");
     gc->shard_spec = 1;
     return QN_EXIT_OK;
 }
@@ -197,48 +197,61 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
          * store a run and create a pack, all for nothing */
         if (cmd_parse_u64(optarg, &gc->o.count) || gc->o.count == 0)
             return cli_usage_error("generate: --count needs a number of "
-                                  "puzzles, 1 or more, got '%s'",
-                                  optarg);
+                                   "puzzles, 1 or more, got '%s'",
+                                   optarg);
         break;
     case 's':
         if (qn_seed_parse(&gc->o.seed, optarg, &err))
             return cli_usage_error("generate: %s", err.msg);
         gc->have_seed = 1;
         break;
-    case 'p': return parse_presses(gc, optarg);
-    case 't': gc->tier = optarg; break;
-    case 'u': gc->o.unique_optimum = 1; break;
+    case 'p':
+        return parse_presses(gc, optarg);
+    case 't':
+        gc->tier = optarg;
+        break;
+    case 'u':
+        gc->o.unique_optimum = 1;
+        break;
     case 'l':
         if (cmd_parse_u64(optarg, &v) || v > 1u << 30)
             return cli_usage_error("generate: --min-lit needs a number");
         gc->o.min_lit = (int)v;
         break;
-    case 'm': return parse_mode(gc, optarg);
+    case 'm':
+        return parse_mode(gc, optarg);
     case 'd':
         if (cmd_parse_u64(optarg, &gc->o.max_draws))
             return cli_usage_error("generate: --max-draws needs a "
-                                  "number");
+                                   "number");
         break;
     case 'j':
         if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
             return cli_usage_error("generate: --jobs takes 1..256");
         gc->o.jobs = (int)v;
         break;
-    case 'o': gc->out_path = optarg; break;
-    case 'D': gc->db_opt = optarg; break;
-    case 'P': gc->pack = optarg; break;
-    case 'S': return parse_shard(gc, optarg);
+    case 'o':
+        gc->out_path = optarg;
+        break;
+    case 'D':
+        gc->db_opt = optarg;
+        break;
+    case 'P':
+        gc->pack = optarg;
+        break;
+    case 'S':
+        return parse_shard(gc, optarg);
     case 'B':
         if (cmd_parse_u64(optarg, &gc->batch) || gc->batch < 1)
             return cli_usage_error("generate: --batch needs a number "
-                                  ">= 1");
+                                   ">= 1");
         *batch_given = 1;
         break;
     case 'w':
         if (cmd_parse_u64(optarg, &gc->walk_limit))
             return cli_usage_error("generate: --walk-limit needs a "
-                                  "number, got '%s'",
-                                  optarg);
+                                   "number, got '%s'",
+                                   optarg);
         break;
     default:
         return cmd_bad_option("generate", argv, opts, "n:o:");

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd_generate.h"
 #include "base/jsonw.h"
-#include "solve/human_score.h"
-#include "rules/state.h"
 #include "base/version.h"
+#include "cmd_generate.h"
+#include "rules/state.h"
+#include "solve/human_score.h"
 
 /*
  * Worker threads: one JSON line per puzzle. This runs a million times a
@@ -126,8 +126,7 @@ void cmd_generate_prepare_format(gen_cli *gc)
     qn_rules_hash(qn_solver_rules(gc->solver), hash);
     snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
              hash);
-    snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n",
-             gc->seed_hex);
+    snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n", gc->seed_hex);
     for (size_t i = 0; i < gc->tiers.n; i++) {
         qn_buf_init(&gc->grade_esc[i]);
         qn_json_escape(&gc->grade_esc[i], gc->tiers.name[i],
@@ -137,8 +136,7 @@ void cmd_generate_prepare_format(gen_cli *gc)
     }
 }
 
-void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
-                                qn_buf *out)
+void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
 {
     const gen_cli *gc = vctx;
     const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->solver));
@@ -333,8 +331,8 @@ static void write_target(qn_jsonw *w, const qn_gen_stats *st)
     qn_jsonw_key(w, "max_presses_exact"), qn_jsonw_bool(w, t->max_exact);
 }
 
-void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st,
-                                int done, qn_buf *out)
+void cmd_generate_write_summary(gen_cli *gc, const qn_gen_stats *st, int done,
+                                qn_buf *out)
 {
     qn_jsonw w;
 

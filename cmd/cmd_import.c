@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "export/export.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "cmd.h"
+#include "export/export.h"
 #include "rules/puzzle_id.h"
 #include "store/store.h"
-#include "base/text.h"
 
 const char cmd_import_usage[] =
     "usage: quench import FILE [--pack NAME] [--db PATH] [--json]\n"
@@ -36,11 +36,10 @@ const char cmd_import_usage[] =
     "puzzles, rules, kept: [{position, id, rule, field, stored,\n"
     "document}]} (position and id null for a rule's field).\n";
 
-static const struct option opts[] = {
-    {"pack", required_argument, NULL, 'P'},
-    {"db", required_argument, NULL, 'D'},
-    {"json", no_argument, NULL, 'j'},
-    {NULL, 0, NULL, 0}};
+static const struct option opts[] = {{"pack", required_argument, NULL, 'P'},
+                                     {"db", required_argument, NULL, 'D'},
+                                     {"json", no_argument, NULL, 'j'},
+                                     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_import_grammar = {
     .opts = opts,
@@ -53,7 +52,7 @@ const cmd_grammar cmd_import_grammar = {
 typedef struct kept {
     const char *source;
     qn_buf lines;
-    qn_jsonw *w;    /* --json: the "kept" array is open; else NULL */
+    qn_jsonw *w; /* --json: the "kept" array is open; else NULL */
     size_t nfields, npuzzles, nrules;
     int64_t last_puzzle;
     const char *last_rule;
@@ -181,9 +180,15 @@ int cmd_import(int argc, char **argv, cli_ctx *ctx)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'P': name = optarg; break;
-        case 'D': db = optarg; break;
-        case 'j': json = 1; break;
+        case 'P':
+            name = optarg;
+            break;
+        case 'D':
+            db = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
         default:
             return cmd_bad_option("import", argv, opts, NULL);
         }

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/mem.h"
+#include "cmd.h"
 
 #define MAX_LINKS 40 /* symbolic links followed, as Linux's ELOOP limit */
 

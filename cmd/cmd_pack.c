@@ -9,15 +9,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "export/export.h"
 #include "base/jsonw.h"
-#include "solve/human.h"
 #include "base/mem.h"
-#include "rules/puzzle_id.h"
-#include "store/store.h"
 #include "base/text.h"
+#include "cmd.h"
+#include "export/export.h"
+#include "rules/puzzle_id.h"
+#include "solve/human.h"
+#include "store/store.h"
 
 const char cmd_pack_usage[] =
     "usage: quench pack [--db PATH] SUBCOMMAND [ARGS...] [--json]\n"
@@ -69,6 +69,8 @@ const char cmd_pack_usage[] =
     "may span lines). --db PATH (default: $QUENCH_DB, else db/quench.db)\n"
     "selects the database; only create creates it when missing.\n";
 
+/* the option tables read as tables */
+// clang-format off
 enum {
     SUB_CREATE, SUB_LIST, SUB_SHOW, SUB_ADD, SUB_REMOVE, SUB_MOVE,
     SUB_SORT, SUB_RENAME, SUB_DELETE, SUB_BUILD, SUB_REPLACE
@@ -97,15 +99,17 @@ static const struct option o_build[] = {
 static const struct option o_pack[] = {
     {"db", required_argument, NULL, 'D'}, OPT_END};
 
+// clang-format on
+
 static const cmd_grammar pack_subs[] = {
-    {"create", "a new, empty pack", SUB_CREATE, o_create, NULL, "none",
+    {"create", "a new, empty pack", SUB_CREATE, o_create, NULL, "none", NULL,
+     NULL},
+    {"list", "every pack: name, version, size, title", SUB_LIST, o_list, NULL,
+     "", NULL, NULL},
+    {"show", "a pack and its puzzles in order", SUB_SHOW, o_show, NULL, "pack",
      NULL, NULL},
-    {"list", "every pack: name, version, size, title", SUB_LIST, o_list,
-     NULL, "", NULL, NULL},
-    {"show", "a pack and its puzzles in order", SUB_SHOW, o_show, NULL,
-     "pack", NULL, NULL},
-    {"add", "append or insert puzzles", SUB_ADD, o_add, NULL,
-     "pack none...", NULL, NULL},
+    {"add", "append or insert puzzles", SUB_ADD, o_add, NULL, "pack none...",
+     NULL, NULL},
     {"remove", "take puzzles out", SUB_REMOVE, o_json, NULL, "pack none...",
      NULL, NULL},
     {"move", "move one puzzle to a position", SUB_MOVE, o_json, NULL,
@@ -116,10 +120,10 @@ static const cmd_grammar pack_subs[] = {
      NULL},
     {"delete", "delete a pack (its puzzles stay)", SUB_DELETE, o_json, NULL,
      "pack", NULL, NULL},
-    {"build", "build the pack a campaign recipe describes", SUB_BUILD,
-     o_build, NULL, "file", NULL, NULL},
-    {"replace", "put another puzzle in a member's slot", SUB_REPLACE,
-     o_json, NULL, "pack none none", NULL, NULL},
+    {"build", "build the pack a campaign recipe describes", SUB_BUILD, o_build,
+     NULL, "file", NULL, NULL},
+    {"replace", "put another puzzle in a member's slot", SUB_REPLACE, o_json,
+     NULL, "pack none none", NULL, NULL},
     {NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL}};
 
 const cmd_grammar cmd_pack_grammar = {
@@ -258,7 +262,6 @@ static void json_text(qn_jsonw *w, const char *key, const char *v)
     qn_jsonw_str(w, v ? v : "");
 }
 
-
 /* "    3  2f8a834424156cc2  classic-3x3      2 presses  easy     011/000/011",
  * then where a validated submission came from. */
 static void show_row_text(pack_cmd *pc, const qn_store_row *r)
@@ -286,8 +289,8 @@ static void show_row_text(pack_cmd *pc, const qn_store_row *r)
         char score[32];
         *qn_json_put_milli(score, r->human_score) = '\0';
         qn_buf_addf(&pc->out, "       human %s (%d) %s, model %d\n",
-                    qn_human_level_name(r->human_level), r->human_level,
-                    score, r->human_model);
+                    qn_human_level_name(r->human_level), r->human_level, score,
+                    r->human_model);
     }
     if (r->submission || r->source) {
         qn_buf_adds(&pc->out, "       submitted as ");
@@ -350,8 +353,8 @@ typedef struct popts {
 
 /* Parse the options of subcommand sub (argv[0]); *first is the first
  * operand. An exit status. */
-static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
-                      popts *o, int *first)
+static int parse_opts(int argc, char **argv, const cmd_grammar *sub, popts *o,
+                      int *first)
 {
     char what[32];
     int c;
@@ -362,25 +365,39 @@ static int parse_opts(int argc, char **argv, const cmd_grammar *sub,
     snprintf(what, sizeof(what), "pack %s", sub->name);
     while ((c = getopt_long(argc, argv, "", sub->opts, NULL)) != -1) {
         switch (c) {
-        case 't': o->title = optarg; break;
-        case 'd': o->description = optarg; break;
-        case 'a': o->author = optarg; break;
-        case 'j': o->json = 1; break;
-        case 's': o->svg = 1; break;
-        case 'P': o->plan = 1; break;
-        case 'n': o->names = 1; break;
+        case 't':
+            o->title = optarg;
+            break;
+        case 'd':
+            o->description = optarg;
+            break;
+        case 'a':
+            o->author = optarg;
+            break;
+        case 'j':
+            o->json = 1;
+            break;
+        case 's':
+            o->svg = 1;
+            break;
+        case 'P':
+            o->plan = 1;
+            break;
+        case 'n':
+            o->names = 1;
+            break;
         case 'J':
             if (cmd_parse_u64(optarg, &o->jobs) || o->jobs > 1024)
                 return cli_usage_error("pack build: --jobs needs 0..1024, "
-                                      "got '%s'",
-                                      optarg);
+                                       "got '%s'",
+                                       optarg);
             break;
         case 'B':
             if (cmd_parse_u64(optarg, &o->budget) || o->budget == 0)
                 return cli_usage_error("pack build: --plan-budget needs a "
-                                      "positive number of states, got "
-                                      "'%s'",
-                                      optarg);
+                                       "positive number of states, got "
+                                       "'%s'",
+                                       optarg);
             break;
         case 'p':
             if (parse_pos(optarg, &o->at))
@@ -462,8 +479,7 @@ static void add_after(qn_buf *b, const pack_state *before,
     if (before->version == after->version)
         qn_buf_adds(b, ": unchanged");
     else if (count)
-        qn_buf_addf(b, " (now %lld %s, version %lld)",
-                    (long long)after->count,
+        qn_buf_addf(b, " (now %lld %s, version %lld)", (long long)after->count,
                     qn_plural((uint64_t)after->count, "puzzle", "puzzles"),
                     (long long)after->version);
     else
@@ -489,7 +505,7 @@ static int show_svg(pack_cmd *pc, const char *name)
 typedef struct pack_args {
     const char *sub;
     popts o;
-    char **a;  /* operands */
+    char **a; /* operands */
     int nargs;
 } pack_args;
 
@@ -593,8 +609,7 @@ static int sub_show(pack_cmd *pc, const pack_args *pa)
 
 /* add and remove: every id checked first, then one batch, so all of the
  * ids go in (or out) or none of them. */
-static int add_remove(pack_cmd *pc, const pack_args *pa, int add,
-                      int64_t pack)
+static int add_remove(pack_cmd *pc, const pack_args *pa, int add, int64_t pack)
 {
     qn_err err = QN_ERR_INIT;
     int nargs = pa->nargs, st = QN_EXIT_OK;
@@ -775,8 +790,8 @@ static int sub_delete(pack_cmd *pc, const pack_args *pa)
         return st;
     if (qn_store_pack_delete(pc->s, pack, &err) != QN_OK)
         return fail(pc, &err);
-    qn_buf_addf(&text, "deleted pack '%s' (its %lld %s stay stored)",
-                pa->a[0], (long long)before.count,
+    qn_buf_addf(&text, "deleted pack '%s' (its %lld %s stay stored)", pa->a[0],
+                (long long)before.count,
                 qn_plural((uint64_t)before.count, "puzzle", "puzzles"));
     said(pc, "delete", pa->a[0], NULL, &before, text.buf);
     done(pc);
@@ -796,11 +811,11 @@ static int sub_build(pack_cmd *pc, const pack_args *pa)
 
 /* The subcommands by their id in pack_subs. */
 static int (*const runs[])(pack_cmd *, const pack_args *) = {
-    [SUB_CREATE] = sub_create, [SUB_LIST] = sub_list,
-    [SUB_SHOW] = sub_show,     [SUB_ADD] = sub_add_remove,
+    [SUB_CREATE] = sub_create,     [SUB_LIST] = sub_list,
+    [SUB_SHOW] = sub_show,         [SUB_ADD] = sub_add_remove,
     [SUB_REMOVE] = sub_add_remove, [SUB_MOVE] = sub_move,
-    [SUB_SORT] = sub_sort,     [SUB_RENAME] = sub_rename,
-    [SUB_DELETE] = sub_delete, [SUB_BUILD] = sub_build,
+    [SUB_SORT] = sub_sort,         [SUB_RENAME] = sub_rename,
+    [SUB_DELETE] = sub_delete,     [SUB_BUILD] = sub_build,
     [SUB_REPLACE] = sub_replace,
 };
 
@@ -842,7 +857,7 @@ int cmd_pack(int argc, char **argv, cli_ctx *ctx)
     if (n == 0 || !(sub = cmd_find_sub(&cmd_pack_grammar, args[0]))) {
         st = n ? cmd_bad_subcommand("pack", args[0], &cmd_pack_grammar)
                : cli_usage_error("pack: expected a subcommand (see 'quench "
-                                "pack --help')");
+                                 "pack --help')");
         free(args);
         return st;
     }
@@ -857,13 +872,12 @@ int cmd_pack(int argc, char **argv, cli_ctx *ctx)
     if (sub->id == SUB_BUILD && wants_plan(n, args))
         st = QN_EXIT_OK; /* a plan reads no database */
     else
-        st = cmd_open_store(ctx, path,
-                            sub->id == SUB_CREATE || sub->id == SUB_BUILD
-                                ? QN_STORE_CREATE
-                            : sub->id == SUB_LIST || sub->id == SUB_SHOW
-                                ? QN_STORE_READONLY
-                                : 0,
-                            &pc.s);
+        st = cmd_open_store(
+            ctx, path,
+            sub->id == SUB_CREATE || sub->id == SUB_BUILD ? QN_STORE_CREATE
+            : sub->id == SUB_LIST || sub->id == SUB_SHOW  ? QN_STORE_READONLY
+                                                          : 0,
+            &pc.s);
     if (st == QN_EXIT_OK)
         st = run(&pc, sub, n, args);
     if (st == QN_EXIT_OK)

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/jsonw.h"
+#include "base/text.h"
+#include "campaign/campaign.h"
 #include "cmd.h"
 #include "cmd_generate.h"
-#include "campaign/campaign.h"
-#include "base/jsonw.h"
 #include "rules/recipe.h"
 #include "store/store.h"
-#include "base/text.h"
 
 static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
                      const qn_campaign_part *p)
@@ -164,8 +164,8 @@ static int version_of(void *ctx, const qn_store_pack *p)
 
 /* What the build did: one line, or with --json the object every pack
  * edit prints (cmd_pack.c) and the draws. */
-static void build_report(qn_buf *out, int json, qn_store *s,
-                         const qn_recipe *r, const qn_campaign_stats *st)
+static void build_report(qn_buf *out, int json, qn_store *s, const qn_recipe *r,
+                         const qn_campaign_stats *st)
 {
     int64_t version = 0;
     qn_jsonw w;
@@ -190,17 +190,18 @@ static void build_report(qn_buf *out, int json, qn_store *s,
     if (st->unchanged_recipe)
         qn_buf_adds(out, ": built from this recipe already, unchanged\n");
     else
-        qn_buf_addf(out, st->changed ? ": %llu %s built (%llu %s)\n"
-                                     : ": %llu %s, the same as before (%llu "
-                                       "%s)\n",
+        qn_buf_addf(out,
+                    st->changed ? ": %llu %s built (%llu %s)\n"
+                                : ": %llu %s, the same as before (%llu "
+                                  "%s)\n",
                     (unsigned long long)st->puzzles,
                     qn_plural(st->puzzles, "puzzle", "puzzles"),
                     (unsigned long long)st->draws,
                     qn_plural(st->draws, "draw", "draws"));
 }
 
-int cmd_pack_build(const cli_ctx *ctx, qn_store *s, const char *recipe, int plan,
-                   int jobs, uint64_t budget, int json, qn_buf *out)
+int cmd_pack_build(const cli_ctx *ctx, qn_store *s, const char *recipe,
+                   int plan, int jobs, uint64_t budget, int json, qn_buf *out)
 {
     qn_recipe *r = NULL;
     qn_campaign *c = NULL;

@@ -5,16 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "generate/distrib.h"
-#include "export/export.h"
-#include "generate/gen.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "cmd.h"
+#include "export/export.h"
+#include "export/svg.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
 #include "solve/solver.h"
 #include "store/store.h"
-#include "export/svg.h"
-#include "base/text.h"
 
 /*
  * The rule's distribution for pack show --svg into *h: exact when the rule

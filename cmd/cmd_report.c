@@ -11,25 +11,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/buf.h"
 #include "base/text.h"
+#include "cmd.h"
 
 int cli_exit_for(qn_code code)
 {
     switch (code) {
-    case QN_OK: return QN_EXIT_OK;
+    case QN_OK:
+        return QN_EXIT_OK;
     case QN_ESYNTAX:
     case QN_EINVAL:
     case QN_EUNSOLVABLE:
-    case QN_ELIMIT: return QN_EXIT_DATAERR;
-    case QN_ENOTFOUND: return QN_EXIT_NOINPUT;
-    case QN_EIO: return QN_EXIT_IOERR;
-    case QN_EDB: return QN_EXIT_IOERR;
-    case QN_EBUSY: return QN_EXIT_TEMPFAIL;
-    case QN_ENEWER: return QN_EXIT_CONFIG;
-    case QN_ENOMEM: return QN_EXIT_OSERR;
-    case QN_ERR: break;
+    case QN_ELIMIT:
+        return QN_EXIT_DATAERR;
+    case QN_ENOTFOUND:
+        return QN_EXIT_NOINPUT;
+    case QN_EIO:
+        return QN_EXIT_IOERR;
+    case QN_EDB:
+        return QN_EXIT_IOERR;
+    case QN_EBUSY:
+        return QN_EXIT_TEMPFAIL;
+    case QN_ENEWER:
+        return QN_EXIT_CONFIG;
+    case QN_ENOMEM:
+        return QN_EXIT_OSERR;
+    case QN_ERR:
+        break;
     }
     return QN_EXIT_SOFTWARE;
 }
@@ -71,8 +80,7 @@ static void show_source_line(const qn_err *err)
         return;
     if ((fd = open(err->source, O_RDONLY | O_NONBLOCK)) < 0)
         return;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        !(f = fdopen(fd, "r"))) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
         close(fd);
         return;
     }

@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "generate/distrib.h"
-#include "generate/gen.h"
-#include "bigboard/grid.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
-#include "engine/minpress.h"
-#include "rules/rules.h"
-#include "engine/system.h"
 #include "base/text.h"
+#include "bigboard/grid.h"
+#include "cmd.h"
+#include "engine/minpress.h"
+#include "engine/system.h"
+#include "generate/distrib.h"
+#include "generate/gen.h"
+#include "rules/rules.h"
 
 #define SAMPLE_MAX 10000000 /* --sample: states graded, at most */
 /* Every label of the text report is this wide ("every state solvable: "),
@@ -86,9 +86,8 @@ const char cmd_rules_usage[] =
 
 enum { RULES_CHECK, RULES_SHOW, RULES_TABLE };
 
-static const struct option check_opts[] = {
-    {"json", no_argument, NULL, 'j'},
-    {NULL, 0, NULL, 0}};
+static const struct option check_opts[] = {{"json", no_argument, NULL, 'j'},
+                                           {NULL, 0, NULL, 0}};
 
 static const struct option show_opts[] = {
     {"json", no_argument, NULL, 'j'},
@@ -102,8 +101,8 @@ static const struct option show_opts[] = {
     {NULL, 0, NULL, 0}};
 
 static const cmd_grammar rules_subs[] = {
-    {"check", "load rule files and report every error", RULES_CHECK,
-     check_opts, NULL, "rules...", NULL, NULL},
+    {"check", "load rule files and report every error", RULES_CHECK, check_opts,
+     NULL, "rules...", NULL, NULL},
     {"show", "the facts of one rule", RULES_SHOW, show_opts, NULL, "rules",
      "format=text|json|csv svg=file png=file", NULL},
     {"table", "a rule's facts over board sizes and colours", RULES_TABLE,
@@ -357,8 +356,8 @@ typedef struct dist_info {
     int wanted;
     const cli_ctx *say; /* say first when the tiers take long (NULL: no) */
     double after;       /* ... this long or more (cmd_estimate_after) */
-    qn_distrib *d; /* NULL when not computed */
-    qn_err err;    /* why not */
+    qn_distrib *d;      /* NULL when not computed */
+    qn_err err;         /* why not */
     qn_tiers tiers;
     const char *source; /* "rule", "distribution", "sample" or "none" */
     size_t nsample;     /* --sample N, or 0 */
@@ -386,7 +385,8 @@ static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
         qn_seed seed;
         di->sample = QN_NEWN(di->nsample, uint64_t);
         qn_gen_rule_seed(solver, &seed);
-        di->ngraded = qn_gen_sample_presses(solver, &seed, di->sample, di->nsample);
+        di->ngraded =
+            qn_gen_sample_presses(solver, &seed, di->sample, di->nsample);
     }
     qn_solver_free(solver);
     return QN_OK;
@@ -502,9 +502,10 @@ static void text_sample(qn_buf *out, const dist_info *di)
 {
     uint64_t max, cum = 0, *hist = sample_hist(di, &max);
 
-    qn_buf_addf(out, "sample (%zu uniform solvable states from the rule's "
-                     "seed, %zu graded exactly):\n"
-                     "  presses       states    share   cumulative\n",
+    qn_buf_addf(out,
+                "sample (%zu uniform solvable states from the rule's "
+                "seed, %zu graded exactly):\n"
+                "  presses       states    share   cumulative\n",
                 di->nsample, di->ngraded);
     for (uint64_t m = 0; m <= max && di->ngraded; m++) {
         cum += hist[m];
@@ -762,11 +763,10 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
             matrix = 1;
         else if (c == 'd')
             di.wanted = 1;
-        else if (c == 's' &&
-                 (cmd_parse_u64(optarg, &nsample) || nsample < 1 ||
-                  nsample > SAMPLE_MAX))
+        else if (c == 's' && (cmd_parse_u64(optarg, &nsample) || nsample < 1 ||
+                              nsample > SAMPLE_MAX))
             return cli_usage_error("rules show: --sample takes 1..%d",
-                                  SAMPLE_MAX);
+                                   SAMPLE_MAX);
         else if (c == 's')
             di.nsample = (size_t)nsample;
         else if (c == 'F' && !strcmp(optarg, "text"))
@@ -777,8 +777,8 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
             csv = 1, json = 0, di.wanted = 1;
         else if (c == 'F')
             return cli_usage_error("rules show: --format takes text, json or "
-                                  "csv, not '%s'",
-                                  optarg);
+                                   "csv, not '%s'",
+                                   optarg);
         else if (c == 'g')
             svg = optarg, di.wanted = 1;
         else if (c == 'p')
@@ -790,7 +790,7 @@ static int rules_show(int argc, char **argv, cli_ctx *ctx)
         return cli_usage_error("rules show: name exactly one FILE");
     if (tiers && (json || csv || matrix || di.wanted || di.nsample))
         return cli_usage_error("rules show: --tiers goes alone (the tiers "
-                              "are in --json too)");
+                               "are in --json too)");
     if ((status = cmd_estimate_after(&di.after)) != QN_EXIT_OK)
         return status;
     di.say = ctx;
@@ -842,7 +842,7 @@ int cmd_rules(int argc, char **argv, cli_ctx *ctx)
         return QN_EXIT_OK;
     if (argc < 2)
         return cli_usage_error("rules: expected 'check', 'show' or 'table' "
-                              "(see 'quench rules --help')");
+                               "(see 'quench rules --help')");
     if (!(sub = cmd_find_sub(&cmd_rules_grammar, argv[1])))
         return cmd_bad_subcommand("rules", argv[1], &cmd_rules_grammar);
     if (sub->id == RULES_CHECK)

@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
+#include "base/text.h"
 #include "cmd.h"
+#include "engine/system.h"
+#include "export/png.h"
+#include "export/svg.h"
 #include "generate/distrib.h"
 #include "generate/distrib_exact.h"
 #include "generate/gen.h"
-#include "base/mem.h"
-#include "export/png.h"
-#include "export/svg.h"
-#include "engine/system.h"
-#include "base/text.h"
 
 /* The kernel as a group (rules show and rules table): "(Z/8)^2 x (Z/2)^2",
  * largest factors first; "trivial". */

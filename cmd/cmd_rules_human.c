@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/jsonw.h"
 #include "cmd.h"
 #include "solve/human.h"
-#include "base/jsonw.h"
 #include "solve/solver.h"
 
 typedef struct human_info {

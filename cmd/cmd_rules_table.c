@@ -11,18 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/buf.h"
-#include "generate/distrib.h"
-#include "generate/distrib_exact.h"
 #include "base/jsonw.h"
-#include "rules/layout.h"
 #include "base/mem.h"
+#include "cmd.h"
 #include "engine/minpress.h"
-#include "rules/rules.h"
+#include "engine/system.h"
 #include "export/png.h"
 #include "export/svg.h"
-#include "engine/system.h"
+#include "generate/distrib.h"
+#include "generate/distrib_exact.h"
+#include "rules/layout.h"
+#include "rules/rules.h"
 #include "solve/human.h"
 #include "solve/solver.h"
 
@@ -536,13 +536,13 @@ static int table_rows(const cli_ctx *ctx, qn_rules_spec *spec, const char *path,
 
     if (nsizes * nk > MAX_ROWS)
         return cli_usage_error("rules table: %zu rows asked, at most %d",
-                              nsizes * nk, MAX_ROWS);
+                               nsizes * nk, MAX_ROWS);
     /* the largest board first: refused before any row is computed */
     if ((long)sw.hi * (square ? sw.hi : sh.hi) > QN_RULES_MAX_CELLS)
         return cli_usage_error("rules table: a %dx%d board has more than %d "
-                              "cells (the dense model)",
-                              sw.hi, square ? sw.hi : sh.hi,
-                              QN_RULES_MAX_CELLS);
+                               "cells (the dense model)",
+                               sw.hi, square ? sw.hi : sh.hi,
+                               QN_RULES_MAX_CELLS);
     rows = QN_NEWN(nsizes * nk, row);
     memset(rows, 0, nsizes * nk * sizeof(*rows));
     for (int w = sw.lo; w <= sw.hi; w++)
@@ -579,15 +579,15 @@ int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
            -1) {
         if (c == 'z' && parse_sizes(optarg, &sw, &sh, &square))
             return cli_usage_error("rules table: --size takes N, A..B "
-                                  "(square boards) or WxH with W and H "
-                                  "each N or A..B (sides 1..%d), not '%s'",
-                                  QN_LAYOUT_MAX_SIDE, optarg);
+                                   "(square boards) or WxH with W and H "
+                                   "each N or A..B (sides 1..%d), not '%s'",
+                                   QN_LAYOUT_MAX_SIDE, optarg);
         else if (c == 'z')
             have_size = 1;
         else if (c == 'c' && parse_colours(optarg, ks, &nk))
             return cli_usage_error("rules table: --colours takes a list of "
-                                  "K or A..B (2..255, at most %d), not '%s'",
-                                  MAX_COLOURS, optarg);
+                                   "K or A..B (2..255, at most %d), not '%s'",
+                                   MAX_COLOURS, optarg);
         else if (c == 'f' && !strcmp(optarg, "text"))
             fmt = FMT_TEXT;
         else if (c == 'f' && !strcmp(optarg, "csv"))
@@ -596,8 +596,8 @@ int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
             fmt = FMT_JSON;
         else if (c == 'f')
             return cli_usage_error("rules table: --format takes text, csv or "
-                                  "json, not '%s'",
-                                  optarg);
+                                   "json, not '%s'",
+                                   optarg);
         else if (c == 'g')
             svg = optarg;
         else if (c == 'p')
@@ -610,7 +610,7 @@ int cmd_rules_table(int argc, char **argv, cli_ctx *ctx)
         return cli_usage_error("rules table: name exactly one FILE");
     if (!have_size)
         return cli_usage_error("rules table: --size is required (e.g. "
-                              "--size 1..30)");
+                               "--size 1..30)");
     qn_rules_spec_init(&spec);
     if (qn_rules_read_spec(&spec, argv[optind], &err) != QN_OK) {
         status = cli_report(ctx, &err);

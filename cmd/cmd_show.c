@@ -10,16 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/jsonw.h"
+#include "base/mem.h"
+#include "base/text.h"
 #include "cmd.h"
 #include "export/export.h"
-#include "base/jsonw.h"
-#include "solve/human_score.h"
-#include "base/mem.h"
+#include "export/term.h"
 #include "rules/puzzle_id.h"
+#include "solve/human_score.h"
 #include "store/store.h"
 #include "validate/submit.h"
-#include "export/term.h"
-#include "base/text.h"
 
 #define MAX_STATE_FILE ((size_t)1 << 20)
 
@@ -63,21 +63,20 @@ int cmd_colour_for(FILE *f, const char *cmd, const char *when)
 
     if (when && qn_term_parse_when(when, &w) != 0) {
         cli_usage_error("%s: --color needs auto, always or never, got '%s'",
-                       cmd, when);
+                        cmd, when);
         return -1;
     }
     return qn_term_use_colour(w, isatty(fileno(f)), getenv("TERM"),
                               getenv("NO_COLOR"));
 }
 
-static const struct option opts[] = {
-    {"db", required_argument, NULL, 'd'},
-    {"pack", required_argument, NULL, 'p'},
-    {"position", required_argument, NULL, 'n'},
-    {"state", required_argument, NULL, 's'},
-    {"color", required_argument, NULL, 'c'},
-    {"colour", required_argument, NULL, 'c'},
-    {NULL, 0, NULL, 0}};
+static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
+                                     {"pack", required_argument, NULL, 'p'},
+                                     {"position", required_argument, NULL, 'n'},
+                                     {"state", required_argument, NULL, 's'},
+                                     {"color", required_argument, NULL, 'c'},
+                                     {"colour", required_argument, NULL, 'c'},
+                                     {NULL, 0, NULL, 0}};
 
 /* ID or RULES first (a file is what a shell can offer), then a state FILE */
 const cmd_grammar cmd_show_grammar = {
@@ -96,15 +95,23 @@ static int parse_opts(show_opts *o, int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': o->db = optarg; break;
-        case 'p': o->pack = optarg; break;
-        case 's': o->state = optarg; break;
-        case 'c': o->color = optarg; break;
+        case 'd':
+            o->db = optarg;
+            break;
+        case 'p':
+            o->pack = optarg;
+            break;
+        case 's':
+            o->state = optarg;
+            break;
+        case 'c':
+            o->color = optarg;
+            break;
         case 'n':
             if (cmd_parse_u64(optarg, &o->position) || o->position < 1)
                 return cli_usage_error("show: --position needs 1, 2, ..., "
-                                      "got '%s'",
-                                      optarg);
+                                       "got '%s'",
+                                       optarg);
             break;
         default:
             return cmd_bad_option("show", argv, opts, NULL);
@@ -119,16 +126,16 @@ static int parse_opts(show_opts *o, int argc, char **argv)
     if (o->pack)
         return o->arg || o->state
                    ? cli_usage_error("show: --pack draws a pack's puzzles: "
-                                    "no ID, RULES or state")
+                                     "no ID, RULES or state")
                    : QN_EXIT_OK;
     if (o->position)
         return cli_usage_error("show: --position goes with --pack");
     if (!o->arg)
         return cli_usage_error("show: name a puzzle ID, --pack NAME or a "
-                              "RULES file");
+                               "RULES file");
     if (o->state && o->file)
         return cli_usage_error("show: give the state as --state S or one "
-                              "FILE, not both");
+                               "FILE, not both");
     if (o->db && (o->state || o->file || !cmd_is_puzzle_ref(o->arg)))
         return cli_usage_error("show: --db goes with a puzzle ID or --pack");
     return QN_EXIT_OK;
@@ -182,9 +189,9 @@ static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
         char score[32];
         qn_buf_addf(out, "%s (%d)", qn_human_level_name(gr.level), gr.level);
         if (gr.side >= 0)
-            qn_buf_addf(out, ", from the %s",
-                        qn_human_side_name(qn_human_grader_human(hg),
-                                           (size_t)gr.side));
+            qn_buf_addf(
+                out, ", from the %s",
+                qn_human_side_name(qn_human_grader_human(hg), (size_t)gr.side));
         qn_human_model_default(&m);
         *qn_json_put_milli(score, qn_human_score_milli(&m, &gr)) = '\0';
         qn_buf_addf(out, "\nhuman score: %s (model %d)", score, m.version);
@@ -223,8 +230,7 @@ static int show_id(const cli_ctx *ctx, const show_opts *o, int colour,
     if (st != QN_EXIT_OK)
         return st;
     cells = QN_NEWN((size_t)qn_rules_ncells(r), uint8_t);
-    st = parse_state(ctx, r, cells, state, strlen(state),
-                     cmd_db_path(o->db));
+    st = parse_state(ctx, r, cells, state, strlen(state), cmd_db_path(o->db));
     if (st == QN_EXIT_OK) {
         add_heading(out, info.uid, info.min_presses, info.grade);
         draw(out, "", 1, r, cells, colour);
@@ -262,8 +268,8 @@ static int show_rules(const cli_ctx *ctx, const show_opts *o, int colour,
     }
     if (st == QN_EXIT_OK) {
         qn_term_caption(out, r);
-        draw(out, o->state || o->file ? "" : "the goal (no state given):\n",
-             0, r, cells, colour);
+        draw(out, o->state || o->file ? "" : "the goal (no state given):\n", 0,
+             r, cells, colour);
         if (o->state || o->file)
             add_human(out, r, cells);
     }

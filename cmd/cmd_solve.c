@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solve/human_score.h"
-#include "cmd.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
-#include "bigboard/netpbm.h"
-#include "rules/state.h"
-#include "validate/submit.h"
 #include "base/text.h"
+#include "bigboard/netpbm.h"
+#include "cmd.h"
+#include "rules/state.h"
+#include "solve/human_score.h"
+#include "validate/submit.h"
 
 #define MAX_STATE_FILE ((size_t)64 << 20)
 
@@ -40,10 +40,9 @@ static int read_pnm_state(const qn_rules *r, uint8_t *cells, char *text,
     return rc;
 }
 
-
 /* Read the state from --state, --fill or the file into cells. */
-static int read_state(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r,
-                      uint8_t *cells)
+static int read_state(const cli_ctx *ctx, const solve_opts *o,
+                      const qn_rules *r, uint8_t *cells)
 {
     qn_err err = QN_ERR_INIT;
     char *text = NULL;
@@ -75,8 +74,8 @@ static int read_state(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r
 }
 
 /* -o: the plan as an image (grid boards without holes only). */
-static int write_plan(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r,
-                      const uint8_t *plan)
+static int write_plan(const cli_ctx *ctx, const solve_opts *o,
+                      const qn_rules *r, const uint8_t *plan)
 {
     const qn_layout *l = qn_rules_layout(r);
     qn_err err = QN_ERR_INIT;
@@ -97,7 +96,8 @@ static int write_plan(const cli_ctx *ctx, const solve_opts *o, const qn_rules *r
 }
 
 /* The presses in the order a player can follow: each cell, times over. */
-static void add_plan_text(qn_buf *out, const qn_solver *solver, const uint8_t *x)
+static void add_plan_text(qn_buf *out, const qn_solver *solver,
+                          const uint8_t *x)
 {
     int n = qn_solver_ncells(solver), any = 0;
 
@@ -144,8 +144,9 @@ static void solve_text(qn_buf *out, const qn_solver *solver, const qn_answer *a,
         qn_buf_adds(out, "solvable:      no\nwhy:\n");
         qn_solver_explain(solver, out, cells, 8);
         if (!a->repair_known) {
-            qn_buf_addf(out, "repair:        not computed (too many "
-                             "classes of states)\ncells:         %s\n",
+            qn_buf_addf(out,
+                        "repair:        not computed (too many "
+                        "classes of states)\ncells:         %s\n",
                         qn_solver_cell_legend(solver));
             return;
         }
@@ -157,7 +158,8 @@ static void solve_text(qn_buf *out, const qn_solver *solver, const qn_answer *a,
             qn_solver_cell_name(solver, out, c);
             qn_buf_addf(out, " from %u to %u", cells[c], a->repair_value[i]);
         }
-        qn_buf_addf(out, "\ncells:         %s\n", qn_solver_cell_legend(solver));
+        qn_buf_addf(out, "\ncells:         %s\n",
+                    qn_solver_cell_legend(solver));
         return;
     }
     qn_buf_addf(out, "solvable:      yes%s\n",
@@ -173,13 +175,13 @@ static void solve_text(qn_buf *out, const qn_solver *solver, const qn_answer *a,
     add_size(out, solver, NULL);
     qn_buf_addf(out, " %s\nplan:          press ",
                 qn_system_kernel_ngens(qn_solver_system(solver)) ? "solutions"
-                                                            : "solution");
+                                                                 : "solution");
     add_plan_text(out, solver, a->plan);
     qn_buf_adds(out, "\npress counts:\n");
     qn_state_format(out, l, a->plan, '\n');
     qn_buf_addf(out, "\nreplay:        %s\n",
                 qn_solver_replays(solver, cells, a->plan) ? "reaches the goal"
-                                                   : "FAILED");
+                                                          : "FAILED");
     if (!a->at_goal)
         qn_buf_addf(out, "cells:         %s\n", qn_solver_cell_legend(solver));
     (void)o;
@@ -259,7 +261,6 @@ static int load(const cli_ctx *ctx, const solve_opts *o, qn_rules **r,
     return cli_report(ctx, &err);
 }
 
-
 /* --steps --human: the technique in words, as text lines or the JSON
  * key "technique" (one string a line). */
 static int human_steps(const cli_ctx *ctx, const qn_solver *solver,
@@ -297,9 +298,9 @@ static int human_steps(const cli_ctx *ctx, const qn_solver *solver,
 /* What the report adds on request: the solutions (--all, --optimal) and
  * the plan played (--steps), drawn in colour where the report goes to a
  * terminal that shows it (-o - sends the report to stderr). */
-static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
-                const qn_answer *a, const uint8_t *cells, qn_buf *out,
-                qn_jsonw *w)
+static int more(const cli_ctx *ctx, const solve_opts *o,
+                const qn_solver *solver, const qn_answer *a,
+                const uint8_t *cells, qn_buf *out, qn_jsonw *w)
 {
     int st = QN_EXIT_OK, colour = 0;
 
@@ -310,12 +311,12 @@ static int more(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver
         return st;
     if (!o->steps)
         return QN_EXIT_OK;
-    if (o->human && (st = human_steps(ctx, solver, cells, out, w)) != QN_EXIT_OK)
+    if (o->human &&
+        (st = human_steps(ctx, solver, cells, out, w)) != QN_EXIT_OK)
         return st;
-    if (!w && (colour = cmd_colour_for(o->output && !strcmp(o->output, "-")
-                                           ? stderr
-                                           : stdout,
-                                       "solve", o->color)) < 0)
+    if (!w && (colour = cmd_colour_for(
+                   o->output && !strcmp(o->output, "-") ? stderr : stdout,
+                   "solve", o->color)) < 0)
         return QN_EXIT_USAGE;
     return cmd_solve_steps(o, solver, cells, a->plan, out, w, colour);
 }

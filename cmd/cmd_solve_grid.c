@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/file.h"
-#include "bigboard/grid.h"
 #include "base/jsonw.h"
+#include "bigboard/grid.h"
 #include "bigboard/netpbm.h"
+#include "cmd.h"
 
 /* The state from --fill or an image file (- is stdin). */
 static int read_grid_state(const cli_ctx *ctx, const solve_opts *o,
@@ -148,9 +148,10 @@ int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,
 
     if (o->all || o->optimal || o->steps)
         return cli_usage_error("solve: %s is for boards of at most %d cells",
-                              o->steps ? "--steps" : o->all ? "--all"
-                                                            : "--optimal",
-                              QN_RULES_MAX_CELLS);
+                               o->steps ? "--steps"
+                               : o->all ? "--all"
+                                        : "--optimal",
+                               QN_RULES_MAX_CELLS);
     if (qn_grid_new(&g, r, &err) != QN_OK) {
         qn_err_source(&err, o->rules);
         return cli_report(ctx, &err);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/mem.h"
+#include "cmd.h"
 #include "rules/rules.h"
 #include "solve/solver.h"
 #include "store/store.h"

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
-#include "solve/plans.h"
-#include "rules/state.h"
+#include "cmd.h"
 #include "export/term.h"
+#include "rules/state.h"
+#include "solve/plans.h"
 
 /*
  * Keep memory flat however long the listing: write what is ready, unless
@@ -42,9 +42,10 @@ static int list_text(qn_buf *out, const qn_plans *p, const qn_layout *l,
         qn_buf_addf(out, "%s by press count, %zu of %llu:\n", what, p->count,
                     (unsigned long long)p->matched);
     else
-        qn_buf_addf(out, "%s: the first %zu found, by press count (the "
-                         "kernel is past --walk-limit: not the cheapest of "
-                         "all)\n",
+        qn_buf_addf(out,
+                    "%s: the first %zu found, by press count (the "
+                    "kernel is past --walk-limit: not the cheapest of "
+                    "all)\n",
                     what, p->count);
     for (size_t i = 0; i < p->count && st == QN_EXIT_OK; i++) {
         add_count(out, p->presses[i]);
@@ -77,8 +78,9 @@ static void list_json(qn_jsonw *w, const qn_plans *p, const solve_opts *o)
         qn_jsonw_null(w);
 }
 
-int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o, const qn_solver *solver,
-                   const uint8_t *cells, qn_buf *out, qn_jsonw *w)
+int cmd_solve_list(const cli_ctx *ctx, const solve_opts *o,
+                   const qn_solver *solver, const uint8_t *cells, qn_buf *out,
+                   qn_jsonw *w)
 {
     qn_plans p;
     qn_err err = QN_ERR_INIT;
@@ -107,10 +109,10 @@ static void step_heading(qn_buf *out, const qn_solver *solver, uint64_t i,
                 (unsigned long long)n);
     qn_solver_cell_name(solver, out, cell);
     if (i == n)
-        qn_buf_adds(out, memcmp(now, qn_rules_goal(r),
-                                (size_t)qn_rules_ncells(r))
-                             ? " (NOT the goal)"
-                             : " (the goal)");
+        qn_buf_adds(out,
+                    memcmp(now, qn_rules_goal(r), (size_t)qn_rules_ncells(r))
+                        ? " (NOT the goal)"
+                        : " (the goal)");
     qn_buf_addc(out, '\n');
 }
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "solve/plans.h"
 #include "export/term.h"
+#include "solve/plans.h"
 
 const char cmd_solve_usage[] =
     "usage: quench solve RULES (--state S | --fill V | FILE | -) [--json]\n"
@@ -146,16 +146,16 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         case 'f':
             if (cmd_parse_u64(optarg, &v) || v > 254)
                 return cli_usage_error("solve: --fill needs a colour 0..254, "
-                                      "got '%s'",
-                                      optarg);
+                                       "got '%s'",
+                                       optarg);
             o->has_fill = 1;
             o->fill = (unsigned)v;
             break;
         case 'z':
             if (parse_size(optarg, &o->sw, &o->sh))
                 return cli_usage_error("solve: --size needs WxH with sides "
-                                      "1..%d, got '%s'",
-                                      QN_GRID_MAX_SIDE, optarg);
+                                       "1..%d, got '%s'",
+                                       QN_GRID_MAX_SIDE, optarg);
             break;
         case 'j':
             o->json = 1;
@@ -175,8 +175,8 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
         case 'c':
             if (qn_term_parse_when(optarg, &when))
                 return cli_usage_error("solve: --color needs auto, always or "
-                                      "never, got '%s'",
-                                      optarg);
+                                       "never, got '%s'",
+                                       optarg);
             o->color = optarg;
             break;
         case 'l':
@@ -184,13 +184,13 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
             if (cmd_parse_u64(optarg, &o->limit) || o->limit < 1 ||
                 o->limit > QN_PLANS_MAX)
                 return cli_usage_error("solve: --limit needs 1..%d, got '%s'",
-                                      QN_PLANS_MAX, optarg);
+                                       QN_PLANS_MAX, optarg);
             break;
         case 'w':
             if (cmd_parse_u64(optarg, &o->walk_limit))
                 return cli_usage_error("solve: --walk-limit needs a number, "
-                                      "got '%s'",
-                                      optarg);
+                                       "got '%s'",
+                                       optarg);
             break;
         default:
             return cmd_bad_option("solve", argv, opts, "o:");
@@ -198,7 +198,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
     }
     if (o->all && o->optimal)
         return cli_usage_error("solve: --all lists every solution, --optimal "
-                              "the optimal ones: give one");
+                               "the optimal ones: give one");
     if (limit_given && !o->all && !o->optimal)
         return cli_usage_error("solve: --limit is for --all or --optimal");
     if (o->human && !o->steps)
@@ -206,7 +206,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
     if (o->id)
         return optind < argc || o->state || o->has_fill || o->sw
                    ? cli_usage_error("solve: --id names the puzzle and its "
-                                    "rule: no RULES, state or --size")
+                                     "rule: no RULES, state or --size")
                    : QN_EXIT_OK;
     if (o->db)
         return cli_usage_error("solve: --db goes with --id");
@@ -221,7 +221,7 @@ int cmd_solve_parse_opts(solve_opts *o, int argc, char **argv)
     }
     if (optind < argc || !!o->state + !!o->file + o->has_fill != 1)
         return cli_usage_error("solve: give the state as one of --state S, "
-                              "--fill V or one FILE (or -)");
+                               "--fill V or one FILE (or -)");
     if (o->plain && !o->output)
         return cli_usage_error("solve: --plain is for the -o image");
     return QN_EXIT_OK;

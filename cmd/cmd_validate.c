@@ -9,18 +9,18 @@
 
 #include <unistd.h>
 
-#include "cmd.h"
-#include "validate/verdict.h"
-#include "base/jsonw.h"
-#include "generate/distrib.h"
 #include "base/file.h"
+#include "base/jsonw.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "base/version.h"
+#include "cmd.h"
+#include "generate/distrib.h"
 #include "rules/state.h"
 #include "store/store.h"
 #include "validate/submit.h"
-#include "base/text.h"
+#include "validate/verdict.h"
 #include "validate/verdict_stream.h"
-#include "base/version.h"
 
 const char cmd_validate_usage[] =
     "usage: quench validate RULES [FILE|-] [--jsonl|--json] [--from "
@@ -88,14 +88,13 @@ static int parse_from(const char *s, qn_submit_format *f)
     return -1;
 }
 
-static const struct option opts[] = {
-    {"jsonl", no_argument, NULL, 'l'},
-    {"json", no_argument, NULL, 'j'},
-    {"from", required_argument, NULL, 'f'},
-    {"db", required_argument, NULL, 'D'},
-    {"into", required_argument, NULL, 'I'},
-    {"jobs", required_argument, NULL, 'J'},
-    {NULL, 0, NULL, 0}};
+static const struct option opts[] = {{"jsonl", no_argument, NULL, 'l'},
+                                     {"json", no_argument, NULL, 'j'},
+                                     {"from", required_argument, NULL, 'f'},
+                                     {"db", required_argument, NULL, 'D'},
+                                     {"into", required_argument, NULL, 'I'},
+                                     {"jobs", required_argument, NULL, 'J'},
+                                     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_validate_grammar = {
     .opts = opts,
@@ -115,16 +114,24 @@ static int parse_opts(vopts *o, int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'l': o->out = OUT_JSONL; break;
-        case 'j': o->out = OUT_JSON; break;
+        case 'l':
+            o->out = OUT_JSONL;
+            break;
+        case 'j':
+            o->out = OUT_JSON;
+            break;
         case 'f':
             if (parse_from(optarg, &o->from))
                 return cli_usage_error("validate: --from takes auto, text, "
-                                      "jsonl, csv or json, not '%s'",
-                                      optarg);
+                                       "jsonl, csv or json, not '%s'",
+                                       optarg);
             break;
-        case 'D': o->db = optarg; break;
-        case 'I': o->into = optarg; break;
+        case 'D':
+            o->db = optarg;
+            break;
+        case 'I':
+            o->into = optarg;
+            break;
         case 'J':
             if (cmd_parse_u64(optarg, &v) || v < 1 || v > 256)
                 return cli_usage_error("validate: --jobs takes 1..256");
@@ -160,9 +167,10 @@ static void summary(const qn_judge *j, qn_buf *b, uint64_t total,
                     (unsigned long long)qn_judge_count(j, (qn_verdict)v),
                     qn_verdict_name((qn_verdict)v));
     if (skipped)
-        qn_buf_addf(b, "\nvalidate: skipped %llu %s not a "
-                       "submission (quench's own pack, header and summary "
-                       "records)",
+        qn_buf_addf(b,
+                    "\nvalidate: skipped %llu %s not a "
+                    "submission (quench's own pack, header and summary "
+                    "records)",
                     (unsigned long long)skipped,
                     qn_plural(skipped, "record that is", "records that are"));
 }
@@ -188,18 +196,18 @@ typedef struct vrun {
     qn_verdict_stream *vs;
     qn_buf out;
     uint64_t total;
-    const char *source;  /* the input's name in messages and provenance */
-    char rule_hash[65];  /* RULES's content hash */
+    const char *source; /* the input's name in messages and provenance */
+    char rule_hash[65]; /* RULES's content hash */
     /* --db / --into */
     qn_store *store;
-    int64_t rule_id;     /* 0: the rule is not stored, nothing to compare */
+    int64_t rule_id; /* 0: the rule is not stored, nothing to compare */
     int64_t pack_id;
     uint64_t in_batch, stored;
-    uint64_t skipped;    /* quench's own records passed over (summary) */
+    uint64_t skipped; /* quench's own records passed over (summary) */
     uint8_t *key;
     qn_buf text;
     qn_err db_err;
-    int write_status;    /* a failed write's exit code (74, or 141) */
+    int write_status; /* a failed write's exit code (74, or 141) */
 } vrun;
 
 #define VALIDATE_BATCH 4096
@@ -314,8 +322,8 @@ static int judge_all(vrun *vr, qn_err *err)
     qn_jsonw w;
     int rc;
 
-    vr->vs = qn_verdict_stream_new(vr->j, vr->rd, styles[vr->o->out],
-                                   vr->o->jobs);
+    vr->vs =
+        qn_verdict_stream_new(vr->j, vr->rd, styles[vr->o->out], vr->o->jobs);
     qn_jsonw_init(&w, &vr->out);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_obj(&w);
@@ -376,10 +384,9 @@ static int setup_store(const cli_ctx *ctx, vrun *vr, const qn_rules *r)
 
     /* only --into stores: a plain --db compares (it only reads), and
      * must exist */
-    st = cmd_open_store(ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db
-                                                               : NULL),
-                        vr->o->into ? QN_STORE_CREATE : QN_STORE_READONLY,
-                        &vr->store);
+    st = cmd_open_store(
+        ctx, cmd_db_path(strcmp(vr->o->db, "-") ? vr->o->db : NULL),
+        vr->o->into ? QN_STORE_CREATE : QN_STORE_READONLY, &vr->store);
     if (st != QN_EXIT_OK)
         return st;
     if (!vr->o->into) {
@@ -395,9 +402,9 @@ static int setup_store(const cli_ctx *ctx, vrun *vr, const qn_rules *r)
     }
     if (rc != QN_OK)
         return cli_report(ctx, &vr->db_err);
-    vr->key = QN_NEWN(qn_store_canon_size(qn_rules_ncells(r),
-                                          qn_rules_colours(r)) + 1,
-                      uint8_t);
+    vr->key = QN_NEWN(
+        qn_store_canon_size(qn_rules_ncells(r), qn_rules_colours(r)) + 1,
+        uint8_t);
     return QN_EXIT_OK;
 }
 

@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "base/buf.h"
 #include "base/mem.h"
 #include "base/rng.h"
 #include "base/suggest.h"
 #include "base/text.h"
 #include "base/version.h"
+#include "cmd.h"
 
 static int cmd_help(int argc, char **argv, cli_ctx *ctx);
 
@@ -51,11 +51,9 @@ static const cmd_entry cmd_table[] = {
      "judge a stream of submitted puzzles, one verdict each",
      &cmd_validate_grammar},
     {"generate", cmd_generate, cmd_generate_usage,
-     "generate graded, distinct, reproducible puzzles",
-     &cmd_generate_grammar},
+     "generate graded, distinct, reproducible puzzles", &cmd_generate_grammar},
     {"pack", cmd_pack, cmd_pack_usage,
-     "curate stored puzzles into ordered, versioned packs",
-     &cmd_pack_grammar},
+     "curate stored puzzles into ordered, versioned packs", &cmd_pack_grammar},
     {"db", cmd_db, cmd_db_usage,
      "create, migrate, check, summarise and merge puzzle databases",
      &cmd_db_grammar},
@@ -75,17 +73,15 @@ static const cmd_entry cmd_table[] = {
 
 /* The global options, before the command or anywhere after it (-q, -v;
  * not after "--"). */
-static const struct option global_opts[] = {
-    {"quiet", no_argument, NULL, 'q'},
-    {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0}};
+static const struct option global_opts[] = {{"quiet", no_argument, NULL, 'q'},
+                                            {"verbose", no_argument, NULL, 'v'},
+                                            {"help", no_argument, NULL, 'h'},
+                                            {"version", no_argument, NULL, 'V'},
+                                            {NULL, 0, NULL, 0}};
 
-static const char main_usage[] =
-    "usage: quench [-q] [-v] COMMAND [ARGS...]\n"
-    "       quench help [COMMAND [SUBCOMMAND]]\n"
-    "       quench --version\n";
+static const char main_usage[] = "usage: quench [-q] [-v] COMMAND [ARGS...]\n"
+                                 "       quench help [COMMAND [SUBCOMMAND]]\n"
+                                 "       quench --version\n";
 
 static void print_help(FILE *f)
 {
@@ -130,7 +126,7 @@ static int not_a_command(const char *word)
         qn_suggest_add(&s, cmd_table[i].name);
     qn_suggest_format(&s, &b);
     st = cli_usage_error("'%s' is not a quench command (see 'quench help')%s",
-                        word, b.len ? b.buf : "");
+                         word, b.len ? b.buf : "");
     qn_buf_release(&b);
     qn_suggest_release(&s);
     return st;
@@ -148,8 +144,8 @@ static int cmd_help(int argc, char **argv, cli_ctx *ctx)
     }
     if (argc > 3)
         return cli_usage_error("help: expected COMMAND [SUBCOMMAND], got "
-                              "'%s' too",
-                              argv[3]);
+                               "'%s' too",
+                               argv[3]);
     if (!(c = cmd_find(ctx, argv[1])))
         return not_a_command(argv[1]);
     if (argc == 3 && !(c->grammar && c->grammar->subs))

@@ -28,8 +28,7 @@ static int emit(void *ctx, const qn_gen_puzzle *p)
         o->nomem = 1;
         return QN_GEN_STOP;
     }
-    printf("%s %llu %s\n", o->line.buf, (unsigned long long)p->presses,
-           p->id);
+    printf("%s %llu %s\n", o->line.buf, (unsigned long long)p->presses, p->id);
     return QN_GEN_EMITTED;
 }
 

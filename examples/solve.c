@@ -63,8 +63,7 @@ int main(int argc, char **argv)
         }
         qn_answer_release(&a);
     } else if (state) {
-        fprintf(stderr, "solve: state:%d:%d: %s\n", err.line, err.col,
-                err.msg);
+        fprintf(stderr, "solve: state:%d:%d: %s\n", err.line, err.col, err.msg);
     }
 done:
     free(state);

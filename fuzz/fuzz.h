@@ -12,13 +12,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* abort() with a message when an invariant does not hold. */
-#define FUZZ_ASSERT(c)                                                       \
-    do {                                                                     \
-        if (!(c)) {                                                          \
-            fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__,       \
-                    __LINE__, #c);                                           \
-            abort();                                                         \
-        }                                                                    \
+#define FUZZ_ASSERT(c)                                                         \
+    do {                                                                       \
+        if (!(c)) {                                                            \
+            fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__,         \
+                    __LINE__, #c);                                             \
+            abort();                                                           \
+        }                                                                      \
     } while (0)
 
 #endif

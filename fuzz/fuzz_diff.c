@@ -5,9 +5,9 @@
  * differential target: validate(generate(seed)).) */
 #include <string.h>
 
-#include "fuzz.h"
 #include "engine/minpress.h"
 #include "engine/system.h"
+#include "fuzz.h"
 
 #define MAXR 5
 #define MAXC 6

@@ -5,9 +5,9 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "base/buf.h"
 #include "export/flip_id.h"
+#include "fuzz.h"
 #include "rules/rules.h"
 
 #define MAX_FLIP_CELLS 64 /* round trip only small boards (YAML size) */
@@ -61,8 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (loadable) {
         qn_buf y = QN_BUF_INIT;
-        qn_buf_addf(&y, "quench: 1\nname: flip\ncolours: 2\n"
-                        "board: {grid: [%d, %d]}\neffects:\n", w, h);
+        qn_buf_addf(&y,
+                    "quench: 1\nname: flip\ncolours: 2\n"
+                    "board: {grid: [%d, %d]}\neffects:\n",
+                    w, h);
         for (long j = 0; j < n; j++) {
             qn_buf_addf(&y, "  %ld: [", j);
             const char *sep = "";
@@ -76,8 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         qn_rules *r = NULL;
         qn_err e2 = QN_ERR_INIT;
         if (qn_rules_load_buf(&r, y.buf, y.len, "flip.yaml", &e2) != QN_OK)
-            fprintf(stderr, "%s\n%d:%d: %s\n", y.buf, e2.line, e2.col,
-                    e2.msg);
+            fprintf(stderr, "%s\n%d:%d: %s\n", y.buf, e2.line, e2.col, e2.msg);
         FUZZ_ASSERT(r != NULL);
         FUZZ_ASSERT(qn_rules_ncells(r) == n);
         FUZZ_ASSERT(memcmp(qn_rules_matrix(r), m, (size_t)(n * n)) == 0);
@@ -92,8 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* and it decodes to the same thing */
         int w2, h2;
         uint8_t *m2, *g2;
-        FUZZ_ASSERT(qn_flip_decode(enc.buf, &w2, &h2, &m2, &g2, &e3) ==
-                    QN_OK);
+        FUZZ_ASSERT(qn_flip_decode(enc.buf, &w2, &h2, &m2, &g2, &e3) == QN_OK);
         FUZZ_ASSERT(w2 == w && h2 == h);
         FUZZ_ASSERT(memcmp(m2, m, (size_t)(n * n)) == 0 &&
                     memcmp(g2, g, (size_t)n) == 0);

@@ -7,10 +7,10 @@
 
 #include "fuzz.h"
 #include "generate/gen.h"
-#include "validate/verdict.h"
 #include "rules/rules.h"
 #include "rules/state.h"
 #include "validate/submit.h"
+#include "validate/verdict.h"
 
 /* Shipped rules over several k, prime and composite, and board kinds. */
 static const char *const rule_files[] = {
@@ -26,8 +26,7 @@ static const qn_solver *game_for(size_t i)
 {
     if (!games[i]) {
         qn_err e = QN_ERR_INIT;
-        FUZZ_ASSERT(qn_rules_load_file(&rules[i], rule_files[i], &e) ==
-                    QN_OK);
+        FUZZ_ASSERT(qn_rules_load_file(&rules[i], rule_files[i], &e) == QN_OK);
         FUZZ_ASSERT(qn_solver_new(&games[i], rules[i], &e) == QN_OK);
     }
     return games[i];
@@ -47,7 +46,7 @@ static int emit_record(void *vctx, const qn_gen_puzzle *p)
     qn_buf_addf(&c->out, "\",\"solution\":\"");
     qn_state_format(&c->out, c->l, p->plan, '/');
     qn_buf_addf(&c->out, "\",\"min_presses\":%llu}\n",
-                  (unsigned long long)p->presses);
+                (unsigned long long)p->presses);
     c->n++;
     return QN_GEN_EMITTED;
 }
@@ -65,8 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.mode = QN_GEN_SAMPLE; /* AUTO's pilot sample would cost 10x more */
     o.max_draws = 256;
     o.jobs = 0; /* in this thread: a worker per input costs more */
-    memcpy(o.seed.b + QN_SEED_BYTES - (size - 2 < 16 ? size - 2 : 16),
-           data + 2, size - 2 < 16 ? size - 2 : 16);
+    memcpy(o.seed.b + QN_SEED_BYTES - (size - 2 < 16 ? size - 2 : 16), data + 2,
+           size - 2 < 16 ? size - 2 : 16);
     struct emit_ctx c = {l, QN_BUF_INIT, 0};
     qn_gen_hooks h = {NULL, emit_record, NULL, &c, NULL};
     qn_gen_stats st;
@@ -102,4 +101,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     qn_buf_release(&c.out);
     return 0;
 }
-

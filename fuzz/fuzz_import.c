@@ -2,8 +2,8 @@
  * document that parses is verified, written back as JSON and re-read. */
 #include <string.h>
 
-#include "fuzz.h"
 #include "export/export.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -11,8 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     qn_pack_doc doc;
     qn_err err = QN_ERR_INIT;
-    int rc = qn_pack_doc_parse_json(&doc, (const char *)data, size, "fuzz",
-                                    &err);
+    int rc =
+        qn_pack_doc_parse_json(&doc, (const char *)data, size, "fuzz", &err);
     if (rc != QN_OK) {
         FUZZ_ASSERT(rc == QN_ESYNTAX || rc == QN_EINVAL || rc == QN_ELIMIT);
         FUZZ_ASSERT(doc.rules == NULL && doc.puzzles == NULL);
@@ -32,8 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "re-read: %s:%d:%d: %s\n", e4.source, e4.line,
                     e4.col, e4.msg);
         FUZZ_ASSERT(rc2 == QN_OK);
-        FUZZ_ASSERT(back.nrules == doc.nrules &&
-                    back.npuzzles == doc.npuzzles);
+        FUZZ_ASSERT(back.nrules == doc.nrules && back.npuzzles == doc.npuzzles);
         qn_pack_doc_release(&back);
     }
     qn_buf_release(&out);

@@ -3,10 +3,10 @@
  * (qn_pnm_write_buf) and must read back to the same cells. */
 #include <string.h>
 
-#include "fuzz.h"
-#include "bigboard/bitboard.h"
 #include "base/buf.h"
+#include "bigboard/bitboard.h"
 #include "bigboard/netpbm.h"
+#include "fuzz.h"
 
 #define MAX_CELLS (1 << 20)
 
@@ -67,12 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 continue;
             qn_buf out = QN_BUF_INIT;
             qn_err e = QN_ERR_INIT;
-            FUZZ_ASSERT(qn_pnm_write_buf(&out, info.w, info.h, k, cells,
-                                         flags, &e) == QN_OK);
+            FUZZ_ASSERT(qn_pnm_write_buf(&out, info.w, info.h, k, cells, flags,
+                                         &e) == QN_OK);
             qn_pnm_info info2;
             uint8_t *back;
-            FUZZ_ASSERT(read_all(out.buf, out.len, k, &info2, &back) ==
-                        QN_OK);
+            FUZZ_ASSERT(read_all(out.buf, out.len, k, &info2, &back) == QN_OK);
             FUZZ_ASSERT(info2.w == info.w && info2.h == info.h);
             FUZZ_ASSERT(memcmp(back, cells, (size_t)info.w * info.h) == 0);
             free(back);

@@ -9,11 +9,11 @@
 #define QN_QUENCH_H
 
 #include "quench/common.h"
+#include "quench/db.h"
+#include "quench/generate.h"
+#include "quench/pack.h"
 #include "quench/ruleset.h"
 #include "quench/solve.h"
-#include "quench/generate.h"
 #include "quench/validate.h"
-#include "quench/db.h"
-#include "quench/pack.h"
 
 #endif

@@ -59,9 +59,10 @@ typedef struct qn_err {
     char msg[256];    /* lowercase, no final period */
 } qn_err;
 
-
-#define QN_ERR_INIT {QN_OK, "", 0, 0, ""}
-
+#define QN_ERR_INIT                                                            \
+    {                                                                          \
+        QN_OK, "", 0, 0, ""                                                    \
+    }
 
 /* Reset *err to QN_OK with empty fields; NULL-safe. Thread-safe. */
 QN_API void qn_err_clear(qn_err *err);
@@ -97,11 +98,12 @@ typedef struct qn_buf {
     int failed;   /* 1: an append ran out of memory (see above) */
 } qn_buf;
 
-
 /* The shared empty string of unallocated buffers: never write to it. */
 QN_API extern char qn_buf_empty[];
-#define QN_BUF_INIT {qn_buf_empty, 0, 0, 0}
-
+#define QN_BUF_INIT                                                            \
+    {                                                                          \
+        qn_buf_empty, 0, 0, 0                                                  \
+    }
 
 QN_API void qn_buf_init(qn_buf *b);
 /* Free the contents; b is left as from qn_buf_init. */
@@ -137,7 +139,6 @@ typedef struct qn_allocator {
     void *(*realloc_fn)(void *p, size_t size);
 } qn_allocator;
 
-
 #define QN_ALLOC_JANSSON 1u
 
 QN_API int qn_set_allocator(const qn_allocator *a, unsigned libs, qn_err *err);
@@ -153,7 +154,6 @@ QN_API int qn_set_allocator(const qn_allocator *a, unsigned libs, qn_err *err);
 typedef struct qn_seed {
     uint8_t b[QN_SEED_BYTES]; /* the seed as a 256-bit big-endian number */
 } qn_seed;
-
 
 QN_API int qn_rng_global_init(qn_err *err);
 /* Parse 1..64 hex digits (optional 0x): QN_OK or QN_ESYNTAX. */
@@ -177,12 +177,11 @@ QN_API const char *qn_version_jansson(void);
 #define QN_MINPRESS_DEFAULT_LIMIT ((uint64_t)1 << 30)
 
 typedef struct qn_minpress {
-    uint64_t presses;   /* least total clicks sum(x_i) over all solutions */
-    uint64_t noptimal;  /* how many solutions attain it */
-    uint64_t nsolutions;/* size of the coset (= kernel size) */
-    int exact;          /* 1: walked the whole coset; 0: past the walk
-                           limit, presses not proven minimal */
+    uint64_t presses;    /* least total clicks sum(x_i) over all solutions */
+    uint64_t noptimal;   /* how many solutions attain it */
+    uint64_t nsolutions; /* size of the coset (= kernel size) */
+    int exact;           /* 1: walked the whole coset; 0: past the walk
+                            limit, presses not proven minimal */
 } qn_minpress;
-
 
 #endif

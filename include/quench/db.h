@@ -35,7 +35,6 @@ enum qn_store_flags {
                                      qn_store_migrate); others refuse it */
 };
 
-
 /*
  * Open the database at `path` (":memory:" works) and migrate an older
  * schema. *out is the caller's (qn_store_close). Errors: QN_ENOTFOUND
@@ -71,23 +70,22 @@ QN_API int qn_store_puzzle_resolve(qn_store *s, const char *ref,
  * either end; texts at most 4096 bytes. Strings are borrowed. */
 typedef struct qn_store_pack {
     int64_t id;
-    const char *name;        /* unique; QN_STORE_PACK_NAME_MAX bytes */
-    const char *title;       /* "" when absent (NULL on input = "") */
+    const char *name;  /* unique; QN_STORE_PACK_NAME_MAX bytes */
+    const char *title; /* "" when absent (NULL on input = "") */
     const char *description;
     const char *author;
-    int64_t version;         /* on create: 0 = 1; an import keeps its
-                                document's */
-    int64_t count;           /* puzzles in the pack */
+    int64_t version;                /* on create: 0 = 1; an import keeps its
+                                       document's */
+    int64_t count;                  /* puzzles in the pack */
     const char *created, *modified; /* ISO 8601 UTC */
-    const char *build;       /* the generator run family that built the
-                                pack, "" (NULL on input) for others */
-    const char *rules;       /* listed: its rules' names, ", " between
-                                them; "" when empty (ignored on input) */
-    const char *recipe_hash; /* listed: the hash of the recipe it was
-                                built from, "" when none or edited since */
-    int from_recipe;         /* listed: 1 when `pack build` made it */
+    const char *build;              /* the generator run family that built the
+                                       pack, "" (NULL on input) for others */
+    const char *rules;              /* listed: its rules' names, ", " between
+                                       them; "" when empty (ignored on input) */
+    const char *recipe_hash;        /* listed: the hash of the recipe it was
+                                       built from, "" when none or edited since */
+    int from_recipe;                /* listed: 1 when `pack build` made it */
 } qn_store_pack;
-
 
 typedef int qn_store_pack_fn(void *ctx, const qn_store_pack *p);
 
@@ -98,8 +96,8 @@ QN_API int qn_store_pack_check_name(const char *name, qn_err *err);
 QN_API int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
                                 int64_t *id_out, qn_err *err);
 /* The id of the pack called name: QN_ENOTFOUND when none. */
-QN_API int qn_store_pack_find(qn_store *s, const char *name,
-                              int64_t *id_out, qn_err *err);
+QN_API int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
+                              qn_err *err);
 /* Visit every pack by name (name NULL) or just the named one. */
 QN_API int qn_store_pack_list(qn_store *s, const char *name,
                               qn_store_pack_fn *fn, void *ctx, qn_err *err);
@@ -109,17 +107,16 @@ QN_API int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                              int64_t position, qn_err *err);
 /* Make the membership exactly ids[0..n), in order; *changed_out (may be
  * NULL) says whether it differed. */
-QN_API int qn_store_pack_set(qn_store *s, int64_t pack_id,
-                             const int64_t *ids, size_t n, int *changed_out,
-                             qn_err *err);
+QN_API int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
+                             size_t n, int *changed_out, qn_err *err);
 /* Remove a member; move one to position 1..count; rename; delete (the
  * puzzles stay); sort by difficulty then id. */
-QN_API int qn_store_pack_remove(qn_store *s, int64_t pack_id,
-                                int64_t puzzle_id, qn_err *err);
+QN_API int qn_store_pack_remove(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                                qn_err *err);
 QN_API int qn_store_pack_move(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                               int64_t position, qn_err *err);
-QN_API int qn_store_pack_rename(qn_store *s, int64_t pack_id,
-                                const char *name, qn_err *err);
+QN_API int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
+                                qn_err *err);
 QN_API int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
 QN_API int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
 
@@ -130,13 +127,12 @@ typedef enum qn_store_provenance {
     QN_STORE_IMPORT,
 } qn_store_provenance;
 
-
 /* A stored puzzle as read back (pack export, check). */
 typedef struct qn_store_row {
     int64_t id;
-    int64_t position;      /* in the pack; 0 outside a pack walk */
-    int64_t slot;          /* its level slot in the pack; 0 outside */
-    const char *section;   /* its recipe section; "" outside or none */
+    int64_t position;    /* in the pack; 0 outside a pack walk */
+    int64_t slot;        /* its level slot in the pack; 0 outside */
+    const char *section; /* its recipe section; "" outside or none */
     int64_t rule_id;
     const char *rule_hash;
     const char *rule_name;
@@ -145,29 +141,28 @@ typedef struct qn_store_row {
     uint64_t min_presses;
     uint64_t noptimal;
     const char *witness;
-    const char *grade;     /* NULL when ungraded */
+    const char *grade; /* NULL when ungraded */
     const char *grader;
-    const char *seed;      /* NULL when none */
-    int64_t stream_index;  /* -1 when none */
+    const char *seed;     /* NULL when none */
+    int64_t stream_index; /* -1 when none */
     const char *provenance;
-    uint64_t uid;          /* the puzzle id (puzzle_id.h) */
+    uint64_t uid;           /* the puzzle id (puzzle_id.h) */
     const char *submission; /* NULL unless from validate --into */
     const char *source;
     const char *meta;
-    int human_level;       /* the technique ladder's rung 0..3; -1 when
-                              not graded (stored before migration 0006,
-                              or not decided): score and model are then 0 */
-    int64_t human_score;   /* the human score in thousandths */
-    int human_model;       /* the human score model's version */
+    int human_level;     /* the technique ladder's rung 0..3; -1 when
+                            not graded (stored before migration 0006,
+                            or not decided): score and model are then 0 */
+    int64_t human_score; /* the human score in thousandths */
+    int human_model;     /* the human score model's version */
 } qn_store_row;
-
 
 typedef int qn_store_row_fn(void *ctx, const qn_store_row *row);
 /* Visit a pack's puzzles in position order; one puzzle by row id
  * (QN_ENOTFOUND when none). A non-zero return of fn stops the walk and
  * is returned. */
-QN_API int qn_store_pack_each(qn_store *s, int64_t pack_id,
-                              qn_store_row_fn *fn, void *ctx, qn_err *err);
+QN_API int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
+                              void *ctx, qn_err *err);
 QN_API int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
                                void *ctx, qn_err *err);
 
@@ -177,8 +172,7 @@ QN_API int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err);
 typedef struct qn_store_counts {
     int64_t rules, puzzles, packs, pack_entries, runs;
 } qn_store_counts;
-QN_API int qn_store_counts_get(qn_store *s, qn_store_counts *out,
-                               qn_err *err);
+QN_API int qn_store_counts_get(qn_store *s, qn_store_counts *out, qn_err *err);
 /* The difficulty histogram: one call per (rule, min presses) with the
  * number of puzzles, by rule name then presses. */
 typedef int qn_store_hist_fn(void *ctx, const char *rule_name,

@@ -27,7 +27,6 @@ typedef enum qn_gen_mode {
     QN_GEN_SPREAD
 } qn_gen_mode;
 
-
 /* "auto", "sample", "exhaustive", "climb" or "spread" (static). */
 QN_API const char *qn_gen_mode_name(qn_gen_mode m);
 
@@ -35,28 +34,27 @@ QN_API const char *qn_gen_mode_name(qn_gen_mode m);
  * leave them NULL. */
 typedef struct qn_gen_opts {
     qn_seed seed;
-    uint64_t count;       /* distinct puzzles wanted */
-    uint64_t lo, hi;      /* accepted minimal press counts, inclusive */
-    int unique_optimum;   /* 1: exactly one optimal plan */
-    int min_lit;          /* at least this many cells differ from goal */
-    int max_lit;          /* at most this many (0: no bound) */
-    int jobs;             /* worker threads; 0: none, the caller's thread
-                             does the work (the output is the same) */
-    uint64_t max_draws;   /* candidates to try before giving up (exactly) */
-    qn_gen_mode mode;     /* AUTO: SAMPLE for an unrestricted target;
-                             EXHAUSTIVE when a distribution is given; else
-                             SAMPLE, or when a pilot sample finds the
-                             target rarer than 1 in 10^4, CLIMB for one
-                             press count and SPREAD for a range */
+    uint64_t count;     /* distinct puzzles wanted */
+    uint64_t lo, hi;    /* accepted minimal press counts, inclusive */
+    int unique_optimum; /* 1: exactly one optimal plan */
+    int min_lit;        /* at least this many cells differ from goal */
+    int max_lit;        /* at most this many (0: no bound) */
+    int jobs;           /* worker threads; 0: none, the caller's thread
+                           does the work (the output is the same) */
+    uint64_t max_draws; /* candidates to try before giving up (exactly) */
+    qn_gen_mode mode;   /* AUTO: SAMPLE for an unrestricted target;
+                           EXHAUSTIVE when a distribution is given; else
+                           SAMPLE, or when a pilot sample finds the
+                           target rarer than 1 in 10^4, CLIMB for one
+                           press count and SPREAD for a range */
     const struct qn_distrib *distrib; /* optional, borrowed */
     const struct qn_tiers *tiers;     /* optional, borrowed: grades */
-    uint64_t start_index; /* first candidate looked at (resuming a run) */
+    uint64_t start_index;    /* first candidate looked at (resuming a run) */
     uint64_t shard, nshards; /* emit only candidates with index % nshards
                                 == shard (nshards 0 or 1: all); see below */
     uint64_t plan_budget;    /* states the plan's pilots may grade before it
                                 gives up (QN_ELIMIT); 0: no limit */
 } qn_gen_opts;
-
 
 /* Defaults: count 1, presses 1.., 1 job, AUTO, the all-zero seed and
  * max_draws 0: set max_draws and the seed (qn_seed_parse,
@@ -70,21 +68,20 @@ typedef struct qn_gen_pilot {
     uint64_t arrived; /* of those, the ones that reached it */
 } qn_gen_pilot;
 
-
 /*
  * What a run would do with its target, known before drawing anything.
  * Distinct puzzles count as the run dedups them: up to the board's
  * symmetries, the goal excluded.
  */
 typedef struct qn_gen_target_info {
-    qn_gen_mode mode;   /* the mode that runs (AUTO resolved) */
-    uint64_t lo, hi;    /* the press range the run aims at: an open end
-                           resolved (the rule's largest count, exact or
-                           estimated; see hi_estimated) */
-    int hi_estimated;   /* SPREAD on a rule without the exact distribution
-                           and an open range: hi is the last count the
-                           pilot kept (see "Spread"; deterministic from
-                           the seed) */
+    qn_gen_mode mode;     /* the mode that runs (AUTO resolved) */
+    uint64_t lo, hi;      /* the press range the run aims at: an open end
+                             resolved (the rule's largest count, exact or
+                             estimated; see hi_estimated) */
+    int hi_estimated;     /* SPREAD on a rule without the exact distribution
+                             and an open range: hi is the last count the
+                             pilot kept (see "Spread"; deterministic from
+                             the seed) */
     uint64_t max_presses; /* no solvable state needs more presses than
                              this: the largest count of the exact
                              distribution (max_exact) or the coset bound
@@ -115,15 +112,14 @@ typedef struct qn_gen_target_info {
                              states have no double for at_least: then
                              at_least is HUGE_VAL) */
     uint64_t plan_grades; /* states the plan's pilots graded */
-    int exact;          /* 1: states and distinct are exact (census) */
-    uint64_t states;    /* exact: solvable states in the target */
-    double distinct;    /* distinct puzzles: exact, or estimated from the
-                           pilot as fraction * solvable states / symmetries
-                           (-1: not estimated, no pilot ran) */
+    int exact;            /* 1: states and distinct are exact (census) */
+    uint64_t states;      /* exact: solvable states in the target */
+    double distinct;      /* distinct puzzles: exact, or estimated from the
+                             pilot as fraction * solvable states / symmetries
+                             (-1: not estimated, no pilot ran) */
     double distinct_lo, distinct_hi; /* estimated: a 95 % interval (Wilson,
                                         from the pilot's hits) */
 } qn_gen_target_info;
-
 
 /*
  * Plan a run without running it: the mode and what the target holds, in
@@ -148,38 +144,35 @@ typedef struct qn_gen_puzzle {
     char id[17];          /* the same, 16 hex digits */
     const char *text;     /* what the formatter wrote, or NULL */
     size_t textlen;
-    int human_level;      /* the technique ladder's rung (docs/GENERATE.md
-                             "The human ladder"): 0 spot, 1 chase, 2
-                             table, 3 global; -1 not decided (more than
-                             1024 optimal plans) */
-    int64_t human_score;  /* the human score model's prediction, in
-                             thousandths (0 when human_level is -1) */
+    int human_level;         /* the technique ladder's rung (docs/GENERATE.md
+                                "The human ladder"): 0 spot, 1 chase, 2
+                                table, 3 global; -1 not decided (more than
+                                1024 optimal plans) */
+    int64_t human_score;     /* the human score model's prediction, in
+                                thousandths (0 when human_level is -1) */
     int human_model_version; /* the model that scored it */
 } qn_gen_puzzle;
 
-
 typedef struct qn_gen_stats {
-    uint64_t draws;       /* candidates looked at */
-    uint64_t on_target;   /* of those, meeting the target */
-    uint64_t duplicates;  /* on target but seen before */
-    uint64_t emitted;     /* by the whole run (all shards) */
-    uint64_t other_shards;/* of those, emitted by other shards */
-    uint64_t ahead;       /* SPREAD: new and on target, but at a count
-                             that was ahead of the others (not emitted) */
-    uint64_t retired;     /* SPREAD: counts taken to have run out (see
-                             QN_GEN_DRY) */
-    qn_gen_mode mode;     /* the mode that ran */
-    double rarity;        /* fraction of solvable states on target:
-                             exact (EXHAUSTIVE), estimated (others), or
-                             -1 when unknown */
+    uint64_t draws;        /* candidates looked at */
+    uint64_t on_target;    /* of those, meeting the target */
+    uint64_t duplicates;   /* on target but seen before */
+    uint64_t emitted;      /* by the whole run (all shards) */
+    uint64_t other_shards; /* of those, emitted by other shards */
+    uint64_t ahead;        /* SPREAD: new and on target, but at a count
+                              that was ahead of the others (not emitted) */
+    uint64_t retired;      /* SPREAD: counts taken to have run out (see
+                              QN_GEN_DRY) */
+    qn_gen_mode mode;      /* the mode that ran */
+    double rarity;         /* fraction of solvable states on target:
+                              exact (EXHAUSTIVE), estimated (others), or
+                              -1 when unknown */
     int rarity_exact;
     qn_gen_target_info target; /* what the plan knew before drawing */
 } qn_gen_stats;
 
-
 /* Runs in worker threads: format p into out (appending). */
-typedef void qn_gen_format_fn(void *ctx, const qn_gen_puzzle *p,
-                              qn_buf *out);
+typedef void qn_gen_format_fn(void *ctx, const qn_gen_puzzle *p, qn_buf *out);
 /*
  * Runs on the calling thread, in index order. Returns QN_GEN_EMITTED, or
  * QN_GEN_ALREADY when the puzzle turned out to be known already (e.g. a
@@ -198,7 +191,6 @@ typedef struct qn_gen_hooks {
     volatile sig_atomic_t *stop; /* set (e.g. by SIGINT) to stop early */
 } qn_gen_hooks;
 
-
 /*
  * Generate: QN_OK when o->count puzzles were emitted; QN_EINVAL for an
  * empty or too small target or a rule whose grades cannot be exact;
@@ -212,7 +204,6 @@ QN_API int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o,
 /* Regenerate candidate `index` alone into state (n bytes), its minimal
  * presses in *presses: 1 if it is on target, else 0. */
 QN_API int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
-                            uint64_t index, uint8_t *state,
-                            uint64_t *presses);
+                            uint64_t index, uint8_t *state, uint64_t *presses);
 
 #endif

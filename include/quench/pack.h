@@ -16,22 +16,21 @@
 #include "quench/solve.h"
 
 /* The export formats: one list feeding the enum and the CLI spellings. */
-#define QN_EXPORT_FORMATS(X)                                                 \
-    X(JSON, "json")                                                          \
-    X(JSONL, "jsonl")                                                        \
-    X(CSV, "csv")                                                            \
-    X(FLIP, "flip")                                                          \
-    X(SVG, "svg")                                                            \
-    X(HTML, "html")                                                          \
+#define QN_EXPORT_FORMATS(X)                                                   \
+    X(JSON, "json")                                                            \
+    X(JSONL, "jsonl")                                                          \
+    X(CSV, "csv")                                                              \
+    X(FLIP, "flip")                                                            \
+    X(SVG, "svg")                                                              \
+    X(HTML, "html")                                                            \
     X(PNG, "png")
 
 typedef enum qn_export_format {
 #define QN_X_(e, s) QN_EXPORT_##e,
     QN_EXPORT_FORMATS(QN_X_)
 #undef QN_X_
-    QN_EXPORT_NFORMATS
+        QN_EXPORT_NFORMATS
 } qn_export_format;
-
 
 /* The CLI spelling of f ("json", ...; static). */
 QN_API const char *qn_export_format_name(qn_export_format f);
@@ -63,8 +62,7 @@ QN_API int qn_pack_doc_load(qn_pack_doc *doc, qn_store *s, const char *name,
  * or QN_ELIMIT. On failure doc is left empty.
  */
 QN_API int qn_pack_doc_parse_json(qn_pack_doc *doc, const char *text,
-                                  size_t len, const char *source,
-                                  qn_err *err);
+                                  size_t len, const char *source, qn_err *err);
 /* Re-verify every puzzle (its solution replays, its counts are quench's):
  * QN_EINVAL naming the first bad one. */
 QN_API int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
@@ -113,9 +111,8 @@ typedef void qn_pack_diff_fn(void *ctx, const qn_pack_diff *d);
  * the name is taken or the document repeats a puzzle; nothing written on
  * failure. fn (may be NULL) hears of each value the database kept.
  */
-QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc,
-                          const char *name, qn_pack_diff_fn *fn, void *ctx,
-                          qn_err *err);
+QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
+                          qn_pack_diff_fn *fn, void *ctx, qn_err *err);
 
 /*
  * Put one state of g's rule into the store (its rule stored on first
@@ -126,8 +123,8 @@ QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc,
  * QN_EINVAL: the state is the goal; QN_EUNSOLVABLE; QN_ELIMIT: its least
  * presses are not proven under the walk limit; QN_EDB, QN_EBUSY.
  */
-QN_API int qn_pack_put(qn_store *s, const qn_solver *solver, const uint8_t *state,
-                       const char *pack, uint64_t *uid_out, int *is_new_out,
-                       qn_err *err);
+QN_API int qn_pack_put(qn_store *s, const qn_solver *solver,
+                       const uint8_t *state, const char *pack,
+                       uint64_t *uid_out, int *is_new_out, qn_err *err);
 
 #endif

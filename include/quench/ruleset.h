@@ -74,8 +74,9 @@ QN_API void qn_rules_cell_rc(const qn_rules *r, int i, int *row, int *col);
  * States: n values < k in cell order. qn_rules_parse_state reads the
  * state text format (rows of digits separated by '/' or newlines, '.'
  * for a hole: docs/RULES.md) from len bytes of text into cells_out (n
- * bytes). QN_OK, or QN_ESYNTAX with err->line:col within text. qn_rules_format_state appends
- * the state text to out, rows joined by sep ('/' or '\n').
+ * bytes). QN_OK, or QN_ESYNTAX with err->line:col within text.
+ * qn_rules_format_state appends the state text to out, rows joined by sep ('/'
+ * or '\n').
  */
 QN_API int qn_rules_parse_state(const qn_rules *r, uint8_t *cells_out,
                                 const char *text, size_t len, qn_err *err);

@@ -46,18 +46,17 @@ QN_API int qn_solver_check_exact(const qn_solver *solver, qn_err *err);
  * qn_answer_release.
  */
 typedef struct qn_answer {
-    int at_goal;        /* the state already is the goal */
+    int at_goal; /* the state already is the goal */
     int solvable;
-    qn_minpress mp;     /* solvable: presses, optimal count, solutions */
-    int exact;          /* 1: mp.presses is proven minimal */
-    uint8_t *plan;      /* solvable: lexicographically smallest optimal
-                           per-cell press counts (ncells) */
-    int repair_known;   /* unsolvable: 1 if the repair below is valid */
-    int nrepair;        /* cells to change */
-    int *repair_cell;   /* nrepair cells, increasing */
+    qn_minpress mp;        /* solvable: presses, optimal count, solutions */
+    int exact;             /* 1: mp.presses is proven minimal */
+    uint8_t *plan;         /* solvable: lexicographically smallest optimal
+                              per-cell press counts (ncells) */
+    int repair_known;      /* unsolvable: 1 if the repair below is valid */
+    int nrepair;           /* cells to change */
+    int *repair_cell;      /* nrepair cells, increasing */
     uint8_t *repair_value; /* their new values (as the player sees them) */
 } qn_answer;
-
 
 /* QN_OK, or QN_ENOMEM with *a released (qn_answer_release is a no-op). */
 QN_API int qn_answer_init(qn_answer *a, const qn_solver *solver, qn_err *err);

@@ -25,34 +25,32 @@ typedef enum qn_submit_format {
     QN_SUBMIT_JSON,
 } qn_submit_format;
 
-
 /*
  * One record, borrowed from the reader: every pointer in it stays valid
  * only until the next qn_submit_next() or qn_submit_close().
  */
 typedef struct qn_submission {
-    uint64_t seq;       /* 1-based record number */
-    const char *id;     /* the record's id, or its line number as text */
-    int has_id;         /* 1: id came from the record itself */
-    int line, col;      /* where the record starts, 1-based */
-    int ok;             /* 1: well-formed; 0: malformed, see err */
-    qn_err err;         /* when !ok: code (QN_ESYNTAX, or QN_ELIMIT for
-                           an over-long line/element/id or deep JSON),
-                           absolute line:col, reason; the source is the
-                           reader's. Code QN_OK when ok */
+    uint64_t seq;         /* 1-based record number */
+    const char *id;       /* the record's id, or its line number as text */
+    int has_id;           /* 1: id came from the record itself */
+    int line, col;        /* where the record starts, 1-based */
+    int ok;               /* 1: well-formed; 0: malformed, see err */
+    qn_err err;           /* when !ok: code (QN_ESYNTAX, or QN_ELIMIT for
+                             an over-long line/element/id or deep JSON),
+                             absolute line:col, reason; the source is the
+                             reader's. Code QN_OK when ok */
     const uint8_t *cells; /* when ok: l->ncells values < k */
     int has_solution;
     const uint8_t *solution; /* when has_solution: l->ncells values < k */
     int has_min;
     uint64_t min_presses; /* when has_min */
-    const char *meta;   /* when ok: the fields quench does not read, one
-                           compact JSON object text (NUL-terminated); NULL
-                           when the record has none */
+    const char *meta;     /* when ok: the fields quench does not read, one
+                             compact JSON object text (NUL-terminated); NULL
+                             when the record has none */
     size_t meta_len;
-    const char *note;   /* a field that looks like a misspelt one quench
-                           reads, in words; NULL when none (any record) */
+    const char *note; /* a field that looks like a misspelt one quench
+                         reads, in words; NULL when none (any record) */
 } qn_submission;
-
 
 typedef struct qn_submit_reader qn_submit_reader; /* opaque */
 
@@ -88,20 +86,19 @@ QN_API qn_submit_format qn_submit_detected(const qn_submit_reader *r);
 QN_API const char *qn_submit_format_name(qn_submit_format fmt);
 
 /* The verdicts: enum, stable names (CLI and JSON), in one list. */
-#define QN_VERDICTS(X)                                                     \
-    X(OK, "ok")                                                            \
-    X(UNSOLVABLE, "unsolvable")                                            \
-    X(MALFORMED, "malformed")                                              \
-    X(TRIVIAL, "trivial")                                                  \
-    X(DUPLICATE, "duplicate")                                              \
+#define QN_VERDICTS(X)                                                         \
+    X(OK, "ok")                                                                \
+    X(UNSOLVABLE, "unsolvable")                                                \
+    X(MALFORMED, "malformed")                                                  \
+    X(TRIVIAL, "trivial")                                                      \
+    X(DUPLICATE, "duplicate")                                                  \
     X(CLAIM_MISMATCH, "claim-mismatch")
 typedef enum qn_verdict {
 #define QN_X_ENUM(e, s) QN_VERDICT_##e,
     QN_VERDICTS(QN_X_ENUM)
 #undef QN_X_ENUM
-    QN_NVERDICTS
+        QN_NVERDICTS
 } qn_verdict;
-
 
 /* A verdict's name ("ok", "unsolvable", ...; static). */
 QN_API const char *qn_verdict_name(qn_verdict v);
@@ -123,7 +120,6 @@ typedef enum qn_verdict_style {
                          elements of an array */
 } qn_verdict_style;
 
-
 /* One settled record, borrowed until the next qn_verdict_stream_next. */
 typedef struct qn_verdict_item {
     const qn_submission *sub; /* the record as the reader gave it */
@@ -143,7 +139,6 @@ typedef struct qn_verdict_item {
     int human_model_version;
 } qn_verdict_item;
 
-
 typedef struct qn_verdict_stream qn_verdict_stream; /* opaque */
 /*
  * Judge the records of rd with j (both borrowed: they must outlive the
@@ -159,8 +154,7 @@ QN_API qn_verdict_stream *qn_verdict_stream_new(qn_judge *j,
 QN_API int qn_verdict_stream_next(qn_verdict_stream *vs,
                                   const qn_verdict_item **out, qn_err *err);
 /* The current (ok) record is a stored puzzle: it becomes a duplicate. */
-QN_API void qn_verdict_stream_stored(qn_verdict_stream *vs,
-                                     uint64_t puzzle_id);
+QN_API void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id);
 /* Append the current record's verdict line to out. */
 QN_API void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out);
 /* qn_submit_skipped as of the last record handed out. */

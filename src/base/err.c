@@ -50,18 +50,30 @@ void qn_err_clear(qn_err *err)
 const char *qn_code_name(qn_code code)
 {
     switch (code) {
-    case QN_OK: return "ok";
-    case QN_ERR: return "internal error";
-    case QN_EIO: return "i/o error";
-    case QN_ESYNTAX: return "syntax error";
-    case QN_EINVAL: return "invalid";
-    case QN_ENOTFOUND: return "not found";
-    case QN_EUNSOLVABLE: return "unsolvable";
-    case QN_EDB: return "database error";
-    case QN_ELIMIT: return "limit exceeded";
-    case QN_EBUSY: return "busy";
-    case QN_ENEWER: return "newer database";
-    case QN_ENOMEM: return "out of memory";
+    case QN_OK:
+        return "ok";
+    case QN_ERR:
+        return "internal error";
+    case QN_EIO:
+        return "i/o error";
+    case QN_ESYNTAX:
+        return "syntax error";
+    case QN_EINVAL:
+        return "invalid";
+    case QN_ENOTFOUND:
+        return "not found";
+    case QN_EUNSOLVABLE:
+        return "unsolvable";
+    case QN_EDB:
+        return "database error";
+    case QN_ELIMIT:
+        return "limit exceeded";
+    case QN_EBUSY:
+        return "busy";
+    case QN_ENEWER:
+        return "newer database";
+    case QN_ENOMEM:
+        return "out of memory";
     }
     return "unknown error";
 }

@@ -83,8 +83,7 @@ void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len)
     qn_hash_hex(hex_out, d);
 }
 
-void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data,
-                    size_t len)
+void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data, size_t len)
 {
     pthread_once(&sodium_once, start_sodium);
     crypto_hash_sha256(out, data, len);

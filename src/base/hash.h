@@ -37,8 +37,7 @@ void qn_hash_buf_hex(char hex_out[QN_HASH_HEX], const void *data, size_t len);
  * standard names, such as a Content-Security-Policy script hash.
  */
 #define QN_SHA256_BYTES 32
-void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data,
-                    size_t len);
+void qn_hash_sha256(uint8_t out[QN_SHA256_BYTES], const void *data, size_t len);
 
 /*
  * A keyed 64-bit hash (SipHash-2-4, libsodium's crypto_shorthash): fast,

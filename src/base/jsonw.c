@@ -39,8 +39,14 @@ static void open(qn_jsonw *w, char c, int obj)
     w->count[w->depth++] = 0;
 }
 
-void qn_jsonw_obj(qn_jsonw *w) { open(w, '{', 1); }
-void qn_jsonw_arr(qn_jsonw *w) { open(w, '[', 0); }
+void qn_jsonw_obj(qn_jsonw *w)
+{
+    open(w, '{', 1);
+}
+void qn_jsonw_arr(qn_jsonw *w)
+{
+    open(w, '[', 0);
+}
 
 void qn_jsonw_end(qn_jsonw *w)
 {

@@ -18,17 +18,17 @@
 #define QN_JSONW_MAX_DEPTH 32
 
 typedef struct qn_jsonw {
-    qn_buf *out;                       /* borrowed */
+    qn_buf *out; /* borrowed */
     int depth;
-    int count[QN_JSONW_MAX_DEPTH];     /* items written at each level */
-    char is_obj[QN_JSONW_MAX_DEPTH];   /* 1: object (keys due), 0: array */
-    int key_pending;                   /* a key was written, value due */
+    int count[QN_JSONW_MAX_DEPTH];   /* items written at each level */
+    char is_obj[QN_JSONW_MAX_DEPTH]; /* 1: object (keys due), 0: array */
+    int key_pending;                 /* a key was written, value due */
 } qn_jsonw;
 
 void qn_jsonw_init(qn_jsonw *w, qn_buf *out);
-void qn_jsonw_obj(qn_jsonw *w);   /* { */
-void qn_jsonw_arr(qn_jsonw *w);   /* [ */
-void qn_jsonw_end(qn_jsonw *w);   /* } or ] */
+void qn_jsonw_obj(qn_jsonw *w); /* { */
+void qn_jsonw_arr(qn_jsonw *w); /* [ */
+void qn_jsonw_end(qn_jsonw *w); /* } or ] */
 void qn_jsonw_key(qn_jsonw *w, const char *key);
 void qn_jsonw_str(qn_jsonw *w, const char *s);
 void qn_jsonw_strn(qn_jsonw *w, const char *s, size_t len);

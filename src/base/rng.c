@@ -2,8 +2,8 @@
  * rng.c: seeded, splittable random streams (the only user of libsodium's
  * generator; see rng.h for the construction).
  */
-#include "base/text.h"
 #include "base/rng.h"
+#include "base/text.h"
 
 #include <string.h>
 
@@ -22,7 +22,6 @@ const char *qn_version_sodium(void)
 {
     return sodium_version_string();
 }
-
 
 int qn_seed_parse(qn_seed *out, const char *hex, qn_err *err)
 {
@@ -97,7 +96,8 @@ typedef uint32_t lanes __attribute__((vector_size(4 * LANES)));
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
-static void chacha_lanes(uint32_t st[16][LANES])
+static void
+chacha_lanes(uint32_t st[16][LANES])
 {
     lanes x[16], in[16];
 

@@ -43,8 +43,8 @@ int qn_suggest_distance(const char *a, const char *b)
     for (int i = 1; i <= na; i++)
         for (int j = 1; j <= nb; j++) {
             int cost = !same(a[i - 1], b[j - 1]);
-            d[i][j] = min3(d[i - 1][j] + 1, d[i][j - 1] + 1,
-                           d[i - 1][j - 1] + cost);
+            d[i][j] =
+                min3(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
             if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) &&
                 same(a[i - 2], b[j - 1]) && d[i - 2][j - 2] + 1 < d[i][j])
                 d[i][j] = d[i - 2][j - 2] + 1;
@@ -92,9 +92,10 @@ void qn_suggest_add(qn_suggest *s, const char *word)
 void qn_suggest_format(const qn_suggest *s, qn_buf *out)
 {
     for (int i = 0; i < s->n; i++)
-        qn_buf_addf(out, "%s'%s'", i == 0 ? "; did you mean "
-                                   : i + 1 == s->n ? " or "
-                                                   : ", ",
+        qn_buf_addf(out, "%s'%s'",
+                    i == 0          ? "; did you mean "
+                    : i + 1 == s->n ? " or "
+                                    : ", ",
                     s->cand[i]);
     if (s->n)
         qn_buf_addc(out, '?');

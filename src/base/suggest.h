@@ -14,9 +14,9 @@
 #define QN_SUGGEST_MAX 3 /* words offered at most (ties at the best) */
 
 typedef struct qn_suggest {
-    const char *typed;            /* borrowed */
-    int best;                     /* distance of cand[]; -1: none yet */
-    char *cand[QN_SUGGEST_MAX];   /* owned copies, in the order added */
+    const char *typed;          /* borrowed */
+    int best;                   /* distance of cand[]; -1: none yet */
+    char *cand[QN_SUGGEST_MAX]; /* owned copies, in the order added */
     int n;
 } qn_suggest;
 

@@ -59,8 +59,8 @@ static int is_space(uint32_t cp)
            cp == 0x3000;
 }
 
-int qn_text_check(const char *s, size_t max, unsigned flags,
-                  const char *what, qn_err *err)
+int qn_text_check(const char *s, size_t max, unsigned flags, const char *what,
+                  qn_err *err)
 {
     size_t n = strlen(s), i = 0, len = 0;
     uint32_t cp = 0;
@@ -78,18 +78,15 @@ int qn_text_check(const char *s, size_t max, unsigned flags,
     for (; i < n; i += len) {
         if ((len = qn_text_utf8(s + i, n - i, &cp)) == 0)
             return qn_err_set(err, QN_EINVAL, 0, 0,
-                              "%s is not valid UTF-8 (byte %zu)", what,
-                              i + 1);
+                              "%s is not valid UTF-8 (byte %zu)", what, i + 1);
         if (cp == '\n' && (flags & QN_TEXT_LINES))
             continue;
         if ((why = unsafe(cp)))
             return qn_err_set(err, QN_EINVAL, 0, 0,
                               "%s holds %s (U+%04X) at byte %zu", what, why,
                               (unsigned)cp, i + 1);
-        if ((flags & QN_TEXT_NAME) && is_space(cp) &&
-            (i == 0 || i + len == n))
-            return qn_err_set(err, QN_EINVAL, 0, 0,
-                              "%s %s with a space", what,
+        if ((flags & QN_TEXT_NAME) && is_space(cp) && (i == 0 || i + len == n))
+            return qn_err_set(err, QN_EINVAL, 0, 0, "%s %s with a space", what,
                               i == 0 ? "begins" : "ends");
     }
     return QN_OK;

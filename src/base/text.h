@@ -43,8 +43,8 @@ enum qn_text_flags {
  * `what` ("pack name 'x'") and gives the reason and the 1-based byte,
  * e.g. "pack title holds a control character (U+001B) at byte 4".
  */
-int qn_text_check(const char *s, size_t max, unsigned flags,
-                  const char *what, qn_err *err);
+int qn_text_check(const char *s, size_t max, unsigned flags, const char *what,
+                  qn_err *err);
 
 /*
  * Append the C string s to out for a terminal: safe code points as they

@@ -8,11 +8,11 @@
 
 #include "quench/common.h"
 
-const char *qn_version(void);          /* quench itself */
-const char *qn_version_sqlite(void);   /* store_info.c */
-const char *qn_version_yaml(void);     /* rules_yaml.c */
-const char *qn_version_sodium(void);   /* rng.c */
-const char *qn_version_jansson(void);  /* json_alloc.c */
-const char *qn_version_libpng(void);   /* export/raster.c */
+const char *qn_version(void);         /* quench itself */
+const char *qn_version_sqlite(void);  /* store_info.c */
+const char *qn_version_yaml(void);    /* rules_yaml.c */
+const char *qn_version_sodium(void);  /* rng.c */
+const char *qn_version_jansson(void); /* json_alloc.c */
+const char *qn_version_libpng(void);  /* export/raster.c */
 
 #endif

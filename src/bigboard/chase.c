@@ -19,7 +19,10 @@ static unsigned modinv(unsigned a, unsigned k)
     return 0;
 }
 
-static int is_unit(unsigned a, unsigned k) { return modinv(a % k, k) != 0; }
+static int is_unit(unsigned a, unsigned k)
+{
+    return modinv(a % k, k) != 0;
+}
 
 /*
  * Pick the pivot for orientation `tr`: the top row's least or greatest dx,
@@ -131,8 +134,7 @@ static int merge(int (*merged)[3], const int (*offsets)[3], size_t noffsets,
     for (size_t o = 0; o < noffsets; o++) {
         int a = (int)(((long long)offsets[o][2] % k + k) % k), m;
         for (m = 0; m < nm; m++)
-            if (merged[m][0] == offsets[o][0] &&
-                merged[m][1] == offsets[o][1])
+            if (merged[m][0] == offsets[o][0] && merged[m][1] == offsets[o][1])
                 break;
         if (m == nm) {
             merged[nm][0] = offsets[o][0];
@@ -152,7 +154,7 @@ static int merge(int (*merged)[3], const int (*offsets)[3], size_t noffsets,
 int qn_chase_new(qn_chase **out, int w, int h, unsigned k,
                  const int (*offsets)[3], size_t noffsets, qn_err *err)
 {
-    int (*merged)[3] = NULL;
+    int(*merged)[3] = NULL;
     int nm, rc, pref;
     qn_chase *c;
 
@@ -171,10 +173,9 @@ int qn_chase_new(qn_chase **out, int w, int h, unsigned k,
         for (int i = 0; i < 2; i++)
             if (offsets[o][i] < -QN_CHASE_MAX_RADIUS ||
                 offsets[o][i] > QN_CHASE_MAX_RADIUS)
-                return qn_err_set(err, QN_EINVAL, 0, 0,
-                                  "offset (%d, %d) beyond radius %d",
-                                  offsets[o][0], offsets[o][1],
-                                  QN_CHASE_MAX_RADIUS);
+                return qn_err_set(
+                    err, QN_EINVAL, 0, 0, "offset (%d, %d) beyond radius %d",
+                    offsets[o][0], offsets[o][1], QN_CHASE_MAX_RADIUS);
 
     merged = qn_xcalloc(noffsets + 1, sizeof(int[3]));
     nm = merge(merged, offsets, noffsets, k);
@@ -215,10 +216,22 @@ void qn_chase_free(qn_chase *c)
     free(c);
 }
 
-int qn_chase_width(const qn_chase *c) { return c->cw; }
-int qn_chase_transposed(const qn_chase *c) { return c->transposed; }
-int qn_chase_nunknowns(const qn_chase *c) { return c->nunk; }
-const qn_system *qn_chase_reduced(const qn_chase *c) { return c->red; }
+int qn_chase_width(const qn_chase *c)
+{
+    return c->cw;
+}
+int qn_chase_transposed(const qn_chase *c)
+{
+    return c->transposed;
+}
+int qn_chase_nunknowns(const qn_chase *c)
+{
+    return c->nunk;
+}
+const qn_system *qn_chase_reduced(const qn_chase *c)
+{
+    return c->red;
+}
 
 size_t qn_chase_kernel_ngens(const qn_chase *c)
 {

@@ -73,10 +73,10 @@
 
 typedef struct qn_chase qn_chase; /* immutable after qn_chase_new */
 
-#define QN_CHASE_MAX_RADIUS 4           /* |dx|, |dy| of every offset */
+#define QN_CHASE_MAX_RADIUS 4 /* |dx|, |dy| of every offset */
 /* U, the number of unknowns (= reduced system size); memory about 4 U^2. */
 #define QN_CHASE_MAX_WIDTH 8192
-#define QN_CHASE_MAX_CELLS (1 << 28)    /* w * h */
+#define QN_CHASE_MAX_CELLS (1 << 28)            /* w * h */
 #define QN_CHASE_MAX_KERNEL ((uint64_t)1 << 20) /* default exact walk limit */
 /* Work of the greedy descent on big kernels, in cell steps (about 2 s):
  * past it the descent stops, and the lower bound is 0 unless its first
@@ -148,10 +148,10 @@ int qn_chase_solve(const qn_chase *c, uint8_t *x_out, const uint8_t *s,
  * pass after pass until a pass finds none or QN_CHASE_GREEDY_BUDGET is
  * spent), and lower is the total over the cells that no kernel generator
  * touches (every solution presses them alike; 0 when the budget ran out
- * before every generator was seen), so lower <= minimum <= presses. Each greedy pass costs one
- * chase per generator: O(ngens * w * h * (|stencil| + k)). Returns
- * QN_EUNSOLVABLE (x_out, *out untouched) when s has no solution. s is w * h
- * entries < k. Reentrant.
+ * before every generator was seen), so lower <= minimum <= presses. Each greedy
+ * pass costs one chase per generator: O(ngens * w * h * (|stencil| + k)).
+ * Returns QN_EUNSOLVABLE (x_out, *out untouched) when s has no solution. s is w
+ * * h entries < k. Reentrant.
  */
 typedef struct qn_chase_min {
     uint64_t presses;
@@ -162,8 +162,8 @@ typedef struct qn_chase_min {
 } qn_chase_min;
 
 int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
-                               uint8_t *x_out, const uint8_t *s,
-                               uint64_t limit, qn_err *err);
+                               uint8_t *x_out, const uint8_t *s, uint64_t limit,
+                               qn_err *err);
 
 /*
  * The same with limit QN_CHASE_MAX_KERNEL, figures in separate outputs:

@@ -17,7 +17,7 @@
 #define QN_X86 1
 #endif
 
-#define LANES_MAX 512   /* lanes per block (unknowns chased together) */
+#define LANES_MAX 512        /* lanes per block (unknowns chased together) */
 #define RING_BYTES (1 << 20) /* a block's kept rows: stay in L2 */
 #define NTHREADS_MAX 8
 
@@ -39,8 +39,8 @@ typedef uint8_t h8 __attribute__((vector_size(16)));
  * descending: v = min(v, v - c), where unsigned wrap makes v - c large
  * when v < c (compilers emit pminu{b,w}).
  */
-#define MIN_GENERIC(V, VS, a, b) ((V)(((a) & (V)((VS)((a) < (b)))) |         \
-                                       ((b) & ~(V)((VS)((a) < (b))))))
+#define MIN_GENERIC(V, VS, a, b)                                               \
+    ((V)(((a) & (V)((VS)((a) < (b)))) | ((b) & ~(V)((VS)((a) < (b))))))
 #ifdef QN_X86
 #include <immintrin.h>
 #define MIN8_AVX2(a, b) ((v8)_mm256_min_epu8((__m256i)(a), (__m256i)(b)))
@@ -49,26 +49,26 @@ typedef uint8_t h8 __attribute__((vector_size(16)));
 #define MIN8_GENERIC(a, b) MIN_GENERIC(v8, v8s, a, b)
 #define MIN16_GENERIC(a, b) MIN_GENERIC(v16, v16s, a, b)
 
-#define REDUCE(MIN, T, acc, k, bound)                                        \
-    do {                                                                     \
-        int j_ = 0;                                                          \
-        while (((unsigned)(k) << (j_ + 1)) <= (bound))                       \
-            j_++;                                                            \
-        if ((bound) >= (k))                                                  \
-            for (; j_ >= 0; j_--)                                            \
-                (acc) = MIN((acc), (acc) - (T)((unsigned)(k) << j_));        \
+#define REDUCE(MIN, T, acc, k, bound)                                          \
+    do {                                                                       \
+        int j_ = 0;                                                            \
+        while (((unsigned)(k) << (j_ + 1)) <= (bound))                         \
+            j_++;                                                              \
+        if ((bound) >= (k))                                                    \
+            for (; j_ >= 0; j_--)                                              \
+                (acc) = MIN((acc), (acc) - (T)((unsigned)(k) << j_));          \
     } while (0)
 
 /* dst = mul * acc mod k for reduced acc (16-bit lanes). */
-#define SCALE(MIN16, acc, k, mul)                                            \
-    do {                                                                     \
-        if ((mul) == (k) - 1) {                                              \
-            v16 z_ = (v16)((v16s)((acc) == 0));                              \
-            (acc) = ((T16)(k) - (acc)) & ~z_;                                \
-        } else if ((mul) != 1) {                                             \
-            (acc) = (acc) * (T16)(mul);                                      \
-            REDUCE(MIN16, T16, acc, k, ((k) - 1) * (mul));                   \
-        }                                                                    \
+#define SCALE(MIN16, acc, k, mul)                                              \
+    do {                                                                       \
+        if ((mul) == (k)-1) {                                                  \
+            v16 z_ = (v16)((v16s)((acc) == 0));                                \
+            (acc) = ((T16)(k) - (acc)) & ~z_;                                  \
+        } else if ((mul) != 1) {                                               \
+            (acc) = (acc) * (T16)(mul);                                        \
+            REDUCE(MIN16, T16, acc, k, ((k)-1) * (mul));                       \
+        }                                                                      \
     } while (0)
 typedef uint16_t T16;
 
@@ -78,69 +78,69 @@ typedef uint16_t T16;
  * byte (`small`, checked by the caller), else 16-bit ones with a reduction
  * whenever the next term could overflow.
  */
-#define CELL_FN(NAME, ATTR, MIN8, MIN16)                                      \
-    ATTR static void NAME(uint8_t *dst, const uint8_t *const *src,           \
-                          const unsigned *amt, int nt, int stride,           \
-                          unsigned k, unsigned mul, int small)               \
-    {                                                                        \
-        unsigned bound = 0;                                                  \
-        int ones = 1;                                                        \
-        for (int t = 0; t < nt; t++) {                                       \
-            bound += amt[t] * (k - 1);                                       \
-            ones &= amt[t] == 1;                                             \
-        }                                                                    \
-        if (small)                                                           \
-            for (int l = 0; l < stride; l += 32) {                           \
-                v8 acc = {0}, v;                                             \
-                if (ones)                                                    \
-                    for (int t = 0; t < nt; t++) {                           \
-                        memcpy(&v, src[t] + l, sizeof(v));                   \
-                        acc += v;                                            \
-                    }                                                        \
-                else                                                         \
-                    for (int t = 0; t < nt; t++) {                           \
-                        memcpy(&v, src[t] + l, sizeof(v));                   \
-                        acc += v * (uint8_t)amt[t];                          \
-                    }                                                        \
-                REDUCE(MIN8, uint8_t, acc, k, bound);                        \
-                if (mul == k - 1) {                                          \
-                    v8 z = (v8)((v8s)(acc == 0));                            \
-                    acc = ((uint8_t)k - acc) & ~z;                           \
-                    memcpy(dst + l, &acc, sizeof(acc));                      \
-                    continue;                                                \
-                }                                                            \
-                for (int half = 0; half < 32; half += 16) {                  \
-                    h8 hv;                                                   \
-                    memcpy(&hv, (uint8_t *)&acc + half, sizeof(hv));         \
-                    v16 a16 = __builtin_convertvector(hv, v16);              \
-                    SCALE(MIN16, a16, k, mul);                               \
-                    hv = __builtin_convertvector(a16, h8);                   \
-                    memcpy(dst + l + half, &hv, sizeof(hv));                 \
-                }                                                            \
-            }                                                                \
-        else                                                                 \
-            for (int l = 0; l < stride; l += 16) {                           \
-                v16 acc = {0};                                               \
-                unsigned b16 = 0;                                            \
-                for (int t = 0; t < nt; t++) {                               \
-                    h8 hv;                                                   \
-                    if (b16 + amt[t] * (k - 1) > 65535) {                    \
-                        REDUCE(MIN16, T16, acc, k, b16);                     \
-                        b16 = k - 1;                                         \
-                    }                                                        \
-                    memcpy(&hv, src[t] + l, sizeof(hv));                     \
-                    acc += __builtin_convertvector(hv, v16) * (T16)amt[t];   \
-                    b16 += amt[t] * (k - 1);                                 \
-                }                                                            \
-                REDUCE(MIN16, T16, acc, k, b16);                             \
-                SCALE(MIN16, acc, k, mul);                                   \
-                h8 hv = __builtin_convertvector(acc, h8);                    \
-                memcpy(dst + l, &hv, sizeof(hv));                            \
-            }                                                                \
+#define CELL_FN(NAME, ATTR, MIN8, MIN16)                                       \
+    ATTR static void NAME(uint8_t *dst, const uint8_t *const *src,             \
+                          const unsigned *amt, int nt, int stride, unsigned k, \
+                          unsigned mul, int small)                             \
+    {                                                                          \
+        unsigned bound = 0;                                                    \
+        int ones = 1;                                                          \
+        for (int t = 0; t < nt; t++) {                                         \
+            bound += amt[t] * (k - 1);                                         \
+            ones &= amt[t] == 1;                                               \
+        }                                                                      \
+        if (small)                                                             \
+            for (int l = 0; l < stride; l += 32) {                             \
+                v8 acc = {0}, v;                                               \
+                if (ones)                                                      \
+                    for (int t = 0; t < nt; t++) {                             \
+                        memcpy(&v, src[t] + l, sizeof(v));                     \
+                        acc += v;                                              \
+                    }                                                          \
+                else                                                           \
+                    for (int t = 0; t < nt; t++) {                             \
+                        memcpy(&v, src[t] + l, sizeof(v));                     \
+                        acc += v * (uint8_t)amt[t];                            \
+                    }                                                          \
+                REDUCE(MIN8, uint8_t, acc, k, bound);                          \
+                if (mul == k - 1) {                                            \
+                    v8 z = (v8)((v8s)(acc == 0));                              \
+                    acc = ((uint8_t)k - acc) & ~z;                             \
+                    memcpy(dst + l, &acc, sizeof(acc));                        \
+                    continue;                                                  \
+                }                                                              \
+                for (int half = 0; half < 32; half += 16) {                    \
+                    h8 hv;                                                     \
+                    memcpy(&hv, (uint8_t *)&acc + half, sizeof(hv));           \
+                    v16 a16 = __builtin_convertvector(hv, v16);                \
+                    SCALE(MIN16, a16, k, mul);                                 \
+                    hv = __builtin_convertvector(a16, h8);                     \
+                    memcpy(dst + l + half, &hv, sizeof(hv));                   \
+                }                                                              \
+            }                                                                  \
+        else                                                                   \
+            for (int l = 0; l < stride; l += 16) {                             \
+                v16 acc = {0};                                                 \
+                unsigned b16 = 0;                                              \
+                for (int t = 0; t < nt; t++) {                                 \
+                    h8 hv;                                                     \
+                    if (b16 + amt[t] * (k - 1) > 65535) {                      \
+                        REDUCE(MIN16, T16, acc, k, b16);                       \
+                        b16 = k - 1;                                           \
+                    }                                                          \
+                    memcpy(&hv, src[t] + l, sizeof(hv));                       \
+                    acc += __builtin_convertvector(hv, v16) * (T16)amt[t];     \
+                    b16 += amt[t] * (k - 1);                                   \
+                }                                                              \
+                REDUCE(MIN16, T16, acc, k, b16);                               \
+                SCALE(MIN16, acc, k, mul);                                     \
+                h8 hv = __builtin_convertvector(acc, h8);                      \
+                memcpy(dst + l, &hv, sizeof(hv));                              \
+            }                                                                  \
     }
 
-typedef void cell_fn(uint8_t *, const uint8_t *const *, const unsigned *,
-                     int, int, unsigned, unsigned, int);
+typedef void cell_fn(uint8_t *, const uint8_t *const *, const unsigned *, int,
+                     int, unsigned, unsigned, int);
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
@@ -259,8 +259,8 @@ static void block_run(block *b, int u0, int n)
         row_sources(b, r);
         for (int j = jlo; j < jhi; j++) {
             int nt = gather(b, j + c->e, 1);
-            b->cell(row + (size_t)j * b->stride, b->src, b->amt, nt,
-                    b->stride, c->k, c->pmul, b->small);
+            b->cell(row + (size_t)j * b->stride, b->src, b->amt, nt, b->stride,
+                    c->k, c->pmul, b->small);
         }
         for (int q = 0; q < c->ne; q++)
             block_cons(b, cons_col(c, q), (size_t)r * c->ne + q, u0, n);
@@ -268,8 +268,8 @@ static void block_run(block *b, int u0, int n)
     for (int r = nr; r < c->ch; r++) {
         row_sources(b, r);
         for (int i = 0; i < w; i++)
-            block_cons(b, i, (size_t)nr * c->ne + (size_t)(r - nr) * w + i,
-                       u0, n);
+            block_cons(b, i, (size_t)nr * c->ne + (size_t)(r - nr) * w + i, u0,
+                       n);
     }
 }
 

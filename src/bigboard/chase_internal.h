@@ -22,27 +22,30 @@
 #include "bigboard/chase.h"
 
 struct qn_chase {
-    int w, h;          /* the caller's board */
-    int cw, ch;        /* chase orientation: width, height */
-    int transposed;    /* 1: (cx, cy) = (y, x) before the flip */
-    int flipped;       /* 1: cx = cw - 1 - cx (pivot at the largest dx) */
+    int w, h;       /* the caller's board */
+    int cw, ch;     /* chase orientation: width, height */
+    int transposed; /* 1: (cx, cy) = (y, x) before the flip */
+    int flipped;    /* 1: cx = cw - 1 - cx (pivot at the largest dx) */
     unsigned k;
-    int noff;          /* merged offsets, amounts 1..k-1 */
-    int (*off)[3];     /* chase orientation {dx, dy, amount}; pivot first */
-    int d;             /* D = -dymin >= 1 */
-    int dymax;         /* the greatest dy */
-    int e;             /* the pivot's dx: the least dx of the top row */
-    unsigned pmul;     /* -(pivot amount)^-1 mod k */
-    int nu;            /* min(D, ch) rows of unknowns at the top */
-    int ne;            /* edge unknowns (and constraints) per chased row */
-    int nunk;          /* U = nu * cw + (ch - nu) * ne */
-    qn_system *red;    /* M: U x U, M y + c = 0 */
+    int noff;       /* merged offsets, amounts 1..k-1 */
+    int (*off)[3];  /* chase orientation {dx, dy, amount}; pivot first */
+    int d;          /* D = -dymin >= 1 */
+    int dymax;      /* the greatest dy */
+    int e;          /* the pivot's dx: the least dx of the top row */
+    unsigned pmul;  /* -(pivot amount)^-1 mod k */
+    int nu;         /* min(D, ch) rows of unknowns at the top */
+    int ne;         /* edge unknowns (and constraints) per chased row */
+    int nunk;       /* U = nu * cw + (ch - nu) * ne */
+    qn_system *red; /* M: U x U, M y + c = 0 */
 };
 
 /* ---- the equations, shared by both chases ---- */
 
 /* Rows 0..nchased-1 are chased: row r determines presses of row r + D. */
-static inline int nchased(const qn_chase *c) { return c->ch - c->nu; }
+static inline int nchased(const qn_chase *c)
+{
+    return c->ch - c->nu;
+}
 
 /* Column of edge unknown q of a chased row (no equation determines it). */
 static inline int edge_col(const qn_chase *c, int q)

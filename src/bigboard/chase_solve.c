@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigboard/coset_walk.h"
 #include "base/mem.h"
+#include "bigboard/coset_walk.h"
 
 /* ---- the scalar chase ---- */
 
@@ -90,8 +90,8 @@ static void run(const qn_chase *c, uint8_t *x, const uint8_t *y,
         const uint8_t *xp = r + c->d < h ? x + (size_t)(r + c->d) * w : NULL;
         row_effect(c, t, x, s, r);
         for (int i = 0; i < w; i++)
-            res[ri++] = (uint8_t)((xp ? top_effect(c, t[i], xp, i, 0) : t[i]) %
-                                  k);
+            res[ri++] =
+                (uint8_t)((xp ? top_effect(c, t[i], xp, i, 0) : t[i]) % k);
     }
     assert(ri == (size_t)c->nunk);
 }
@@ -336,8 +336,8 @@ static void greedy(query *q, qn_chase_min *out, uint8_t *x_out)
 }
 
 int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
-                               uint8_t *x_out, const uint8_t *s,
-                               uint64_t limit, qn_err *err)
+                               uint8_t *x_out, const uint8_t *s, uint64_t limit,
+                               qn_err *err)
 {
     uint64_t size;
     query q;
@@ -375,8 +375,8 @@ int qn_chase_min_presses(const qn_chase *c, uint8_t *x_out, uint64_t *presses,
                          const uint8_t *s, qn_err *err)
 {
     qn_chase_min m;
-    int rc = qn_chase_min_presses_limit(c, &m, x_out, s, QN_CHASE_MAX_KERNEL,
-                                        err);
+    int rc =
+        qn_chase_min_presses_limit(c, &m, x_out, s, QN_CHASE_MAX_KERNEL, err);
 
     if (rc == QN_OK || rc == QN_ELIMIT) {
         *presses = m.presses;

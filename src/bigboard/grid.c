@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "bigboard/chase.h"
 #include "bigboard/coset_walk.h"
-#include "base/mem.h"
 #include "bigboard/netpbm.h"
 #include "bigboard/plus_gf2.h"
 #include "bigboard/plus_gfp.h"

@@ -20,9 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bigboard/bitboard.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "bigboard/bitboard.h"
 #include "rules/rules.h"
 
 typedef struct qn_grid_state {

@@ -87,8 +87,8 @@ static int skip_ws_comments(rd *r, qn_err *err)
     for (;;) {
         int c = peekc(r);
         if (r->off - start > QN_PNM_MAX_RUN)
-            return run_too_long(start, line, col,
-                                "whitespace and comments", err);
+            return run_too_long(start, line, col, "whitespace and comments",
+                                err);
         if (is_ws(c)) {
             nextc(r);
         } else if (c == '#') {
@@ -307,8 +307,7 @@ static int read_plain(FILE *f, const qn_pnm_info *info, uint8_t *cells,
         while (is_ws(c = peekc(&r))) {
             nextc(&r);
             if (r.off - start > QN_PNM_MAX_RUN)
-                return run_too_long(start, line0, col0, "whitespace",
-                                    err);
+                return run_too_long(start, line0, col0, "whitespace", err);
         }
         if (c == EOF) {
             if (ferror(f))
@@ -341,8 +340,7 @@ static int read_plain(FILE *f, const qn_pnm_info *info, uint8_t *cells,
             if (v <= 65535) /* saturate: anything above is out of range */
                 v = v * 10 + (unsigned long)(c - '0');
             if (r.off - start > QN_PNM_MAX_RUN)
-                return run_too_long(start, line, col, "a PGM sample",
-                                    err);
+                return run_too_long(start, line, col, "a PGM sample", err);
         }
         if (c != EOF && !is_ws(c))
             return qn_err_set(err, QN_ESYNTAX, r.line, r.col,
@@ -573,8 +571,8 @@ int qn_pnm_read_bits(FILE *f, const qn_pnm_info *info, qn_bitboard *b,
         uint64_t *out = qn_bitboard_row(b, y);
         size_t got = fread(row, 1, rowbytes, f);
         if (got != rowbytes) {
-            rc = short_raw(f, info->offset, total,
-                           (size_t)y * rowbytes + got, err);
+            rc = short_raw(f, info->offset, total, (size_t)y * rowbytes + got,
+                           err);
             break;
         }
         memset(out, 0, b->stride * 8);

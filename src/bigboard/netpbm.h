@@ -40,9 +40,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bigboard/bitboard.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "bigboard/bitboard.h"
 
 /* Largest w*h accepted on input and output: 2^31 - 1 cells. */
 #define QN_PNM_MAX_CELLS 2147483647L

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/gf2x.h"
 #include "base/mem.h"
+#include "engine/gf2x.h"
 
 struct qn_plus_gf2 {
     int w, h;      /* the caller's board */
@@ -162,8 +162,8 @@ static void setup_polys(qn_plus_gf2 *p)
 /* ---- setting up ----------------------------------------------------- */
 
 /* alpha, c and the shape check in orientation tr; 0 if not plus-shaped. */
-static int shape(qn_plus_gf2 *p, int tr, const int (*off)[3], size_t n, char *why,
-                 size_t whylen)
+static int shape(qn_plus_gf2 *p, int tr, const int (*off)[3], size_t n,
+                 char *why, size_t whylen)
 {
     int amt[3][3] = {{0}}; /* [dy + 1][dx + 1] mod 2 */
 
@@ -193,7 +193,7 @@ static int shape(qn_plus_gf2 *p, int tr, const int (*off)[3], size_t n, char *wh
 }
 
 int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
-                 size_t n, qn_err *err)
+                    size_t n, qn_err *err)
 {
     qn_plus_gf2 *p;
     char why[96] = "", why2[96] = "";
@@ -324,8 +324,8 @@ static int solve_oriented(const qn_plus_gf2 *p, qn_bitboard *x,
     return rc;
 }
 
-int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out, const qn_bitboard *s,
-                   qn_err *err)
+int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out,
+                      const qn_bitboard *s, qn_err *err)
 {
     qn_bitboard ts = {0}, tx = {0};
     const qn_bitboard *so = oriented(p, s, &ts);
@@ -556,8 +556,8 @@ static void min_greedy(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
 }
 
 int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
-                         qn_plus_gf2_min *res, const qn_bitboard *s,
-                         uint64_t budget, qn_err *err)
+                            qn_plus_gf2_min *res, const qn_bitboard *s,
+                            uint64_t budget, qn_err *err)
 {
     qn_bitboard ts = {0}, tx = {0};
     const qn_bitboard *so = oriented(p, s, &ts);

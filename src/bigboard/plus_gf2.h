@@ -32,8 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bigboard/bitboard.h"
 #include "base/err.h"
+#include "bigboard/bitboard.h"
 
 typedef struct qn_plus_gf2 qn_plus_gf2; /* immutable after qn_plus_gf2_new */
 
@@ -52,7 +52,7 @@ typedef struct qn_plus_gf2 qn_plus_gf2; /* immutable after qn_plus_gf2_new */
  * QN_PLUS_GF2_MAX_CELLS).
  */
 int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
-                 size_t n, qn_err *err);
+                    size_t n, qn_err *err);
 void qn_plus_gf2_free(qn_plus_gf2 *p); /* NULL-safe */
 
 int qn_plus_gf2_width(const qn_plus_gf2 *p);      /* W, the chase width */
@@ -65,8 +65,8 @@ unsigned qn_plus_gf2_kernel_dim(const qn_plus_gf2 *p);
  * aliased): the one whose first-row polynomial is reduced mod Q_W / g.
  * Returns QN_OK or QN_EUNSOLVABLE (x_out then unspecified). Thread-safe.
  */
-int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out, const qn_bitboard *s,
-                   qn_err *err);
+int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out,
+                      const qn_bitboard *s, qn_err *err);
 
 /* Kernel generator i < d as a quiet press pattern (w x h). */
 void qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out);
@@ -93,7 +93,7 @@ typedef struct qn_plus_gf2_min {
  * QN_OK or QN_EUNSOLVABLE.
  */
 int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
-                         qn_plus_gf2_min *res, const qn_bitboard *s,
-                         uint64_t budget, qn_err *err);
+                            qn_plus_gf2_min *res, const qn_bitboard *s,
+                            uint64_t budget, qn_err *err);
 
 #endif

@@ -199,8 +199,8 @@ static void to_poly(const qn_plus_gfp *c, uint8_t *f, const uint8_t *v,
  * supported on 0..df - k after the step for f_k, so the work is df^2 / 2.
  * buf: 2 (w + 2) bytes, rows padded with zeros at both ends.
  */
-static void from_poly(const qn_plus_gfp *c, uint8_t *y, const uint8_t *f, int df,
-                      uint8_t *buf)
+static void from_poly(const qn_plus_gfp *c, uint8_t *y, const uint8_t *f,
+                      int df, uint8_t *buf)
 {
     int w = c->cw;
     uint32_t p = c->p, m = c->m, al = c->alpha, be = c->beta;
@@ -500,7 +500,7 @@ static int merge(qn_plus_gfp *c, const int (*offsets)[3], size_t noffsets,
 }
 
 int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
-                 const int (*offsets)[3], size_t noffsets, qn_err *err)
+                    const int (*offsets)[3], size_t noffsets, qn_err *err)
 {
     qn_plus_gfp *c;
     int rc, pref;
@@ -605,7 +605,7 @@ static int replays(const qn_plus_gfp *c, const uint8_t *x, const uint8_t *s)
 }
 
 int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
-                   qn_err *err)
+                      qn_err *err)
 {
     size_t cells = (size_t)c->w * c->h, w = (size_t)c->cw;
     uint8_t *buf = QN_NEWN(3 * (w + 2) + 4 * w + 2, uint8_t);

@@ -54,7 +54,7 @@ typedef struct qn_plus_gfp qn_plus_gfp; /* immutable after qn_plus_gfp_new */
  * chase width over QN_PLUS_GFP_MAX_WIDTH).
  */
 int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
-                 const int (*offsets)[3], size_t noffsets, qn_err *err);
+                    const int (*offsets)[3], size_t noffsets, qn_err *err);
 void qn_plus_gfp_free(qn_plus_gfp *c); /* NULL-safe */
 
 int qn_plus_gfp_width(const qn_plus_gfp *c);      /* the chase width (a side) */
@@ -69,7 +69,7 @@ int qn_plus_gfp_transposed(const qn_plus_gfp *c); /* 1 if chased along x */
  * thread-safe: every call has its own scratch.
  */
 int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
-                   qn_err *err);
+                      qn_err *err);
 
 /* deg g: the kernel (quiet press patterns) has p^dim elements. */
 size_t qn_plus_gfp_kernel_dim(const qn_plus_gfp *c);

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign_internal.h"
-#include "rules/canon.h"
 #include "base/mem.h"
 #include "base/rng.h"
+#include "campaign_internal.h"
+#include "rules/canon.h"
 #include "rules/state.h"
 #include "store/store.h"
 
@@ -33,8 +33,7 @@ static int far_enough(const qn_campaign *c, size_t section,
     for (size_t i = 0; i < c->naccepted; i++) {
         if (c->rules[c->accepted[i].section] != cr)
             continue; /* other rules: never close */
-        if (qn_canon_distance(cr->rules, state, c->accepted[i].state, d) <
-            d)
+        if (qn_canon_distance(cr->rules, state, c->accepted[i].state, d) < d)
             return 0;
     }
     return 1;
@@ -53,8 +52,8 @@ static int take(void *ctx, const qn_gen_puzzle *p)
         return QN_GEN_ALREADY;
     }
     if (c->naccepted == c->cap)
-        c->accepted = QN_RENEW(c->accepted, c->cap = c->cap * 2 + 16,
-                               campaign_puzzle);
+        c->accepted =
+            QN_RENEW(c->accepted, c->cap = c->cap * 2 + 16, campaign_puzzle);
     cp = &c->accepted[c->naccepted];
     cp->part = dw->part;
     cp->section = section;
@@ -85,8 +84,8 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
 
         qn_campaign__rule_tiers(c->rules[p->pub.section]); /* the grades */
         rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
-                         : qn_gen_run(c->rules[p->pub.section]->solver, &p->o, &h,
-                                      &gs, err);
+                     : qn_gen_run(c->rules[p->pub.section]->solver, &p->o, &h,
+                                  &gs, err);
         qn_gen_prepared_free(p->prep);
         p->prep = NULL;
         st->draws += gs.draws;
@@ -121,8 +120,8 @@ static int cmp_puzzles(const void *a, const void *b)
 
 /* The puzzle as the store keeps it; its row in *id. */
 static int put_puzzle(const qn_campaign *c, qn_store *s,
-                      const campaign_puzzle *cp, int64_t rule_id,
-                      int64_t *id, qn_err *err)
+                      const campaign_puzzle *cp, int64_t rule_id, int64_t *id,
+                      qn_err *err)
 {
     const campaign_rule *cr = c->rules[cp->section];
     const qn_layout *l = qn_rules_layout(cr->rules);
@@ -171,17 +170,20 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
 }
 
 /* Rules and puzzles into the open batch; the rows, in pack order. */
-static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids,
-                   qn_err *err)
+static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids, qn_err *err)
 {
     qn_buf layout = QN_BUF_INIT;
     int rc = QN_OK;
 
     for (size_t i = 0; rc == QN_OK && i < c->npool; i++) {
         campaign_rule *cr = &c->pool[i];
-        qn_store_rule sr = {cr->hash, qn_rules_name(cr->rules), cr->yaml,
+        qn_store_rule sr = {cr->hash,
+                            qn_rules_name(cr->rules),
+                            cr->yaml,
                             qn_rules_ncells(cr->rules),
-                            qn_rules_colours(cr->rules), NULL, NULL};
+                            qn_rules_colours(cr->rules),
+                            NULL,
+                            NULL};
         qn_buf_reset(&layout);
         qn_state_format_zero(&layout, qn_rules_layout(cr->rules));
         sr.layout = layout.buf;
@@ -218,7 +220,8 @@ static int put_pack(const qn_campaign *c, qn_store *s, const int64_t *ids,
     for (size_t i = 0; i < c->naccepted; i++)
         sections[i] = r->sections[c->accepted[i].section].name;
     if (rc == QN_ENOTFOUND) {
-        qn_store_pack pk = {.name = r->pack, .title = r->title,
+        qn_store_pack pk = {.name = r->pack,
+                            .title = r->title,
                             .description = r->description,
                             .author = r->author};
         rc = qn_store_pack_create(s, &pk, &pack, err);

@@ -66,10 +66,10 @@ size_t qn_campaign_nparts(const qn_campaign *c);
 const qn_campaign_part *qn_campaign_part_at(const qn_campaign *c, size_t i);
 
 typedef struct qn_campaign_stats {
-    uint64_t puzzles;   /* in the pack */
-    uint64_t draws;     /* candidates the generator looked at */
-    uint64_t too_close; /* candidates refused by the variety constraint */
-    int changed;        /* the pack's membership changed (version + 1) */
+    uint64_t puzzles;     /* in the pack */
+    uint64_t draws;       /* candidates the generator looked at */
+    uint64_t too_close;   /* candidates refused by the variety constraint */
+    int changed;          /* the pack's membership changed (version + 1) */
     int unchanged_recipe; /* the stored recipe was this one: nothing done */
 } qn_campaign_stats;
 

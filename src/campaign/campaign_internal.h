@@ -5,9 +5,9 @@
 #ifndef QN_CAMPAIGN_INTERNAL_H
 #define QN_CAMPAIGN_INTERNAL_H
 
+#include "base/hash.h"
 #include "campaign/campaign.h"
 #include "generate/distrib.h"
-#include "base/hash.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "solve/solver.h"
@@ -21,8 +21,8 @@ typedef struct campaign_rule {
     char text_hash[QN_HASH_HEX]; /* BLAKE2b of the file's bytes */
     qn_rules *rules;
     qn_solver *solver;
-    qn_distrib *dist;  /* NULL when too large */
-    qn_tiers tiers;    /* once tiers_done (qn_campaign__rule_tiers) */
+    qn_distrib *dist; /* NULL when too large */
+    qn_tiers tiers;   /* once tiers_done (qn_campaign__rule_tiers) */
     int tiers_done;
     char hash[QN_HASH_HEX];
     qn_puzzle_id_key key;
@@ -32,7 +32,7 @@ typedef struct campaign_rule {
 typedef struct campaign_part {
     qn_campaign_part pub;
     qn_gen_opts o;
-    qn_mark mark; /* where the recipe asks for it */
+    qn_mark mark;          /* where the recipe asks for it */
     qn_gen_prepared *prep; /* its plan, kept to run (NULL: plan again) */
 } campaign_part;
 
@@ -42,13 +42,13 @@ void qn_campaign__rule_tiers(campaign_rule *cr);
 
 /* An accepted puzzle: state and plan (2 n bytes, one allocation). */
 typedef struct campaign_puzzle {
-    size_t part, section;   /* its part and section */
-    size_t seq;             /* its place in acceptance order */
-    uint64_t index;         /* stream index in the part's stream */
+    size_t part, section; /* its part and section */
+    size_t seq;           /* its place in acceptance order */
+    uint64_t index;       /* stream index in the part's stream */
     uint64_t presses, noptimal, uid;
-    uint8_t *state;         /* then the plan, n bytes each */
-    char *grade;            /* NULL when ungraded */
-    int human_level;        /* as qn_gen_puzzle's (-1: none) */
+    uint8_t *state;  /* then the plan, n bytes each */
+    char *grade;     /* NULL when ungraded */
+    int human_level; /* as qn_gen_puzzle's (-1: none) */
     int64_t human_score;
     int human_model;
 } campaign_puzzle;

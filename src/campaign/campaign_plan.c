@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign_internal.h"
 #include "base/file.h"
 #include "base/hash.h"
 #include "base/mem.h"
+#include "campaign_internal.h"
 
 static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
 {
@@ -194,8 +194,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
         part_opts(c, i, &p->o);
         p->o.lo = rs->presses.lo;
         p->o.hi = rs->presses.hi;
-        p->o.mode = rs->distribution == QN_RECIPE_SPREAD ? QN_GEN_SPREAD
-                                                         : QN_GEN_AUTO;
+        p->o.mode =
+            rs->distribution == QN_RECIPE_SPREAD ? QN_GEN_SPREAD : QN_GEN_AUTO;
         p->pub.want = rs->count;
         p->mark = rs->count_mark;
         p->pub.section = i;
@@ -230,8 +230,8 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
                      "in its pilots (the planning budget, --plan-budget)",
                      (unsigned long long)c->budget);
         qn_err_set(err, QN_EINVAL, 0, 0, "section '%s'%s%s: %s", rs->name,
-                   p->pub.tier ? ", tier " : "",
-                   p->pub.tier ? p->pub.tier : "", why);
+                   p->pub.tier ? ", tier " : "", p->pub.tier ? p->pub.tier : "",
+                   why);
         return at_mark(err, c->r, p->mark);
     }
     p->o.mode = p->pub.info.mode;

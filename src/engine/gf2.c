@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gf2_internal.h"
 #include "base/err.h"
 #include "base/mem.h"
+#include "gf2_internal.h"
 
 #define MAX_DIM (1 << 24)
 #define PANEL_MIN_WORDS 128 /* 8192 columns */
@@ -263,8 +263,8 @@ void qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t)
 {
     int n = a->ncols, r, d;
-    int *pivots = qn_xmalloc(((size_t)(a->nrows < n ? a->nrows : n) + 1) *
-                             sizeof(int));
+    int *pivots =
+        qn_xmalloc(((size_t)(a->nrows < n ? a->nrows : n) + 1) * sizeof(int));
     qn_gf2mat c;
 
     qn_gf2mat_init(&c, a->nrows, n);
@@ -386,8 +386,7 @@ void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
     qn_gf2__fact_init(f, a, NULL);
 }
 
-void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a,
-                       const qn_gf2_tune *t)
+void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t)
 {
     int m = a->nrows, n = a->ncols, wa = qn_gf2_words(n);
     int wm = qn_gf2_words(m), r, i;

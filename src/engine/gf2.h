@@ -92,8 +92,8 @@ typedef struct qn_gf2fact {
     qn_gf2mat lkernel; /* (nrows - rank) x nrows: left-kernel basis */
     qn_gf2mat kernel;  /* (ncols - rank) x ncols: kernel basis */
     /* Private to gf2.c (the solve tables; may change without notice): */
-    int tbits;         /* bits of s per table group: 1, 2 or 4 */
-    qn_gf2mat tab;     /* (groups << tbits) rows of [syndrome | solution] */
+    int tbits;     /* bits of s per table group: 1, 2 or 4 */
+    qn_gf2mat tab; /* (groups << tbits) rows of [syndrome | solution] */
 } qn_gf2fact;
 
 /*

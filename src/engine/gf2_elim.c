@@ -57,16 +57,15 @@ enum {
 /* d[0..n) ^= s[0][0..n) ^ ... ^ s[k-1][0..n), 1 <= k <= 8. */
 typedef void xorfn(uint64_t *d, const uint64_t *const *s, int k, size_t n);
 
-static void xor_plain(uint64_t *d, const uint64_t *const *s, int k,
-                      size_t n)
+static void xor_plain(uint64_t *d, const uint64_t *const *s, int k, size_t n)
 {
     size_t i;
     int j;
 
     if (k == 8) {
         for (i = 0; i < n; i++)
-            d[i] ^= s[0][i] ^ s[1][i] ^ s[2][i] ^ s[3][i] ^ s[4][i] ^
-                    s[5][i] ^ s[6][i] ^ s[7][i];
+            d[i] ^= s[0][i] ^ s[1][i] ^ s[2][i] ^ s[3][i] ^ s[4][i] ^ s[5][i] ^
+                    s[6][i] ^ s[7][i];
         return;
     }
     for (i = 0; i < n; i++) {
@@ -156,14 +155,14 @@ void qn_gf2__xor_rows(uint64_t *d, const uint64_t *const *s, int k, size_t n)
 
 typedef struct elim {
     uint64_t *w;
-    size_t stride;         /* words per row */
-    int nrows, nw;         /* rows; words that hold columns */
+    size_t stride; /* words per row */
+    int nrows, nw; /* rows; words that hold columns */
     xorfn *xorn;
-    uint64_t *tab;         /* GROUPS * 255 entries of stripe words */
-    const uint64_t **ent;  /* GROUPS * 256 entry pointers into tab */
-    uint64_t *idx;         /* per row: its pivot bits for the block */
-    uint64_t *tmp;         /* 64 rows of nw words, for reordering */
-    int stripe;            /* min(STRIPE, nw) */
+    uint64_t *tab;        /* GROUPS * 255 entries of stripe words */
+    const uint64_t **ent; /* GROUPS * 256 entry pointers into tab */
+    uint64_t *idx;        /* per row: its pivot bits for the block */
+    uint64_t *tmp;        /* 64 rows of nw words, for reordering */
+    int stripe;           /* min(STRIPE, nw) */
 } elim;
 
 static void elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
@@ -178,9 +177,10 @@ static void elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
                         sizeof(uint64_t));
     e->ent = qn_xmalloc((size_t)GROUPS * 256 * sizeof(*e->ent));
     e->idx = qn_xmalloc(((size_t)e->nrows + 1) * sizeof(uint64_t));
-    e->tmp = need_tmp ? qn_xmalloc((size_t)64 * (size_t)(e->nw + 1) *
-                                   sizeof(uint64_t))
-                      : NULL;
+    e->tmp =
+        need_tmp
+            ? qn_xmalloc((size_t)64 * (size_t)(e->nw + 1) * sizeof(uint64_t))
+            : NULL;
 }
 
 static void elim_release(elim *e)
@@ -361,8 +361,7 @@ static void sort_block(elim *e, int r, int wi, uint64_t mask,
     }
 }
 
-int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
-                    int simd)
+int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full, int simd)
 {
     elim e;
     int r = 0, wi;

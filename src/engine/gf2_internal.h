@@ -15,9 +15,9 @@
  * every version runs on an AVX-512 machine, and the benchmarks time them.
  */
 enum {
-    QN_GF2_SIMD_BEST,  /* AVX-512, else AVX2, else portable */
-    QN_GF2_SIMD_AVX2,  /* at most AVX2 */
-    QN_GF2_SIMD_PLAIN  /* the portable C kernels */
+    QN_GF2_SIMD_BEST, /* AVX-512, else AVX2, else portable */
+    QN_GF2_SIMD_AVX2, /* at most AVX2 */
+    QN_GF2_SIMD_PLAIN /* the portable C kernels */
 };
 
 /*
@@ -34,10 +34,8 @@ typedef struct qn_gf2_tune {
 
 /* qn_gf2mat_rank, qn_gf2mat_kernel and qn_gf2fact_init tuned by t. */
 int qn_gf2__rank(const qn_gf2mat *a, const qn_gf2_tune *t);
-void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a,
-                    const qn_gf2_tune *t);
-void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a,
-                       const qn_gf2_tune *t);
+void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t);
+void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t);
 
 /*
  * Bring m to echelon form in place by the Method of Four Russians and
@@ -61,8 +59,7 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
  * r.. end zero and row i < r has its leading one at pivots[i]; pivot
  * rows are reduced against the other pivots of their pass.
  */
-int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords,
-                          int simd);
+int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords, int simd);
 
 /*
  * Turn a row echelon form produced by qn_gf2__echelon(..., full = 0) with

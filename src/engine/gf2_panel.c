@@ -41,13 +41,13 @@
 #include "base/mem.h"
 
 enum {
-    PANEL = 4,           /* words of pivot columns per pass */
-    MAXP = 64 * PANEL,   /* pivots per pass */
-    CW = MAXP / 64,      /* words of a coefficient vector */
-    STRIPE = 8,          /* words per table entry: one 512-bit vector */
-    NGROUP = MAXP / 8,   /* byte tables per pass */
-    PREFETCH = 8,        /* rows ahead: each row's stripe is in another
-                            4 KB page, where hardware prefetch stops */
+    PANEL = 4,         /* words of pivot columns per pass */
+    MAXP = 64 * PANEL, /* pivots per pass */
+    CW = MAXP / 64,    /* words of a coefficient vector */
+    STRIPE = 8,        /* words per table entry: one 512-bit vector */
+    NGROUP = MAXP / 8, /* byte tables per pass */
+    PREFETCH = 8,      /* rows ahead: each row's stripe is in another
+                          4 KB page, where hardware prefetch stops */
 };
 
 /*
@@ -72,9 +72,9 @@ typedef struct panel {
     int slot[MAXP];           /* panel column -> basis index */
     int *live;                /* rows that change, in row order */
     int nlive;
-    uint64_t *coef;           /* per live row: the X rows to add, CW */
-    uint64_t *tab;            /* NGROUP * 256 entries of STRIPE words, */
-    void *tab_base;           /* 64-byte aligned inside tab_base */
+    uint64_t *coef; /* per live row: the X rows to add, CW */
+    uint64_t *tab;  /* NGROUP * 256 entries of STRIPE words, */
+    void *tab_base; /* 64-byte aligned inside tab_base */
 } panel;
 
 static uint64_t *row_at(const panel *pn, int r)
@@ -222,56 +222,56 @@ static void coefficients(panel *pn, int r, int p, int wi)
  * below with its vector type VT (NV of them per entry); XOR is exact, so
  * every version gives the same bits.
  */
-#define STRIPE_BODY(VT, NV)                                                  \
-    uint64_t *tab = pn->tab;                                                 \
-                                                                             \
-    for (int g = 0; g < (p + 7) / 8; g++) {                                  \
-        int nb = p - 8 * g < 8 ? p - 8 * g : 8;                              \
-        uint64_t *t = tab + (size_t)g * 256 * STRIPE;                        \
-                                                                             \
-        memset(t, 0, STRIPE * sizeof(uint64_t));                             \
-        for (unsigned v = 1; v < 1u << nb; v++) {                            \
-            uint64_t x[STRIPE] = {0};                                        \
-            VT *d = (VT *)(t + (size_t)v * STRIPE);                          \
-            const VT *a = (const VT *)(t + (size_t)(v & (v - 1)) * STRIPE);  \
-                                                                             \
-            memcpy(x, row_at(pn, r + 8 * g + __builtin_ctz(v)) + s,          \
-                   (size_t)len * sizeof(uint64_t));                          \
-            _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)             \
-                d[u] = a[u] ^ ((const VT *)x)[u];                            \
-        }                                                                    \
-    }                                                                        \
-    for (int j = 0; j < pn->nlive; j++) {                                    \
-        uint64_t *d = row_at(pn, pn->live[j]) + s, w[STRIPE] = {0};          \
-        const uint64_t *cf = pn->coef + (size_t)j * CW;                      \
-        VT acc[NV];                                                          \
-                                                                             \
-        if (j + PREFETCH < pn->nlive)                                        \
-            __builtin_prefetch(row_at(pn, pn->live[j + PREFETCH]) + s, 1);   \
-                                                                             \
-        if (len == STRIPE)                                                   \
-            memcpy(w, d, sizeof(w));                                         \
-        else                                                                 \
-            memcpy(w, d, (size_t)len * sizeof(uint64_t));                    \
-        _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)                 \
-            acc[u] = ((const VT *)w)[u];                                     \
-        for (int c = 0; c < CW; c++) {                                       \
-            const uint64_t *t = tab + (size_t)c * 8 * 256 * STRIPE;          \
-                                                                             \
-            for (uint64_t x = cf[c]; x; x >>= 8, t += 256 * STRIPE) {        \
-                const VT *e = (const VT *)(t + (x & 255) * STRIPE);          \
-                                                                             \
-                if (x & 255)                                                 \
-                    _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)     \
-                        acc[u] ^= e[u];                                      \
-            }                                                                \
-        }                                                                    \
-        _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)                 \
-            ((VT *)w)[u] = acc[u];                                           \
-        if (len == STRIPE)                                                   \
-            memcpy(d, w, sizeof(w));                                         \
-        else                                                                 \
-            memcpy(d, w, (size_t)len * sizeof(uint64_t));                    \
+#define STRIPE_BODY(VT, NV)                                                    \
+    uint64_t *tab = pn->tab;                                                   \
+                                                                               \
+    for (int g = 0; g < (p + 7) / 8; g++) {                                    \
+        int nb = p - 8 * g < 8 ? p - 8 * g : 8;                                \
+        uint64_t *t = tab + (size_t)g * 256 * STRIPE;                          \
+                                                                               \
+        memset(t, 0, STRIPE * sizeof(uint64_t));                               \
+        for (unsigned v = 1; v < 1u << nb; v++) {                              \
+            uint64_t x[STRIPE] = {0};                                          \
+            VT *d = (VT *)(t + (size_t)v * STRIPE);                            \
+            const VT *a = (const VT *)(t + (size_t)(v & (v - 1)) * STRIPE);    \
+                                                                               \
+            memcpy(x, row_at(pn, r + 8 * g + __builtin_ctz(v)) + s,            \
+                   (size_t)len * sizeof(uint64_t));                            \
+            _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++) d[u] =        \
+                a[u] ^ ((const VT *)x)[u];                                     \
+        }                                                                      \
+    }                                                                          \
+    for (int j = 0; j < pn->nlive; j++) {                                      \
+        uint64_t *d = row_at(pn, pn->live[j]) + s, w[STRIPE] = {0};            \
+        const uint64_t *cf = pn->coef + (size_t)j * CW;                        \
+        VT acc[NV];                                                            \
+                                                                               \
+        if (j + PREFETCH < pn->nlive)                                          \
+            __builtin_prefetch(row_at(pn, pn->live[j + PREFETCH]) + s, 1);     \
+                                                                               \
+        if (len == STRIPE)                                                     \
+            memcpy(w, d, sizeof(w));                                           \
+        else                                                                   \
+            memcpy(w, d, (size_t)len * sizeof(uint64_t));                      \
+        _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++) acc[u] =          \
+            ((const VT *)w)[u];                                                \
+        for (int c = 0; c < CW; c++) {                                         \
+            const uint64_t *t = tab + (size_t)c * 8 * 256 * STRIPE;            \
+                                                                               \
+            for (uint64_t x = cf[c]; x; x >>= 8, t += 256 * STRIPE) {          \
+                const VT *e = (const VT *)(t + (x & 255) * STRIPE);            \
+                                                                               \
+                if (x & 255)                                                   \
+                    _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)       \
+                        acc[u] ^= e[u];                                        \
+            }                                                                  \
+        }                                                                      \
+        _Pragma("GCC unroll 8") for (int u = 0; u < NV; u++)((VT *)w)[u] =     \
+            acc[u];                                                            \
+        if (len == STRIPE)                                                     \
+            memcpy(d, w, sizeof(w));                                           \
+        else                                                                   \
+            memcpy(d, w, (size_t)len * sizeof(uint64_t));                      \
     }
 
 typedef void stripefn(const panel *pn, int r, int p, int s, int len);
@@ -283,8 +283,8 @@ static void stripe_plain(const panel *pn, int r, int p, int s, int len)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_X86 1
-__attribute__((target("avx2"))) static void
-stripe_avx2(const panel *pn, int r, int p, int s, int len)
+__attribute__((target("avx2"))) static void stripe_avx2(const panel *pn, int r,
+                                                        int p, int s, int len)
 {
     STRIPE_BODY(v256, STRIPE / 4)
 }
@@ -325,8 +325,7 @@ static int stripe_zero(const panel *pn, int r, int p, int s, int len)
     return !any;
 }
 
-int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords,
-                          int simd)
+int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords, int simd)
 {
     panel *pn = qn_xmalloc(sizeof(*pn));
     stripefn *fn = pick_stripe(simd);
@@ -338,8 +337,8 @@ int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords,
     pn->nw = qn_gf2_words(m->ncols);
     pn->coef = qn_xmalloc(((size_t)m->nrows + 1) * CW * sizeof(uint64_t));
     pn->live = qn_xmalloc(((size_t)m->nrows + 1) * sizeof(int));
-    pn->tab_base = qn_xmalloc((size_t)NGROUP * 256 * STRIPE * sizeof(uint64_t) +
-                              64);
+    pn->tab_base =
+        qn_xmalloc((size_t)NGROUP * 256 * STRIPE * sizeof(uint64_t) + 64);
     pn->tab = (uint64_t *)(((uintptr_t)pn->tab_base + 63) & ~(uintptr_t)63);
     for (int wi = 0; wi < pivwords && r < pn->nrows; wi += PANEL) {
         int p;

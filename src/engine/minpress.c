@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "system_internal.h"
 #include "minpress_gf2.h"
+#include "system_internal.h"
 
 /* Product of the kernel orders, or 0 when it exceeds `limit`. */
 static uint64_t coset_size(const qn_system *sys, uint64_t limit)
@@ -171,7 +171,7 @@ static int minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
     int d = (int)sys->nkgen, n = sys->ncols, nw = (n + 63) / 64, nsw = 0;
     int *a = QN_NEWN((size_t)d + 1, int), *dir = QN_NEWN((size_t)d + 1, int);
     int *f = QN_NEWN((size_t)d + 2, int);
-    int *sw = QN_NEWN((size_t)nw + 1, int);  /* support words */
+    int *sw = QN_NEWN((size_t)nw + 1, int);     /* support words */
     int *gw = QN_NEWN((size_t)d * nw + 1, int); /* generator i's words */
     int *ngw = QN_NEWN((size_t)d + 1, int);
     uint64_t *v = QN_NEWN(4 * (size_t)nw + 2 * (size_t)d * nw + 1, uint64_t);
@@ -331,8 +331,8 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
  * a digit that wraps has added o_i * g_i = 0 in all, so x stays x0 plus
  * the current combination without ever subtracting.
  */
-int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s,
-                         uint64_t limit, qn_solution_fn *fn, void *ctx)
+int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s, uint64_t limit,
+                         qn_solution_fn *fn, void *ctx)
 {
     int n = sys->ncols, d = (int)sys->nkgen;
     uint8_t *x = QN_NEWN((size_t)n + 1, uint8_t);

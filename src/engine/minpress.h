@@ -59,7 +59,7 @@ uint64_t qn_minpress_bound(const qn_system *sys);
  * x is borrowed for the duration of the call.
  */
 typedef int qn_solution_fn(void *ctx, const uint8_t *x);
-int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s,
-                         uint64_t limit, qn_solution_fn *fn, void *ctx);
+int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s, uint64_t limit,
+                         qn_solution_fn *fn, void *ctx);
 
 #endif

@@ -76,50 +76,50 @@ static void walk_scalar(const uint64_t *kb, int d, int sw, uint64_t *cur,
  * The register-resident walks. NV (1..4) 256-bit vectors; the macro keeps
  * the two SIMD popcounts in one body so their control flow cannot drift.
  */
-#define WALK_SIMD(NAME, TARGET, POPVEC)                                      \
-    __attribute__((target(TARGET))) static void NAME(                        \
-        const uint64_t *kb, int d, int sw, uint64_t *cur, uint64_t *best,    \
-        uint64_t *bestw, uint64_t *nopt)                                     \
-    {                                                                        \
-        __m256i v[4], acc;                                                   \
-        uint64_t bw = 0, cnt = 1, steps = (uint64_t)1 << d;                  \
-        uint64_t lanes[4], tmp[16];                                          \
-        int nv = sw / 4;                                                     \
-        for (int i = 0; i < 4; i++)                                          \
+#define WALK_SIMD(NAME, TARGET, POPVEC)                                        \
+    __attribute__((target(TARGET))) static void NAME(                          \
+        const uint64_t *kb, int d, int sw, uint64_t *cur, uint64_t *best,      \
+        uint64_t *bestw, uint64_t *nopt)                                       \
+    {                                                                          \
+        __m256i v[4], acc;                                                     \
+        uint64_t bw = 0, cnt = 1, steps = (uint64_t)1 << d;                    \
+        uint64_t lanes[4], tmp[16];                                            \
+        int nv = sw / 4;                                                       \
+        for (int i = 0; i < 4; i++)                                            \
             v[i] = i < nv ? _mm256_loadu_si256((const __m256i *)(cur + 4 * i)) \
-                          : _mm256_setzero_si256();                          \
-        for (int w = 0; w < sw; w++)                                         \
-            bw += (uint64_t)__builtin_popcountll(cur[w]);                    \
-        memcpy(best, cur, (size_t)sw * sizeof(*cur));                        \
-        for (uint64_t t = 1; t < steps; t++) {                               \
-            const uint64_t *g = kb + (size_t)__builtin_ctzll(t) * sw;        \
-            uint64_t wt;                                                     \
-            acc = _mm256_setzero_si256();                                    \
-            for (int i = 0; i < nv; i++) {                                   \
-                v[i] = _mm256_xor_si256(                                     \
-                    v[i], _mm256_loadu_si256((const __m256i *)(g + 4 * i))); \
-                acc = _mm256_add_epi64(acc, POPVEC(v[i]));                   \
-            }                                                                \
-            _mm256_storeu_si256((__m256i *)lanes, acc);                      \
-            wt = lanes[0] + lanes[1] + lanes[2] + lanes[3];                  \
-            if (wt > bw)                                                     \
-                continue;                                                    \
-            for (int i = 0; i < nv; i++)                                     \
-                _mm256_storeu_si256((__m256i *)(tmp + 4 * i), v[i]);         \
-            consider(tmp, wt, best, &bw, &cnt, sw);                          \
-        }                                                                    \
-        for (int i = 0; i < nv; i++)                                         \
-            _mm256_storeu_si256((__m256i *)(cur + 4 * i), v[i]);             \
-        *bestw = bw;                                                         \
-        *nopt = cnt;                                                         \
+                          : _mm256_setzero_si256();                            \
+        for (int w = 0; w < sw; w++)                                           \
+            bw += (uint64_t)__builtin_popcountll(cur[w]);                      \
+        memcpy(best, cur, (size_t)sw * sizeof(*cur));                          \
+        for (uint64_t t = 1; t < steps; t++) {                                 \
+            const uint64_t *g = kb + (size_t)__builtin_ctzll(t) * sw;          \
+            uint64_t wt;                                                       \
+            acc = _mm256_setzero_si256();                                      \
+            for (int i = 0; i < nv; i++) {                                     \
+                v[i] = _mm256_xor_si256(                                       \
+                    v[i], _mm256_loadu_si256((const __m256i *)(g + 4 * i)));   \
+                acc = _mm256_add_epi64(acc, POPVEC(v[i]));                     \
+            }                                                                  \
+            _mm256_storeu_si256((__m256i *)lanes, acc);                        \
+            wt = lanes[0] + lanes[1] + lanes[2] + lanes[3];                    \
+            if (wt > bw)                                                       \
+                continue;                                                      \
+            for (int i = 0; i < nv; i++)                                       \
+                _mm256_storeu_si256((__m256i *)(tmp + 4 * i), v[i]);           \
+            consider(tmp, wt, best, &bw, &cnt, sw);                            \
+        }                                                                      \
+        for (int i = 0; i < nv; i++)                                           \
+            _mm256_storeu_si256((__m256i *)(cur + 4 * i), v[i]);               \
+        *bestw = bw;                                                           \
+        *nopt = cnt;                                                           \
     }
 
 /* Per-64-bit-lane popcount from a 16-entry nibble table (AVX2). */
 __attribute__((target("avx2"))) static inline __m256i pop_avx2(__m256i x)
 {
-    const __m256i table = _mm256_setr_epi8(
-        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2,
-        3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i table =
+        _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1,
+                         1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const __m256i low = _mm256_set1_epi8(0x0f);
     __m256i lo = _mm256_and_si256(x, low);
     __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low);
@@ -215,9 +215,9 @@ block_weights(int shape, const __m512i h[2], const uint64_t (*low)[PADW],
         c[j] = _mm512_popcnt_epi64(
             _mm512_xor_si512(h[0], _mm512_load_si512(low[j])));
         if (shape == SHAPE_TWO)
-            c[j] = _mm512_add_epi64(
-                c[j], _mm512_popcnt_epi64(_mm512_xor_si512(
-                          h[1], _mm512_load_si512(low[j] + 8))));
+            c[j] = _mm512_add_epi64(c[j],
+                                    _mm512_popcnt_epi64(_mm512_xor_si512(
+                                        h[1], _mm512_load_si512(low[j] + 8))));
     }
     return sum8(c);
 }
@@ -247,10 +247,9 @@ block_consider(int sw, __mmask8 hit, __m512i wv, const uint64_t *h,
  * shape, so the shape tests fold away). Requires d > LOWB.
  */
 __attribute__((target(BLK_TARGET), always_inline)) static inline void
-walk_blocks(int shape, const uint64_t (*gen)[PADW],
-            const uint64_t (*low)[PADW], const uint64_t (*pair)[8], int d,
-            int sw, uint64_t *hw, uint64_t *best, uint64_t *bestw,
-            uint64_t *nopt)
+walk_blocks(int shape, const uint64_t (*gen)[PADW], const uint64_t (*low)[PADW],
+            const uint64_t (*pair)[8], int d, int sw, uint64_t *hw,
+            uint64_t *best, uint64_t *bestw, uint64_t *nopt)
 {
     uint64_t bw = 64 * PADW + 1, cnt = 0; /* above every weight */
     uint64_t blocks = (uint64_t)1 << (d - LOWB);

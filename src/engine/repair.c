@@ -19,12 +19,12 @@ typedef struct move {
 struct qn_repair {
     const qn_system *sys;
     int ncond;
-    uint64_t nclass;   /* |G| */
-    uint64_t *radix;   /* place value of each condition's digit */
-    move *moves;       /* distinct class moves, in (cell, amount) order */
+    uint64_t nclass; /* |G| */
+    uint64_t *radix; /* place value of each condition's digit */
+    move *moves;     /* distinct class moves, in (cell, amount) order */
     size_t nmoves;
-    uint32_t *via;     /* per class: index of the last move on its path */
-    uint8_t *dist;     /* per class: moves from 0 (255 = unreached) */
+    uint32_t *via; /* per class: index of the last move on its path */
+    uint8_t *dist; /* per class: moves from 0 (255 = unreached) */
     /* The repair of each class, walked once (NULL past REPAIR_CACHE
      * classes): class q's cells are cell[start[q] .. start[q + 1] - 1],
      * increasing, each to be raised by amount[]. */
@@ -191,8 +191,7 @@ static int cmp_int(const void *a, const void *b)
 /* Walk the path back from class t to 0 (the moves sum to t): its cells,
  * increasing, and the amount each is raised by (cells are distinct on a
  * shortest path); returns their number. */
-static int walk(const qn_repair *rep, uint64_t t, int *cells,
-                uint8_t *amount)
+static int walk(const qn_repair *rep, uint64_t t, int *cells, uint8_t *amount)
 {
     int n = 0;
 
@@ -228,8 +227,8 @@ static void make_masks(qn_repair *rep)
         const uint8_t *c = qn_system_condition(rep->sys, (size_t)j);
         for (int i = 0; i < n; i++)
             if (c[i] & 1)
-                rep->mask[(size_t)j * rep->nwords + i / 64] |=
-                    UINT64_C(1) << (i % 64);
+                rep->mask[(size_t)j * rep->nwords + i / 64] |= UINT64_C(1)
+                                                               << (i % 64);
     }
 }
 
@@ -322,7 +321,8 @@ int qn_repair_find(const qn_repair *rep, const uint8_t *s, int *cells,
         n = (int)(rep->start[q + 1] - a);
         for (int i = 0; i < n; i++) {
             cells[i] = rep->cell[a + (uint32_t)i];
-            values[i] = (uint8_t)((s[cells[i]] + rep->amount[a + (uint32_t)i]) % k);
+            values[i] =
+                (uint8_t)((s[cells[i]] + rep->amount[a + (uint32_t)i]) % k);
         }
         return n;
     }

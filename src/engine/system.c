@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "minpress_gf2.h"
 #include "base/mem.h"
+#include "minpress_gf2.h"
 #include "system_internal.h"
 
 /*
@@ -50,8 +50,7 @@ static void unpack_rows(uint8_t **out, size_t *nout, unsigned **orders,
     *out = QN_NEWN((size_t)m->nrows * (size_t)m->ncols + 1, uint8_t);
     *orders = QN_NEWN((size_t)m->nrows + 1, unsigned);
     for (int r = 0; r < m->nrows; r++) {
-        unpack_bits(*out + (size_t)r * m->ncols, qn_gf2mat_row(m, r),
-                    m->ncols);
+        unpack_bits(*out + (size_t)r * m->ncols, qn_gf2mat_row(m, r), m->ncols);
         (*orders)[r] = 2;
     }
 }
@@ -232,11 +231,26 @@ void qn_system_free(qn_system *sys)
     free(sys);
 }
 
-int qn_system_nrows(const qn_system *sys) { return sys->nrows; }
-int qn_system_ncols(const qn_system *sys) { return sys->ncols; }
-unsigned qn_system_modulus(const qn_system *sys) { return sys->k; }
-const uint8_t *qn_system_matrix(const qn_system *sys) { return sys->a; }
-int qn_system_is_symmetric(const qn_system *sys) { return sys->symmetric; }
+int qn_system_nrows(const qn_system *sys)
+{
+    return sys->nrows;
+}
+int qn_system_ncols(const qn_system *sys)
+{
+    return sys->ncols;
+}
+unsigned qn_system_modulus(const qn_system *sys)
+{
+    return sys->k;
+}
+const uint8_t *qn_system_matrix(const qn_system *sys)
+{
+    return sys->a;
+}
+int qn_system_is_symmetric(const qn_system *sys)
+{
+    return sys->symmetric;
+}
 
 /*
  * Small systems solve on the stack; only boards of more than 4096 cells
@@ -249,9 +263,8 @@ int qn_system_is_solvable(const qn_system *sys, const uint8_t *s)
     if (sys->k == 2) {
         uint64_t st[STACK_WORDS];
         int words = qn_gf2_words(sys->nrows), ok;
-        uint64_t *sb = words <= STACK_WORDS
-                           ? st
-                           : QN_NEWN((size_t)words, uint64_t);
+        uint64_t *sb =
+            words <= STACK_WORDS ? st : QN_NEWN((size_t)words, uint64_t);
 
         pack_bits(sb, s, sys->nrows);
         ok = qn_gf2fact_is_solvable(&sys->gf2, sb);
@@ -318,7 +331,10 @@ void qn_system_apply(const qn_system *sys, uint8_t *y, const uint8_t *x,
     }
 }
 
-size_t qn_system_kernel_ngens(const qn_system *sys) { return sys->nkgen; }
+size_t qn_system_kernel_ngens(const qn_system *sys)
+{
+    return sys->nkgen;
+}
 
 const uint8_t *qn_system_kernel_gen(const qn_system *sys, size_t i)
 {
@@ -330,7 +346,10 @@ unsigned qn_system_kernel_order(const qn_system *sys, size_t i)
     return sys->korder[i];
 }
 
-size_t qn_system_cokernel_ngens(const qn_system *sys) { return sys->ncgen; }
+size_t qn_system_cokernel_ngens(const qn_system *sys)
+{
+    return sys->ncgen;
+}
 
 unsigned qn_system_cokernel_order(const qn_system *sys, size_t j)
 {

@@ -15,25 +15,25 @@
 /* A kernel generator as the list of cells it changes (for k > 2 walks). */
 typedef struct qn_sparse_gen {
     int nnz;
-    int *cell;       /* nnz cells, increasing */
-    uint8_t *up;     /* amount added when the digit goes up (g[cell]) */
-    uint8_t *down;   /* amount added when it goes down (k - g[cell]) */
+    int *cell;     /* nnz cells, increasing */
+    uint8_t *up;   /* amount added when the digit goes up (g[cell]) */
+    uint8_t *down; /* amount added when it goes down (k - g[cell]) */
 } qn_sparse_gen;
 
 struct qn_system {
     int nrows, ncols;
     unsigned k;
-    uint8_t *a;            /* nrows * ncols, the matrix as given */
+    uint8_t *a; /* nrows * ncols, the matrix as given */
     int symmetric;
 
-    qn_gf2fact gf2;        /* k == 2 only */
-    qn_zfact *zf;          /* k > 2 only */
+    qn_gf2fact gf2; /* k == 2 only */
+    qn_zfact *zf;   /* k > 2 only */
 
-    size_t nkgen;          /* kernel generators, invariant-factor form */
-    uint8_t *kgen;         /* nkgen * ncols */
-    unsigned *korder;      /* nkgen orders, each dividing the next */
-    size_t ncgen;          /* cokernel generators / conditions */
-    uint8_t *cond;         /* ncgen * nrows */
+    size_t nkgen;     /* kernel generators, invariant-factor form */
+    uint8_t *kgen;    /* nkgen * ncols */
+    unsigned *korder; /* nkgen orders, each dividing the next */
+    size_t ncgen;     /* cokernel generators / conditions */
+    uint8_t *cond;    /* ncgen * nrows */
     unsigned *corder;
 
     /*
@@ -42,12 +42,12 @@ struct qn_system {
      * packed into sw words; every other cell keeps its value from x0.
      */
     int nsupp;
-    int *supp;             /* nsupp cells, increasing */
-    int sw;                /* words per packed support vector */
-    uint64_t *kbits;       /* nkgen * sw: generators restricted to supp */
-    int walk_isa;          /* QN_WALK2_*: AUTO unless qn_system__set_walk */
+    int *supp;       /* nsupp cells, increasing */
+    int sw;          /* words per packed support vector */
+    uint64_t *kbits; /* nkgen * sw: generators restricted to supp */
+    int walk_isa;    /* QN_WALK2_*: AUTO unless qn_system__set_walk */
 
-    qn_sparse_gen *sgen;   /* k > 2 walk: nkgen sparse generators */
+    qn_sparse_gen *sgen; /* k > 2 walk: nkgen sparse generators */
 };
 
 /*

@@ -1,8 +1,8 @@
 /*
  * export.c: qn_export_write, the pack document (export.h) written as
  * json, jsonl, csv, Flip IDs, svg, png (png.c) or html (export_html.c),
- * and the format names. The document is read from the store by pack_load.c, from JSON by
- * json_pack.c, and imported by pack_import.c.
+ * and the format names. The document is read from the store by pack_load.c,
+ * from JSON by json_pack.c, and imported by pack_import.c.
  */
 #include "export/export.h"
 
@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_internal.h"
-#include "export/flip_id.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "export/flip_id.h"
 #include "export/png.h"
+#include "export/svg.h"
+#include "export_internal.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
-#include "export/svg.h"
-#include "base/text.h"
 #include "solve/human.h"
 
 /* ---- formats ------------------------------------------------------------ */
@@ -40,8 +40,7 @@ const char *qn_export_format_name(qn_export_format f)
     return format_names[f];
 }
 
-int qn_export_format_parse(qn_export_format *out, const char *name,
-                           qn_err *err)
+int qn_export_format_parse(qn_export_format *out, const char *name, qn_err *err)
 {
     for (int f = 0; f < QN_EXPORT_NFORMATS; f++)
         if (strcmp(name, format_names[f]) == 0) {
@@ -451,8 +450,7 @@ static int sheet_blocked(const qn_pack_doc *doc, qn_err *err)
                       "a contact sheet needs one rule: %s has rule '%.64s', "
                       "puzzle 1 has '%.64s' (export one puzzle with "
                       "--puzzle)",
-                      qn_export__puzzle_name(name, p),
-                      doc->rules[p->rule].name,
+                      qn_export__puzzle_name(name, p), doc->rules[p->rule].name,
                       doc->rules[first->rule].name);
 }
 
@@ -463,16 +461,15 @@ static int write_svg_sheet(qn_buf *out, const qn_pack_doc *doc, int png,
 {
     size_t n = doc->npuzzles ? doc->npuzzles : 1;
     qn_svg_item *items = QN_NEWN(n, qn_svg_item);
-    char (*labels)[24] = qn_xcalloc(n, sizeof(*labels));
-    char (*ids)[QN_PUZZLE_ID_HEX] = qn_xcalloc(n, sizeof(*ids));
+    char(*labels)[24] = qn_xcalloc(n, sizeof(*labels));
+    char(*ids)[QN_PUZZLE_ID_HEX] = qn_xcalloc(n, sizeof(*ids));
     const char **notes = QN_NEWN(n, const char *);
     qn_svg_opts o;
     int rc = QN_OK;
 
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
-        snprintf(labels[i], sizeof(labels[i]), "#%lld",
-                 (long long)p->position);
+        snprintf(labels[i], sizeof(labels[i]), "#%lld", (long long)p->position);
         qn_puzzle_id_hex(ids[i], p->id);
         items[i].id = labels[i];
         items[i].grade = *p->grade ? p->grade : NULL;
@@ -520,12 +517,21 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
                     const qn_export_opts *o, qn_err *err)
 {
     switch (f) {
-    case QN_EXPORT_JSON: write_json(out, doc); return QN_OK;
-    case QN_EXPORT_JSONL: write_jsonl(out, doc); return QN_OK;
-    case QN_EXPORT_CSV: write_csv(out, doc); return QN_OK;
-    case QN_EXPORT_FLIP: return write_flip(out, doc, err);
-    case QN_EXPORT_SVG: return write_svg(out, doc, o ? o->puzzle : 0, 0, err);
-    case QN_EXPORT_PNG: return write_svg(out, doc, o ? o->puzzle : 0, 1, err);
+    case QN_EXPORT_JSON:
+        write_json(out, doc);
+        return QN_OK;
+    case QN_EXPORT_JSONL:
+        write_jsonl(out, doc);
+        return QN_OK;
+    case QN_EXPORT_CSV:
+        write_csv(out, doc);
+        return QN_OK;
+    case QN_EXPORT_FLIP:
+        return write_flip(out, doc, err);
+    case QN_EXPORT_SVG:
+        return write_svg(out, doc, o ? o->puzzle : 0, 0, err);
+    case QN_EXPORT_PNG:
+        return write_svg(out, doc, o ? o->puzzle : 0, 1, err);
     case QN_EXPORT_HTML: {
         qn_buf json = QN_BUF_INIT;
         write_json(&json, doc);
@@ -533,7 +539,8 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
         qn_buf_release(&json);
         return QN_OK;
     }
-    case QN_EXPORT_NFORMATS: break;
+    case QN_EXPORT_NFORMATS:
+        break;
     }
     return qn_err_set(err, QN_ERR, 0, 0, "bad export format %d", (int)f);
 }

@@ -8,8 +8,9 @@
  * id (puzzle_id.h) and its position. The writers (json, jsonl, csv, flip,
  * svg, html) work from that document only, so an export never depends on
  * database rows or timestamps: the same pack gives the same bytes, and a
- * document imported into another database exports byte-identically. qn_pack_doc_parse_json (json_pack.c) reads a
- * quench-pack JSON back; qn_pack_import re-verifies it and stores it.
+ * document imported into another database exports byte-identically.
+ * qn_pack_doc_parse_json (json_pack.c) reads a quench-pack JSON back;
+ * qn_pack_import re-verifies it and stores it.
  */
 #ifndef QN_EXPORT_H
 #define QN_EXPORT_H
@@ -25,10 +26,10 @@
 #include "store/store.h"
 
 #define QN_PACK_FORMAT "quench-pack"
-#define QN_PACK_FORMAT_VERSION 2   /* written; 1 and 2 are read */
+#define QN_PACK_FORMAT_VERSION 2 /* written; 1 and 2 are read */
 /* The published schema's $id (docs/quench-pack.schema.json): every json
  * export names it in "$schema", so editors validate and complete it. */
-#define QN_PACK_SCHEMA_URL                                                   \
+#define QN_PACK_SCHEMA_URL                                                     \
     "https://github.com/quench/quench/docs/quench-pack.schema.json"
 #define QN_PACK_MAX_FILE (256u << 20) /* bytes in an imported document */
 #define QN_PACK_MAX_DEPTH 8           /* JSON nesting of a document */
@@ -61,19 +62,19 @@ int qn_export_format_parse(qn_export_format *out, const char *name,
 
 /* One rule of a document. Strings and arrays are owned by the document. */
 typedef struct qn_pack_rule {
-    char *hash;        /* 64 lowercase hex digits (qn_rules_hash) */
+    char *hash; /* 64 lowercase hex digits (qn_rules_hash) */
     char *name, *title, *description, *author; /* "" when absent */
-    unsigned colours;  /* k, 2..255 */
+    unsigned colours;                          /* k, 2..255 */
     qn_layout_kind kind;
     int w, h, wrap, side; /* as in qn_layout */
     int ncells;
-    int *row, *col;    /* ncells: each cell's position */
-    uint8_t *matrix;   /* ncells^2: A[i * n + j] = what pressing j adds to i */
-    uint8_t *goal;     /* ncells values < k */
+    int *row, *col;  /* ncells: each cell's position */
+    uint8_t *matrix; /* ncells^2: A[i * n + j] = what pressing j adds to i */
+    uint8_t *goal;   /* ncells values < k */
     size_t ntiers;
-    char **tier_name;  /* ntiers */
+    char **tier_name; /* ntiers */
     int *tier_lo, *tier_hi;
-    qn_rules *rules;   /* compiled (owned); NULL until built */
+    qn_rules *rules; /* compiled (owned); NULL until built */
     /*
      * The play kit: the kernel of the press matrix (the quiet patterns)
      * as nkernel generators, kernel[g * ncells + j] the presses of cell
@@ -94,11 +95,11 @@ typedef struct qn_pack_rule {
  * (store.h), "" for any other.
  */
 typedef struct qn_pack_puzzle {
-    uint64_t id;         /* the puzzle id (puzzle_id.h) of rule and state */
-    int64_t position;    /* in the pack, 1..npuzzles */
-    size_t rule;         /* index into doc->rules */
-    uint8_t *state;      /* the start state (values < k) */
-    uint8_t *solution;   /* an optimal plan: per-cell press counts */
+    uint64_t id;       /* the puzzle id (puzzle_id.h) of rule and state */
+    int64_t position;  /* in the pack, 1..npuzzles */
+    size_t rule;       /* index into doc->rules */
+    uint8_t *state;    /* the start state (values < k) */
+    uint8_t *solution; /* an optimal plan: per-cell press counts */
     uint64_t min_presses;
     uint64_t noptimal;   /* optimal solutions */
     char *grade;         /* "" when ungraded */
@@ -119,10 +120,10 @@ typedef struct qn_pack_puzzle {
 
 typedef struct qn_pack_doc {
     char *name, *title, *description, *author;
-    int64_t version;     /* the pack's version (store.h), >= 1 (a pack a
-                            generator run built is at 1 whatever it holds);
-                            a format 1 document's is 1, what its import
-                            makes of it */
+    int64_t version; /* the pack's version (store.h), >= 1 (a pack a
+                        generator run built is at 1 whatever it holds);
+                        a format 1 document's is 1, what its import
+                        makes of it */
     qn_pack_rule *rules;
     size_t nrules;
     qn_pack_puzzle *puzzles;
@@ -177,8 +178,7 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err);
  * document. Any other stored rule is its author's rule file, whose press
  * section made its effects: QN_OK. For db check.
  */
-int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
-                              qn_err *err);
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who, qn_err *err);
 
 /*
  * Read the pack called `name` from s into `out` (uninitialised): rules

@@ -33,14 +33,14 @@ static void differs(differ *x, const char *field, const char *stored,
 }
 
 /* differs() on two values written by put(out, value) */
-#define DIFFERS_AS(x, field, put, a, b)                                      \
-    do {                                                                     \
-        qn_buf ta_ = QN_BUF_INIT, tb_ = QN_BUF_INIT;                         \
-        put(&ta_, a);                                                        \
-        put(&tb_, b);                                                        \
-        differs(x, field, ta_.buf, tb_.buf);                                 \
-        qn_buf_release(&ta_);                                                \
-        qn_buf_release(&tb_);                                                \
+#define DIFFERS_AS(x, field, put, a, b)                                        \
+    do {                                                                       \
+        qn_buf ta_ = QN_BUF_INIT, tb_ = QN_BUF_INIT;                           \
+        put(&ta_, a);                                                          \
+        put(&tb_, b);                                                          \
+        differs(x, field, ta_.buf, tb_.buf);                                   \
+        qn_buf_release(&ta_);                                                  \
+        qn_buf_release(&tb_);                                                  \
     } while (0)
 
 /* "grid 5x5, wrap x", and where the board has holes its cells as a state
@@ -51,8 +51,7 @@ static void put_board(qn_buf *out, const qn_pack_rule *pr)
     const qn_layout *l = qn_rules_layout(pr->rules);
     uint8_t *zero;
 
-    qn_buf_addf(out, "%s %dx%d", qn_layout_kind_name(pr->kind), pr->w,
-                pr->h);
+    qn_buf_addf(out, "%s %dx%d", qn_layout_kind_name(pr->kind), pr->w, pr->h);
     if (pr->wrap)
         qn_buf_addf(out, ", wrap %s", wraps[pr->wrap & 3]);
     if (pr->ncells == pr->w * pr->h)
@@ -106,8 +105,7 @@ typedef struct cells {
 
 static void put_cells(qn_buf *out, cells c)
 {
-    qn_state_format(out, qn_rules_layout(c.doc->rules[c.rule].rules), c.v,
-                    '/');
+    qn_state_format(out, qn_rules_layout(c.doc->rules[c.rule].rules), c.v, '/');
 }
 
 static void diff_puzzle(differ *x, const qn_pack_doc *doc,
@@ -137,8 +135,7 @@ size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
                         qn_pack_diff_fn *fn, void *ctx)
 {
     differ x;
-    size_t n = doc->npuzzles < kept->npuzzles ? doc->npuzzles
-                                               : kept->npuzzles;
+    size_t n = doc->npuzzles < kept->npuzzles ? doc->npuzzles : kept->npuzzles;
 
     memset(&x, 0, sizeof(x));
     x.fn = fn;

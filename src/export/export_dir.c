@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "export_internal.h"
 #include "base/jsonw.h"
+#include "export_internal.h"
 #include "rules/puzzle_id.h"
 
 const char *qn_export_dir_level_path(char out[QN_EXPORT_DIR_PATH],

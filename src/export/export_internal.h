@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "base/buf.h"
-#include "export/export.h"
 #include "base/jsonw.h"
+#include "export/export.h"
 
 /*
  * Append the self-contained page that plays doc to out. json (len bytes)

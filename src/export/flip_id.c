@@ -50,9 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/layout.h"
 #include "base/mem.h"
 #include "base/text.h"
+#include "rules/layout.h"
 
 static const char hexdigits[] = "0123456789abcdef";
 
@@ -74,12 +74,12 @@ int qn_flip_can_express(const qn_rules *r, qn_err *err)
                           "is on a %s board",
                           qn_layout_kind_name(l->kind));
     if (n != l->w * l->h)
-        return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "flip needs every grid position to be a cell, "
-                          "this %dx%d board has %d %s",
-                          l->w, l->h, l->w * l->h - n,
-                          qn_plural((uint64_t)(l->w * l->h - n), "hole",
-                                    "holes"));
+        return qn_err_set(
+            err, QN_EINVAL, 0, 0,
+            "flip needs every grid position to be a cell, "
+            "this %dx%d board has %d %s",
+            l->w, l->h, l->w * l->h - n,
+            qn_plural((uint64_t)(l->w * l->h - n), "hole", "holes"));
     /* Flip's validate_params: (w*h)^2 + 3 must fit in an int. Unreachable
      * while QN_RULES_MAX_CELLS is 4096, but cheap to keep honest. */
     if (n > (INT_MAX - 3) / n)
@@ -191,7 +191,6 @@ int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
 }
 
 /* ------------------------------------------------------------------ */
-
 
 /*
  * Read a positive decimal at id[*pos], advancing *pos. Values above `cap`

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "rules/rules.h"
 #include "base/text.h"
+#include "rules/rules.h"
 
 int qn_export__jbad(qn_err *err, const qn_export__where *at, const char *fmt,
                     ...)

@@ -21,15 +21,15 @@
 
 #include <jansson.h>
 
-#include "export_internal.h"
-#include "json_get.h"
-#include "generate/distrib.h"
 #include "base/mem.h"
-#include "solve/human.h"
-#include "rules/puzzle_id.h"
 #include "base/rng.h"
-#include "store/store.h"
 #include "base/text.h"
+#include "export_internal.h"
+#include "generate/distrib.h"
+#include "json_get.h"
+#include "rules/puzzle_id.h"
+#include "solve/human.h"
+#include "store/store.h"
 
 /*
  * grade, grader_version and seed are stored and exported as they are (a
@@ -84,14 +84,27 @@ static const char *const puzzle_keys_v1[] = {
     "id",       "rule",  "state",          "min_presses", "optimal_solutions",
     "solution", "grade", "grader_version", "seed",        "index",
     NULL};
-static const char *const puzzle_keys[] = {
-    "id",       "position",    "rule",
-    "state",    "min_presses", "optimal_solutions",
-    "solution", "grade",       "grader_version",
-    "seed",     "index",       "submission",
-    "source",   "meta",        "slot",
-    "section",  "human_level", "human_level_number",
-    "human_score", "human_model_version", NULL};
+static const char *const puzzle_keys[] = {"id",
+                                          "position",
+                                          "rule",
+                                          "state",
+                                          "min_presses",
+                                          "optimal_solutions",
+                                          "solution",
+                                          "grade",
+                                          "grader_version",
+                                          "seed",
+                                          "index",
+                                          "submission",
+                                          "source",
+                                          "meta",
+                                          "slot",
+                                          "section",
+                                          "human_level",
+                                          "human_level_number",
+                                          "human_score",
+                                          "human_model_version",
+                                          NULL};
 
 /*
  * Format 1 numbers puzzles 1, 2, ... by position in "id". Format 2 names
@@ -260,8 +273,8 @@ static int parse_human(qn_pack_puzzle *p, json_t *jp, qn_err *err,
         return qn_export__jbad(err, at,
                                "'human_level' must be \"spot\", \"chase\", "
                                "\"table\", \"global\" or null");
-    if (jn && !(json_is_integer(jn) &&
-                json_integer_value(jn) == p->human_level))
+    if (jn &&
+        !(json_is_integer(jn) && json_integer_value(jn) == p->human_level))
         return qn_export__jbad(err, at,
                                "'human_level_number' must be %d, the number "
                                "of '%s'",

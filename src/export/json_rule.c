@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "rules/rules.h"
 #include "base/text.h"
+#include "rules/rules.h"
 
 static const char *const rule_keys[] = {
     "hash",   "name", "title", "description", "author", "colours", "board",

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_internal.h"
 #include "base/jsonw.h"
 #include "base/mem.h"
 #include "engine/system.h"
+#include "export_internal.h"
 
 void qn_pack_rule_release(qn_pack_rule *pr)
 {
@@ -137,10 +137,14 @@ void qn_pack_rule_kernel(qn_pack_rule *pr)
 const char *qn_export__wrap_name(int wrap)
 {
     switch (wrap) {
-    case QN_WRAP_X: return "x";
-    case QN_WRAP_Y: return "y";
-    case QN_WRAP_BOTH: return "both";
-    default: return "none";
+    case QN_WRAP_X:
+        return "x";
+    case QN_WRAP_Y:
+        return "y";
+    case QN_WRAP_BOTH:
+        return "both";
+    default:
+        return "none";
     }
 }
 
@@ -162,8 +166,8 @@ static void put_rows(qn_buf *out, const qn_pack_rule *pr, const uint8_t *v,
                 if (!v)
                     qn_buf_addc(out, '#');
                 else if (v[i] < 36)
-                    qn_buf_addc(out, "0123456789abcdefghijklmnopqrstuvwxyz"
-                                     [v[i]]);
+                    qn_buf_addc(out,
+                                "0123456789abcdefghijklmnopqrstuvwxyz"[v[i]]);
                 else
                     qn_buf_addf(out, "(%u)", (unsigned)v[i]);
                 i++;
@@ -200,8 +204,7 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
         qn_buf_addf(out, "board: {%s: [%d, %d]",
                     pr->kind == QN_LAYOUT_GRID ? "grid" : "hex", pr->w, pr->h);
         if (pr->wrap)
-            qn_buf_addf(out, ", wrap: %s",
-                        qn_export__wrap_name(pr->wrap));
+            qn_buf_addf(out, ", wrap: %s", qn_export__wrap_name(pr->wrap));
         if (holes) {
             qn_buf_adds(out, ", mask: \"");
             put_rows(out, pr, NULL, '.');
@@ -252,8 +255,8 @@ static void board_name(char *out, size_t size, const qn_layout *l)
     if (l->kind == QN_LAYOUT_HEXAGON)
         snprintf(out, size, "hexagon of side %d", l->side);
     else
-        snprintf(out, size, "%s %dx%d%s%s", qn_layout_kind_name(l->kind),
-                 l->w, l->h, l->wrap ? ", wrap " : "",
+        snprintf(out, size, "%s %dx%d%s%s", qn_layout_kind_name(l->kind), l->w,
+                 l->h, l->wrap ? ", wrap " : "",
                  l->wrap ? qn_export__wrap_name(l->wrap) : "");
 }
 
@@ -284,8 +287,7 @@ static int check_board(const qn_rules *r, const char *who, const char *then,
                       who, board, then);
 }
 
-int qn_pack_rule_stored_board(const qn_rules *r, const char *who,
-                              qn_err *err)
+int qn_pack_rule_stored_board(const qn_rules *r, const char *who, qn_err *err)
 {
     qn_pack_rule pr;
     qn_buf yaml = QN_BUF_INIT;
@@ -354,8 +356,7 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
         goto done;
     }
     if (l->kind != pr->kind || l->w != pr->w || l->h != pr->h ||
-        l->wrap != pr->wrap || l->side != pr->side ||
-        l->ncells != pr->ncells) {
+        l->wrap != pr->wrap || l->side != pr->side || l->ncells != pr->ncells) {
         rc = qn_err_set(err, QN_EINVAL, 0, 0,
                         "rule '%s': the board does not match its cells",
                         pr->name);

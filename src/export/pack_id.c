@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rules/canon.h"
 #include "base/mem.h"
+#include "rules/canon.h"
 #include "rules/puzzle_id.h"
 
 uint64_t qn_export__content_id(const qn_pack_rule *pr, const uint8_t *state)

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
+#include "base/text.h"
 #include "export_internal.h"
 #include "rules/canon.h"
-#include "base/mem.h"
 #include "rules/puzzle_id.h"
+#include "rules/state.h"
 #include "solve/human_score.h"
 #include "solve/solver.h"
-#include "rules/state.h"
-#include "base/text.h"
 
 /*
  * A puzzle's human grade against quench's: the level always, the score
@@ -33,8 +33,8 @@ static int check_human(const qn_solver *solver, qn_human_grader **hg,
 
     if (!*hg && qn_human_grader_new(hg, solver, err) != QN_OK)
         return QN_EINVAL;
-    if (qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses,
-                          a->mp.noptimal, &gr, err) != QN_OK)
+    if (qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses, a->mp.noptimal,
+                          &gr, err) != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "%s: human_level is %s, but quench gives the "
                           "state none (more than %d optimal plans)",
@@ -97,8 +97,8 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
                             id);
         else if (a->mp.presses != p->min_presses)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                            "%s: min_presses is %llu, quench computes %llu",
-                            id, (unsigned long long)p->min_presses,
+                            "%s: min_presses is %llu, quench computes %llu", id,
+                            (unsigned long long)p->min_presses,
                             (unsigned long long)a->mp.presses);
         else if (sum != p->min_presses)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
@@ -136,7 +136,7 @@ typedef struct importer {
     int64_t *rule_ids; /* the stored id of each of doc's rules */
     int64_t pack_id;
     uint8_t *canon, *key; /* scratch for canonical keys, kept across puzzles */
-    qn_solver **solvers;    /* per rule, built for the first puzzle without a */
+    qn_solver **solvers;  /* per rule, built for the first puzzle without a */
     qn_human_grader **hg; /* human grade, which import grades */
 } importer;
 

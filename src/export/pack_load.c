@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_internal.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "export_internal.h"
 #include "generate/distrib.h"
 #include "generate/gen.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
-#include "base/text.h"
 
 typedef struct load_row {
     int64_t rule_id;
@@ -118,8 +118,7 @@ static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
     out->nrules = x->nrules; /* zeroed entries release cleanly */
     for (size_t i = 0; i < x->nrules; i++) {
         qn_rules *r = NULL;
-        int rc = qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "",
-                                   err);
+        int rc = qn_rules_load_buf(&r, x->yaml[i], strlen(x->yaml[i]), "", err);
         if (rc == QN_ENOMEM) /* not the stored rule's fault */
             return rc;
         if (rc != QN_OK) {
@@ -149,8 +148,8 @@ static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
  * stored id is not the id of its rule and state, and an export must not
  * carry a name that finds another puzzle, or none.
  */
-static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
-                       load_row *lr, qn_err *err)
+static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr, load_row *lr,
+                       qn_err *err)
 {
     const qn_layout *l = qn_rules_layout(pr->rules);
     uint64_t sum = 0;
@@ -172,8 +171,8 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
     p->human_level = lr->human_level;
     p->human_score = lr->human_score;
     p->human_model = lr->human_model;
-    rc = qn_state_parse(p->state, l, pr->colours, lr->state,
-                        strlen(lr->state), err);
+    rc = qn_state_parse(p->state, l, pr->colours, lr->state, strlen(lr->state),
+                        err);
     if (rc == QN_OK)
         rc = qn_state_parse(p->solution, l, pr->colours, lr->witness,
                             strlen(lr->witness), err);
@@ -199,8 +198,8 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr,
     return QN_OK;
 }
 
-static int load_puzzles(qn_pack_doc *out, const load_ctx *x,
-                        const char *name, qn_err *err)
+static int load_puzzles(qn_pack_doc *out, const load_ctx *x, const char *name,
+                        qn_err *err)
 {
     out->puzzles = QN_NEWN(x->nrows ? x->nrows : 1, qn_pack_puzzle);
     for (size_t i = 0; i < x->nrows; i++) {

@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "solve/human_score.h"
 #include "export/export.h"
 #include "generate/distrib.h"
 #include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
+#include "solve/human_score.h"
 #include "solve/solver.h"
 #include "store/store.h"
 
@@ -34,8 +34,8 @@ static int rule_row(qn_store *s, const qn_rules *r, const char *hash,
     sr.cells = qn_rules_ncells(r);
     sr.colours = qn_rules_colours(r);
     if (!sr.yaml)
-        return qn_err_set(err, QN_EINVAL, 0, 0,
-                          "rule %s has no text to store", sr.name);
+        return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
+                          sr.name);
     qn_state_format_zero(&layout, qn_rules_layout(r));
     sr.layout = layout.buf;
     rc = qn_store_put_rule(s, &sr, id, err);

@@ -15,8 +15,8 @@
 
 #include "base/buf.h"
 #include "base/err.h"
-#include "rules/rules.h"
 #include "export/svg.h"
+#include "rules/rules.h"
 
 /*
  * Append a PNG of the board `cells` under r to out, as qn_svg_board would

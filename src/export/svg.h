@@ -50,11 +50,11 @@ typedef struct qn_svg_opts {
     int cell_px; /* cell width in px; 0 = default (40 board, fit to about
                     120 px per thumbnail on a sheet); clamped to 2..400 */
     int columns; /* sheet: thumbnails per row; 0 = 8; clamped to 1..1000 */
-    const char *title;   /* UTF-8 text above the picture; NULL = none */
-    const uint8_t *plan; /* board only: ncells press counts (any value;
-                            non-zero cells get a marker, counts > 1 are
-                            written in it); NULL = no overlay */
-    int flags;           /* enum qn_svg_flags bits */
+    const char *title;        /* UTF-8 text above the picture; NULL = none */
+    const uint8_t *plan;      /* board only: ncells press counts (any value;
+                                 non-zero cells get a marker, counts > 1 are
+                                 written in it); NULL = no overlay */
+    int flags;                /* enum qn_svg_flags bits */
     const char *const *notes; /* sheet only: one UTF-8 line under each
                                  thumbnail (a puzzle id), n entries;
                                  NULL = none */
@@ -97,9 +97,9 @@ typedef struct qn_svg_hist {
     size_t pack_len;
     const uint64_t *dist; /* dist[p]: states needing p presses; NULL: none */
     size_t dist_len;
-    uint64_t sampled;     /* 0: dist counts every solvable state (exact);
-                             else dist is a uniform sample of this many */
-    const char *title;    /* UTF-8; NULL = none */
+    uint64_t sampled;  /* 0: dist counts every solvable state (exact);
+                          else dist is a uniform sample of this many */
+    const char *title; /* UTF-8; NULL = none */
     /* A distribution alone (rules show --distribution --svg): its legend
      * words (NULL: as below), and for a sample the 95 % interval of each
      * bin's share (0..1, dist_len entries each; NULL: none), drawn as

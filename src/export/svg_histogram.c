@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "svg_internal.h"
 #include "base/text.h"
+#include "svg_internal.h"
 
 #define HW QN_SVG__PLOT_W
 #define HH QN_SVG__PLOT_H

@@ -7,8 +7,8 @@
 #define QN_SVG_INTERNAL_H
 
 #include "base/buf.h"
-#include "rules/layout.h"
 #include "export/svg.h"
+#include "rules/layout.h"
 
 /* Append a coordinate with at most two decimals and no trailing zeros. */
 void qn_svg__num(qn_buf *b, double v);

@@ -22,7 +22,7 @@ static const int palette_light[7] = {1, 0, 1, 0, 0, 1, 1};
  * cividis-like ramp, so values keep their order in brightness too.
  */
 #define RAMP_LEN 16
-static const int ramp[RAMP_LEN] = {17, 18, 24, 25, 31, 30, 36, 35,
+static const int ramp[RAMP_LEN] = {17, 18, 24,  25,  31,  30,  36,  35,
                                    71, 70, 106, 142, 178, 184, 220, 226};
 
 int qn_term_parse_when(const char *s, qn_term_when *out)
@@ -63,8 +63,8 @@ static int cube_luma(int idx)
     static const int level[6] = {0, 95, 135, 175, 215, 255};
     int c = idx - 16;
 
-    return (299 * level[c / 36] + 587 * level[c / 6 % 6] +
-            114 * level[c % 6]) / 1000;
+    return (299 * level[c / 36] + 587 * level[c / 6 % 6] + 114 * level[c % 6]) /
+           1000;
 }
 
 /* "ESC[...m" opening a cell of value v under k colours. */
@@ -226,9 +226,9 @@ void qn_term_legend(qn_buf *out, const qn_rules *r, const uint8_t *cells,
 
 static void add_shape(qn_buf *out, const qn_layout *l)
 {
-    static const char *const wraps[] = {
-        "", ", wraps left-right (a cylinder)", ", wraps top-bottom (a cylinder)",
-        ", wraps both ways (a torus)"};
+    static const char *const wraps[] = {"", ", wraps left-right (a cylinder)",
+                                        ", wraps top-bottom (a cylinder)",
+                                        ", wraps both ways (a torus)"};
 
     switch (l->kind) {
     case QN_LAYOUT_GRID:

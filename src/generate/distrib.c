@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "distrib_internal.h"
 #include "engine/gf2.h"
-#include "base/mem.h"
 
 /* The rank directory for qn_distrib_nth. */
 static void build_directory(qn_distrib *d)

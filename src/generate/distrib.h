@@ -57,8 +57,8 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/jsonw.h"
-#include "rules/rules.h"
 #include "engine/system.h"
+#include "rules/rules.h"
 
 /*
  * The grading algorithm's version: bump whenever grading changes (the

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distrib_internal.h"
 #include "base/mem.h"
+#include "distrib_internal.h"
 
 /* Enumerating the states a symmetry fixes costs k^cycles solves: past
  * this the census refuses (no rule within QN_DISTRIB_MAX_STATES that
@@ -166,8 +166,8 @@ static uint64_t index_of(const fixer *f, const uint8_t *x)
     }
     for (int j = 0; j < d->ncols; j++)
         for (size_t t = 0; t < d->ncomp && x[j]; t++)
-            dig[t] = (dig[t] + x[j] * d->col[(size_t)j * MAXCOMP + t]) %
-                     d->order[t];
+            dig[t] =
+                (dig[t] + x[j] * d->col[(size_t)j * MAXCOMP + t]) % d->order[t];
     for (size_t t = 0; t < d->ncomp; t++)
         idx += dig[t] * d->stride[t];
     return idx;
@@ -212,8 +212,7 @@ static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
     for (uint64_t e = 0; e < total; e++) {
         unsigned m;
         int t = 0;
-        if (qn_system_solve(f->sys, f->x, f->s) == QN_OK &&
-            fixed_member(f, &m))
+        if (qn_system_solve(f->sys, f->x, f->s) == QN_OK && fixed_member(f, &m))
             fix[m]++;
         /* next assignment of values to cycles (mixed radix) */
         while (t < ncyc && ++val[t] == d->k)
@@ -227,8 +226,8 @@ static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
     return QN_OK;
 }
 
-static int count_distinct(qn_census *c, const qn_system *sys,
-                          const qn_rules *r, qn_err *err)
+static int count_distinct(qn_census *c, const qn_system *sys, const qn_rules *r,
+                          qn_err *err)
 {
     const qn_distrib *d = c->d;
     size_t nsyms = qn_rules_nsyms(r);
@@ -328,8 +327,7 @@ uint64_t qn_census_distinct(const qn_census *c, size_t m)
     return m < c->d->len ? c->distinct[m] : 0;
 }
 
-uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i,
-                       uint8_t *d_out)
+uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i, uint8_t *d_out)
 {
     const qn_distrib *d = c->d;
     uint64_t idx;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/gf2.h"
 #include "base/mem.h"
+#include "engine/gf2.h"
 
 /*
  * Indexing the image. The image of A is a finite abelian group; we write

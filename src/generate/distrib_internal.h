@@ -10,10 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "generate/distrib.h"
 #include "engine/system.h"
+#include "generate/distrib.h"
 
-#define MAXCOMP 32   /* components: log2(QN_DISTRIB_MAX_STATES) + margin */
+#define MAXCOMP 32 /* components: log2(QN_DISTRIB_MAX_STATES) + margin */
 
 /* The image as a sum of cyclic components (distrib_coords.c explains). */
 typedef struct coords {

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distrib_internal.h"
 #include "base/mem.h"
+#include "distrib_internal.h"
 
 int qn_distrib__cycles(const int *p, int n, int *cyc)
 {

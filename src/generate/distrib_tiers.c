@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distrib_internal.h"
 #include "base/mem.h"
 #include "base/suggest.h"
+#include "distrib_internal.h"
 
 static const char *const default_names[QN_TIERS_DEFAULT] = {
     "easy", "medium", "hard", "expert", "master"};

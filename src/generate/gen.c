@@ -10,16 +10,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/mem.h"
+#include "base/text.h"
+#include "engine/minpress.h"
 #include "gen_internal.h"
 #include "generate/distrib.h"
-#include "base/mem.h"
-#include "engine/minpress.h"
-#include "base/text.h"
 
 const char *qn_gen_mode_name(qn_gen_mode m)
 {
-    static const char *const names[] = {"auto", "sample", "exhaustive",
-                                        "climb", "spread"};
+    static const char *const names[] = {"auto", "sample", "exhaustive", "climb",
+                                        "spread"};
     return (unsigned)m < 5 ? names[m] : "?";
 }
 
@@ -116,8 +116,8 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
                       qn_plural(st->emitted, "puzzle", "puzzles"));
 }
 
-int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o, const qn_gen_hooks *h,
-               qn_gen_stats *st, qn_err *err)
+int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o,
+               const qn_gen_hooks *h, qn_gen_stats *st, qn_err *err)
 {
     qn_gen_prepared *p;
     int rc;
@@ -131,8 +131,8 @@ int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o, const qn_gen_hooks
     return rc;
 }
 
-int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o, uint64_t index,
-                     uint8_t *state, uint64_t *presses)
+int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
+                     uint64_t index, uint8_t *state, uint64_t *presses)
 {
     genctx c;
     qn_gen_stats st;
@@ -211,7 +211,8 @@ const char *qn_gen_tiers(const qn_solver *solver, const qn_distrib *d,
               ? qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE)
               : 0;
     /* the last tier ends where no state can pass: the coset bound */
-    qn_tiers_from_samples(out, p, got, qn_minpress_bound(qn_solver_system(solver)));
+    qn_tiers_from_samples(out, p, got,
+                          qn_minpress_bound(qn_solver_system(solver)));
     free(p);
     return "sample";
 }
@@ -256,8 +257,8 @@ static double seconds_now(void)
  * until PROBE_SECONDS passed or PROBE_MAX were, and the time of the last
  * batch scaled to the QN_GEN_TIER_SAMPLE states.
  */
-double qn_gen_tiers_estimate(const qn_solver *solver, const struct qn_distrib *d,
-                             size_t *probed)
+double qn_gen_tiers_estimate(const qn_solver *solver,
+                             const struct qn_distrib *d, size_t *probed)
 {
     uint64_t p[PROBE_MAX];
     qn_seed seed;

@@ -69,8 +69,8 @@
 
 #include "base/buf.h"
 #include "base/err.h"
-#include "solve/solver.h"
 #include "base/rng.h"
+#include "solve/solver.h"
 
 struct qn_distrib;
 struct qn_tiers;
@@ -163,8 +163,8 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
  * QN_ELIMIT when max_draws ran out first
  * (st says how many were emitted); QN_ERR when stopped by *stop or emit.
  */
-int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o, const qn_gen_hooks *h,
-               qn_gen_stats *st, qn_err *err);
+int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o,
+               const qn_gen_hooks *h, qn_gen_stats *st, qn_err *err);
 /* Run a prepared plan (once): as qn_gen_run with its options. */
 int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
                         qn_gen_stats *st, qn_err *err);
@@ -173,8 +173,8 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
  * Regenerate candidate `index` alone (what the run computed for it),
  * into caller buffers of ncells bytes. Returns 1 if it is on target.
  */
-int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o, uint64_t index,
-                     uint8_t *state, uint64_t *presses);
+int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
+                     uint64_t index, uint8_t *state, uint64_t *presses);
 
 /* The rule's own seed (its content hash, qn_rules_hash): what sampled
  * tiers and `rules show --sample` draw from, the same on every run. */
@@ -220,7 +220,7 @@ size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
  * (and *probed 0) when qn_gen_tiers samples nothing: the rule has its
  * own tiers, d is given, or no state can be graded exactly.
  */
-double qn_gen_tiers_estimate(const qn_solver *solver, const struct qn_distrib *d,
-                             size_t *probed);
+double qn_gen_tiers_estimate(const qn_solver *solver,
+                             const struct qn_distrib *d, size_t *probed);
 
 #endif

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate/distrib.h"
 #include "base/mem.h"
+#include "generate/distrib.h"
 
-#define REDRAWS 64        /* draws before a candidate gives up */
+#define REDRAWS 64 /* draws before a candidate gives up */
 #ifndef CLIMB_STEPS
 #define CLIMB_STEPS(n) ((n) + 20) /* tries before a climb is dropped */
 #endif
@@ -107,8 +107,7 @@ static void draw_at(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
 
 /* Uniform among the target's states with lo..hi presses: a count m with
  * probability proportional to its states, then a state. */
-static int exhaustive(const genctx *c, qn_rng *rng, scratch *s,
-                      uint8_t *state)
+static int exhaustive(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 {
     uint64_t r = qn_rng_below(rng, c->range_total);
     size_t len = qn_census_len(c->census);
@@ -156,8 +155,8 @@ static void press(const genctx *c, uint8_t *state, int j, unsigned t)
  * board's presses, from which a climb rarely came down to 1 within its
  * tries: 1 classic 9x9 climb in 3,000 arrived.)
  */
-static int climb_start(const genctx *c, qn_rng *rng, scratch *s,
-                       uint8_t *state, uint64_t lo)
+static int climb_start(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
+                       uint64_t lo)
 {
     int w, n = c->n;
     int *cells = (int *)s->ans.repair_cell; /* n ints of scratch */
@@ -288,8 +287,8 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     return 1;
 }
 
-static int on_target(const genctx *c, const qn_answer *a, int lit,
-                     uint64_t lo, uint64_t hi)
+static int on_target(const genctx *c, const qn_answer *a, int lit, uint64_t lo,
+                     uint64_t hi)
 {
     return a->solvable && a->exact && !a->at_goal && a->mp.presses >= lo &&
            a->mp.presses <= hi &&
@@ -306,8 +305,8 @@ static int lit_ok(const genctx *c, int lit)
 /* Targets decided without grading: only "solvable, not the goal, lit". */
 static int grade_free(const genctx *c)
 {
-    return c->lo <= 1 && c->hi == UINT64_MAX &&
-           !c->o->unique_optimum && c->mode == QN_GEN_SAMPLE;
+    return c->lo <= 1 && c->hi == UINT64_MAX && !c->o->unique_optimum &&
+           c->mode == QN_GEN_SAMPLE;
 }
 
 /*

@@ -27,14 +27,14 @@ typedef struct genctx {
     uint32_t *col_start, *col_row;
     uint8_t *col_val;
     qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
-    uint64_t lo, hi;       /* the press range, open ends resolved */
-    uint64_t maxp;         /* no state needs more presses: the exact
-                              largest count (distribution) or the coset
-                              bound (qn_minpress_bound) */
+    uint64_t lo, hi;         /* the press range, open ends resolved */
+    uint64_t maxp;           /* no state needs more presses: the exact
+                                largest count (distribution) or the coset
+                                bound (qn_minpress_bound) */
     int maxp_exact;
     struct qn_census *census; /* owned by the run: the target's states
                                  (EXHAUSTIVE, SPREAD with a distribution) */
-    uint64_t range_total;  /* EXHAUSTIVE: target states with lo..hi */
+    uint64_t range_total;     /* EXHAUSTIVE: target states with lo..hi */
     /* SPREAD: the press counts it spreads over, and how many distinct
      * puzzles each has (UINT64_MAX: unknown) */
     size_t nvalues;

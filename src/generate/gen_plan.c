@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate/distrib.h"
 #include "base/mem.h"
-#include "engine/minpress.h"
 #include "base/text.h"
+#include "engine/minpress.h"
+#include "generate/distrib.h"
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/canon.h"
-#include "generate/distrib.h"
 #include "base/hash.h"
 #include "base/mem.h"
+#include "generate/distrib.h"
+#include "rules/canon.h"
 
-#define BLOCK 1024        /* candidates per block, at most */
-#define SEEN_AHEAD 8      /* consume's prefetch distance, in candidates */
-#define FIRST_BLOCK 4     /* the first block's size; each next one doubles */
+#define BLOCK 1024    /* candidates per block, at most */
+#define SEEN_AHEAD 8  /* consume's prefetch distance, in candidates */
+#define FIRST_BLOCK 4 /* the first block's size; each next one doubles */
 
 /* Block b holds candidates block_start(b) .. block_start(b + 1) - 1 past
  * start_index. Blocks grow from FIRST_BLOCK to BLOCK, so a run that
@@ -38,19 +38,19 @@ static uint64_t block_start(uint64_t b)
 /* A block of consecutive candidates, as a worker leaves it. */
 typedef struct block {
     uint64_t first;
-    int n;            /* candidates in the block */
-    int cap;          /* candidates the arrays hold */
+    int n;   /* candidates in the block */
+    int cap; /* candidates the arrays hold */
     size_t ncells, keysize;
-    uint8_t *ok;      /* on target */
+    uint8_t *ok;                   /* on target */
     uint8_t *state, *canon, *plan; /* n * ncells each */
     uint64_t *presses, *nopt;
     int *lit;
-    int8_t *level;    /* human level, -1: none */
-    int64_t *score;   /* human score in thousandths */
+    int8_t *level;  /* human level, -1: none */
+    int64_t *score; /* human score in thousandths */
     uint64_t *id;
-    uint8_t *key;     /* n packed canonical keys (qn_seen_prepare) */
+    uint8_t *key; /* n packed canonical keys (qn_seen_prepare) */
     uint64_t *hash;
-    size_t *off;      /* n + 1 offsets into text */
+    size_t *off; /* n + 1 offsets into text */
     qn_buf text;
 } block;
 
@@ -104,7 +104,6 @@ static void block_release(block *b)
     qn_buf_release(&b->text);
 }
 
-
 /* The view of candidate i of a block that hooks and callers see. */
 static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
 {
@@ -138,9 +137,9 @@ static void grade_human(const genctx *c, block *b, int i)
 
     b->level[i] = -1;
     b->score[i] = 0;
-    if (c->hg && qn_human_grade_of(c->hg, b->state + o, b->plan + o,
-                                   b->presses[i], b->nopt[i], &gr,
-                                   NULL) == QN_OK) {
+    if (c->hg &&
+        qn_human_grade_of(c->hg, b->state + o, b->plan + o, b->presses[i],
+                          b->nopt[i], &gr, NULL) == QN_OK) {
         b->level[i] = (int8_t)gr.level;
         b->score[i] = qn_human_score_milli(&c->model, &gr);
     }
@@ -192,13 +191,13 @@ typedef struct pool {
     const qn_gen_hooks *h;
     pthread_mutex_t mu;
     pthread_cond_t ready_cv, free_cv;
-    uint64_t next;       /* next block number to claim */
-    uint64_t consumed;   /* blocks the consumer is done with */
+    uint64_t next;     /* next block number to claim */
+    uint64_t consumed; /* blocks the consumer is done with */
     int stop;
     int nslots;
     block *slots;
-    uint64_t *holds;     /* per slot: block number + 1 when ready, or 0 */
-    qn_seen *seen;       /* read-only for workers (qn_seen_prepare) */
+    uint64_t *holds; /* per slot: block number + 1 when ready, or 0 */
+    qn_seen *seen;   /* read-only for workers (qn_seen_prepare) */
 } pool;
 
 static void *worker(void *arg)
@@ -385,8 +384,8 @@ static int stopped(const qn_gen_hooks *h)
 
 /* After consuming a block: report, and stop when asked to or out of
  * draws. Returns consume's result, or -1 (stopped) or 2 (no draws left). */
-static int after_block(const genctx *c, const qn_gen_hooks *h,
-                       qn_gen_stats *st, int rc)
+static int after_block(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st,
+                       int rc)
 {
     if (h->progress)
         h->progress(h->ctx, st);
@@ -401,8 +400,7 @@ static int after_block(const genctx *c, const qn_gen_hooks *h,
  * callers that cannot have threads, and short runs, where starting a
  * worker costs more than the work (the fuzz target makes thousands a
  * second). */
-static int run_inline(const genctx *c, const qn_gen_hooks *h,
-                      qn_gen_stats *st)
+static int run_inline(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
     qn_seen *seen = qn_seen_new(c->n, c->k);
     scratch s;

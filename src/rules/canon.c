@@ -48,9 +48,9 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
  * lines (a neighbour on the heap written meanwhile would evict it). */
 struct qn_canon_table {
     char apart0[64];
-    int n, nchunks;  /* cells; bytes of a packed state */
+    int n, nchunks; /* cells; bytes of a packed state */
     size_t nsyms;
-    uint64_t *t;     /* [g][chunk][value]: the image bits of those cells */
+    uint64_t *t; /* [g][chunk][value]: the image bits of those cells */
     char apart1[64];
 };
 
@@ -143,16 +143,16 @@ int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
 struct qn_seen {
     char apart0[64];
     int n;
-    int bits;        /* bits per packed cell */
-    size_t bytes;    /* bytes per packed state */
+    int bits;     /* bits per packed cell */
+    size_t bytes; /* bytes per packed state */
     char apart1[64];
-    uint8_t *arena;  /* count * bytes */
-    uint64_t *pay;   /* count payloads */
+    uint8_t *arena; /* count * bytes */
+    uint64_t *pay;  /* count payloads */
     size_t count, cap;
-    uint64_t *slot;  /* nslot entries: 0 = empty, else the key's hash's
-                        high 32 bits over index + 1 (the low 32 bits) */
-    size_t nslot;    /* a power of two, at least twice count */
-    uint8_t *key;    /* scratch: the key being looked up */
+    uint64_t *slot; /* nslot entries: 0 = empty, else the key's hash's
+                       high 32 bits over index + 1 (the low 32 bits) */
+    size_t nslot;   /* a power of two, at least twice count */
+    uint8_t *key;   /* scratch: the key being looked up */
     char apart2[64];
 };
 
@@ -267,8 +267,7 @@ static size_t probe(const qn_seen *set, const uint8_t *key, uint64_t hash,
     for (; set->slot[h]; h = (h + 1) & (set->nslot - 1)) {
         uint64_t s = set->slot[h];
         if (s >> 32 == tag &&
-            !memcmp(set->arena + slot_index(s) * set->bytes, key,
-                    set->bytes)) {
+            !memcmp(set->arena + slot_index(s) * set->bytes, key, set->bytes)) {
             *found = 1;
             return h;
         }
@@ -298,8 +297,8 @@ void qn_seen_prepare(const qn_seen *set, uint8_t *key, uint64_t *hash,
     *hash = hash_bytes(key, set->bytes);
 }
 
-int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
-                          uint64_t hash, uint64_t *first)
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key, uint64_t hash,
+                          uint64_t *first)
 {
     int found;
     size_t h = probe(set, key, hash, &found);
@@ -320,9 +319,8 @@ int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
                 uint64_t *first)
 {
     pack(set, set->key, canon);
-    return qn_seen_add_prepared(set, set->key,
-                                hash_bytes(set->key, set->bytes), payload,
-                                first);
+    return qn_seen_add_prepared(set, set->key, hash_bytes(set->key, set->bytes),
+                                payload, first);
 }
 
 int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,

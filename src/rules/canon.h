@@ -85,7 +85,7 @@ int qn_seen_find(qn_seen *set, const uint8_t *canon, uint64_t *first);
 void qn_seen_prefetch(const qn_seen *set, uint64_t hash);
 
 /* qn_seen_find for a key from qn_seen_prepare. */
-int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key,
-                          uint64_t hash, uint64_t *first);
+int qn_seen_find_prepared(const qn_seen *set, const uint8_t *key, uint64_t hash,
+                          uint64_t *first);
 
 #endif

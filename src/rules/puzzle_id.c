@@ -3,8 +3,8 @@
  * the validator, the importer and the store's migration compute them, so
  * they live beside the rule hash they are keyed by.
  */
-#include "base/text.h"
 #include "rules/puzzle_id.h"
+#include "base/text.h"
 
 #include <string.h>
 
@@ -21,8 +21,7 @@ void qn_puzzle_id_key_init(qn_puzzle_id_key *key, const char rule_hash[64])
     memcpy(key->k, digest, sizeof(key->k));
 }
 
-uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon,
-                      int n)
+uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon, int n)
 {
     return qn_hash_short(key->k, canon, (size_t)n);
 }
@@ -35,7 +34,6 @@ void qn_puzzle_id_hex(char out[QN_PUZZLE_ID_HEX], uint64_t id)
         out[i] = hex[id & 15];
     out[16] = '\0';
 }
-
 
 int qn_puzzle_id_prefix(const char *s, uint64_t *lo, uint64_t *hi)
 {

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define QN_PUZZLE_ID_HEX 17     /* 16 hex digits + NUL */
+#define QN_PUZZLE_ID_HEX 17       /* 16 hex digits + NUL */
 #define QN_PUZZLE_ID_MIN_PREFIX 4 /* the shortest prefix accepted */
 
 /* The per-rule key, from the rule's 64 lowercase hex digits. */
@@ -30,8 +30,7 @@ typedef struct qn_puzzle_id_key {
 void qn_puzzle_id_key_init(qn_puzzle_id_key *key, const char rule_hash[64]);
 
 /* The id of the puzzle whose canonical cells are canon[0..n). */
-uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon,
-                      int n);
+uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon, int n);
 
 /* 16 lowercase hex digits and a NUL. */
 void qn_puzzle_id_hex(char out[QN_PUZZLE_ID_HEX], uint64_t id);

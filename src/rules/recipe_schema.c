@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/mem.h"
-#include "rules/recipe.h"
 #include "base/text.h"
+#include "rules/recipe.h"
 #include "rules_internal.h"
 
 typedef qn_rules_node node;

@@ -35,12 +35,11 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
             if (!started)
                 continue;
             if (c > 0 && c < w)
-                return qn_rules__fail(err, here,
-                                      "mask row %d has %d %s, board is "
-                                      "%d wide",
-                                      r, c,
-                                      qn_plural((uint64_t)c, "cell", "cells"),
-                                      w);
+                return qn_rules__fail(
+                    err, here,
+                    "mask row %d has %d %s, board is "
+                    "%d wide",
+                    r, c, qn_plural((uint64_t)c, "cell", "cells"), w);
             if (c == w) {
                 r++;
                 c = 0;
@@ -83,15 +82,14 @@ static int parse_mask(uint8_t *active, const qn_text_spec *t, int w, int h,
     if (!started)
         return qn_rules__fail(err, t->mark, "mask is empty");
     if (c > 0 && c < w)
-        return qn_rules__fail(err, last, "mask row %d has %d %s, board is %d "
-                              "wide", r, c,
-                              qn_plural((uint64_t)c, "cell", "cells"), w);
+        return qn_rules__fail(err, last,
+                              "mask row %d has %d %s, board is %d "
+                              "wide",
+                              r, c, qn_plural((uint64_t)c, "cell", "cells"), w);
     if (r + (c == w) != h)
-        return qn_rules__fail(err, t->mark, "mask has %d %s, board has %d",
-                              r + (c == w),
-                              qn_plural((uint64_t)(r + (c == w)), "row",
-                                        "rows"),
-                              h);
+        return qn_rules__fail(
+            err, t->mark, "mask has %d %s, board has %d", r + (c == w),
+            qn_plural((uint64_t)(r + (c == w)), "row", "rows"), h);
     return QN_OK;
 }
 

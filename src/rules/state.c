@@ -15,9 +15,9 @@ enum tok_kind { T_END, T_SEP, T_VALUE, T_HOLE, T_BAD };
 
 typedef struct tok {
     enum tok_kind kind;
-    int line, col;  /* 1-based start of the token */
-    unsigned value; /* T_VALUE; saturates at 256: no colour is that big */
-    char text[40];  /* the token as written (shortened), for messages */
+    int line, col;   /* 1-based start of the token */
+    unsigned value;  /* T_VALUE; saturates at 256: no colour is that big */
+    char text[40];   /* the token as written (shortened), for messages */
     const char *why; /* T_BAD: the whole message, when not "bad <text>" */
 } tok;
 
@@ -212,12 +212,10 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
             if (!started)
                 continue;
             if (c > 0 && c < l->w)
-                return qn_err_set(err, QN_ESYNTAX, t.line, t.col,
-                                  "row %d has %d %s, board rows have %d",
-                                  row, c,
-                                  qn_plural((uint64_t)c, "character",
-                                            "characters"),
-                                  l->w);
+                return qn_err_set(
+                    err, QN_ESYNTAX, t.line, t.col,
+                    "row %d has %d %s, board rows have %d", row, c,
+                    qn_plural((uint64_t)c, "character", "characters"), l->w);
             if (c == 0 && !empty_line) {
                 empty_line = t.line; /* an empty row: fatal if more follow */
                 empty_col = t.col;
@@ -255,8 +253,9 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
         end_col = x.col;
     }
     if (!started)
-        return qn_err_set(err, QN_ESYNTAX, 1, 1, "state is empty, board has %d %s",
-                          l->h, qn_plural((uint64_t)l->h, "row", "rows"));
+        return qn_err_set(err, QN_ESYNTAX, 1, 1,
+                          "state is empty, board has %d %s", l->h,
+                          qn_plural((uint64_t)l->h, "row", "rows"));
     if (c > 0 && c < l->w)
         return qn_err_set(err, QN_ESYNTAX, end_line, end_col,
                           "row %d has %d %s, board rows have %d", row, c,
@@ -272,8 +271,7 @@ int qn_state_parse(uint8_t *cells_out, const qn_layout *l, unsigned k,
 size_t qn_state_format_max(const qn_layout *l)
 {
     /* a character a position, h - 1 separators, "(NNN)" for big values */
-    return (size_t)l->w * (size_t)l->h + (size_t)l->h +
-           4 * (size_t)l->ncells;
+    return (size_t)l->w * (size_t)l->h + (size_t)l->h + 4 * (size_t)l->ncells;
 }
 
 char *qn_state_put_value(char *dst, uint8_t v)

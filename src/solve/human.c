@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "human_internal.h"
 #include "base/mem.h"
+#include "human_internal.h"
 #include "solve/plans.h"
 
 static const char *const level_names[QN_HUMAN_NLEVELS] = {"spot", "chase",

@@ -5,8 +5,8 @@
 #ifndef QN_HUMAN_INTERNAL_H
 #define QN_HUMAN_INTERNAL_H
 
-#include "solve/human.h"
 #include "engine/system.h"
+#include "solve/human.h"
 
 #define QN_HUMAN_MAX_SIDES 6
 

@@ -205,7 +205,7 @@ struct qn_human_grader {
      * at bits off[w].., so a need's are one XOR over its cells */
     uint64_t *urall;
     int off[QN_HUMAN_MAX_SIDES];
-    uint64_t sidemask[QN_HUMAN_MAX_SIDES]; /* side w's bits of urall */
+    uint64_t sidemask[QN_HUMAN_MAX_SIDES];     /* side w's bits of urall */
     int nchasing, chasing[QN_HUMAN_MAX_SIDES]; /* the sides that chase */
     fast_side side[QN_HUMAN_MAX_SIDES];
 };
@@ -335,7 +335,8 @@ static void build_fast(qn_human_grader *hg)
     free(need);
 }
 
-int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver, qn_err *err)
+int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
+                        qn_err *err)
 {
     qn_human_grader *hg = qn_xcalloc(1, sizeof(*hg));
     const qn_rules *r = qn_solver_rules(solver);
@@ -418,8 +419,8 @@ static void fast_rungs(const qn_human_grader *hg, uint64_t need, int *level,
                 clear = hg->urall ? !(v & hg->sidemask[w])
                                   : even_on(need, f->res, f->nres);
             else if (hg->urall && f->ylut)
-                clear = f->ylut[(v & hg->sidemask[w]) >> hg->off[w]] !=
-                        NO_PATTERN;
+                clear =
+                    f->ylut[(v & hg->sidemask[w]) >> hg->off[w]] != NO_PATTERN;
             else
                 clear = even_on(need, f->cond, f->ncond);
             if (clear) {

@@ -81,7 +81,8 @@ typedef struct qn_human_grade {
 typedef struct qn_human_grader qn_human_grader;
 
 /* Build g's grader (g borrowed, must outlive it). Errors: qn_human_new's. */
-int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver, qn_err *err);
+int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
+                        qn_err *err);
 void qn_human_grader_free(qn_human_grader *hg); /* NULL-safe */
 const qn_human *qn_human_grader_human(const qn_human_grader *hg);
 

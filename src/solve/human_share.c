@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "human_internal.h"
 #include "base/mem.h"
+#include "human_internal.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {

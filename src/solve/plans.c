@@ -159,9 +159,8 @@ int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
     w.optimal = optimal;
     w.limit = (size_t)limit;
     w.best = UINT64_MAX;
-    seen = qn_solver_each_solution(solver, state,
-                                   out->complete ? UINT64_MAX : limit, visit,
-                                   &w);
+    seen = qn_solver_each_solution(
+        solver, state, out->complete ? UINT64_MAX : limit, visit, &w);
     if (seen == QN_EUNSOLVABLE) {
         out->complete = 0;
         qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "state is not solvable");

@@ -13,7 +13,7 @@
 struct qn_solver {
     const qn_rules *rules;
     qn_system *sys;
-    qn_repair *rep;     /* NULL when too large */
+    qn_repair *rep; /* NULL when too large */
     int n;
     unsigned k;
     const uint8_t *goal;
@@ -65,11 +65,26 @@ void qn_solver_free(qn_solver *solver)
     free(solver);
 }
 
-const qn_rules *qn_solver_rules(const qn_solver *solver) { return solver->rules; }
-const qn_system *qn_solver_system(const qn_solver *solver) { return solver->sys; }
-int qn_solver_ncells(const qn_solver *solver) { return solver->n; }
-unsigned qn_solver_colours(const qn_solver *solver) { return solver->k; }
-const qn_repair *qn_solver_repair(const qn_solver *solver) { return solver->rep; }
+const qn_rules *qn_solver_rules(const qn_solver *solver)
+{
+    return solver->rules;
+}
+const qn_system *qn_solver_system(const qn_solver *solver)
+{
+    return solver->sys;
+}
+int qn_solver_ncells(const qn_solver *solver)
+{
+    return solver->n;
+}
+unsigned qn_solver_colours(const qn_solver *solver)
+{
+    return solver->k;
+}
+const qn_repair *qn_solver_repair(const qn_solver *solver)
+{
+    return solver->rep;
+}
 
 void qn_solver_set_walk_limit(qn_solver *solver, uint64_t limit)
 {
@@ -86,7 +101,8 @@ void qn_solver_press(const qn_solver *solver, uint8_t *state, int cell)
     const uint8_t *a = qn_rules_matrix(solver->rules);
 
     for (int i = 0; i < solver->n; i++)
-        state[i] = (uint8_t)((state[i] + a[(size_t)i * solver->n + cell]) % solver->k);
+        state[i] =
+            (uint8_t)((state[i] + a[(size_t)i * solver->n + cell]) % solver->k);
 }
 
 int qn_solver_check_exact(const qn_solver *solver, qn_err *err)
@@ -152,7 +168,8 @@ static void offset(const qn_solver *solver, uint8_t *d, const uint8_t *state)
     }
 }
 
-int qn_solver_answer(const qn_solver *solver, qn_answer *a, const uint8_t *state)
+int qn_solver_answer(const qn_solver *solver, qn_answer *a,
+                     const uint8_t *state)
 {
     uint8_t stack[4096], *d = stack;
     int rc;
@@ -167,13 +184,14 @@ int qn_solver_answer(const qn_solver *solver, qn_answer *a, const uint8_t *state
         }
     a->nrepair = 0;
     a->repair_known = 0;
-    rc = qn_minpress_solve(solver->sys, &a->mp, a->plan, d, solver->limit, NULL);
+    rc =
+        qn_minpress_solve(solver->sys, &a->mp, a->plan, d, solver->limit, NULL);
     a->solvable = rc != QN_EUNSOLVABLE;
     a->exact = rc == QN_OK;
     if (!a->solvable && solver->rep) {
         a->repair_known = 1;
-        a->nrepair = qn_repair_find(solver->rep, d, a->repair_cell,
-                                    a->repair_value);
+        a->nrepair =
+            qn_repair_find(solver->rep, d, a->repair_cell, a->repair_value);
         for (int i = 0; i < a->nrepair; i++) {
             int c = a->repair_cell[i];
             a->repair_value[i] =
@@ -266,13 +284,14 @@ static void explain_one(const qn_solver *solver, qn_buf *out, const uint8_t *c,
         qn_buf_adds(out, " must differ from the goal in an even number of "
                          "places (they differ in an odd number)");
     else
-        qn_buf_addf(out, " of the difference from the goal must be a "
-                         "multiple of %u (it is %u mod %u)",
+        qn_buf_addf(out,
+                    " of the difference from the goal must be a "
+                    "multiple of %u (it is %u mod %u)",
                     m, v, m);
 }
 
-void qn_solver_explain(const qn_solver *solver, qn_buf *out, const uint8_t *state,
-                     int max)
+void qn_solver_explain(const qn_solver *solver, qn_buf *out,
+                       const uint8_t *state, int max)
 {
     uint8_t stack[4096], *d = stack;
     size_t nc = qn_system_cokernel_ngens(solver->sys);
@@ -308,7 +327,7 @@ const char *qn_solver_grade(const qn_solver *solver, uint64_t presses)
 }
 
 int qn_solver_replays(const qn_solver *solver, const uint8_t *state,
-                    const uint8_t *plan)
+                      const uint8_t *plan)
 {
     uint8_t stack[4096], *y = stack;
 
@@ -317,7 +336,7 @@ int qn_solver_replays(const qn_solver *solver, const uint8_t *state,
 }
 
 int64_t qn_solver_each_solution(const qn_solver *solver, const uint8_t *state,
-                              uint64_t limit, qn_solution_fn *fn, void *ctx)
+                                uint64_t limit, qn_solution_fn *fn, void *ctx)
 {
     uint8_t stack[4096];
 

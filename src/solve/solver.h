@@ -18,8 +18,8 @@
 #include "base/err.h"
 #include "engine/minpress.h"
 #include "engine/repair.h"
-#include "rules/rules.h"
 #include "engine/system.h"
+#include "rules/rules.h"
 
 typedef struct qn_solver qn_solver;
 
@@ -63,15 +63,16 @@ void qn_answer_release(qn_answer *a);
  * Answer for `state` (ncells values < k, already checked). Returns QN_OK
  * with *a filled, whether or not the state is solvable.
  */
-int qn_solver_answer(const qn_solver *solver, qn_answer *a, const uint8_t *state);
+int qn_solver_answer(const qn_solver *solver, qn_answer *a,
+                     const uint8_t *state);
 
 /*
  * Why `state` is unsolvable, in words a designer can act on: each failed
  * condition as a parity or weighted sum over named cells. Appends one line
  * per failed condition (at most `max` of them, then "... and N more").
  */
-void qn_solver_explain(const qn_solver *solver, qn_buf *out, const uint8_t *state,
-                     int max);
+void qn_solver_explain(const qn_solver *solver, qn_buf *out,
+                       const uint8_t *state, int max);
 
 /*
  * The class of `state` among the states (0: solvable; see repair.h):
@@ -96,7 +97,7 @@ const char *qn_solver_grade(const qn_solver *solver, uint64_t presses);
  * QN_EUNSOLVABLE.
  */
 int64_t qn_solver_each_solution(const qn_solver *solver, const uint8_t *state,
-                              uint64_t limit, qn_solution_fn *fn, void *ctx);
+                                uint64_t limit, qn_solution_fn *fn, void *ctx);
 
 /*
  * One press of `cell` on `state` (ncells values < k, changed in place):
@@ -107,6 +108,6 @@ void qn_solver_press(const qn_solver *solver, uint8_t *state, int cell);
 
 /* Replay: 1 if pressing `plan` on `state` reaches the goal exactly. */
 int qn_solver_replays(const qn_solver *solver, const uint8_t *state,
-                    const uint8_t *plan);
+                      const uint8_t *plan);
 
 #endif

@@ -6,10 +6,10 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -49,8 +49,8 @@ static void close_handle(qn_store *s)
     free(s);
 }
 
-static int header(qn_store *s, long long *app, long long *ver,
-                  long long *nobj, qn_err *err)
+static int header(qn_store *s, long long *app, long long *ver, long long *nobj,
+                  qn_err *err)
 {
     sqlite3_stmt *st;
     int rc = qn_store__prep(
@@ -108,8 +108,8 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
          * reader leaves the journal mode as it is. */
         if ((rc = qn_store__exec(s, "PRAGMA journal_mode = WAL", err)) ||
             (rc = qn_store__exec(s, "PRAGMA synchronous = NORMAL", err)) ||
-            (rc = qn_store__exec(s, "PRAGMA wal_autocheckpoint = "
-                                    WAL_AUTOCHECKPOINT, err)))
+            (rc = qn_store__exec(
+                 s, "PRAGMA wal_autocheckpoint = " WAL_AUTOCHECKPOINT, err)))
             return rc;
     }
     if (ver < latest && !(flags & QN_STORE_NO_MIGRATE)) {
@@ -281,8 +281,7 @@ static int open_immutable(qn_store *s, unsigned flags, qn_err *err)
     return rc;
 }
 
-int qn_store_open(qn_store **out, const char *path, unsigned flags,
-                  qn_err *err)
+int qn_store_open(qn_store **out, const char *path, unsigned flags, qn_err *err)
 {
     qn_store *s;
     int oflags, rc;

@@ -95,12 +95,12 @@ int qn_store_in_batch(const qn_store *s);
  * layout is missing or does not have `cells` cells.
  */
 typedef struct qn_store_rule {
-    const char *hash;  /* 64 lowercase hex digits (qn_rules_hash) */
+    const char *hash; /* 64 lowercase hex digits (qn_rules_hash) */
     const char *name;
-    const char *yaml;  /* the rule file text */
+    const char *yaml; /* the rule file text */
     int cells;
     unsigned colours;
-    const char *facts; /* free text, e.g. "kernel=4"; NULL = "" */
+    const char *facts;  /* free text, e.g. "kernel=4"; NULL = "" */
     const char *layout; /* the board: qn_state_format of its all-zero
                            state with '/' ('0' a cell, '.' a hole), `cells`
                            '0's; the store reads and writes states by it */
@@ -124,23 +124,23 @@ const char *qn_store_provenance_name(qn_store_provenance p);
 
 typedef struct qn_store_puzzle {
     int64_t rule_id;
-    const char *state;     /* state text (state.h) */
-    const uint8_t *canon;  /* canonical key, e.g. qn_store_canon_pack */
-    size_t canon_len;      /* >= 1 */
+    const char *state;    /* state text (state.h) */
+    const uint8_t *canon; /* canonical key, e.g. qn_store_canon_pack */
+    size_t canon_len;     /* >= 1 */
     uint64_t min_presses;
-    uint64_t noptimal;     /* optimal solutions */
-    const char *witness;   /* an optimal plan, per-cell counts as text */
-    const char *grade;     /* NULL = ungraded */
-    const char *grader;    /* grader version; NULL = "" */
-    const char *seed;      /* batch seed as hex; NULL = none */
-    int64_t stream_index;  /* -1 = none */
+    uint64_t noptimal;    /* optimal solutions */
+    const char *witness;  /* an optimal plan, per-cell counts as text */
+    const char *grade;    /* NULL = ungraded */
+    const char *grader;   /* grader version; NULL = "" */
+    const char *seed;     /* batch seed as hex; NULL = none */
+    int64_t stream_index; /* -1 = none */
     qn_store_provenance provenance;
-    int64_t run_id;        /* 0 = none */
-    uint64_t uid;          /* the puzzle id (puzzle_id.h) */
+    int64_t run_id;         /* 0 = none */
+    uint64_t uid;           /* the puzzle id (puzzle_id.h) */
     const char *submission; /* validate: the submission's id; NULL = none */
-    const char *source;    /* validate: "FILE:LINE" of it; NULL = none */
-    const char *meta;      /* fields quench did not read, a JSON object
-                              text; NULL = none */
+    const char *source;     /* validate: "FILE:LINE" of it; NULL = none */
+    const char *meta;       /* fields quench did not read, a JSON object
+                               text; NULL = none */
     /* Optional, in place of the texts: the state and the witness as the
      * rule's cell values (one byte a cell, in the order of its board,
      * each < k; the store checks). A caller that holds cells (generate)
@@ -165,8 +165,8 @@ typedef struct qn_store_puzzle {
  * output may be NULL. Inside a batch this is one cached prepared
  * statement and nothing more.
  */
-int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
-                        int64_t *id_out, int *is_new_out, qn_err *err);
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
+                        int *is_new_out, qn_err *err);
 
 /*
  * Pack n canonical cell values (each < k, 2 <= k <= 255) into
@@ -194,12 +194,12 @@ int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
  * Runs: who wrote what, and where a generator resumes.
  */
 typedef struct qn_store_run {
-    const char *command;     /* "generate", "validate", ... */
-    int64_t rule_id;         /* 0 = none */
-    const char *seed;        /* hex; NULL = "" */
-    const char *options;     /* canonical option string; NULL = "" */
+    const char *command; /* "generate", "validate", ... */
+    int64_t rule_id;     /* 0 = none */
+    const char *seed;    /* hex; NULL = "" */
+    const char *options; /* canonical option string; NULL = "" */
     const char *tool_version;
-    uint64_t requested;      /* puzzles asked for */
+    uint64_t requested; /* puzzles asked for */
 } qn_store_run;
 
 /*
@@ -213,8 +213,8 @@ typedef struct qn_store_run {
  */
 
 /* Start a run (status 'running'), claimed; *id_out is its id. */
-int qn_store_run_start(qn_store *s, const qn_store_run *run,
-                       int64_t *id_out, qn_err *err);
+int qn_store_run_start(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                       qn_err *err);
 
 /*
  * Find the latest run with the same command, rule, seed and options (the
@@ -261,8 +261,8 @@ int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
  * changing it (qn_store_run_lookup). summary is the caller's (free). */
 typedef struct qn_store_run_info {
     int64_t id;
-    int done;            /* status 'done' */
-    uint64_t requested;  /* the largest count asked of it */
+    int done;           /* status 'done' */
+    uint64_t requested; /* the largest count asked of it */
     uint64_t stored;
     uint64_t next_index; /* every stream index below it was handled */
     char *summary;       /* NULL when none was kept */
@@ -273,8 +273,7 @@ int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
                         qn_store_run_info *out, qn_err *err);
 
 /* The largest stream index stored for a run: QN_ENOTFOUND when none. */
-int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
-                       qn_err *err);
+int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out, qn_err *err);
 
 /* ---------------------------------------------------------------------
  * Packs: named, ordered lists of puzzles. Positions are 1..count with no
@@ -292,9 +291,10 @@ int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
  * description or author is at most 4096 bytes (the limit of a rule's
  * texts), and only a description may hold line feeds.
  */
-#define QN_STORE_PACK_NAME_MAX 64   /* bytes in a pack name */
-#define QN_STORE_PACK_TEXT_MAX 4096 /* bytes in a title, description or
-                                       author */
+#define QN_STORE_PACK_NAME_MAX 64 /* bytes in a pack name */
+#define QN_STORE_PACK_TEXT_MAX                                                 \
+    4096 /* bytes in a title, description or                                   \
+            author */
 
 /* Check a pack name against the rules above: QN_OK, or QN_EINVAL with
  * the reason ("pack name '-x' begins with '-' ..."). */
@@ -305,8 +305,8 @@ int qn_store_pack_check(const qn_store_pack *p, qn_err *err);
 /* Create a pack from p's name/title/description/author, version and
  * build (other fields are ignored). QN_EINVAL when the name is taken or p fails
  * qn_store_pack_check. */
-int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
-                         int64_t *id_out, qn_err *err);
+int qn_store_pack_create(qn_store *s, const qn_store_pack *p, int64_t *id_out,
+                         qn_err *err);
 /* The id of the pack called name: QN_ENOTFOUND when none. */
 int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
                        qn_err *err);
@@ -330,9 +330,8 @@ int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
  * a run, resumed or extended, and its shards make the pack at version 1;
  * any other append bumps it. Errors as qn_store_pack_add.
  */
-int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
-                               int64_t puzzle_id, const char *build,
-                               qn_err *err);
+int qn_store_pack_append_build(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                               const char *build, qn_err *err);
 /* Append a puzzle without touching the version: for filling a pack just
  * created at the version it is to have (import keeps its document's).
  * Errors as qn_store_pack_add. */
@@ -360,10 +359,9 @@ int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
  * section before (a pack without sections before matches by position);
  * the version counts one if bump and anything changed.
  */
-int qn_store_pack_set_sections(qn_store *s, int64_t pack_id,
-                               const int64_t *ids, const char *const *sections,
-                               size_t n, int bump, int *changed_out,
-                               qn_err *err);
+int qn_store_pack_set_sections(qn_store *s, int64_t pack_id, const int64_t *ids,
+                               const char *const *sections, size_t n, int bump,
+                               int *changed_out, qn_err *err);
 /* Put puzzle by_id in the place and slot of member puzzle_id (a re-rolled
  * level keeps its slot); counts a version. QN_ENOTFOUND: not a member;
  * QN_EINVAL: by_id is already another member. */
@@ -401,8 +399,8 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
 
 /* Visit the puzzle at row id (qn_store_puzzle_resolve gives it);
  * QN_ENOTFOUND when there is none. */
-int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
-                        void *ctx, qn_err *err);
+int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn, void *ctx,
+                        qn_err *err);
 /* Visit the puzzles a run stored, in stream order. */
 int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
                       void *ctx, qn_err *err);

@@ -71,9 +71,9 @@ static void sq_shutdown(void *app)
 
 int qn_store_use_allocator(qn_err *err)
 {
-    static const sqlite3_mem_methods m = {
-        sq_malloc,  sq_free, sq_realloc,  sq_size,
-        sq_roundup, sq_init, sq_shutdown, NULL};
+    static const sqlite3_mem_methods m = {sq_malloc,   sq_free,    sq_realloc,
+                                          sq_size,     sq_roundup, sq_init,
+                                          sq_shutdown, NULL};
 
     /* before any other SQLite call: only then may the allocator change */
     if (sqlite3_config(SQLITE_CONFIG_MALLOC, &m) != SQLITE_OK)

@@ -151,8 +151,7 @@ int qn_store__cells_pack(uint8_t *out, uint8_t *cells, const char *what,
                               "%s at byte %zu: value %u, the rule set has "
                               "%u colours",
                               what, (size_t)(at - text) + 1, v, k);
-        if (*l != '0' && !is_cell &&
-            (*at == *l || (*l == '/' && *at == '\n')))
+        if (*l != '0' && !is_cell && (*at == *l || (*l == '/' && *at == '\n')))
             continue;
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "%s at byte %zu: expected %s, got %s%.*s%s "
@@ -178,8 +177,7 @@ size_t qn_store__cells_text_max(const char *layout, int n)
     return strlen(layout) + 4 * (size_t)n + 1;
 }
 
-char *qn_store__cells_put(char *dst, const char *layout,
-                          const uint8_t *cells)
+char *qn_store__cells_put(char *dst, const char *layout, const uint8_t *cells)
 {
     for (const char *l = layout; *l; l++)
         if (*l == '0')

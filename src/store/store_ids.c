@@ -17,8 +17,7 @@
 #include "store_internal.h"
 
 /* "#N": the database row N, for scripts written before the ids. */
-static int row_ref(qn_store *s, const char *ref, int64_t *id_out,
-                   qn_err *err)
+static int row_ref(qn_store *s, const char *ref, int64_t *id_out, qn_err *err)
 {
     char *end;
     long long v;
@@ -37,8 +36,7 @@ static int row_ref(qn_store *s, const char *ref, int64_t *id_out,
     if ((rc = qn_store__int(s, sql, &found, err)) != QN_OK)
         return rc;
     if (!found)
-        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
-                          v);
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld", v);
     *id_out = v;
     return QN_OK;
 }
@@ -152,8 +150,8 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
             qn_puzzle_id_key_init(&key, hash);
             cells = QN_RENEW(cells, (size_t)n, uint8_t);
             ok = qn_store__key_uid(&key, n, k, sqlite3_column_blob(st, 4),
-                                   (size_t)sqlite3_column_bytes(st, 4),
-                                   cells, &uid);
+                                   (size_t)sqlite3_column_bytes(st, 4), cells,
+                                   &uid);
         }
         if (!ok) {
             qn_err_source(err, s->path);
@@ -185,8 +183,7 @@ int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err)
     int64_t after = INT64_MIN; /* a row sqlite3 wrote may have id <= 0 */
     int rc;
 
-    rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?",
-                        err);
+    rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?", err);
     /* read a chunk, then write it: never update rows under a scan */
     while (rc == QN_OK &&
            (rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&

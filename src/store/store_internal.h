@@ -16,8 +16,8 @@
 
 /* The seed of puzzle row T of schema DB, SQL: a generator puzzle's row
  * keeps '' for its run's seed (migration 0004). */
-#define QN_STORE_SEED_SQL(T, DB)                                           \
-    "iif(" T ".seed = '', (SELECT seed FROM " DB ".runs WHERE id = " T     \
+#define QN_STORE_SEED_SQL(T, DB)                                               \
+    "iif(" T ".seed = '', (SELECT seed FROM " DB ".runs WHERE id = " T         \
     ".run_id), " T ".seed)"
 
 /* PRAGMA cache_size of every connection's databases: 64 MiB. A generate
@@ -39,22 +39,22 @@ struct sqlite3_stmt;
  * in batch number `batch` and good only while that batch is open. */
 struct qn_store__keys {
     uint64_t batch;
-    int64_t rule_id;         /* 0: none */
-    qn_puzzle_id_key key;    /* of the rule's hash */
-    int n;                   /* the rule's cells, colours */
+    int64_t rule_id;      /* 0: none */
+    qn_puzzle_id_key key; /* of the rule's hash */
+    int n;                /* the rule's cells, colours */
     unsigned k;
-    uint8_t *cells;          /* n, for unpacking a canonical key */
-    char *layout;            /* rules.layout; NULL: none stored */
-    uint8_t *packed;         /* 2 x qn_store_canon_size: state, witness */
-    int64_t run_id;          /* 0: none */
-    char *run_seed;          /* NULL: no such run */
+    uint8_t *cells;  /* n, for unpacking a canonical key */
+    char *layout;    /* rules.layout; NULL: none stored */
+    uint8_t *packed; /* 2 x qn_store_canon_size: state, witness */
+    int64_t run_id;  /* 0: none */
+    char *run_seed;  /* NULL: no such run */
 };
 
 struct qn_store {
     struct sqlite3 *db;
     char *path;
-    int in_batch;                    /* a qn_store_begin is open */
-    uint64_t batches;                /* qn_store_begin calls so far */
+    int in_batch;     /* a qn_store_begin is open */
+    uint64_t batches; /* qn_store_begin calls so far */
     struct qn_store__keys keys;
     int busy_ms;                     /* busy timeout, for messages */
     struct sqlite3_stmt *put_puzzle; /* cached: INSERT .. DO NOTHING */
@@ -115,8 +115,8 @@ int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err);
 /* store_keys.c: the puzzle id of p, from its rule's hash and its
  * canonical key (QN_EINVAL: a key of the wrong size; QN_ENOTFOUND: no
  * such rule). */
-int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
-                         uint64_t *out, qn_err *err);
+int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p, uint64_t *out,
+                         qn_err *err);
 /* The seed of run_id (*out NULL when there is no such run; owned by s,
  * good until the next call). */
 int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
@@ -126,8 +126,7 @@ void qn_store__keys_forget(qn_store *s);
 /* p's state and witness packed for its row, into s->keys.packed (after
  * qn_store__puzzle_uid loaded p's rule): QN_EINVAL when a text does not
  * fit the rule's board or colours, or the rule has no layout. */
-int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
-                           qn_err *err);
+int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err);
 
 /* store_cells.c: 1 when layout is a board layout (rules.layout: '0' a
  * cell, '.' a hole, '/' between rows) of n cells. */
@@ -144,8 +143,7 @@ int qn_store__cells_pack(uint8_t *out, uint8_t *cells, const char *what,
 size_t qn_store__cells_text_max(const char *layout, int n);
 /* The state text of cells on layout at dst, NUL-terminated; returns the
  * end (the NUL). */
-char *qn_store__cells_put(char *dst, const char *layout,
-                          const uint8_t *cells);
+char *qn_store__cells_put(char *dst, const char *layout, const uint8_t *cells);
 /* Register (on) or remove migration 0004's SQL functions quench_layout
  * and quench_pack on s's connection. */
 int qn_store__cells_sql(qn_store *s, int on, qn_err *err);
@@ -189,8 +187,8 @@ typedef struct qn_store_member {
 } qn_store_member;
 /* The pack's members in position order, malloc'd: free with
  * qn_store__members_free. */
-int qn_store__pack_members(qn_store *s, int64_t pack_id,
-                           qn_store_member **out, size_t *n, qn_err *err);
+int qn_store__pack_members(qn_store *s, int64_t pack_id, qn_store_member **out,
+                           size_t *n, qn_err *err);
 void qn_store__members_free(qn_store_member *v, size_t n);
 /* Make the membership exactly v[0..n) with those slots and sections
  * (part of the caller's transaction); bump: count a version. */

@@ -1,9 +1,9 @@
 /*
  * store_keys.c: what qn_store_put_puzzle derives from a puzzle instead
- * of trusting the caller: the puzzle id, which leads the row's unique key (migration 0004), and
- * whether the puzzle's seed is its run's (the row then keeps ''). What
- * those need from the rules and runs tables is read once per batch, not
- * once per puzzle: the hot path of generate --db.
+ * of trusting the caller: the puzzle id, which leads the row's unique key
+ * (migration 0004), and whether the puzzle's seed is its run's (the row then
+ * keeps ''). What those need from the rules and runs tables is read once per
+ * batch, not once per puzzle: the hot path of generate --db.
  */
 #include "store/store.h"
 
@@ -42,8 +42,8 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
 {
     sqlite3_stmt *st;
     int rc = qn_store__prep(
-            s, &st, "SELECT hash, cells, colours, layout FROM rules WHERE id = ?",
-            err),
+            s, &st,
+            "SELECT hash, cells, colours, layout FROM rules WHERE id = ?", err),
         r;
 
     if (rc != QN_OK)
@@ -80,8 +80,8 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
     return rc;
 }
 
-int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p,
-                         uint64_t *out, qn_err *err)
+int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p, uint64_t *out,
+                         qn_err *err)
 {
     int rc;
 
@@ -125,8 +125,7 @@ static int pack_one(const struct qn_store__keys *c, uint8_t *out,
     return QN_OK;
 }
 
-int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
-                           qn_err *err)
+int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err)
 {
     const struct qn_store__keys *c = &s->keys;
     int rc;
@@ -139,8 +138,8 @@ int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p,
                           (long long)p->rule_id);
     rc = pack_one(c, c->packed, "state", p->state_cells, p->state, err);
     if (rc == QN_OK)
-        rc = pack_one(c, c->packed + qn_store_canon_size(c->n, c->k),
-                      "witness", p->witness_cells, p->witness, err);
+        rc = pack_one(c, c->packed + qn_store_canon_size(c->n, c->k), "witness",
+                      p->witness_cells, p->witness, err);
     return rc;
 }
 

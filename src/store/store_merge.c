@@ -18,12 +18,12 @@
 
 /* A puzzle copy's rank: the input's (IN_KEY) beats OUT's (OUT_KEY) when
  * smaller; both have a seed (the upsert's WHERE). */
-#define IN_KEY                                                            \
-    "(" QN_STORE_SEED_SQL("excluded", "main")                             \
-    ", excluded.stream_index, excluded.state)"
-#define OUT_KEY                                                           \
-    "(" QN_STORE_SEED_SQL("puzzles", "main")                              \
-    ", puzzles.stream_index, puzzles.state)"
+#define IN_KEY                                                                 \
+    "(" QN_STORE_SEED_SQL("excluded",                                          \
+                          "main") ", excluded.stream_index, excluded.state)"
+#define OUT_KEY                                                                \
+    "(" QN_STORE_SEED_SQL("puzzles",                                           \
+                          "main") ", puzzles.stream_index, puzzles.state)"
 #define WINS IN_KEY " < " OUT_KEY
 
 static const char *const merge_sql[] = {
@@ -77,43 +77,42 @@ static const char *const merge_sql[] = {
  * temporary B-tree. NOT INDEXED: the planner would otherwise read the
  * table through its unique index, in random order.
  */
-#define COPY_HEAD                                                          \
-    "INSERT INTO main.puzzles (rule_id, state, canon,"                     \
-    " min_presses, optimal, witness, grade, grader, seed, stream_index,"   \
-    " provenance, run_id, uid, submission, source, meta, human_level,"    \
-    " human_score, human_model) SELECT mr.main,"                           \
-    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"    \
-    " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"   \
-    " p.submission, p.source, p.meta, p.human_level, p.human_score,"      \
-    " p.human_model" FROM_SRC                                              \
-    " WHERE true ORDER BY "
+#define COPY_HEAD                                                              \
+    "INSERT INTO main.puzzles (rule_id, state, canon,"                         \
+    " min_presses, optimal, witness, grade, grader, seed, stream_index,"       \
+    " provenance, run_id, uid, submission, source, meta, human_level,"         \
+    " human_score, human_model) SELECT mr.main,"                               \
+    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"         \
+    " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"        \
+    " p.submission, p.source, p.meta, p.human_level, p.human_score,"           \
+    " p.human_model" FROM_SRC " WHERE true ORDER BY "
 /* The input's puzzles with their rules and runs as OUT numbers them
  * (merge_ids: an integer lookup a row, not two text ones) */
-#define FROM_SRC                                                           \
-    " FROM src.puzzles p NOT INDEXED"                                      \
-    " JOIN temp.merge_rules mr ON mr.src = p.rule_id"                      \
+#define FROM_SRC                                                               \
+    " FROM src.puzzles p NOT INDEXED"                                          \
+    " JOIN temp.merge_rules mr ON mr.src = p.rule_id"                          \
     " LEFT JOIN temp.merge_runs mru ON mru.src = p.run_id"
 /* the input's seed of p: '' is its run's (QN_STORE_SEED_SQL) */
 #define SRC_SEED "iif(p.seed = '', mru.seed, p.seed)"
-#define COPY_TAIL                                                          \
-    " ON CONFLICT (uid, rule_id, canon) DO UPDATE SET"                     \
-    " state = iif(" WINS ", excluded.state, state),"                       \
-    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"     \
-    " optimal = iif(" WINS ", excluded.optimal, optimal),"                 \
-    " witness = iif(" WINS ", excluded.witness, witness),"                 \
-    " grade = iif(" WINS ", excluded.grade, grade),"                       \
-    " grader = iif(" WINS ", excluded.grader, grader),"                    \
-    " seed = iif(" WINS ", excluded.seed, seed),"                          \
-    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"  \
-    " provenance = iif(" WINS ", excluded.provenance, provenance),"        \
-    " run_id = iif(" WINS ", excluded.run_id, run_id),"                    \
-    " submission = iif(" WINS ", excluded.submission, submission),"        \
-    " source = iif(" WINS ", excluded.source, source),"                    \
-    " meta = iif(" WINS ", excluded.meta, meta),"                          \
-    " human_level = iif(" WINS ", excluded.human_level, human_level),"     \
-    " human_score = iif(" WINS ", excluded.human_score, human_score),"     \
-    " human_model = iif(" WINS ", excluded.human_model, human_model)"      \
-    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"        \
+#define COPY_TAIL                                                              \
+    " ON CONFLICT (uid, rule_id, canon) DO UPDATE SET"                         \
+    " state = iif(" WINS ", excluded.state, state),"                           \
+    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"         \
+    " optimal = iif(" WINS ", excluded.optimal, optimal),"                     \
+    " witness = iif(" WINS ", excluded.witness, witness),"                     \
+    " grade = iif(" WINS ", excluded.grade, grade),"                           \
+    " grader = iif(" WINS ", excluded.grader, grader),"                        \
+    " seed = iif(" WINS ", excluded.seed, seed),"                              \
+    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"      \
+    " provenance = iif(" WINS ", excluded.provenance, provenance),"            \
+    " run_id = iif(" WINS ", excluded.run_id, run_id),"                        \
+    " submission = iif(" WINS ", excluded.submission, submission),"            \
+    " source = iif(" WINS ", excluded.source, source),"                        \
+    " meta = iif(" WINS ", excluded.meta, meta),"                              \
+    " human_level = iif(" WINS ", excluded.human_level, human_level),"         \
+    " human_score = iif(" WINS ", excluded.human_score, human_score),"         \
+    " human_model = iif(" WINS ", excluded.human_model, human_model)"          \
+    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"            \
     " AND " IN_KEY " IS NOT " OUT_KEY
 
 static const char copy_sorted[] =
@@ -173,9 +172,9 @@ static int copy_puzzles(qn_store *s, const char *in_path,
  * both copies'.
  */
 typedef struct merge_pack {
-    int64_t src, main;          /* pack ids */
+    int64_t src, main; /* pack ids */
     int64_t src_version, main_version;
-    int shards;                 /* one build, both unedited */
+    int shards; /* one build, both unedited */
 } merge_pack;
 
 /* The input's members not yet in the pack, appended in its order (an
@@ -248,7 +247,7 @@ static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
         "SELECT p.id FROM main.pack_puzzles pp JOIN main.puzzles p"
         " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
         " ORDER BY " QN_STORE_SEED_SQL("p", "main") ", p.stream_index,"
-        " p.state, pp.position",
+                                                    " p.state, pp.position",
         pack, &v, &n, err);
 
     if (rc == QN_OK)
@@ -321,8 +320,8 @@ static int merge_one_pack(qn_store *s, sqlite3_stmt *src,
         rc = order_by_stream(s, mp.main, err);
     if (rc == QN_OK && added && !mp.shards) {
         char sql[160];
-        int64_t v = mp.main_version > mp.src_version ? mp.main_version
-                                                     : mp.src_version;
+        int64_t v =
+            mp.main_version > mp.src_version ? mp.main_version : mp.src_version;
         snprintf(sql, sizeof(sql),
                  "UPDATE main.packs SET version = %lld WHERE id = %lld",
                  (long long)v, (long long)mp.main);
@@ -461,8 +460,7 @@ static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
         const char *why = qn_store__col_str(st, 0), *nl = strrchr(why, '\n');
         rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
                         nl ? nl + 1 : why);
-    }
-    else if (r != SQLITE_ROW && r != SQLITE_DONE)
+    } else if (r != SQLITE_ROW && r != SQLITE_DONE)
         rc = qn_store__fail(s, r, err);
     sqlite3_finalize(st);
     return rc;
@@ -522,9 +520,9 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
  * puzzles before and after: that reads all of OUT twice per input, which
  * a flat merge of N shards does N times over a growing OUT. *rows: the
  * input's rows the copy read. */
-static int merge_tx(qn_store *s, const char *in_path,
-                    qn_store_order_fn *order, void *ctx,
-                    qn_store_merge_stats *st, int64_t *rows, qn_err *err)
+static int merge_tx(qn_store *s, const char *in_path, qn_store_order_fn *order,
+                    void *ctx, qn_store_merge_stats *st, int64_t *rows,
+                    qn_err *err)
 {
     long long runs0 = 0, runs1 = 0, moved = 0;
     int64_t changes[NMERGE] = {0}, copied = 0;
@@ -542,8 +540,8 @@ static int merge_tx(qn_store *s, const char *in_path,
     /* the puzzle upsert's changes are its inserts and its updates, and
      * the trigger noted each update once */
     if (rc == QN_OK)
-        rc = qn_store__int(s, "SELECT count(*) FROM temp.merge_moved",
-                           &moved, err);
+        rc = qn_store__int(s, "SELECT count(*) FROM temp.merge_moved", &moved,
+                           err);
     st->rules = changes[0]; /* INSERT OR IGNORE: the new rules */
     st->runs = runs1 - runs0;
     st->puzzles = copied - moved;

@@ -23,20 +23,20 @@
 
 struct qn_store_merge_job {
     char *const *in;
-    int n, next;        /* inputs; the next one to merge */
-    int committed;      /* an input is merged: the checks are all done */
+    int n, next;   /* inputs; the next one to merge */
+    int committed; /* an input is merged: the checks are all done */
     pthread_t thread;
-    int threaded;       /* the thread runs (and must be joined) */
+    int threaded;         /* the thread runs (and must be joined) */
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;
-    int checked, stop;  /* inputs checked; stop after the current one */
-    int scanned;        /* inputs scanned: scan[0 .. scanned) */
-    struct scan {       /* an input's scan: its verdict or its failure */
+    int checked, stop; /* inputs checked; stop after the current one */
+    int scanned;       /* inputs scanned: scan[0 .. scanned) */
+    struct scan {      /* an input's scan: its verdict or its failure */
         qn_store__merge_order order;
         int rc;
         qn_err err;
-    } *scan;
-    int failed;         /* a check failed: bad says why */
+    } * scan;
+    int failed; /* a check failed: bad says why */
     qn_err bad;
 };
 
@@ -57,8 +57,7 @@ static void checked(qn_store_merge_job *j, int rc, const qn_err *err)
 /* Record input i's scan: a failure is that input's alone (its copy is
  * refused when its turn comes), so what is merged does not depend on
  * how far the scans had got. */
-static void scanned_one(qn_store_merge_job *j, int i,
-                        const struct scan *sc)
+static void scanned_one(qn_store_merge_job *j, int i, const struct scan *sc)
 {
     pthread_mutex_lock(&j->lock);
     j->scan[i] = *sc;
@@ -96,8 +95,8 @@ static void *check_all(void *arg)
 
 /* The verdict of the scan of the input being merged (j->next); with
  * wait 0, *known 0 when it is not there yet. */
-static int scanned(void *ctx, int wait, int *known,
-                   qn_store__merge_order *out, qn_err *err)
+static int scanned(void *ctx, int wait, int *known, qn_store__merge_order *out,
+                   qn_err *err)
 {
     qn_store_merge_job *j = ctx;
     int rc = QN_OK;

@@ -54,8 +54,8 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
         qn_err why = QN_ERR_INIT;
         rc = qn_store__fail(s, sqlite3_errcode(s->db), &why);
         qn_err_source(err, s->path);
-        rc = qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s",
-                        m->name, why.msg);
+        rc = qn_err_set(err, (qn_code)rc, 0, 0, "migration %s: %s", m->name,
+                        why.msg);
     }
     if (m->number == 4)
         qn_store__cells_sql(s, 0, NULL);

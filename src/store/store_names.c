@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/rules.h"
 #include "base/text.h"
+#include "rules/rules.h"
 
 /* one limit for the texts of packs and of rules (and so of imports) */
 _Static_assert(QN_STORE_PACK_TEXT_MAX == QN_RULES_MAX_TEXT,
@@ -26,8 +26,7 @@ int qn_store_pack_check_name(const char *name, qn_err *err)
         snprintf(what, sizeof(what), "pack name '%s'", name);
     else
         snprintf(what, sizeof(what), "pack name");
-    return qn_text_check(name, QN_STORE_PACK_NAME_MAX, QN_TEXT_NAME, what,
-                         err);
+    return qn_text_check(name, QN_STORE_PACK_NAME_MAX, QN_TEXT_NAME, what, err);
 }
 
 int qn_store_pack_check(const qn_store_pack *p, qn_err *err)

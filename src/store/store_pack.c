@@ -68,8 +68,7 @@ int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
  * another is; any other error of the lookup (out of memory, I/O) as it
  * is, never taken for "no such pack".
  */
-static int name_free(qn_store *s, const char *name, int64_t self,
-                     qn_err *err)
+static int name_free(qn_store *s, const char *name, int64_t self, qn_err *err)
 {
     int64_t other = 0;
     qn_err e = QN_ERR_INIT;
@@ -85,8 +84,8 @@ static int name_free(qn_store *s, const char *name, int64_t self,
     return rc;
 }
 
-int qn_store_pack_create(qn_store *s, const qn_store_pack *p,
-                         int64_t *id_out, qn_err *err)
+int qn_store_pack_create(qn_store *s, const qn_store_pack *p, int64_t *id_out,
+                         qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int64_t id = 0;
@@ -211,12 +210,11 @@ static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
 int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
-    int rc =
-        qn_store__prep(s, &st,
-                       "UPDATE packs SET version = version + 1, modified ="
-                       " strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
-                       " recipe_hash = NULL WHERE id = ?",
-                       err);
+    int rc = qn_store__prep(s, &st,
+                            "UPDATE packs SET version = version + 1, modified ="
+                            " strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+                            " recipe_hash = NULL WHERE id = ?",
+                            err);
 
     if (rc == QN_OK) {
         sqlite3_bind_int64(st, 1, pack_id);
@@ -529,12 +527,12 @@ int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
 }
 
 /* 1 when the pack was built by `build` (a non-empty run family). */
-static int built_by(qn_store *s, int64_t pack_id, const char *build,
-                    int *yes, qn_err *err)
+static int built_by(qn_store *s, int64_t pack_id, const char *build, int *yes,
+                    qn_err *err)
 {
     sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "SELECT build FROM packs WHERE id = ?",
-                            err),
+    int rc =
+            qn_store__prep(s, &st, "SELECT build FROM packs WHERE id = ?", err),
         r;
 
     if (rc != QN_OK)
@@ -544,17 +542,16 @@ static int built_by(qn_store *s, int64_t pack_id, const char *build,
     if (r == SQLITE_ROW)
         *yes = *build && !strcmp(qn_store__col_str(st, 0), build);
     else
-        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ENOTFOUND, 0, 0,
-                                           "no pack with id %lld",
-                                           (long long)pack_id)
-                              : qn_store__fail(s, r, err);
+        rc = r == SQLITE_DONE
+                 ? qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
+                              (long long)pack_id)
+                 : qn_store__fail(s, r, err);
     sqlite3_finalize(st);
     return rc;
 }
 
-int qn_store_pack_append_build(qn_store *s, int64_t pack_id,
-                               int64_t puzzle_id, const char *build,
-                               qn_err *err)
+int qn_store_pack_append_build(qn_store *s, int64_t pack_id, int64_t puzzle_id,
+                               const char *build, qn_err *err)
 {
     int own = 0, rc;
 
@@ -578,7 +575,8 @@ int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
     if ((rc = qn_store__pack_exists(s, pack_id, err)) == QN_OK)
         rc = members(s, pack_id, &v, &had, err);
     /* the same members in the same order: nothing written, same version */
-    changed = rc == QN_OK && (had != n || (n && memcmp(v, ids, n * sizeof(*ids))));
+    changed =
+        rc == QN_OK && (had != n || (n && memcmp(v, ids, n * sizeof(*ids))));
     if (changed)
         rc = qn_store__pack_write(s, pack_id, ids, n, 1, err);
     free(v);

@@ -37,8 +37,8 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
 int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
                          size_t canon_len, int64_t *id_out, qn_err *err)
 {
-    qn_store_puzzle p = {.rule_id = rule_id, .canon = canon,
-                         .canon_len = canon_len};
+    qn_store_puzzle p = {
+        .rule_id = rule_id, .canon = canon, .canon_len = canon_len};
     sqlite3_stmt *st;
     uint64_t uid = 0;
     int rc = qn_store__puzzle_uid(s, &p, &uid, err), r;
@@ -110,9 +110,12 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
 const char *qn_store_provenance_name(qn_store_provenance p)
 {
     switch (p) {
-    case QN_STORE_GENERATE: return "generate";
-    case QN_STORE_VALIDATE: return "validate";
-    case QN_STORE_IMPORT: return "import";
+    case QN_STORE_GENERATE:
+        return "generate";
+    case QN_STORE_VALIDATE:
+        return "validate";
+    case QN_STORE_IMPORT:
+        return "import";
     }
     return "import";
 }
@@ -124,8 +127,8 @@ const char *qn_store_provenance_name(qn_store_provenance p)
  * outlive the step (reset right after it), so SQLITE_STATIC avoids a copy
  * per column on the hot path. */
 static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
-                        uint64_t uid, const char *seed,
-                        const uint8_t *cells, size_t len)
+                        uint64_t uid, const char *seed, const uint8_t *cells,
+                        size_t len)
 {
     static const uint8_t none[1];
 
@@ -175,9 +178,8 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
 /* p was not inserted: a duplicate up to symmetry. Report the puzzle that
  * holds the key, and whether this is the same run storing the same
  * candidate again (a resumed run: *is_new_out 2). */
-static int find_duplicate(qn_store *s, const qn_store_puzzle *p,
-                          uint64_t uid, int64_t *id_out, int *is_new_out,
-                          qn_err *err)
+static int find_duplicate(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
+                          int64_t *id_out, int *is_new_out, qn_err *err)
 {
     sqlite3_stmt *st;
     int rc, r;
@@ -255,8 +257,8 @@ static int derive(qn_store *s, const qn_store_puzzle *p, uint64_t *uid,
     return QN_OK;
 }
 
-int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p,
-                        int64_t *id_out, int *is_new_out, qn_err *err)
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
+                        int *is_new_out, qn_err *err)
 {
     sqlite3_stmt *st;
     const char *seed;

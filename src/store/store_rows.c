@@ -18,25 +18,27 @@
  * could disagree with the first in a damaged file (one read through an
  * index, the other through the table). A seed '' is the run's (migration
  * 0004): QN_STORE_SEED_SQL. */
-#define ROW_COLUMNS                                                        \
-    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal," \
-    " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL("p", "main") ","   \
-    " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"         \
-    " p.source, p.meta, r.layout, r.cells, r.colours, p.human_level,"     \
-    " p.human_score, p.human_model"
+#define ROW_COLUMNS                                                               \
+    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"         \
+    " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL(                          \
+        "p",                                                                      \
+        "main") ","                                                               \
+                " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"     \
+                " p.source, p.meta, r.layout, r.cells, r.colours, p.human_level," \
+                " p.human_score, p.human_model"
 #define COL_POSITION 24
 
 /* A walk's rule, read once per rule id rather than once per row, and
  * the texts of the row being visited. */
 typedef struct reader {
-    int loaded;      /* rule_id's board is below (a damaged row's rule id
-                        may be anything, 0 included) */
+    int loaded; /* rule_id's board is below (a damaged row's rule id
+                   may be anything, 0 included) */
     int64_t rule_id;
-    char *layout;    /* rules.layout */
-    int n;           /* the rule's cells, colours */
+    char *layout; /* rules.layout */
+    int n;        /* the rule's cells, colours */
     unsigned k;
-    size_t len;      /* packed bytes of a state */
-    uint8_t *cells;  /* n */
+    size_t len;            /* packed bytes of a state */
+    uint8_t *cells;        /* n */
     char *state, *witness; /* qn_store__cells_text_max bytes each */
 } reader;
 
@@ -100,8 +102,7 @@ static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
     int type = sqlite3_column_type(st, col);
     const uint8_t *b = sqlite3_column_blob(st, col);
 
-    if (type != SQLITE_BLOB ||
-        (size_t)sqlite3_column_bytes(st, col) != rd->len)
+    if (type != SQLITE_BLOB || (size_t)sqlite3_column_bytes(st, col) != rd->len)
         return damaged(s, sqlite3_column_int64(st, 0), what, err);
     qn_store_canon_unpack(rd->cells, b, rd->n, rd->k);
     for (int i = 0; i < rd->n; i++)
@@ -165,8 +166,7 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
     row->stream_index = sqlite3_column_type(st, 11) == SQLITE_NULL
                             ? -1
                             : sqlite3_column_int64(st, 11);
-    row->provenance =
-        qn_store_provenance_name((qn_store_provenance)provenance);
+    row->provenance = qn_store_provenance_name((qn_store_provenance)provenance);
     row->rule_yaml = qn_store__col_str(st, 13);
     row->uid = (uint64_t)sqlite3_column_int64(st, 14);
     row->submission = qn_store__col_text(st, 15);
@@ -214,21 +214,22 @@ int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
 
     if ((rc = qn_store__pack_exists(s, pack_id, err)) != QN_OK)
         return rc;
-    rc = qn_store__prep(s, &st,
-                        "SELECT " ROW_COLUMNS
-                        ", pp.position, pp.slot, pp.section FROM pack_puzzles pp"
-                        " JOIN puzzles p ON p.id = pp.puzzle_id"
-                        " JOIN rules r ON r.id = p.rule_id"
-                        " WHERE pp.pack_id = ? ORDER BY pp.position",
-                        err);
+    rc =
+        qn_store__prep(s, &st,
+                       "SELECT " ROW_COLUMNS
+                       ", pp.position, pp.slot, pp.section FROM pack_puzzles pp"
+                       " JOIN puzzles p ON p.id = pp.puzzle_id"
+                       " JOIN rules r ON r.id = p.rule_id"
+                       " WHERE pp.pack_id = ? ORDER BY pp.position",
+                       err);
     if (rc != QN_OK)
         return rc;
     sqlite3_bind_int64(st, 1, pack_id);
     return walk_rows(s, st, COL_POSITION, fn, ctx, err);
 }
 
-int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn,
-                        void *ctx, qn_err *err)
+int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn, void *ctx,
+                        qn_err *err)
 {
     sqlite3_stmt *st;
     int rc, r;
@@ -295,9 +296,8 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
             break;
         if (row.rule_id != last) {
             last = row.rule_id;
-            if (rule_fn &&
-                (rc = rule_fn(ctx, row.rule_id, row.rule_hash, row.rule_name,
-                              row.rule_yaml)) != 0)
+            if (rule_fn && (rc = rule_fn(ctx, row.rule_id, row.rule_hash,
+                                         row.rule_name, row.rule_yaml)) != 0)
                 break;
         }
         if ((rc = puzzle_fn(ctx, &row)) != 0)

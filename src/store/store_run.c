@@ -49,8 +49,8 @@ static int insert_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
     return rc;
 }
 
-int qn_store_run_start(qn_store *s, const qn_store_run *run,
-                       int64_t *id_out, qn_err *err)
+int qn_store_run_start(qn_store *s, const qn_store_run *run, int64_t *id_out,
+                       qn_err *err)
 {
     int64_t id = 0;
     int rc = qn_store__tx_begin(s, err);
@@ -105,8 +105,7 @@ static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
 }
 
 /* Claim run id and mark it running again; a larger count extends it. */
-static int resume_run(qn_store *s, int64_t id, uint64_t requested,
-                      qn_err *err)
+static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = qn_store__claim_run(s, id, err);
@@ -157,8 +156,8 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
      * run (claimed, so it is refused) instead of starting a twin */
     if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
-    else if (rc == QN_ENOTFOUND && (rc = insert_run(s, run, &id, err)) ==
-                                       QN_OK) {
+    else if (rc == QN_ENOTFOUND &&
+             (rc = insert_run(s, run, &id, err)) == QN_OK) {
         resumed = 0;
         rc = qn_store__claim_run(s, id, err);
     }
@@ -219,15 +218,14 @@ int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
 {
     if (strcmp(status, "done") && strcmp(status, "interrupted") &&
         strcmp(status, "failed"))
-        return qn_err_set(err, QN_EINVAL, 0, 0, "bad run status '%s'",
-                          status);
-    return update_run(s, "UPDATE runs SET status = ?, finished ="
-                         " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        return qn_err_set(err, QN_EINVAL, 0, 0, "bad run status '%s'", status);
+    return update_run(s,
+                      "UPDATE runs SET status = ?, finished ="
+                      " strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                       status, run_id, err);
 }
 
-int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out,
-                       qn_err *err)
+int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out, qn_err *err)
 {
     sqlite3_stmt *st;
     int rc = qn_store__prep(

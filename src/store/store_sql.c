@@ -121,9 +121,8 @@ const char *qn_store__col_str(sqlite3_stmt *st, int i)
  */
 int qn_store__tx_begin(qn_store *s, qn_err *err)
 {
-    return qn_store__exec(s, s->in_batch ? "SAVEPOINT qn_op"
-                                         : "BEGIN IMMEDIATE",
-                          err);
+    return qn_store__exec(
+        s, s->in_batch ? "SAVEPOINT qn_op" : "BEGIN IMMEDIATE", err);
 }
 
 int qn_store__tx_end(qn_store *s, int rc, qn_err *err)

@@ -128,11 +128,10 @@ typedef struct ctx {
     qn_err *err;
 } ctx;
 
-static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
-                   ...) QN_PRINTF(4, 5);
+static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt, ...)
+    QN_PRINTF(4, 5);
 
-static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
-                   ...)
+static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -141,8 +140,8 @@ static int fail_at(const ctx *x, qn_code code, size_t off, const char *fmt,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    qn_submit__pos(x->text, off < x->len ? off : x->len, x->line, x->col,
-                   &line, &col);
+    qn_submit__pos(x->text, off < x->len ? off : x->len, x->line, x->col, &line,
+                   &col);
     return qn_err_set(x->err, code, line, col, "%s", msg);
 }
 
@@ -201,14 +200,21 @@ static json_t *load(const ctx *x, size_t flags)
 static const char *type_name(const json_t *j)
 {
     switch (json_typeof(j)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number with a fraction or exponent";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number with a fraction or exponent";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -217,8 +223,7 @@ static const char *type_name(const json_t *j)
 
 /* An array of ncells integers 0..k-1 at raw offset `at`. */
 static int int_array(uint8_t *out, const qn_layout *l, unsigned k,
-                     const json_t *a, const ctx *x, size_t at,
-                     const char *what)
+                     const json_t *a, const ctx *x, size_t at, const char *what)
 {
     size_t n = json_array_size(a), i;
     const char *prefix = strcmp(what, "state") == 0 ? "" : "solution: ";
@@ -227,15 +232,13 @@ static int int_array(uint8_t *out, const qn_layout *l, unsigned k,
         const json_t *v = json_array_get(a, i);
         json_int_t iv;
         if (!json_is_integer(v))
-            return fail_at(x, QN_ESYNTAX,
-                           find_elem(x->text, x->len, at, i),
+            return fail_at(x, QN_ESYNTAX, find_elem(x->text, x->len, at, i),
                            "%s value at index %zu must be an integer, got "
                            "%s",
                            what, i, type_name(v));
         iv = json_integer_value(v);
         if (iv < 0 || iv >= (json_int_t)k)
-            return fail_at(x, QN_ESYNTAX,
-                           find_elem(x->text, x->len, at, i),
+            return fail_at(x, QN_ESYNTAX, find_elem(x->text, x->len, at, i),
                            "%s value %" JSON_INTEGER_FORMAT
                            " at index %zu must be 0..%u",
                            what, iv, i, k - 1);
@@ -267,8 +270,7 @@ static int cells_string(uint8_t *out, const qn_layout *l, unsigned k,
     const char *str = json_string_value(s);
     size_t n = json_string_length(s);
 
-    if (qn_submit__cells_str(out, l, k, is_solution, str, n, &bad, &e) ==
-        QN_OK)
+    if (qn_submit__cells_str(out, l, k, is_solution, str, n, &bad, &e) == QN_OK)
         return QN_OK;
     if (rawlen == n + 2 && !memchr(x->text + at, '\\', rawlen))
         at += 1 + bad;
@@ -324,9 +326,9 @@ static int find_member(const ctx *x, const char *key, span *m)
 /* The keys quench reads: the submission's fields and its own markers. */
 static int is_read_key(const char *key)
 {
-    static const char *const read[] = {"id",   "state",     "solution",
-                                       "min_presses", "rule", "rule_hash",
-                                       "type", "record"};
+    static const char *const read[] = {"id",          "state", "solution",
+                                       "min_presses", "rule",  "rule_hash",
+                                       "type",        "record"};
     size_t i;
 
     for (i = 0; i < sizeof(read) / sizeof(read[0]); i++)
@@ -405,8 +407,7 @@ static int record_type(qn_submit__rec *rec, const json_t *j, const ctx *x)
  * as generate does), checked before anything else is read: a puzzle of
  * another rule is reported as such, not as a state of the wrong size.
  */
-static int record_rule(const qn_submit__rec *rec, const json_t *j,
-                       const ctx *x)
+static int record_rule(const qn_submit__rec *rec, const json_t *j, const ctx *x)
 {
     static const char *const names[2] = {"rule", "rule_hash"};
     qn_err e = QN_ERR_INIT;
@@ -430,8 +431,7 @@ static int record_rule(const qn_submit__rec *rec, const json_t *j,
     return QN_OK;
 }
 
-static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
-                  size_t at)
+static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x, size_t at)
 {
     if (json_is_integer(v)) {
         snprintf(rec->id, sizeof(rec->id), "%" JSON_INTEGER_FORMAT,
@@ -441,9 +441,8 @@ static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
         if (n == 0)
             return fail_at(x, QN_ESYNTAX, at, "id is empty");
         if (n > QN_SUBMIT_MAX_ID)
-            return fail_at(x, QN_ELIMIT, at,
-                           "id longer than %d bytes (%zu)", QN_SUBMIT_MAX_ID,
-                           n);
+            return fail_at(x, QN_ELIMIT, at, "id longer than %d bytes (%zu)",
+                           QN_SUBMIT_MAX_ID, n);
         memcpy(rec->id, json_string_value(v), n);
         rec->id[n] = '\0';
     } else {
@@ -457,9 +456,8 @@ static int get_id(qn_submit__rec *rec, const json_t *v, const ctx *x,
 
 /* "state" or "solution" at raw offset `at`: a string of cells or an array
  * of integers, into out. */
-static int cells_value(uint8_t *out, const qn_submit__rec *rec,
-                       int is_solution, const json_t *v, const ctx *x,
-                       size_t at)
+static int cells_value(uint8_t *out, const qn_submit__rec *rec, int is_solution,
+                       const json_t *v, const ctx *x, size_t at)
 {
     const char *what = is_solution ? "solution" : "state";
 
@@ -468,8 +466,8 @@ static int cells_value(uint8_t *out, const qn_submit__rec *rec,
     if (json_is_array(v))
         return int_array(out, rec->l, rec->k, v, x, at, what);
     return fail_at(x, QN_ESYNTAX, at,
-                   "%s must be a string or an array of integers, got %s",
-                   what, type_name(v));
+                   "%s must be a string or an array of integers, got %s", what,
+                   type_name(v));
 }
 
 static int get_min(qn_submit__rec *rec, const json_t *v, const ctx *x,

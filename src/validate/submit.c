@@ -20,8 +20,8 @@ static size_t skip_blank(const qn_submit_reader *r, size_t i)
 {
     const char *b = r->buf;
 
-    while (i < r->end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' ||
-                          b[i] == '\n'))
+    while (i < r->end &&
+           (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
         i++;
     return i;
 }
@@ -117,10 +117,18 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
         return 0;
     switch (r->fmt) {
     case QN_SUBMIT_AUTO:
-    case QN_SUBMIT_TEXT: rc = qn_submit__next_text(r, err); break;
-    case QN_SUBMIT_JSONL: rc = qn_submit__next_jsonl(r, err); break;
-    case QN_SUBMIT_CSV: rc = qn_submit__next_csv(r, err); break;
-    case QN_SUBMIT_JSON: rc = qn_submit__next_json(r, err); break;
+    case QN_SUBMIT_TEXT:
+        rc = qn_submit__next_text(r, err);
+        break;
+    case QN_SUBMIT_JSONL:
+        rc = qn_submit__next_jsonl(r, err);
+        break;
+    case QN_SUBMIT_CSV:
+        rc = qn_submit__next_csv(r, err);
+        break;
+    case QN_SUBMIT_JSON:
+        rc = qn_submit__next_json(r, err);
+        break;
     }
     if (rc == 0)
         r->state = 1;
@@ -174,11 +182,16 @@ qn_submit_format qn_submit_detected(const qn_submit_reader *r)
 const char *qn_submit_format_name(qn_submit_format fmt)
 {
     switch (fmt) {
-    case QN_SUBMIT_AUTO: return "auto";
-    case QN_SUBMIT_TEXT: return "text";
-    case QN_SUBMIT_JSONL: return "jsonl";
-    case QN_SUBMIT_CSV: return "csv";
-    case QN_SUBMIT_JSON: return "json";
+    case QN_SUBMIT_AUTO:
+        return "auto";
+    case QN_SUBMIT_TEXT:
+        return "text";
+    case QN_SUBMIT_JSONL:
+        return "jsonl";
+    case QN_SUBMIT_CSV:
+        return "csv";
+    case QN_SUBMIT_JSON:
+        return "json";
     }
     return "?";
 }
@@ -190,8 +203,8 @@ int qn_submit_parse_state(uint8_t *cells_out, const qn_layout *l, unsigned k,
     size_t i = 0, off;
     int ln, cl;
 
-    while (i < len && (text[i] == ' ' || text[i] == '\t' ||
-                       text[i] == '\r' || text[i] == '\n'))
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+                       text[i] == '\n'))
         i++;
     if (i < len && text[i] == '[') {
         off = qn_submit__check_bytes(text, len, &what);

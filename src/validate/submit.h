@@ -1,8 +1,8 @@
 /*
  * submit.h: reading submissions (states to validate) from a stream, with
  * bounded memory whatever the input: millions of records, a line that never
- * ends or binary junk. Every record, well-formed or not, comes back in input order;
- * a malformed record carries the absolute line:col of its first problem.
+ * ends or binary junk. Every record, well-formed or not, comes back in input
+ * order; a malformed record carries the absolute line:col of its first problem.
  *
  * Formats (QN_SUBMIT_AUTO picks one from the first non-blank byte):
  *

@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/state.h"
 #include "base/text.h"
+#include "rules/state.h"
 
-size_t qn_submit__check_bytes(const char *s, size_t len,
-                              const char **what_out)
+size_t qn_submit__check_bytes(const char *s, size_t len, const char **what_out)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
@@ -104,8 +103,8 @@ static size_t offset_of(const char *s, size_t n, int line, int col)
 }
 
 int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
-                         int flat_ok, const char *s, size_t n,
-                         size_t *bad_off, qn_err *err)
+                         int flat_ok, const char *s, size_t n, size_t *bad_off,
+                         qn_err *err)
 {
     qn_err e = QN_ERR_INIT;
     size_t i, digits = 0;
@@ -126,11 +125,9 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
                 continue;
             if (c == (size_t)l->ncells) {
                 *bad_off = i;
-                return qn_err_set(err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu",
-                                  l->ncells,
-                                  qn_plural((uint64_t)l->ncells, "cell",
-                                            "cells"),
-                                  digits);
+                return qn_err_set(
+                    err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu", l->ncells,
+                    qn_plural((uint64_t)l->ncells, "cell", "cells"), digits);
             }
             if ((unsigned)v >= k) {
                 *bad_off = i;
@@ -143,10 +140,9 @@ int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
         }
         if (c < (size_t)l->ncells) {
             *bad_off = n;
-            return qn_err_set(err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu",
-                              l->ncells,
-                              qn_plural((uint64_t)l->ncells, "cell", "cells"),
-                              c);
+            return qn_err_set(
+                err, QN_ESYNTAX, 0, 0, "expected %d %s, got %zu", l->ncells,
+                qn_plural((uint64_t)l->ncells, "cell", "cells"), c);
         }
         return QN_OK;
     }
@@ -239,8 +235,8 @@ void qn_submit__note_field(qn_submit__rec *rec, const char *what,
              what, (int)(n > 64 ? 64 : n), name, sug);
 }
 
-int qn_submit__check_rule(const qn_submit__rec *rec, const char *v,
-                          size_t n, qn_err *err)
+int qn_submit__check_rule(const qn_submit__rec *rec, const char *v, size_t n,
+                          qn_err *err)
 {
     if (!rec->rule_hash || (n == 64 && memcmp(v, rec->rule_hash, 64) == 0))
         return QN_OK;

@@ -26,7 +26,7 @@ static const char *const col_names[QN_SUBMIT__NREAD] = {
     "id", "state", "solution", "min_presses", "rule", "rule_hash"};
 
 struct qn_submit__col {
-    int kind;           /* enum col_kind */
+    int kind;              /* enum col_kind */
     size_t name, name_len; /* COL_OTHER: its "name": in r->col_names */
 };
 
@@ -234,8 +234,8 @@ static int csv_column(qn_submit_reader *r, int i, const char *name, size_t n,
             memcmp(r->col_names.buf + r->cols[j].name,
                    r->col_names.buf + c->name, c->name_len) == 0)
             return qn_submit__fatal(r, err, QN_ESYNTAX, ln, cl,
-                                    "CSV column '%.*s' appears twice",
-                                    shown, name);
+                                    "CSV column '%.*s' appears twice", shown,
+                                    name);
     qn_submit__note_field(&r->data, "CSV column", name, n);
     return 0;
 }
@@ -295,8 +295,8 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     }
     if (tl)
         return qn_submit__fatal(r, err, QN_ELIMIT, line, 1,
-                         "CSV header longer than %d bytes",
-                         QN_SUBMIT_MAX_LINE);
+                                "CSV header longer than %d bytes",
+                                QN_SUBMIT_MAX_LINE);
     f = r->fields = QN_NEWN((size_t)QN_SUBMIT_MAX_COLUMNS + 1, field);
     len = r->scratch.len;
     boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
@@ -321,10 +321,10 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     r->cols = QN_NEWN((size_t)nf, qn_submit__col);
     r->data.note[0] = '\0';
     for (i = 0; i < nf; i++) {
-        qn_submit__pos(r->scratch.buf, f[i].raw, qn_submit__clamp(line), 1,
-                       &ln, &cl);
-        if ((rc = csv_column(r, (int)i, r->scratch.buf + f[i].dec,
-                             f[i].dec_len, ln, cl, err)) < 0)
+        qn_submit__pos(r->scratch.buf, f[i].raw, qn_submit__clamp(line), 1, &ln,
+                       &cl);
+        if ((rc = csv_column(r, (int)i, r->scratch.buf + f[i].dec, f[i].dec_len,
+                             ln, cl, err)) < 0)
             return rc;
     }
     if (r->col_of[COL_STATE] < 0)
@@ -352,8 +352,7 @@ static void csv_take_id(qn_submit_reader *r, const field *f, long nf)
 
 /* The min_presses field v[0..n), at (ln, cl). Returns 1 when the record
  * turned malformed. */
-static int csv_min(qn_submit_reader *r, const char *v, size_t n, int ln,
-                   int cl)
+static int csv_min(qn_submit_reader *r, const char *v, size_t n, int ln, int cl)
 {
     uint64_t m = 0;
     size_t j;
@@ -403,10 +402,10 @@ static int csv_field(qn_submit_reader *r, int which, const field *fi,
         uint8_t *out = which == COL_STATE ? r->data.cells : r->data.solution;
         if (n == 0 && which == COL_SOLUTION)
             return 0;
-        if (qn_submit__cells_str(out, r->l, r->k, which == COL_SOLUTION, v,
-                                 n, &off, &e) != QN_OK) {
-            qn_submit__pos(t, csv_raw_off(t, fi, off),
-                           qn_submit__clamp(line), 1, &ln, &cl);
+        if (qn_submit__cells_str(out, r->l, r->k, which == COL_SOLUTION, v, n,
+                                 &off, &e) != QN_OK) {
+            qn_submit__pos(t, csv_raw_off(t, fi, off), qn_submit__clamp(line),
+                           1, &ln, &cl);
             return qn_submit__bad(r, e.code, ln, cl, "%s%s",
                                   which == COL_SOLUTION ? "solution: " : "",
                                   e.msg);
@@ -431,8 +430,8 @@ static int csv_rule(qn_submit_reader *r, const field *f, long long line)
             continue;
         if (qn_submit__check_rule(&r->data, r->scratch.buf + f[col].dec,
                                   f[col].dec_len, &e) != QN_OK) {
-            qn_submit__pos(r->scratch.buf, f[col].raw,
-                           qn_submit__clamp(line), 1, &ln, &cl);
+            qn_submit__pos(r->scratch.buf, f[col].raw, qn_submit__clamp(line),
+                           1, &ln, &cl);
             return qn_submit__bad(r, e.code, ln, cl, "%s", e.msg);
         }
     }
@@ -487,8 +486,7 @@ int qn_submit__next_csv(qn_submit_reader *r, qn_err *err)
     csv_take_id(r, f, nf);
     if (nf != r->ncols) {
         size_t at = nf > r->ncols ? f[r->ncols].raw : len;
-        qn_submit__pos(r->scratch.buf, at, qn_submit__clamp(line), 1, &ln,
-                       &cl);
+        qn_submit__pos(r->scratch.buf, at, qn_submit__clamp(line), 1, &ln, &cl);
         qn_submit__bad(r, QN_ESYNTAX, ln, cl, "expected %d fields, got %ld",
                        r->ncols, nf);
         return qn_submit__finish(r);

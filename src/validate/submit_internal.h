@@ -27,9 +27,9 @@ typedef struct qn_submit__rec {
     uint64_t min_presses;
     char id[QN_SUBMIT_MAX_ID + 1]; /* NUL-terminated when has_id */
     const char *rule_hash; /* what "rule" must be (64 hex), NULL = any */
-    qn_buf meta;       /* the fields not read, a JSON object text; empty
-                          when there are none (owned by the reader) */
-    char note[192];    /* a misspelt-looking field, in words, or "" */
+    qn_buf meta;           /* the fields not read, a JSON object text; empty
+                              when there are none (owned by the reader) */
+    char note[192];        /* a misspelt-looking field, in words, or "" */
 } qn_submit__rec;
 
 /* A line or column counted in long long, as an int for a qn_err. */
@@ -46,8 +46,7 @@ static inline int qn_submit__clamp(long long v)
  * UTF-8". Overlong forms, surrogates and code points above U+10FFFF are
  * invalid.
  */
-size_t qn_submit__check_bytes(const char *s, size_t len,
-                              const char **what_out);
+size_t qn_submit__check_bytes(const char *s, size_t len, const char **what_out);
 
 /*
  * The absolute line:col of byte `off` of `text`, whose byte 0 sits at
@@ -63,8 +62,8 @@ void qn_submit__pos(const char *text, size_t off, int line, int col,
  * of the problem (err->line/col are not meaningful).
  */
 int qn_submit__cells_str(uint8_t *out, const qn_layout *l, unsigned k,
-                         int flat_ok, const char *s, size_t n,
-                         size_t *bad_off, qn_err *err);
+                         int flat_ok, const char *s, size_t n, size_t *bad_off,
+                         qn_err *err);
 
 /* Whether a[0..n) is the name b, letters compared without case (ASCII):
  * a CSV header's "State" is the column state. */
@@ -86,8 +85,8 @@ void qn_submit__note_field(qn_submit__rec *rec, const char *what,
  * Compare a record's rule field v[0..n) with rec->rule_hash: QN_OK, or
  * QN_ESYNTAX with the reason in err->msg (err->line/col not meaningful).
  */
-int qn_submit__check_rule(const qn_submit__rec *rec, const char *v,
-                          size_t n, qn_err *err);
+int qn_submit__check_rule(const qn_submit__rec *rec, const char *v, size_t n,
+                          qn_err *err);
 
 /*
  * json_in.c. Each parses `len` bytes of `text` whose byte 0 sits at the

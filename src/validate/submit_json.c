@@ -65,10 +65,10 @@ static int json_scan(qn_submit_reader *r, jscan *js, int copy,
             if (js->scalar && js->depth == 0)
                 return 1;
             return qn_submit__fatal(r, err, QN_ESYNTAX, js->line, js->col,
-                             "%s not closed at the end of the input",
-                             r->js == JS_KEY || r->js == JS_MEMBER
-                                 ? "quench-pack document member"
-                                 : "JSON array element");
+                                    "%s not closed at the end of the input",
+                                    r->js == JS_KEY || r->js == JS_MEMBER
+                                        ? "quench-pack document member"
+                                        : "JSON array element");
         }
         if (js->scalar && !js->in_str &&
             (c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' ||
@@ -127,7 +127,6 @@ static int json_element(qn_submit_reader *r, int copy, int stop_at_limit,
     return json_scan(r, js, copy, stop_at_limit, tl, err);
 }
 
-
 /* Neither ',' nor ']' after an element of the array (c: as peekc). */
 static int bad_separator(qn_submit_reader *r, int c, qn_err *err)
 {
@@ -169,8 +168,7 @@ static int state_cell(qn_submit_reader *r, size_t idx, long long line,
             char tmp[128];
             snprintf(tmp, sizeof(tmp), "%s", got);
             snprintf(e.msg, sizeof(e.msg),
-                     "state value at index %zu must be an integer%s", idx,
-                     tmp);
+                     "state value at index %zu must be an integer%s", idx, tmp);
         }
         *first = e;
         return 1;
@@ -228,9 +226,8 @@ static int json_one_state(qn_submit_reader *r, long long line, long long col,
     if (have_err)
         return qn_submit__bad_err(r, &first);
     if (count > ncells)
-        return qn_submit__bad(r, QN_ESYNTAX, first_extra_line,
-                              first_extra_col, "expected %zu cells, got %zu",
-                              ncells, count);
+        return qn_submit__bad(r, QN_ESYNTAX, first_extra_line, first_extra_col,
+                              "expected %zu cells, got %zu", ncells, count);
     if (count < ncells)
         return qn_submit__bad(r, QN_ESYNTAX, r->line, r->col - 1,
                               "expected %zu cells, got %zu", ncells, count);
@@ -486,17 +483,25 @@ int qn_submit__next_json(qn_submit_reader *r, qn_err *err)
         if (c < -1)
             return r->state;
         switch (r->js) {
-        case JS_START: rc = json_open(r, c, err); break;
+        case JS_START:
+            rc = json_open(r, c, err);
+            break;
         case JS_FIRST:
-        case JS_ELEM: rc = json_next_record(r, c, err); break;
+        case JS_ELEM:
+            rc = json_next_record(r, c, err);
+            break;
         case JS_AFTER:
             if (c != ',' && c != ']')
                 return bad_separator(r, c, err);
             step(r);
             r->js = c == ',' ? JS_ELEM : r->js_doc ? JS_MEMBER : JS_END;
             continue;
-        case JS_KEY: rc = doc_member(r, c, err); break;
-        case JS_MEMBER: rc = doc_next(r, c, err); break;
+        case JS_KEY:
+            rc = doc_member(r, c, err);
+            break;
+        case JS_MEMBER:
+            rc = doc_next(r, c, err);
+            break;
         case JS_SKIP: /* handled above */
         case JS_END:
             if (c == -1)

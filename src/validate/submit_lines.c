@@ -70,8 +70,7 @@ int qn_submit__next_text(qn_submit_reader *r, qn_err *err)
             qn_submit__begin(r, line, 1);
             return 1;
         }
-        for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r');
-             i++)
+        for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'); i++)
             ;
         if (i < n && s[i] != '#')
             break;

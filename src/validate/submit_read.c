@@ -36,14 +36,16 @@ long qn_submit__fill(qn_submit_reader *r, qn_err *err)
         return 0;
     if (r->nread - r->mark >= (uint64_t)QN_SUBMIT_MAX_GAP) {
         if (r->skipping[0])
-            return qn_submit__fatal(r, err, QN_ELIMIT, r->line, 0,
-                             "%s has no end within %d bytes: the rest of "
-                             "the input is not read",
-                             r->skipping, QN_SUBMIT_MAX_GAP);
-        return qn_submit__fatal(r, err, QN_ELIMIT, r->line, 0,
-                         "no submission within %d bytes: the rest of the "
-                         "input is not read",
-                         QN_SUBMIT_MAX_GAP);
+            return qn_submit__fatal(
+                r, err, QN_ELIMIT, r->line, 0,
+                "%s has no end within %d bytes: the rest of "
+                "the input is not read",
+                r->skipping, QN_SUBMIT_MAX_GAP);
+        return qn_submit__fatal(
+            r, err, QN_ELIMIT, r->line, 0,
+            "no submission within %d bytes: the rest of the "
+            "input is not read",
+            QN_SUBMIT_MAX_GAP);
     }
     if (r->pos > 0) {
         memmove(r->buf, r->buf + r->pos, r->end - r->pos);
@@ -117,8 +119,7 @@ int qn_submit__get_line(qn_submit_reader *r, const char **s, size_t *n,
             *line_out = r->line;
             r->pos = r->end;
             r->skip_line = 1;
-            snprintf(r->skipping, sizeof(r->skipping), "line %lld",
-                     r->line);
+            snprintf(r->skipping, sizeof(r->skipping), "line %lld", r->line);
             return 1;
         }
         if (r->eof) {
@@ -261,8 +262,7 @@ int qn_submit__bad_bytes(qn_submit_reader *r, const char *s, size_t n,
     return qn_submit__bad(r, QN_ESYNTAX, ln, cl, "%s", what);
 }
 
-int qn_submit__too_long(qn_submit_reader *r, long long line,
-                        const char *what)
+int qn_submit__too_long(qn_submit_reader *r, long long line, const char *what)
 {
     return qn_submit__bad(r, QN_ELIMIT, line, 1, "%s longer than %d bytes",
                           what, QN_SUBMIT_MAX_LINE);

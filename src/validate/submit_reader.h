@@ -12,8 +12,8 @@
 
 #include "base/buf.h"
 #include "base/err.h"
-#include "validate/submit.h"
 #include "submit_internal.h"
+#include "validate/submit.h"
 
 /*
  * Twice the line limit: a whole line of the maximum length plus its CRLF
@@ -51,48 +51,48 @@ typedef struct jscan {
 } jscan;
 
 struct qn_submit_reader {
-    FILE *in;             /* borrowed */
+    FILE *in; /* borrowed */
     char source[256];
-    const qn_layout *l;   /* borrowed */
+    const qn_layout *l; /* borrowed */
     unsigned k;
     qn_submit_format fmt; /* never AUTO after open */
     char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end) */
     size_t pos, end;
-    int eof;              /* fread reported end of input */
-    uint64_t nread;       /* bytes read from `in` so far */
-    uint64_t mark;        /* nread at the end of the last record returned
-                             (bytes since then: the gap, see fill) */
-    int skip_line;        /* the rest of an over-long line is still to be
-                             skipped (its record went out at the limit) */
-    char skipping[64];    /* what is being skipped, for the gap error */
-    long long line;       /* line number of buf[pos] */
-    long long col;        /* column of buf[pos] (JSON document only) */
-    int state;            /* 0 reading, 1 ended, < 0 fatal code */
-    qn_err fatal;         /* when state < 0 */
-    uint64_t seq;         /* records returned */
-    uint64_t skipped;     /* quench's own records skipped */
-    char rule_hash[65];   /* qn_submit_expect_rule's, or "" */
-    qn_submission rec;    /* the record handed out */
-    qn_submit__rec data;  /* what the format parsers fill */
-    char linebuf[24];     /* line number as text, the default id */
-    qn_buf scratch;       /* a CSV record over several lines, a JSON
-                             element; at most QN_SUBMIT_MAX_LINE + a line */
+    int eof;             /* fread reported end of input */
+    uint64_t nread;      /* bytes read from `in` so far */
+    uint64_t mark;       /* nread at the end of the last record returned
+                            (bytes since then: the gap, see fill) */
+    int skip_line;       /* the rest of an over-long line is still to be
+                            skipped (its record went out at the limit) */
+    char skipping[64];   /* what is being skipped, for the gap error */
+    long long line;      /* line number of buf[pos] */
+    long long col;       /* column of buf[pos] (JSON document only) */
+    int state;           /* 0 reading, 1 ended, < 0 fatal code */
+    qn_err fatal;        /* when state < 0 */
+    uint64_t seq;        /* records returned */
+    uint64_t skipped;    /* quench's own records skipped */
+    char rule_hash[65];  /* qn_submit_expect_rule's, or "" */
+    qn_submission rec;   /* the record handed out */
+    qn_submit__rec data; /* what the format parsers fill */
+    char linebuf[24];    /* line number as text, the default id */
+    qn_buf scratch;      /* a CSV record over several lines, a JSON
+                            element; at most QN_SUBMIT_MAX_LINE + a line */
     /* CSV */
     int header_done;
-    int ncols;                /* columns in the header */
+    int ncols;                    /* columns in the header */
     int col_of[QN_SUBMIT__NREAD]; /* column index of each kind, or -1 */
-    qn_submit__col *cols;     /* ncols */
-    qn_submit__field *fields; /* QN_SUBMIT_MAX_COLUMNS + 1 */
-    qn_buf col_names;         /* the "name": of each unread column */
-    char csv_note[192];       /* the header's note for every record */
+    qn_submit__col *cols;         /* ncols */
+    qn_submit__field *fields;     /* QN_SUBMIT_MAX_COLUMNS + 1 */
+    qn_buf col_names;             /* the "name": of each unread column */
+    char csv_note[192];           /* the header's note for every record */
     /* JSON document */
     enum json_phase js;
-    int js_records;           /* 1: array of objects; 0: one state */
-    int js_doc;               /* 1: a quench-pack document */
-    int doc_members;          /* members of the document read so far */
+    int js_records;              /* 1: array of objects; 0: one state */
+    int js_doc;                  /* 1: a quench-pack document */
+    int doc_members;             /* members of the document read so far */
     int doc_format, doc_puzzles; /* "format" and "puzzles" were seen */
     long long doc_line, doc_col; /* where the document starts */
-    jscan jsk;                /* the element being read or skipped */
+    jscan jsk;                   /* the element being read or skipped */
 };
 
 /* ---- submit_read.c: the block reader ------------------------------------ */
@@ -147,8 +147,7 @@ int qn_submit__bad_bytes(qn_submit_reader *r, const char *s, size_t n,
                          long long line, long long col);
 
 /* The record at `line` is over QN_SUBMIT_MAX_LINE bytes. Returns 1. */
-int qn_submit__too_long(qn_submit_reader *r, long long line,
-                        const char *what);
+int qn_submit__too_long(qn_submit_reader *r, long long line, const char *what);
 
 /* Copy the parsed optional fields into the record. Returns 1. */
 int qn_submit__finish(qn_submit_reader *r);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/canon.h"
 #include "base/mem.h"
+#include "rules/canon.h"
 #include "rules/rules.h"
 #include "solve/human_score.h"
 #include "verdict_internal.h"
@@ -29,8 +29,8 @@ const char *qn_verdict_name(qn_verdict v)
 struct qn_judge {
     char apart0[64];
     const qn_solver *solver;
-    qn_seen *seen;   /* accepted puzzles; read by qn_judge_prepare only for
-                        its key size, so threads may prepare meanwhile */
+    qn_seen *seen; /* accepted puzzles; read by qn_judge_prepare only for
+                      its key size, so threads may prepare meanwhile */
     qn_puzzle_id_key id_key; /* the rule's, for puzzle ids */
     qn_canon_table *canon;   /* canonical forms by table, or NULL */
     qn_human_grader *human;  /* the human grade of ok puzzles, or NULL */
@@ -109,14 +109,14 @@ uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
 static int check_claims(const qn_judge *j, qn_ruling *out,
                         const qn_submission *s)
 {
-    if (s->has_solution && !qn_solver_replays(j->solver, s->cells, s->solution)) {
+    if (s->has_solution &&
+        !qn_solver_replays(j->solver, s->cells, s->solution)) {
         out->claim_plan_bad = 1;
         qn_buf_adds(&out->reason,
                     "the claimed solution does not reach the goal");
         return 1;
     }
-    if (s->has_min && out->ans.exact &&
-        s->min_presses != out->ans.mp.presses) {
+    if (s->has_min && out->ans.exact && s->min_presses != out->ans.mp.presses) {
         out->claim_delta =
             (int64_t)s->min_presses - (int64_t)out->ans.mp.presses;
         qn_buf_addf(&out->reason,
@@ -294,8 +294,7 @@ size_t qn_judge__key_size(const qn_judge *j)
     return qn_seen_key_size(j->seen);
 }
 
-void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
-                               uint64_t puzzle_id)
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, uint64_t puzzle_id)
 {
     qn_judge__recount(j, r->verdict, QN_VERDICT_DUPLICATE);
     r->verdict = QN_VERDICT_DUPLICATE;

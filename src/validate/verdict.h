@@ -22,7 +22,6 @@
 #include "solve/solver.h"
 #include "validate/submit.h"
 
-
 const char *qn_verdict_name(qn_verdict v);
 
 #define QN_RULING_WHY_CACHE 16 /* explanations a ruling keeps, by class */
@@ -30,32 +29,32 @@ const char *qn_verdict_name(qn_verdict v);
 /* What the judge found for one record; reused from call to call. */
 typedef struct qn_ruling {
     qn_verdict verdict;
-    qn_answer ans;        /* solvable/unsolvable details (not malformed) */
-    int has_puzzle_id;    /* the state was read (every verdict but
-                             malformed): puzzle_id and canon are set */
-    uint64_t puzzle_id;   /* the puzzle's id (puzzle_id.h) */
-    uint8_t *canon;       /* ncells: its canonical cells (owned) */
-    uint8_t *seen_key;    /* canon packed for the judge's set of accepted
-                             puzzles, and its hash (qn_seen_prepare);
-                             set for the verdicts settling decides */
+    qn_answer ans;      /* solvable/unsolvable details (not malformed) */
+    int has_puzzle_id;  /* the state was read (every verdict but
+                           malformed): puzzle_id and canon are set */
+    uint64_t puzzle_id; /* the puzzle's id (puzzle_id.h) */
+    uint8_t *canon;     /* ncells: its canonical cells (owned) */
+    uint8_t *seen_key;  /* canon packed for the judge's set of accepted
+                           puzzles, and its hash (qn_seen_prepare);
+                           set for the verdicts settling decides */
     uint64_t seen_hash;
-    uint64_t dup_of;      /* duplicate: seq of the first submission, or 0 */
-    qn_buf dup_id;        /* duplicate: that submission's id (its line
-                             number when it had none), NUL-terminated */
-    int dup_has_id;       /* 1: dup_id came from the record itself */
-    int dup_stored;       /* 1: a duplicate of a stored puzzle, */
+    uint64_t dup_of;        /* duplicate: seq of the first submission, or 0 */
+    qn_buf dup_id;          /* duplicate: that submission's id (its line
+                               number when it had none), NUL-terminated */
+    int dup_has_id;         /* 1: dup_id came from the record itself */
+    int dup_stored;         /* 1: a duplicate of a stored puzzle, */
     uint64_t dup_stored_id; /* whose puzzle id this is */
-    qn_buf reason;        /* malformed/claim-mismatch: why, in words;
-                             unsolvable: qn_solver_explain's lines */
-    int claim_plan_bad;   /* claim-mismatch: the claimed solution fails */
-    int64_t claim_delta;  /* claim-mismatch: claimed min - true min */
+    qn_buf reason;          /* malformed/claim-mismatch: why, in words;
+                               unsolvable: qn_solver_explain's lines */
+    int claim_plan_bad;     /* claim-mismatch: the claimed solution fails */
+    int64_t claim_delta;    /* claim-mismatch: claimed min - true min */
     /* unsolvable: the explanation depends only on the state's class
      * (qn_solver_class), so each ruling keeps the last few it made */
     uint64_t why_class[QN_RULING_WHY_CACHE]; /* UINT64_MAX: empty */
     qn_buf why_text[QN_RULING_WHY_CACHE];
-    int human_level;      /* ok, claim-mismatch: the human grade
-                             (human_score.h; -1: none, e.g. presses not
-                             exact); score in thousandths */
+    int human_level; /* ok, claim-mismatch: the human grade
+                        (human_score.h; -1: none, e.g. presses not
+                        exact); score in thousandths */
     int64_t human_score;
 } qn_ruling;
 
@@ -99,8 +98,7 @@ void qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub);
  * verdict into a duplicate of the stored puzzle whose puzzle id is
  * `puzzle_id`, keeping counts right.
  */
-void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r,
-                               uint64_t puzzle_id);
+void qn_judge_stored_duplicate(qn_judge *j, qn_ruling *r, uint64_t puzzle_id);
 
 /* How many records got verdict v so far. */
 uint64_t qn_judge_count(const qn_judge *j, qn_verdict v);

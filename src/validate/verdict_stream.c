@@ -37,8 +37,8 @@ typedef struct rec {
 typedef struct res {
     qn_verdict_marks m; /* in the batch's text */
     uint64_t puzzle_id, presses, noptimal, hash;
-    uint64_t dup_of;        /* duplicate: the first's handle (qn_judge__first),
-                               or (stored) the stored puzzle's id */
+    uint64_t dup_of; /* duplicate: the first's handle (qn_judge__first),
+                        or (stored) the stored puzzle's id */
     int64_t human_score;
     signed char human_level;
     unsigned char prepared; /* the verdict as written */
@@ -131,7 +131,8 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
     vs->cap = batch_cap(
         vs->ncells, vs->keysize,
         style == QN_VERDICT_TEXT
-            ? qn_state_format_max(qn_rules_layout(qn_solver_rules(solver))) + 160
+            ? qn_state_format_max(qn_rules_layout(qn_solver_rules(solver))) +
+                  160
             : 4 * vs->ncells + 240);
     vs->jobs = jobs < 1 ? 1 : jobs;
     vs->nslots = vs->jobs > 1 ? 2 * vs->jobs + 2 : 1;

@@ -7,9 +7,10 @@
  * MiB); worker threads judge each batch (qn_judge_prepare) and write its
  * verdicts (qn_verdict_write), and so does the caller's thread rather
  * than wait for them; the caller's thread then settles the records in
- * order (qn_judge_settle: duplicates) and takes them one by one. At most 2 * jobs + 2 batches exist at once, so memory stays flat
- * whatever the input's length. The verdicts, their order and the judge's
- * counts are the same whatever the number of threads.
+ * order (qn_judge_settle: duplicates) and takes them one by one. At most 2 *
+ * jobs + 2 batches exist at once, so memory stays flat whatever the input's
+ * length. The verdicts, their order and the judge's counts are the same
+ * whatever the number of threads.
  */
 #ifndef QN_VERDICT_STREAM_H
 #define QN_VERDICT_STREAM_H

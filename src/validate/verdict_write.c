@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "base/jsonw.h"
-#include "rules/layout.h"
 #include "base/mem.h"
+#include "base/text.h"
+#include "rules/layout.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "rules/state.h"
 #include "solve/human_score.h"
-#include "base/text.h"
 
 struct qn_verdict_writer { /* read by every worker for every verdict */
-    char apart0[64];           /* off heap neighbours' cache lines */
+    char apart0[64];       /* off heap neighbours' cache lines */
     const qn_solver *solver;
     const qn_layout *l;
     qn_verdict_style style;

@@ -12,37 +12,37 @@
 
 static long t_pass, t_fail;
 
-#define T_CHECK(cond)                                                       \
-    do {                                                                    \
-        if (cond) {                                                         \
-            t_pass++;                                                       \
-        } else {                                                            \
-            t_fail++;                                                       \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,          \
-                    __LINE__, #cond);                                       \
-        }                                                                   \
+#define T_CHECK(cond)                                                          \
+    do {                                                                       \
+        if (cond) {                                                            \
+            t_pass++;                                                          \
+        } else {                                                               \
+            t_fail++;                                                          \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,   \
+                    #cond);                                                    \
+        }                                                                      \
     } while (0)
 
 /* Integer equality with both values in the failure message. */
-#define T_EQ(a, b)                                                          \
-    do {                                                                    \
-        long long t_a_ = (long long)(a), t_b_ = (long long)(b);             \
-        if (t_a_ == t_b_) {                                                 \
-            t_pass++;                                                       \
-        } else {                                                            \
-            t_fail++;                                                       \
-            fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",       \
-                    __FILE__, __LINE__, #a, #b, t_a_, t_b_);                \
-        }                                                                   \
+#define T_EQ(a, b)                                                             \
+    do {                                                                       \
+        long long t_a_ = (long long)(a), t_b_ = (long long)(b);                \
+        if (t_a_ == t_b_) {                                                    \
+            t_pass++;                                                          \
+        } else {                                                               \
+            t_fail++;                                                          \
+            fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",          \
+                    __FILE__, __LINE__, #a, #b, t_a_, t_b_);                   \
+        }                                                                      \
     } while (0)
 
 /* Like T_CHECK but counts once per group; use in loops over many cases. */
-#define T_FAILF(...)                                                        \
-    do {                                                                    \
-        t_fail++;                                                           \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                     \
-        fprintf(stderr, __VA_ARGS__);                                       \
-        fputc('\n', stderr);                                                \
+#define T_FAILF(...)                                                           \
+    do {                                                                       \
+        t_fail++;                                                              \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
+        fprintf(stderr, __VA_ARGS__);                                          \
+        fputc('\n', stderr);                                                   \
     } while (0)
 
 static inline int t_done(void)

@@ -105,9 +105,9 @@ static void test_table_rules(void)
     static const char *const files[] = {
         "rules/classic-3x3.yaml", "rules/classic-7x7.yaml",
         "rules/classic-9x9.yaml", "rules/cross-7x7.yaml",
-        "rules/hexagon-3.yaml", "rules/moore-6x6.yaml",
-        "rules/torus-5x5.yaml", "rules/whack-a-mole-4x4.yaml",
-        "rules/ring6-mod8.yaml", "rules/merlin.yaml"};
+        "rules/hexagon-3.yaml",   "rules/moore-6x6.yaml",
+        "rules/torus-5x5.yaml",   "rules/whack-a-mole-4x4.yaml",
+        "rules/ring6-mod8.yaml",  "rules/merlin.yaml"};
     int tabled = 0;
 
     for (size_t f = 0; f < sizeof(files) / sizeof(*files); f++) {
@@ -130,10 +130,10 @@ static void test_table_rules(void)
         tabled += t != NULL;
         for (int i = 0; i < 2000; i++) {
             for (int j = 0; j < n; j++)
-                s[j] = (uint8_t)(((seed = seed * 1103515245u + 12345u) >>
-                                  16) % k);
-            bad += qn_canon_form_table(t, r, got, s) !=
-                   qn_canon_form(r, want, s);
+                s[j] =
+                    (uint8_t)(((seed = seed * 1103515245u + 12345u) >> 16) % k);
+            bad +=
+                qn_canon_form_table(t, r, got, s) != qn_canon_form(r, want, s);
             bad += memcmp(got, want, (size_t)n) != 0;
         }
         if (bad)
@@ -173,11 +173,11 @@ int main(void)
         bad[4] += qn_canon_distance(r, img, b, CELLS + 1) != d;
         near += d == 1;
     }
-    T_EQ(bad[0], 0); /* the definition */
-    T_EQ(bad[1], 0); /* symmetric */
-    T_EQ(bad[2], 0); /* stops at the limit */
-    T_EQ(bad[3], 0); /* an image is the same puzzle */
-    T_EQ(bad[4], 0); /* the same for images */
+    T_EQ(bad[0], 0);      /* the definition */
+    T_EQ(bad[1], 0);      /* symmetric */
+    T_EQ(bad[2], 0);      /* stops at the limit */
+    T_EQ(bad[3], 0);      /* an image is the same puzzle */
+    T_EQ(bad[4], 0);      /* the same for images */
     T_CHECK(near >= 400); /* the near pairs were near */
     test_table_5x5(r);
     test_table_rules();

@@ -24,8 +24,8 @@ static const int moore[9][3] = {{-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
                                 {-1, 0, 1},  {0, 0, 1},  {1, 0, 1},
                                 {-1, 1, 1},  {0, 1, 1},  {1, 1, 1}};
 
-static int is_solution(const qn_system *sys, const uint8_t *x,
-                       const uint8_t *s, int n)
+static int is_solution(const qn_system *sys, const uint8_t *x, const uint8_t *s,
+                       int n)
 {
     uint8_t *r = malloc((size_t)n + 1);
     int ok = 1;
@@ -73,8 +73,8 @@ static int compare(int w, int h, unsigned k, const int (*off)[3], int noff,
         memset(s, 0, (size_t)n);
         qn_chase_kernel_gen(c, i, xc);
         if (!is_solution(sys, xc, s, n))
-            T_FAILF("%s %dx%d k=%u: kernel gen %zu not quiet", name, w, h,
-                    k, i);
+            T_FAILF("%s %dx%d k=%u: kernel gen %zu not quiet", name, w, h, k,
+                    i);
     }
     for (int trial = 0; trial < 6; trial++) {
         qn_minpress md;
@@ -91,8 +91,8 @@ static int compare(int w, int h, unsigned k, const int (*off)[3], int noff,
         rd = qn_system_is_solvable(sys, s);
         rs = qn_chase_solve(c, xc, s, &err);
         if ((rs == QN_OK) != (rd == 1) || (rs && rs != QN_EUNSOLVABLE)) {
-            T_FAILF("%s %dx%d k=%u: solve %d vs solvable %d", name, w, h,
-                    k, rs, rd);
+            T_FAILF("%s %dx%d k=%u: solve %d vs solvable %d", name, w, h, k, rs,
+                    rd);
             continue;
         }
         if (trial % 2 == 0 && rs)
@@ -102,21 +102,19 @@ static int compare(int w, int h, unsigned k, const int (*off)[3], int noff,
             continue;
         }
         if (!is_solution(sys, xc, s, n))
-            T_FAILF("%s %dx%d k=%u: solve gives a non-solution", name, w, h,
-                    k);
+            T_FAILF("%s %dx%d k=%u: solve gives a non-solution", name, w, h, k);
         if (kc > QN_CHASE_MAX_KERNEL) { /* refused, with one solution */
             rs = qn_chase_min_presses(c, xc, &pc, &oc, &nc, s, &err);
             if (rs != QN_ELIMIT || oc != 0 || nc != kc ||
                 !is_solution(sys, xc, s, n))
-                T_FAILF("%s %dx%d k=%u: big kernel: rc %d", name, w, h, k,
-                        rs);
+                T_FAILF("%s %dx%d k=%u: big kernel: rc %d", name, w, h, k, rs);
             else
                 t_pass++;
             nbig++;
             continue;
         }
-        rm = qn_minpress_solve(sys, &md, xd, s, QN_MINPRESS_DEFAULT_LIMIT,
-                               &err);
+        rm =
+            qn_minpress_solve(sys, &md, xd, s, QN_MINPRESS_DEFAULT_LIMIT, &err);
         rs = qn_chase_min_presses(c, xc, &pc, &oc, &nc, s, &err);
         if (rm || rs) {
             T_FAILF("%s %dx%d k=%u: minpress %d chase %d", name, w, h, k, rm,
@@ -200,8 +198,8 @@ static void test_random(void)
                                      (size_t)n, NULL) == QN_OK &&
                         qn_chase_transposed(c) == tr) {
                         qn_chase_free(c);
-                        nok += compare(w, h, k, (const int(*)[3])off, n,
-                                       tr, r == 1 ? "random1" : "random2");
+                        nok += compare(w, h, k, (const int(*)[3])off, n, tr,
+                                       r == 1 ? "random1" : "random2");
                     } else {
                         qn_chase_free(c);
                     }
@@ -256,8 +254,8 @@ static void test_band(void)
                     }
                     int tr = qn_chase_transposed(c);
                     qn_chase_free(c);
-                    nok += compare(w, h, k, (const int(*)[3])off, n, tr,
-                                   "band");
+                    nok +=
+                        compare(w, h, k, (const int(*)[3])off, n, tr, "band");
                 }
     T_CHECK(nok == ntried);
 }
@@ -302,8 +300,7 @@ static void test_greedy(void)
                 if ((rc != QN_ELIMIT) != (md.nsolutions <= 1) ||
                     m.exact != (rc == QN_OK) || sum != m.presses ||
                     m.lower > md.presses || md.presses > m.presses ||
-                    m.nsolutions != md.nsolutions ||
-                    !is_solution(sys, x, s, n))
+                    m.nsolutions != md.nsolutions || !is_solution(sys, x, s, n))
                     T_FAILF("greedy %dx%d k=%u rc %d: lower %llu min %llu "
                             "found %llu",
                             w, h, k, rc, (unsigned long long)m.lower,
@@ -328,8 +325,11 @@ static void test_large(void)
         int w, h;
         unsigned k;
         int which;
-    } cases[] = {{300, 300, 3, 0}, {200, 200, 2, 1}, {150, 200, 6, 1},
-                 {161, 170, 5, 2}, {200, 150, 4, 2}};
+    } cases[] = {{300, 300, 3, 0},
+                 {200, 200, 2, 1},
+                 {150, 200, 6, 1},
+                 {161, 170, 5, 2},
+                 {200, 150, 4, 2}};
 
     for (size_t t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
         int w = cases[t].w, h = cases[t].h, off[25][3], no;

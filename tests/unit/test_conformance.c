@@ -72,7 +72,7 @@ static int chase_nullity(int n)
     uint64_t *p = calloc((size_t)(n + 1) * n * words, sizeof(uint64_t));
     qn_gf2mat m;
 
-#define P(r, c) (p + ((size_t)(r) * n + (c)) * words)
+#define P(r, c) (p + ((size_t)(r)*n + (c)) * words)
     for (int c = 0; c < n; c++)
         P(0, c)[c / 64] |= (uint64_t)1 << (c % 64);
     for (int r = 0; r < n; r++)
@@ -164,8 +164,8 @@ static void distribution(int n, const char *golden, int maxm)
     T_EQ(bad, 0);
     for (int m = 0; m <= maxm; m++)
         if (got[m] != want[m])
-            T_FAILF("%dx%d: %ld states need %d presses, golden says %ld", n,
-                    n, got[m], m, want[m]);
+            T_FAILF("%dx%d: %ld states need %d presses, golden says %ld", n, n,
+                    got[m], m, want[m]);
         else
             t_pass++;
     qn_gf2mat_release(&a);
@@ -293,8 +293,8 @@ static void test_quatrainment(void)
 /* OEIS A075464: fewest presses that turn off the all-on n x n board. */
 static void test_all_on(void)
 {
-    static const long want[21] = {0,  1,  4,   5,  4,   15,  28,
-                                  33, 40, 25,  44, 55,  72,  105,
+    static const long want[21] = {0,  1,   4,   5,   4,   15,  28,
+                                  33, 40,  25,  44,  55,  72,  105,
                                   56, 117, 104, 147, 188, 141, 224};
     for (int n = 1; n <= 20; n++) {
         qn_system *sys = plus_system(n, n, 2);

@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "rules/canon.h"
-#include "generate/distrib.h"
 #include "base/jsonw.h"
 #include "engine/minpress.h"
-#include "rules/rules.h"
 #include "engine/system.h"
+#include "generate/distrib.h"
+#include "rules/canon.h"
+#include "rules/rules.h"
 #include "t.h"
 #include "tboards.h"
 
@@ -721,9 +721,9 @@ static int bf_is_rep(const bf *b, size_t s, const int (*p)[64], size_t np)
 
 /* The census of t against brute force, and its nth enumeration. Returns
  * the distinct puzzles at press count `at` (for the caller's facts). */
-static uint64_t check_census(const char *what, const qn_rules *r,
-                             const bf *b, const int (*p)[64], size_t np,
-                             const qn_target *t, size_t at)
+static uint64_t check_census(const char *what, const qn_rules *r, const bf *b,
+                             const int (*p)[64], size_t np, const qn_target *t,
+                             size_t at)
 {
     qn_system *sys = mksys(qn_rules_matrix(r), b->n, b->n, b->k);
     qn_distrib *d = mkdist(sys);
@@ -747,8 +747,8 @@ static uint64_t check_census(const char *what, const qn_rules *r,
         if (qn_census_states(c, m) != st[m] ||
             qn_census_distinct(c, m) != orb[m]) {
             T_FAILF("%s: m = %zu: %llu states, %llu distinct; brute force "
-                    "%llu, %llu", what, m,
-                    (unsigned long long)qn_census_states(c, m),
+                    "%llu, %llu",
+                    what, m, (unsigned long long)qn_census_states(c, m),
                     (unsigned long long)qn_census_distinct(c, m),
                     (unsigned long long)st[m], (unsigned long long)orb[m]);
             bad = 1;
@@ -852,7 +852,10 @@ static void test_census_small(void)
     static const char mod3[] = "quench: 1\nname: plus-3x3-mod3\ncolours: 3\n"
                                "board: {grid: [3, 3]}\n"
                                "press: {stencil: plus}\n";
-    struct { const char *path, *text; int w; } boards[] = {
+    struct {
+        const char *path, *text;
+        int w;
+    } boards[] = {
         {"rules/whack-a-mole-4x4.yaml", NULL, 4},
         {"plus-3x3-mod3", mod3, 3},
         {"rules/hexagon-3.yaml", NULL, 0},
@@ -867,7 +870,7 @@ static void test_census_small(void)
 
         if (boards[i].w) {
             T_EQ(qn_rules_nsyms(r), 8);
-            square_syms(boards[i].w, (int (*)[64])p);
+            square_syms(boards[i].w, (int(*)[64])p);
         } else {
             np = own_syms(r, p, 256);
         }
@@ -878,8 +881,8 @@ static void test_census_small(void)
         ts[3] = target(1, UINT64_MAX, 2, b.n - 2, 1);
         ts[4] = target(3, 3, 0, 4, 0);
         for (size_t j = 0; j < 5; j++)
-            check_census(boards[i].path, r, &b, (const int (*)[64])p, np,
-                         &ts[j], 0);
+            check_census(boards[i].path, r, &b, (const int(*)[64])p, np, &ts[j],
+                         0);
         check_orbits_bound(boards[i].path, r, &b, (const int(*)[64])p, np);
         free(b.best);
         free(b.nopt);
@@ -902,16 +905,13 @@ static void test_census_5x5(void)
     square_syms(5, p);
     bf_run(&b, qn_rules_matrix(r));
     t = target(15, 15, 0, 0, 0);
-    T_EQ(check_census("5x5 15", r, &b, (const int (*)[64])p, 8, &t, 15),
-         1049);
+    T_EQ(check_census("5x5 15", r, &b, (const int(*)[64])p, 8, &t, 15), 1049);
     t = target(1, UINT64_MAX, 25, 0, 0);
-    T_EQ(check_census("5x5 lit 25", r, &b, (const int (*)[64])p, 8, &t, 15),
-         1);
+    T_EQ(check_census("5x5 lit 25", r, &b, (const int(*)[64])p, 8, &t, 15), 1);
     t = target(13, 15, 20, 0, 0);
-    check_census("5x5 13..15 lit 20..", r, &b, (const int (*)[64])p, 8,
-                 &t, 0);
+    check_census("5x5 13..15 lit 20..", r, &b, (const int(*)[64])p, 8, &t, 0);
     t = target(1, 3, 0, 2, 0);
-    check_census("5x5 1..3 lit ..2", r, &b, (const int (*)[64])p, 8, &t, 0);
+    check_census("5x5 1..3 lit ..2", r, &b, (const int(*)[64])p, 8, &t, 0);
     check_orbits_bound("5x5", r, &b, (const int(*)[64])p, 8);
     free(b.best);
     free(b.nopt);

@@ -14,11 +14,11 @@
 
 #include <sqlite3.h>
 
-#include "rules/canon.h"
-#include "solve/solver.h"
 #include "base/mem.h"
+#include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/state.h"
+#include "solve/solver.h"
 #include "t.h"
 #include "trules.h"
 
@@ -106,7 +106,7 @@ static void test_rebuild_all(void)
 
 /* A one-rule document with npuz puzzles from seeded random presses. */
 /* A seed as quench writes it (qn_seed_format: 64 lowercase hex digits). */
-#define SEED_FF                                                             \
+#define SEED_FF                                                                \
     "00000000000000000000000000000000000000000000000000000000000000ff"
 
 /* The id of state under r, as the generator computes it (puzzle_id.h):
@@ -222,8 +222,8 @@ static void test_roundtrip(const char *path)
         for (size_t i = 0; i < back.npuzzles; i++) {
             T_CHECK(back.puzzles[i].id == doc.puzzles[i].id);
             T_EQ(back.puzzles[i].position, (int64_t)i + 1);
-            T_CHECK(!strcmp(back.puzzles[i].submission,
-                            doc.puzzles[i].submission));
+            T_CHECK(
+                !strcmp(back.puzzles[i].submission, doc.puzzles[i].submission));
             T_CHECK(!strcmp(back.puzzles[i].source, doc.puzzles[i].source));
             T_CHECK(!strcmp(back.puzzles[i].meta, doc.puzzles[i].meta));
         }
@@ -236,16 +236,20 @@ static void test_roundtrip(const char *path)
     T_CHECK(strstr(a.buf, "\"meta\":\"{\\\"player\\\": \\\"ann\\\", "
                           "\\\"time\\\": 12.5, \\\"note\\\": "
                           "\\\"\\u003c/script>\\\"}\"") != NULL);
-    snprintf(want, sizeof(want), "{\"record\":\"puzzle\",\"id\":\"%s\","
-             "\"position\":2,", hex_of(&doc, 1, hex));
+    snprintf(want, sizeof(want),
+             "{\"record\":\"puzzle\",\"id\":\"%s\","
+             "\"position\":2,",
+             hex_of(&doc, 1, hex));
     qn_buf_reset(&b);
     T_EQ(qn_export_write(&b, &doc, QN_EXPORT_JSONL, NULL, &e), QN_OK);
     T_CHECK(strstr(b.buf, want) != NULL);
     qn_buf_reset(&b);
     T_EQ(qn_export_write(&b, &doc, QN_EXPORT_CSV, NULL, &e), QN_OK);
-    T_CHECK(strncmp(b.buf, "id,position,state,min_presses,optimal_solutions,"
-                           "solution,grade,seed,pack_version,submission,"
-                           "source,meta\r\n", 102) == 0);
+    T_CHECK(strncmp(b.buf,
+                    "id,position,state,min_presses,optimal_solutions,"
+                    "solution,grade,seed,pack_version,submission,"
+                    "source,meta\r\n",
+                    102) == 0);
     snprintf(want, sizeof(want), "\r\n%s,2,", hex_of(&doc, 1, hex));
     T_CHECK(strstr(b.buf, want) != NULL);
     T_CHECK(strstr(b.buf, ",hard," SEED_FF ",7,ann-7,subs/ann.jsonl:3,"
@@ -256,8 +260,10 @@ static void test_roundtrip(const char *path)
     doc.puzzles[2].solution[0] =
         (uint8_t)((doc.puzzles[2].solution[0] + 1) % doc.rules[0].colours);
     T_EQ(qn_pack_doc_verify(&doc, &e), QN_EINVAL);
-    snprintf(want, sizeof(want), "puzzle 3 (id %s): the solution does not "
-             "reach the goal", hex);
+    snprintf(want, sizeof(want),
+             "puzzle 3 (id %s): the solution does not "
+             "reach the goal",
+             hex);
     if (strcmp(e.msg, want))
         T_FAILF("'%s', want '%s'", e.msg, want);
     qn_buf_release(&a);
@@ -332,16 +338,14 @@ static void set(char **field, const char *v)
 }
 
 /* doc, written and parsed back: QN_OK, or QN_EINVAL with `want`. */
-static void reparse(const qn_pack_doc *doc, const char *want,
-                    const char *what)
+static void reparse(const qn_pack_doc *doc, const char *want, const char *what)
 {
     qn_buf a = QN_BUF_INIT;
     qn_pack_doc back;
     qn_err e = QN_ERR_INIT;
 
     T_EQ(qn_export_write(&a, doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
-    if (qn_pack_doc_parse_json(&back, a.buf, a.len, "u.json", &e) ==
-        QN_OK) {
+    if (qn_pack_doc_parse_json(&back, a.buf, a.len, "u.json", &e) == QN_OK) {
         if (want)
             T_FAILF("%s: accepted, want '%s'", what, want);
         qn_pack_doc_release(&back);
@@ -364,13 +368,24 @@ static void reparse(const qn_pack_doc *doc, const char *want,
 static void test_import_fields(void)
 {
     static const char *const grades[] = {
-        "=cmd|' /C calc'!A0", "+1", "-1", "@SUM(A1)", "\teasy", "\reasy",
-        "Easy", "easy ", "expert" /* a default name, not a 5x5 tier */};
+        "=cmd|' /C calc'!A0",
+        "+1",
+        "-1",
+        "@SUM(A1)",
+        "\teasy",
+        "\reasy",
+        "Easy",
+        "easy ",
+        "expert" /* a default name, not a 5x5 tier */};
     static const char *const seeds[] = {
-        "=1+1", "@A1", "0x" SEED_FF, SEED_FF "0", SEED_FF + 1,
+        "=1+1",
+        "@A1",
+        "0x" SEED_FF,
+        SEED_FF "0",
+        SEED_FF + 1,
         "00000000000000000000000000000000000000000000000000000000000000FF"};
-    static const char *const graders[] = {"-1", "=1", "01", "1.0",
-                                          "1234567890", " 1"};
+    static const char *const graders[] = {"-1",  "=1",         "01",
+                                          "1.0", "1234567890", " 1"};
     qn_pack_doc doc;
 
     make_doc(&doc, "rules/classic-5x5.yaml", 3);
@@ -411,8 +426,10 @@ static void test_import_pack_texts(void)
 
     make_doc(&doc, "rules/classic-5x5.yaml", 1);
     set(&doc.name, "evil\033[31mred\nline");
-    reparse(&doc, "pack name 'evil\033[31mred\nline' holds a control "
-                  "character (U+001B) at byte 5", "ESC in the name");
+    reparse(&doc,
+            "pack name 'evil\033[31mred\nline' holds a control "
+            "character (U+001B) at byte 5",
+            "ESC in the name");
     set(&doc.name, "-rf");
     reparse(&doc, "begins with '-'", "option-like name");
     set(&doc.name, "unit");
@@ -436,13 +453,18 @@ static void test_import_pack_texts(void)
  * the three characters \tx, no formula. */
 static void test_csv_formulas(void)
 {
-    static const char *const in[] = {"=cmd|' /C calc'!A0", "+1", "-2",
-                                     "@SUM(A1)", "\tx", "\rx", "a=b",
-                                     "say \"hi\"", "=\"q\""};
-    static const char *const out[] = {
-        ",\"'=cmd|' /C calc'!A0\",", ",\"'+1\",", ",\"'-2\",",
-        ",\"'@SUM(A1)\",", ",\\tx,", ",\\rx,", ",a=b,",
-        ",\"say \"\"hi\"\"\",", ",\"'=\"\"q\"\"\","};
+    static const char *const in[] = {
+        "=cmd|' /C calc'!A0", "+1",    "-2", "@SUM(A1)", "\tx", "\rx", "a=b",
+        "say \"hi\"",         "=\"q\""};
+    static const char *const out[] = {",\"'=cmd|' /C calc'!A0\",",
+                                      ",\"'+1\",",
+                                      ",\"'-2\",",
+                                      ",\"'@SUM(A1)\",",
+                                      ",\\tx,",
+                                      ",\\rx,",
+                                      ",a=b,",
+                                      ",\"say \"\"hi\"\"\",",
+                                      ",\"'=\"\"q\"\"\","};
     qn_pack_doc doc;
     qn_buf b = QN_BUF_INIT;
     qn_err e = QN_ERR_INIT;
@@ -556,8 +578,10 @@ static void test_parse_ids(void)
     snprintf(from, sizeof(from), "\"id\":\"%s\"", hex);
     snprintf(to, sizeof(to), "\"id\":\"%s\"", "0123456789abcdef");
     t = replaced(&a, from, to);
-    snprintf(want, sizeof(want), "puzzle 2 (id 0123456789abcdef): 'id' is "
-             "0123456789abcdef, its rule and state give %s", hex);
+    snprintf(want, sizeof(want),
+             "puzzle 2 (id 0123456789abcdef): 'id' is "
+             "0123456789abcdef, its rule and state give %s",
+             hex);
     parse_text_fails(t, want);
     free(t);
     snprintf(to, sizeof(to), "\"id\":\"%.15sA\"", hex);
@@ -602,9 +626,9 @@ static void test_parse_v1(void)
     qn_err e = QN_ERR_INIT;
 
     T_CHECK(text != NULL && len > 0 && r != NULL);
-    if (!text || !r || qn_pack_doc_parse_json(&doc, (const char *)text,
-                                              (size_t)len, "v1.json",
-                                              &e) != QN_OK) {
+    if (!text || !r ||
+        qn_pack_doc_parse_json(&doc, (const char *)text, (size_t)len, "v1.json",
+                               &e) != QN_OK) {
         T_FAILF("v1 document: %s", e.msg);
     } else {
         T_CHECK(strstr((const char *)text, "\"format_version\":1,") != NULL);
@@ -633,8 +657,8 @@ static void append_doc(qn_pack_doc *a, qn_pack_doc *b)
 
     a->rules = qn_xreallocarray(a->rules, a->nrules + 1, sizeof(*a->rules));
     a->rules[a->nrules] = b->rules[0];
-    a->puzzles = qn_xreallocarray(a->puzzles, n + b->npuzzles,
-                                  sizeof(*a->puzzles));
+    a->puzzles =
+        qn_xreallocarray(a->puzzles, n + b->npuzzles, sizeof(*a->puzzles));
     for (size_t i = 0; i < b->npuzzles; i++) {
         a->puzzles[n + i] = b->puzzles[i];
         a->puzzles[n + i].rule = a->nrules;
@@ -670,13 +694,16 @@ static void test_blocked(void)
     hex_of(&doc, 3, hex);
     qn_buf_reset(&b);
     T_EQ(qn_export_write(&b, &doc, QN_EXPORT_FLIP, NULL, &e), QN_EINVAL);
-    snprintf(want, sizeof(want), "puzzle 4 (id %s): flip has two colours, "
-             "this rule has 8", hex);
+    snprintf(want, sizeof(want),
+             "puzzle 4 (id %s): flip has two colours, "
+             "this rule has 8",
+             hex);
     if (strcmp(e.msg, want))
         T_FAILF("'%s', want '%s'", e.msg, want);
     qn_buf_reset(&b);
     T_EQ(qn_export_write(&b, &doc, QN_EXPORT_SVG, NULL, &e), QN_EINVAL);
-    snprintf(want, sizeof(want), "a contact sheet needs one rule: puzzle 4 "
+    snprintf(want, sizeof(want),
+             "a contact sheet needs one rule: puzzle 4 "
              "(id %s) has rule 'ring6', puzzle 1 has 'classic-5x5'",
              hex);
     if (!strstr(e.msg, want))
@@ -691,8 +718,8 @@ static void test_formats(void)
     qn_err e = QN_ERR_INIT;
 
     for (int i = 0; i < QN_EXPORT_NFORMATS; i++) {
-        T_EQ(qn_export_format_parse(&f, qn_export_format_name(
-                                            (qn_export_format)i), &e),
+        T_EQ(qn_export_format_parse(
+                 &f, qn_export_format_name((qn_export_format)i), &e),
              QN_OK);
         T_EQ(f, i);
     }
@@ -714,8 +741,9 @@ static long row_offset(const char *path, const unsigned char *b, long len,
     sqlite3_stmt *st = NULL;
 
     T_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    T_EQ(sqlite3_prepare_v2(db, "SELECT state, canon FROM puzzles"
-                                " WHERE uid = ?",
+    T_EQ(sqlite3_prepare_v2(db,
+                            "SELECT state, canon FROM puzzles"
+                            " WHERE uid = ?",
                             -1, &st, NULL),
          SQLITE_OK);
     sqlite3_bind_int64(st, 1, (sqlite3_int64)doc->puzzles[p].id);
@@ -729,8 +757,7 @@ static long row_offset(const char *path, const unsigned char *b, long len,
     sqlite3_finalize(st);
     sqlite3_close(db);
     T_CHECK(n > 0 && n <= sizeof(key));
-    for (long i = 0; n && n <= sizeof(key) && at < 0 && i + (long)n <= len;
-         i++)
+    for (long i = 0; n && n <= sizeof(key) && at < 0 && i + (long)n <= len; i++)
         if (memcmp(b + i, key, n) == 0)
             at = i;
     return at;
@@ -738,8 +765,7 @@ static long row_offset(const char *path, const unsigned char *b, long len,
 
 static int doc_is_empty(const qn_pack_doc *d)
 {
-    return !d->name && !d->rules && !d->nrules && !d->puzzles &&
-           !d->npuzzles;
+    return !d->name && !d->rules && !d->nrules && !d->puzzles && !d->npuzzles;
 }
 
 /* A pack of 300 puzzles stored at path (the caller's tmp directory). */
@@ -891,7 +917,8 @@ static void test_load_damaged_uid(const char *dir)
 
     snprintf(path, sizeof(path), "%s/uid.db", dir);
     store_pack(path, &doc);
-    snprintf(want, sizeof(want), "stored puzzle 7 of pack 'big' does not "
+    snprintf(want, sizeof(want),
+             "stored puzzle 7 of pack 'big' does not "
              "load: its stored id is 0000000000003039, its rule and state "
              "give %016llx",
              r ? (unsigned long long)id_of(r, doc.puzzles[6].state) : 0ULL);

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/canon.h"
+#include "engine/minpress.h"
 #include "generate/distrib.h"
 #include "generate/gen.h"
-#include "engine/minpress.h"
+#include "rules/canon.h"
 #include "t.h"
 
 typedef struct sink {
     int n;
     uint64_t count;
-    uint8_t *states;    /* count * n */
+    uint8_t *states; /* count * n */
     uint64_t *index, *presses;
 } sink;
 
@@ -66,8 +66,8 @@ static int run(const qn_solver *solver, const qn_gen_opts *o, sink *s)
 }
 
 /* Every emitted puzzle: solvable, graded exactly, on target, distinct. */
-static void check_puzzles(const qn_solver *solver, const qn_rules *r, const sink *s,
-                          uint64_t lo, uint64_t hi)
+static void check_puzzles(const qn_solver *solver, const qn_rules *r,
+                          const sink *s, uint64_t lo, uint64_t hi)
 {
     int n = qn_solver_ncells(solver);
     qn_seen *seen = qn_seen_new(n, qn_solver_colours(solver));
@@ -84,8 +84,7 @@ static void check_puzzles(const qn_solver *solver, const qn_rules *r, const sink
                              qn_solver_colours(solver));
         if (qn_minpress_solve(qn_solver_system(solver), &mp, x, d, UINT64_MAX,
                               NULL) != QN_OK ||
-            mp.presses != s->presses[i] || mp.presses < lo ||
-            mp.presses > hi)
+            mp.presses != s->presses[i] || mp.presses < lo || mp.presses > hi)
             bad++;
         qn_canon_form(r, canon, st);
         if (!qn_seen_add(seen, canon, i, NULL))
@@ -433,8 +432,9 @@ static void test_plan(void)
         s.n = 9;
         T_EQ(qn_gen_run(solver, &o, &h, &st, &err), QN_EINVAL);
         T_EQ(st.draws, 0);
-        T_CHECK(strstr(err.msg, "only 3 distinct puzzles have at most 1 "
-                                "lit cell on classic-3x3; asked for 4") != NULL);
+        T_CHECK(strstr(err.msg,
+                       "only 3 distinct puzzles have at most 1 "
+                       "lit cell on classic-3x3; asked for 4") != NULL);
         sink_free(&s);
     }
     qn_distrib_free(d);

@@ -1,4 +1,5 @@
-/* tier: full (random matrices checked against a naive Gauss-Jordan: 6 s of CPU) */
+/* tier: full (random matrices checked against a naive Gauss-Jordan: 6 s of CPU)
+ */
 /*
  * test_gf2.c: the bit-packed GF(2) module against an independent naive
  * implementation (one byte per entry, textbook Gauss-Jordan), on random
@@ -11,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/engine/gf2_internal.h" /* the panel engine directly */
 #include "base/err.h"
 #include "t.h"
-#include "../../src/engine/gf2_internal.h" /* the panel engine directly */
 
 /*
  * How the checks below eliminate: NULL is the library's own choice (the
@@ -280,8 +281,8 @@ static void gen_lowrank(qn_gf2mat *m, int k, uint64_t *seed)
 
 /* Every row y of k satisfies op y = 0 (op = A for the kernel, A^T for the
  * left kernel), and the rows are independent (naive rank = row count). */
-static void check_kernel(const char *what, const qn_gf2mat *k,
-                         const pmat *op, int expect_rows)
+static void check_kernel(const char *what, const qn_gf2mat *k, const pmat *op,
+                         int expect_rows)
 {
     nmat nk;
     uint64_t *y;
@@ -327,8 +328,8 @@ static void check_matrix(const qn_gf2mat *a, const char *what, uint64_t *seed,
     uint64_t *x2 = calloc((size_t)qn_gf2_words(n) + 1, sizeof(uint64_t));
     uint64_t *y = calloc((size_t)qn_gf2_words(m) + 1, sizeof(uint64_t));
     uint64_t *y2 = calloc((size_t)qn_gf2_words(m) + 1, sizeof(uint64_t));
-    uint64_t *svec = calloc((size_t)nsolve * (size_t)qn_gf2_words(m) + 1,
-                            sizeof(uint64_t));
+    uint64_t *svec =
+        calloc((size_t)nsolve * (size_t)qn_gf2_words(m) + 1, sizeof(uint64_t));
     int rank, r, i, j, ok;
 
     to_naive(&na, a);
@@ -359,7 +360,8 @@ static void check_matrix(const qn_gf2mat *a, const char *what, uint64_t *seed,
         for (j = 0; j < n; j++)
             ok &= *nat(&nat_, j, i) == *nat(&na, i, j);
     for (i = 0; i < m; i++)
-        ok &= vec_eq(qn_gf2mat_row(&tt, i), qn_gf2mat_row((qn_gf2mat *)a, i), n);
+        ok &=
+            vec_eq(qn_gf2mat_row(&tt, i), qn_gf2mat_row((qn_gf2mat *)a, i), n);
     if (!ok)
         T_FAILF("%s: transpose wrong", what);
     else
@@ -567,7 +569,7 @@ static void check_panel(const qn_gf2mat *a, const char *what)
 static void test_panel(const char *isa)
 {
     static const int shapes[][2] = {{300, 1100}, {1100, 300}, {700, 700},
-                                    {520, 1030}, {64, 2000}, {2000, 64},
+                                    {520, 1030}, {64, 2000},  {2000, 64},
                                     {257, 257},  {1, 600}};
     uint64_t seed = 0x7a11e1;
     char what[96];
@@ -584,10 +586,13 @@ static void test_panel(const char *isa)
             else if (kind == 1)
                 gen_sparse(&a, &seed);
             else
-                gen_lowrank(&a, kind == 2 ? mn / 2 : mn > 3 ? mn - 3 : 0,
+                gen_lowrank(&a,
+                            kind == 2 ? mn / 2
+                            : mn > 3  ? mn - 3
+                                      : 0,
                             &seed);
-            snprintf(what, sizeof(what), "panel %s %dx%d kind %d", isa, m,
-                     n, kind);
+            snprintf(what, sizeof(what), "panel %s %dx%d kind %d", isa, m, n,
+                     kind);
             check_panel(&a, what);
             qn_gf2mat_release(&a);
         }
@@ -692,12 +697,11 @@ static void test_lights_out(int nmax)
 int main(void)
 {
     static const int shapes[][2] = {
-        {0, 0},    {0, 5},     {5, 0},     {1, 1},     {1, 64},
-        {64, 1},   {2, 3},     {3, 2},     {7, 7},     {5, 20},
-        {20, 5},   {63, 63},   {64, 64},   {65, 65},   {63, 64},
-        {65, 64},  {127, 127}, {128, 128}, {129, 129}, {127, 129},
-        {129, 127}, {64, 130}, {130, 64},  {200, 70},  {70, 200},
-        {300, 300}, {700, 500}, {500, 700}, {1, 1000},  {1000, 3},
+        {0, 0},     {0, 5},     {5, 0},     {1, 1},     {1, 64},    {64, 1},
+        {2, 3},     {3, 2},     {7, 7},     {5, 20},    {20, 5},    {63, 63},
+        {64, 64},   {65, 65},   {63, 64},   {65, 64},   {127, 127}, {128, 128},
+        {129, 129}, {127, 129}, {129, 127}, {64, 130},  {130, 64},  {200, 70},
+        {70, 200},  {300, 300}, {700, 500}, {500, 700}, {1, 1000},  {1000, 3},
     };
     static const qn_gf2_tune tbits2 = {-1, 2, QN_GF2_SIMD_BEST},
                              tbits1 = {-1, 1, QN_GF2_SIMD_BEST},

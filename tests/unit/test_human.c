@@ -377,8 +377,7 @@ static void compare(const char *name, const char *text, int expect_sides)
         /* the grader (records' levels and features) against the same */
         qn_human_grade gr;
         unindex(&f, si, s);
-        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK ||
-            gr.level != lvl ||
+        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK || gr.level != lvl ||
             gr.f[QN_HF_PRESSES] != best[si] || gr.f[QN_HF_LEVEL] != lvl ||
             gr.f[QN_HF_LIT] != ref_lit(&f, s) ||
             (si && gr.f[QN_HF_OPTIMAL] != log2((double)nopt[si])) ||
@@ -389,10 +388,9 @@ static void compare(const char *name, const char *text, int expect_sides)
                 T_FAILF("%s: state %zu: grader level %d, reference %d, "
                         "presses %g/%u lit %g optimal %g/%u overshoot %g/%u "
                         "components %g spread %g (%s)",
-                        name, si, gr.level, lvl, gr.f[QN_HF_PRESSES],
-                        best[si], gr.f[QN_HF_LIT], gr.f[QN_HF_OPTIMAL],
-                        nopt[si], gr.f[QN_HF_OVERSHOOT],
-                        lvl == 1 ? chased - best[si] : 0,
+                        name, si, gr.level, lvl, gr.f[QN_HF_PRESSES], best[si],
+                        gr.f[QN_HF_LIT], gr.f[QN_HF_OPTIMAL], nopt[si],
+                        gr.f[QN_HF_OVERSHOOT], lvl == 1 ? chased - best[si] : 0,
                         gr.f[QN_HF_COMPONENTS], gr.f[QN_HF_SPREAD], e.msg);
         }
     }
@@ -500,8 +498,8 @@ static void model_facts(void)
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         qn_err e2 = QN_ERR_INIT;
-        int rc = qn_human_model_parse(&m, bad[i].text, strlen(bad[i].text),
-                                      &e2);
+        int rc =
+            qn_human_model_parse(&m, bad[i].text, strlen(bad[i].text), &e2);
         if (rc != QN_ESYNTAX || !strstr(e2.msg, bad[i].msg) ||
             e2.line != bad[i].line)
             T_FAILF("model %zu: rc %d line %d: %s", i, rc, e2.line, e2.msg);
@@ -545,11 +543,10 @@ static void wide_boards(const char *spec)
         qn_human_grade gr;
         if (qn_human_level(h, s, &want, &side, &e) != QN_OK)
             continue;
-        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK ||
-            gr.level != want) {
+        if (qn_human_grade_state(hg, s, &gr, &e) != QN_OK || gr.level != want) {
             if (mism++ < 3)
-                T_FAILF("%s: try %d: grader %d, ladder %d", spec, t,
-                        gr.level, want);
+                T_FAILF("%s: try %d: grader %d, ladder %d", spec, t, gr.level,
+                        want);
         } else {
             levels[want]++;
         }

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/engine/minpress_gf2.h" /* the walk is internal */
+#include "../../src/engine/system_internal.h"
 #include "engine/minpress.h"
 #include "engine/system.h"
 #include "t.h"
-#include "../../src/engine/minpress_gf2.h" /* the walk is internal */
-#include "../../src/engine/system_internal.h"
 
 static uint64_t seed = 42;
 
@@ -127,10 +127,10 @@ int main(void)
     /* Support widths 1..18 words: every register shape of the block walk
      * (4, 8, 12, 16 words), kernels below, at and above its 3 fixed
      * generators, and the scalar-only width past 16 words. */
-    static const int sizes[][2] = {
-        {8, 3},    {30, 4},   {64, 6},   {65, 7},   {200, 10},
-        {256, 12}, {257, 9},  {500, 11}, {512, 5},  {700, 8},
-        {768, 9},  {1024, 10}, {1024, 2}, {1100, 6}};
+    static const int sizes[][2] = {{8, 3},    {30, 4},   {64, 6},  {65, 7},
+                                   {200, 10}, {256, 12}, {257, 9}, {500, 11},
+                                   {512, 5},  {700, 8},  {768, 9}, {1024, 10},
+                                   {1024, 2}, {1100, 6}};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         one(random_system(sizes[i][0], sizes[i][1]), sizes[i][0]);
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

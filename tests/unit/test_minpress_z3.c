@@ -27,7 +27,8 @@ static uint8_t *system3(int n, int d, int dup)
             a[(size_t)r * n + c] = (uint8_t)(t_rand(&seed) % 3);
     for (int c = n - d; c < n; c++)
         for (int j = 0; j < n - d; j++) {
-            unsigned m = dup ? (j == c - (n - d)) : (unsigned)(t_rand(&seed) % 3);
+            unsigned m =
+                dup ? (j == c - (n - d)) : (unsigned)(t_rand(&seed) % 3);
             for (int r = 0; r < n && m; r++)
                 a[(size_t)r * n + c] = (uint8_t)((a[(size_t)r * n + c] +
                                                   m * a[(size_t)r * n + j]) %

@@ -344,9 +344,9 @@ static void test_endless(void)
         char fill;
         int line, col; /* where the run starts */
     } cases[] = {
-        {"P1\n#", 'y', 1, 3},       {"P1 ", ' ', 1, 3},
+        {"P1\n#", 'y', 1, 3},        {"P1 ", ' ', 1, 3},
         {"P1 ", '0', 1, 4},          {"P4 8 1#", 'y', 1, 7},
-        {"P5 8 1 1#", 'y', 1, 9},   {"P1 2 1\n", ' ', 1, 7},
+        {"P5 8 1 1#", 'y', 1, 9},    {"P1 2 1\n", ' ', 1, 7},
         {"P2 2 1 255\n", '0', 2, 1}, {"P2 2 1 255\n7", '\n', 2, 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -120,8 +120,8 @@ static void check_board(const char *rules_text, int w, uint64_t seed,
             T_EQ(all.presses[i], __builtin_popcount(sol[i]));
         }
         /* the optimal ones: the brute-force minimum, every one of them */
-        while (lo < want && __builtin_popcount(sol[lo]) ==
-                                __builtin_popcount(sol[0]))
+        while (lo < want &&
+               __builtin_popcount(sol[lo]) == __builtin_popcount(sol[0]))
             lo++;
         T_EQ(qn_plans_find(&opt, solver, s, QN_PLANS_MAX, 1, NULL), QN_OK);
         T_EQ(opt.count, lo);

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "bigboard/bitboard.h"
+#include "bigboard/plus_gf2.h"
 #include "engine/gf2x.h"
 #include "engine/minpress.h"
-#include "bigboard/plus_gf2.h"
 #include "engine/system.h"
 #include "t.h"
 #include "tstencil.h"
@@ -202,8 +202,8 @@ typedef struct dense_case {
 } dense_case;
 
 /* One state: the same verdict, minimum and optimal count as dense. */
-static void compare_state(dense_case *dc, const qn_plus_gf2 *p, const uint8_t *s,
-                          long *bad)
+static void compare_state(dense_case *dc, const qn_plus_gf2 *p,
+                          const uint8_t *s, long *bad)
 {
     int w = dc->w, h = dc->h, cells = w * h;
     uint8_t *x = malloc((size_t)cells);
@@ -308,7 +308,7 @@ static void test_against_dense(void)
                 qn_plus_gf2 *p = NULL;
                 if (qn_system_new(&dc.sys, a, cells, cells, 2, NULL) ||
                     qn_plus_gf2_new(&p, w, h, (const int(*)[3])off, (size_t)n,
-                                 NULL)) {
+                                    NULL)) {
                     T_FAILF("%dx%d variant %d refused", w, h, v);
                     bad++;
                 } else {

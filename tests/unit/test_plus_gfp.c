@@ -96,8 +96,8 @@ static uint64_t brute_span(const uint8_t *gens, size_t ngen, int n, unsigned p)
 static long ncompared, nunsolvable, nbrute, nchase, nkernel;
 
 /* Kernel: size p^dim = dense size; generators quiet and independent. */
-static void check_kernel(const qn_plus_gfp *c, const qn_system *sys, int w, int h,
-                         unsigned p, const char *name)
+static void check_kernel(const qn_plus_gfp *c, const qn_system *sys, int w,
+                         int h, unsigned p, const char *name)
 {
     int n = w * h;
     size_t dim = qn_plus_gfp_kernel_dim(c);
@@ -320,8 +320,8 @@ static void test_golden_gf2(void)
             continue;
         }
         if ((int)qn_plus_gfp_kernel_dim(c) != nul[i])
-            T_FAILF("plus %dx%d mod 2: nullity %zu, published %d", n[i],
-                    n[i], qn_plus_gfp_kernel_dim(c), nul[i]);
+            T_FAILF("plus %dx%d mod 2: nullity %zu, published %d", n[i], n[i],
+                    qn_plus_gfp_kernel_dim(c), nul[i]);
         else
             t_pass++;
         qn_plus_gfp_free(c);

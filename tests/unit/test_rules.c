@@ -719,12 +719,22 @@ static void test_ok_corpus(void)
 static int is_syntax_case(const char *path)
 {
     static const char *const syn[] = {
-        "malformed-yaml", "tab-indent",      "anchor",
-        "alias",          "alias-bomb",      "tag",
-        "two-documents",  "duplicate-key",   "deep-nesting",
-        "utf16",          "nul-byte",        "invalid-utf8",
+        "malformed-yaml",
+        "tab-indent",
+        "anchor",
+        "alias",
+        "alias-bomb",
+        "tag",
+        "two-documents",
+        "duplicate-key",
+        "deep-nesting",
+        "utf16",
+        "nul-byte",
+        "invalid-utf8",
         "duplicate-effects-key-many",
-        "control-char",   "key-is-sequence", "nul-escape",
+        "control-char",
+        "key-is-sequence",
+        "nul-escape",
     };
     const char *base = strrchr(path, '/') + 1;
     size_t i, len = strlen(base) - 5;
@@ -977,8 +987,7 @@ static void test_board_generates(void)
     m = list_dir("tests/rules/ok", ".yaml", &files);
     for (i = 0; i < m; i++) {
         int want = !strstr(files[i], "/doc-complete.yaml");
-        if ((r = load(files[i])) != NULL &&
-            qn_rules_board_generates(r) != want)
+        if ((r = load(files[i])) != NULL && qn_rules_board_generates(r) != want)
             T_FAILF("%s: generated %d, want %d", files[i], !want, want);
         qn_rules_free(r);
         free(files[i]);
@@ -1028,8 +1037,7 @@ static void test_board_generates(void)
             qn_buf_addf(&yaml, "  %d: [", j);
             for (int c = 0, first = 1; c < 25; c++)
                 if (a[c * 25 + j])
-                    qn_buf_addf(&yaml, "%s%d", first ? "" : ", ", c),
-                        first = 0;
+                    qn_buf_addf(&yaml, "%s%d", first ? "" : ", ", c), first = 0;
             qn_buf_adds(&yaml, "]\n");
         }
         p = load_text(yaml.buf);

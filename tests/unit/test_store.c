@@ -15,13 +15,13 @@
 #include <sqlite3.h>
 
 #include "base/buf.h"
-#include "rules/canon.h"
 #include "base/file.h"
-#include "solve/solver.h"
 #include "base/mem.h"
+#include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "rules/state.h"
+#include "solve/solver.h"
 #include "store/store.h"
 #include "t.h"
 #include "tfail.h"
@@ -141,8 +141,13 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
 
 static int64_t put_rule(qn_store *s)
 {
-    qn_store_rule r = {rule_hash, "classic-5x5", "quench: 1\n", 25, 2,
-                       "kernel=4", "00000/00000/00000/00000/00000"};
+    qn_store_rule r = {rule_hash,
+                       "classic-5x5",
+                       "quench: 1\n",
+                       25,
+                       2,
+                       "kernel=4",
+                       "00000/00000/00000/00000/00000"};
     int64_t id = 0;
     T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
     return id;
@@ -215,8 +220,7 @@ static void test_refusals(void)
     qn_store_close(s);
     T_EQ(raw_exec(tpath("new.db"), "PRAGMA user_version = 999"), SQLITE_OK);
     s = (qn_store *)&s;
-    T_EQ(qn_store_open(&s, tpath("new.db"), QN_STORE_CREATE, &err),
-         QN_ENEWER);
+    T_EQ(qn_store_open(&s, tpath("new.db"), QN_STORE_CREATE, &err), QN_ENEWER);
     T_CHECK(s == NULL);
     T_CHECK(strstr(err.msg, "newer") != NULL);
     T_CHECK(!strcmp(err.source, tpath("new.db")));
@@ -270,8 +274,8 @@ static void test_puzzles(void)
     u.p.state = u.state;
     u.p.canon = u.canon;
     u.p.witness = u.witness;
-    T_EQ(qn_state_parse(st, qn_rules_layout(rules), 2, t.state,
-                        strlen(t.state), NULL),
+    T_EQ(qn_state_parse(st, qn_rules_layout(rules), 2, t.state, strlen(t.state),
+                        NULL),
          QN_OK);
     T_CHECK(qn_rules_nsyms(rules) == 8);
     sym = qn_rules_sym(rules, 1);
@@ -398,8 +402,10 @@ static void test_packs(void)
     qn_store *s = open_ok(path);
     qn_err err = QN_ERR_INIT;
     int64_t rid = put_rule(s), ids[8], pk = 0, pk2 = -5;
-    qn_store_pack p = {.name = "starter", .title = "Starter",
-                       .description = "easy ones", .author = "me"};
+    qn_store_pack p = {.name = "starter",
+                       .title = "Starter",
+                       .description = "easy ones",
+                       .author = "me"};
     struct order o;
     int n = 0;
     tpuz t;
@@ -488,8 +494,7 @@ static int count_seeds(void *ctx, const qn_store_row *row)
 static int keep_row(void *ctx, const qn_store_row *row)
 {
     char *out = ctx;
-    snprintf(out, 256, "%s %s %s", row->state, row->witness,
-             row->provenance);
+    snprintf(out, 256, "%s %s %s", row->state, row->witness, row->provenance);
     return 0;
 }
 
@@ -545,8 +550,7 @@ static void test_runs(void)
         t.p.seed = "abcd";
         T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
         T_EQ(qn_store_puzzle_row(s, id, keep_row, back, NULL), QN_OK);
-        snprintf(expect, sizeof(expect), "%s %s generate", t.state,
-                 t.witness);
+        snprintf(expect, sizeof(expect), "%s %s generate", t.state, t.witness);
         T_CHECK(!strcmp(back, expect));
         T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
                                     " WHERE seed = '' AND length(state) = 4"),
@@ -606,8 +610,8 @@ static void fill(const char *path, int lo, int hi, int step, const char *pack)
     qn_store *s = open_ok(path);
     int64_t rid = put_rule(s), run = 0, pk = 0, id;
     qn_store_run r = {"generate", rid, "00ff", "n=40", "0.1.0", 40};
-    qn_store_pack p = {.name = pack, .title = "", .description = "",
-                       .author = ""};
+    qn_store_pack p = {
+        .name = pack, .title = "", .description = "", .author = ""};
     tpuz t;
     int is_new;
 
@@ -697,7 +701,11 @@ static void test_pack_names(void)
     T_CHECK(strstr(err.msg, "title is 4097 bytes") != NULL);
     T_EQ(other, -7);
     T_EQ(qn_store_pack_rename(s, pk, "-x", &err), QN_EINVAL);
-    T_EQ(qn_store_pack_rename(s, pk, "a\xe2\x80\xae" "b", &err), QN_EINVAL);
+    T_EQ(qn_store_pack_rename(s, pk,
+                              "a\xe2\x80\xae"
+                              "b",
+                              &err),
+         QN_EINVAL);
     qn_store_close(s);
     T_EQ(raw_int(path, "SELECT count(*) FROM packs WHERE name = 'ok'"), 1);
     T_EQ(raw_int(path, "SELECT count(*) FROM packs"), 1);
@@ -860,8 +868,8 @@ static void test_canon_pack(void)
 
 /* Column col of the row `id` as raw bytes into out (at most cap): the
  * length, or -1. */
-static int raw_blob(const char *path, const char *col, int64_t id,
-                    uint8_t *out, int cap)
+static int raw_blob(const char *path, const char *col, int64_t id, uint8_t *out,
+                    int cap)
 {
     char sql[128];
     sqlite3 *db;
@@ -929,8 +937,7 @@ static void test_packed_cells(void)
     T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_OK);
     {
         char expect[256];
-        snprintf(expect, sizeof(expect), "%s %s generate", t.state,
-                 t.witness);
+        snprintf(expect, sizeof(expect), "%s %s generate", t.state, t.witness);
         T_CHECK(!strcmp(back, expect));
     }
 
@@ -939,8 +946,8 @@ static void test_packed_cells(void)
     {
         static const char hex_hash[] =
             "1111111111111111111111111111111111111111111111111111111111111111";
-        qn_store_rule hr = {hex_hash, "hex-200", "quench: 1\n", 7, 200,
-                            NULL, ".00/000/00."};
+        qn_store_rule hr = {hex_hash, "hex-200", "quench: 1\n", 7,
+                            200,      NULL,      ".00/000/00."};
         static const uint8_t vals[7] = {199, 10, 5, 36, 0, 35, 100};
         uint8_t canon[7] = {0, 1, 2, 3, 4, 5, 6};
         qn_store_puzzle hp;
@@ -979,8 +986,7 @@ static void test_packed_cells(void)
         hp.state = ".(199)a/5(36)0/z(100).";
         hp.witness = ".00/000/0!.";
         T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
-        T_CHECK(strstr(err.msg, "witness at byte 10: expected a cell") !=
-                NULL);
+        T_CHECK(strstr(err.msg, "witness at byte 10: expected a cell") != NULL);
 
         /* the same puzzle given as cells (generate's path): the same
          * bytes, the same texts back, and a value >= k refused */
@@ -1007,8 +1013,7 @@ static void test_packed_cells(void)
             T_EQ(raw_blob(path, "witness", cid, got, sizeof(got)), 7);
             T_CHECK(!memcmp(got, wcells, 7));
             T_EQ(qn_store_puzzle_row(s, cid, keep_row, back, &err), QN_OK);
-            T_CHECK(!strcmp(back,
-                            ".(199)a/5(36)0/z(100). .00/000/01. import"));
+            T_CHECK(!strcmp(back, ".(199)a/5(36)0/z(100). .00/000/01. import"));
             memcpy(bad, wcells, 7);
             bad[3] = 200;
             hp.witness_cells = bad;
@@ -1036,7 +1041,12 @@ static void test_packed_cells(void)
     {
         qn_store_rule bad = {"2222222222222222222222222222222222222222"
                              "222222222222222222222222",
-                             "bad", "quench: 1\n", 4, 2, NULL, "00/0."};
+                             "bad",
+                             "quench: 1\n",
+                             4,
+                             2,
+                             NULL,
+                             "00/0."};
         int64_t bid = -7;
         T_EQ(qn_store_put_rule(s, &bad, &bid, &err), QN_EINVAL);
         bad.layout = NULL;
@@ -1115,11 +1125,10 @@ static void nomem_sweep(const char *path, int (*child)(const char *, long),
         }
         T_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
         /* 71: quench's own allocation failed, the documented exit */
-        code = WIFEXITED(status) && WEXITSTATUS(status) == 71
-                   ? NM_REPORTED
-                   : WIFEXITED(status) && WEXITSTATUS(status) <= NM_SETUP
-                         ? WEXITSTATUS(status)
-                         : NM_SETUP + 1;
+        code = WIFEXITED(status) && WEXITSTATUS(status) == 71 ? NM_REPORTED
+               : WIFEXITED(status) && WEXITSTATUS(status) <= NM_SETUP
+                   ? WEXITSTATUS(status)
+                   : NM_SETUP + 1;
         counts[code]++;
         if (code == NM_DONE || code >= NM_SETUP)
             break;
@@ -1235,8 +1244,7 @@ static int nomem_merge_child(const char *unused, long n)
     snprintf(out, sizeof(out), "%s/nmmerge-%ld.db", tmpdir, n);
     /* a copy of an empty database made once: creating the schema in
      * each of the sweep's thousands of children took a third of its time */
-    if (write_empty(out) != 0 ||
-        qn_store_open(&s, out, 0, NULL) != QN_OK)
+    if (write_empty(out) != 0 || qn_store_open(&s, out, 0, NULL) != QN_OK)
         return NM_SETUP;
     t_fail_after(n);
     rc = qn_store_merge(s, tpath("s0.db"), NULL, &err);

@@ -1,4 +1,5 @@
-/* tier: full (a million records through a pipe and generated monsters: 9 s of CPU) */
+/* tier: full (a million records through a pipe and generated monsters: 9 s of
+ * CPU) */
 /*
  * test_submit.c: the submission reader. A corpus of small inputs in
  * tests/submit/ with their exact per-record verdicts, round trips through
@@ -21,9 +22,9 @@
 #include "base/err.h"
 #include "rules/layout.h"
 #include "rules/state.h"
-#include "validate/submit.h"
 #include "t.h"
 #include "tendless.h"
+#include "validate/submit.h"
 
 #define CORPUS "tests/submit"
 
@@ -69,8 +70,7 @@ static void describe(qn_buf *out, FILE *in, const qn_layout *l, unsigned k,
     int rc;
 
     if (qn_submit_open(&r, in, "case", l, k, fmt, &err) != QN_OK) {
-        qn_buf_addf(out, "open failed %d:%d: %s\n", err.line, err.col,
-                    err.msg);
+        qn_buf_addf(out, "open failed %d:%d: %s\n", err.line, err.col, err.msg);
         return;
     }
     if (detect_line)
@@ -136,8 +136,7 @@ static char *slurp(const char *path, size_t *n_out)
  * format, "rule HASH" for qn_submit_expect_rule), then the exact lines
  * describe() must produce for NAME.in.
  */
-static void run_case(const char *dir, const char *name, int bless,
-                     int *ncases)
+static void run_case(const char *dir, const char *name, int bless, int *ncases)
 {
     char path[1024], spec[1100] = "5 5 2";
     char *expect, *line, *save = NULL;
@@ -369,8 +368,8 @@ static void test_round_trips(void)
             }
             s[i].has_sol = (int)(t_rand(&seed) % 2);
             s[i].has_min = (int)(t_rand(&seed) % 2);
-            s[i].min = i == 3 ? UINT64_C(9223372036854775807)
-                              : t_rand(&seed) % 1000;
+            s[i].min =
+                i == 3 ? UINT64_C(9223372036854775807) : t_rand(&seed) % 1000;
             snprintf(s[i].id, sizeof(s[i].id), "p%d", i);
         }
         for (fi = 0; fi < 4; fi++) {
@@ -393,11 +392,10 @@ static void test_round_trips(void)
                     if (!rec->ok) {
                         if (bad++ < 3)
                             T_FAILF("%s/%d k=%u record %d: %d:%d: %s",
-                                    qn_submit_format_name(f), variant, k,
-                                    n + 1, rec->err.line, rec->err.col,
-                                    rec->err.msg);
-                    } else if (memcmp(rec->cells, x->cells,
-                                      (size_t)l.ncells) != 0 ||
+                                    qn_submit_format_name(f), variant, k, n + 1,
+                                    rec->err.line, rec->err.col, rec->err.msg);
+                    } else if (memcmp(rec->cells, x->cells, (size_t)l.ncells) !=
+                                   0 ||
                                rec->seq != (uint64_t)n + 1) {
                         bad++;
                         T_FAILF("%s/%d: record %d cells differ",
@@ -406,11 +404,9 @@ static void test_round_trips(void)
                                (rec->has_solution != x->has_sol ||
                                 rec->has_min != x->has_min ||
                                 (x->has_min && rec->min_presses != x->min) ||
-                                (x->has_sol &&
-                                 memcmp(rec->solution, x->sol,
-                                        (size_t)l.ncells) != 0) ||
-                                strncmp(rec->id, x->id, strlen(x->id)) !=
-                                    0)) {
+                                (x->has_sol && memcmp(rec->solution, x->sol,
+                                                      (size_t)l.ncells) != 0) ||
+                                strncmp(rec->id, x->id, strlen(x->id)) != 0)) {
                         bad++;
                         T_FAILF("%s/%d: record %d extras differ (id %s)",
                                 qn_submit_format_name(f), variant, n + 1,
@@ -440,8 +436,8 @@ static void test_round_trips(void)
                  QN_OK);
             T_EQ(qn_submit_detected(r), QN_SUBMIT_JSON);
             T_EQ(qn_submit_next(r, &rec, &err), 1);
-            T_CHECK(rec->ok && memcmp(rec->cells, s[0].cells,
-                                      (size_t)l.ncells) == 0);
+            T_CHECK(rec->ok &&
+                    memcmp(rec->cells, s[0].cells, (size_t)l.ncells) == 0);
             T_EQ(qn_submit_next(r, &rec, &err), 0);
             qn_submit_close(r);
             fclose(in);
@@ -537,9 +533,8 @@ static void expect_parse(const qn_layout *l, unsigned k, const char *text,
     qn_err err = QN_ERR_INIT;
     int rc = qn_submit_parse_state(cells, l, k, text, strlen(text), &err);
 
-    if (rc != code || (code != QN_OK &&
-                       (err.line != line || err.col != col ||
-                        strcmp(err.msg, msg) != 0)))
+    if (rc != code || (code != QN_OK && (err.line != line || err.col != col ||
+                                         strcmp(err.msg, msg) != 0)))
         T_FAILF("parse_state(%s): got %d %d:%d: %s; want %d %d:%d: %s", text,
                 rc, err.line, err.col, err.msg, code, line, col, msg);
     else
@@ -683,16 +678,17 @@ static void test_pack_document(void)
     add_repeat(&b, 'r', (size_t)5 << 20);
     qn_buf_adds(&b, "\",\"cells\":[[[[[[[[[[[[1]]]]]]]]]]]]}],\"puzzles\":[");
     for (i = 0; i < npuzzles; i++)
-        qn_buf_addf(&b, "%s{\"id\":%ld,\"state\":[1,0,1,0,1,0,1,0,1,0,1,0,"
-                        "1,0,1,0,1,0,1,0,1,0,1,0,%ld]}",
+        qn_buf_addf(&b,
+                    "%s{\"id\":%ld,\"state\":[1,0,1,0,1,0,1,0,1,0,1,0,"
+                    "1,0,1,0,1,0,1,0,1,0,1,0,%ld]}",
                     i ? "," : "", i + 1, i % 2);
     qn_buf_adds(&b, "],\"pack\":{\"name\":\"p\"}}\n");
     in = mem_input(b.buf, b.len);
     n = count_records(in, &l, 2, QN_SUBMIT_AUTO, &nbad, &rc, &errs);
     fclose(in);
     if (n != npuzzles || nbad != 0 || rc != 0)
-        T_FAILF("pack document: %ld records, %ld bad, rc %d\n%s", n, nbad,
-                rc, errs.buf);
+        T_FAILF("pack document: %ld records, %ld bad, rc %d\n%s", n, nbad, rc,
+                errs.buf);
     else
         t_pass++;
     qn_buf_release(&b);
@@ -719,13 +715,12 @@ static long count_records(FILE *in, const qn_layout *l, unsigned k,
     while ((rc = qn_submit_next(r, &rec, &err)) == 1) {
         n++;
         if (rec->seq != (uint64_t)n)
-            T_FAILF("seq %llu at record %ld", (unsigned long long)rec->seq,
-                    n);
+            T_FAILF("seq %llu at record %ld", (unsigned long long)rec->seq, n);
         if (!rec->ok) {
             if (first_errors && *nbad < 4)
                 qn_buf_addf(first_errors, "%s@%d:%d %d:%d: %s\n", rec->id,
-                            rec->line, rec->col, rec->err.line,
-                            rec->err.col, rec->err.msg);
+                            rec->line, rec->col, rec->err.line, rec->err.col,
+                            rec->err.msg);
             (*nbad)++;
             if (rec->err.line < 1 || rec->err.col < 1 || !rec->err.msg[0])
                 T_FAILF("unlocated error at record %ld", n);
@@ -775,9 +770,9 @@ static void test_huge(void)
     T_EQ(n, 5);
     T_EQ(nbad, 2);
     T_EQ(rc, 0);
-    T_CHECK(strcmp(errs.buf, "2@2:1 2:1: line longer than 1048576 bytes\n"
-                             "4@4:1 4:1: line longer than 1048576 bytes\n") ==
-            0);
+    T_CHECK(strcmp(errs.buf,
+                   "2@2:1 2:1: line longer than 1048576 bytes\n"
+                   "4@4:1 4:1: line longer than 1048576 bytes\n") == 0);
     if (strcmp(errs.buf, "2@2:1 2:1: line longer than 1048576 bytes\n"
                          "4@4:1 4:1: line longer than 1048576 bytes\n"))
         fprintf(stderr, "%s", errs.buf);
@@ -794,8 +789,8 @@ static void test_huge(void)
     T_EQ(n, 3);
     T_EQ(nbad, 1);
     T_EQ(rc, 0);
-    T_CHECK(strcmp(errs.buf,
-                   "2@2:1 2:1: line longer than 1048576 bytes\n") == 0);
+    T_CHECK(strcmp(errs.buf, "2@2:1 2:1: line longer than 1048576 bytes\n") ==
+            0);
 
     /* CSV: a quoted field that never closes swallows lines up to the
      * limit, then reading resumes. */
@@ -825,8 +820,7 @@ static void test_huge(void)
     T_EQ(nbad, 1);
     T_EQ(rc, 0);
     T_CHECK(strcmp(errs.buf,
-                   "2@2:2 2:2: JSON element longer than 1048576 bytes\n") ==
-            0);
+                   "2@2:2 2:2: JSON element longer than 1048576 bytes\n") == 0);
 
     qn_buf_release(&b);
     qn_buf_release(&errs);
@@ -842,8 +836,7 @@ static long expected_lines(const char *data, size_t n, int jsonl)
     while (i < n) {
         const char *nl = memchr(data + i, '\n', n - i);
         size_t e = nl ? (size_t)(nl - data) : n, j = i;
-        while (j < e && (data[j] == ' ' || data[j] == '\t' ||
-                         data[j] == '\r'))
+        while (j < e && (data[j] == ' ' || data[j] == '\t' || data[j] == '\r'))
             j++;
         if (j < e && (jsonl || data[j] != '#'))
             count++;
@@ -882,12 +875,12 @@ static void test_junk(void)
             got = count_records(in, &l, 2, fmts[fi], &nbad, &rc, NULL);
             fclose(in);
             if (fmts[fi] == QN_SUBMIT_TEXT || fmts[fi] == QN_SUBMIT_JSONL) {
-                long want = expected_lines(data, n,
-                                           fmts[fi] == QN_SUBMIT_JSONL);
+                long want =
+                    expected_lines(data, n, fmts[fi] == QN_SUBMIT_JSONL);
                 if (got != want || rc != 0)
                     T_FAILF("junk round %d %s: %ld records, want %ld, rc %d",
-                            round, qn_submit_format_name(fmts[fi]), got,
-                            want, rc);
+                            round, qn_submit_format_name(fmts[fi]), got, want,
+                            rc);
                 else
                     t_pass++;
             } else {
@@ -941,8 +934,7 @@ static void test_million(void)
         return;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    T_EQ(qn_submit_open(&r, p, "<pipe>", &l, 2, QN_SUBMIT_AUTO, &err),
-         QN_OK);
+    T_EQ(qn_submit_open(&r, p, "<pipe>", &l, 2, QN_SUBMIT_AUTO, &err), QN_OK);
     while ((rc = qn_submit_next(r, &rec, &err)) == 1) {
         n++;
         if (!rec->ok)
@@ -997,8 +989,9 @@ static void bench_formats(void)
         } else if (fmts[fi] == QN_SUBMIT_JSON) {
             qn_buf_adds(&b, "[");
             for (i = 0; i < want; i++)
-                qn_buf_addf(&b, "%s{\"id\":\"abc\",\"state\":"
-                                "\"00010/00100/00000/00000/00000\"}",
+                qn_buf_addf(&b,
+                            "%s{\"id\":\"abc\",\"state\":"
+                            "\"00010/00100/00000/00000/00000\"}",
                             i ? "," : "");
             qn_buf_adds(&b, "]\n");
         } else {
@@ -1035,8 +1028,8 @@ static void test_endless(void)
         const char *prefix;
         char fill;
         qn_submit_format fmt;
-        int nrecs;      /* records before the fatal error */
-        int bad_last;   /* the last of them is the over-long one */
+        int nrecs;    /* records before the fatal error */
+        int bad_last; /* the last of them is the over-long one */
         const char *why;
     } cases[] = {
         {"10101/01010/10101/01010/10101\n", '\0', QN_SUBMIT_AUTO, 2, 1,
@@ -1066,16 +1059,15 @@ static void test_endless(void)
         FILE *f = t_endless_open(&e);
         int rc, n = 0;
 
-        T_EQ(qn_submit_open(&r, f, "zero", &l, 2, cases[i].fmt, &err),
-             QN_OK);
+        T_EQ(qn_submit_open(&r, f, "zero", &l, 2, cases[i].fmt, &err), QN_OK);
         while ((rc = qn_submit_next(r, &rec, &err)) == 1) {
             n++;
             if (n == cases[i].nrecs && cases[i].bad_last) {
                 T_CHECK(!rec->ok && rec->err.code == QN_ELIMIT);
                 if (e.served > e.plen + (uint64_t)QN_SUBMIT_MAX_LINE + slack)
                     T_FAILF("case %zu: the over-long record came after "
-                            "%llu bytes", i,
-                            (unsigned long long)e.served);
+                            "%llu bytes",
+                            i, (unsigned long long)e.served);
             }
         }
         T_EQ(n, cases[i].nrecs);

@@ -33,8 +33,7 @@ static void test_distance(void)
 }
 
 /* What the suggestion line says for typed among words. */
-static void says(const char *typed, const char *const *words,
-                 const char *want)
+static void says(const char *typed, const char *const *words, const char *want)
 {
     qn_suggest s;
     qn_buf b = QN_BUF_INIT;
@@ -54,11 +53,11 @@ static void says(const char *typed, const char *const *words,
 
 static void test_suggest(void)
 {
-    static const char *const cmds[] = {"rules", "solve", "validate",
-                                       "generate", "pack", "db", "export",
-                                       "import", "help", NULL};
-    static const char *const subs[] = {"create", "list", "show", "add",
-                                       "remove", "move", "sort", "rename",
+    static const char *const cmds[] = {"rules", "solve", "validate", "generate",
+                                       "pack",  "db",    "export",   "import",
+                                       "help",  NULL};
+    static const char *const subs[] = {"create", "list",  "show", "add",
+                                       "remove", "move",  "sort", "rename",
                                        "delete", "build", NULL};
     static const char *const packs[] = {"world1", "world2", "starter", NULL};
 
@@ -66,7 +65,7 @@ static void test_suggest(void)
     says("valdiate", cmds, "; did you mean 'validate'?");
     says("exprot", cmds, "; did you mean 'export'?");
     says("gen", cmds, "; did you mean 'generate'?"); /* abbreviation */
-    says("frobnicate", cmds, "");  /* nothing close */
+    says("frobnicate", cmds, "");                    /* nothing close */
     says("x", cmds, "");
     says("lst", subs, "; did you mean 'list'?");
     says("mvoe", subs, "; did you mean 'move'?");

@@ -19,10 +19,10 @@
 static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
 typedef struct brute {
-    uint32_t *count;   /* per state index: solutions */
-    uint32_t *minsum;  /* least clicks */
-    uint32_t *nopt;    /* solutions attaining it */
-    uint32_t *best;    /* index of the lexicographically first optimum */
+    uint32_t *count;  /* per state index: solutions */
+    uint32_t *minsum; /* least clicks */
+    uint32_t *nopt;   /* solutions attaining it */
+    uint32_t *best;   /* index of the lexicographically first optimum */
 } brute;
 
 /* Index of a vector with v[0] as the most significant digit. */

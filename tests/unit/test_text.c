@@ -23,11 +23,11 @@ static void test_utf8(void)
     static const utf8_case cases[] = {
         {"A", 1, 0x41},
         {"\x7f", 1, 0x7f},
-        {"\xc2\x80", 2, 0x80},             /* smallest 2-byte */
-        {"\xdf\xbf", 2, 0x7ff},            /* largest 2-byte */
-        {"\xe0\xa0\x80", 3, 0x800},        /* smallest 3-byte */
-        {"\xed\x9f\xbf", 3, 0xd7ff},       /* just below the surrogates */
-        {"\xee\x80\x80", 3, 0xe000},       /* just above them */
+        {"\xc2\x80", 2, 0x80},       /* smallest 2-byte */
+        {"\xdf\xbf", 2, 0x7ff},      /* largest 2-byte */
+        {"\xe0\xa0\x80", 3, 0x800},  /* smallest 3-byte */
+        {"\xed\x9f\xbf", 3, 0xd7ff}, /* just below the surrogates */
+        {"\xee\x80\x80", 3, 0xe000}, /* just above them */
         {"\xef\xbf\xbd", 3, 0xfffd},
         {"\xef\xbf\xbf", 3, 0xffff},
         {"\xf0\x90\x80\x80", 4, 0x10000},  /* smallest 4-byte */
@@ -45,12 +45,12 @@ static void test_utf8(void)
         {"\xf8\x88\x80\x80\x80", 0, 0},    /* old 5-byte form */
         {"\xfe", 0, 0},
         {"\xff", 0, 0},
-        {"\x80", 0, 0},                    /* stray continuation */
+        {"\x80", 0, 0}, /* stray continuation */
         {"\xbf", 0, 0},
-        {"\xc2", 0, 0},                    /* cut short */
+        {"\xc2", 0, 0}, /* cut short */
         {"\xe2\x82", 0, 0},
         {"\xf0\x9f\x98", 0, 0},
-        {"\xc2\x41", 0, 0},                /* continuation missing */
+        {"\xc2\x41", 0, 0}, /* continuation missing */
         {"\xe2\x28\xa1", 0, 0},
     };
 
@@ -59,8 +59,8 @@ static void test_utf8(void)
         uint32_t cp = 0xdead;
         size_t len = qn_text_utf8(c->bytes, strlen(c->bytes), &cp);
         if (len != c->len || (len && cp != c->cp))
-            T_FAILF("case %zu: length %zu cp U+%04X, want %zu U+%04X", i,
-                    len, (unsigned)cp, c->len, (unsigned)c->cp);
+            T_FAILF("case %zu: length %zu cp U+%04X, want %zu U+%04X", i, len,
+                    (unsigned)cp, c->len, (unsigned)c->cp);
         else
             t_pass++;
     }
@@ -88,7 +88,7 @@ static void test_names(void)
         {" x", "begins with a space"},
         {"x ", "ends with a space"},
         {" ", "begins with a space"},
-        {"\xc2\xa0x", "begins with a space"}, /* NO-BREAK SPACE */
+        {"\xc2\xa0x", "begins with a space"},   /* NO-BREAK SPACE */
         {"x\xe3\x80\x80", "ends with a space"}, /* IDEOGRAPHIC SPACE */
         {"a\nb", "control character (U+000A) at byte 2"},
         {"a\tb", "control character (U+0009) at byte 2"},
@@ -96,7 +96,9 @@ static void test_names(void)
         {"\x1b[31mred", "control character (U+001B) at byte 1"},
         {"a\x7f", "control character (U+007F) at byte 2"},
         {"a\xc2\x85", "control character (U+0085) at byte 2"}, /* NEL, C1 */
-        {"a\xc2\x9b" "31m", "(U+009B)"},                      /* CSI, C1 */
+        {"a\xc2\x9b"
+         "31m",
+         "(U+009B)"}, /* CSI, C1 */
         {"a\xc2\x9f", "(U+009F)"},
         {"a\xc2\xa0z", NULL}, /* U+00A0 inside a name is fine */
         {"a\xe2\x80\xa8z", "line separator (U+2028)"},
@@ -119,8 +121,8 @@ static void test_names(void)
         if (!c->why && rc != QN_OK)
             T_FAILF("'%s' refused: %s", c->name, e.msg);
         else if (c->why && (rc != QN_EINVAL || !strstr(e.msg, c->why)))
-            T_FAILF("'%s': %d '%s', want '%s'", c->name, rc,
-                    rc ? e.msg : "", c->why);
+            T_FAILF("'%s': %d '%s', want '%s'", c->name, rc, rc ? e.msg : "",
+                    c->why);
         else
             t_pass++;
     }
@@ -186,7 +188,9 @@ static void test_escape(void)
         {"a\nb\tc\rd", "a\\nb\\tc\\rd"},
         {"\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m"},
         {"\x07\x7f", "\\x07\\x7f"},
-        {"a\xc2\x9b" "2J", "a\\u009b2J"},
+        {"a\xc2\x9b"
+         "2J",
+         "a\\u009b2J"},
         {"x\xe2\x80\xaey", "x\\u202ey"},
         {"x\xe2\x80\xa8y", "x\\u2028y"},
         {"bad \xff\xc0\xaf!", "bad \\xff\\xc0\\xaf!"},
@@ -198,8 +202,7 @@ static void test_escape(void)
         qn_buf b = QN_BUF_INIT;
         qn_text_escape(&b, cases[i].in);
         if (strcmp(b.buf, cases[i].out))
-            T_FAILF("escape case %zu: '%s', want '%s'", i, b.buf,
-                    cases[i].out);
+            T_FAILF("escape case %zu: '%s', want '%s'", i, b.buf, cases[i].out);
         else
             t_pass++;
         qn_buf_release(&b);
@@ -213,7 +216,10 @@ static void test_put_escaped(void)
     char in[100], out[QN_TEXT_ESCAPED_MAX(100) + 1];
     char *end;
 
-    end = qn_text_put_escaped(out, "a\0b\xe2\x80\xae" "c", 7);
+    end = qn_text_put_escaped(out,
+                              "a\0b\xe2\x80\xae"
+                              "c",
+                              7);
     *end = '\0';
     T_CHECK(strcmp(out, "a\\x00b\\u202ec") == 0);
     memset(in, 1, sizeof(in));
