@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (every distinct puzzle of three boards graded in python3: 6 s)
 # t106: each generated puzzle's human level and score (issue #33,
 # docs/GENERATE.md "The human ladder", "The human score") against an
 # independent brute force in Python: every press plan of the board is

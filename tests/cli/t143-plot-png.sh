@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: full (PNG decoding and brute-force histograms in python3: 11 s)
 # --png for `rules show --distribution` and `rules table` (issue 36,
 # section 2): the histogram and the line plot as PNG, drawn from the svg
 # writers' own geometry. Each PNG is decoded by tests/cli/png_rgb.py (zlib
