@@ -98,7 +98,7 @@ static int put(qn_store *s, const qn_solver *solver, const qn_answer *a,
     char hash[65], grader[16];
     qn_puzzle_id_key pk;
     qn_store_puzzle sp;
-    int64_t rule_id, id, pack_id = 0;
+    int64_t rule_id = 0, id, pack_id = 0;
 
     qn_rules_hash(r, hash);
     qn_canon_form(r, canon, state);
