@@ -230,7 +230,7 @@ size_t qn_tiers_from_rules(qn_tiers *out, const qn_rules *r);
  * 1..len-1 with no gap or overlap. out->n is 0 when the only solvable
  * state is the goal.
  */
-void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
+int qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
 
 /*
  * Default tiers cut from the minimal press counts of n sampled states
@@ -238,9 +238,10 @@ void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
  * cover 1..max(max_presses, largest sample): pass a proven upper bound on
  * the press count (e.g. ncells * (k - 1)) or 0 to end at the largest
  * sample. out->n is 0 when that range is empty.
+ * Both return QN_OK, or QN_ENOMEM (out not changed).
  */
-void qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
-                           uint64_t max_presses);
+int qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
+                          uint64_t max_presses);
 
 /* The name of default tier i < QN_TIERS_DEFAULT ("easy", ...); static. */
 const char *qn_tiers_default_name(size_t i);
@@ -251,7 +252,8 @@ const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses);
 /*
  * The tier called name: its index, or -1 when t has none. On -1 out gets
  * what to say about it: "its tiers: easy 1-5, ..." ("none") and the
- * closest names ("; did you mean 'hard'?", quench/suggest.h).
+ * closest names ("; did you mean 'hard'?", quench/suggest.h); out's
+ * failed flag says whether memory ran out for them.
  */
 long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out);
 
