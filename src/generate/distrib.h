@@ -91,6 +91,7 @@ typedef struct qn_distrib qn_distrib;
  * 5-7 s with kernel 2^14 (BFS, 40 cells). Memory: 1 byte per state (2 for
  * k > 2 when distances may pass 254), a rank directory of at most 1/4
  * byte per state, and during a BFS level lists of 1/4 byte per state.
+ * Errors (with *out NULL): QN_ELIMIT past 2^26 states, QN_ENOMEM.
  */
 int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err);
 void qn_distrib_free(qn_distrib *d); /* NULL-safe */
@@ -149,7 +150,8 @@ void qn_target_init(qn_target *t);
  * Say what the target asks, as the predicate of "N distinct puzzles ...":
  * "need exactly 15 presses", "need 13..15 presses and have at least 25 lit
  * cells", "have a unique optimal plan", "exist" (everything). one: the
- * singular ("needs", "has", "exists").
+ * singular ("needs", "has", "exists"). out's failed flag says whether
+ * memory ran out.
  */
 void qn_target_describe(qn_buf *out, const qn_target *t, int one);
 
@@ -171,7 +173,8 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one);
  * from, r its rules); d and r are borrowed and must outlive the census; sys
  * only during the call. The census is immutable: threads may share it.
  * Errors (with *out NULL): QN_ELIMIT when unique optima are asked on a
- * rule of 254 or more presses, or a symmetry fixes more than 2^26 states.
+ * rule of 254 or more presses, or a symmetry fixes more than 2^26 states;
+ * QN_ENOMEM.
  */
 typedef struct qn_census qn_census;
 
@@ -201,7 +204,8 @@ uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i,
  * solvable states counted by linear algebra (the states constant on its
  * cycles that meet the cokernel's conditions: distrib_orbits.c), one
  * small factorisation per symmetry. sys and r must be the same rule.
- * Errors: QN_ELIMIT when the rule has 2^64 or more solvable states.
+ * Errors: QN_ELIMIT when the rule has 2^64 or more solvable states,
+ * QN_ENOMEM.
  */
 int qn_image_orbits(const qn_system *sys, const qn_rules *r, uint64_t *out,
                     qn_err *err);

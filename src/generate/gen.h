@@ -150,7 +150,7 @@ int qn_gen_prepared_heavy(const qn_gen_prepared *p);
  * when 8 of at most 8192 do", after "1..2 not reached: ..." when counts
  * at the start were not. Returns 0 (nothing appended) when nothing was
  * left out, or the spread is not a pilot's (exact distribution, cannot
- * tell).
+ * tell). out's failed flag says whether memory ran out.
  */
 int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
 
