@@ -67,16 +67,16 @@ void qn_campaign__rule_tiers(campaign_rule *cr)
 static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
 {
     int rc = qn_solver_new(&cr->solver, cr->rules, err);
+    qn_err e = QN_ERR_INIT;
 
     if (rc == QN_OK && (rc = qn_solver_check_exact(cr->solver, err)) != QN_OK)
         qn_err_source(err, path);
     if (rc != QN_OK)
         return rc;
-    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), err) !=
+    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), &e) !=
         QN_OK) {
-        if (err && err->code == QN_ENOMEM)
-            return QN_ENOMEM;
-        qn_err_clear(err);
+        if (e.code == QN_ENOMEM)
+            return qn_err_nomem(err);
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
     }
     qn_puzzle_id_key_init(&cr->key, cr->hash);
