@@ -98,6 +98,13 @@ print(" ".join(p["human_level"] for p in json.load(open(sys.argv[1]))["puzzles"]
     "spot spot spot spot spot chase chase chase chase chase chase chase chase chase chase table table table table table table table table table table" \
     "the sections' levels in order"
 expect_eq "$(python3 levels.py three.json ladder.json)" 0 "the levels are the brute force's"
+n0=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["0"]))' three.json)
+n23=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["2"]) + len(d["3"]))' three.json)
+q pack build camp.yaml --db c.db --plan
+expect_out "look: 5 wanted, presses 1..9 (spread), human level spot, $n0 distinct puzzles exist" \
+    "--plan: the level and its exact count"
+expect_out "table: 10 wanted, presses 1..9 (spread), human level table.., $n23 distinct puzzles exist" \
+    "--plan: a range of levels"
 sed 's/human-level: spot/human-level: spott/' camp.yaml >bad.yaml
 q pack build bad.yaml --db c2.db
 expect_rc 65 "an unknown level"
