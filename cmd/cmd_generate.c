@@ -154,7 +154,7 @@ static int setup_grading(gen_cli *gc, double after, qn_err *err)
     const qn_gen_opts *o = &gc->o;
     int need_dist = qn_rules_ntiers(r) == 0 || gc->tier || o->lo > 1 ||
                     o->hi != UINT64_MAX || o->unique_optimum ||
-                    o->min_lit > 0 || o->max_lit > 0 ||
+                    o->min_lit > 0 || o->max_lit > 0 || o->human_levels ||
                     o->mode == QN_GEN_SPREAD;
     qn_err de = QN_ERR_INIT;
 

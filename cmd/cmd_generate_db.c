@@ -33,6 +33,8 @@ static void run_key(const gen_cli *gc, qn_buf *b, int with_shard)
                 qn_gen_mode_name(gc->o.mode),
                 (unsigned long long)gc->max_draws_opt,
                 gc->pack ? gc->pack : "");
+    if (gc->o.human_levels) /* runs without it keep their key */
+        qn_buf_addf(b, " human=%x", gc->o.human_levels);
     if (with_shard)
         qn_buf_addf(b, " shard=%llu/%llu", (unsigned long long)gc->o.shard,
                     (unsigned long long)gc->o.nshards);

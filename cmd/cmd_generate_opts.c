@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include "cmd_generate.h"
+#include "solve/human.h"
 
 const char cmd_generate_usage[] =
     "usage: quench generate RULES [-n COUNT] [--seed HEX] [--presses A..B] "
-    "[--tier NAME] [--unique-optimum] [--min-lit N] [--jobs N] "
+    "[--tier NAME] [--human-level L] [--unique-optimum] [--min-lit N] "
+    "[--jobs N] "
     "[--walk-limit N] [-o FILE] "
     "[--db DB [--pack NAME]]\n"
     "\n"
@@ -27,6 +29,9 @@ const char cmd_generate_usage[] =
     "                     or one number); see --mode for how the puzzles\n"
     "                     fall over the range\n"
     "  --tier NAME        only puzzles of that grading tier\n"
+    "  --human-level L    only puzzles at that human level: spot, chase,\n"
+    "                     table, global (or 0..3), or a range A..B of them\n"
+    "                     (A.., ..B); see docs/GENERATE.md\n"
     "  --unique-optimum   only puzzles with exactly one optimal plan\n"
     "  --min-lit N        at least N cells differ from the goal\n"
     "  --mode M           how candidates are made: auto (default), sample\n"
@@ -59,10 +64,12 @@ const char cmd_generate_usage[] =
     "its hash, the seed and the options; one {\"type\": \"puzzle\", \"id\",\n"
     "\"index\", \"rule_hash\", \"state\", \"min_presses\", \"optimal_solutions\",\n"
     "\"solution\", \"grade\", \"seed\"} per puzzle; a summary record.\n"
-    "Exit status: 0 done, 64 bad usage (also an empty --presses range), 65\n"
-    "empty or impossible target (also fewer distinct puzzles in it than\n"
-    "COUNT, known before drawing on rules with at most 2^26 solvable\n"
-    "states), an unknown --tier (the message lists the rule's tiers), or\n"
+    "Exit status: 0 done, 64 bad usage (also an empty --presses or\n"
+    "--human-level range), 65 empty or impossible target (also fewer\n"
+    "distinct puzzles in it than COUNT, known before drawing on rules with\n"
+    "at most 2^26 solvable states, 2^20 with --human-level; a human level\n"
+    "the rule has no rung for), an unknown --tier (the message lists the\n"
+    "rule's tiers), or\n"
     "a rule that cannot be graded exactly (its kernel is past\n"
     "--walk-limit), 75 gave up before COUNT (the\n"
     "target is too rare) or the --db run is being written by another\n"
@@ -74,6 +81,7 @@ static const struct option opts[] = {
     {"seed", required_argument, NULL, 's'},
     {"presses", required_argument, NULL, 'p'},
     {"tier", required_argument, NULL, 't'},
+    {"human-level", required_argument, NULL, 'H'},
     {"unique-optimum", no_argument, NULL, 'u'},
     {"min-lit", required_argument, NULL, 'l'},
     {"mode", required_argument, NULL, 'm'},
@@ -92,6 +100,7 @@ const cmd_grammar cmd_generate_grammar = {
     .shortopts = "n:o:",
     .operands = "rules",
     .values = "output=file db=file pack=pack tier=tier "
+              "human-level=spot|chase|table|global "
               "mode=auto|sample|exhaustive|spread|climb",
 };
 
@@ -136,6 +145,23 @@ static int parse_presses(gen_cli *gc, const char *s)
                                s);
     if (rc)
         return cli_usage_error("generate: --presses takes A..B, got '%s'", s);
+    return QN_EXIT_OK;
+}
+
+static int parse_human_level(gen_cli *gc, const char *s)
+{
+    int rc = qn_human_levels_parse(s, &gc->o.human_levels);
+
+    if (rc == -2)
+        return cli_usage_error("generate: --human-level %s is empty: A..B "
+                               "needs A at or below B (spot 0, chase 1, "
+                               "table 2, global 3)",
+                               s);
+    if (rc)
+        return cli_usage_error("generate: --human-level takes spot, chase, "
+                               "table, global (or 0..3) or a range A..B of "
+                               "them, got '%s'",
+                               s);
     return QN_EXIT_OK;
 }
 
@@ -210,6 +236,8 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
     case 't':
         gc->tier = optarg;
         break;
+    case 'H':
+        return parse_human_level(gc, optarg);
     case 'u':
         gc->o.unique_optimum = 1;
         break;

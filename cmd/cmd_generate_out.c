@@ -11,6 +11,7 @@
 #include "base/version.h"
 #include "cmd_generate.h"
 #include "rules/state.h"
+#include "solve/human.h"
 #include "solve/human_score.h"
 
 /*
@@ -225,6 +226,14 @@ void cmd_generate_write_header(gen_cli *gc)
     qn_jsonw_end(&w);
     qn_jsonw_key(&w, "unique_optimum"), qn_jsonw_bool(&w, gc->o.unique_optimum);
     qn_jsonw_key(&w, "min_lit"), qn_jsonw_int(&w, gc->o.min_lit);
+    if (gc->o.human_levels) { /* --human-level: the levels it takes */
+        qn_jsonw_key(&w, "human_levels");
+        qn_jsonw_arr(&w);
+        for (int l = 0; l < QN_HUMAN_NLEVELS; l++)
+            if (gc->o.human_levels >> l & 1)
+                qn_jsonw_str(&w, qn_human_level_name(l));
+        qn_jsonw_end(&w);
+    }
     if (gc->shard_spec) {
         qn_jsonw_key(&w, "shard");
         qn_jsonw_arr(&w);

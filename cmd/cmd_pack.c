@@ -38,8 +38,7 @@ const char cmd_pack_usage[] =
     "  move NAME ID POS     move one puzzle to position POS\n"
     "  replace NAME ID NEW  put puzzle NEW in the place and level slot of\n"
     "                       member ID (a re-rolled level keeps its slot)\n"
-    "  sort NAME            order by difficulty: min presses; ties keep\n"
-    "                       their order\n"
+    "  sort NAME [--by presses|human]  stable, by min presses or human grade\n"
     "  rename NAME NEW      rename a pack\n"
     "  delete NAME          delete a pack (its puzzles stay stored)\n"
     "  build RECIPE [--plan] [--jobs N] [--plan-budget N] [--json]\n"
@@ -90,6 +89,8 @@ static const struct option o_show[] = {
 static const struct option o_add[] = {
     {"at", required_argument, NULL, 'p'}, OPT_JSON, OPT_END};
 static const struct option o_json[] = {OPT_JSON, OPT_END};
+static const struct option o_sort[] = {
+    {"by", required_argument, NULL, 'b'}, OPT_JSON, OPT_END};
 static const struct option o_build[] = {
     {"plan", no_argument, NULL, 'P'},
     {"jobs", required_argument, NULL, 'J'},
@@ -114,8 +115,8 @@ static const cmd_grammar pack_subs[] = {
      NULL, NULL},
     {"move", "move one puzzle to a position", SUB_MOVE, o_json, NULL,
      "pack none none", NULL, NULL},
-    {"sort", "order by min presses", SUB_SORT, o_json, NULL, "pack", NULL,
-     NULL},
+    {"sort", "order by min presses or human level", SUB_SORT, o_sort, NULL,
+     "pack", "by=presses|human", NULL},
     {"rename", "rename a pack", SUB_RENAME, o_json, NULL, "pack none", NULL,
      NULL},
     {"delete", "delete a pack (its puzzles stay)", SUB_DELETE, o_json, NULL,
@@ -346,7 +347,7 @@ static int show_row(void *ctx, const qn_store_row *r)
 /* A subcommand's options; the ones it does not take are refused. */
 typedef struct popts {
     const char *title, *description, *author;
-    int json, svg, plan, names;
+    int json, svg, plan, names, by_human;
     int64_t at;
     uint64_t jobs, budget;
 } popts;
@@ -379,6 +380,13 @@ static int parse_opts(int argc, char **argv, const cmd_grammar *sub, popts *o,
             break;
         case 's':
             o->svg = 1;
+            break;
+        case 'b':
+            if (strcmp(optarg, "presses") && strcmp(optarg, "human"))
+                return cli_usage_error("pack sort: --by takes presses or "
+                                       "human, got '%s'",
+                                       optarg);
+            o->by_human = !strcmp(optarg, "human");
             break;
         case 'P':
             o->plan = 1;
@@ -766,11 +774,13 @@ static int sub_sort(pack_cmd *pc, const pack_args *pa)
 
     if ((st = open_pack(pc, pa, pa->nargs == 1, "NAME", &pack, &before)))
         return st;
-    if (qn_store_pack_sort(pc->s, pack, &err) != QN_OK)
+    if ((pa->o.by_human ? qn_store_pack_sort_human
+                        : qn_store_pack_sort)(pc->s, pack, &err) != QN_OK)
         return fail(pc, &err);
     if ((st = get_state(pc, pa->a[0], &after)))
         return st;
-    qn_buf_addf(&text, "sorted '%s' by min presses", pa->a[0]);
+    qn_buf_addf(&text, "sorted '%s' by %s", pa->a[0],
+                pa->o.by_human ? "human level and score" : "min presses");
     add_after(&text, &before, &after, 0);
     said(pc, "sort", pa->a[0], &before, &after, text.buf);
     done(pc);

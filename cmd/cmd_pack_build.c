@@ -38,6 +38,8 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
         qn_jsonw_uint(w, t->lo);
         qn_jsonw_uint(w, t->hi);
         qn_jsonw_end(w);
+        if (rs->human_level) /* as the recipe writes it */
+            qn_jsonw_key(w, "human_level"), qn_jsonw_str(w, rs->human_level);
         qn_jsonw_key(w, "mode"), qn_jsonw_str(w, qn_gen_mode_name(t->mode));
         qn_jsonw_key(w, "distinct");
         if (t->distinct < 0)
@@ -74,6 +76,11 @@ static void plan_row(qn_buf *out, qn_jsonw *w, const qn_recipe *r,
     qn_buf_addf(out, ": %llu wanted, presses %llu..%llu (%s), ",
                 (unsigned long long)p->want, (unsigned long long)t->lo,
                 (unsigned long long)t->hi, qn_gen_mode_name(t->mode));
+    if (rs->human_level) {
+        qn_buf_adds(out, "human level ");
+        qn_text_escape(out, rs->human_level);
+        qn_buf_adds(out, ", ");
+    }
     if (t->exact)
         qn_buf_addf(out, "%.0f distinct %s\n", t->distinct,
                     t->distinct == 1 ? "puzzle exists" : "puzzles exist");

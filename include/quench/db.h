@@ -119,6 +119,9 @@ QN_API int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
                                 qn_err *err);
 QN_API int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
 QN_API int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
+/* Sort by human level, then human score (ties and the ungraded, last, in
+ * their order). */
+QN_API int qn_store_pack_sort_human(qn_store *s, int64_t pack_id, qn_err *err);
 
 /* The values are the codes rows keep (migration 0004): never renumber. */
 typedef enum qn_store_provenance {

@@ -54,6 +54,10 @@ typedef struct qn_gen_opts {
                                 == shard (nshards 0 or 1: all); see below */
     uint64_t plan_budget;    /* states the plan's pilots may grade before it
                                 gives up (QN_ELIMIT); 0: no limit */
+    unsigned human_levels;   /* bit L set: puzzles at human level L (0 spot,
+                                1 chase, 2 table, 3 global) are on target;
+                                0: any level (docs/GENERATE.md, "Human
+                                level targets") */
 } qn_gen_opts;
 
 /* Defaults: count 1, presses 1.., 1 job, AUTO, the all-zero seed and

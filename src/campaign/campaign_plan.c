@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "base/mem.h"
 #include "campaign_internal.h"
+#include "solve/human.h"
 
 static int at_mark(qn_err *err, const qn_recipe *r, qn_mark m)
 {
@@ -171,6 +172,16 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
 {
     const qn_recipe_section *rs = &c->r->sections[i];
     campaign_rule *cr = c->rules[i];
+    unsigned levels = 0;
+
+    if (rs->human_level && qn_human_levels_parse(rs->human_level, &levels)) {
+        qn_err_set(err, QN_EINVAL, 0, 0,
+                   "section '%s': human-level takes spot, chase, table, "
+                   "global (or 0..3) or a range A..B of them (A at or below "
+                   "B), got '%s'",
+                   rs->name, rs->human_level);
+        return at_mark(err, c->r, rs->human_level_mark);
+    }
 
     if (rs->ntiers)
         qn_campaign__rule_tiers(cr);
@@ -186,6 +197,7 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
         }
         campaign_part *p = add_part(c);
         part_opts(c, i, &p->o);
+        p->o.human_levels = levels;
         p->o.lo = cr->tiers.lo[j];
         p->o.hi = cr->tiers.hi[j];
         p->pub.tier = rt->name;
@@ -197,6 +209,7 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     if (rs->ntiers == 0) {
         campaign_part *p = add_part(c);
         part_opts(c, i, &p->o);
+        p->o.human_levels = levels;
         p->o.lo = rs->presses.lo;
         p->o.hi = rs->presses.hi;
         p->o.mode =

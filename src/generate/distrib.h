@@ -141,11 +141,14 @@ void qn_distrib_json(const qn_distrib *d, qn_jsonw *w);
  * it is a union of puzzles (orbits). Plain value.
  */
 typedef struct qn_target {
-    uint64_t lo, hi;      /* minimal press counts, inclusive (1..: not the
-                             goal; hi UINT64_MAX: no bound) */
-    int min_lit, max_lit; /* cells that differ from the goal, inclusive;
-                             max_lit 0: no bound */
-    int unique_optimum;   /* 1: exactly one optimal press plan */
+    uint64_t lo, hi;       /* minimal press counts, inclusive (1..: not the
+                              goal; hi UINT64_MAX: no bound) */
+    int min_lit, max_lit;  /* cells that differ from the goal, inclusive;
+                              max_lit 0: no bound */
+    int unique_optimum;    /* 1: exactly one optimal press plan */
+    unsigned human_levels; /* bit L: human level L (human.h); 0: any */
+    const struct qn_human_grader *human; /* borrowed: grades the levels
+                                            (needed with human_levels) */
 } qn_target;
 
 /* Every state but the goal: presses 1.., any lit cells, any optimum. */
@@ -177,10 +180,15 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one);
  * d, sys and r must describe the same rule (sys the system d was computed
  * from, r its rules); d and r are borrowed and must outlive the census; sys
  * only during the call. The census is immutable: threads may share it.
+ * Human levels (t->human_levels) grade every state once
+ * (qn_human_grade_state, about 3 us a state): only on rules of at most
+ * QN_CENSUS_HUMAN_MAX solvable states. A state whose level is not decided
+ * (more than QN_HUMAN_MAX_PLANS optimal plans) is not a member.
  * Errors (with *out NULL): QN_ELIMIT when unique optima are asked on a
- * rule of 254 or more presses, or a symmetry fixes more than 2^26 states;
- * QN_ENOMEM.
+ * rule of 254 or more presses, a symmetry fixes more than 2^26 states,
+ * or human levels are asked past QN_CENSUS_HUMAN_MAX states; QN_ENOMEM.
  */
+#define QN_CENSUS_HUMAN_MAX ((uint64_t)1 << 20)
 typedef struct qn_census qn_census;
 
 int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,

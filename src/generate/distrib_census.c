@@ -13,6 +13,7 @@
 
 #include "base/mem.h"
 #include "distrib_internal.h"
+#include "solve/human_score.h"
 
 /* Enumerating the states a symmetry fixes costs k^cycles solves: past
  * this the census refuses (no rule within QN_DISTRIB_MAX_STATES that
@@ -32,7 +33,8 @@ struct qn_census {
 /* Does the target restrict more than the press count? */
 static int beyond_presses(const qn_target *t)
 {
-    return t->unique_optimum || t->min_lit > 0 || t->max_lit > 0;
+    return t->unique_optimum || t->min_lit > 0 || t->max_lit > 0 ||
+           t->human_levels;
 }
 
 static int in_target(const qn_target *t, unsigned m, int lit, int unique)
@@ -40,6 +42,48 @@ static int in_target(const qn_target *t, unsigned m, int lit, int unique)
     return m >= 1 && m >= t->lo && m <= t->hi && lit >= t->min_lit &&
            (t->max_lit <= 0 || lit <= t->max_lit) &&
            (!t->unique_optimum || unique);
+}
+
+/* What scan needs to place a state on the human ladder. */
+typedef struct ladder {
+    const uint8_t *goal;
+    const uint64_t *spot; /* qn_distrib__spots's bits, or NULL: grade
+                             each state (qn_human_grade_state) */
+    const qn_human *h;
+    uint8_t *off, *state; /* ncells bytes of scratch */
+} ladder;
+
+/* Is image element idx, whose offset from the goal is -v (v64 packed for
+ * k = 2, else v8), at one of the target's human levels? -1: out of memory. */
+static int human_member(const qn_census *c, ladder *lad, uint64_t idx,
+                        const uint64_t *v64, const uint8_t *v8)
+{
+    const qn_distrib *d = c->d;
+    unsigned want = c->t.human_levels;
+    qn_human_grade gr;
+
+    if (lad->spot && (lad->spot[idx / 64] >> (idx % 64) & 1))
+        return want & 1;
+    if (lad->spot && !(want & ~1u))
+        return 0; /* spot alone asked: no rung above it is */
+    if (!lad->spot)
+        qn_distrib__decode(d, idx, lad->off);
+    for (int i = 0; i < d->nrows; i++) {
+        unsigned o = lad->spot ? d->k == 2
+                                     ? (unsigned)(v64[i / 64] >> (i % 64)) & 1
+                                     : (d->k - v8[i]) % d->k
+                               : lad->off[i];
+        lad->state[i] = (uint8_t)((lad->goal[i] + o) % d->k);
+    }
+    if (!lad->spot) {
+        int rc = qn_human_grade_state(c->t.human, lad->state, &gr, NULL);
+        if (rc == QN_ENOMEM)
+            return -1;
+        if (rc != QN_OK)
+            return 0; /* not decided: no level, not a member */
+        return want >> gr.level & 1;
+    }
+    return want >> qn_human_rung(lad->h, lad->state, lad->off) & 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -88,12 +132,13 @@ static void step_gf2(const qn_distrib *d, uint64_t idx, uint64_t *v)
 }
 
 /* Mark the members and count them per press count. */
-static int scan(qn_census *c, const uint8_t *uq)
+static int scan(qn_census *c, const uint8_t *uq, ladder *lad)
 {
     const qn_distrib *d = c->d;
     uint64_t *v64 = QN_ALLOCN((size_t)d->nw + 1, uint64_t);
     uint8_t *v8 = QN_ALLOCN((size_t)d->nrows + 1, uint8_t);
     unsigned dig[MAXCOMP] = {0};
+    uint64_t idx;
 
     if (!v64 || !v8) {
         free(v64);
@@ -101,10 +146,15 @@ static int scan(qn_census *c, const uint8_t *uq)
         return QN_ENOMEM;
     }
 
-    for (uint64_t idx = 0; idx < d->total; idx++) {
+    for (idx = 0; idx < d->total; idx++) {
         unsigned m = dget(d, idx);
         int lit = d->k == 2 ? lit_gf2(v64, d->nw) : lit_zk(v8, d->nrows);
-        if (in_target(&c->t, m, lit, uq && uq[idx] != QN_DISTRIB__MANY)) {
+        int in = in_target(&c->t, m, lit, uq && uq[idx] != QN_DISTRIB__MANY);
+        if (in && c->t.human_levels)
+            in = human_member(c, lad, idx, v64, v8);
+        if (in < 0)
+            break; /* out of memory */
+        if (in) {
             c->bits[idx / 64] |= (uint64_t)1 << (idx % 64);
             c->states[m]++;
         }
@@ -115,7 +165,7 @@ static int scan(qn_census *c, const uint8_t *uq)
     }
     free(v64);
     free(v8);
-    return QN_OK;
+    return idx < d->total ? QN_ENOMEM : QN_OK;
 }
 
 /* The directory for qn_distrib__find over the members. */
@@ -285,6 +335,8 @@ int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
 {
     qn_census *c;
     uint8_t *uq = NULL;
+    uint64_t *spot = NULL;
+    ladder lad = {0};
     int rc = QN_OK;
 
     assert(out && d && sys && r && t);
@@ -298,6 +350,32 @@ int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
     c->distinct = QN_ALLOCN(d->len, uint64_t);
     if (!c->states || !c->distinct)
         rc = qn_err_nomem(err);
+    if (rc == QN_OK && t->human_levels && t->human) {
+        int listed = 0;
+        if (!(spot = QN_ALLOCN((size_t)(d->total / 64) + 1, uint64_t)) ||
+            (listed = qn_distrib__spots(d, qn_rules_matrix(r), spot)) < 0)
+            rc = qn_err_nomem(err);
+        else if (!listed) {
+            free(spot); /* each state graded instead */
+            spot = NULL;
+        }
+    }
+    if (rc == QN_OK && t->human_levels &&
+        (!t->human || (!spot && d->total > QN_CENSUS_HUMAN_MAX)))
+        rc = qn_err_set(err, QN_ELIMIT, 0, 0,
+                        "the human levels of %llu solvable states are not "
+                        "counted: the footprints' plans are too many to "
+                        "list, and states are graded one by one up to "
+                        "%llu",
+                        (unsigned long long)d->total,
+                        (unsigned long long)QN_CENSUS_HUMAN_MAX);
+    lad.goal = qn_rules_goal(r);
+    lad.spot = spot;
+    lad.h = t->human ? qn_human_grader_human(t->human) : NULL;
+    lad.off = QN_ALLOCN((size_t)d->nrows + 1, uint8_t);
+    lad.state = QN_ALLOCN((size_t)d->nrows + 1, uint8_t);
+    if (rc == QN_OK && (!lad.off || !lad.state))
+        rc = qn_err_nomem(err);
     if (rc == QN_OK && t->unique_optimum) {
         if (!(uq = QN_ALLOCN((size_t)d->total, uint8_t)))
             rc = qn_err_nomem(err);
@@ -306,7 +384,7 @@ int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
     }
     if (rc == QN_OK && beyond_presses(t)) {
         if (!(c->bits = QN_ALLOCN((size_t)(d->total / 64) + 1, uint64_t)) ||
-            scan(c, uq) != QN_OK || directory(c) != QN_OK)
+            scan(c, uq, &lad) != QN_OK || directory(c) != QN_OK)
             rc = qn_err_nomem(err);
     } else if (rc == QN_OK) {
         for (size_t m = 1; m < d->len; m++)
@@ -316,6 +394,9 @@ int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
     if (rc == QN_OK)
         rc = count_distinct(c, sys, r, err);
     free(uq);
+    free(spot);
+    free(lad.off);
+    free(lad.state);
     if (rc != QN_OK) {
         qn_census_free(c);
         return rc;

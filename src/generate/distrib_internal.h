@@ -96,6 +96,17 @@ int qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
 #define QN_DISTRIB__MANY 255
 int qn_distrib__unique(const qn_distrib *d, uint8_t *out, qn_err *err);
 
+/*
+ * distrib_human.c: set bit idx of bits (total bits, cleared here) for
+ * every image element that is spot (human.h) under the press matrix a
+ * (nrows x ncols, row-major). Returns 0 (bits undefined) when it cannot
+ * say: a kernel of more than 2^10 elements (the ladder leaves some
+ * states undecided there), or more plans with disjoint footprints than
+ * 4 per element (plus 2^16) to list; QN_ENOMEM (negative) when out of
+ * memory.
+ */
+int qn_distrib__spots(const qn_distrib *d, const uint8_t *a, uint64_t *bits);
+
 /* distrib_orbits.c: the cycles of the permutation p of n cells: cyc[i] =
  * the cycle of cell i, numbered from 0 in order of their first cell;
  * returns how many. */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "solve/human.h"
+
 void qn_target_init(qn_target *t)
 {
     memset(t, 0, sizeof(*t));
@@ -33,15 +35,48 @@ static int add_range(qn_buf *out, uint64_t lo, uint64_t hi, uint64_t any_lo,
     return 1;
 }
 
+/* "are at human level chase", "are at human levels spot..chase" (a set
+ * with gaps: "spot, table"); 0 when every level is in it. */
+static int add_levels(qn_buf *out, unsigned levels, int one)
+{
+    unsigned all = (1u << QN_HUMAN_NLEVELS) - 1;
+    int lo = -1, hi = -1, gaps = 0;
+
+    levels &= all;
+    if (!levels || levels == all)
+        return 0;
+    for (int l = 0; l < QN_HUMAN_NLEVELS; l++)
+        if (levels >> l & 1) {
+            gaps |= hi >= 0 && hi != l - 1;
+            lo = lo < 0 ? l : lo, hi = l;
+        }
+    qn_buf_adds(out, one ? "is at human level" : "are at human level");
+    if (lo == hi) {
+        qn_buf_addf(out, " %s", qn_human_level_name(lo));
+    } else if (!gaps) {
+        qn_buf_addf(out, "s %s..%s", qn_human_level_name(lo),
+                    qn_human_level_name(hi));
+    } else {
+        qn_buf_adds(out, "s");
+        for (int l = lo, first = 1; l <= hi; l++)
+            if (levels >> l & 1) {
+                qn_buf_addf(out, "%s %s", first ? "" : ",",
+                            qn_human_level_name(l));
+                first = 0;
+            }
+    }
+    return 1;
+}
+
 void qn_target_describe(qn_buf *out, const qn_target *t, int one)
 {
-    qn_buf part[3];
+    qn_buf part[4];
     size_t n = 0;
     uint64_t min_lit = t->min_lit > 0 ? (uint64_t)t->min_lit : 0;
     uint64_t max_lit = t->max_lit > 0 ? (uint64_t)t->max_lit : UINT64_MAX;
 
     qn_buf_sticky(1); /* out's failed flag is the caller's to check */
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 4; i++)
         qn_buf_init(&part[i]);
     qn_buf_adds(&part[n], one ? "needs " : "need ");
     n += (size_t)add_range(&part[n], t->lo, t->hi, 1, "presses", "press");
@@ -53,6 +88,7 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one)
     if (t->unique_optimum)
         qn_buf_adds(&part[n++], one ? "has a unique optimal plan"
                                     : "have a unique optimal plan");
+    n += (size_t)add_levels(&part[n], t->human_levels, one);
     if (n == 0)
         qn_buf_adds(out, one ? "exists" : "exist");
     for (size_t i = 0; i < n; i++) {
@@ -62,7 +98,7 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one)
         if (part[i].failed)
             qn_buf_fail(out);
     }
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 4; i++)
         qn_buf_release(&part[i]);
     qn_buf_sticky(0);
 }

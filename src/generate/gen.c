@@ -101,7 +101,8 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
     if (o->count == 0)
         return QN_OK;
     /* the human grades: none (levels -1) if the ladder meets a limit */
-    if (qn_human_grader_new(&p->c.hg, p->c.solver, err) == QN_ENOMEM)
+    if (!p->c.hg &&
+        qn_human_grader_new(&p->c.hg, p->c.solver, err) == QN_ENOMEM)
         return QN_ENOMEM;
     qn_err_clear(err);
     rc = qn_gen__run(&p->c, h, st);

@@ -312,7 +312,21 @@ static int lit_ok(const genctx *c, int lit)
 static int grade_free(const genctx *c)
 {
     return c->lo <= 1 && c->hi == UINT64_MAX && !c->o->unique_optimum &&
-           c->mode == QN_GEN_SAMPLE;
+           !c->o->human_levels && c->mode == QN_GEN_SAMPLE;
+}
+
+/* A human level target: is the graded state (s->ans) at one of its
+ * levels? A level not decided (or no ladder) is not. */
+static int human_ok(const genctx *c, const scratch *s, const uint8_t *state)
+{
+    qn_human_grade gr;
+
+    if (!c->o->human_levels)
+        return 1;
+    return c->hg &&
+           qn_human_grade_of(c->hg, state, s->ans.plan, s->ans.mp.presses,
+                             s->ans.mp.noptimal, &gr, NULL) == QN_OK &&
+           (c->o->human_levels >> gr.level & 1);
 }
 
 /*
@@ -362,7 +376,8 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
     if (qn_solver_answer(c->solver, &s->ans, state) != QN_OK)
         return -1;
     s->grades++;
-    return on_target(c, &s->ans, count_lit(c, state), lo, hi);
+    return on_target(c, &s->ans, count_lit(c, state), lo, hi) &&
+           human_ok(c, s, state);
 }
 
 int qn_gen__graded(const genctx *c, qn_gen_mode mode, uint64_t index,

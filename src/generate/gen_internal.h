@@ -35,6 +35,7 @@ typedef struct genctx {
     struct qn_census *census; /* owned by the run: the target's states
                                  (EXHAUSTIVE, SPREAD with a distribution) */
     uint64_t range_total;     /* EXHAUSTIVE: target states with lo..hi */
+    int human_counted;        /* the census holds the human levels too */
     /* SPREAD: the press counts it spreads over, and how many distinct
      * puzzles each has (UINT64_MAX: unknown) */
     size_t nvalues;

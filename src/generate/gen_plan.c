@@ -18,6 +18,7 @@
 #include "base/text.h"
 #include "engine/minpress.h"
 #include "generate/distrib.h"
+#include "solve/human.h"
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
 #define CLIMB_RARITY 1e-4 /* rarer targets are climbed to, not sampled */
@@ -71,18 +72,25 @@ static double pilot(genctx *c, qn_gen_target_info *info)
 static int restricted(const qn_gen_opts *o)
 {
     return o->lo > 1 || o->hi != UINT64_MAX || o->unique_optimum ||
-           o->min_lit > 0 || o->max_lit > 0;
+           o->min_lit > 0 || o->max_lit > 0 || o->human_levels;
 }
 
-/* The options' target as a census target. */
-static void opts_target(const qn_gen_opts *o, qn_target *t)
+/* The options' target as a census target; with_levels 0 leaves the
+ * human levels out (a census that cannot count them). */
+static void opts_target(const genctx *c, qn_target *t, int with_levels)
 {
+    const qn_gen_opts *o = c->o;
+
     qn_target_init(t);
     t->lo = o->lo;
     t->hi = o->hi;
     t->min_lit = o->min_lit;
     t->max_lit = o->max_lit;
     t->unique_optimum = o->unique_optimum;
+    if (with_levels) {
+        t->human_levels = o->human_levels;
+        t->human = c->hg;
+    }
 }
 
 /* "60.." or "60..70", as --presses writes a range */
@@ -134,15 +142,18 @@ static int check_bounds(const genctx *c, qn_err *err)
 }
 
 /* "only 1049 distinct puzzles need exactly 15 presses on classic-5x5;
- * asked for 2000" */
+ * asked for 2000" (the human levels said when the count holds them) */
 static int too_few(const genctx *c, uint64_t have, qn_err *err)
 {
     qn_target t;
     qn_buf what = QN_BUF_INIT;
     int rc;
 
-    opts_target(c->o, &t);
+    opts_target(c, &t, c->human_counted);
     qn_target_describe(&what, &t, have <= 1);
+    if (c->o->human_levels && !c->human_counted)
+        qn_buf_adds(&what, " (at any human level: the levels are not "
+                           "counted on this rule, docs/GENERATE.md)");
     if (what.failed)
         rc = qn_err_nomem(err);
     else if (have == 0)
@@ -220,9 +231,17 @@ static int take_census(genctx *c, qn_gen_stats *st, qn_err *err)
     size_t len = qn_distrib_len(o->distrib);
     int rc;
 
-    opts_target(o, &t);
+    opts_target(c, &t, 1);
     rc = qn_census_new(&c->census, o->distrib, qn_solver_system(c->solver),
                        qn_solver_rules(c->solver), &t, err);
+    c->human_counted = rc == QN_OK && o->human_levels;
+    if (rc == QN_ELIMIT && o->human_levels) {
+        /* the levels not counted: the press range's census, filtered */
+        qn_err_clear(err);
+        opts_target(c, &t, 0);
+        rc = qn_census_new(&c->census, o->distrib, qn_solver_system(c->solver),
+                           qn_solver_rules(c->solver), &t, err);
+    }
     if (rc != QN_OK)
         return rc;
     c->range_total = 0;
@@ -231,18 +250,25 @@ static int take_census(genctx *c, qn_gen_stats *st, qn_err *err)
         distinct += qn_census_distinct(c->census, m);
     }
     if (c->range_total == 0 && !o->unique_optimum && o->min_lit <= 0 &&
-        o->max_lit <= 0)
+        o->max_lit <= 0 && !o->human_levels)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "no solvable state needs %llu..%llu presses "
                           "(the most any needs is %zu)",
                           (unsigned long long)o->lo, (unsigned long long)o->hi,
                           len - 1);
+    if (info->hi > len - 1)
+        info->hi = len - 1;
+    if (o->human_levels && !c->human_counted) {
+        /* the census holds the press range at every level: an upper
+         * bound, drawn from and filtered (docs/GENERATE.md) */
+        if (distinct < o->count)
+            return too_few(c, distinct, err);
+        return QN_OK;
+    }
     info->exact = 1;
     info->at_least = info->at_least_log2 = 0;
     info->states = c->range_total;
     info->distinct = info->distinct_lo = info->distinct_hi = (double)distinct;
-    if (info->hi > len - 1)
-        info->hi = len - 1;
     st->rarity = (double)c->range_total / (double)qn_distrib_total(o->distrib);
     st->rarity_exact = 1;
     if (distinct < o->count)
@@ -278,6 +304,65 @@ static int plan_spread(genctx *c, qn_gen_stats *st, qn_err *err)
     return QN_OK;
 }
 
+/*
+ * A human level target: the ladder's grader (kept for the run), and the
+ * levels no state of the rule can have refused: chase and table without
+ * a side that has a chase order; global with one (a solvable state less
+ * its chase from a side is a first-row pattern's residual: the table
+ * always holds it); table when one chase clears every solvable state
+ * (chase_share_any 1, exact).
+ */
+static int check_levels(genctx *c, qn_err *err)
+{
+    const char *name = qn_rules_name(qn_solver_rules(c->solver));
+    unsigned want = c->o->human_levels, possible = 1u << QN_HUMAN_SPOT;
+    const qn_human *h;
+    qn_human_shares sh;
+    qn_err why = QN_ERR_INIT;
+    int chases = 0, rc;
+
+    if (!want)
+        return QN_OK;
+    if (want >> QN_HUMAN_NLEVELS)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "human levels are 0 (spot) to 3 (global)");
+    if (!c->hg && (rc = qn_human_grader_new(&c->hg, c->solver, &why)) != QN_OK)
+        return qn_err_set(err, rc == QN_ENOMEM ? rc : QN_EINVAL, 0, 0,
+                          "no human levels on %s: %s", name, why.msg);
+    h = qn_human_grader_human(c->hg);
+    for (size_t i = 0; i < qn_human_nsides(h); i++)
+        chases |= qn_human_side_chases(h, i);
+    if (!chases) {
+        possible |= 1u << QN_HUMAN_GLOBAL;
+    } else {
+        possible |= 1u << QN_HUMAN_CHASE;
+        if ((rc = qn_human_shares_compute(h, &sh, &why)) == QN_ENOMEM)
+            return qn_err_set(err, rc, 0, 0, "%s", why.msg);
+        if (rc != QN_OK || !sh.any.known || sh.any.num != sh.any.den)
+            possible |= 1u << QN_HUMAN_TABLE;
+    }
+    if (want & possible)
+        return QN_OK;
+    if (!chases)
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "no puzzle of %s is at human level chase or "
+                          "table: no side of its board has a chase order, "
+                          "so every puzzle is spot or global",
+                          name);
+    if (!(possible >> QN_HUMAN_TABLE & 1))
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "no puzzle of %s is at human level table or "
+                          "global: one chase clears every solvable state "
+                          "(chase_share_any 1)",
+                          name);
+    return qn_err_set(err, QN_EINVAL, 0, 0,
+                      "no puzzle of %s is at human level global: a side "
+                      "of its board has a chase order, and a chase, a "
+                      "pattern of its table and a second chase clear "
+                      "every solvable state",
+                      name);
+}
+
 /* Choose the mode (AUTO) and check the target is not empty. */
 int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
 {
@@ -293,6 +378,8 @@ int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
     info->max_exact = c->maxp_exact;
     info->distinct = info->distinct_lo = info->distinct_hi = -1;
     if ((rc = check_bounds(c, err)) != QN_OK)
+        return rc;
+    if ((rc = check_levels(c, err)) != QN_OK)
         return rc;
     if (o->distrib && (rc = take_census(c, st, err)) != QN_OK)
         return rc;

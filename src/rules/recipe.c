@@ -113,6 +113,7 @@ void qn_recipe_free(qn_recipe *r)
         free(sec->name);
         free(sec->rules);
         free(sec->rules_path);
+        free(sec->human_level);
     }
     free(r->sections);
     free(r->source);

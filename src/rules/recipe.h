@@ -72,7 +72,11 @@ typedef struct qn_recipe_section {
     int unique_optimum; /* 0 or 1, default 0 */
     qn_mark unique_optimum_mark;
     qn_recipe_range lit; /* cells that differ from the goal */
-    uint64_t total;      /* count, or the sum of the tiers' counts */
+    char *human_level;   /* `human-level:` as written (a level or a range
+                            of them, human.h: the builder reads it), or
+                            NULL for any level */
+    qn_mark human_level_mark;
+    uint64_t total; /* count, or the sum of the tiers' counts */
 } qn_recipe_section;
 
 /* A loaded recipe: read-only for the caller, freed with qn_recipe_free. */

@@ -23,10 +23,20 @@ enum top { PACK, TITLE, DESCRIPTION, AUTHOR, SEED, VARIETY, SECTIONS };
 static const char *const top_keys[] = {
     "pack", "title", "description", "author", "seed", "variety", "sections"};
 
-enum sec { NAME, RULES, TIERS, COUNT, PRESSES, DISTRIBUTION, UNIQUE, LIT };
+enum sec {
+    NAME,
+    RULES,
+    TIERS,
+    COUNT,
+    PRESSES,
+    DISTRIBUTION,
+    UNIQUE,
+    LIT,
+    HUMAN
+};
 static const char *const section_keys[] = {
-    "name",    "rules",        "tiers",          "count",
-    "presses", "distribution", "unique-optimum", "lit"};
+    "name",         "rules",          "tiers", "count",      "presses",
+    "distribution", "unique-optimum", "lit",   "human-level"};
 
 static const char *const dists[] = {"spread", "uniform"};
 
@@ -218,6 +228,9 @@ static int section_value(section *sec, int which, const node *v, qn_err *err)
                                   err);
     case LIT:
         return get_range(v, "lit", &sec->lit, err);
+    case HUMAN: /* its levels are the builder's to read (human.h) */
+        sec->human_level_mark = v->mark;
+        return qn_rules__get_str(v, "human-level", &sec->human_level, err);
     }
     return QN_OK;
 }

@@ -26,6 +26,39 @@ int qn_human_level_parse(const char *name)
     return -1;
 }
 
+/* One end of a range: a name or a digit 0..3 (len bytes of s); -1. */
+static int level_end(const char *s, size_t len)
+{
+    if (len == 1 && s[0] >= '0' && s[0] < '0' + QN_HUMAN_NLEVELS)
+        return s[0] - '0';
+    for (int i = 0; i < QN_HUMAN_NLEVELS; i++)
+        if (strlen(level_names[i]) == len && !strncmp(s, level_names[i], len))
+            return i;
+    return -1;
+}
+
+int qn_human_levels_parse(const char *s, unsigned *mask)
+{
+    const char *dots = strstr(s, "..");
+    int lo, hi;
+
+    if (!dots) {
+        lo = hi = level_end(s, strlen(s));
+    } else {
+        lo = dots == s ? 0 : level_end(s, (size_t)(dots - s));
+        hi = dots[2] ? level_end(dots + 2, strlen(dots + 2))
+                     : QN_HUMAN_NLEVELS - 1;
+    }
+    if (lo < 0 || hi < 0 || (dots && dots == s && !dots[2]))
+        return -1;
+    if (lo > hi)
+        return -2;
+    *mask = 0;
+    for (int l = lo; l <= hi; l++)
+        *mask |= 1u << l;
+    return 0;
+}
+
 /* A cell's place on one side's walk: the row (primary) and the place in
  * the row (secondary), both ascending. */
 typedef struct walk_key {
@@ -182,6 +215,16 @@ static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
 void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need)
 {
     unsigned k = h->k;
+    if (k == 2) { /* the same without divisions: -1 = 1, and t = 1 */
+        for (int i = 0; i < s->nseq; i++) {
+            int j = s->pivot[i];
+            if (!need[s->seq[i]])
+                continue;
+            for (int e = h->colstart[j]; e < h->colstart[j + 1]; e++)
+                need[h->colrow[e]] ^= 1;
+        }
+        return;
+    }
     for (int i = 0; i < s->nseq; i++) {
         unsigned t = need[s->seq[i]] * s->inv[i] % k;
         int j = s->pivot[i];
@@ -214,6 +257,25 @@ static int build_table(qn_human *h, qn_human_side *s, qn_err *err)
     free(need);
     free(q);
     return rc;
+}
+
+/* Side s's rbits (human_internal.h), on boards small enough. */
+static void build_rbits(qn_human *h, qn_human_side *s)
+{
+    int n = h->n;
+
+    if (h->k != 2 || n > QN_HUMAN_RBITS_CELLS || s->nlast > 64)
+        return;
+    uint8_t *need = qn_xmalloc((size_t)n);
+    s->rbits = qn_xcalloc((size_t)n, sizeof(uint64_t));
+    for (int i = 0; i < n; i++) {
+        memset(need, 0, (size_t)n);
+        need[i] = 1;
+        qn_human__chase(h, s, need);
+        for (int l = 0; l < s->nlast; l++)
+            s->rbits[i] |= (uint64_t)need[s->last[l]] << l;
+    }
+    free(need);
 }
 
 int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
@@ -260,6 +322,8 @@ int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
         s->chases = try_order(h, s, keys, pos, rowof);
         if (s->chases)
             rc = build_table(h, s, err);
+        if (s->chases)
+            build_rbits(h, s);
     }
     free(keys), free(pos), free(rowof);
     if (rc != QN_OK) {
@@ -277,7 +341,7 @@ void qn_human_free(qn_human *h)
     for (size_t w = 0; w < h->nsides; w++) {
         qn_human_side *s = &h->side[w];
         free(s->seq), free(s->pivot), free(s->inv);
-        free(s->first), free(s->last), free(s->rowstart);
+        free(s->first), free(s->last), free(s->rowstart), free(s->rbits);
         qn_system_free(s->table);
     }
     free(h->colstart), free(h->colrow), free(h->colval);
@@ -353,6 +417,40 @@ int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
     }
     qn_human__rungs(h, state, level, side);
     return QN_OK;
+}
+
+int qn_human_rung(const qn_human *h, const uint8_t *state, uint8_t *scratch)
+{
+    const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->solver));
+    int chases = 0;
+    unsigned k = h->k;
+
+    for (size_t w = 0; w < h->nsides; w++) {
+        const qn_human_side *s = &h->side[w];
+        int clear = 1;
+        if (!s->chases)
+            continue;
+        chases = 1;
+        if (s->rbits) {
+            uint64_t acc = 0;
+            for (int i = 0; i < h->n; i++)
+                if (goal[i] != state[i])
+                    acc ^= s->rbits[i];
+            if (!acc)
+                return QN_HUMAN_CHASE;
+            continue;
+        }
+        for (int i = 0; i < h->n; i++)
+            scratch[i] =
+                (uint8_t)(goal[i] >= state[i] ? (unsigned)goal[i] - state[i]
+                                              : goal[i] + k - state[i]);
+        qn_human__chase(h, s, scratch);
+        for (int i = 0; i < s->nlast && clear; i++)
+            clear = scratch[s->last[i]] == 0;
+        if (clear)
+            return QN_HUMAN_CHASE;
+    }
+    return chases ? QN_HUMAN_TABLE : QN_HUMAN_GLOBAL;
 }
 
 void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,

@@ -36,6 +36,13 @@ enum qn_human_level {
 const char *qn_human_level_name(int level);
 /* The level named `name`, or -1. */
 int qn_human_level_parse(const char *name);
+/*
+ * A set of levels as targets write it (docs/GENERATE.md, "Human level
+ * targets"): a level by name or number (0..3), or a range A..B, A.. or
+ * ..B of them, into *mask (bit L: level L). Returns 0, -1 when s is not
+ * such a text, -2 when the range is empty (A after B).
+ */
+int qn_human_levels_parse(const char *s, unsigned *mask);
 
 typedef struct qn_human qn_human;
 
@@ -63,6 +70,16 @@ int qn_human_side_chases(const qn_human *h, size_t i);
 #define QN_HUMAN_MAX_PLANS 1024
 int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
                    int *side, qn_err *err);
+
+/*
+ * The rung above spot of a solvable state known not to be spot (a census
+ * that found the spot states otherwise): chase when a chase from some
+ * side clears it, else table when a side has a chase order (a solvable
+ * state less its chase is a first-row pattern's residual, so the table
+ * always holds it), else global; as qn_human_level's, without solving
+ * the table. scratch: ncells bytes.
+ */
+int qn_human_rung(const qn_human *h, const uint8_t *state, uint8_t *scratch);
 
 /*
  * Exact shares, from subspaces (never sampled). A share is num/den in

@@ -22,7 +22,12 @@ typedef struct qn_human_side {
     qn_system *table;   /* nlast x nfirst: residual of each first-row press */
     int nrows, *rowstart; /* the walk's rows: seq[rowstart[r]..rowstart[r +
                              1]) is row r (rowstart[nrows - 1] = nseq) */
+    uint64_t *rbits;      /* k = 2, at most QN_HUMAN_RBITS_CELLS cells, a last
+                             row of at most 64: the last row a chase of each
+                             cell alone leaves, as bits (the chase is linear:
+                             a state's is the XOR of its cells'); else NULL */
 } qn_human_side;
+#define QN_HUMAN_RBITS_CELLS 256
 
 struct qn_human {
     const qn_solver *solver;

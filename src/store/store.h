@@ -392,6 +392,10 @@ int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err);
  * (this on a sorted pack, a move to the same position, a rename to the
  * same name) writes nothing and keeps the version. */
 int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err);
+/* The same by the human ladder (docs/GENERATE.md): human level, then
+ * human score, ascending; ties, and puzzles with no human grade (after
+ * the rest), in their current order. */
+int qn_store_pack_sort_human(qn_store *s, int64_t pack_id, qn_err *err);
 
 /* Visit a pack's puzzles in position order. */
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,

@@ -406,7 +406,7 @@ static int puzzle_exists(qn_store *s, int64_t puzzle_id, qn_err *err)
                       puzzle_id, err);
 }
 
-enum pack_op { OP_ADD, OP_REMOVE, OP_MOVE, OP_SORT };
+enum pack_op { OP_ADD, OP_REMOVE, OP_MOVE, OP_SORT, OP_SORT_HUMAN };
 
 /* Put id at index at of v, which has room for n + 1 entries. */
 static void insert_at(int64_t *v, size_t n, size_t at, int64_t id)
@@ -455,20 +455,27 @@ static int take_member(enum pack_op op, int64_t *v, size_t *n, size_t at,
     return QN_OK;
 }
 
-/* The n members of the pack in v, reordered by minimum presses; ties
- * keep their order (a stable sort: never the database's row ids, so a
- * sharded run merged sorts exactly as the single run). */
-static int sort_members(qn_store *s, int64_t pack_id, int64_t *v, size_t n,
-                        qn_err *err)
+/* The n members of the pack in v, reordered by minimum presses (OP_SORT)
+ * or by human level then human score, the ungraded last (OP_SORT_HUMAN);
+ * ties keep their order (a stable sort: never the database's row ids, so
+ * a sharded run merged sorts exactly as the single run). */
+static int sort_members(qn_store *s, enum pack_op op, int64_t pack_id,
+                        int64_t *v, size_t n, qn_err *err)
 {
     sqlite3_stmt *st;
     size_t i = 0;
     int rc, r;
 
     rc = qn_store__prep(s, &st,
-                        "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
-                        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-                        " ORDER BY p.min_presses, pp.position",
+                        op == OP_SORT_HUMAN
+                            ? "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                              " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                              " ORDER BY p.human_level IS NULL, p.human_level,"
+                              " p.human_score IS NULL, p.human_score,"
+                              " pp.position"
+                            : "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                              " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                              " ORDER BY p.min_presses, pp.position",
                         err);
     if (rc != QN_OK)
         return rc;
@@ -492,7 +499,7 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
         return rc;
     if ((rc = qn_store__pack_exists(s, pack_id, err)) != QN_OK ||
-        (op != OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK))
+        (op < OP_SORT && (rc = puzzle_exists(s, puzzle_id, err)) != QN_OK))
         goto done;
     if (op == OP_ADD && position == 0) {
         rc = append_member(s, pack_id, puzzle_id, 1, err);
@@ -503,11 +510,11 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     old = QN_NEWN(n + 1, int64_t);
     memcpy(old, v, n * sizeof(*v));
     old_n = n;
-    at = op == OP_SORT ? n : find_member(v, n, puzzle_id);
+    at = op >= OP_SORT ? n : find_member(v, n, puzzle_id);
     if (op == OP_ADD)
         rc = add_member(&v, &n, at, puzzle_id, position, err);
-    else if (op == OP_SORT)
-        rc = sort_members(s, pack_id, v, n, err);
+    else if (op >= OP_SORT)
+        rc = sort_members(s, op, pack_id, v, n, err);
     else
         rc = take_member(op, v, &n, at, puzzle_id, position, err);
     /* an edit that leaves the order as it was (a sorted pack sorted, a
@@ -636,6 +643,11 @@ int qn_store_pack_move(qn_store *s, int64_t pack_id, int64_t puzzle_id,
 int qn_store_pack_sort(qn_store *s, int64_t pack_id, qn_err *err)
 {
     return pack_edit(s, OP_SORT, pack_id, 0, 0, err);
+}
+
+int qn_store_pack_sort_human(qn_store *s, int64_t pack_id, qn_err *err)
+{
+    return pack_edit(s, OP_SORT_HUMAN, pack_id, 0, 0, err);
 }
 
 int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
