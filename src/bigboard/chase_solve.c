@@ -200,7 +200,10 @@ static int query_solve(query *q)
 
     memset(q->y, 0, (size_t)c->nunk);
     run(c, q->x, q->y, q->s, q->res, q->t);
-    if (qn_system_solve(c->red, q->y, q->res) != QN_OK)
+    int rc = qn_system_solve(c->red, q->y, q->res);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until bigboard returns QN_ENOMEM */
+    if (rc != QN_OK)
         return QN_EUNSOLVABLE;
     run(c, q->x, q->y, q->s, q->res, q->t);
 #ifndef NDEBUG

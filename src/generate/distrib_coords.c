@@ -246,13 +246,16 @@ static void coords_gf2(coords *c, const uint8_t *a)
     int nr = c->nrows, nc = c->ncols, r;
     qn_gf2mat m;
 
-    qn_gf2mat_init(&m, nr, nc);
+    if (qn_gf2mat_init(&m, nr, nc) != QN_OK)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
     for (int i = 0; i < nr; i++)
         for (int j = 0; j < nc; j++)
             if (a[(size_t)i * nc + j])
                 qn_gf2mat_set(&m, i, j, 1);
     c->pivots = QN_NEWN((size_t)(nr < nc ? nr : nc) + 1, int);
     r = qn_gf2mat_rref(&m, c->pivots);
+    if (r == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
     assert(r <= MAXCOMP);
     c->ncomp = (size_t)r;
     c->h = qn_xcalloc((size_t)r * nr + 1, 1);
