@@ -1,6 +1,7 @@
 /*
- * test_nomem_engine.c: the linear-algebra engine (src/engine) never exits
- * the process (issue #32 section 2). Each entry point is run failing its
+ * test_nomem_engine.c: the linear-algebra engine (src/engine) and the
+ * big-board solvers (src/bigboard) never exit the process (issue #32
+ * section 2). Each entry point is run failing its
  * n-th allocation (tfail.h), for every n until a run makes fewer than n
  * allocations; each run must return what a run with memory returns, or
  * QN_ENOMEM with err saying "out of memory", leave its inputs usable (the
@@ -16,6 +17,11 @@
 #include "../../src/engine/gf2_internal.h" /* the tuned entry points */
 #include "base/buf.h"
 #include "base/mem.h"
+#include "bigboard/chase.h"
+#include "bigboard/grid.h"
+#include "bigboard/netpbm.h"
+#include "bigboard/plus_gf2.h"
+#include "bigboard/plus_gfp.h"
 #include "engine/gf2.h"
 #include "engine/gf2x.h"
 #include "engine/minpress.h"
@@ -713,6 +719,303 @@ static void test_gf2x(void)
         qn_gf2x_release(&in[i]);
 }
 
+/* ------------------------------------------------------------------ */
+/* Big boards: each method of qn_grid, the chase's greedy descent and its
+ * threads, netpbm */
+
+typedef struct gridctx {
+    qn_grid_rule r;
+    uint8_t *s; /* the state, w * h cells < k: -(A x0) */
+} gridctx;
+
+static const int plus_off[5][3] = {
+    {0, 0, 1}, {1, 0, 1}, {-1, 0, 1}, {0, 1, 1}, {0, -1, 1}};
+static const int moore_off[9][3] = {{-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
+                                    {-1, 0, 1},  {0, 0, 1},  {1, 0, 1},
+                                    {-1, 1, 1},  {0, 1, 1},  {1, 1, 1}};
+
+/* s = -(A x0) for a pseudo-random x0, straight from the stencil. */
+static void grid_ctx(gridctx *g, int w, int h, unsigned k, const int (*off)[3],
+                     size_t noff)
+{
+    uint8_t *x0 = malloc((size_t)w * h);
+
+    g->r.name = NULL;
+    g->r.w = w;
+    g->r.h = h;
+    g->r.k = k;
+    g->r.offsets = (int(*)[3])off;
+    g->r.noffsets = noff;
+    g->s = calloc((size_t)w * h, 1);
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        x0[i] = (uint8_t)(rnd() % k);
+    for (int y = 0; y < h; y++)
+        for (int c = 0; c < w; c++) {
+            unsigned v = 0;
+            for (size_t o = 0; o < noff; o++) {
+                int sx = c - off[o][0], sy = y - off[o][1];
+                if (sx >= 0 && sx < w && sy >= 0 && sy < h)
+                    v += (unsigned)off[o][2] * x0[(size_t)sy * w + sx];
+            }
+            g->s[(size_t)y * w + c] = (uint8_t)((k - v % k) % k);
+        }
+    free(x0);
+}
+
+static void state_cells(const qn_grid_state *st, uint8_t *cells)
+{
+    if (st->k == 2)
+        qn_bitboard_to_cells(&st->bits, cells);
+    else
+        memcpy(cells, st->cells, (size_t)st->w * st->h);
+}
+
+static int run_grid(void *ctx, qn_err *err, uint64_t *h)
+{
+    gridctx *g = ctx;
+    size_t n = (size_t)g->r.w * g->r.h;
+    qn_grid *grid;
+    qn_grid_state s, x;
+    qn_grid_answer a;
+    uint8_t *cells;
+    int rc = qn_grid_new(&grid, &g->r, err);
+
+    if (rc != QN_OK) {
+        T_CHECK(grid == NULL);
+        return rc;
+    }
+    if (qn_grid_state_init(&s, g->r.w, g->r.h, g->r.k) != QN_OK) {
+        qn_grid_free(grid);
+        return qn_err_nomem(err);
+    }
+    if (qn_grid_state_init(&x, g->r.w, g->r.h, g->r.k) != QN_OK) {
+        qn_grid_state_release(&s);
+        qn_grid_free(grid);
+        return qn_err_nomem(err);
+    }
+    if (g->r.k == 2)
+        qn_bitboard_from_cells(&s.bits, g->s);
+    else
+        memcpy(s.cells, g->s, n);
+    rc = qn_grid_min_presses(grid, &x, &a, &s, err);
+    if (rc == QN_OK) {
+        int ok = qn_grid_replays(&g->r, &x, &s);
+        if (ok == QN_ENOMEM) {
+            rc = qn_err_nomem(err);
+        } else {
+            T_EQ(ok, 1);
+            mix(h, qn_grid_method(grid), strlen(qn_grid_method(grid)));
+            mixu(h, (uint64_t)a.exact);
+            mixu(h, a.presses);
+            mixu(h, a.lower_bound);
+            mixu(h, a.noptimal);
+            if ((cells = malloc(n))) {
+                state_cells(&x, cells);
+                mix(h, cells, n);
+                free(cells);
+            }
+        }
+    }
+    qn_grid_state_release(&s);
+    qn_grid_state_release(&x);
+    qn_grid_free(grid);
+    return rc;
+}
+
+static void sweep_grid(const char *what, int w, int h, unsigned k,
+                       const int (*off)[3], size_t noff)
+{
+    gridctx g;
+
+    grid_ctx(&g, w, h, k, off, noff);
+    T_CHECK(sweep(what, run_grid, &g) > 3);
+    free(g.s);
+}
+
+/* The chase alone: its greedy descent (limit 1) and kernel patterns. */
+typedef struct chasectx {
+    gridctx g;
+    uint64_t limit;
+} chasectx;
+
+static int run_chase(void *ctx, qn_err *err, uint64_t *h)
+{
+    chasectx *cc = ctx;
+    const qn_grid_rule *r = &cc->g.r;
+    size_t n = (size_t)r->w * r->h;
+    qn_chase *c;
+    qn_chase_min m;
+    uint8_t *x = malloc(n);
+    int rc = qn_chase_new(&c, r->w, r->h, r->k, (const int(*)[3])r->offsets,
+                          r->noffsets, err);
+
+    if (rc != QN_OK) {
+        T_CHECK(c == NULL);
+        free(x);
+        return rc;
+    }
+    rc = qn_chase_min_presses_limit(c, &m, x, cc->g.s, cc->limit, err);
+    if (rc == QN_OK || rc == QN_ELIMIT) {
+        mixu(h, m.presses);
+        mixu(h, m.lower);
+        mixu(h, (uint64_t)m.exact);
+        mix(h, x, n);
+        if (qn_chase_kernel_ngens(c) > 0) {
+            int r2 = qn_chase_kernel_gen(c, 0, x);
+            if (r2 != QN_OK) {
+                qn_chase_free(c);
+                free(x);
+                return qn_err_nomem(err);
+            }
+            mix(h, x, n);
+        }
+    }
+    qn_chase_free(c);
+    free(x);
+    return rc;
+}
+
+static void sweep_chase(const char *what, int w, int h, unsigned k,
+                        const int (*off)[3], size_t noff, uint64_t limit)
+{
+    chasectx cc;
+
+    grid_ctx(&cc.g, w, h, k, off, noff);
+    cc.limit = limit;
+    T_CHECK(sweep(what, run_chase, &cc) > 3);
+    free(cc.g.s);
+}
+
+/* Kernel generators of the polynomial methods. */
+static int run_plus_kernels(void *ctx, qn_err *err, uint64_t *h)
+{
+    const gridctx *g = ctx;
+    qn_plus_gf2 *p2;
+    qn_plus_gfp *pp;
+    qn_bitboard b;
+    uint8_t *cells = malloc((size_t)g->r.w * g->r.h);
+    int rc;
+
+    rc = qn_plus_gf2_new(&p2, g->r.w, g->r.h, plus_off, 5, err);
+    if (rc != QN_OK) {
+        free(cells);
+        return rc;
+    }
+    T_CHECK(qn_plus_gf2_kernel_dim(p2) > 0);
+    if ((rc = qn_bitboard_init(&b, g->r.w, g->r.h)) == QN_OK) {
+        if ((rc = qn_plus_gf2_kernel_gen(p2, 0, &b)) == QN_OK) {
+            qn_bitboard_to_cells(&b, cells);
+            mix(h, cells, (size_t)g->r.w * g->r.h);
+        }
+        qn_bitboard_release(&b);
+    }
+    qn_plus_gf2_free(p2);
+    if (rc != QN_OK) {
+        free(cells);
+        return qn_err_nomem(err);
+    }
+    rc = qn_plus_gfp_new(&pp, g->r.w, g->r.h, 3, plus_off, 5, err);
+    if (rc == QN_OK) {
+        mixu(h, qn_plus_gfp_kernel_dim(pp));
+        if (qn_plus_gfp_kernel_dim(pp) > 0) {
+            rc = qn_plus_gfp_kernel_gen(pp, 0, cells);
+            if (rc == QN_OK)
+                mix(h, cells, (size_t)g->r.w * g->r.h);
+            else
+                rc = qn_err_nomem(err);
+        }
+        qn_plus_gfp_free(pp);
+    }
+    free(cells);
+    return rc;
+}
+
+static int run_pnm(void *ctx, qn_err *err, uint64_t *h)
+{
+    const gridctx *g = ctx;
+    qn_buf b = QN_BUF_INIT;
+    qn_grid_state st;
+    qn_pnm_info info;
+    FILE *f;
+    uint8_t *cells;
+    int rc;
+
+    qn_buf_sticky(1);
+    rc = qn_pnm_write_buf(&b, g->r.w, g->r.h, 2, g->s, QN_PNM_RAW, err);
+    qn_buf_sticky(0);
+    if (rc == QN_OK)
+        rc = qn_buf_check(&b, err);
+    if (rc != QN_OK) {
+        qn_buf_release(&b);
+        return rc;
+    }
+    if (qn_grid_state_init(&st, g->r.w, g->r.h, 2) != QN_OK) {
+        qn_buf_release(&b);
+        return qn_err_nomem(err);
+    }
+    f = fmemopen(b.buf, b.len, "rb");
+    rc = qn_pnm_read_header(f, &info, err);
+    if (rc == QN_OK)
+        rc = qn_pnm_read_bits(f, &info, &st.bits, err);
+    fclose(f);
+    if (rc == QN_OK && (cells = malloc((size_t)g->r.w * g->r.h))) {
+        qn_bitboard_to_cells(&st.bits, cells);
+        T_CHECK(!memcmp(cells, g->s, (size_t)g->r.w * g->r.h));
+        free(cells);
+        qn_buf_reset(&b);
+        qn_buf_sticky(1);
+        qn_grid_state_write_pnm(&b, &st, 0); /* plain P1 */
+        qn_buf_sticky(0);
+        rc = qn_buf_check(&b, err);
+        if (rc == QN_OK)
+            mix(h, b.buf, b.len);
+    }
+    qn_grid_state_release(&st);
+    qn_buf_release(&b);
+    return rc;
+}
+
+static void test_bigboard(void)
+{
+    qn_grid_rule r4 = {NULL, 4, 4, 2, (int(*)[3])plus_off, 5};
+    qn_grid *grid;
+    gridctx g;
+
+    /* Lights Out 4x4 has nullity 4 (Anderson and Feil, 1998) */
+    if (qn_grid_new(&grid, &r4, NULL) == QN_OK) {
+        T_CHECK(qn_grid_kernel_log2(grid) == 4.0);
+        qn_grid_free(grid);
+    } else {
+        T_FAILF("no 4x4 grid solver");
+    }
+
+    sweep_grid("grid plus 20x20 over GF(2)", 20, 20, 2, plus_off, 5);
+    /* 4 x n boards: nullity 4 for n = 4 (Anderson and Feil) */
+    sweep_grid("grid plus 16x4 over GF(2), transposed", 16, 4, 2, plus_off, 5);
+    sweep_grid("grid plus 4x4 over GF(2)", 4, 4, 2, plus_off, 5);
+    sweep_grid("grid Moore 12x12 over GF(2) (chase)", 12, 12, 2, moore_off, 9);
+    /* kernels of 3 and 25 solutions: the coset walk */
+    sweep_grid("grid plus 20x15 mod 3", 20, 15, 3, plus_off, 5);
+    sweep_grid("grid plus 4x4 mod 5", 4, 4, 5, plus_off, 5);
+    sweep_grid("grid plus 12x12 mod 4 (chase)", 12, 12, 4, plus_off, 5);
+    sweep_grid("grid plus 10x9 mod 6 (chase)", 10, 9, 6, plus_off, 5);
+    /* the 16 solutions of 4x4 past a walk limit of 1: greedy descent */
+    sweep_chase("chase plus 4x4 over GF(2), greedy", 4, 4, 2, plus_off, 5, 1);
+    sweep_chase("chase plus 5x5 mod 3, kernel walk", 5, 5, 3, plus_off, 5,
+                QN_CHASE_MAX_KERNEL);
+    sweep_chase("chase Moore 10x7 mod 6", 10, 7, 6, moore_off, 9,
+                QN_CHASE_MAX_KERNEL);
+    /* 520 unknowns: two blocks of lanes, chased on two threads */
+    sweep_chase("chase plus 520x520 mod 4, threads", 520, 520, 4, plus_off, 5,
+                QN_CHASE_MAX_KERNEL);
+    grid_ctx(&g, 4, 4, 2, plus_off, 5);
+    T_CHECK(sweep("plus kernels 4x4", run_plus_kernels, &g) > 3);
+    free(g.s);
+    grid_ctx(&g, 70, 33, 2, plus_off, 5);
+    T_CHECK(sweep("netpbm 70x33", run_pnm, &g) > 3);
+    free(g.s);
+}
+
 int main(void)
 {
     t_alloc_hook();
@@ -723,5 +1026,6 @@ int main(void)
     test_minpress_repair();
     test_group_size();
     test_gf2x();
+    test_bigboard();
     return t_done();
 }
