@@ -341,9 +341,12 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
             st->ahead++; /* not marked seen: a later draw may emit it */
             continue;
         }
-        if (!qn_seen_add_prepared(seen,
-                                  b->key + (size_t)i * qn_seen_key_size(seen),
-                                  b->hash[i], b->first + i, NULL)) {
+        int added = qn_seen_add_prepared(
+            seen, b->key + (size_t)i * qn_seen_key_size(seen), b->hash[i],
+            b->first + i, NULL);
+        if (added == QN_ENOMEM)
+            qn_mem_oom(); /* until generate returns QN_ENOMEM */
+        if (!added) {
             st->duplicates++;
             tally_dry(c, t, b->first + (uint64_t)i, st);
             continue;
@@ -402,11 +405,14 @@ static int after_block(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st,
  * second). */
 static int run_inline(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
-    qn_seen *seen = qn_seen_new(c->n, c->k);
+    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
     scratch s;
     block blk;
     tally t;
     int rc = 0;
+
+    if (!seen)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
 
     qn_gen__scratch_init(&s, c);
     tally_init(&t, c);
@@ -426,9 +432,12 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
     pool p;
     pthread_t *th;
-    qn_seen *seen = qn_seen_new(c->n, c->k);
+    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
     int jobs = c->o->jobs, rc = 0;
     tally t;
+
+    if (!seen)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
 
     tally_init(&t, c);
     memset(&p, 0, sizeof(p));

@@ -1,12 +1,12 @@
 /*
- * test_nomem_engine.c: the linear-algebra engine (src/engine) and the
- * big-board solvers (src/bigboard) never exit the process (issue #32
- * section 2). Each entry point is run failing its
- * n-th allocation (tfail.h), for every n until a run makes fewer than n
- * allocations; each run must return what a run with memory returns, or
- * QN_ENOMEM with err saying "out of memory", leave its inputs usable (the
- * next run reuses them) and free what it made (leaks show under ASan).
- * A run reduces what it computed to a digest; past the last allocation
+ * test_nomem_engine.c: the linear-algebra engine (src/engine), the
+ * big-board solvers (src/bigboard) and the canonical forms and seen-set
+ * (src/rules/canon.c) never exit the process (issue #32 section 2). Each entry
+ * point is run failing its n-th allocation (tfail.h), for every n until a run
+ * makes fewer than n allocations; each run must return what a run with memory
+ * returns, or QN_ENOMEM with err saying "out of memory", leave its inputs
+ * usable (the next run reuses them) and free what it made (leaks show under
+ * ASan). A run reduces what it computed to a digest; past the last allocation
  * the digest must be the one of a run with the C library's allocator.
  * A few facts checked on the way come from outside quench (nullities of
  * Lights Out boards, ranks of matrices built to have them).
@@ -29,6 +29,7 @@
 #include "engine/system.h"
 #include "engine/zk.h"
 #include "quench.h"
+#include "rules/canon.h"
 #include "t.h"
 #include "tfail.h"
 
@@ -1016,6 +1017,75 @@ static void test_bigboard(void)
     free(g.s);
 }
 
+/* ------------------------------------------------------------------ */
+/* Canonical forms and the seen-set */
+
+static int run_canon_table(void *ctx, qn_err *err, uint64_t *h)
+{
+    const qn_rules *r = ctx;
+    qn_canon_table *t;
+    uint8_t s[25], out[25];
+    int rc = qn_canon_table_new(&t, r, err);
+
+    if (rc != QN_OK) {
+        T_CHECK(t == NULL);
+        return rc;
+    }
+    T_CHECK(t != NULL);
+    for (int i = 0; i < 25; i++)
+        s[i] = (uint8_t)(i % 3 == 0);
+    mixu(h, qn_canon_form_table(t, r, out, s));
+    mix(h, out, sizeof(out));
+    qn_canon_table_free(t);
+    return QN_OK;
+}
+
+/* 5000 distinct 16-cell states mod 3 and each again: the arena and the
+ * slot table grow several times. */
+static int run_seen(void *ctx, qn_err *err, uint64_t *h)
+{
+    qn_seen *set = qn_seen_new(16, 3, err);
+    uint8_t s[16];
+    uint64_t first;
+    int rc = QN_OK;
+
+    (void)ctx;
+    if (!set)
+        return QN_ENOMEM;
+    for (int pass = 0; pass < 2 && rc == QN_OK; pass++)
+        for (int i = 0; i < 5000; i++) {
+            int v = i, added;
+            for (int c = 0; c < 16; c++, v /= 3)
+                s[c] = (uint8_t)(v % 3);
+            added = qn_seen_add(set, s, (uint64_t)i, &first);
+            if (added == QN_ENOMEM) {
+                /* the set is as it was: the state is not in it */
+                T_EQ(qn_seen_find(set, s, NULL), 0);
+                T_EQ(qn_seen_count(set), (uint64_t)i);
+                rc = qn_err_nomem(err);
+                break;
+            }
+            T_EQ(added, pass == 0);
+            if (pass)
+                T_EQ(first, (uint64_t)i);
+        }
+    if (rc == QN_OK)
+        mixu(h, qn_seen_count(set));
+    qn_seen_free(set);
+    return rc;
+}
+
+static void test_canon(void)
+{
+    qn_rules *r = load_file("rules/classic-5x5.yaml");
+
+    if (r) {
+        T_CHECK(sweep("canon table classic-5x5", run_canon_table, r) >= 2);
+        qn_rules_free(r);
+    }
+    T_CHECK(sweep("seen-set of 5000 states", run_seen, NULL) > 8);
+}
+
 int main(void)
 {
     t_alloc_hook();
@@ -1027,5 +1097,6 @@ int main(void)
     test_group_size();
     test_gf2x();
     test_bigboard();
+    test_canon();
     return t_done();
 }
