@@ -156,8 +156,9 @@ int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,
         qn_err_source(&err, o->rules);
         return cli_report(ctx, &err);
     }
-    qn_grid_state_init(&s, r->w, r->h, r->k);
-    qn_grid_state_init(&x, r->w, r->h, r->k);
+    if (qn_grid_state_init(&s, r->w, r->h, r->k) != QN_OK ||
+        qn_grid_state_init(&x, r->w, r->h, r->k) != QN_OK)
+        cli_oom();
     if ((status = read_grid_state(ctx, o, &s)) != QN_EXIT_OK)
         goto done;
     rc = qn_grid_min_presses(g, &x, &a, &s, &err);
@@ -165,8 +166,8 @@ int cmd_solve_grid(const cli_ctx *ctx, const solve_opts *o,
         status = cli_report(ctx, &err);
         goto done;
     }
-    if (rc == QN_OK)
-        replay = qn_grid_replays(r, &x, &s);
+    if (rc == QN_OK && (replay = qn_grid_replays(r, &x, &s)) == QN_ENOMEM)
+        cli_oom();
     if (rc == QN_OK && o->output) {
         qn_buf img = QN_BUF_INIT;
         qn_grid_state_write_pnm(&img, &x, o->plain ? 0 : QN_PNM_RAW);

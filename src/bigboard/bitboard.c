@@ -9,12 +9,17 @@
 
 #include "base/mem.h"
 
-void qn_bitboard_init(qn_bitboard *b, int w, int h)
+int qn_bitboard_init(qn_bitboard *b, int w, int h)
 {
+    size_t stride = ((size_t)w + 63) / 64;
+
+    memset(b, 0, sizeof(*b));
+    if (!(b->bits = QN_ALLOCN(stride * (size_t)h + 1, uint64_t)))
+        return QN_ENOMEM;
     b->w = w;
     b->h = h;
-    b->stride = ((size_t)w + 63) / 64;
-    b->bits = qn_xcalloc(b->stride * (size_t)h + 1, sizeof(uint64_t));
+    b->stride = stride;
+    return QN_OK;
 }
 
 void qn_bitboard_release(qn_bitboard *b)

@@ -20,8 +20,9 @@ typedef struct qn_bitboard {
     uint64_t *bits; /* h * stride words, owned */
 } qn_bitboard;
 
-/* A zeroed w x h board (w, h >= 1); aborts on out-of-memory like mem.h. */
-void qn_bitboard_init(qn_bitboard *b, int w, int h);
+/* A zeroed w x h board (w, h >= 1): QN_OK, or QN_ENOMEM with *b zeroed
+ * (releasable). */
+int qn_bitboard_init(qn_bitboard *b, int w, int h);
 /* Free the words and zero *b; safe on a zeroed or released board. */
 void qn_bitboard_release(qn_bitboard *b);
 

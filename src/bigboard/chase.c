@@ -74,7 +74,8 @@ static int orient(qn_chase *c, int tr, const int (*merged)[3], int nm,
     c->e = c->flipped ? -hi : lo;
     c->pmul = (k - modinv((unsigned)(c->flipped ? ahi : alo), k)) % k;
     c->noff = nm;
-    c->off = qn_xcalloc((size_t)nm + 1, sizeof(int[3]));
+    if (!(c->off = qn_calloc((size_t)nm + 1, sizeof(int[3]))))
+        return qn_err_nomem(err);
     /* The pivot, then the rest of the top row (top_effect stops at the
      * first offset of another row), then the other rows. */
     for (int pass = 0, n = 0; pass < 3; pass++)
@@ -110,9 +111,12 @@ static int setup(qn_chase *c, int tr, const int (*merged)[3], int nm,
                           QN_CHASE_MAX_WIDTH);
     c->nunk = (int)nunk;
 
-    uint8_t *m = QN_NEWN((size_t)nunk * nunk + 1, uint8_t);
-    qn_chase__build_reduced(c, m);
-    rc = qn_system_new(&c->red, m, c->nunk, c->nunk, c->k, err);
+    uint8_t *m = QN_ALLOCN((size_t)nunk * nunk + 1, uint8_t);
+    if (!m)
+        return qn_err_nomem(err);
+    rc = qn_chase__build_reduced(c, m) == QN_OK
+             ? qn_system_new(&c->red, m, c->nunk, c->nunk, c->k, err)
+             : qn_err_nomem(err);
     free(m);
     return rc;
 }
@@ -177,9 +181,14 @@ int qn_chase_new(qn_chase **out, int w, int h, unsigned k,
                     err, QN_EINVAL, 0, 0, "offset (%d, %d) beyond radius %d",
                     offsets[o][0], offsets[o][1], QN_CHASE_MAX_RADIUS);
 
-    merged = qn_xcalloc(noffsets + 1, sizeof(int[3]));
+    merged = qn_calloc(noffsets + 1, sizeof(int[3]));
+    c = QN_ALLOC(qn_chase);
+    if (!merged || !c) {
+        free(merged);
+        free(c);
+        return qn_err_nomem(err);
+    }
     nm = merge(merged, offsets, noffsets, k);
-    c = QN_NEW(qn_chase);
     c->w = w, c->h = h, c->k = k;
     pref = h < w;
     rc = setup(c, pref, (const int(*)[3])merged, nm, err);

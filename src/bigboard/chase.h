@@ -91,7 +91,8 @@ typedef struct qn_chase qn_chase; /* immutable after qn_chase_new */
  * w or h < 1, an offset beyond QN_CHASE_MAX_RADIUS, or not chaseable in
  * either orientation: the message starts "stencil not chaseable"),
  * QN_ELIMIT (w * h over QN_CHASE_MAX_CELLS, or more than
- * QN_CHASE_MAX_WIDTH unknowns in both orientations). When both
+ * QN_CHASE_MAX_WIDTH unknowns in both orientations), QN_ENOMEM (also when
+ * one of its threads ran out: all stop). When both
  * orientations fail, err describes the preferred one. Thread-safe; it
  * may start threads of its own, all joined before it returns.
  */
@@ -113,17 +114,18 @@ const qn_system *qn_chase_reduced(const qn_chase *c);
  * writes generator i as a full press pattern (w * h entries) to x_out.
  * (one chase, O(w * h * |stencil|)). qn_chase_kernel_size_u64 returns
  * QN_ELIMIT (*out untouched) if >= 2^64. i must be < ngens.
+ * qn_chase_kernel_gen returns QN_OK, or QN_ENOMEM with x_out untouched.
  */
 size_t qn_chase_kernel_ngens(const qn_chase *c);
 unsigned qn_chase_kernel_order(const qn_chase *c, size_t i);
-void qn_chase_kernel_gen(const qn_chase *c, size_t i, uint8_t *x_out);
+int qn_chase_kernel_gen(const qn_chase *c, size_t i, uint8_t *x_out);
 int qn_chase_kernel_size_u64(const qn_chase *c, uint64_t *out);
 double qn_chase_kernel_log2(const qn_chase *c);
 
 /*
  * Write one solution of A x + s = 0 to x_out (w * h entries, row-major; s
- * likewise, entries < k) and return QN_OK, or QN_EUNSOLVABLE with x_out
- * untouched.
+ * likewise, entries < k) and return QN_OK, or QN_EUNSOLVABLE (or
+ * QN_ENOMEM) with x_out untouched.
  */
 int qn_chase_solve(const qn_chase *c, uint8_t *x_out, const uint8_t *s,
                    qn_err *err);
@@ -150,8 +152,9 @@ int qn_chase_solve(const qn_chase *c, uint8_t *x_out, const uint8_t *s,
  * touches (every solution presses them alike; 0 when the budget ran out
  * before every generator was seen), so lower <= minimum <= presses. Each greedy
  * pass costs one chase per generator: O(ngens * w * h * (|stencil| + k)).
- * Returns QN_EUNSOLVABLE (x_out, *out untouched) when s has no solution. s is w
- * * h entries < k. Reentrant.
+ * Returns QN_EUNSOLVABLE (x_out, *out untouched) when s has no solution,
+ * QN_ENOMEM (x_out, *out untouched or partly written: not a solution). s
+ * is w * h entries < k. Reentrant.
  */
 typedef struct qn_chase_min {
     uint64_t presses;

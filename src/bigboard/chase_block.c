@@ -7,6 +7,7 @@
 #include "chase_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -273,11 +274,14 @@ static void block_run(block *b, int u0, int n)
     }
 }
 
-/* A worker: blocks first, first + step, ... of `lanes` unknowns each. */
+/* A worker: blocks first, first + step, ... of `lanes` unknowns each.
+ * Out of memory: rc QN_ENOMEM, and *stop tells the others. */
 typedef struct worker {
     const qn_chase *c;
     uint8_t *m;
     int lanes, first, step;
+    int rc;
+    atomic_int *stop;
 } worker;
 
 static void *work(void *arg)
@@ -290,11 +294,16 @@ static void *work(void *arg)
     b.cell = pick_cell();
     b.nring = c->d + c->dymax + 1;
     b.stride = wk->lanes;
-    b.ring = QN_NEWN((size_t)b.nring * c->cw * b.stride, uint8_t);
-    b.tmp = QN_NEWN((size_t)b.stride, uint8_t);
-    b.src = QN_NEWN((size_t)c->noff + 1, const uint8_t *);
-    b.amt = QN_NEWN((size_t)c->noff + 1, unsigned);
-    b.rowp = QN_NEWN((size_t)c->noff + 1, uint8_t *);
+    b.ring = QN_ALLOCN((size_t)b.nring * c->cw * b.stride, uint8_t);
+    b.tmp = QN_ALLOCN((size_t)b.stride, uint8_t);
+    b.src = QN_ALLOCN((size_t)c->noff + 1, const uint8_t *);
+    b.amt = QN_ALLOCN((size_t)c->noff + 1, unsigned);
+    b.rowp = QN_ALLOCN((size_t)c->noff + 1, uint8_t *);
+    if (!b.ring || !b.tmp || !b.src || !b.amt || !b.rowp) {
+        wk->rc = QN_ENOMEM;
+        atomic_store(wk->stop, 1);
+        goto done;
+    }
     b.m = wk->m;
     {
         unsigned bound = 0;
@@ -302,11 +311,12 @@ static void *work(void *arg)
             bound += (unsigned)c->off[o][2] * (c->k - 1);
         b.small = bound <= 255;
     }
-    for (int u0 = wk->first * wk->lanes; u0 < c->nunk;
+    for (int u0 = wk->first * wk->lanes; u0 < c->nunk && !atomic_load(wk->stop);
          u0 += wk->step * wk->lanes) {
         int n = c->nunk - u0 < wk->lanes ? c->nunk - u0 : wk->lanes;
         block_run(&b, u0, n);
     }
+done:
     free(b.rowp);
     free(b.amt);
     free(b.src);
@@ -316,13 +326,14 @@ static void *work(void *arg)
 }
 
 /* M (U x U, zeroed) by the block chase, on up to NTHREADS_MAX threads. */
-void qn_chase__build_reduced(const qn_chase *c, uint8_t *m)
+int qn_chase__build_reduced(const qn_chase *c, uint8_t *m)
 {
     int nring = c->d + c->dymax + 1;
     long lanes = RING_BYTES / ((long)nring * c->cw);
-    int nth = 1, nblocks;
+    int nth = 1, nblocks, rc = QN_OK;
     pthread_t tid[NTHREADS_MAX];
     worker wk[NTHREADS_MAX];
+    atomic_int stop = 0;
 
     lanes = lanes < 32 ? 32 : lanes > LANES_MAX ? LANES_MAX : lanes & ~31L;
     if (lanes > c->nunk) /* stride stays a multiple of 32 */
@@ -335,7 +346,7 @@ void qn_chase__build_reduced(const qn_chase *c, uint8_t *m)
         nth = nth > nblocks ? nblocks : nth;
     }
     for (int t = 0; t < nth; t++)
-        wk[t] = (worker){c, m, (int)lanes, t, nth};
+        wk[t] = (worker){c, m, (int)lanes, t, nth, QN_OK, &stop};
     int started = 0;
     for (int t = 1; t < nth; t++) {
         if (pthread_create(&tid[t], NULL, work, &wk[t]) != 0)
@@ -348,4 +359,8 @@ void qn_chase__build_reduced(const qn_chase *c, uint8_t *m)
         work(&wk[t]);
     for (int t = 1; t <= started; t++)
         pthread_join(tid[t], NULL);
+    for (int t = 0; t < nth; t++)
+        if (wk[t].rc != QN_OK)
+            rc = wk[t].rc;
+    return rc;
 }

@@ -87,8 +87,9 @@ static inline int unknown_row(const qn_chase *c, int u)
 
 /*
  * M (U x U, zeroed by the caller) by the block chase (chase_block.c), on
- * up to a few threads.
+ * up to a few threads: QN_OK, or QN_ENOMEM when a thread could not get
+ * its scratch (the others stop at their next block; m is then partial).
  */
-void qn_chase__build_reduced(const qn_chase *c, uint8_t *m);
+int qn_chase__build_reduced(const qn_chase *c, uint8_t *m);
 
 #endif

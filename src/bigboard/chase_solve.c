@@ -140,17 +140,21 @@ static void gen_pattern(const qn_chase *c, size_t i, uint8_t *x, uint8_t *res,
     run(c, x, qn_system_kernel_gen(c->red, i), NULL, res, t);
 }
 
-void qn_chase_kernel_gen(const qn_chase *c, size_t i, uint8_t *x_out)
+int qn_chase_kernel_gen(const qn_chase *c, size_t i, uint8_t *x_out)
 {
     size_t cells = (size_t)c->w * c->h;
-    uint8_t *x = QN_NEWN(cells, uint8_t), *res = QN_NEWN(c->nunk, uint8_t);
-    unsigned *t = QN_NEWN((size_t)c->cw, unsigned);
+    uint8_t *x = QN_ALLOCN(cells, uint8_t), *res = QN_ALLOCN(c->nunk, uint8_t);
+    unsigned *t = QN_ALLOCN((size_t)c->cw, unsigned);
+    int rc = x && res && t ? QN_OK : QN_ENOMEM;
 
-    gen_pattern(c, i, x, res, t);
-    from_chase(c, x_out, x);
+    if (rc == QN_OK) {
+        gen_pattern(c, i, x, res, t);
+        from_chase(c, x_out, x);
+    }
     free(t);
     free(res);
     free(x);
+    return rc;
 }
 
 /* Scratch for one query: the state and board in chase orientation. */
@@ -161,21 +165,25 @@ typedef struct query {
     unsigned *t;
 } query;
 
-static void query_init(query *q, const qn_chase *c, const uint8_t *s)
+/* QN_OK, or QN_ENOMEM (q still to release). */
+static int query_init(query *q, const qn_chase *c, const uint8_t *s)
 {
     size_t cells = (size_t)c->w * c->h;
 
     memset(q, 0, sizeof(*q));
     q->c = c;
     q->cells = cells;
-    q->s = QN_NEWN(cells, uint8_t);
-    q->x = QN_NEWN(cells, uint8_t);
-    q->xo = QN_NEWN(cells, uint8_t);
-    q->best = QN_NEWN(cells, uint8_t);
-    q->res = QN_NEWN((size_t)c->nunk, uint8_t);
-    q->y = QN_NEWN((size_t)c->nunk, uint8_t);
-    q->t = QN_NEWN((size_t)c->cw, unsigned);
+    q->s = QN_ALLOCN(cells, uint8_t);
+    q->x = QN_ALLOCN(cells, uint8_t);
+    q->xo = QN_ALLOCN(cells, uint8_t);
+    q->best = QN_ALLOCN(cells, uint8_t);
+    q->res = QN_ALLOCN((size_t)c->nunk, uint8_t);
+    q->y = QN_ALLOCN((size_t)c->nunk, uint8_t);
+    q->t = QN_ALLOCN((size_t)c->cw, unsigned);
+    if (!q->s || !q->x || !q->xo || !q->best || !q->res || !q->y || !q->t)
+        return QN_ENOMEM;
     to_chase(c, q->s, s);
+    return QN_OK;
 }
 
 static void query_release(query *q)
@@ -192,7 +200,8 @@ static void query_release(query *q)
 /*
  * One solution into q->x (chase orientation): the chase from y = 0 leaves
  * the residual c, M y + c = 0 gives y, and the chase from y solves the
- * board. QN_EUNSOLVABLE if the reduced system has no solution.
+ * board. QN_EUNSOLVABLE if the reduced system has no solution, or
+ * QN_ENOMEM.
  */
 static int query_solve(query *q)
 {
@@ -200,8 +209,9 @@ static int query_solve(query *q)
 
     memset(q->y, 0, (size_t)c->nunk);
     run(c, q->x, q->y, q->s, q->res, q->t);
-    if (qn_system_solve(c->red, q->y, q->res) != QN_OK)
-        return QN_EUNSOLVABLE;
+    int rc = qn_system_solve(c->red, q->y, q->res);
+    if (rc != QN_OK)
+        return rc == QN_ENOMEM ? rc : QN_EUNSOLVABLE;
     run(c, q->x, q->y, q->s, q->res, q->t);
 #ifndef NDEBUG
     for (int i = 0; i < c->nunk; i++)
@@ -225,9 +235,12 @@ int qn_chase_solve(const qn_chase *c, uint8_t *x_out, const uint8_t *s,
     query q;
     int rc;
 
-    query_init(&q, c, s);
-    rc = query_solve(&q);
-    if (rc)
+    rc = query_init(&q, c, s);
+    if (rc == QN_OK)
+        rc = query_solve(&q);
+    if (rc == QN_ENOMEM)
+        rc = qn_err_nomem(err);
+    else if (rc)
         rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "state has no solution");
     else
         from_chase(c, x_out, q.x);
@@ -244,25 +257,30 @@ int qn_chase_solve(const qn_chase *c, uint8_t *x_out, const uint8_t *s,
  * and no chase at all. Ties go to the smallest x in row-major order, so the
  * answer does not depend on the visiting order.
  */
-static void exact_walk(query *q, qn_chase_min *out, uint8_t *x_out)
+static int exact_walk(query *q, qn_chase_min *out, uint8_t *x_out)
 {
     const qn_chase *c = q->c;
     size_t cells = q->cells, ng = qn_chase_kernel_ngens(c);
-    uint8_t *g = QN_NEWN(ng * cells + 1, uint8_t);
-    unsigned *order = QN_NEWN(ng + 1, unsigned);
+    uint8_t *g = QN_ALLOCN(ng * cells + 1, uint8_t);
+    unsigned *order = QN_ALLOCN(ng + 1, unsigned);
+    int rc = g && order ? QN_OK : QN_ENOMEM;
 
-    for (size_t i = 0; i < ng; i++) {
+    for (size_t i = 0; i < ng && rc == QN_OK; i++) {
         order[i] = qn_chase_kernel_order(c, i);
-        qn_chase_kernel_gen(c, i, g + i * cells);
+        rc = qn_chase_kernel_gen(c, i, g + i * cells);
     }
+    if (rc != QN_OK)
+        goto done;
     from_chase(c, q->xo, q->x);
     qn_coset_walk(q->best, &out->presses, &out->noptimal, q->xo, g, order, ng,
                   cells, c->k);
     memcpy(x_out, q->best, cells);
     out->lower = out->presses;
     out->exact = 1;
+done:
     free(order);
     free(g);
+    return rc;
 }
 
 /*
@@ -293,15 +311,21 @@ static unsigned best_multiple(const uint8_t *x, const uint8_t *g, size_t n,
  * one. The lower bound sums the cells no generator touches: every solution
  * presses those alike, and every other cell costs >= 0.
  */
-static void greedy(query *q, qn_chase_min *out, uint8_t *x_out)
+static int greedy(query *q, qn_chase_min *out, uint8_t *x_out)
 {
     const qn_chase *c = q->c;
     size_t cells = q->cells, ng = qn_chase_kernel_ngens(c);
-    uint8_t *touched = QN_NEWN(cells, uint8_t);
-    uint8_t *g = QN_NEWN(cells, uint8_t);
+    uint8_t *touched = QN_ALLOCN(cells, uint8_t);
+    uint8_t *g = QN_ALLOCN(cells, uint8_t);
     /* one generator: a chase (|stencil| steps a cell) and a scan */
     uint64_t cost = (uint64_t)cells * ((uint64_t)c->noff + 2), spent = 0;
     int improved = 1, pass = 0;
+
+    if (!touched || !g) {
+        free(g);
+        free(touched);
+        return QN_ENOMEM;
+    }
 
     out->lower = 0;
     while (improved && spent < QN_CHASE_GREEDY_BUDGET) {
@@ -333,6 +357,7 @@ static void greedy(query *q, qn_chase_min *out, uint8_t *x_out)
     from_chase(c, x_out, q->x);
     free(g);
     free(touched);
+    return QN_OK;
 }
 
 int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
@@ -343,8 +368,13 @@ int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
     query q;
     int rc, big;
 
-    query_init(&q, c, s);
-    rc = query_solve(&q);
+    rc = query_init(&q, c, s);
+    if (rc == QN_OK)
+        rc = query_solve(&q);
+    if (rc == QN_ENOMEM) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     if (rc) {
         rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "state has no solution");
         goto done;
@@ -354,7 +384,10 @@ int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
         size = UINT64_MAX;
     out->nsolutions = size;
     if (big || size > limit) {
-        greedy(&q, out, x_out);
+        if (greedy(&q, out, x_out) != QN_OK) {
+            rc = qn_err_nomem(err);
+            goto done;
+        }
         rc = qn_err_set(err, QN_ELIMIT, 0, 0,
                         "kernel of 2^%.1f elements exceeds the exact "
                         "min-press limit of %llu; best found %llu presses, "
@@ -364,7 +397,8 @@ int qn_chase_min_presses_limit(const qn_chase *c, qn_chase_min *out,
                         (unsigned long long)out->lower);
         goto done;
     }
-    exact_walk(&q, out, x_out);
+    if (exact_walk(&q, out, x_out) != QN_OK)
+        rc = qn_err_nomem(err);
 done:
     query_release(&q);
     return rc;

@@ -19,16 +19,16 @@
 
 /* ---- states --------------------------------------------------------- */
 
-void qn_grid_state_init(qn_grid_state *s, int w, int h, unsigned k)
+int qn_grid_state_init(qn_grid_state *s, int w, int h, unsigned k)
 {
     memset(s, 0, sizeof(*s));
+    if (k == 2 ? qn_bitboard_init(&s->bits, w, h) != QN_OK
+               : !(s->cells = qn_calloc((size_t)w * h + 1, 1)))
+        return QN_ENOMEM;
     s->w = w;
     s->h = h;
     s->k = k;
-    if (k == 2)
-        qn_bitboard_init(&s->bits, w, h);
-    else
-        s->cells = qn_xcalloc((size_t)w * h + 1, 1);
+    return QN_OK;
 }
 
 void qn_grid_state_release(qn_grid_state *s)
@@ -78,19 +78,20 @@ void qn_grid_state_write_pnm(qn_buf *out, const qn_grid_state *s,
 {
     if (s->k == 2)
         qn_pnm_write_bits_buf(out, &s->bits, flags);
-    else /* values are < k by construction, so this cannot fail */
+    else /* values are < k by construction: only out of memory (failed) */
         qn_pnm_write_buf(out, s->w, s->h, s->k, s->cells, flags, NULL);
 }
 
-/* Bytes of a state (borrowed for k > 2, a malloc'd copy for k = 2). */
+/* Bytes of a state (borrowed for k > 2, a malloc'd copy for k = 2);
+ * NULL: out of memory. */
 static uint8_t *bytes_of(const qn_grid_state *s)
 {
     uint8_t *c;
 
     if (s->k != 2)
         return s->cells;
-    c = QN_NEWN((size_t)s->w * s->h + 1, uint8_t);
-    qn_bitboard_to_cells(&s->bits, c);
+    if ((c = QN_ALLOCN((size_t)s->w * s->h + 1, uint8_t)))
+        qn_bitboard_to_cells(&s->bits, c);
     return c;
 }
 
@@ -124,15 +125,18 @@ int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err)
 {
     const int(*off)[3] = (const int(*)[3])r->offsets;
     qn_err e2 = QN_ERR_INIT;
-    qn_grid *g = QN_NEW(qn_grid);
+    qn_grid *g = QN_ALLOC(qn_grid);
     int rc = QN_EINVAL;
 
     *out = NULL;
+    if (!g || !(g->off = qn_calloc(r->noffsets + 1, sizeof(int[3])))) {
+        free(g);
+        return qn_err_nomem(err);
+    }
     g->k = r->k;
     g->w = r->w;
     g->h = r->h;
     g->noff = r->noffsets;
-    g->off = qn_xcalloc(r->noffsets + 1, sizeof(int[3]));
     memcpy(g->off, r->offsets, r->noffsets * sizeof(int[3]));
     if (r->k == 2)
         rc = qn_plus_gf2_new(&g->p2, r->w, r->h, off, r->noffsets, &e2);
@@ -141,6 +145,10 @@ int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err)
     if (rc == QN_OK) {
         *out = g;
         return QN_OK;
+    }
+    if (rc == QN_ENOMEM) { /* not a reason to try another method */
+        qn_grid_free(g);
+        return qn_err_nomem(err);
     }
     rc = qn_chase_new(&g->ch, r->w, r->h, r->k, off, r->noffsets, err);
     if (rc != QN_OK) {
@@ -195,8 +203,9 @@ static int min_chase(const qn_chase *ch, qn_grid_state *x, qn_grid_answer *a,
 {
     uint8_t *sb = bytes_of(s), *xb = bytes_of(x);
     qn_chase_min m;
-    int rc =
-        qn_chase_min_presses_limit(ch, &m, xb, sb, QN_CHASE_MAX_KERNEL, err);
+    int rc = sb && xb ? qn_chase_min_presses_limit(ch, &m, xb, sb,
+                                                   QN_CHASE_MAX_KERNEL, err)
+                      : qn_err_nomem(err);
 
     if (rc == QN_OK || rc == QN_ELIMIT) {
         a->exact = m.exact;
@@ -228,29 +237,35 @@ static int min_plusp(const qn_grid *g, qn_grid_state *x, qn_grid_answer *a,
     int rc;
 
     if (lg <= 20.0 && (double)cells * exp2(lg) <= 4e9) {
-        uint8_t *gens = QN_NEWN(d * cells + 1, uint8_t);
-        uint8_t *best = QN_NEWN(cells + 1, uint8_t);
-        unsigned *order = QN_NEWN(d + 1, unsigned);
-        for (size_t i = 0; i < d; i++) {
+        uint8_t *gens = QN_ALLOCN(d * cells + 1, uint8_t);
+        uint8_t *best = QN_ALLOCN(cells + 1, uint8_t);
+        unsigned *order = QN_ALLOCN(d + 1, unsigned);
+        rc = gens && best && order ? QN_OK : QN_ENOMEM;
+        for (size_t i = 0; i < d && rc == QN_OK; i++) {
             order[i] = g->k;
-            qn_plus_gfp_kernel_gen(g->pp, i, gens + i * cells);
+            rc = qn_plus_gfp_kernel_gen(g->pp, i, gens + i * cells);
         }
-        qn_coset_walk(best, &a->presses, &a->noptimal, x->cells, gens, order, d,
-                      cells, g->k);
-        memcpy(x->cells, best, cells);
-        a->lower_bound = a->presses;
-        a->exact = 1;
+        if (rc == QN_OK) {
+            qn_coset_walk(best, &a->presses, &a->noptimal, x->cells, gens,
+                          order, d, cells, g->k);
+            memcpy(x->cells, best, cells);
+            a->lower_bound = a->presses;
+            a->exact = 1;
+        }
         free(order);
         free(best);
         free(gens);
-        return QN_OK;
+        return rc == QN_OK ? QN_OK : qn_err_nomem(err);
     }
-    if (qn_chase_new(&ch, g->w, g->h, g->k, (const int(*)[3])g->off, g->noff,
-                     &e2) == QN_OK) {
+    rc = qn_chase_new(&ch, g->w, g->h, g->k, (const int(*)[3])g->off, g->noff,
+                      &e2);
+    if (rc == QN_OK) {
         rc = min_chase(ch, x, a, s, err);
         qn_chase_free(ch);
         return rc;
     }
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
     a->exact = 0;
     a->presses = qn_grid_state_sum(x);
     return QN_OK;
@@ -328,7 +343,8 @@ int qn_grid_replays(const qn_grid_rule *r, const qn_grid_state *x,
 
     if (k == 2) {
         qn_bitboard res;
-        qn_bitboard_init(&res, r->w, r->h);
+        if (qn_bitboard_init(&res, r->w, r->h) != QN_OK)
+            return QN_ENOMEM;
         qn_bitboard_apply(&res, &x->bits, &s->bits, off, r->noffsets);
         ok = qn_bitboard_is_zero(&res);
         qn_bitboard_release(&res);

@@ -32,8 +32,8 @@ typedef struct qn_grid_state {
     uint8_t *cells;   /* k > 2: w * h bytes, row-major */
 } qn_grid_state;
 
-/* A zeroed w x h state over Z/k (aborts on out-of-memory). */
-void qn_grid_state_init(qn_grid_state *s, int w, int h, unsigned k);
+/* A zeroed w x h state over Z/k: QN_OK, or QN_ENOMEM with *s zeroed. */
+int qn_grid_state_init(qn_grid_state *s, int w, int h, unsigned k);
 void qn_grid_state_release(qn_grid_state *s); /* safe when zeroed */
 /* Every cell v (v < k). */
 void qn_grid_state_fill(qn_grid_state *s, unsigned v);
@@ -45,7 +45,8 @@ uint64_t qn_grid_state_sum(const qn_grid_state *s);
  * (naming both) or does not fit k; the netpbm.h codes otherwise.
  */
 int qn_grid_state_read_pnm(qn_grid_state *s, FILE *f, qn_err *err);
-/* Append s as PBM (k = 2) or PGM, raw when flags has QN_PNM_RAW. */
+/* Append s as PBM (k = 2) or PGM, raw when flags has QN_PNM_RAW; out of
+ * memory marks out failed (qn_buf_fail: the caller's policy applies). */
 void qn_grid_state_write_pnm(qn_buf *out, const qn_grid_state *s,
                              unsigned flags);
 
@@ -54,7 +55,8 @@ typedef struct qn_grid qn_grid; /* immutable after qn_grid_new */
 /*
  * Prepare the solver for r (borrowed only during the call). Errors:
  * QN_EINVAL (no method takes the stencil; the message gives each
- * method's reason), QN_ELIMIT (the board is past the method's limits).
+ * method's reason), QN_ELIMIT (the board is past the method's limits),
+ * QN_ENOMEM.
  */
 int qn_grid_new(qn_grid **out, const qn_grid_rule *r, qn_err *err);
 void qn_grid_free(qn_grid *g); /* NULL-safe */
@@ -80,14 +82,15 @@ typedef struct qn_grid_answer {
  * 2^24 and 2^20 elements), else the best plan found and a lower bound: the
  * larger of the method's and ceil(cells lit / stencil offsets), which every
  * solution meets (one press changes at most that many cells).
- * Returns QN_OK or QN_EUNSOLVABLE.
+ * Returns QN_OK, QN_EUNSOLVABLE or QN_ENOMEM (x_out then unspecified).
  */
 int qn_grid_min_presses(const qn_grid *g, qn_grid_state *x_out,
                         qn_grid_answer *a, const qn_grid_state *s, qn_err *err);
 
 /*
  * 1 when A x + s = 0 for r's stencil, checked straight from the stencil's
- * definition (independent of every solver).
+ * definition (independent of every solver); QN_ENOMEM (k = 2 needs a
+ * board of scratch).
  */
 int qn_grid_replays(const qn_grid_rule *r, const qn_grid_state *x,
                     const qn_grid_state *s);

@@ -261,8 +261,10 @@ static int read_p4(FILE *f, const qn_pnm_info *info, uint8_t *cells,
 {
     size_t w = (size_t)info->w, rowbytes = (w + 7) / 8;
     size_t total = rowbytes * (size_t)info->h;
-    uint8_t *row = qn_xmalloc(rowbytes);
+    uint8_t *row = qn_malloc(rowbytes);
     int rc = QN_OK;
+    if (!row)
+        return qn_err_nomem(err);
     for (size_t r = 0; r < (size_t)info->h; r++) {
         size_t got = fread(row, 1, rowbytes, f);
         if (got != rowbytes) {
@@ -516,7 +518,9 @@ int qn_pnm_write(FILE *f, int w, int h, unsigned k, const uint8_t *cells,
     int rc = check_cells(w, h, k, cells, err);
     if (rc != QN_OK)
         return rc;
-    sink *s = QN_NEW(sink);
+    sink *s = QN_ALLOC(sink);
+    if (!s)
+        return qn_err_nomem(err);
     s->f = f;
     write_image(s, w, h, k, cells, flags);
     bool failed = s->failed || ferror(f);
@@ -533,7 +537,11 @@ int qn_pnm_write_buf(qn_buf *out, int w, int h, unsigned k,
     int rc = check_cells(w, h, k, cells, err);
     if (rc != QN_OK)
         return rc;
-    sink *s = QN_NEW(sink);
+    sink *s = QN_ALLOC(sink);
+    if (!s) { /* as an append that failed, and said */
+        qn_buf_fail(out);
+        return qn_err_nomem(err);
+    }
     s->b = out;
     write_image(s, w, h, k, cells, flags);
     free(s);
@@ -559,14 +567,17 @@ int qn_pnm_read_bits(FILE *f, const qn_pnm_info *info, qn_bitboard *b,
     int rc = QN_OK;
 
     if (info->format != QN_PNM_P4) {
-        uint8_t *cells = QN_NEWN((size_t)info->w * (size_t)info->h, uint8_t);
+        uint8_t *cells = QN_ALLOCN((size_t)info->w * (size_t)info->h, uint8_t);
+        if (!cells)
+            return qn_err_nomem(err);
         rc = qn_pnm_read_cells(f, info, 2, cells, err);
         if (rc == QN_OK)
             qn_bitboard_from_cells(b, cells);
         free(cells);
         return rc;
     }
-    row = qn_xmalloc(rowbytes);
+    if (!(row = qn_malloc(rowbytes)))
+        return qn_err_nomem(err);
     for (int y = 0; y < info->h; y++) {
         uint64_t *out = qn_bitboard_row(b, y);
         size_t got = fread(row, 1, rowbytes, f);

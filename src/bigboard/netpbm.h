@@ -114,7 +114,9 @@ enum qn_pnm_flags {
  * bits are zero; plain lines are at most 70 characters, with a line break
  * after every row. Checks every cell before writing anything: a value >= k
  * gives QN_EINVAL naming the cell. qn_pnm_write() returns QN_EIO on a write
- * error; qn_pnm_write_buf() appends to `out` and cannot fail on I/O.
+ * error; qn_pnm_write_buf() appends to `out` and cannot fail on I/O. Out
+ * of memory: QN_ENOMEM, and `out` marked failed as by an append
+ * (qn_buf_fail: the caller's policy applies).
  */
 int qn_pnm_write(FILE *f, int w, int h, unsigned k, const uint8_t *cells,
                  unsigned flags, qn_err *err);
@@ -127,7 +129,9 @@ int qn_pnm_write_buf(qn_buf *out, int w, int h, unsigned k,
  * initialised to info->w x info->h: a P4 raster streams a row at a time
  * (no cell array); P1, P2 and P5 (maxval 1) go through one byte per cell.
  * Same errors as qn_pnm_read_cells with k = 2. qn_pnm_write_bits_buf
- * appends `b` as P4 (QN_PNM_RAW) or P1; it cannot fail.
+ * appends `b` as P4 (QN_PNM_RAW) or P1; out of memory marks `out` failed
+ * as any append does. The readers return QN_ENOMEM when they cannot get
+ * their row or cell scratch.
  */
 int qn_pnm_read_bits(FILE *f, const qn_pnm_info *info, qn_bitboard *b,
                      qn_err *err);

@@ -84,25 +84,29 @@ static void chase(const qn_plus_gf2 *p, const qn_bitboard *s, const uint64_t *y,
 
 /* ---- polynomials and vectors ---------------------------------------- */
 
-/* f = sum_j v_j Q_j (v a row of W bits), by Clenshaw's recurrence. */
-static void to_poly(const qn_plus_gf2 *p, qn_gf2x *f, const uint64_t *v)
+/* f = sum_j v_j Q_j (v a row of W bits), by Clenshaw's recurrence;
+ * QN_OK or QN_ENOMEM. */
+static int to_poly(const qn_plus_gf2 *p, qn_gf2x *f, const uint64_t *v)
 {
     qn_gf2x b1 = QN_GF2X_INIT, b2 = QN_GF2X_INIT, t;
+    int bad = 0;
 
-    for (long j = p->cw - 1; j >= 0; j--) {
+    for (long j = p->cw - 1; j >= 0 && !bad; j--) {
         /* b_j = v_j + (x + alpha) b_{j+1} + b_{j+2}, into b2's slot */
-        qn_gf2x_add_shifted(&b2, &b1, 1);
+        bad |= qn_gf2x_add_shifted(&b2, &b1, 1) != QN_OK;
         if (p->alpha)
-            qn_gf2x_add_shifted(&b2, &b1, 0);
+            bad |= qn_gf2x_add_shifted(&b2, &b1, 0) != QN_OK;
         if ((v[j >> 6] >> (j & 63)) & 1)
-            qn_gf2x_flip(&b2, 0);
+            bad |= qn_gf2x_flip(&b2, 0) != QN_OK;
         t = b1;
         b1 = b2;
         b2 = t;
     }
-    qn_gf2x_copy(f, &b1);
+    if (!bad)
+        bad = qn_gf2x_copy(f, &b1) != QN_OK;
     qn_gf2x_release(&b1);
     qn_gf2x_release(&b2);
+    return bad ? QN_ENOMEM : QN_OK;
 }
 
 /* v = f(T) e_0 (a row), by Horner; scratch holds one row. */
@@ -118,45 +122,49 @@ static void from_poly(const qn_plus_gf2 *p, uint64_t *v, const qn_gf2x *f,
     }
 }
 
-/* Q_W by its recurrence, and a = P_H mod Q_W by P's. */
-static void setup_polys(qn_plus_gf2 *p)
+/* Q_W by its recurrence, and a = P_H mod Q_W by P's; QN_OK or QN_ENOMEM
+ * (what p holds is freed with it). */
+static int setup_polys(qn_plus_gf2 *p)
 {
     qn_gf2x a0 = QN_GF2X_INIT, a1 = QN_GF2X_INIT, t, s = QN_GF2X_INIT;
     qn_gf2x q0 = QN_GF2X_INIT, r = QN_GF2X_INIT, quo = QN_GF2X_INIT;
+    int bad = 0;
 
-    qn_gf2x_monomial(&q0, 0);   /* Q_0 = 1 */
-    qn_gf2x_monomial(&p->q, 1); /* Q_1 = x + alpha */
+    bad |= qn_gf2x_monomial(&q0, 0) != QN_OK;   /* Q_0 = 1 */
+    bad |= qn_gf2x_monomial(&p->q, 1) != QN_OK; /* Q_1 = x + alpha */
     if (p->alpha)
-        qn_gf2x_flip(&p->q, 0);
-    for (int j = 1; j < p->cw; j++) { /* Q_{j+1} into Q_{j-1}'s slot */
-        qn_gf2x_add_shifted(&q0, &p->q, 1);
+        bad |= qn_gf2x_flip(&p->q, 0) != QN_OK;
+    for (int j = 1; j < p->cw && !bad; j++) { /* Q_{j+1} into Q_{j-1}'s slot */
+        bad |= qn_gf2x_add_shifted(&q0, &p->q, 1) != QN_OK;
         if (p->alpha)
-            qn_gf2x_add_shifted(&q0, &p->q, 0);
+            bad |= qn_gf2x_add_shifted(&q0, &p->q, 0) != QN_OK;
         t = q0;
         q0 = p->q;
         p->q = t;
     }
 
-    qn_gf2x_monomial(&a1, 0);         /* P_0 = 1, P_{-1} = 0 */
-    for (int j = 0; j < p->ch; j++) { /* P_{j+1} into P_{j-1}'s slot */
+    bad |= qn_gf2x_monomial(&a1, 0) != QN_OK; /* P_0 = 1, P_{-1} = 0 */
+    for (int j = 0; j < p->ch && !bad; j++) { /* P_{j+1} into P_{j-1}'s slot */
         if (!p->c)
             qn_gf2x_zero(&a0);
-        qn_gf2x_add_shifted(&a0, &a1, 1);
+        bad |= qn_gf2x_add_shifted(&a0, &a1, 1) != QN_OK;
         if (a0.deg == p->q.deg)
-            qn_gf2x_add_shifted(&a0, &p->q, 0);
+            bad |= qn_gf2x_add_shifted(&a0, &p->q, 0) != QN_OK;
         t = a0;
         a0 = a1;
         a1 = t;
     }
-    qn_gf2x_gcdext(&p->g, &s, &a1, &p->q);
-    qn_gf2x_divmod(&p->mq, &r, &p->q, &p->g);
-    qn_gf2x_divmod(&quo, &p->inv, &s, &p->mq);
+    if (!bad)
+        bad = qn_gf2x_gcdext(&p->g, &s, &a1, &p->q) != QN_OK ||
+              qn_gf2x_divmod(&p->mq, &r, &p->q, &p->g) != QN_OK ||
+              qn_gf2x_divmod(&quo, &p->inv, &s, &p->mq) != QN_OK;
     qn_gf2x_release(&a0);
     qn_gf2x_release(&a1);
     qn_gf2x_release(&s);
     qn_gf2x_release(&q0);
     qn_gf2x_release(&r);
     qn_gf2x_release(&quo);
+    return bad ? QN_ENOMEM : QN_OK;
 }
 
 /* ---- setting up ----------------------------------------------------- */
@@ -209,7 +217,8 @@ int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
                           "board %dx%d is over the limit (sides %d, %lld "
                           "cells)",
                           w, h, QN_PLUS_GF2_MAX_SIDE, QN_PLUS_GF2_MAX_CELLS);
-    p = QN_NEW(qn_plus_gf2);
+    if (!(p = QN_ALLOC(qn_plus_gf2)))
+        return qn_err_nomem(err);
     if (!shape(p, pref, offsets, n, why, sizeof why) &&
         !shape(p, !pref, offsets, n, why2, sizeof why2)) {
         free(p);
@@ -223,7 +232,10 @@ int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
     p->nw = ((size_t)p->cw + 63) / 64;
     p->tail = p->cw % 64 ? ((uint64_t)1 << (p->cw % 64)) - 1 : ~(uint64_t)0;
     p->q = p->g = p->mq = p->inv = (qn_gf2x)QN_GF2X_INIT;
-    setup_polys(p);
+    if (setup_polys(p) != QN_OK) {
+        qn_plus_gf2_free(p);
+        return qn_err_nomem(err);
+    }
     *out = p;
     return QN_OK;
 }
@@ -254,13 +266,15 @@ unsigned qn_plus_gf2_kernel_dim(const qn_plus_gf2 *p)
 
 /* ---- solving -------------------------------------------------------- */
 
-/* A board in chase orientation: src itself, or a transposed copy. */
+/* A board in chase orientation: src itself, or a transposed copy (NULL:
+ * out of memory). */
 static const qn_bitboard *oriented(const qn_plus_gf2 *p, const qn_bitboard *src,
                                    qn_bitboard *tmp)
 {
     if (!p->tr)
         return src;
-    qn_bitboard_init(tmp, p->cw, p->ch);
+    if (qn_bitboard_init(tmp, p->cw, p->ch) != QN_OK)
+        return NULL;
     qn_bitboard_transpose(tmp, src);
     return tmp;
 }
@@ -268,7 +282,7 @@ static const qn_bitboard *oriented(const qn_plus_gf2 *p, const qn_bitboard *src,
 /* Rows of scratch a query needs: 3 for a chase, 2 for vectors. */
 enum { NSCRATCH = 5 };
 
-/* First row y of the reduced solution; 0 or QN_EUNSOLVABLE. */
+/* First row y of the reduced solution; 0, QN_EUNSOLVABLE or QN_ENOMEM. */
 static int first_row(const qn_plus_gf2 *p, const qn_bitboard *s, uint64_t *y,
                      uint64_t *scratch)
 {
@@ -277,15 +291,16 @@ static int first_row(const qn_plus_gf2 *p, const qn_bitboard *s, uint64_t *y,
     int rc = QN_OK;
 
     chase(p, s, NULL, NULL, y, scratch); /* y = c0, the residual */
-    to_poly(p, &f, y);
-    qn_gf2x_divmod(&quo, &rem, &f, &p->g);
-    if (rem.deg >= 0) {
+    if (to_poly(p, &f, y) != QN_OK ||
+        qn_gf2x_divmod(&quo, &rem, &f, &p->g) != QN_OK)
+        rc = QN_ENOMEM;
+    else if (rem.deg >= 0)
         rc = QN_EUNSOLVABLE;
-    } else {
-        qn_gf2x_mul(&t, &quo, &p->inv);
-        qn_gf2x_divmod(NULL, &t, &t, &p->mq);
+    else if (qn_gf2x_mul(&t, &quo, &p->inv) != QN_OK ||
+             qn_gf2x_divmod(NULL, &t, &t, &p->mq) != QN_OK)
+        rc = QN_ENOMEM;
+    else
         from_poly(p, y, &t, scratch);
-    }
     qn_gf2x_release(&f);
     qn_gf2x_release(&quo);
     qn_gf2x_release(&rem);
@@ -309,14 +324,16 @@ static int expand(const qn_plus_gf2 *p, qn_bitboard *x, const qn_bitboard *s,
 static int solve_oriented(const qn_plus_gf2 *p, qn_bitboard *x,
                           const qn_bitboard *s, qn_err *err)
 {
-    uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
-    uint64_t *y = QN_NEWN(p->nw, uint64_t);
-    int rc = first_row(p, s, y, scr);
+    uint64_t *scr = QN_ALLOCN(p->nw * NSCRATCH, uint64_t);
+    uint64_t *y = QN_ALLOCN(p->nw, uint64_t);
+    int rc = scr && y ? first_row(p, s, y, scr) : QN_ENOMEM;
 
     if (rc == QN_OK && !expand(p, x, s, y, scr))
         rc = qn_err_set(err, QN_ERR, 0, 0,
                         "internal error: the chased solution does not clear "
                         "the last row");
+    else if (rc == QN_ENOMEM)
+        qn_err_nomem(err);
     else if (rc)
         qn_err_set(err, rc, 0, 0, "state has no solution");
     free(y);
@@ -333,8 +350,10 @@ int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out,
 
     if (!p->tr)
         return solve_oriented(p, x_out, so, err);
-    qn_bitboard_init(&tx, p->cw, p->ch);
-    rc = solve_oriented(p, &tx, so, err);
+    if (!so || qn_bitboard_init(&tx, p->cw, p->ch) != QN_OK)
+        rc = qn_err_nomem(err);
+    else
+        rc = solve_oriented(p, &tx, so, err);
     if (rc == QN_OK)
         qn_bitboard_transpose(x_out, &tx);
     qn_bitboard_release(&tx);
@@ -343,33 +362,37 @@ int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out,
 }
 
 /* The first row of kernel generator i: (mq x^i)(T) e_0. */
-static void kernel_row(const qn_plus_gf2 *p, unsigned i, uint64_t *y,
-                       uint64_t *scratch)
+static int kernel_row(const qn_plus_gf2 *p, unsigned i, uint64_t *y,
+                      uint64_t *scratch)
 {
     qn_gf2x f = QN_GF2X_INIT;
+    int rc = qn_gf2x_add_shifted(&f, &p->mq, (long)i);
 
-    qn_gf2x_add_shifted(&f, &p->mq, (long)i);
-    from_poly(p, y, &f, scratch);
+    if (rc == QN_OK)
+        from_poly(p, y, &f, scratch);
     qn_gf2x_release(&f);
+    return rc;
 }
 
-void qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out)
+int qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out)
 {
-    uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
-    uint64_t *y = QN_NEWN(p->nw, uint64_t);
+    uint64_t *scr = QN_ALLOCN(p->nw * NSCRATCH, uint64_t);
+    uint64_t *y = QN_ALLOCN(p->nw, uint64_t);
     qn_bitboard tx = {0};
+    int rc = scr && y ? kernel_row(p, i, y, scr) : QN_ENOMEM;
 
-    kernel_row(p, i, y, scr);
-    if (!p->tr) {
+    if (rc == QN_OK && p->tr)
+        rc = qn_bitboard_init(&tx, p->cw, p->ch);
+    if (rc == QN_OK && !p->tr) {
         expand(p, out, NULL, y, scr);
-    } else {
-        qn_bitboard_init(&tx, p->cw, p->ch);
+    } else if (rc == QN_OK) {
         expand(p, &tx, NULL, y, scr);
         qn_bitboard_transpose(out, &tx);
         qn_bitboard_release(&tx);
     }
     free(y);
     free(scr);
+    return rc;
 }
 
 /* ---- minimal presses ------------------------------------------------ */
@@ -384,14 +407,19 @@ typedef struct kchase {
     uint64_t *rows; /* d x 3 rows: prev, cur, next */
 } kchase;
 
-static void kchase_init(kchase *k, const qn_plus_gf2 *p, unsigned d,
-                        uint64_t *scratch)
+/* QN_OK, or QN_ENOMEM (k->rows still to free). */
+static int kchase_init(kchase *k, const qn_plus_gf2 *p, unsigned d,
+                       uint64_t *scratch)
 {
     k->p = p;
     k->d = d;
-    k->rows = qn_xcalloc((size_t)d * 3 * p->nw + 1, sizeof(uint64_t));
+    if (!(k->rows = QN_ALLOCN((size_t)d * 3 * p->nw + 1, uint64_t)))
+        return QN_ENOMEM;
     for (unsigned i = 0; i < d; i++)
-        kernel_row(p, i, k->rows + ((size_t)i * 3 + 1) * p->nw, scratch);
+        if (kernel_row(p, i, k->rows + ((size_t)i * 3 + 1) * p->nw, scratch) !=
+            QN_OK)
+            return QN_ENOMEM;
+    return QN_OK;
 }
 
 static const uint64_t *kchase_row(const kchase *k, unsigned i)
@@ -428,13 +456,16 @@ static void wht(int32_t *f, unsigned d)
  * presses of x: then the presses of x + sum a_i G_i are
  * ones + (sum F - WHT(F)(a)) / 2.
  */
-static void histogram(const qn_plus_gf2 *p, const qn_bitboard *x, unsigned d,
-                      int32_t *f, uint64_t *ones, uint64_t *scratch)
+static int histogram(const qn_plus_gf2 *p, const qn_bitboard *x, unsigned d,
+                     int32_t *f, uint64_t *ones, uint64_t *scratch)
 {
     kchase k;
     uint64_t blk[64];
 
-    kchase_init(&k, p, d, scratch);
+    if (kchase_init(&k, p, d, scratch) != QN_OK) {
+        free(k.rows);
+        return QN_ENOMEM;
+    }
     *ones = 0;
     for (int r = 0; r < p->ch; r++) {
         const uint64_t *xr = qn_bitboard_row(x, r);
@@ -457,21 +488,25 @@ static void histogram(const qn_plus_gf2 *p, const qn_bitboard *x, unsigned d,
         kchase_next(&k);
     }
     free(k.rows);
+    return QN_OK;
 }
 
 /* Add sum of a_i G_i (bit i of a) to x, all in chase orientation. */
-static void add_combination(const qn_plus_gf2 *p, qn_bitboard *x, uint64_t a,
-                            unsigned d, uint64_t *scratch)
+static int add_combination(const qn_plus_gf2 *p, qn_bitboard *x, uint64_t a,
+                           unsigned d, uint64_t *scratch)
 {
-    uint64_t *y = QN_NEWN(p->nw, uint64_t), *g = QN_NEWN(p->nw, uint64_t);
-    uint64_t *chs = QN_NEWN(p->nw * 3, uint64_t);
+    uint64_t *y = QN_ALLOCN(p->nw, uint64_t), *g = QN_ALLOCN(p->nw, uint64_t);
+    uint64_t *chs = QN_ALLOCN(p->nw * 3, uint64_t);
+    int rc = y && g && chs ? QN_OK : QN_ENOMEM;
 
-    for (unsigned i = 0; i < d; i++)
+    for (unsigned i = 0; i < d && rc == QN_OK; i++)
         if ((a >> i) & 1) {
-            kernel_row(p, i, g, scratch);
+            rc = kernel_row(p, i, g, scratch);
             for (size_t j = 0; j < p->nw; j++)
                 y[j] ^= g[j];
         }
+    if (rc != QN_OK)
+        goto done;
     /* the chase over s = 0 is linear in y: walk it and XOR row by row */
     memset(chs, 0, p->nw * 8);
     memcpy(chs + p->nw, y, p->nw * 8);
@@ -482,20 +517,25 @@ static void add_combination(const qn_plus_gf2 *p, qn_bitboard *x, uint64_t a,
         step(p, chs + 2 * p->nw, cur, prev, NULL);
         memmove(chs, chs + p->nw, 2 * p->nw * 8);
     }
+done:
     free(chs);
     free(g);
     free(y);
+    return rc;
 }
 
-static void min_exact(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
-                      qn_plus_gf2_min *res, uint64_t *scratch)
+static int min_exact(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
+                     qn_plus_gf2_min *res, uint64_t *scratch)
 {
     size_t n = (size_t)1 << d;
-    int32_t *f = QN_NEWN(n, int32_t);
+    int32_t *f = QN_ALLOCN(n, int32_t);
     uint64_t ones, best = UINT64_MAX, besta = 0, nopt = 0;
     int64_t total = 0;
 
-    histogram(p, x, d, f, &ones, scratch);
+    if (!f || histogram(p, x, d, f, &ones, scratch) != QN_OK) {
+        free(f);
+        return QN_ENOMEM;
+    }
     for (size_t i = 0; i < n; i++)
         total += f[i];
     wht(f, d);
@@ -507,29 +547,34 @@ static void min_exact(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
             nopt++;
     }
     free(f);
-    add_combination(p, x, besta, d, scratch);
+    if (add_combination(p, x, besta, d, scratch) != QN_OK)
+        return QN_ENOMEM;
     res->exact = 1;
     res->presses = res->lower_bound = best;
     res->noptimal = nopt;
+    return QN_OK;
 }
 
 /*
  * Beyond the exact limit: one greedy pass over the generators while the
  * budget lasts, and the lower bound from the cells none of them touches.
  */
-static void min_greedy(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
-                       uint64_t budget, qn_plus_gf2_min *res, uint64_t *scratch)
+static int min_greedy(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
+                      uint64_t budget, qn_plus_gf2_min *res, uint64_t *scratch)
 {
-    qn_bitboard g, u;
+    qn_bitboard g = {0}, u = {0};
     uint64_t cost = (uint64_t)p->nw * (uint64_t)p->ch, cur, spent = 0;
     unsigned i;
+    int rc = QN_ENOMEM;
 
-    qn_bitboard_init(&g, p->cw, p->ch);
-    qn_bitboard_init(&u, p->cw, p->ch);
+    if (qn_bitboard_init(&g, p->cw, p->ch) != QN_OK ||
+        qn_bitboard_init(&u, p->cw, p->ch) != QN_OK)
+        goto done;
     cur = qn_bitboard_count(x);
     for (i = 0; i < d && spent + 3 * cost <= budget; i++, spent += 3 * cost) {
         uint64_t *y = scratch + 4 * p->nw, with = 0;
-        kernel_row(p, i, y, scratch);
+        if (kernel_row(p, i, y, scratch) != QN_OK)
+            goto done; /* x is still a solution */
         expand(p, &g, NULL, y, scratch);
         for (size_t j = 0; j < cost; j++) {
             with += (uint64_t)__builtin_popcountll(x->bits[j] ^ g.bits[j]);
@@ -551,8 +596,11 @@ static void min_greedy(const qn_plus_gf2 *p, qn_bitboard *x, unsigned d,
             lb += (uint64_t)__builtin_popcountll(x->bits[j] & ~u.bits[j]);
         res->lower_bound = lb;
     }
+    rc = QN_OK;
+done:
     qn_bitboard_release(&g);
     qn_bitboard_release(&u);
+    return rc;
 }
 
 int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
@@ -562,29 +610,36 @@ int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
     qn_bitboard ts = {0}, tx = {0};
     const qn_bitboard *so = oriented(p, s, &ts);
     qn_bitboard *x = x_out;
-    uint64_t *scr = QN_NEWN(p->nw * NSCRATCH, uint64_t);
+    uint64_t *scr = QN_ALLOCN(p->nw * NSCRATCH, uint64_t);
     unsigned d = qn_plus_gf2_kernel_dim(p);
     int rc;
 
     memset(res, 0, sizeof(*res));
     res->kernel_dim = d;
-    if (p->tr) {
-        qn_bitboard_init(&tx, p->cw, p->ch);
+    if (p->tr)
         x = &tx;
-    }
-    rc = solve_oriented(p, x, so, err);
+    if (!scr || !so || (p->tr && qn_bitboard_init(&tx, p->cw, p->ch)))
+        rc = qn_err_nomem(err);
+    else
+        rc = solve_oriented(p, x, so, err);
     if (rc == QN_OK) {
         if (d == 0) {
             res->exact = 1;
             res->presses = res->lower_bound = qn_bitboard_count(x);
             res->noptimal = 1;
         } else if (d <= QN_PLUS_GF2_EXACT_DIM) {
-            min_exact(p, x, d, res, scr);
+            rc = min_exact(p, x, d, res, scr);
         } else {
-            min_greedy(p, x, d, budget ? budget : (uint64_t)1 << 28, res, scr);
+            rc = min_greedy(p, x, d, budget ? budget : (uint64_t)1 << 28, res,
+                            scr);
         }
-        if (p->tr)
+        if (rc != QN_OK) {
+            memset(res, 0, sizeof(*res));
+            res->kernel_dim = d;
+            rc = qn_err_nomem(err);
+        } else if (p->tr) {
             qn_bitboard_transpose(x_out, &tx);
+        }
     }
     qn_bitboard_release(&tx);
     qn_bitboard_release(&ts);

@@ -49,7 +49,7 @@ typedef struct qn_plus_gf2 qn_plus_gf2; /* immutable after qn_plus_gf2_new */
  * (qn_plus_gf2_free); NULL on failure. Errors: QN_EINVAL (w or h < 1, the
  * stencil is not of the plus family in either orientation; the message
  * says why), QN_ELIMIT (a side over QN_PLUS_GF2_MAX_SIDE or w * h over
- * QN_PLUS_GF2_MAX_CELLS).
+ * QN_PLUS_GF2_MAX_CELLS), QN_ENOMEM.
  */
 int qn_plus_gf2_new(qn_plus_gf2 **out, int w, int h, const int (*offsets)[3],
                     size_t n, qn_err *err);
@@ -63,13 +63,15 @@ unsigned qn_plus_gf2_kernel_dim(const qn_plus_gf2 *p);
 /*
  * One solution x of A x + s = 0 (x_out and s are w x h bit boards, not
  * aliased): the one whose first-row polynomial is reduced mod Q_W / g.
- * Returns QN_OK or QN_EUNSOLVABLE (x_out then unspecified). Thread-safe.
+ * Returns QN_OK, QN_EUNSOLVABLE or QN_ENOMEM (x_out then unspecified).
+ * Thread-safe.
  */
 int qn_plus_gf2_solve(const qn_plus_gf2 *p, qn_bitboard *x_out,
                       const qn_bitboard *s, qn_err *err);
 
-/* Kernel generator i < d as a quiet press pattern (w x h). */
-void qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out);
+/* Kernel generator i < d as a quiet press pattern (w x h): QN_OK, or
+ * QN_ENOMEM (out unspecified). */
+int qn_plus_gf2_kernel_gen(const qn_plus_gf2 *p, unsigned i, qn_bitboard *out);
 
 typedef struct qn_plus_gf2_min {
     int exact;            /* 1: presses is the minimum over all solutions */
@@ -90,7 +92,8 @@ typedef struct qn_plus_gf2_min {
  * generators (one pass, while the work stays under `budget` word
  * operations; 0 means 2^28) and lower_bound the presses on the cells no
  * generator touches when every generator was examined, else 0. Returns
- * QN_OK or QN_EUNSOLVABLE.
+ * QN_OK, QN_EUNSOLVABLE or QN_ENOMEM (x_out then unspecified, *res zero
+ * but for kernel_dim).
  */
 int qn_plus_gf2_min_presses(const qn_plus_gf2 *p, qn_bitboard *x_out,
                             qn_plus_gf2_min *res, const qn_bitboard *s,

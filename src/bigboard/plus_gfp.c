@@ -272,13 +272,19 @@ static void mul(const qn_plus_gfp *c, uint32_t *acc, const uint8_t *a, int la,
 
 /* The monic minimal polynomial of T: D_j = beta^j Q_j = det(x - T_j)
  * satisfies D_{j+1} = (x - alpha) D_j - beta^2 D_{j-1}. */
-static void min_poly(qn_plus_gfp *c)
+static int min_poly(qn_plus_gfp *c)
 {
     int w = c->cw;
     uint32_t p = c->p, m = c->m, na = negm(c, c->alpha);
     uint32_t nb2 = negm(c, mulm(c, c->beta, c->beta));
-    uint8_t *buf = QN_NEWN(3 * ((size_t)w + 2), uint8_t);
+    uint8_t *buf = QN_ALLOCN(3 * ((size_t)w + 2), uint8_t);
     uint8_t *d0 = buf, *d1 = buf + (w + 2), *dn = buf + 2 * (w + 2);
+
+    c->q = QN_ALLOCN((size_t)w + 1, uint8_t);
+    if (!buf || !c->q) {
+        free(buf);
+        return QN_ENOMEM; /* c->q is freed with c */
+    }
 
     d1[1] = 1; /* D_0 = 1, D_{-1} = 0; shifted by one like to_poly */
     for (int j = 0; j < w; j++) {
@@ -286,10 +292,10 @@ static void min_poly(qn_plus_gfp *c)
         uint8_t *t = d0;
         d0 = d1, d1 = dn, dn = t;
     }
-    c->q = QN_NEWN((size_t)w + 1, uint8_t);
     memcpy(c->q, d1 + 1, (size_t)w + 1);
     assert(c->q[w] == 1);
     free(buf);
+    return QN_OK;
 }
 
 /*
@@ -298,14 +304,17 @@ static void min_poly(qn_plus_gfp *c)
  * the monic Q_w keeps every P_r below degree w. h steps of w multiply-adds,
  * the cost of one chase.
  */
-static void chase_poly(const qn_plus_gfp *c, uint8_t *a)
+static int chase_poly(const qn_plus_gfp *c, uint8_t *a)
 {
     int w = c->cw;
     uint32_t p = c->p, m = c->m, mb = negm(c, c->inv[c->b]);
     uint32_t mbc = mulm(c, mb, c->c);
-    uint8_t *buf = QN_NEWN(3 * ((size_t)w + 1), uint8_t);
+    uint8_t *buf = QN_ALLOCN(3 * ((size_t)w + 1), uint8_t);
     uint8_t *pr = buf, *cu = buf + (w + 1), *nx = buf + 2 * (w + 1);
     const uint8_t *q = c->q;
+
+    if (!buf)
+        return QN_ENOMEM;
 
     cu[1] = 1; /* P_0 = 1, P_{-1} = 0; shifted by one */
     for (int r = 0; r < c->ch; r++) {
@@ -316,6 +325,7 @@ static void chase_poly(const qn_plus_gfp *c, uint8_t *a)
     }
     memcpy(a, cu + 1, (size_t)w);
     free(buf);
+    return QN_OK;
 }
 
 /* a[0..n) *= s (mod p). */
@@ -332,14 +342,18 @@ static void scale(const qn_plus_gfp *c, uint8_t *a, int n, uint32_t s)
  * monic r_{i+1} and forms s_{i+2} = s_i - quo s_{i+1}; the degrees
  * telescope, so the whole run is O(w^2).
  */
-static void euclid(qn_plus_gfp *c, const uint8_t *a)
+static int euclid(qn_plus_gfp *c, const uint8_t *a)
 {
     int w = c->cw, n = w + 1;
-    uint8_t *buf = QN_NEWN(7 * (size_t)n, uint8_t);
+    uint8_t *buf = QN_ALLOCN(7 * (size_t)n, uint8_t);
     uint8_t *r0 = buf, *r1 = buf + n, *r2 = buf + 2 * n, *s0 = buf + 3 * n;
     uint8_t *s1 = buf + 4 * n, *s2 = buf + 5 * n, *quo = buf + 6 * n;
-    uint32_t *acc = QN_NEWN(2 * (size_t)n, uint32_t);
+    uint32_t *acc = QN_ALLOCN(2 * (size_t)n, uint32_t);
     int d0 = w, d1, e0 = -1, e1 = 0; /* degrees of r0, r1, s0, s1 */
+    int rc = QN_ENOMEM;
+
+    if (!buf || !acc)
+        goto done;
 
     memcpy(r0, c->q, (size_t)n);
     memcpy(r1, a, (size_t)w);
@@ -367,24 +381,29 @@ static void euclid(qn_plus_gfp *c, const uint8_t *a)
     }
     c->dg = d0;
     c->dqg = w - d0;
-    c->g = QN_NEWN((size_t)d0 + 1, uint8_t);
+    c->g = QN_ALLOCN((size_t)d0 + 1, uint8_t);
+    c->qg = QN_ALLOCN((size_t)c->dqg + 1, uint8_t);
+    c->ainv = QN_ALLOCN((size_t)c->dqg + 1, uint8_t);
+    if (!c->g || !c->qg || !c->ainv)
+        goto done; /* freed with c */
     memcpy(c->g, r0, (size_t)d0 + 1);
 
-    c->qg = QN_NEWN((size_t)c->dqg + 1, uint8_t);
     for (int i = 0; i <= w; i++)
         acc[i] = c->q[i];
     divrem(c, acc, n, c->g, c->dg, c->qg);
     for (int i = 0; i < c->dg; i++)
         assert(acc[i] == 0);
 
-    c->ainv = QN_NEWN((size_t)c->dqg + 1, uint8_t);
     for (int i = 0; i <= e0; i++)
         acc[i] = s0[i];
     divrem(c, acc, e0 + 1, c->qg, c->dqg, NULL);
     for (int i = 0; i < c->dqg && i <= e0; i++)
         c->ainv[i] = (uint8_t)acc[i];
+    rc = QN_OK;
+done:
     free(acc);
     free(buf);
+    return rc;
 }
 
 /* ---- Orientation, shape, set-up --------------------------------------- */
@@ -461,8 +480,11 @@ static int shape(qn_plus_gfp *c, int tr, qn_err *err)
 static int merge(qn_plus_gfp *c, const int (*offsets)[3], size_t noffsets,
                  qn_err *err)
 {
-    int(*m)[3] = qn_xcalloc(noffsets + 1, sizeof(int[3]));
+    int(*m)[3] = qn_calloc(noffsets + 1, sizeof(int[3]));
     int nm = 0, rc = QN_OK;
+
+    if (!m)
+        return qn_err_nomem(err);
 
     for (size_t o = 0; o < noffsets; o++) {
         int a = (int)(((long long)offsets[o][2] % c->p + c->p) % c->p), k;
@@ -516,7 +538,8 @@ int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "board %dx%d has more than %d cells", w, h,
                           QN_PLUS_GFP_MAX_CELLS);
-    c = QN_NEW(qn_plus_gfp);
+    if (!(c = QN_ALLOC(qn_plus_gfp)))
+        return qn_err_nomem(err);
     c->w = w, c->h = h, c->p = p;
     c->m = (uint32_t)((((uint64_t)1 << 32) + p - 1) / p);
     c->r16 = (1u << 16) % p;
@@ -542,11 +565,16 @@ int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
         return rc;
     }
 
-    uint8_t *a = QN_NEWN((size_t)c->cw, uint8_t);
-    min_poly(c);
-    chase_poly(c, a);
-    euclid(c, a);
+    uint8_t *a = QN_ALLOCN((size_t)c->cw, uint8_t);
+    rc = a && min_poly(c) == QN_OK && chase_poly(c, a) == QN_OK &&
+                 euclid(c, a) == QN_OK
+             ? QN_OK
+             : QN_ENOMEM;
     free(a);
+    if (rc != QN_OK) {
+        qn_plus_gfp_free(c);
+        return qn_err_nomem(err);
+    }
     *out = c;
     return QN_OK;
 }
@@ -580,12 +608,16 @@ size_t qn_plus_gfp_kernel_dim(const qn_plus_gfp *c)
 /*
  * 1 if A x + s = 0, straight from the merged stencil in the caller's
  * orientation: no chase, no polynomial, no transpose is shared with the
- * solver, so this is an independent check. O(cells * |stencil|).
+ * solver, so this is an independent check. O(cells * |stencil|). Only
+ * asserted: 1 (nothing checked) when out of memory.
  */
 static int replays(const qn_plus_gfp *c, const uint8_t *x, const uint8_t *s)
 {
     size_t w = (size_t)c->w;
-    uint32_t *acc = QN_NEWN(w, uint32_t), p = c->p, m = c->m, bad = 0;
+    uint32_t *acc = QN_ALLOCN(w, uint32_t), p = c->p, m = c->m, bad = 0;
+
+    if (!acc)
+        return 1;
 
     for (int ty = 0; ty < c->h; ty++) {
         for (size_t i = 0; i < w; i++)
@@ -608,16 +640,21 @@ int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
                       qn_err *err)
 {
     size_t cells = (size_t)c->w * c->h, w = (size_t)c->cw;
-    uint8_t *buf = QN_NEWN(3 * (w + 2) + 4 * w + 2, uint8_t);
+    uint8_t *buf = QN_ALLOCN(3 * (w + 2) + 4 * w + 2, uint8_t);
     uint8_t *rows = buf, *y = rows + 3 * (w + 2), *z = y + w, *f = z + w;
     uint8_t *fg = f + w + 1;
-    uint32_t *acc = QN_NEWN(2 * w + 1, uint32_t);
+    uint32_t *acc = QN_ALLOCN(2 * w + 1, uint32_t);
     uint8_t *st = NULL; /* the state in chase orientation, if transposed */
     const uint8_t *sc = s;
     int rc = QN_OK;
 
+    if (c->transposed)
+        st = QN_ALLOCN(cells, uint8_t);
+    if (!buf || !acc || (c->transposed && !st)) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     if (c->transposed) {
-        st = QN_NEWN(cells, uint8_t);
         transpose(st, s, c->h, c->w);
         sc = st;
     }
@@ -657,18 +694,23 @@ done:
     return rc;
 }
 
-void qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out)
+int qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out)
 {
     size_t w = (size_t)c->cw, cells = (size_t)c->w * c->h;
-    uint8_t *buf = QN_NEWN(3 * (w + 2) + 3 * w, uint8_t);
+    uint8_t *buf = QN_ALLOCN(3 * (w + 2) + 3 * w, uint8_t);
     uint8_t *rows = buf, *y = rows + 3 * (w + 2), *z = y + w, *f = z + w;
-    uint8_t *board;
+    uint8_t *board = c->transposed ? QN_ALLOCN(cells, uint8_t) : x_out;
 
     assert(i < (size_t)c->dg);
+    if (!buf || !board) {
+        free(buf);
+        if (board != x_out)
+            free(board);
+        return QN_ENOMEM;
+    }
     /* x^i Q_w / g has degree i + dqg < w: the i-th kernel basis element */
     memcpy(f + i, c->qg, (size_t)c->dqg + 1);
     from_poly(c, y, f, (int)i + c->dqg, rows);
-    board = c->transposed ? QN_NEWN(cells, uint8_t) : x_out;
     memset(board, 0, cells);
     chase(c, board, board, y, z, rows); /* over the zero state, in place */
     for (size_t j = 0; j < w; j++)
@@ -679,4 +721,5 @@ void qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out)
     }
     assert(replays(c, x_out, NULL));
     free(buf);
+    return QN_OK;
 }

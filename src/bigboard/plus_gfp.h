@@ -51,7 +51,7 @@ typedef struct qn_plus_gfp qn_plus_gfp; /* immutable after qn_plus_gfp_new */
  * (p not a prime in 2..251, w or h < 1, or the stencil not plus-shaped in
  * either orientation: the message names the offending offset, in the
  * caller's coordinates), QN_ELIMIT (w * h over QN_PLUS_GFP_MAX_CELLS or the
- * chase width over QN_PLUS_GFP_MAX_WIDTH).
+ * chase width over QN_PLUS_GFP_MAX_WIDTH), QN_ENOMEM.
  */
 int qn_plus_gfp_new(qn_plus_gfp **out, int w, int h, unsigned p,
                     const int (*offsets)[3], size_t noffsets, qn_err *err);
@@ -63,10 +63,10 @@ int qn_plus_gfp_transposed(const qn_plus_gfp *c); /* 1 if chased along x */
 /*
  * Write one solution of A x + s = 0 to x_out (w * h entries, row-major; s
  * likewise, entries < p; the two must not overlap) and return QN_OK, or
- * QN_EUNSOLVABLE with x_out untouched. The solution is the one whose first
- * chase row y has f_y of degree < deg(Q_w / g) (kernel part 0). The result
- * is replayed against the stencil before returning (an assert). Const and
- * thread-safe: every call has its own scratch.
+ * QN_EUNSOLVABLE (or QN_ENOMEM) with x_out untouched. The solution is the one
+ * whose first chase row y has f_y of degree < deg(Q_w / g) (kernel part 0). The
+ * result is replayed against the stencil before returning (an assert). Const
+ * and thread-safe: every call has its own scratch.
  */
 int qn_plus_gfp_solve(const qn_plus_gfp *c, uint8_t *x_out, const uint8_t *s,
                       qn_err *err);
@@ -77,8 +77,9 @@ size_t qn_plus_gfp_kernel_dim(const qn_plus_gfp *c);
 /*
  * Kernel generator i < qn_plus_gfp_kernel_dim(c) as a full press pattern
  * (w * h entries, caller's order) in x_out. The generators are independent
- * over GF(p) and span the kernel. Allocates one board when transposed.
+ * over GF(p) and span the kernel. Allocates its scratch (one board more
+ * when transposed): QN_OK, or QN_ENOMEM with x_out untouched.
  */
-void qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out);
+int qn_plus_gfp_kernel_gen(const qn_plus_gfp *c, size_t i, uint8_t *x_out);
 
 #endif

@@ -20,7 +20,7 @@
 
 /*
  * Storage is 64-byte aligned (one cache line, and whole AVX-512 vectors)
- * but comes from qn_xcalloc, so running out of memory and the
+ * but comes from qn_calloc, so running out of memory and the
  * QN_FAIL_ALLOC injection behave as everywhere else. We over-allocate by
  * 72 bytes, align by hand and keep the distance back to the malloc'd base
  * in the word just before w; that keeps the public struct free of a
@@ -28,10 +28,14 @@
  */
 static uint64_t *alloc_words(size_t n)
 {
-    unsigned char *base = qn_xcalloc(n * sizeof(uint64_t) + 72, 1);
-    uintptr_t a = ((uintptr_t)base + 8 + 63) & ~(uintptr_t)63;
-    uint64_t *w = (uint64_t *)a;
+    unsigned char *base = qn_calloc(n * sizeof(uint64_t) + 72, 1);
+    uintptr_t a;
+    uint64_t *w;
 
+    if (!base)
+        return NULL;
+    a = ((uintptr_t)base + 8 + 63) & ~(uintptr_t)63;
+    w = (uint64_t *)a;
     w[-1] = (uint64_t)(a - (uintptr_t)base);
     qn_mem_advise_huge(w, n * sizeof(uint64_t));
     return w;
@@ -43,14 +47,19 @@ static void free_words(uint64_t *w)
         free((unsigned char *)w - w[-1]);
 }
 
-void qn_gf2mat_init(qn_gf2mat *m, int nrows, int ncols)
+int qn_gf2mat_init(qn_gf2mat *m, int nrows, int ncols)
 {
     assert(nrows >= 0 && nrows <= MAX_DIM);
     assert(ncols >= 0 && ncols <= MAX_DIM);
+    m->w = alloc_words((size_t)nrows * (size_t)qn_gf2_words(ncols));
+    if (!m->w) {
+        m->nrows = m->ncols = m->stride = 0;
+        return QN_ENOMEM;
+    }
     m->nrows = nrows;
     m->ncols = ncols;
     m->stride = qn_gf2_words(ncols);
-    m->w = alloc_words((size_t)nrows * (size_t)m->stride);
+    return QN_OK;
 }
 
 void qn_gf2mat_release(qn_gf2mat *m)
@@ -174,7 +183,8 @@ int qn_gf2__rank(const qn_gf2mat *a, const qn_gf2_tune *t)
     qn_gf2mat c;
     int r;
 
-    qn_gf2mat_init(&c, a->nrows, a->ncols);
+    if (qn_gf2mat_init(&c, a->nrows, a->ncols) != QN_OK)
+        return QN_ENOMEM;
     qn_gf2mat_copy(&c, a);
     r = row_echelon(&c, NULL, t ? t : &by_size);
     qn_gf2mat_release(&c);
@@ -203,11 +213,14 @@ static void free_columns(int *free_out, const int *pivots, int r, int n)
  * variables 0, and x[pivots[i]] = R[i][f]. Only rows whose pivot is left of
  * f can have R[i][f] = 1.
  */
-static void kernel_from_rref(qn_gf2mat *out, const qn_gf2mat *rref,
-                             const int *pivots, int r)
+static int kernel_from_rref(qn_gf2mat *out, const qn_gf2mat *rref,
+                            const int *pivots, int r)
 {
     int n = out->ncols, d = out->nrows, k, i = 0;
-    int *fc = qn_xmalloc(((size_t)d + 1) * sizeof(int));
+    int *fc = QN_ALLOCN((size_t)d + 1, int);
+
+    if (!fc)
+        return QN_ENOMEM;
 
     free_columns(fc, pivots, r, n);
     for (k = 0; k < d; k++) {
@@ -221,6 +234,7 @@ static void kernel_from_rref(qn_gf2mat *out, const qn_gf2mat *rref,
                 qn_gf2mat_set(out, k, pivots[j], 1);
     }
     free(fc);
+    return QN_OK;
 }
 
 /*
@@ -234,11 +248,14 @@ static void kernel_from_rref(qn_gf2mat *out, const qn_gf2mat *rref,
  * BACKSUB_MAX. Random dense matrices have d <= 2 or so.
  */
 #define BACKSUB_MAX 64
-static void kernel_from_echelon(qn_gf2mat *out, const qn_gf2mat *ech,
-                                const int *pivots, int r)
+static int kernel_from_echelon(qn_gf2mat *out, const qn_gf2mat *ech,
+                               const int *pivots, int r)
 {
     int n = out->ncols, d = out->nrows, k, i = 0;
-    int *fc = qn_xmalloc(((size_t)d + 1) * sizeof(int));
+    int *fc = QN_ALLOCN((size_t)d + 1, int);
+
+    if (!fc)
+        return QN_ENOMEM;
 
     free_columns(fc, pivots, r, n);
     for (k = 0; k < d; k++) {
@@ -253,45 +270,56 @@ static void kernel_from_echelon(qn_gf2mat *out, const qn_gf2mat *ech,
                 x[pivots[j] / 64] |= (uint64_t)1 << (pivots[j] % 64);
     }
     free(fc);
+    return QN_OK;
 }
 
-void qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a)
+int qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 {
-    qn_gf2__kernel(out, a, NULL);
+    return qn_gf2__kernel(out, a, NULL);
 }
 
-void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t)
+int qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t)
 {
-    int n = a->ncols, r, d;
-    int *pivots =
-        qn_xmalloc(((size_t)(a->nrows < n ? a->nrows : n) + 1) * sizeof(int));
-    qn_gf2mat c;
+    int n = a->ncols, r, d, rc = QN_ENOMEM;
+    int *pivots = QN_ALLOCN((size_t)(a->nrows < n ? a->nrows : n) + 1, int);
+    qn_gf2mat c = {0};
 
-    qn_gf2mat_init(&c, a->nrows, n);
+    *out = (qn_gf2mat){0};
+    if (!pivots || qn_gf2mat_init(&c, a->nrows, n) != QN_OK)
+        goto done;
     qn_gf2mat_copy(&c, a);
     if (!t)
         t = &by_size;
-    r = row_echelon(&c, pivots, t);
+    if ((r = row_echelon(&c, pivots, t)) < 0)
+        goto done;
     d = n - r;
-    qn_gf2mat_init(out, d, n);
-    if (d <= BACKSUB_MAX) {
-        kernel_from_echelon(out, &c, pivots, r);
-    } else {
-        qn_gf2__backreduce(&c, pivots, r, t->simd);
-        kernel_from_rref(out, &c, pivots, r);
-    }
+    if (qn_gf2mat_init(out, d, n) != QN_OK)
+        goto done;
+    if (d <= BACKSUB_MAX)
+        rc = kernel_from_echelon(out, &c, pivots, r);
+    else if ((rc = qn_gf2__backreduce(&c, pivots, r, t->simd)) == QN_OK)
+        rc = kernel_from_rref(out, &c, pivots, r);
+    if (rc != QN_OK)
+        qn_gf2mat_release(out);
+done:
     qn_gf2mat_release(&c);
     free(pivots);
+    return rc;
 }
 
-void qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a)
+int qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a)
 {
     qn_gf2mat t;
+    int rc;
 
-    qn_gf2mat_init(&t, a->ncols, a->nrows);
+    if (qn_gf2mat_init(&t, a->ncols, a->nrows) != QN_OK) {
+        *out = (qn_gf2mat){0};
+        return QN_ENOMEM;
+    }
     qn_gf2mat_transpose(&t, a);
-    qn_gf2mat_kernel(out, &t);
+    rc = qn_gf2mat_kernel(out, &t);
     qn_gf2mat_release(&t);
+    return rc;
 }
 
 /*
@@ -333,20 +361,22 @@ static int pick_tbits(int m, int wt, int forced)
     return bytes4 <= TAB_MAX ? 4 : 2;
 }
 
-static void build_tables(qn_gf2fact *f, int tbits)
+static int build_tables(qn_gf2fact *f, int tbits)
 {
     int m = f->nrows, r = f->rank, ws = syn_words(f);
     int wt = ws + qn_gf2_words(f->ncols), i, j, ng;
-    uint64_t *pair = qn_xcalloc((size_t)wt + 1, sizeof(uint64_t));
-    qn_gf2mat tt, lt; /* T and the left kernel by columns of s */
+    uint64_t *pair = QN_ALLOCN((size_t)wt + 1, uint64_t);
+    qn_gf2mat tt = {0}, lt = {0}; /* T and the left kernel by columns of s */
+    int rc = QN_ENOMEM;
 
-    qn_gf2mat_init(&tt, m, r);
-    qn_gf2mat_transpose(&tt, &f->t);
-    qn_gf2mat_init(&lt, m, m - r);
-    qn_gf2mat_transpose(&lt, &f->lkernel);
     f->tbits = pick_tbits(m, wt, tbits);
     ng = (m + f->tbits - 1) / f->tbits;
-    qn_gf2mat_init(&f->tab, ng << f->tbits, 64 * wt);
+    if (!pair || qn_gf2mat_init(&tt, m, r) != QN_OK ||
+        qn_gf2mat_init(&lt, m, m - r) != QN_OK ||
+        qn_gf2mat_init(&f->tab, ng << f->tbits, 64 * wt) != QN_OK)
+        goto done;
+    qn_gf2mat_transpose(&tt, &f->t);
+    qn_gf2mat_transpose(&lt, &f->lkernel);
     for (j = 0; j < m; j++) {
         int g = j / f->tbits, b = j % f->tbits, v;
         const uint64_t *trow = crow(&tt, j);
@@ -376,49 +406,66 @@ static void build_tables(qn_gf2fact *f, int tbits)
             }
         }
     }
+    rc = QN_OK;
+done:
     qn_gf2mat_release(&lt);
     qn_gf2mat_release(&tt);
     free(pair);
+    return rc;
 }
 
-void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
+int qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a)
 {
-    qn_gf2__fact_init(f, a, NULL);
+    return qn_gf2__fact_init(f, a, NULL);
 }
 
-void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t)
+int qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t)
 {
     int m = a->nrows, n = a->ncols, wa = qn_gf2_words(n);
     int wm = qn_gf2_words(m), r, i;
     qn_gf2mat aug;
 
-    qn_gf2mat_init(&aug, m, 64 * wa + m);
+    *f = (qn_gf2fact){0};
+    if (qn_gf2mat_init(&aug, m, 64 * wa + m) != QN_OK)
+        return QN_ENOMEM;
     for (i = 0; i < m; i++) {
         uint64_t *row = qn_gf2mat_row(&aug, i);
 
         memcpy(row, crow(a, i), (size_t)wa * sizeof(uint64_t));
         row[wa + i / 64] |= (uint64_t)1 << (i % 64);
     }
-    f->pivots = qn_xmalloc(((size_t)(m < n ? m : n) + 1) * sizeof(int));
+    f->pivots = QN_ALLOCN((size_t)(m < n ? m : n) + 1, int);
     if (!t)
         t = &by_size;
-    r = qn_gf2__echelon(&aug, f->pivots, wa, 1, t->simd);
+    if (!f->pivots ||
+        (r = qn_gf2__echelon(&aug, f->pivots, wa, 1, t->simd)) < 0)
+        goto fail;
     f->nrows = m;
     f->ncols = n;
     f->rank = r;
 
-    qn_gf2mat_init(&f->t, r, m);
-    qn_gf2mat_init(&f->lkernel, m - r, m);
+    if (qn_gf2mat_init(&f->t, r, m) != QN_OK ||
+        qn_gf2mat_init(&f->lkernel, m - r, m) != QN_OK ||
+        qn_gf2mat_init(&f->kernel, n - r, n) != QN_OK)
+        goto fail;
     for (i = 0; i < m; i++) {
         qn_gf2mat *dst = i < r ? &f->t : &f->lkernel;
 
         memcpy(qn_gf2mat_row(dst, i < r ? i : i - r),
                qn_gf2mat_row(&aug, i) + wa, (size_t)wm * sizeof(uint64_t));
     }
-    qn_gf2mat_init(&f->kernel, n - r, n);
-    kernel_from_rref(&f->kernel, &aug, f->pivots, r);
+    if (kernel_from_rref(&f->kernel, &aug, f->pivots, r) != QN_OK)
+        goto fail;
     qn_gf2mat_release(&aug);
-    build_tables(f, t->tbits);
+    if (build_tables(f, t->tbits) != QN_OK) {
+        qn_gf2fact_release(f);
+        return QN_ENOMEM;
+    }
+    return QN_OK;
+fail:
+    qn_gf2mat_release(&aug);
+    qn_gf2fact_release(f);
+    return QN_ENOMEM;
 }
 
 void qn_gf2fact_release(qn_gf2fact *f)

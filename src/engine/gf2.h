@@ -47,8 +47,15 @@ static inline uint64_t *qn_gf2mat_row(qn_gf2mat *m, int r)
     return m->w + (size_t)r * m->stride;
 }
 
-/* Allocate a zero nrows x ncols matrix into caller storage. */
-void qn_gf2mat_init(qn_gf2mat *m, int nrows, int ncols);
+/*
+ * Out of memory: the functions below that allocate return QN_ENOMEM (a
+ * negative int, no message: their callers fill their qn_err) and leave
+ * their outputs released (0 x 0) and their inputs unchanged.
+ */
+
+/* Allocate a zero nrows x ncols matrix into caller storage: QN_OK, or
+ * QN_ENOMEM with m 0 x 0. */
+int qn_gf2mat_init(qn_gf2mat *m, int nrows, int ncols);
 /* Free the words; m becomes 0 x 0. Safe on a zeroed struct. */
 void qn_gf2mat_release(qn_gf2mat *m);
 /* dst = src; dst must be initialised with the same shape. */
@@ -59,27 +66,30 @@ void qn_gf2mat_transpose(qn_gf2mat *dst, const qn_gf2mat *src);
 void qn_gf2mat_mul_vec(uint64_t *y, const qn_gf2mat *a, const uint64_t *x);
 
 /*
- * Reduce m in place to reduced row echelon form; return the rank r. If
+ * Reduce m in place to reduced row echelon form; return the rank r
+ * (QN_ENOMEM: m unchanged). If
  * pivots is not NULL it receives the r pivot columns in increasing order
  * (caller provides room for min(nrows, ncols) ints).
  */
 int qn_gf2mat_rref(qn_gf2mat *m, int *pivots);
 
-/* Rank of a (a is not changed). */
+/* Rank of a (a is not changed), or QN_ENOMEM. */
 int qn_gf2mat_rank(const qn_gf2mat *a);
 
 /*
  * Initialise out as a (ncols - rank) x ncols matrix whose rows are a basis
- * of the kernel {x : A x = 0}. The caller releases out.
+ * of the kernel {x : A x = 0}. The caller releases out. QN_OK or
+ * QN_ENOMEM.
  */
-void qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a);
+int qn_gf2mat_kernel(qn_gf2mat *out, const qn_gf2mat *a);
 
 /*
  * Initialise out as a (nrows - rank) x nrows matrix whose rows are a basis
  * of the left kernel {y : y^T A = 0}. s is in the column space of A iff
  * y . s = 0 for every row y (valid whether or not A is symmetric).
+ * QN_OK or QN_ENOMEM.
  */
-void qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a);
+int qn_gf2mat_left_kernel(qn_gf2mat *out, const qn_gf2mat *a);
 
 /*
  * A factorisation of A for solving A x = s for many s. Built once from the
@@ -101,9 +111,10 @@ typedef struct qn_gf2fact {
  * Cost: one Four-Russians elimination of the m x (n + m) matrix [A | I]
  * plus the solve tables, about 4 * m * (n + m - rank) / 64 words of
  * memory (557 KB for a 1024-cell board; narrower past 16 MB). Measured:
- * 25 cells ~10 us, 1024 cells ~3 ms.
+ * 25 cells ~10 us, 1024 cells ~3 ms. QN_OK, or QN_ENOMEM with f zeroed
+ * (nothing to release; releasing it is harmless).
  */
-void qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a);
+int qn_gf2fact_init(qn_gf2fact *f, const qn_gf2mat *a);
 void qn_gf2fact_release(qn_gf2fact *f);
 
 /*

@@ -165,7 +165,8 @@ typedef struct elim {
     int stripe;           /* min(STRIPE, nw) */
 } elim;
 
-static void elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
+/* QN_OK, or QN_ENOMEM with nothing held (m is not touched here). */
+static int elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
 {
     e->w = m->w;
     e->stride = (size_t)m->stride;
@@ -173,14 +174,22 @@ static void elim_init(elim *e, qn_gf2mat *m, int need_tmp, int simd)
     e->nw = qn_gf2_words(m->ncols);
     e->xorn = pick_xor(simd);
     e->stripe = e->nw < STRIPE ? e->nw : STRIPE;
-    e->tab = qn_xmalloc((size_t)GROUPS * 255 * (size_t)(e->stripe + 1) *
-                        sizeof(uint64_t));
-    e->ent = qn_xmalloc((size_t)GROUPS * 256 * sizeof(*e->ent));
-    e->idx = qn_xmalloc(((size_t)e->nrows + 1) * sizeof(uint64_t));
+    e->tab = qn_malloc((size_t)GROUPS * 255 * (size_t)(e->stripe + 1) *
+                       sizeof(uint64_t));
+    e->ent = qn_malloc((size_t)GROUPS * 256 * sizeof(*e->ent));
+    e->idx = qn_malloc(((size_t)e->nrows + 1) * sizeof(uint64_t));
     e->tmp =
         need_tmp
-            ? qn_xmalloc((size_t)64 * (size_t)(e->nw + 1) * sizeof(uint64_t))
+            ? qn_malloc((size_t)64 * (size_t)(e->nw + 1) * sizeof(uint64_t))
             : NULL;
+    if (!e->tab || !e->ent || !e->idx || (need_tmp && !e->tmp)) {
+        free(e->tab);
+        free(e->ent);
+        free(e->idx);
+        free(e->tmp);
+        return QN_ENOMEM;
+    }
+    return QN_OK;
 }
 
 static void elim_release(elim *e)
@@ -368,7 +377,8 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full, int simd)
 
     if (m->nrows == 0 || m->ncols == 0)
         return 0;
-    elim_init(&e, m, 1, simd);
+    if (elim_init(&e, m, 1, simd) != QN_OK)
+        return QN_ENOMEM;
     for (wi = 0; wi < pivwords && r < e.nrows; wi++) {
         int slot[64];       /* pivot bit -> basis index */
         uint64_t *prow[64]; /* pivot bit -> pivot row, once sorted */
@@ -388,14 +398,15 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full, int simd)
     return r;
 }
 
-void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd)
+int qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd)
 {
     elim e;
     int hi, lo;
 
     if (r <= 1)
-        return;
-    elim_init(&e, m, 0, simd);
+        return QN_OK;
+    if (elim_init(&e, m, 0, simd) != QN_OK)
+        return QN_ENOMEM;
     /* Blocks from the last: a block's rows are already clear of later
      * pivots when it is used, as in scalar back substitution. */
     for (hi = r; hi > 0; hi = lo) {
@@ -414,4 +425,5 @@ void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd)
             update(&e, wi, mask, prow, 0, lo, lo, lo);
     }
     elim_release(&e);
+    return QN_OK;
 }

@@ -33,9 +33,10 @@ typedef struct qn_gf2_tune {
 } qn_gf2_tune;
 
 /* qn_gf2mat_rank, qn_gf2mat_kernel and qn_gf2fact_init tuned by t. */
+/* Out of memory: QN_ENOMEM as they do. */
 int qn_gf2__rank(const qn_gf2mat *a, const qn_gf2_tune *t);
-void qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t);
-void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t);
+int qn_gf2__kernel(qn_gf2mat *out, const qn_gf2mat *a, const qn_gf2_tune *t);
+int qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t);
 
 /*
  * Bring m to echelon form in place by the Method of Four Russians and
@@ -49,6 +50,7 @@ void qn_gf2__fact_init(qn_gf2fact *f, const qn_gf2mat *a, const qn_gf2_tune *t);
  *
  * pivots (room for min(nrows, 64 * pivwords)) receives the r pivot
  * columns in increasing order; row i < r has its leading one at pivots[i].
+ * QN_ENOMEM (m untouched) when its scratch cannot be allocated.
  */
 int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
                     int simd);
@@ -57,15 +59,17 @@ int qn_gf2__echelon(qn_gf2mat *m, int *pivots, int pivwords, int full,
  * The same as qn_gf2__echelon(m, pivots, pivwords, 0), for large matrices:
  * several words of pivots per pass over the rows (gf2_panel.c). Rows
  * r.. end zero and row i < r has its leading one at pivots[i]; pivot
- * rows are reduced against the other pivots of their pass.
+ * rows are reduced against the other pivots of their pass. QN_ENOMEM:
+ * m untouched.
  */
 int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords, int simd);
 
 /*
  * Turn a row echelon form produced by qn_gf2__echelon(..., full = 0) with
- * rank r and the given pivots into the reduced row echelon form.
+ * rank r and the given pivots into the reduced row echelon form: QN_OK,
+ * or QN_ENOMEM with m untouched.
  */
-void qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd);
+int qn_gf2__backreduce(qn_gf2mat *m, const int *pivots, int r, int simd);
 
 /*
  * d[0..n) ^= s[0][0..n) ^ ... ^ s[k-1][0..n) for 1 <= k <= 8, with the

@@ -327,18 +327,25 @@ static int stripe_zero(const panel *pn, int r, int p, int s, int len)
 
 int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords, int simd)
 {
-    panel *pn = qn_xmalloc(sizeof(*pn));
+    panel *pn = QN_ALLOC(panel);
     stripefn *fn = pick_stripe(simd);
     int r = 0;
+
+    if (!pn)
+        return QN_ENOMEM;
 
     pn->w = m->w;
     pn->stride = (size_t)m->stride;
     pn->nrows = m->nrows;
     pn->nw = qn_gf2_words(m->ncols);
-    pn->coef = qn_xmalloc(((size_t)m->nrows + 1) * CW * sizeof(uint64_t));
-    pn->live = qn_xmalloc(((size_t)m->nrows + 1) * sizeof(int));
+    pn->coef = qn_malloc(((size_t)m->nrows + 1) * CW * sizeof(uint64_t));
+    pn->live = qn_malloc(((size_t)m->nrows + 1) * sizeof(int));
     pn->tab_base =
-        qn_xmalloc((size_t)NGROUP * 256 * STRIPE * sizeof(uint64_t) + 64);
+        qn_malloc((size_t)NGROUP * 256 * STRIPE * sizeof(uint64_t) + 64);
+    if (!pn->coef || !pn->live || !pn->tab_base) {
+        r = QN_ENOMEM;
+        goto done;
+    }
     pn->tab = (uint64_t *)(((uintptr_t)pn->tab_base + 63) & ~(uintptr_t)63);
     for (int wi = 0; wi < pivwords && r < pn->nrows; wi += PANEL) {
         int p;
@@ -365,6 +372,7 @@ int qn_gf2__echelon_panel(qn_gf2mat *m, int *pivots, int pivwords, int simd)
             }
         r += p;
     }
+done:
     free(pn->coef);
     free(pn->live);
     free(pn->tab_base);

@@ -17,15 +17,19 @@ void qn_gf2x_release(qn_gf2x *p)
 }
 
 /* Room for degree d, new words zeroed. */
-static void reserve(qn_gf2x *p, long d)
+static int reserve(qn_gf2x *p, long d)
 {
     size_t need = (size_t)d / 64 + 1;
+    uint64_t *c;
 
     if (need <= p->nw)
-        return;
-    p->c = qn_xrealloc(p->c, need * sizeof(uint64_t));
+        return QN_OK;
+    if (!(c = QN_REALLOCN(p->c, need, uint64_t)))
+        return QN_ENOMEM;
+    p->c = c;
     memset(p->c + p->nw, 0, (need - p->nw) * sizeof(uint64_t));
     p->nw = need;
+    return QN_OK;
 }
 
 /* Lower deg past the zero top words and bits. */
@@ -45,41 +49,46 @@ void qn_gf2x_zero(qn_gf2x *p)
     p->deg = -1;
 }
 
-void qn_gf2x_monomial(qn_gf2x *p, long e)
+int qn_gf2x_monomial(qn_gf2x *p, long e)
 {
     qn_gf2x_zero(p);
-    qn_gf2x_flip(p, e);
+    return qn_gf2x_flip(p, e);
 }
 
-void qn_gf2x_copy(qn_gf2x *dst, const qn_gf2x *src)
+int qn_gf2x_copy(qn_gf2x *dst, const qn_gf2x *src)
 {
     qn_gf2x_zero(dst);
     if (src->deg < 0)
-        return;
-    reserve(dst, src->deg);
+        return QN_OK;
+    if (reserve(dst, src->deg) != QN_OK)
+        return QN_ENOMEM;
     memcpy(dst->c, src->c, ((size_t)src->deg / 64 + 1) * sizeof(uint64_t));
     dst->deg = src->deg;
+    return QN_OK;
 }
 
-void qn_gf2x_flip(qn_gf2x *p, long i)
+int qn_gf2x_flip(qn_gf2x *p, long i)
 {
-    reserve(p, i);
+    if (reserve(p, i) != QN_OK)
+        return QN_ENOMEM;
     p->c[i >> 6] ^= (uint64_t)1 << (i & 63);
     if (i > p->deg)
         p->deg = i;
     else if (i == p->deg)
         normalize(p);
+    return QN_OK;
 }
 
-void qn_gf2x_add_shifted(qn_gf2x *dst, const qn_gf2x *src, long s)
+int qn_gf2x_add_shifted(qn_gf2x *dst, const qn_gf2x *src, long s)
 {
     long top;
     size_t nw;
 
     if (src->deg < 0)
-        return;
+        return QN_OK;
     top = src->deg + s;
-    reserve(dst, top);
+    if (reserve(dst, top) != QN_OK)
+        return QN_ENOMEM;
     nw = (size_t)top / 64 + 1;
     /* Only words s/64 .. top/64 can change; src's words past its degree
      * are zero, so the shifted XOR may read them freely up to nw. */
@@ -98,34 +107,39 @@ void qn_gf2x_add_shifted(qn_gf2x *dst, const qn_gf2x *src, long s)
         dst->deg = top;
     else if (top == dst->deg)
         normalize(dst);
+    return QN_OK;
 }
 
-void qn_gf2x_mul(qn_gf2x *out, const qn_gf2x *a, const qn_gf2x *b)
+int qn_gf2x_mul(qn_gf2x *out, const qn_gf2x *a, const qn_gf2x *b)
 {
     /* one shifted copy of the longer factor per term of the shorter */
     const qn_gf2x *sp = a->deg <= b->deg ? a : b, *dn = sp == a ? b : a;
 
     qn_gf2x_zero(out);
     if (a->deg < 0 || b->deg < 0)
-        return;
-    reserve(out, a->deg + b->deg);
+        return QN_OK;
+    /* room for the product first: the additions below never allocate */
+    if (reserve(out, a->deg + b->deg) != QN_OK)
+        return QN_ENOMEM;
     for (long i = 0; i <= sp->deg; i++)
         if (qn_gf2x_coeff(sp, i))
             qn_gf2x_add_shifted(out, dn, i);
+    return QN_OK;
 }
 
-void qn_gf2x_divmod(qn_gf2x *q, qn_gf2x *r, const qn_gf2x *a, const qn_gf2x *b)
+int qn_gf2x_divmod(qn_gf2x *q, qn_gf2x *r, const qn_gf2x *a, const qn_gf2x *b)
 {
-    if (r != a)
-        qn_gf2x_copy(r, a);
+    if (r != a && qn_gf2x_copy(r, a) != QN_OK)
+        return QN_ENOMEM;
     if (q)
         qn_gf2x_zero(q);
     while (r->deg >= b->deg) {
         long s = r->deg - b->deg;
-        if (q)
-            qn_gf2x_flip(q, s);
-        qn_gf2x_add_shifted(r, b, s);
+        if (q && qn_gf2x_flip(q, s) != QN_OK)
+            return QN_ENOMEM;
+        qn_gf2x_add_shifted(r, b, s); /* r has room: deg b + s = deg r */
     }
+    return QN_OK;
 }
 
 static void swap(qn_gf2x *a, qn_gf2x *b)
@@ -140,27 +154,33 @@ static void swap(qn_gf2x *a, qn_gf2x *b)
  * Euclid one leading term at a time: r0 -= x^d r1 cancels r0's top
  * coefficient, and the same step on s keeps s_i a = r_i (mod m).
  */
-void qn_gf2x_gcdext(qn_gf2x *g, qn_gf2x *s, const qn_gf2x *a, const qn_gf2x *m)
+int qn_gf2x_gcdext(qn_gf2x *g, qn_gf2x *s, const qn_gf2x *a, const qn_gf2x *m)
 {
     qn_gf2x r0 = QN_GF2X_INIT, r1 = QN_GF2X_INIT;
     qn_gf2x s0 = QN_GF2X_INIT, s1 = QN_GF2X_INIT;
+    int rc = QN_ENOMEM;
 
-    qn_gf2x_copy(&r0, m);
-    qn_gf2x_divmod(NULL, &r1, a, m);
-    qn_gf2x_monomial(&s1, 0);
+    if (qn_gf2x_copy(&r0, m) != QN_OK ||
+        qn_gf2x_divmod(NULL, &r1, a, m) != QN_OK ||
+        qn_gf2x_monomial(&s1, 0) != QN_OK)
+        goto done;
     while (r1.deg >= 0) {
         while (r0.deg >= r1.deg) {
             long d = r0.deg - r1.deg;
-            qn_gf2x_add_shifted(&r0, &r1, d);
-            qn_gf2x_add_shifted(&s0, &s1, d);
+            qn_gf2x_add_shifted(&r0, &r1, d); /* no growth: d fits */
+            if (qn_gf2x_add_shifted(&s0, &s1, d) != QN_OK)
+                goto done;
         }
         swap(&r0, &r1);
         swap(&s0, &s1);
     }
-    qn_gf2x_copy(g, &r0);
-    qn_gf2x_divmod(NULL, s, &s0, m);
+    if (qn_gf2x_copy(g, &r0) == QN_OK &&
+        qn_gf2x_divmod(NULL, s, &s0, m) == QN_OK)
+        rc = QN_OK;
+done:
     qn_gf2x_release(&r0);
     qn_gf2x_release(&r1);
     qn_gf2x_release(&s0);
     qn_gf2x_release(&s1);
+    return rc;
 }

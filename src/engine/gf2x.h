@@ -7,14 +7,17 @@
  * attempted.
  *
  * A qn_gf2x owns its words. Every function writing a polynomial grows it
- * as needed (aborting on out-of-memory, as mem.h does); outputs may not
- * alias inputs unless the function says so.
+ * as needed and returns QN_OK, or QN_ENOMEM when it cannot (its output
+ * then holds some value, still a valid polynomial to release or reuse);
+ * outputs may not alias inputs unless the function says so.
  */
 #ifndef QN_GF2X_H
 #define QN_GF2X_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "quench/common.h"
 
 typedef struct qn_gf2x {
     uint64_t *c; /* coefficients, nw words; words past deg are zero */
@@ -30,26 +33,26 @@ typedef struct qn_gf2x {
 void qn_gf2x_release(qn_gf2x *p); /* frees and re-inits to zero */
 void qn_gf2x_zero(qn_gf2x *p);
 /* p = x^e (e >= 0). */
-void qn_gf2x_monomial(qn_gf2x *p, long e);
-void qn_gf2x_copy(qn_gf2x *dst, const qn_gf2x *src);
+int qn_gf2x_monomial(qn_gf2x *p, long e);
+int qn_gf2x_copy(qn_gf2x *dst, const qn_gf2x *src);
 
 static inline int qn_gf2x_coeff(const qn_gf2x *p, long i)
 {
     return i >= 0 && i <= p->deg ? (int)(p->c[i >> 6] >> (i & 63)) & 1 : 0;
 }
 /* Flip the coefficient of x^i (i >= 0). */
-void qn_gf2x_flip(qn_gf2x *p, long i);
+int qn_gf2x_flip(qn_gf2x *p, long i);
 
 /* dst += src * x^s (s >= 0); dst may not alias src. */
-void qn_gf2x_add_shifted(qn_gf2x *dst, const qn_gf2x *src, long s);
+int qn_gf2x_add_shifted(qn_gf2x *dst, const qn_gf2x *src, long s);
 /* out = a * b. */
-void qn_gf2x_mul(qn_gf2x *out, const qn_gf2x *a, const qn_gf2x *b);
+int qn_gf2x_mul(qn_gf2x *out, const qn_gf2x *a, const qn_gf2x *b);
 /* q = a div b, r = a mod b (b != 0); q may be NULL; r may alias a. */
-void qn_gf2x_divmod(qn_gf2x *q, qn_gf2x *r, const qn_gf2x *a, const qn_gf2x *b);
+int qn_gf2x_divmod(qn_gf2x *q, qn_gf2x *r, const qn_gf2x *a, const qn_gf2x *b);
 /*
  * g = gcd(a, m) and s with s * a = g (mod m), deg s < deg m (m != 0;
  * a is taken mod m first; a == 0 gives g = m, s = 0).
  */
-void qn_gf2x_gcdext(qn_gf2x *g, qn_gf2x *s, const qn_gf2x *a, const qn_gf2x *m);
+int qn_gf2x_gcdext(qn_gf2x *g, qn_gf2x *s, const qn_gf2x *a, const qn_gf2x *m);
 
 #endif

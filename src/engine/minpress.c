@@ -43,7 +43,9 @@ static int minpress_gf2(const qn_system *sys, qn_minpress *out, uint8_t *x)
     uint64_t st[2 * 64], *cur, *best, bw, nopt, outside = 0;
     int sw = sys->sw;
 
-    cur = 2 * sw <= 128 ? st : QN_NEWN(2 * (size_t)sw, uint64_t);
+    cur = 2 * sw <= 128 ? st : QN_ALLOCN(2 * (size_t)sw, uint64_t);
+    if (!cur)
+        return QN_ENOMEM;
     best = cur + sw;
     memset(cur, 0, (size_t)sw * sizeof(*cur));
     for (int b = 0; b < sys->nsupp; b++)
@@ -75,10 +77,19 @@ static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
     int d = (int)sys->nkgen, n = sys->ncols;
     unsigned k = sys->k;
-    int *a = QN_NEWN((size_t)d + 1, int), *dir = QN_NEWN((size_t)d + 1, int);
-    int *f = QN_NEWN((size_t)d + 2, int);
-    uint8_t *best = qn_xmemdup(x, (size_t)n);
+    int *a = QN_ALLOCN((size_t)d + 1, int),
+        *dir = QN_ALLOCN((size_t)d + 1, int);
+    int *f = QN_ALLOCN((size_t)d + 2, int);
+    uint8_t *best = qn_memdup(x, (size_t)n);
     uint64_t cur = sum_of(x, n), bw = cur, nopt = 1;
+
+    if (!a || !dir || !f || !best) {
+        free(a);
+        free(dir);
+        free(f);
+        free(best);
+        return QN_ENOMEM;
+    }
 
     for (int j = 0; j <= d; j++) {
         f[j] = j;
@@ -169,15 +180,20 @@ static int before3(const uint64_t *h, const uint64_t *l, const uint64_t *bh,
 static int minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
     int d = (int)sys->nkgen, n = sys->ncols, nw = (n + 63) / 64, nsw = 0;
-    int *a = QN_NEWN((size_t)d + 1, int), *dir = QN_NEWN((size_t)d + 1, int);
-    int *f = QN_NEWN((size_t)d + 2, int);
-    int *sw = QN_NEWN((size_t)nw + 1, int);     /* support words */
-    int *gw = QN_NEWN((size_t)d * nw + 1, int); /* generator i's words */
-    int *ngw = QN_NEWN((size_t)d + 1, int);
-    uint64_t *v = QN_NEWN(4 * (size_t)nw + 2 * (size_t)d * nw + 1, uint64_t);
+    int *a = QN_ALLOCN((size_t)d + 1, int),
+        *dir = QN_ALLOCN((size_t)d + 1, int);
+    int *f = QN_ALLOCN((size_t)d + 2, int);
+    int *sw = QN_ALLOCN((size_t)nw + 1, int);     /* support words */
+    int *gw = QN_ALLOCN((size_t)d * nw + 1, int); /* generator i's words */
+    int *ngw = QN_ALLOCN((size_t)d + 1, int);
+    uint64_t *v = QN_ALLOCN(4 * (size_t)nw + 2 * (size_t)d * nw + 1, uint64_t);
     uint64_t *xh = v, *xl = xh + nw, *bh = xl + nw, *bl = bh + nw;
     uint64_t *gh = bl + nw, *gl = gh + (size_t)d * nw;
     uint64_t cur = 0, bw, nopt = 1, outside = 0;
+    int rc = QN_ENOMEM;
+
+    if (!a || !dir || !f || !sw || !gw || !ngw || !v)
+        goto done;
 
     for (int c = 0; c < n; c++) {
         if (x[c] == 1)
@@ -257,6 +273,8 @@ static int minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
                          2 * ((bh[c / 64] >> (c % 64)) & 1));
     out->presses = outside + bw;
     out->noptimal = nopt;
+    rc = QN_OK;
+done:
     free(a);
     free(dir);
     free(f);
@@ -264,7 +282,7 @@ static int minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
     free(gw);
     free(ngw);
     free(v);
-    return QN_OK;
+    return rc;
 }
 
 int qn_minpress_exact(const qn_system *sys, uint64_t limit)
@@ -304,6 +322,8 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
 
     memset(out, 0, sizeof(*out));
     rc = qn_system_solve(sys, x, s);
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
     if (rc)
         return qn_err_set(err, rc, 0, 0, "state is not solvable");
     size = coset_size(sys, limit);
@@ -320,10 +340,16 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
     out->nsolutions = size;
     out->exact = 1;
     if (sys->k == 2)
-        return minpress_gf2(sys, out, x);
-    if (sys->k == 3)
-        return minpress_z3(sys, out, x);
-    return minpress_zk(sys, out, x);
+        rc = minpress_gf2(sys, out, x);
+    else if (sys->k == 3)
+        rc = minpress_z3(sys, out, x);
+    else
+        rc = minpress_zk(sys, out, x);
+    if (rc != QN_OK) { /* out of memory before the walk: x is one solution */
+        memset(out, 0, sizeof(*out));
+        return qn_err_nomem(err);
+    }
+    return QN_OK;
 }
 
 /*
@@ -335,14 +361,15 @@ int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s, uint64_t limit,
                          qn_solution_fn *fn, void *ctx)
 {
     int n = sys->ncols, d = (int)sys->nkgen;
-    uint8_t *x = QN_NEWN((size_t)n + 1, uint8_t);
-    unsigned *c = QN_NEWN((size_t)d + 1, unsigned);
+    uint8_t *x = QN_ALLOCN((size_t)n + 1, uint8_t);
+    unsigned *c = QN_ALLOCN((size_t)d + 1, unsigned);
     int64_t seen = 0;
+    int rc = x && c ? qn_system_solve(sys, x, s) : QN_ENOMEM;
 
-    if (qn_system_solve(sys, x, s) != QN_OK) {
+    if (rc != QN_OK) {
         free(x);
         free(c);
-        return QN_EUNSOLVABLE;
+        return rc == QN_ENOMEM ? QN_ENOMEM : QN_EUNSOLVABLE;
     }
     while ((uint64_t)seen < limit) {
         int i;

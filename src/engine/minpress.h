@@ -26,7 +26,8 @@
  * Returns QN_OK; QN_EUNSOLVABLE (x untouched) when s has no solution; or
  * QN_ELIMIT when the kernel has more than `limit` elements: then x is one
  * solution (not proven minimal), out->presses its cost, out->exact = 0 and
- * out->noptimal = 0. Reentrant: allocates only for large systems.
+ * out->noptimal = 0; QN_ENOMEM (out zeroed, x some solution or untouched)
+ * when it cannot allocate. Reentrant: allocates only for large systems.
  */
 int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
                       const uint8_t *s, uint64_t limit, qn_err *err);
@@ -55,7 +56,8 @@ uint64_t qn_minpress_bound(const qn_system *sys);
 /*
  * Visit solutions of A x + s = 0: call fn(ctx, x) for each, in the
  * mixed-radix order of the kernel coefficients, until `limit` were visited
- * or fn returns non-zero. Returns the number visited, or QN_EUNSOLVABLE.
+ * or fn returns non-zero. Returns the number visited, QN_EUNSOLVABLE or
+ * QN_ENOMEM (before any visit).
  * x is borrowed for the duration of the call.
  */
 typedef int qn_solution_fn(void *ctx, const uint8_t *x);

@@ -107,16 +107,19 @@ static uint64_t neg_class(const qn_repair *rep, uint64_t a)
 }
 
 /* One move per distinct nonzero class delta, first (cell, amount) wins. */
-static void collect_moves(qn_repair *rep)
+static int collect_moves(qn_repair *rep)
 {
     const qn_system *sys = rep->sys;
     int n = qn_system_nrows(sys);
     unsigned k = qn_system_modulus(sys);
-    uint8_t *seen = QN_NEWN(rep->nclass, uint8_t);
-    uint8_t *e = QN_NEWN((size_t)n + 1, uint8_t);
+    uint8_t *seen = QN_ALLOCN(rep->nclass, uint8_t);
+    uint8_t *e = QN_ALLOCN((size_t)n + 1, uint8_t);
     size_t cap = 16;
+    int rc = QN_ENOMEM;
 
-    rep->moves = QN_NEWN(cap, move);
+    rep->moves = QN_ALLOCN(cap, move);
+    if (!seen || !e || !rep->moves)
+        goto done;
     seen[0] = 1;
     for (int i = 0; i < n; i++)
         for (unsigned t = 1; t < k; t++) {
@@ -128,13 +131,20 @@ static void collect_moves(qn_repair *rep)
                 continue;
             seen[q] = 1;
             if (rep->nmoves == cap) {
+                move *grown = QN_REALLOCN(rep->moves, cap * 2, move);
+
+                if (!grown)
+                    goto done; /* rep->moves is freed with rep */
+                rep->moves = grown;
                 cap *= 2;
-                rep->moves = QN_RENEW(rep->moves, cap, move);
             }
             rep->moves[rep->nmoves++] = (move){i, (uint8_t)t, q};
         }
+    rc = QN_OK;
+done:
     free(seen);
     free(e);
+    return rc;
 }
 
 /*
@@ -142,13 +152,16 @@ static void collect_moves(qn_repair *rep)
  * out once and each class's once, so that a sum is a digit-wise add with
  * no division (the same classes in the same order as add_class).
  */
-static void bfs(qn_repair *rep)
+static int bfs(qn_repair *rep)
 {
-    uint64_t *queue = QN_NEWN(rep->nclass, uint64_t), head = 0, tail = 0;
-    int nc = rep->ncond;
-    unsigned *ord = QN_NEWN((size_t)nc + 1, unsigned);
-    unsigned *qd = QN_NEWN((size_t)nc + 1, unsigned);
-    uint8_t *md = QN_NEWN(rep->nmoves * (size_t)nc + 1, uint8_t);
+    uint64_t *queue = QN_ALLOCN(rep->nclass, uint64_t), head = 0, tail = 0;
+    int nc = rep->ncond, rc = QN_ENOMEM;
+    unsigned *ord = QN_ALLOCN((size_t)nc + 1, unsigned);
+    unsigned *qd = QN_ALLOCN((size_t)nc + 1, unsigned);
+    uint8_t *md = QN_ALLOCN(rep->nmoves * (size_t)nc + 1, uint8_t);
+
+    if (!queue || !ord || !qd || !md)
+        goto done;
 
     for (int j = 0; j < nc; j++)
         ord[j] = (unsigned)qn_system_cokernel_order(rep->sys, (size_t)j);
@@ -177,10 +190,13 @@ static void bfs(qn_repair *rep)
             queue[tail++] = r;
         }
     }
+    rc = QN_OK;
+done:
     free(queue);
     free(ord);
     free(qd);
     free(md);
+    return rc;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -212,17 +228,19 @@ static int walk(const qn_repair *rep, uint64_t t, int *cells, uint8_t *amount)
 }
 
 /* Two colours: the conditions as bit masks (class_bits). */
-static void make_masks(qn_repair *rep)
+static int make_masks(qn_repair *rep)
 {
     int n = qn_system_nrows(rep->sys);
 
     if (qn_system_modulus(rep->sys) != 2)
-        return;
+        return QN_OK;
     for (int j = 0; j < rep->ncond; j++)
         if (qn_system_cokernel_order(rep->sys, (size_t)j) != 2)
-            return;
+            return QN_OK;
     rep->nwords = (n + 63) / 64;
-    rep->mask = QN_NEWN((size_t)rep->ncond * rep->nwords + 1, uint64_t);
+    rep->mask = QN_ALLOCN((size_t)rep->ncond * rep->nwords + 1, uint64_t);
+    if (!rep->mask)
+        return QN_ENOMEM;
     for (int j = 0; j < rep->ncond; j++) {
         const uint8_t *c = qn_system_condition(rep->sys, (size_t)j);
         for (int i = 0; i < n; i++)
@@ -230,24 +248,28 @@ static void make_masks(qn_repair *rep)
                 rep->mask[(size_t)j * rep->nwords + i / 64] |= UINT64_C(1)
                                                                << (i % 64);
     }
+    return QN_OK;
 }
 
 /* Walk every class's path once, for qn_repair_find to copy. */
-static void cache_paths(qn_repair *rep)
+static int cache_paths(qn_repair *rep)
 {
     size_t total = 0;
 
     for (uint64_t q = 0; q < rep->nclass; q++)
         total += rep->dist[q];
-    rep->start = QN_NEWN(rep->nclass + 1, uint32_t);
-    rep->cell = QN_NEWN(total + 1, int);
-    rep->amount = QN_NEWN(total + 1, uint8_t);
+    rep->start = QN_ALLOCN(rep->nclass + 1, uint32_t);
+    rep->cell = QN_ALLOCN(total + 1, int);
+    rep->amount = QN_ALLOCN(total + 1, uint8_t);
+    if (!rep->start || !rep->cell || !rep->amount)
+        return QN_ENOMEM;
     total = 0;
     for (uint64_t q = 0; q < rep->nclass; q++) {
         rep->start[q] = (uint32_t)total;
         total += (size_t)walk(rep, q, rep->cell + total, rep->amount + total);
     }
     rep->start[rep->nclass] = (uint32_t)total;
+    return QN_OK;
 }
 
 int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
@@ -265,30 +287,35 @@ int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err)
                               "minimal repair not computed",
                               (unsigned long long)QN_REPAIR_MAX_CLASSES);
     }
-    rep = QN_NEW(qn_repair);
+    if (!(rep = QN_ALLOC(qn_repair)))
+        return qn_err_nomem(err);
     rep->sys = sys;
     rep->ncond = (int)nc;
     rep->nclass = nclass;
-    rep->radix = QN_NEWN(nc + 1, uint64_t);
+    if (!(rep->radix = QN_ALLOCN(nc + 1, uint64_t)))
+        goto nomem;
     for (size_t j = 0, r = 1; j < nc; j++) {
         rep->radix[j] = r;
         r *= qn_system_cokernel_order(sys, j);
     }
-    make_masks(rep);
-    collect_moves(rep);
+    if (make_masks(rep) != QN_OK || collect_moves(rep) != QN_OK)
+        goto nomem;
     if ((uint64_t)rep->nmoves * nclass > QN_REPAIR_MAX_WORK) {
         qn_repair_free(rep);
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "repair search too large: minimal repair not "
                           "computed");
     }
-    rep->via = QN_NEWN(nclass, uint32_t);
-    rep->dist = QN_NEWN(nclass, uint8_t);
-    bfs(rep);
-    if (nclass <= REPAIR_CACHE)
-        cache_paths(rep);
+    rep->via = QN_ALLOCN(nclass, uint32_t);
+    rep->dist = QN_ALLOCN(nclass, uint8_t);
+    if (!rep->via || !rep->dist || bfs(rep) != QN_OK ||
+        (nclass <= REPAIR_CACHE && cache_paths(rep) != QN_OK))
+        goto nomem;
     *out = rep;
     return QN_OK;
+nomem:
+    qn_repair_free(rep);
+    return qn_err_nomem(err);
 }
 
 void qn_repair_free(qn_repair *rep)
@@ -339,8 +366,13 @@ int qn_repair_apply(const qn_repair *rep, uint8_t *s)
     int room = qn_system_nrows(rep->sys) + 1;
 
     if (room > 64) {
-        cp = QN_NEWN((size_t)room, int);
-        vp = QN_NEWN((size_t)room, uint8_t);
+        cp = QN_ALLOCN((size_t)room, int);
+        vp = QN_ALLOCN((size_t)room, uint8_t);
+        if (!cp || !vp) {
+            free(cp);
+            free(vp);
+            return QN_ENOMEM;
+        }
     }
     n = qn_repair_find(rep, s, cp, vp);
     for (int i = 0; i < n; i++)

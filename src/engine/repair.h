@@ -31,7 +31,8 @@ typedef struct qn_repair qn_repair;
 /*
  * Precompute repairs for sys (borrowed: it must outlive the result).
  * QN_ELIMIT when the cokernel has more than QN_REPAIR_MAX_CLASSES classes
- * or the search would exceed QN_REPAIR_MAX_WORK. *out NULL on failure.
+ * or the search would exceed QN_REPAIR_MAX_WORK, QN_ENOMEM. *out NULL on
+ * failure.
  */
 int qn_repair_new(qn_repair **out, const qn_system *sys, qn_err *err);
 void qn_repair_free(qn_repair *rep); /* NULL-safe */
@@ -47,7 +48,9 @@ void qn_repair_free(qn_repair *rep); /* NULL-safe */
 int qn_repair_find(const qn_repair *rep, const uint8_t *s, int *cells,
                    uint8_t *values);
 
-/* Apply the repair to s in place; returns the number of cells changed. */
+/* Apply the repair to s in place; returns the number of cells changed,
+ * or QN_ENOMEM (s untouched) when a board of more than 63 cells cannot
+ * get its scratch. */
 int qn_repair_apply(const qn_repair *rep, uint8_t *s);
 
 /* The class of s in G, as a mixed-radix index (0 = solvable). */

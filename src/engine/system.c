@@ -43,24 +43,29 @@ static void unpack_bits(uint8_t *v, const uint64_t *w, int n)
         v[i] = (uint8_t)((w[i / 64] >> (i % 64)) & 1);
 }
 
-static void unpack_rows(uint8_t **out, size_t *nout, unsigned **orders,
-                        qn_gf2mat *m)
+/* QN_OK, or QN_ENOMEM (what was allocated is freed with the system). */
+static int unpack_rows(uint8_t **out, size_t *nout, unsigned **orders,
+                       qn_gf2mat *m)
 {
+    *out = QN_ALLOCN((size_t)m->nrows * (size_t)m->ncols + 1, uint8_t);
+    *orders = QN_ALLOCN((size_t)m->nrows + 1, unsigned);
+    if (!*out || !*orders)
+        return QN_ENOMEM;
     *nout = (size_t)m->nrows;
-    *out = QN_NEWN((size_t)m->nrows * (size_t)m->ncols + 1, uint8_t);
-    *orders = QN_NEWN((size_t)m->nrows + 1, unsigned);
     for (int r = 0; r < m->nrows; r++) {
         unpack_bits(*out + (size_t)r * m->ncols, qn_gf2mat_row(m, r), m->ncols);
         (*orders)[r] = 2;
     }
+    return QN_OK;
 }
 
 /* The k = 2 walk's packed support (see system_internal.h). */
-static void build_support(qn_system *sys)
+static int build_support(qn_system *sys)
 {
     int n = sys->ncols;
 
-    sys->supp = QN_NEWN((size_t)n + 1, int);
+    if (!(sys->supp = QN_ALLOCN((size_t)n + 1, int)))
+        return QN_ENOMEM;
     for (int c = 0; c < n; c++) {
         for (size_t i = 0; i < sys->nkgen; i++) {
             if (sys->kgen[i * n + c]) {
@@ -72,34 +77,44 @@ static void build_support(qn_system *sys)
     sys->sw = qn_gf2_words(sys->nsupp);
     if (sys->sw <= 16) /* the SIMD walks take whole 256-bit vectors */
         sys->sw = (sys->sw + 3) / 4 * 4;
-    sys->kbits = QN_NEWN(sys->nkgen * (size_t)sys->sw + 1, uint64_t);
+    sys->kbits = QN_ALLOCN(sys->nkgen * (size_t)sys->sw + 1, uint64_t);
+    if (!sys->kbits)
+        return QN_ENOMEM;
     for (size_t i = 0; i < sys->nkgen; i++)
         for (int b = 0; b < sys->nsupp; b++)
             if (sys->kgen[i * n + sys->supp[b]])
                 sys->kbits[i * sys->sw + b / 64] |= (uint64_t)1 << (b % 64);
+    return QN_OK;
 }
 
-static void build_gf2(qn_system *sys)
+static int build_gf2(qn_system *sys)
 {
     qn_gf2mat a;
+    int rc;
 
-    qn_gf2mat_init(&a, sys->nrows, sys->ncols);
+    if (qn_gf2mat_init(&a, sys->nrows, sys->ncols) != QN_OK)
+        return QN_ENOMEM;
     for (int r = 0; r < sys->nrows; r++)
         for (int c = 0; c < sys->ncols; c++)
             if (sys->a[(size_t)r * sys->ncols + c] & 1)
                 qn_gf2mat_set(&a, r, c, 1);
-    qn_gf2fact_init(&sys->gf2, &a);
+    rc = qn_gf2fact_init(&sys->gf2, &a);
     qn_gf2mat_release(&a);
-    unpack_rows(&sys->kgen, &sys->nkgen, &sys->korder, &sys->gf2.kernel);
-    unpack_rows(&sys->cond, &sys->ncgen, &sys->corder, &sys->gf2.lkernel);
-    build_support(sys);
+    if (rc != QN_OK ||
+        unpack_rows(&sys->kgen, &sys->nkgen, &sys->korder, &sys->gf2.kernel) !=
+            QN_OK ||
+        unpack_rows(&sys->cond, &sys->ncgen, &sys->corder, &sys->gf2.lkernel) !=
+            QN_OK)
+        return QN_ENOMEM;
+    return build_support(sys);
 }
 
-static void build_sparse(qn_system *sys)
+static int build_sparse(qn_system *sys)
 {
     int n = sys->ncols;
 
-    sys->sgen = QN_NEWN(sys->nkgen + 1, qn_sparse_gen);
+    if (!(sys->sgen = QN_ALLOCN(sys->nkgen + 1, qn_sparse_gen)))
+        return QN_ENOMEM;
     for (size_t i = 0; i < sys->nkgen; i++) {
         const uint8_t *g = sys->kgen + i * n;
         qn_sparse_gen *sg = &sys->sgen[i];
@@ -107,9 +122,11 @@ static void build_sparse(qn_system *sys)
 
         for (int c = 0; c < n; c++)
             nnz += g[c] != 0;
-        sg->cell = QN_NEWN((size_t)nnz + 1, int);
-        sg->up = QN_NEWN((size_t)nnz + 1, uint8_t);
-        sg->down = QN_NEWN((size_t)nnz + 1, uint8_t);
+        sg->cell = QN_ALLOCN((size_t)nnz + 1, int);
+        sg->up = QN_ALLOCN((size_t)nnz + 1, uint8_t);
+        sg->down = QN_ALLOCN((size_t)nnz + 1, uint8_t);
+        if (!sg->cell || !sg->up || !sg->down)
+            return QN_ENOMEM; /* freed with the system */
         for (int c = 0; c < n; c++) {
             if (!g[c])
                 continue;
@@ -119,6 +136,7 @@ static void build_sparse(qn_system *sys)
             sg->nnz++;
         }
     }
+    return QN_OK;
 }
 
 static int build_zk(qn_system *sys, qn_err *err)
@@ -127,29 +145,35 @@ static int build_zk(qn_system *sys, qn_err *err)
     int rc;
     size_t i;
 
-    qn_zmat_init(&a, sys->nrows, sys->ncols, sys->k);
+    if (qn_zmat_init(&a, sys->nrows, sys->ncols, sys->k) != QN_OK)
+        return qn_err_nomem(err);
     memcpy(a.e, sys->a, (size_t)sys->nrows * sys->ncols);
     rc = qn_zfact_new(&sys->zf, &a, err);
     qn_zmat_release(&a);
     if (rc)
         return rc;
     sys->nkgen = qn_zfact_kernel_ngens(sys->zf);
-    sys->kgen = QN_NEWN(sys->nkgen * sys->ncols + 1, uint8_t);
-    sys->korder = QN_NEWN(sys->nkgen + 1, unsigned);
+    sys->kgen = QN_ALLOCN(sys->nkgen * sys->ncols + 1, uint8_t);
+    sys->korder = QN_ALLOCN(sys->nkgen + 1, unsigned);
+    if (!sys->kgen || !sys->korder)
+        return qn_err_nomem(err);
     for (i = 0; i < sys->nkgen; i++) {
         memcpy(sys->kgen + i * sys->ncols, qn_zfact_kernel_gen(sys->zf, i),
                (size_t)sys->ncols);
         sys->korder[i] = qn_zfact_kernel_order(sys->zf, i);
     }
     sys->ncgen = qn_zfact_cokernel_ngens(sys->zf);
-    sys->cond = QN_NEWN(sys->ncgen * sys->nrows + 1, uint8_t);
-    sys->corder = QN_NEWN(sys->ncgen + 1, unsigned);
+    sys->cond = QN_ALLOCN(sys->ncgen * sys->nrows + 1, uint8_t);
+    sys->corder = QN_ALLOCN(sys->ncgen + 1, unsigned);
+    if (!sys->cond || !sys->corder)
+        return qn_err_nomem(err);
     for (i = 0; i < sys->ncgen; i++) {
         memcpy(sys->cond + i * sys->nrows, qn_zfact_condition(sys->zf, i),
                (size_t)sys->nrows);
         sys->corder[i] = qn_zfact_cokernel_orders(sys->zf)[i];
     }
-    build_sparse(sys);
+    if (build_sparse(sys) != QN_OK)
+        return qn_err_nomem(err);
     return QN_OK;
 }
 
@@ -189,18 +213,22 @@ int qn_system_new(qn_system **out, const uint8_t *a, int nrows, int ncols,
                               "matrix entry %u at (%zu, %zu) is not below "
                               "%u",
                               a[i], i / (size_t)ncols, i % (size_t)ncols, k);
-    sys = QN_NEW(qn_system);
+    if (!(sys = QN_ALLOC(qn_system)))
+        return qn_err_nomem(err);
     sys->nrows = nrows;
     sys->ncols = ncols;
     sys->k = k;
-    sys->a = qn_xmalloc(n + 1); /* + 1: a 0 x 0 system still owns a block */
+    sys->a = qn_malloc(n + 1); /* + 1: a 0 x 0 system still owns a block */
+    if (!sys->a) {
+        free(sys);
+        return qn_err_nomem(err);
+    }
     memcpy(sys->a, a, n);
     sys->symmetric = is_symmetric(a, nrows, ncols);
-    if (k == 2) {
-        build_gf2(sys);
-    } else if ((rc = build_zk(sys, err)) != QN_OK) {
+    rc = k == 2 ? build_gf2(sys) : build_zk(sys, err);
+    if (rc != QN_OK) {
         qn_system_free(sys);
-        return rc;
+        return rc == QN_ENOMEM ? qn_err_nomem(err) : rc;
     }
     *out = sys;
     return QN_OK;
@@ -264,8 +292,10 @@ int qn_system_is_solvable(const qn_system *sys, const uint8_t *s)
         uint64_t st[STACK_WORDS];
         int words = qn_gf2_words(sys->nrows), ok;
         uint64_t *sb =
-            words <= STACK_WORDS ? st : QN_NEWN((size_t)words, uint64_t);
+            words <= STACK_WORDS ? st : QN_ALLOCN((size_t)words, uint64_t);
 
+        if (!sb)
+            return QN_ENOMEM;
         pack_bits(sb, s, sys->nrows);
         ok = qn_gf2fact_is_solvable(&sys->gf2, sb);
         if (sb != st)
@@ -287,14 +317,19 @@ static int solve_gf2(const qn_system *sys, uint8_t *x, const uint8_t *s)
 {
     uint64_t st[STACK_WORDS], xt[STACK_WORDS];
     int sw = qn_gf2_words(sys->nrows), xw = qn_gf2_words(sys->ncols), rc;
-    uint64_t *sb = sw <= STACK_WORDS ? st : QN_NEWN((size_t)sw, uint64_t);
-    uint64_t *xb = xw <= STACK_WORDS ? xt : QN_NEWN((size_t)xw, uint64_t);
+    uint64_t *sb = sw <= STACK_WORDS ? st : QN_ALLOCN((size_t)sw, uint64_t);
+    uint64_t *xb = xw <= STACK_WORDS ? xt : QN_ALLOCN((size_t)xw, uint64_t);
 
+    if (!sb || !xb) {
+        rc = QN_ENOMEM;
+        goto done;
+    }
     /* Over GF(2), -s = s: A x + s = 0 is A x = s. */
     pack_bits(sb, s, sys->nrows);
     rc = qn_gf2fact_solve(&sys->gf2, xb, sb);
     if (rc == QN_OK)
         unpack_bits(x, xb, sys->ncols);
+done:
     if (sb != st)
         free(sb);
     if (xb != xt)
@@ -310,7 +345,9 @@ int qn_system_solve(const qn_system *sys, uint8_t *x, const uint8_t *s)
     if (sys->k == 2)
         return solve_gf2(sys, x, s);
     st[0] = 0; /* a 0-row system reads nothing, but keeps gcc quiet */
-    neg = sys->nrows <= (int)sizeof(st) ? st : qn_xmalloc((size_t)sys->nrows);
+    neg = sys->nrows <= (int)sizeof(st) ? st : qn_malloc((size_t)sys->nrows);
+    if (!neg)
+        return QN_ENOMEM;
     for (int i = 0; i < sys->nrows; i++)
         neg[i] = (uint8_t)(s[i] ? sys->k - s[i] : 0);
     rc = qn_zfact_solve(sys->zf, x, neg);
@@ -407,8 +444,12 @@ void qn_system_group_size(const qn_system *sys, enum qn_system_group g,
     long e[NPRIMES];
     int np = prime_exponents(sys, g, p, e);
     size_t nf = 0, cap = 16;
-    unsigned *f = QN_NEWN(cap, unsigned);
+    unsigned *f = QN_ALLOCN(cap, unsigned), *grown;
 
+    if (!f) {
+        qn_buf_fail(out);
+        return;
+    }
     /* Batch prime powers into factors below 2^24 to keep the product fast. */
     for (int i = 0; i < np; i++) {
         for (long j = 0; j < e[i]; j++) {
@@ -417,8 +458,13 @@ void qn_system_group_size(const qn_system *sys, enum qn_system_group g,
                 continue;
             }
             if (nf == cap) {
+                if (!(grown = QN_REALLOCN(f, cap * 2, unsigned))) {
+                    free(f);
+                    qn_buf_fail(out);
+                    return;
+                }
+                f = grown;
                 cap *= 2;
-                f = QN_RENEW(f, cap, unsigned);
             }
             f[nf++] = p[i];
         }

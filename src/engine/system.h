@@ -25,7 +25,7 @@ typedef struct qn_system qn_system;
  * ncols + j] = what pressing cell j adds to cell i) over Z/k. a is copied.
  * *out is NULL on failure. Errors: QN_EINVAL (k outside 2..255, an entry
  * >= k, negative dimensions), QN_ELIMIT (more than QN_SYSTEM_MAX_CELLS rows
- * or columns: the dense factorisation would not fit).
+ * or columns: the dense factorisation would not fit), QN_ENOMEM.
  */
 #define QN_SYSTEM_MAX_CELLS 20000
 int qn_system_new(qn_system **out, const uint8_t *a, int nrows, int ncols,
@@ -38,12 +38,17 @@ unsigned qn_system_modulus(const qn_system *sys);
 /* The matrix as given (borrowed, nrows * ncols entries). */
 const uint8_t *qn_system_matrix(const qn_system *sys);
 
-/* 1 if A x + s = 0 has a solution (s has nrows entries < k), else 0. */
+/*
+ * 1 if A x + s = 0 has a solution (s has nrows entries < k), else 0.
+ * Out of memory (only k = 2 boards of more than 4096 cells allocate, one
+ * bit per cell): QN_ENOMEM, which is negative, so test > 0 or == 1.
+ */
 int qn_system_is_solvable(const qn_system *sys, const uint8_t *s);
 
 /*
  * Write one solution of A x + s = 0 to x (ncols entries) and return QN_OK,
- * or return QN_EUNSOLVABLE and leave x untouched.
+ * or return QN_EUNSOLVABLE and leave x untouched. QN_ENOMEM (x untouched)
+ * when a board of more than 4096 cells cannot get its scratch.
  */
 int qn_system_solve(const qn_system *sys, uint8_t *x, const uint8_t *s);
 
@@ -76,7 +81,9 @@ const uint8_t *qn_system_condition(const qn_system *sys, size_t j);
  * Exact group sizes as decimal text appended to out: the kernel, the image
  * (number of solvable states) and the cokernel. Also, the base-2 logarithm
  * of each is returned by the _log2 variant for "2^23"-style display; it is
- * exact when the size is a power of two.
+ * exact when the size is a power of two. out is the caller's: running
+ * out of memory marks it failed (qn_buf_fail) as an append would, so the
+ * caller's policy applies (a sticky scope, then out->failed).
  */
 enum qn_system_group { QN_KERNEL, QN_IMAGE, QN_COKERNEL };
 void qn_system_group_size(const qn_system *sys, enum qn_system_group g,

@@ -11,14 +11,19 @@
 #include "base/mem.h"
 #include "zk_internal.h"
 
-void qn_zmat_init(qn_zmat *m, int nrows, int ncols, unsigned k)
+int qn_zmat_init(qn_zmat *m, int nrows, int ncols, unsigned k)
 {
     assert(nrows >= 0 && ncols >= 0 && nrows <= (1 << 24) &&
            ncols <= (1 << 24));
+    m->k = k;
+    m->e = QN_ALLOCN((size_t)nrows * (size_t)ncols, uint8_t);
+    if (!m->e) {
+        m->nrows = m->ncols = 0;
+        return QN_ENOMEM;
+    }
     m->nrows = nrows;
     m->ncols = ncols;
-    m->k = k;
-    m->e = QN_NEWN((size_t)nrows * (size_t)ncols, uint8_t);
+    return QN_OK;
 }
 
 void qn_zmat_release(qn_zmat *m)

@@ -25,7 +25,8 @@ typedef struct qn_zmat {
     uint8_t *e; /* nrows * ncols entries, row-major */
 } qn_zmat;
 
-void qn_zmat_init(qn_zmat *m, int nrows, int ncols, unsigned k); /* zero */
+/* A zero matrix: QN_OK, or QN_ENOMEM with m 0 x 0 (releasable). */
+int qn_zmat_init(qn_zmat *m, int nrows, int ncols, unsigned k);
 void qn_zmat_release(qn_zmat *m);
 static inline unsigned qn_zmat_get(const qn_zmat *m, int r, int c)
 {
@@ -69,7 +70,7 @@ typedef struct qn_zfact qn_zfact;
  * 1000-cell (40 x 25) plus board about 0.001 s, 25 cells a few
  * microseconds. Memory per prime power: m (n + 32..63) bytes for the
  * factors (dense even for sparse input), plus G n bytes of generators and
- * C m bytes of conditions.
+ * C m bytes of conditions. Out of memory: QN_ENOMEM, *out NULL.
  */
 int qn_zfact_new(qn_zfact **out, const qn_zmat *a, qn_err *err);
 void qn_zfact_free(qn_zfact *f); /* NULL-safe */
@@ -85,13 +86,15 @@ unsigned qn_zfact_modulus(const qn_zfact *f);
  * x plus a kernel element. Cost per prime power of k: a forward and a
  * back substitution, at most m r + r^2 / 2 multiply-adds and far fewer
  * on banded matrices (zeros outside each row's band are skipped); no
- * allocation unless nrows + 3 ncols > 4096. Measured: about 0.5 us for a
+ * allocation unless nrows + 3 ncols > 4096 (then QN_ENOMEM, x untouched,
+ * when that allocation fails). Measured: about 0.5 us for a
  * 25-cell board (k prime or a prime power; twice that for k = 6) and
  * about 45 us for a 1000-cell (40 x 25) plus board mod 8.
  */
 int qn_zfact_solve(const qn_zfact *f, uint8_t *x, const uint8_t *s);
 
-/* Whether A x = s has a solution (1) or not (0); cheaper than solving. */
+/* Whether A x = s has a solution (1) or not (0), or QN_ENOMEM (as
+ * qn_zfact_solve); cheaper than solving. */
 int qn_zfact_is_solvable(const qn_zfact *f, const uint8_t *s);
 
 /*

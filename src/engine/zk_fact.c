@@ -24,7 +24,8 @@ int qn_zfact_new(qn_zfact **out, const qn_zmat *a, qn_err *err)
                           "modulus must be 2..255, got %u", k);
     assert(a->nrows >= 0 && a->ncols >= 0);
     assert(a->e || (size_t)a->nrows * a->ncols == 0);
-    f = QN_NEW(qn_zfact);
+    if (!(f = QN_ALLOC(qn_zfact)))
+        return qn_err_nomem(err);
     f->m = a->nrows;
     f->n = a->ncols;
     f->k = k;
@@ -50,11 +51,13 @@ int qn_zfact_new(qn_zfact **out, const qn_zmat *a, qn_err *err)
         unsigned q = f->part[pi].q, co = k / q;
 
         f->crt[pi] = co * qn_zk__inv_mod(co % q, q) % k;
-        qn_zk__factor_part(&f->part[pi], a);
+        if (qn_zk__factor_part(&f->part[pi], a) != QN_OK)
+            goto nomem;
     }
 
     f->ninv = (size_t)mn;
-    f->inv = QN_NEWN((size_t)mn + 1, unsigned);
+    if (!(f->inv = QN_ALLOCN((size_t)mn + 1, unsigned)))
+        goto nomem;
     for (i = 0; i < (size_t)mn; i++) {
         unsigned d = 1;
 
@@ -66,9 +69,13 @@ int qn_zfact_new(qn_zfact **out, const qn_zmat *a, qn_err *err)
         f->inv[i] = d;
     }
 
-    qn_zk__kernels(f);
+    if (qn_zk__kernels(f) != QN_OK)
+        goto nomem;
     *out = f;
     return QN_OK;
+nomem:
+    qn_zfact_free(f);
+    return qn_err_nomem(err);
 }
 
 void qn_zfact_free(qn_zfact *f)

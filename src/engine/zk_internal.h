@@ -129,15 +129,17 @@ dot_fn *qn_zk__pick_dot(void);
 
 /*
  * Smith form of a over Z/q for the part pt, whose q, p, e and ppow are
- * set: fills in everything else of pt (zk_smith.c).
+ * set: fills in everything else of pt (zk_smith.c). QN_OK, or QN_ENOMEM
+ * with what pt holds left for qn_zfact_free.
  */
-void qn_zk__factor_part(struct part *pt, const qn_zmat *a);
+int qn_zk__factor_part(struct part *pt, const qn_zmat *a);
 
 /*
  * Kernel generators and cokernel conditions of the factorised parts of f,
  * joined into invariant-factor form with the CRT: sets f->nker, ker, kord
- * and f->ncok, cord, cond (zk_kernel.c).
+ * and f->ncok, cord, cond (zk_kernel.c). QN_OK, or QN_ENOMEM with what
+ * f holds left for qn_zfact_free.
  */
-void qn_zk__kernels(qn_zfact *f);
+int qn_zk__kernels(qn_zfact *f);
 
 #endif

@@ -24,10 +24,10 @@
  * pivot i < rank with v_i > 0, then q for each of the len - rank columns
  * (rows) beyond the rank. Those last ones get their own coordinate, 1 at
  * perm[i] (pcol or prow); the coordinates of the pivots are left zero for
- * the substitutions. Returns the count.
+ * the substitutions. Sets *cnt_out to the count; QN_OK or QN_ENOMEM.
  */
-static size_t new_gens(const struct part *pt, int len, const int *perm,
-                       uint8_t **vec_out, unsigned **ord_out)
+static int new_gens(const struct part *pt, int len, const int *perm,
+                    uint8_t **vec_out, unsigned **ord_out, size_t *cnt_out)
 {
     const int rk = pt->rank;
     size_t cnt = 0, g = 0;
@@ -38,8 +38,10 @@ static size_t new_gens(const struct part *pt, int len, const int *perm,
     for (i = 0; i < rk; i++)
         cnt += pt->val[i] > 0;
     cnt += (size_t)(len - rk);
-    vec = *vec_out = QN_NEWN(cnt * (size_t)len + 1, uint8_t);
-    ord = *ord_out = QN_NEWN(cnt + 1, unsigned);
+    vec = *vec_out = QN_ALLOCN(cnt * (size_t)len + 1, uint8_t);
+    ord = *ord_out = QN_ALLOCN(cnt + 1, unsigned);
+    if (!vec || !ord)
+        return QN_ENOMEM; /* the caller frees both */
     for (i = 0; i < rk; i++)
         if (pt->val[i])
             ord[g++] = pt->ppow[pt->val[i]];
@@ -47,20 +49,23 @@ static size_t new_gens(const struct part *pt, int len, const int *perm,
         ord[g] = pt->q;
         vec[g * len + perm[i]] = 1;
     }
-    return cnt;
+    *cnt_out = cnt;
+    return QN_OK;
 }
 
 /* kernel_part for all cnt generators at once, by row operations. */
-static void kernel_batch(const struct part *pt, int n, size_t cnt,
-                         uint8_t *gens)
+static int kernel_batch(const struct part *pt, int n, size_t cnt, uint8_t *gens)
 {
     const unsigned q = pt->q;
     const int rk = pt->rank;
     const uint8_t *w = pt->w;
     /* z[j][g]: coordinate j < rank of generator g. */
     size_t ldz = (cnt + 63) & ~(size_t)31, len = (cnt + 31) & ~(size_t)31, g;
-    uint8_t *z = QN_NEWN((size_t)rk * ldz, uint8_t);
+    uint8_t *z = QN_ALLOCN((size_t)rk * ldz, uint8_t);
     int i, j, c;
+
+    if (!z)
+        return QN_ENOMEM;
 
     for (g = 0, i = 0; i < rk; i++)
         if (pt->val[i])
@@ -81,17 +86,21 @@ static void kernel_batch(const struct part *pt, int n, size_t cnt,
         for (c = 0; c < rk; c++)
             gens[g * n + pt->pcol[c]] = z[(size_t)c * ldz + g];
     free(z);
+    return QN_OK;
 }
 
 /* kernel_part one generator at a time, one dot product per entry. */
-static void kernel_each(const struct part *pt, int n, uint8_t *gens)
+static int kernel_each(const struct part *pt, int n, uint8_t *gens)
 {
     const unsigned q = pt->q;
     const int rk = pt->rank;
     const uint8_t *w = pt->w;
-    uint8_t *z = QN_NEWN((size_t)n + 1, uint8_t);
+    uint8_t *z = QN_ALLOCN((size_t)n + 1, uint8_t);
     size_t g;
     int i, j, c;
+
+    if (!z)
+        return QN_ENOMEM;
 
     for (g = 0, i = 0; i < rk; i++) {
         if (!pt->val[i])
@@ -118,6 +127,7 @@ static void kernel_each(const struct part *pt, int n, uint8_t *gens)
             gens[g * n + pt->pcol[c]] = z[c];
     }
     free(z);
+    return QN_OK;
 }
 
 /*
@@ -129,19 +139,18 @@ static void kernel_each(const struct part *pt, int n, uint8_t *gens)
  * substitution, z_j = b_j + sum_{c > j} (-V[j][c]) z_c: for the scaled
  * column b = p^{e - v_i} e_i (so z_c = 0 beyond i), for a free column c0
  * b = e_{c0}, which puts the constant -V[j][c0] into every z_j, j < rank.
- * Returns the count; *gens_out holds count x n bytes (original column
- * order), *ord_out the orders.
+ * Sets *cnt the count; *gens_out holds count x n bytes (original column
+ * order), *ord_out the orders (the caller frees both, also on
+ * QN_ENOMEM).
  */
-static size_t kernel_part(const struct part *pt, int n, uint8_t **gens_out,
-                          unsigned **ord_out)
+static int kernel_part(const struct part *pt, int n, uint8_t **gens_out,
+                       unsigned **ord_out, size_t *cnt)
 {
-    size_t cnt = new_gens(pt, n, pt->pcol, gens_out, ord_out);
-
-    if (cnt >= BATCH_MIN && pt->rank > 0)
-        kernel_batch(pt, n, cnt, *gens_out);
-    else
-        kernel_each(pt, n, *gens_out);
-    return cnt;
+    if (new_gens(pt, n, pt->pcol, gens_out, ord_out, cnt) != QN_OK)
+        return QN_ENOMEM;
+    if (*cnt >= BATCH_MIN && pt->rank > 0)
+        return kernel_batch(pt, n, *cnt, *gens_out);
+    return kernel_each(pt, n, *gens_out);
 }
 
 /*
@@ -150,15 +159,18 @@ static size_t kernel_part(const struct part *pt, int n, uint8_t **gens_out,
  * it is final, and it is pushed into the rows j < l along row l of the
  * stored -L (contiguous).
  */
-static void cokernel_batch(const struct part *pt, int m, size_t cnt,
-                           const unsigned *ord, uint8_t *cond)
+static int cokernel_batch(const struct part *pt, int m, size_t cnt,
+                          const unsigned *ord, uint8_t *cond)
 {
     const unsigned q = pt->q;
     const int rk = pt->rank;
     const uint8_t *w = pt->w;
     size_t ldx = (cnt + 63) & ~(size_t)31, len = (cnt + 31) & ~(size_t)31, g;
-    uint8_t *x = QN_NEWN((size_t)rk * ldx, uint8_t);
+    uint8_t *x = QN_ALLOCN((size_t)rk * ldx, uint8_t);
     int i, j, l;
+
+    if (!x)
+        return QN_ENOMEM;
 
     for (g = 0, i = 0; i < rk; i++)
         if (pt->val[i])
@@ -180,6 +192,7 @@ static void cokernel_batch(const struct part *pt, int m, size_t cnt,
                 (uint8_t)(ord[g] == q ? x[(size_t)l * ldx + g]
                                       : x[(size_t)l * ldx + g] % ord[g]);
     free(x);
+    return QN_OK;
 }
 
 /*
@@ -188,15 +201,18 @@ static void cokernel_batch(const struct part *pt, int m, size_t cnt,
  * acc[l] is final (reduced to w_l) when row l's turn comes. Terms are
  * below 2^16, so the sums are reduced every 2^15 rows.
  */
-static void cokernel_each(const struct part *pt, int m, const unsigned *ord,
-                          uint8_t *cond)
+static int cokernel_each(const struct part *pt, int m, const unsigned *ord,
+                         uint8_t *cond)
 {
     const unsigned q = pt->q;
     const int rk = pt->rank;
     const uint8_t *w = pt->w;
-    uint32_t *acc = QN_NEWN((size_t)m + 1, uint32_t);
+    uint32_t *acc = QN_ALLOCN((size_t)m + 1, uint32_t);
     size_t g;
     int i, j, l;
+
+    if (!acc)
+        return QN_ENOMEM;
 
     for (g = 0, i = 0; i < m; i++) {
         int top = i < rk ? i : rk; /* rows l < top still to push */
@@ -227,6 +243,7 @@ static void cokernel_each(const struct part *pt, int m, const unsigned *ord,
         g++;
     }
     free(acc);
+    return QN_OK;
 }
 
 /*
@@ -237,19 +254,18 @@ static void cokernel_each(const struct part *pt, int m, const unsigned *ord,
  * w with w L = e_i: w_i = 1, w_j = 0 for j > i, and for j < i
  * w_j = sum_{l = j+1..i} w_l (-L[l][j]). Only columns j < rank of L are
  * nonzero, so for i >= rank the sum is the constant -L[i][j] plus terms
- * l < rank. Returns the count; *cond_out holds count x m bytes (original
- * row order, reduced mod the order), *ord_out the orders.
+ * l < rank. Sets *cnt the count; *cond_out holds count x m bytes
+ * (original row order, reduced mod the order), *ord_out the orders (the
+ * caller frees both, also on QN_ENOMEM).
  */
-static size_t cokernel_part(const struct part *pt, int m, uint8_t **cond_out,
-                            unsigned **ord_out)
+static int cokernel_part(const struct part *pt, int m, uint8_t **cond_out,
+                         unsigned **ord_out, size_t *cnt)
 {
-    size_t cnt = new_gens(pt, m, pt->prow, cond_out, ord_out);
-
-    if (cnt >= BATCH_MIN && pt->rank > 0)
-        cokernel_batch(pt, m, cnt, *ord_out, *cond_out);
-    else
-        cokernel_each(pt, m, *ord_out, *cond_out);
-    return cnt;
+    if (new_gens(pt, m, pt->prow, cond_out, ord_out, cnt) != QN_OK)
+        return QN_ENOMEM;
+    if (*cnt >= BATCH_MIN && pt->rank > 0)
+        return cokernel_batch(pt, m, *cnt, *ord_out, *cond_out);
+    return cokernel_each(pt, m, *ord_out, *cond_out);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -266,9 +282,9 @@ static size_t cokernel_part(const struct part *pt, int m, uint8_t **cond_out,
  * same combination reduced mod the product d works: e_p is 1 mod q_p and 0
  * mod the other q's, hence also mod their divisors in d.
  */
-static size_t join(const qn_zfact *f, size_t len, size_t cnt[], uint8_t *vec[],
-                   unsigned *ord[], bool reduce, uint8_t **vec_out,
-                   unsigned **ord_out)
+static int join(const qn_zfact *f, size_t len, size_t cnt[], uint8_t *vec[],
+                unsigned *ord[], bool reduce, uint8_t **vec_out,
+                unsigned **ord_out, size_t *total_out)
 {
     size_t total = 0, t, c;
     int pi;
@@ -280,14 +296,21 @@ static size_t join(const qn_zfact *f, size_t len, size_t cnt[], uint8_t *vec[],
         *ord_out = ord[0];
         vec[0] = NULL;
         ord[0] = NULL;
-        return cnt[0];
+        *total_out = cnt[0];
+        return QN_OK;
     }
-    acc = QN_NEWN(len + 1, unsigned);
     for (pi = 0; pi < f->nparts; pi++)
         if (cnt[pi] > total)
             total = cnt[pi];
-    out = QN_NEWN(total * len + 1, uint8_t);
-    oo = QN_NEWN(total + 1, unsigned);
+    acc = QN_ALLOCN(len + 1, unsigned);
+    out = QN_ALLOCN(total * len + 1, uint8_t);
+    oo = QN_ALLOCN(total + 1, unsigned);
+    if (!acc || !out || !oo) {
+        free(acc);
+        free(out);
+        free(oo);
+        return QN_ENOMEM;
+    }
     for (t = 0; t < total; t++) {
         size_t slot = total - 1 - t;
         unsigned o = 1;
@@ -318,7 +341,8 @@ static size_t join(const qn_zfact *f, size_t len, size_t cnt[], uint8_t *vec[],
     free(acc);
     *vec_out = out;
     *ord_out = oo;
-    return total;
+    *total_out = total;
+    return QN_OK;
 }
 
 /* What join leaves of the parts' arrays (NULL where it took them). */
@@ -332,20 +356,31 @@ static void free_parts(int nparts, uint8_t *vec[], unsigned *ord[])
     }
 }
 
-void qn_zk__kernels(qn_zfact *f)
+int qn_zk__kernels(qn_zfact *f)
 {
-    uint8_t *vec[MAX_PARTS];
-    unsigned *ord[MAX_PARTS];
+    uint8_t *vec[MAX_PARTS] = {0};
+    unsigned *ord[MAX_PARTS] = {0};
     size_t cnt[MAX_PARTS];
-    int pi;
+    int pi, rc = QN_OK;
 
-    for (pi = 0; pi < f->nparts; pi++)
-        cnt[pi] = kernel_part(&f->part[pi], f->n, &vec[pi], &ord[pi]);
-    f->nker = join(f, (size_t)f->n, cnt, vec, ord, false, &f->ker, &f->kord);
+    for (pi = 0; pi < f->nparts && rc == QN_OK; pi++)
+        rc = kernel_part(&f->part[pi], f->n, &vec[pi], &ord[pi], &cnt[pi]);
+    if (rc == QN_OK)
+        rc = join(f, (size_t)f->n, cnt, vec, ord, false, &f->ker, &f->kord,
+                  &f->nker);
     free_parts(f->nparts, vec, ord);
+    if (rc != QN_OK)
+        return rc;
 
-    for (pi = 0; pi < f->nparts; pi++)
-        cnt[pi] = cokernel_part(&f->part[pi], f->m, &vec[pi], &ord[pi]);
-    f->ncok = join(f, (size_t)f->m, cnt, vec, ord, true, &f->cond, &f->cord);
+    for (pi = 0; pi < f->nparts; pi++) {
+        vec[pi] = NULL;
+        ord[pi] = NULL;
+    }
+    for (pi = 0; pi < f->nparts && rc == QN_OK; pi++)
+        rc = cokernel_part(&f->part[pi], f->m, &vec[pi], &ord[pi], &cnt[pi]);
+    if (rc == QN_OK)
+        rc = join(f, (size_t)f->m, cnt, vec, ord, true, &f->cond, &f->cord,
+                  &f->ncok);
     free_parts(f->nparts, vec, ord);
+    return rc;
 }

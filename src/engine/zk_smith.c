@@ -125,7 +125,7 @@ static bool find_pivot(struct part *pt, struct bounds *bd, int i, unsigned vcur,
  * and fastmod constant for this CPU, and pt->tab, the nibble product
  * tables for every multiplier f (zk_rowop.c). Returns the q x q table of
  * products mod q, which keeps divisions out of the per-row work; the
- * caller frees it.
+ * caller frees it. NULL: out of memory.
  */
 static uint8_t *make_tables(struct part *pt, uint8_t vtab[256])
 {
@@ -150,11 +150,15 @@ static uint8_t *make_tables(struct part *pt, uint8_t vtab[256])
     pt->rowop = qn_zk__pick_rowop(q);
     pt->dot = qn_zk__pick_dot();
     pt->magic = qn_zk__fastmod_magic(q);
-    mul = QN_NEWN((size_t)q * q, uint8_t);
+    mul = QN_ALLOCN((size_t)q * q, uint8_t);
+    tab = pt->tab = QN_ALLOCN((size_t)q * 32, uint8_t);
+    if (!mul || !tab) {
+        free(mul);
+        return NULL; /* pt->tab is freed with pt */
+    }
     for (f = 0; f < q; f++)
         for (j = 0; j < q; j++)
             mul[f * q + j] = (uint8_t)(f * j % q);
-    tab = pt->tab = QN_NEWN((size_t)q * 32, uint8_t);
     for (f = 0; f < q; f++)
         for (j = 0; j < 16; j++) {
             tab[f * 32 + j] = (uint8_t)(f * j % q);
@@ -169,7 +173,7 @@ static uint8_t *make_tables(struct part *pt, uint8_t vtab[256])
  * length up to whole vectors: the padding and the columns beyond the pivot
  * row's last nonzero only ever get 0 subtracted.
  */
-static void load(struct part *pt, const qn_zmat *a)
+static int load(struct part *pt, const qn_zmat *a)
 {
     const int m = a->nrows, n = a->ncols;
     const unsigned q = pt->q;
@@ -177,7 +181,11 @@ static void load(struct part *pt, const qn_zmat *a)
     int i;
 
     pt->ld = ((size_t)n + 63) & ~(size_t)31;
-    pt->w = QN_NEWN((size_t)m * pt->ld, uint8_t);
+    pt->w = QN_ALLOCN((size_t)m * pt->ld, uint8_t);
+    pt->prow = QN_ALLOCN((size_t)m, int);
+    pt->pcol = QN_ALLOCN((size_t)n, int);
+    if (!pt->w || !pt->prow || !pt->pcol)
+        return QN_ENOMEM; /* freed with pt */
     for (i = 0; i < m; i++) {
         uint8_t *row = pt->w + (size_t)i * pt->ld;
         const uint8_t *src = a->e + (size_t)i * n;
@@ -197,12 +205,11 @@ static void load(struct part *pt, const qn_zmat *a)
             for (x = 0; x < (size_t)n; x++)
                 row[x] = pt->red[src[x]];
     }
-    pt->prow = QN_NEWN((size_t)m, int);
-    pt->pcol = QN_NEWN((size_t)n, int);
     for (i = 0; i < m; i++)
         pt->prow[i] = i;
     for (i = 0; i < n; i++)
         pt->pcol[i] = i;
+    return QN_OK;
 }
 
 /*
@@ -211,12 +218,14 @@ static void load(struct part *pt, const qn_zmat *a)
  * is settled by its first nonzero and a dense matrix stops after a row
  * or two.
  */
-static void init_bounds(const struct part *pt, struct bounds *bd, int m, int n)
+static int init_bounds(const struct part *pt, struct bounds *bd, int m, int n)
 {
     int nunset = n, i, c;
 
-    bd->rend = QN_NEWN((size_t)m + 1, int);
-    bd->cbot = QN_NEWN((size_t)n + 1, int);
+    bd->rend = QN_ALLOCN((size_t)m + 1, int);
+    bd->cbot = QN_ALLOCN((size_t)n + 1, int);
+    if (!bd->rend || !bd->cbot)
+        return QN_ENOMEM; /* the caller frees both */
     for (i = m - 1; i >= 0; i--) {
         const uint8_t *row = pt->w + (size_t)i * pt->ld;
 
@@ -243,6 +252,7 @@ static void init_bounds(const struct part *pt, struct bounds *bd, int m, int n)
             c--;
         bd->rend[i] = c;
     }
+    return QN_OK;
 }
 
 /*
@@ -319,13 +329,15 @@ static int eliminate(struct part *pt, struct bounds *bd, int m, int mn,
  * grid board L and V keep the band, and skipping the zeros outside it
  * turns the solve from quadratic into (cells x band).
  */
-static void band_limits(struct part *pt, int m)
+static int band_limits(struct part *pt, int m)
 {
     const int rk = pt->rank;
     int r, c;
 
-    pt->lbeg = QN_NEWN((size_t)m + 1, int);
-    pt->vend = QN_NEWN((size_t)rk + 1, int);
+    pt->lbeg = QN_ALLOCN((size_t)m + 1, int);
+    pt->vend = QN_ALLOCN((size_t)rk + 1, int);
+    if (!pt->lbeg || !pt->vend)
+        return QN_ENOMEM; /* freed with pt */
     for (r = 0; r < m; r++) {
         const uint8_t *row = pt->w + (size_t)r * pt->ld;
         int lim = r < rk ? r : rk;
@@ -351,22 +363,27 @@ static void band_limits(struct part *pt, int m)
             pt->vend[r] = c;
         }
     }
+    return QN_OK;
 }
 
-void qn_zk__factor_part(struct part *pt, const qn_zmat *a)
+int qn_zk__factor_part(struct part *pt, const qn_zmat *a)
 {
     const int m = a->nrows, n = a->ncols, mn = m < n ? m : n;
     uint8_t vtab[256], *mul;
-    struct bounds bd;
+    struct bounds bd = {0};
+    int rc = QN_ENOMEM;
 
-    mul = make_tables(pt, vtab);
-    load(pt, a);
-    pt->val = QN_NEWN((size_t)mn, uint8_t);
-    pt->uinv = QN_NEWN((size_t)mn, uint8_t);
-    init_bounds(pt, &bd, m, n);
+    if (!(mul = make_tables(pt, vtab)) || load(pt, a) != QN_OK)
+        goto done;
+    pt->val = QN_ALLOCN((size_t)mn, uint8_t);
+    pt->uinv = QN_ALLOCN((size_t)mn, uint8_t);
+    if (!pt->val || !pt->uinv || init_bounds(pt, &bd, m, n) != QN_OK)
+        goto done;
     pt->rank = eliminate(pt, &bd, m, mn, vtab, mul);
-    band_limits(pt, m);
+    rc = band_limits(pt, m);
+done:
     free(bd.rend);
     free(bd.cbot);
     free(mul);
+    return rc;
 }

@@ -144,8 +144,8 @@ static int solve(const qn_zfact *f, uint8_t *x, const uint8_t *s)
     size_t need = m + 3 * n, c;
     int pi, ret = QN_OK;
 
-    if (need > sizeof(stack))
-        buf = qn_xmalloc(need);
+    if (need > sizeof(stack) && !(buf = qn_malloc(need)))
+        return QN_ENOMEM;
     t = buf;
     z = t + m;
     xp = z + n;
@@ -181,5 +181,7 @@ int qn_zfact_solve(const qn_zfact *f, uint8_t *x, const uint8_t *s)
 
 int qn_zfact_is_solvable(const qn_zfact *f, const uint8_t *s)
 {
-    return solve(f, NULL, s) == QN_OK;
+    int rc = solve(f, NULL, s);
+
+    return rc == QN_ENOMEM ? rc : rc == QN_OK;
 }

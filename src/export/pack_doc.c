@@ -114,8 +114,11 @@ void qn_pack_rule_kernel(qn_pack_rule *pr)
 
     if (pr->kernel_known || !pr->matrix || n == 0)
         return;
-    if (qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells, pr->colours,
-                      NULL) != QN_OK)
+    int rc = qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells,
+                           pr->colours, NULL);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until export returns QN_ENOMEM */
+    if (rc != QN_OK)
         return;
     g = qn_system_kernel_ngens(sys);
     if (g <= QN_PACK_MAX_KERNEL) {

@@ -256,14 +256,18 @@ static int coords_gf2(coords *c, const uint8_t *a)
     int nr = c->nrows, nc = c->ncols, r;
     qn_gf2mat m;
 
-    if (!(c->pivots = QN_ALLOCN((size_t)(nr < nc ? nr : nc) + 1, int)))
-        return QN_ENOMEM;
-    qn_gf2mat_init(&m, nr, nc);
+    if (!(c->pivots = QN_ALLOCN((size_t)(nr < nc ? nr : nc) + 1, int)) ||
+        qn_gf2mat_init(&m, nr, nc) != QN_OK)
+        return QN_ENOMEM; /* the caller releases c */
     for (int i = 0; i < nr; i++)
         for (int j = 0; j < nc; j++)
             if (a[(size_t)i * nc + j])
                 qn_gf2mat_set(&m, i, j, 1);
     r = qn_gf2mat_rref(&m, c->pivots);
+    if (r == QN_ENOMEM) {
+        qn_gf2mat_release(&m);
+        return QN_ENOMEM;
+    }
     assert(r <= MAXCOMP);
     c->ncomp = (size_t)r;
     c->h = qn_calloc((size_t)r * nr + 1, 1);

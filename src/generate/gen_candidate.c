@@ -81,10 +81,14 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
     const qn_repair *rep = qn_solver_repair(c->solver);
 
     for (int t = 0; t < REDRAWS; t++) {
+        int ok;
+
         qn_rng_cells(rng, s->d, c->n, c->k);
-        if (rep)
-            qn_repair_apply(rep, s->d);
-        else if (!qn_system_is_solvable(qn_solver_system(c->solver), s->d))
+        ok = rep ? qn_repair_apply(rep, s->d)
+                 : qn_system_is_solvable(qn_solver_system(c->solver), s->d);
+        if (ok == QN_ENOMEM)
+            qn_mem_oom(); /* until generate returns QN_ENOMEM */
+        if (!rep && !ok)
             continue; /* no repair table: rejection keeps it uniform */
         if (is_zero(s->d, c->n))
             continue;

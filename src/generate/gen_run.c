@@ -445,7 +445,7 @@ static int after_block(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st,
  * second). */
 static int run_inline(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
-    qn_seen *seen = qn_seen_new(c->n, c->k);
+    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
     scratch s;
     block blk;
     tally t = {0};
@@ -477,7 +477,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
     pool p;
     pthread_t *th;
-    qn_seen *seen = qn_seen_new(c->n, c->k);
+    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
     int jobs = c->o->jobs, rc = 0, started = 0;
     tally t = {0};
 

@@ -54,20 +54,26 @@ struct qn_canon_table {
     char apart1[64];
 };
 
-qn_canon_table *qn_canon_table_new(const qn_rules *r)
+int qn_canon_table_new(qn_canon_table **out, const qn_rules *r, qn_err *err)
 {
     int n = qn_rules_ncells(r);
     size_t nsyms = qn_rules_nsyms(r);
     qn_canon_table *t;
 
+    *out = NULL;
     if (qn_rules_colours(r) != 2 || n > TABLE_MAX_CELLS || nsyms < 2 ||
         nsyms > TABLE_MAX_SYMS)
-        return NULL;
-    t = QN_NEW(qn_canon_table);
+        return QN_OK;
+    if (!(t = QN_ALLOC(qn_canon_table)))
+        return qn_err_nomem(err);
     t->n = n;
     t->nchunks = (n + CHUNK - 1) / CHUNK;
     t->nsyms = nsyms;
-    t->t = QN_NEWN(nsyms * (size_t)t->nchunks * CHUNK_VALS, uint64_t);
+    t->t = QN_ALLOCN(nsyms * (size_t)t->nchunks * CHUNK_VALS, uint64_t);
+    if (!t->t) {
+        free(t);
+        return qn_err_nomem(err);
+    }
     for (size_t g = 0; g < nsyms; g++) {
         /* cell i goes to j = sym(i) in the image t[j] = s[q[j]] */
         const int *to = qn_rules_sym(r, g);
@@ -80,7 +86,8 @@ qn_canon_table *qn_canon_table_new(const qn_rules *r)
                         e[v] |= UINT64_C(1) << (n - 1 - to[c * CHUNK + b]);
         }
     }
-    return t;
+    *out = t;
+    return QN_OK;
 }
 
 void qn_canon_table_free(qn_canon_table *t)
@@ -156,10 +163,14 @@ struct qn_seen {
     char apart2[64];
 };
 
-qn_seen *qn_seen_new(int n, unsigned k)
+qn_seen *qn_seen_new(int n, unsigned k, qn_err *err)
 {
-    qn_seen *set = QN_NEW(qn_seen);
+    qn_seen *set = QN_ALLOC(qn_seen);
 
+    if (!set) {
+        qn_err_nomem(err);
+        return NULL;
+    }
     set->n = n;
     set->bits = 1;
     while ((1u << set->bits) < k)
@@ -168,8 +179,13 @@ qn_seen *qn_seen_new(int n, unsigned k)
     if (!set->bytes)
         set->bytes = 1;
     set->nslot = 1024;
-    set->slot = QN_NEWN(set->nslot, uint64_t);
-    set->key = QN_NEWN(set->bytes, uint8_t);
+    set->slot = QN_ALLOCN(set->nslot, uint64_t);
+    set->key = QN_ALLOCN(set->bytes, uint8_t);
+    if (!set->slot || !set->key) {
+        qn_seen_free(set);
+        qn_err_nomem(err);
+        return NULL;
+    }
     return set;
 }
 
@@ -237,10 +253,14 @@ static size_t slot_index(uint64_t slot)
     return (size_t)(uint32_t)slot - 1;
 }
 
-static void grow(qn_seen *set)
+/* QN_OK, or QN_ENOMEM with the set as it was. */
+static int grow(qn_seen *set)
 {
     size_t nslot = set->nslot * 2;
-    uint64_t *slot = QN_NEWN(nslot, uint64_t);
+    uint64_t *slot = QN_ALLOCN(nslot, uint64_t);
+
+    if (!slot)
+        return QN_ENOMEM;
 
     /* a million states take 16 MB of slots, each probe at a random one:
      * huge pages spare the TLB miss a probe (or its prefetch) would pay */
@@ -255,6 +275,7 @@ static void grow(qn_seen *set)
     free(set->slot);
     set->slot = slot;
     set->nslot = nslot;
+    return QN_OK;
 }
 
 /* Find the slot of a packed key: taken (a match) or the empty one. */
@@ -335,14 +356,28 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
         return 0;
     }
     if (set->count == set->cap) {
-        set->cap = set->cap ? set->cap * 2 : 1024;
-        set->arena = qn_xreallocarray(set->arena, set->cap, set->bytes);
-        set->pay = QN_RENEW(set->pay, set->cap, uint64_t);
+        size_t cap = set->cap ? set->cap * 2 : 1024;
+        uint8_t *arena = qn_reallocarray(set->arena, cap, set->bytes);
+        uint64_t *pay;
+
+        if (!arena)
+            return QN_ENOMEM;
+        set->arena = arena; /* bigger, the same contents: still valid */
+        if (!(pay = QN_REALLOCN(set->pay, cap, uint64_t)))
+            return QN_ENOMEM;
+        set->pay = pay;
+        set->cap = cap;
+    }
+    /* Room first, so that a failure leaves the set as it was: the slot
+     * table grows at the insert that would fill half of it, and the new
+     * entry goes in last, the layout of growing just after the insert. */
+    if ((set->count + 1) * 2 > set->nslot) {
+        if (grow(set) != QN_OK)
+            return QN_ENOMEM;
+        h = probe(set, key, hash, &found);
     }
     memcpy(set->arena + set->count * set->bytes, key, set->bytes);
     set->pay[set->count] = payload;
     set->slot[h] = slot_of(hash, set->count++);
-    if (set->count * 2 > set->nslot)
-        grow(set);
     return 1;
 }

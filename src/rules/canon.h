@@ -29,13 +29,14 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s);
  * cells and 16 symmetries. Each symmetry's image of a state, read as a
  * number whose high bit is cell 0, is the OR of one table entry per 4
  * cells, so the smallest image is the smallest number, found without
- * the unpredictable cell-by-cell branches. qn_canon_table_new returns
- * NULL for any other rule (qn_canon_form_table then is qn_canon_form);
- * r is borrowed and must outlive the table, which threads may share.
+ * the unpredictable cell-by-cell branches. qn_canon_table_new sets *out
+ * NULL for any other rule (qn_canon_form_table then is qn_canon_form) and
+ * returns QN_OK, or QN_ENOMEM (*out NULL, err filled); r is borrowed and
+ * must outlive the table, which threads may share.
  */
 typedef struct qn_canon_table qn_canon_table;
 
-qn_canon_table *qn_canon_table_new(const qn_rules *r);
+int qn_canon_table_new(qn_canon_table **out, const qn_rules *r, qn_err *err);
 void qn_canon_table_free(qn_canon_table *t); /* NULL-safe */
 /* qn_canon_form of r, the same out and result; t from r or NULL. */
 size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
@@ -53,15 +54,18 @@ int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,
 
 typedef struct qn_seen qn_seen;
 
-/* A set for states of n cells with values < k. */
-qn_seen *qn_seen_new(int n, unsigned k);
+/* A set for states of n cells with values < k; NULL (err filled) when
+ * out of memory. */
+qn_seen *qn_seen_new(int n, unsigned k, qn_err *err);
 void qn_seen_free(qn_seen *set); /* NULL-safe */
 size_t qn_seen_count(const qn_seen *set);
 
 /*
  * Insert the (already canonical) state with a payload (e.g. the submission
  * number). Returns 1 when it was new; 0 when it was there already, and
- * then *first (if not NULL) receives the payload stored with it first.
+ * then *first (if not NULL) receives the payload stored with it first;
+ * QN_ENOMEM (negative) when the set could not grow: the state is not in
+ * it, and the set is as it was.
  */
 int qn_seen_add(qn_seen *set, const uint8_t *canon, uint64_t payload,
                 uint64_t *first);

@@ -484,7 +484,10 @@ void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
         /* the table's presses y must leave Q y = residual: Q y - res = 0 */
         for (int i = 0; i < s->nlast; i++)
             r[i] = (uint8_t)((k - v[s->last[i]]) % k);
-        if (qn_system_is_solvable(s->table, r))
+        int ok = qn_system_is_solvable(s->table, r);
+        if (ok == QN_ENOMEM)
+            qn_mem_oom(); /* until solve returns QN_ENOMEM */
+        if (ok)
             lvl = QN_HUMAN_TABLE, found = (int)w;
     }
     free(need);

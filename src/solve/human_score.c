@@ -245,7 +245,10 @@ static void build_lut(const qn_human *h, const qn_human_side *s, fast_side *f,
             r[l] = (uint8_t)(v >> l & 1); /* -r = r mod 2 */
         memset(y, 0, (size_t)s->nfirst + 1);
         f->ylut[v] = NO_PATTERN;
-        if (qn_system_solve(s->table, y, r) == QN_OK) {
+        int rc = qn_system_solve(s->table, y, r);
+        if (rc == QN_ENOMEM)
+            qn_mem_oom(); /* until solve returns QN_ENOMEM */
+        if (rc == QN_OK) {
             f->ylut[v] = 0;
             for (int a = 0; a < s->nfirst; a++)
                 if (y[a])
@@ -498,7 +501,10 @@ static uint64_t technique_presses(const qn_human_grader *hg,
     total = chase_presses(h, s, first);
     for (int l = 0; l < s->nlast; l++)
         r[l] = (uint8_t)((k - first[s->last[l]]) % k);
-    if (qn_system_solve(s->table, y, r) == QN_OK) {
+    int rc = qn_system_solve(s->table, y, r);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until solve returns QN_ENOMEM */
+    if (rc == QN_OK) {
         for (int f = 0; f < s->nfirst; f++) {
             int j = s->first[f];
             unsigned t = y[f];

@@ -131,6 +131,8 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
     add_presses(solver, out, lit, on, s->nlast);
     qn_buf_addc(out, '\n');
     rc = qn_system_solve(s->table, y, r);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until solve returns QN_ENOMEM */
     if (rc == QN_OK) {
         for (int f = 0; f < s->nfirst; f++) {
             int j = s->first[f];

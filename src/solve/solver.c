@@ -40,8 +40,15 @@ static int solver_new(qn_solver **out, const qn_rules *r, int repair,
         return rc;
     }
     /* too many unsolvable classes is not fatal: repairs become unknown */
-    if (repair && qn_repair_new(&solver->rep, solver->sys, NULL) != QN_OK)
+    if (repair &&
+        (rc = qn_repair_new(&solver->rep, solver->sys, NULL)) != QN_OK) {
         solver->rep = NULL;
+        if (rc == QN_ENOMEM) {
+            qn_system_free(solver->sys);
+            free(solver);
+            return qn_err_nomem(err);
+        }
+    }
     *out = solver;
     return QN_OK;
 }
@@ -186,6 +193,8 @@ int qn_solver_answer(const qn_solver *solver, qn_answer *a,
     a->repair_known = 0;
     rc =
         qn_minpress_solve(solver->sys, &a->mp, a->plan, d, solver->limit, NULL);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until solve returns QN_ENOMEM */
     a->solvable = rc != QN_EUNSOLVABLE;
     a->exact = rc == QN_OK;
     if (!a->solvable && solver->rep) {
@@ -340,6 +349,11 @@ int64_t qn_solver_each_solution(const qn_solver *solver, const uint8_t *state,
 {
     uint8_t stack[4096];
 
+    int64_t n;
+
     offset(solver, stack, state);
-    return qn_minpress_each(solver->sys, stack, limit, fn, ctx);
+    n = qn_minpress_each(solver->sys, stack, limit, fn, ctx);
+    if (n == QN_ENOMEM)
+        qn_mem_oom(); /* until solve returns QN_ENOMEM */
+    return n;
 }

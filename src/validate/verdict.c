@@ -52,8 +52,11 @@ qn_judge *qn_judge_new(const qn_solver *solver)
     j->solver = solver;
     qn_rules_hash(qn_solver_rules(solver), hash);
     qn_puzzle_id_key_init(&j->id_key, hash);
-    j->seen = qn_seen_new(qn_solver_ncells(solver), qn_solver_colours(solver));
-    j->canon = qn_canon_table_new(qn_solver_rules(solver));
+    j->seen =
+        qn_seen_new(qn_solver_ncells(solver), qn_solver_colours(solver), NULL);
+    if (!j->seen ||
+        qn_canon_table_new(&j->canon, qn_solver_rules(solver), NULL) != QN_OK)
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
     qn_buf_init(&j->firsts);
     /* no human grades where the ladder meets a limit; this layer still
      * ends the process on out of memory (issue #32 section 2) */
@@ -222,9 +225,13 @@ qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
                             int has_id, uint64_t *first)
 {
     uint64_t at = j->firsts.len;
+    int added = v == QN_VERDICT_OK
+                    ? qn_seen_add_prepared(j->seen, key, hash, at, first)
+                    : 1;
 
-    if ((v == QN_VERDICT_OK &&
-         !qn_seen_add_prepared(j->seen, key, hash, at, first)) ||
+    if (added == QN_ENOMEM)
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
+    if ((v == QN_VERDICT_OK && !added) ||
         (v == QN_VERDICT_CLAIM_MISMATCH &&
          qn_seen_find_prepared(j->seen, key, hash, first)))
         v = QN_VERDICT_DUPLICATE;

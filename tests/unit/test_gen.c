@@ -70,7 +70,7 @@ static void check_puzzles(const qn_solver *solver, const qn_rules *r,
                           const sink *s, uint64_t lo, uint64_t hi)
 {
     int n = qn_solver_ncells(solver);
-    qn_seen *seen = qn_seen_new(n, qn_solver_colours(solver));
+    qn_seen *seen = qn_seen_new(n, qn_solver_colours(solver), NULL);
     uint8_t *canon = malloc((size_t)n), *d = malloc((size_t)n);
     uint8_t *x = malloc((size_t)n);
     const uint8_t *goal = qn_rules_goal(r);
