@@ -33,6 +33,8 @@ static void run_key(const gen_cli *gc, qn_buf *b, int with_shard)
                 qn_gen_mode_name(gc->o.mode),
                 (unsigned long long)gc->max_draws_opt,
                 gc->pack ? gc->pack : "");
+    if (gc->human_model_path) /* another model scores another run */
+        qn_buf_addf(b, " human_model=%d", gc->human_model.version);
     if (with_shard)
         qn_buf_addf(b, " shard=%llu/%llu", (unsigned long long)gc->o.shard,
                     (unsigned long long)gc->o.nshards);
@@ -267,7 +269,7 @@ static void stored_human(gen_cli *gc, const qn_store_row *row, qn_gen_puzzle *p)
     p->human_model_version = row->human_model;
     if (row->human_level >= 0)
         return;
-    qn_human_model_default(&m);
+    m = gc->human_model;
     if (!gc->human && !gc->human_failed) {
         /* none where the ladder meets a limit; out of memory ends here */
         qn_err e = QN_ERR_INIT;

@@ -18,6 +18,7 @@
 
 struct qn_distrib;
 struct qn_tiers;
+struct qn_human_model;
 
 typedef enum qn_gen_mode {
     QN_GEN_AUTO,
@@ -54,6 +55,10 @@ typedef struct qn_gen_opts {
                                 == shard (nshards 0 or 1: all); see below */
     uint64_t plan_budget;    /* states the plan's pilots may grade before it
                                 gives up (QN_ELIMIT); 0: no limit */
+    const struct qn_human_model *human_model; /* optional, borrowed,
+                                internal (the CLI's --human-model): the
+                                human score's weights; NULL: the built-in
+                                model (docs/GENERATE.md) */
 } qn_gen_opts;
 
 /* Defaults: count 1, presses 1.., 1 job, AUTO, the all-zero seed and
