@@ -62,10 +62,11 @@
 
 /*
  * The grading algorithm's version: bump whenever grading changes (the
- * difficulty model above, the default tier cuts, the names); it is stored
- * with every grade.
+ * difficulty model above, the default tier cuts, the names, the human
+ * grade that goes with every grade); it is stored with every grade.
+ * 3: each grade comes with the human level and score (issue #33).
  */
-#define QN_GRADER_VERSION 2
+#define QN_GRADER_VERSION 3
 
 /* The largest image (number of solvable states) qn_distrib_compute takes:
  * its table holds 1 byte per state (2 for k > 2 with long distances), 64
