@@ -180,6 +180,14 @@ namespace Quench
         /// section (world) the puzzle was built in ("" when none).</summary>
         public long slot;
         public string section = "";
+        /// <summary>The human grade (docs/GENERATE.md "The human ladder"):
+        /// the level's name (null when the puzzle has none) and number (-1
+        /// when none), the score in thousandths and the model's version (0
+        /// when none).</summary>
+        public string humanLevel;
+        public int humanLevelNumber = -1;
+        public long humanScore;
+        public int humanModelVersion;
 
         public Board NewBoard()
         {
@@ -758,7 +766,41 @@ namespace Quench
             if (o.TryGetValue("slot", out slot))
                 p.slot = Num(o, "slot", path, 1, MaxCount);
             p.section = o.TryGetValue("section", out section) ? Str(o, "section", path) : "";
+            Human(o, path, p);
             return p;
+        }
+
+        // The human grade: human_level null or absent (an older document)
+        // means none, and then the other three keys must be null or absent
+        // too.
+        static readonly string[] HumanLevels = { "spot", "chase", "table", "global" };
+        static readonly string[] HumanKeys = { "human_level_number", "human_score", "human_model_version" };
+        const long MaxHumanScore = 1000000000000;
+
+        static bool Given(JObject o, string key)
+        {
+            JToken v;
+            return o.TryGetValue(key, out v) && v.Type != JTokenType.Null;
+        }
+
+        static void Human(JObject o, string path, Puzzle p)
+        {
+            if (!Given(o, "human_level")) {
+                foreach (string k in HumanKeys)
+                    if (Given(o, k))
+                        throw new QuenchPackException(path + "." + k, "given while human_level is null");
+                return;
+            }
+            string level = OneOf(o["human_level"], HumanLevels, path + ".human_level");
+            long number = Num(o, "human_level_number", path, 0, 3);
+            int want = Array.IndexOf(HumanLevels, level);
+            if (number != want)
+                throw new QuenchPackException(path + ".human_level_number",
+                    number + ", expected " + want + " (the number of " + Show(o["human_level"]) + ")");
+            p.humanLevel = level;
+            p.humanLevelNumber = want;
+            p.humanScore = Num(o, "human_score", path, -MaxHumanScore, MaxHumanScore);
+            p.humanModelVersion = (int)Num(o, "human_model_version", path, 1, 2147483647);
         }
 
         // Each cell's centre, as src/export/svg.h and the JavaScript

@@ -87,6 +87,10 @@ const MAX_PRESSES := 1048576 # 2^20
 # Other counts (pack version, optimal solutions, index): what a double
 # holds exactly, so every runtime reads the same number.
 const MAX_COUNT := 9007199254740991 # 2^53 - 1
+# The human grade's levels, in their numbers' order; a score's bound.
+const HUMAN_LEVELS := ["spot", "chase", "table", "global"]
+const HUMAN_KEYS := ["human_level_number", "human_score", "human_model_version"]
+const MAX_HUMAN_SCORE := 1000000000000
 const BOARD_KINDS := ["grid", "hex", "hexagon", "graph"]
 const WRAPS := ["none", "x", "y", "both"]
 const HEX_DIGITS := "0123456789abcdef"
@@ -289,6 +293,13 @@ class Puzzle:
 	# none)
 	var slot := 0
 	var section := ""
+	# the human grade (docs/GENERATE.md "The human ladder"): the level's
+	# name ("" when the puzzle has none) and number (-1 when none), the
+	# score in thousandths and the model's version (0 when none)
+	var human_level := ""
+	var human_level_number := -1
+	var human_score := 0
+	var human_model_version := 0
 
 	# new_board(): a board at the puzzle's start state, no presses.
 	func new_board() -> Board:
@@ -969,4 +980,28 @@ class _Reader:
 			z.slot = int_field(d, "slot", path, 1, MAX_COUNT)
 		if why == "" and d.has("section"):
 			z.section = str_field(d, "section", path)
+		if why == "":
+			human(d, path, z)
 		return z
+
+	# human(d, path, z): the puzzle's human grade. human_level null or
+	# absent (an older document) means none, and then the other three keys
+	# must be null or absent too.
+	func human(d: Dictionary, path: String, z) -> void:
+		if d.get("human_level") == null:
+			for k in HUMAN_KEYS:
+				if d.get(k) != null:
+					refuse(path + "." + k, "given while human_level is null")
+					return
+			return
+		var level := one_of(d["human_level"], HUMAN_LEVELS, path + ".human_level")
+		var number := int_field(d, "human_level_number", path, 0, 3)
+		if why != "":
+			return
+		if number != HUMAN_LEVELS.find(level):
+			refuse(path + ".human_level_number", "%d, expected %d (the number of %s)" % [number, HUMAN_LEVELS.find(level), show(level)])
+			return
+		z.human_level = level
+		z.human_level_number = number
+		z.human_score = int_field(d, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+		z.human_model_version = int_field(d, "human_model_version", path, 1, 2147483647)

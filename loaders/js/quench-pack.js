@@ -196,6 +196,31 @@ function oneOf(v, allowed, path) {
 function str(obj, key, path) { return string(field(obj, key, path), `${path}.${key}`); }
 function num(obj, key, path, lo, hi) { return int(field(obj, key, path), `${path}.${key}`, lo, hi); }
 
+// The human grade (docs/GENERATE.md "The human ladder"): human_level null
+// or absent (an older document) means none, and then the other three
+// keys must be null or absent too.
+const HUMAN_LEVELS = ["spot", "chase", "table", "global"];
+const HUMAN_KEYS = ["human_level_number", "human_score", "human_model_version"];
+const MAX_HUMAN_SCORE = 1e12;
+function loadHuman(p, path) {
+    const has = (k) => Object.prototype.hasOwnProperty.call(p, k) && p[k] !== null;
+    if (!has("human_level")) {
+        for (const k of HUMAN_KEYS)
+            if (has(k)) throw new PackError(`${path}.${k}`, "given while human_level is null");
+        return { humanLevel: null, humanLevelNumber: null, humanScore: null, humanModelVersion: null };
+    }
+    const level = oneOf(p.human_level, HUMAN_LEVELS, `${path}.human_level`);
+    const number = num(p, "human_level_number", path, 0, 3);
+    if (number !== HUMAN_LEVELS.indexOf(level))
+        throw new PackError(`${path}.human_level_number`,
+            `${number}, expected ${HUMAN_LEVELS.indexOf(level)} (the number of ${quote(level)})`);
+    return {
+        humanLevel: level, humanLevelNumber: number,
+        humanScore: num(p, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE),
+        humanModelVersion: num(p, "human_model_version", path, 1, 2147483647),
+    };
+}
+
 // A list of one value per cell, each below colours (state, goal, solution).
 function cellValues(v, path, ncells, colours) {
     array(v, path, MAX_CELLS);
@@ -329,6 +354,9 @@ function loadPuzzle(p, i, path, rules) {
         // the recipe section ("" when none)
         slot: Object.prototype.hasOwnProperty.call(p, "slot") ? num(p, "slot", path, 1, MAX_COUNT) : null,
         section: Object.prototype.hasOwnProperty.call(p, "section") ? str(p, "section", path) : "",
+        // the human grade: level name and number, score in thousandths,
+        // model version (all null when the puzzle has none)
+        ...loadHuman(p, path),
         newBoard() { return new Board(puzzle); },
     };
     return Object.freeze(puzzle);

@@ -43,7 +43,9 @@
 --   puzzle  = {id, position, rule, colours, ncells, board, cells, shape,
 --              state, goal, min_presses, optimal_solutions, solution,
 --              grade, grader_version, seed, index, submission, source,
---              meta, slot (nil in an older document), section, new_board}
+--              meta, slot (nil in an older document), section,
+--              human_level, human_level_number, human_score (thousandths),
+--              human_model_version (all four nil when none), new_board}
 --             (colours, ncells, board, cells, goal and shape are the
 --             rule's, repeated so a game needs only the puzzle)
 --   board   = {puzzle, state, presses, history, press, undo, is_solved,
@@ -272,6 +274,34 @@ local function one_of(v, allowed, path)
         if v == a then return v end
     end
     refuse(path, show(v) .. " is not one of " .. table.concat(allowed, ", "))
+end
+
+-- The human grade (docs/GENERATE.md "The human ladder"): human_level null
+-- or absent (an older document) means none, and then the other three keys
+-- must be null or absent too. A decoder's null is nil (dkjson) or a
+-- userdata (lua-cjson's cjson.null).
+local HUMAN_LEVELS = {"spot", "chase", "table", "global"}
+local HUMAN_KEYS = {"human_level_number", "human_score", "human_model_version"}
+local MAX_HUMAN_SCORE = 1e12
+local function given(v) return v ~= nil and type(v) ~= "userdata" end
+local function read_human(d, path, pz)
+    if not given(d.human_level) then
+        for _, k in ipairs(HUMAN_KEYS) do
+            if given(d[k]) then refuse(at(path, k), "given while human_level is null") end
+        end
+        return
+    end
+    local level = one_of(d.human_level, HUMAN_LEVELS, at(path, "human_level"))
+    local number = get_int(d, "human_level_number", path, 0, 3)
+    local want
+    for i, l in ipairs(HUMAN_LEVELS) do if l == level then want = i - 1 end end
+    if number ~= want then
+        refuse(at(path, "human_level_number"), number .. ", expected " .. want
+               .. " (the number of " .. quote(level) .. ")")
+    end
+    pz.human_level, pz.human_level_number = level, number
+    pz.human_score = get_int(d, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+    pz.human_model_version = get_int(d, "human_model_version", path, 1, 2147483647)
 end
 
 local function lower_hex(s, digits)
@@ -624,6 +654,9 @@ local function read_puzzle(v, i, path, rules_by_hash)
     -- recipe section ("" when none)
     if d.slot ~= nil then pz.slot = get_int(d, "slot", path, 1, MAX_COUNT) end
     pz.section = d.section ~= nil and get_string(d, "section", path) or ""
+    -- the human grade: level name and number, score in thousandths,
+    -- model version (all nil when the puzzle has none)
+    read_human(d, path, pz)
     pz.new_board = new_board
     return pz
 end

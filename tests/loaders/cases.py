@@ -177,6 +177,23 @@ rows.append(("noslots", 0, "", ok_line, ""))
 edit("slotmax", "d['puzzles'][1]['slot'] = 2 ** 53 - 1")
 rows.append(("slotmax", 0, "", ok_line, ""))
 
+# --- the human grade (#33): human_level one of four names (or null, or
+# absent in an older quench's document), its number the level's, a score
+# within +-10^12 and a model version >= 1; with human_level null the other
+# three are null or absent.
+edit("humanlevel", "d['puzzles'][1]['human_level'] = 'easy'")
+refused("humanlevel", "puzzles[1].human_level: \"easy\" is not one of spot, chase, table, global")
+edit("humannumber", "d['puzzles'][1].update(human_level='chase', human_level_number=2)")
+refused("humannumber", "puzzles[1].human_level_number: 2, expected 1 (the number of \"chase\")")
+edit("humanorphan", "d['puzzles'][1].update(human_level=None, human_level_number=None, human_model_version=None)")
+refused("humanorphan", "puzzles[1].human_score: given while human_level is null")
+edit("humanscore", "d['puzzles'][1]['human_score'] = 10 ** 13")
+refused("humanscore", "puzzles[1].human_score: 10000000000000 is outside -1000000000000..1000000000000")
+edit("humanmodel", "d['puzzles'][1]['human_model_version'] = 0")
+refused("humanmodel", "puzzles[1].human_model_version: 0 is outside 1..2147483647")
+edit("nohuman", "[[p.pop(k) for k in ('human_level', 'human_level_number', 'human_score', 'human_model_version')] for p in d['puzzles']]")
+rows.append(("nohuman", 0, "", ok_line, ""))
+
 # --- an empty pack says why; empty text is not JSON.
 edit("nopuzzle", "d['puzzles'] = []")
 rows.append(("nopuzzle", 1, "replay: {FILE}: the pack has no puzzles",
