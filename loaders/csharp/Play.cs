@@ -2,9 +2,7 @@
 // from given positions. Each line of MOVES is {"puzzle": ID, "presses":
 // [CELL, ...]}, the cells pressed from the puzzle's start, in order; for
 // each, one line on stdout: {"puzzle":ID,"presses_left":N,"plan":[CELL,
-// ...],"exact":B,"human":H} (H the puzzle's human grade, {"level",
-// "level_number", "score", "model_version"}, or null when it has none),
-// N being board.PressesLeft() after those presses, plan
+// ...],"exact":B}, N being board.PressesLeft() after those presses, plan
 // the cells Hint() names, each pressed in turn until the board is solved,
 // exact whether N is proven least (rule.hintsExact). The driver checks its
 // own answer: the plan must solve the board in exactly N presses, and
@@ -169,14 +167,7 @@ static class Play
             if (bad.Count > 0) failed++;
             output.Append("{\"puzzle\":\"").Append(pz.id).Append("\",\"presses_left\":").Append(left)
                   .Append(",\"plan\":[").Append(string.Join(",", plan)).Append("],\"exact\":")
-                  .Append(pz.rule.hintsExact ? "true" : "false").Append(",\"human\":");
-            if (pz.humanLevel == null)
-                output.Append("null");
-            else
-                output.Append("{\"level\":\"").Append(pz.humanLevel).Append("\",\"level_number\":")
-                      .Append(pz.humanLevelNumber).Append(",\"score\":").Append(pz.humanScore)
-                      .Append(",\"model_version\":").Append(pz.humanModelVersion).Append("}");
-            output.Append("}\n");
+                  .Append(pz.rule.hintsExact ? "true" : "false").Append("}\n");
         }
         Console.Out.Write(output.ToString());
         Console.Out.Flush();

@@ -180,14 +180,14 @@ namespace Quench
         /// section (world) the puzzle was built in ("" when none).</summary>
         public long slot;
         public string section = "";
-        /// <summary>The human grade (docs/GENERATE.md "The human ladder"):
-        /// the level's name (null when the puzzle has none) and number (-1
-        /// when none), the score in thousandths and the model's version (0
-        /// when none).</summary>
+        /// <summary>The human grade (issue #33; docs/GENERATE.md, "The human
+        /// ladder"): the rung ("spot", "chase", "table", "global") and its
+        /// number 0..3, the score in thousandths (the predicted log of a
+        /// solve time) and its model version; null each in a document of an
+        /// older quench or for an ungraded puzzle.</summary>
         public string humanLevel;
-        public int humanLevelNumber = -1;
-        public long humanScore;
-        public int humanModelVersion;
+        public int? humanLevelNumber;
+        public long? humanScore, humanModelVersion;
 
         public Board NewBoard()
         {
@@ -766,41 +766,37 @@ namespace Quench
             if (o.TryGetValue("slot", out slot))
                 p.slot = Num(o, "slot", path, 1, MaxCount);
             p.section = o.TryGetValue("section", out section) ? Str(o, "section", path) : "";
-            Human(o, path, p);
+            LoadHuman(o, path, p);
             return p;
         }
 
-        // The human grade: human_level null or absent (an older document)
-        // means none, and then the other three keys must be null or absent
-        // too.
         static readonly string[] HumanLevels = { "spot", "chase", "table", "global" };
-        static readonly string[] HumanKeys = { "human_level_number", "human_score", "human_model_version" };
-        const long MaxHumanScore = 1000000000000;
+        const long MaxHumanScore = 1000000000000; // the schema's, in thousandths
 
-        static bool Given(JObject o, string key)
+        // A field a document may leave out or write null: null then.
+        static JToken Optional(JObject o, string key)
         {
             JToken v;
-            return o.TryGetValue(key, out v) && v.Type != JTokenType.Null;
+            return o.TryGetValue(key, out v) && v.Type != JTokenType.Null ? v : null;
         }
 
-        static void Human(JObject o, string path, Puzzle p)
+        // The human grade: four fields, null together when the puzzle has
+        // none; the number must be the level's.
+        static void LoadHuman(JObject o, string path, Puzzle p)
         {
-            if (!Given(o, "human_level")) {
-                foreach (string k in HumanKeys)
-                    if (Given(o, k))
-                        throw new QuenchPackException(path + "." + k, "given while human_level is null");
-                return;
-            }
-            string level = OneOf(o["human_level"], HumanLevels, path + ".human_level");
-            long number = Num(o, "human_level_number", path, 0, 3);
-            int want = Array.IndexOf(HumanLevels, level);
-            if (number != want)
+            JToken level = Optional(o, "human_level"), number = Optional(o, "human_level_number");
+            if (level != null) p.humanLevel = OneOf(level, HumanLevels, path + ".human_level");
+            if (number != null) p.humanLevelNumber = (int)Int(number, path + ".human_level_number", 0, 3);
+            int? want = null;
+            if (p.humanLevel != null) want = Array.IndexOf(HumanLevels, p.humanLevel);
+            if (p.humanLevelNumber != want)
                 throw new QuenchPackException(path + ".human_level_number",
-                    number + ", expected " + want + " (the number of " + Show(o["human_level"]) + ")");
-            p.humanLevel = level;
-            p.humanLevelNumber = want;
-            p.humanScore = Num(o, "human_score", path, -MaxHumanScore, MaxHumanScore);
-            p.humanModelVersion = (int)Num(o, "human_model_version", path, 1, 2147483647);
+                    (number == null ? "null" : Show(number)) + ", expected " +
+                    (want.HasValue ? want.Value.ToString(CultureInfo.InvariantCulture) : "null") +
+                    " (human_level is " + (level == null ? "null" : Show(level)) + ")");
+            JToken score = Optional(o, "human_score"), model = Optional(o, "human_model_version");
+            if (score != null) p.humanScore = Int(score, path + ".human_score", -MaxHumanScore, MaxHumanScore);
+            if (model != null) p.humanModelVersion = Int(model, path + ".human_model_version", 1, MaxCount);
         }
 
         // Each cell's centre, as src/export/svg.h and the JavaScript

@@ -5,9 +5,7 @@
 # each line of MOVES is {"puzzle": ID, "presses": [CELL, ...]}, the cells
 # pressed from the puzzle's start, in order; for each, one line goes to
 # RESULT, which the shell prints as stdout (Godot's own stdout starts with
-# a banner): {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B,
-# "human":H}, H the puzzle's human grade ({"level", "level_number",
-# "score", "model_version"}, or null when it has none),
+# a banner): {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B},
 # N being board.presses_left() after those presses, plan the cells hint()
 # names, each pressed in turn until the board is solved, exact whether N
 # is proven least (rule.hints_exact). The driver checks its own answer:
@@ -134,12 +132,8 @@ func _main() -> int:
 			printerr("play: %s:%d: puzzle %s: %s" % [moves_name, g[0], pz.id, w])
 		if not bad.empty():
 			failed += 1
-		var human := "null"
-		if pz.human_level != "":
-			human = '{"level":"%s","level_number":%d,"score":%d,"model_version":%d}' % [
-					pz.human_level, pz.human_level_number, pz.human_score, pz.human_model_version]
-		out += '{"puzzle":"%s","presses_left":%d,"plan":[%s],"exact":%s,"human":%s}\n' % [
-				pz.id, left, PoolStringArray(plan).join(","), "true" if pz.rule.hints_exact else "false", human]
+		out += '{"puzzle":"%s","presses_left":%d,"plan":[%s],"exact":%s}\n' % [
+				pz.id, left, PoolStringArray(plan).join(","), "true" if pz.rule.hints_exact else "false"]
 	var res := File.new()
 	if res.open(user[0], File.WRITE) != OK:
 		printerr("play: cannot write %s" % user[0])

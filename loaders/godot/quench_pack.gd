@@ -87,12 +87,13 @@ const MAX_PRESSES := 1048576 # 2^20
 # Other counts (pack version, optimal solutions, index): what a double
 # holds exactly, so every runtime reads the same number.
 const MAX_COUNT := 9007199254740991 # 2^53 - 1
-# The human grade's levels, in their numbers' order; a score's bound.
-const HUMAN_LEVELS := ["spot", "chase", "table", "global"]
-const HUMAN_KEYS := ["human_level_number", "human_score", "human_model_version"]
-const MAX_HUMAN_SCORE := 1000000000000
 const BOARD_KINDS := ["grid", "hex", "hexagon", "graph"]
 const WRAPS := ["none", "x", "y", "both"]
+# The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+# order (human_level_number is the index), and the score's bound in
+# thousandths (the schema's).
+const HUMAN_LEVELS := ["spot", "chase", "table", "global"]
+const MAX_HUMAN_SCORE := 1000000000000
 const HEX_DIGITS := "0123456789abcdef"
 
 
@@ -293,13 +294,14 @@ class Puzzle:
 	# none)
 	var slot := 0
 	var section := ""
-	# the human grade (docs/GENERATE.md "The human ladder"): the level's
-	# name ("" when the puzzle has none) and number (-1 when none), the
-	# score in thousandths and the model's version (0 when none)
-	var human_level := ""
-	var human_level_number := -1
-	var human_score := 0
-	var human_model_version := 0
+	# the human grade: the ladder's rung ("spot", "chase", "table",
+	# "global") and its number 0..3, the score in thousandths (the
+	# predicted log of a solve time) and its model version; null each in
+	# a document of an older quench or for an ungraded puzzle
+	var human_level = null
+	var human_level_number = null
+	var human_score = null
+	var human_model_version = null
 
 	# new_board(): a board at the puzzle's start state, no presses.
 	func new_board() -> Board:
@@ -981,27 +983,30 @@ class _Reader:
 		if why == "" and d.has("section"):
 			z.section = str_field(d, "section", path)
 		if why == "":
-			human(d, path, z)
+			read_human(d, path, z)
 		return z
 
-	# human(d, path, z): the puzzle's human grade. human_level null or
-	# absent (an older document) means none, and then the other three keys
-	# must be null or absent too.
-	func human(d: Dictionary, path: String, z) -> void:
-		if d.get("human_level") == null:
-			for k in HUMAN_KEYS:
-				if d.get(k) != null:
-					refuse(path + "." + k, "given while human_level is null")
-					return
-			return
-		var level := one_of(d["human_level"], HUMAN_LEVELS, path + ".human_level")
-		var number := int_field(d, "human_level_number", path, 0, 3)
+	# read_human: the four fields of the human grade into z, null when
+	# absent or null; the number must be the level's.
+	func read_human(d: Dictionary, path: String, z) -> void:
+		var level = d.get("human_level")
+		if typeof(level) != TYPE_NIL:
+			level = one_of(level, HUMAN_LEVELS, path + ".human_level")
+		var number = d.get("human_level_number")
+		if why == "" and typeof(number) != TYPE_NIL:
+			number = integer(number, path + ".human_level_number", 0, 3)
 		if why != "":
 			return
-		if number != HUMAN_LEVELS.find(level):
-			refuse(path + ".human_level_number", "%d, expected %d (the number of %s)" % [number, HUMAN_LEVELS.find(level), show(level)])
+		var want = null if typeof(level) == TYPE_NIL else HUMAN_LEVELS.find(level)
+		if typeof(number) != typeof(want) or (typeof(want) != TYPE_NIL and number != want):
+			refuse(path + ".human_level_number", "%s, expected %s (human_level is %s)"
+					% [show(number), show(want), show(level)])
 			return
 		z.human_level = level
 		z.human_level_number = number
-		z.human_score = int_field(d, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
-		z.human_model_version = int_field(d, "human_model_version", path, 1, 2147483647)
+		var score = d.get("human_score")
+		if typeof(score) != TYPE_NIL:
+			z.human_score = integer(score, path + ".human_score", -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+		var model = d.get("human_model_version")
+		if why == "" and typeof(model) != TYPE_NIL:
+			z.human_model_version = integer(model, path + ".human_model_version", 1, MAX_COUNT)

@@ -2,9 +2,7 @@
 // from given positions. Each line of MOVES is {"puzzle": ID, "presses":
 // [CELL, ...]}, the cells pressed from the puzzle's start, in order (cells
 // as the document numbers them, from 0); for each, one line on stdout:
-// {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B,"human":H}
-// (H the puzzle's human grade, {"level", "level_number", "score",
-// "model_version"}, or null when it has none), where N is
+// {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B}, where N is
 // board.pressesLeft() after those presses, plan the cells hint() names,
 // each pressed in turn until the board is solved, and exact whether N is
 // proven least (rule.hintsExact). The driver checks its own answer: the
@@ -101,11 +99,8 @@ for (const { line, puzzle, presses } of games) {
         why.push(`at the start pressesLeft() is ${board.pressesLeft()}, min_presses ${puzzle.minPresses}`);
     for (const w of why) process.stderr.write(`play: ${movesFile}:${line}: puzzle ${puzzle.id}: ${w}\n`);
     failed += why.length > 0;
-    const human = puzzle.humanLevel === null ? "null" :
-        `{"level":"${puzzle.humanLevel}","level_number":${puzzle.humanLevelNumber},` +
-        `"score":${puzzle.humanScore},"model_version":${puzzle.humanModelVersion}}`;
     out.push(`{"puzzle":"${puzzle.id}","presses_left":${left},"plan":[${plan.join(",")}],` +
-             `"exact":${puzzle.rule.hintsExact},"human":${human}}\n`);
+             `"exact":${puzzle.rule.hintsExact}}\n`);
 }
 process.stdout.write(out.join(""));
 process.exit(failed ? 1 : 0);

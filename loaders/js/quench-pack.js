@@ -68,6 +68,11 @@ const MAX_PRESSES = 1048576; // 2^20
 // Other counts (pack version, optimal solutions, index): what a double
 // holds exactly, so every runtime reads the same number.
 const MAX_COUNT = Number.MAX_SAFE_INTEGER; // 2^53 - 1
+// The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+// order (human_level_number is the index), and the score's bound in
+// thousandths (the schema's).
+const HUMAN_LEVELS = ["spot", "chase", "table", "global"];
+const MAX_HUMAN_SCORE = 1e12;
 
 // How a message shows text and values from the document, the same in the
 // four loaders: control characters as \u00XX (no document can put a raw
@@ -196,28 +201,26 @@ function oneOf(v, allowed, path) {
 function str(obj, key, path) { return string(field(obj, key, path), `${path}.${key}`); }
 function num(obj, key, path, lo, hi) { return int(field(obj, key, path), `${path}.${key}`, lo, hi); }
 
-// The human grade (docs/GENERATE.md "The human ladder"): human_level null
-// or absent (an older document) means none, and then the other three
-// keys must be null or absent too.
-const HUMAN_LEVELS = ["spot", "chase", "table", "global"];
-const HUMAN_KEYS = ["human_level_number", "human_score", "human_model_version"];
-const MAX_HUMAN_SCORE = 1e12;
+// An optional field: null when absent or null (a document of an older
+// quench has none of the human grade), else what check(value) returns.
+function optional(obj, key, check) {
+    const v = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : null;
+    return v === null ? null : check(v);
+}
+
+// The human grade of a puzzle: four fields, null together when it has
+// none; the number must be the level's.
 function loadHuman(p, path) {
-    const has = (k) => Object.prototype.hasOwnProperty.call(p, k) && p[k] !== null;
-    if (!has("human_level")) {
-        for (const k of HUMAN_KEYS)
-            if (has(k)) throw new PackError(`${path}.${k}`, "given while human_level is null");
-        return { humanLevel: null, humanLevelNumber: null, humanScore: null, humanModelVersion: null };
-    }
-    const level = oneOf(p.human_level, HUMAN_LEVELS, `${path}.human_level`);
-    const number = num(p, "human_level_number", path, 0, 3);
-    if (number !== HUMAN_LEVELS.indexOf(level))
+    const level = optional(p, "human_level", v => oneOf(v, HUMAN_LEVELS, `${path}.human_level`));
+    const number = optional(p, "human_level_number", v => int(v, `${path}.human_level_number`, 0, 3));
+    const want = level === null ? null : HUMAN_LEVELS.indexOf(level);
+    if (number !== want)
         throw new PackError(`${path}.human_level_number`,
-            `${number}, expected ${HUMAN_LEVELS.indexOf(level)} (the number of ${quote(level)})`);
+                            `${show(number)}, expected ${show(want)} (human_level is ${show(level)})`);
     return {
         humanLevel: level, humanLevelNumber: number,
-        humanScore: num(p, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE),
-        humanModelVersion: num(p, "human_model_version", path, 1, 2147483647),
+        humanScore: optional(p, "human_score", v => int(v, `${path}.human_score`, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)),
+        humanModelVersion: optional(p, "human_model_version", v => int(v, `${path}.human_model_version`, 1, MAX_COUNT)),
     };
 }
 
@@ -354,8 +357,9 @@ function loadPuzzle(p, i, path, rules) {
         // the recipe section ("" when none)
         slot: Object.prototype.hasOwnProperty.call(p, "slot") ? num(p, "slot", path, 1, MAX_COUNT) : null,
         section: Object.prototype.hasOwnProperty.call(p, "section") ? str(p, "section", path) : "",
-        // the human grade: level name and number, score in thousandths,
-        // model version (all null when the puzzle has none)
+        // the human grade (null each in an older document or an ungraded
+        // puzzle): the ladder's rung and its number 0..3, the score in
+        // thousandths (the predicted log of a solve time) and its model
         ...loadHuman(p, path),
         newBoard() { return new Board(puzzle); },
     };

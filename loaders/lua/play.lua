@@ -3,9 +3,7 @@
 -- [CELL, ...]}, the cells pressed from the puzzle's start, in order, as
 -- the document numbers them (from 0: cell c is this loader's c + 1, and
 -- the plan printed is in the document's numbers too); for each, one line
--- on stdout: {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B,
--- "human":H}, H the puzzle's human grade ({"level", "level_number",
--- "score", "model_version"}, or null when it has none),
+-- on stdout: {"puzzle":ID,"presses_left":N,"plan":[CELL,...],"exact":B},
 -- where N is board:presses_left() after those presses, plan the cells
 -- hint() names, each pressed in turn until the board is solved, and exact
 -- whether N is proven least (rule.hints_exact). The driver checks its own
@@ -120,14 +118,8 @@ for _, g in ipairs(games) do
         io.stderr:write("play: ", moves_path, ":", g.line, ": puzzle ", pz.id, ": ", w, "\n")
     end
     if #bad > 0 then failed = failed + 1 end
-    local human = "null"
-    if pz.human_level ~= nil then
-        human = string.format('{"level":"%s","level_number":%d,"score":%d,"model_version":%d}',
-            pz.human_level, pz.human_level_number, pz.human_score, pz.human_model_version)
-    end
     out[#out + 1] = '{"puzzle":"' .. pz.id .. '","presses_left":' .. left .. ',"plan":['
-        .. table.concat(plan, ",") .. '],"exact":' .. tostring(pz.rule.hints_exact)
-        .. ',"human":' .. human .. "}\n"
+        .. table.concat(plan, ",") .. '],"exact":' .. tostring(pz.rule.hints_exact) .. "}\n"
 end
 io.stdout:write(table.concat(out))
 os.exit(failed == 0 and 0 or 1)

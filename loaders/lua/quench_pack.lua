@@ -44,8 +44,9 @@
 --              state, goal, min_presses, optimal_solutions, solution,
 --              grade, grader_version, seed, index, submission, source,
 --              meta, slot (nil in an older document), section,
---              human_level, human_level_number, human_score (thousandths),
---              human_model_version (all four nil when none), new_board}
+--              human_level, human_level_number, human_score,
+--              human_model_version (nil each when the puzzle has no
+--              human grade), new_board}
 --             (colours, ncells, board, cells, goal and shape are the
 --             rule's, repeated so a game needs only the puzzle)
 --   board   = {puzzle, state, presses, history, press, undo, is_solved,
@@ -107,6 +108,11 @@ local MAX_PRESSES = 1048576 -- 2^20
 -- Other counts (pack version, optimal solutions, index): what a double
 -- holds exactly, so every runtime reads the same number.
 local MAX_COUNT = 9007199254740991 -- 2^53 - 1
+-- The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+-- order (human_level_number counts them from 0, as the document does),
+-- and the score's bound in thousandths (the schema's).
+local HUMAN_LEVELS = {"spot", "chase", "table", "global"}
+local MAX_HUMAN_SCORE = 1000000000000
 local TWO53 = 9007199254740992
 
 local SQRT3_2 = math.sqrt(3) / 2
@@ -276,32 +282,37 @@ local function one_of(v, allowed, path)
     refuse(path, show(v) .. " is not one of " .. table.concat(allowed, ", "))
 end
 
--- The human grade (docs/GENERATE.md "The human ladder"): human_level null
--- or absent (an older document) means none, and then the other three keys
--- must be null or absent too. A decoder's null is nil (dkjson) or a
--- userdata (lua-cjson's cjson.null).
-local HUMAN_LEVELS = {"spot", "chase", "table", "global"}
-local HUMAN_KEYS = {"human_level_number", "human_score", "human_model_version"}
-local MAX_HUMAN_SCORE = 1e12
-local function given(v) return v ~= nil and type(v) ~= "userdata" end
+-- A field a document may leave out or write null: nil then (lua-cjson's
+-- null is a userdata, dkjson's nil).
+local function optional(t, key)
+    local v = t[key]
+    if type(v) == "userdata" then return nil end
+    return v
+end
+
+-- The human grade into pz: four fields, nil together when the puzzle has
+-- none; the number must be the level's.
 local function read_human(d, path, pz)
-    if not given(d.human_level) then
-        for _, k in ipairs(HUMAN_KEYS) do
-            if given(d[k]) then refuse(at(path, k), "given while human_level is null") end
-        end
-        return
+    local level = optional(d, "human_level")
+    if level ~= nil then one_of(level, HUMAN_LEVELS, path .. ".human_level") end
+    local number = optional(d, "human_level_number")
+    if number ~= nil then number = check_int(number, path .. ".human_level_number", 0, 3) end
+    local want = nil
+    for i, name in ipairs(HUMAN_LEVELS) do
+        if name == level then want = i - 1 end
     end
-    local level = one_of(d.human_level, HUMAN_LEVELS, at(path, "human_level"))
-    local number = get_int(d, "human_level_number", path, 0, 3)
-    local want
-    for i, l in ipairs(HUMAN_LEVELS) do if l == level then want = i - 1 end end
     if number ~= want then
-        refuse(at(path, "human_level_number"), number .. ", expected " .. want
-               .. " (the number of " .. quote(level) .. ")")
+        refuse(path .. ".human_level_number", show(number) .. ", expected " .. show(want)
+               .. " (human_level is " .. show(level) .. ")")
     end
     pz.human_level, pz.human_level_number = level, number
-    pz.human_score = get_int(d, "human_score", path, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
-    pz.human_model_version = get_int(d, "human_model_version", path, 1, 2147483647)
+    local score = optional(d, "human_score")
+    if score ~= nil then
+        score = check_int(score, path .. ".human_score", -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+    end
+    local model = optional(d, "human_model_version")
+    if model ~= nil then model = check_int(model, path .. ".human_model_version", 1, MAX_COUNT) end
+    pz.human_score, pz.human_model_version = score, model
 end
 
 local function lower_hex(s, digits)
@@ -654,8 +665,9 @@ local function read_puzzle(v, i, path, rules_by_hash)
     -- recipe section ("" when none)
     if d.slot ~= nil then pz.slot = get_int(d, "slot", path, 1, MAX_COUNT) end
     pz.section = d.section ~= nil and get_string(d, "section", path) or ""
-    -- the human grade: level name and number, score in thousandths,
-    -- model version (all nil when the puzzle has none)
+    -- the human grade (nil each in an older document or an ungraded
+    -- puzzle): the ladder's rung, its number 0..3, the score in
+    -- thousandths (the predicted log of a solve time) and its model
     read_human(d, path, pz)
     pz.new_board = new_board
     return pz

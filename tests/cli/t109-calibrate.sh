@@ -10,7 +10,7 @@
 # the pack's scores under generate --human-model), report a lower
 # held-out rank correlation for the press-count-only fit, leave out the
 # abandoned and hinted attempts, and refuse bad logs with FILE:LINE:COL
-# and exit 65, writing nothing. The grader version moved (issue #33).
+# and exit 65, writing nothing.
 . "$(dirname "$0")/lib.sh"
 R=$TOP/rules
 DB=$TMP/c.db
@@ -121,18 +121,6 @@ expect_rc 0 "generate --human-model --db"
 q export hand --db "$DB" --format jsonl
 expect_rc 0 "export the hand pack"
 expect_eq "$(grep -c '"human_model_version":7' "$TMP/out")" 5 "stored with model version 7"
-
-# The grader version moved with the human grade (docs/GENERATE.md): the
-# header of a run names a version above that of every puzzle of the
-# golden schema-5 database, graded before the ladder existed.
-py_later base.jsonl "$TOP/tests/golden/store-v5/v5.db" <<'PY'
-import json, sqlite3, sys
-head = json.loads(open(sys.argv[1]).readline())
-old = [int(g) for (g,) in sqlite3.connect(sys.argv[2]).execute(
-    "SELECT DISTINCT grader FROM puzzles")]
-print("ok" if old and head["grader_version"] > max(old) else
-      f"not ok: grader_version {head['grader_version']}, before the ladder {old}")
-PY
 
 # The same logs give the same model; the split follows --seed.
 q calibrate sim1.jsonl sim2.jsonl sim3.jsonl -o model2.txt

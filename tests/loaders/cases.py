@@ -177,22 +177,40 @@ rows.append(("noslots", 0, "", ok_line, ""))
 edit("slotmax", "d['puzzles'][1]['slot'] = 2 ** 53 - 1")
 rows.append(("slotmax", 0, "", ok_line, ""))
 
-# --- the human grade (#33): human_level one of four names (or null, or
-# absent in an older quench's document), its number the level's, a score
-# within +-10^12 and a model version >= 1; with human_level null the other
-# three are null or absent.
-edit("humanlevel", "d['puzzles'][1]['human_level'] = 'easy'")
-refused("humanlevel", "puzzles[1].human_level: \"easy\" is not one of spot, chase, table, global")
-edit("humannumber", "d['puzzles'][1].update(human_level='chase', human_level_number=2)")
-refused("humannumber", "puzzles[1].human_level_number: 2, expected 1 (the number of \"chase\")")
-edit("humanorphan", "d['puzzles'][1].update(human_level=None, human_level_number=None, human_model_version=None)")
-refused("humanorphan", "puzzles[1].human_score: given while human_level is null")
+# --- the human grade (#33): four optional fields, null together when a
+# puzzle has none (an older quench wrote none); the number is the level's
+# place on the ladder (spot 0, chase 1, table 2, global 3: GENERATE.md).
+LEVELS = ["spot", "chase", "table", "global"]
+lv1 = base["puzzles"][1]["human_level"]
+other = LEVELS[(LEVELS.index(lv1) + 1) % 4]
+edit("humanname", "d['puzzles'][1]['human_level'] = 'easy'")
+refused("humanname", 'puzzles[1].human_level: "easy" is not one of spot, chase, table, global')
+edit("humannumber", f"d['puzzles'][1]['human_level_number'] = {LEVELS.index(other)}")
+refused("humannumber", f'puzzles[1].human_level_number: {LEVELS.index(other)}, '
+        f'expected {LEVELS.index(lv1)} (human_level is "{lv1}")')
+edit("humannonumber", "d['puzzles'][1]['human_level_number'] = None")
+refused("humannonumber", f'puzzles[1].human_level_number: null, expected '
+        f'{LEVELS.index(lv1)} (human_level is "{lv1}")')
+edit("humanorphan", "d['puzzles'][1]['human_level'] = None")
+refused("humanorphan", f"puzzles[1].human_level_number: {LEVELS.index(lv1)}, "
+        "expected null (human_level is null)")
+edit("humanfour", "d['puzzles'][1]['human_level_number'] = 4")
+refused("humanfour", "puzzles[1].human_level_number: 4 is outside 0..3")
 edit("humanscore", "d['puzzles'][1]['human_score'] = 10 ** 13")
-refused("humanscore", "puzzles[1].human_score: 10000000000000 is outside -1000000000000..1000000000000")
+refused("humanscore", "puzzles[1].human_score: 10000000000000 is outside "
+        "-1000000000000..1000000000000")
+edit("humanscorefrac", "d['puzzles'][1]['human_score'] = 1.5")
+refused("humanscorefrac", "puzzles[1].human_score: 1.5 is not an integer")
 edit("humanmodel", "d['puzzles'][1]['human_model_version'] = 0")
-refused("humanmodel", "puzzles[1].human_model_version: 0 is outside 1..2147483647")
-edit("nohuman", "[[p.pop(k) for k in ('human_level', 'human_level_number', 'human_score', 'human_model_version')] for p in d['puzzles']]")
+refused("humanmodel", "puzzles[1].human_model_version: 0 is outside 1..9007199254740991")
+edit("nohuman", "[[p.pop(k) for k in ('human_level', 'human_level_number', "
+     "'human_score', 'human_model_version')] for p in d['puzzles']]")
 rows.append(("nohuman", 0, "", ok_line, ""))
+edit("humannull", "[p.update(human_level=None, human_level_number=None, "
+     "human_score=None, human_model_version=None) for p in d['puzzles']]")
+rows.append(("humannull", 0, "", ok_line, ""))
+edit("humanlow", "d['puzzles'][1]['human_score'] = -10 ** 12")
+rows.append(("humanlow", 0, "", ok_line, ""))
 
 # --- an empty pack says why; empty text is not JSON.
 edit("nopuzzle", "d['puzzles'] = []")

@@ -17,9 +17,7 @@ oracle of the least presses from a position.
         must be that least number (and exact true), its plan must reach
         the goal from the position in exactly that many presses, and its
         press counts must be quench's plan (the drivers break ties as
-        quench does), and its "human" must be the puzzle's human grade
-        ({"level", "level_number", "score", "model_version"}, or null when
-        the document has none). Prints one line per failure and "checked N
+        quench does). Prints one line per failure and "checked N
         positions: F failed"; exit 1 on any failure.
 
     play.py fallback RULES.yaml PACK.json MOVES.jsonl OUTPUT
@@ -92,13 +90,6 @@ def check(rules_path, pack, moves_path, output_path, fallback=False):
         if o.get("puzzle") != p["id"]:
             fails.append(f"{tag}: answered for puzzle {o.get('puzzle')}")
             continue
-        # the puzzle's human grade as the loader exposes it (issue #33)
-        human = None if p.get("human_level") is None else {
-            "level": p["human_level"], "level_number": p["human_level_number"],
-            "score": p["human_score"], "model_version": p["human_model_version"]}
-        if o.get("human", "absent") != human:
-            fails.append(f"{tag}: human {o.get('human', 'absent')}, the "
-                         f"document says {human}")
         least = want["min_presses"] if want.get("solvable", True) else None
         if fallback:
             if (o.get("exact") is not False or least is None

@@ -4,10 +4,8 @@
 # colours, a hex board, a torus and a masked grid, presses_left must be
 # the least presses quench finds for that position and the plan (what
 # following hint() presses) must reach the goal in exactly that many
-# (tests/loaders/play.py says how it checks), and each line carries the
-# puzzle's human grade as the loader exposes it (issue #33). Then the
-# fallback: a document whose rules carry no kernel gets valid plans
-# marked inexact, and puzzles without a human grade a null one.
+# (tests/loaders/play.py says how it checks). Then the fallback: a
+# document whose rules carry no kernel gets valid plans marked inexact.
 
 PLAY_RULES="rules/classic-5x5.yaml rules/lights-out-2000.yaml
 tests/loaders/rules/plus-5x5-mod4.yaml tests/loaders/rules/graph-amounts.yaml
@@ -28,17 +26,12 @@ play_packs() {
             >"$TMP/play/$p.moves" || not_ok "play: cannot make moves for $p"
     done
     # no kernel anywhere: what an older quench wrote, or a kernel too
-    # large to list; and no human grade: null on the first puzzle, the
-    # keys absent (an older quench) on the second
+    # large to list
     python3 - "$TMP/play/classic-5x5.json" "$TMP/play/nokernel.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d["rules"]:
     r.pop("kernel", None)
-keys = ("human_level", "human_level_number", "human_score", "human_model_version")
-for k in keys:
-    d["puzzles"][0][k] = None
-    d["puzzles"][1].pop(k)
 json.dump(d, open(sys.argv[2], "w"))
 PY
     python3 - "$TMP/play/classic-5x5.json" "$TMP/play/loud.json" <<'PY'
