@@ -249,6 +249,7 @@ static void graded_tiers(qn_pack_doc *doc, size_t ri)
     qn_pack_rule *pr = &doc->rules[ri];
     size_t graded = 0;
     qn_tiers t;
+    qn_err e = QN_ERR_INIT;
 
     if (pr->ntiers || !pr->rules)
         return;
@@ -260,7 +261,14 @@ static void graded_tiers(qn_pack_doc *doc, size_t ri)
             return;
         graded++;
     }
-    if (!graded || !qn_gen_rule_tiers(pr->rules, &t) || !t.n)
+    if (!graded)
+        return;
+    if (!qn_gen_rule_tiers(pr->rules, &t, &e)) {
+        if (e.code == QN_ENOMEM)
+            qn_mem_oom(); /* until export returns QN_ENOMEM */
+        return;
+    }
+    if (!t.n)
         return;
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
