@@ -40,7 +40,7 @@ CC ?= cc
 AR ?= ar
 
 PKGS = sqlite3 yaml-0.1 libsodium jansson libpng
-VERSION = 0.2.0
+VERSION = 0.3.0
 
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
        -Wvla -Wwrite-strings -Wundef

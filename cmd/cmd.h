@@ -387,6 +387,10 @@ extern const cmd_grammar cmd_show_grammar;
  * usage error when WHEN is not auto, always or never.
  */
 int cmd_colour_for(FILE *f, const char *cmd, const char *when);
+/* cmd_calibrate.c: `quench calibrate`, the human model fitted to logs */
+cli_cmd_fn cmd_calibrate;
+extern const char cmd_calibrate_usage[];
+extern const cmd_grammar cmd_calibrate_grammar;
 /* cmd_complete.c: `quench completions`: the scripts and the candidates
  * they ask for. */
 cli_cmd_fn cmd_completions;

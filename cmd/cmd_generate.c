@@ -412,7 +412,8 @@ int cmd_generate(int argc, char **argv, cli_ctx *ctx)
     qn_buf_init(&gc.buf);
     qn_buf_init(&gc.pending);
     qn_buf_init(&gc.cell_text);
-    if ((status = cmd_generate_parse_opts(&gc, argc, argv)) != QN_EXIT_OK)
+    if ((status = cmd_generate_parse_opts(&gc, argc, argv)) != QN_EXIT_OK ||
+        (status = cmd_generate_load_model(&gc)) != QN_EXIT_OK)
         return status;
     if ((status = cmd_load_game(ctx, gc.rules, &r, &gc.solver)) != QN_EXIT_OK)
         return status;

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "generate/distrib.h"
 #include "generate/gen.h"
+#include "solve/human_score.h"
 #include "store/store.h"
 
 /*
@@ -64,6 +65,8 @@ typedef struct gen_cli {
     struct qn_human_grader *human; /* replays: grades stored rows that
                                       have none (made before 0006) */
     int human_failed; /* the ladder met a limit: no grades, no retry */
+    const char *human_model_path; /* --human-model FILE, or NULL */
+    qn_human_model human_model;   /* its weights, else the built-in's */
     uint8_t *canon_key;
     qn_err db_err;
     int db_failed;
@@ -74,6 +77,10 @@ typedef struct gen_cli {
 /* cmd_generate_opts.c: the command line into gc (defaults first); an exit
  * status (64 after saying what is wrong). */
 int cmd_generate_parse_opts(gen_cli *gc, int argc, char **argv);
+
+/* --human-model FILE into gc->human_model (and gc->o.human_model); an
+ * exit status (65 a bad model file, 66 a missing one, reported). */
+int cmd_generate_load_model(gen_cli *gc);
 
 /* cmd_generate_out.c: the records. Escape the constant parts once, after
  * the seed and the tiers are known. */

@@ -35,6 +35,8 @@ static void run_key(const gen_cli *gc, qn_buf *b, int with_shard)
                 gc->pack ? gc->pack : "");
     if (gc->o.human_levels) /* runs without it keep their key */
         qn_buf_addf(b, " human=%x", gc->o.human_levels);
+    if (gc->human_model_path) /* another model scores another run */
+        qn_buf_addf(b, " human_model=%d", gc->human_model.version);
     if (with_shard)
         qn_buf_addf(b, " shard=%llu/%llu", (unsigned long long)gc->o.shard,
                     (unsigned long long)gc->o.nshards);
@@ -269,7 +271,7 @@ static void stored_human(gen_cli *gc, const qn_store_row *row, qn_gen_puzzle *p)
     p->human_model_version = row->human_model;
     if (row->human_level >= 0)
         return;
-    qn_human_model_default(&m);
+    m = gc->human_model;
     if (!gc->human && !gc->human_failed) {
         /* none where the ladder meets a limit; out of memory ends here */
         qn_err e = QN_ERR_INIT;

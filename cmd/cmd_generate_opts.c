@@ -4,6 +4,7 @@
  * combinations that need another option (--pack, --batch need --db).
  */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,6 +57,9 @@ const char cmd_generate_usage[] =
     "                     (created when missing)\n"
     "  --batch N          with --db: puzzles per transaction (65536; a\n"
     "                     batch also ends at 32 MiB of records)\n"
+    "  --human-model FILE score puzzles with this human model (a model\n"
+    "                     file, as quench calibrate writes) instead of\n"
+    "                     the built-in one; levels do not change\n"
     "  --shard I/N        only the puzzles of this run whose index is I\n"
     "                     mod N (0 <= I < N): run N shards on N machines,\n"
     "                     each into its own --db, then 'quench db merge'\n"
@@ -93,13 +97,14 @@ static const struct option opts[] = {
     {"batch", required_argument, NULL, 'B'},
     {"shard", required_argument, NULL, 'S'},
     {"walk-limit", required_argument, NULL, 'w'},
+    {"human-model", required_argument, NULL, 'M'},
     {NULL, 0, NULL, 0}};
 
 const cmd_grammar cmd_generate_grammar = {
     .opts = opts,
     .shortopts = "n:o:",
     .operands = "rules",
-    .values = "output=file db=file pack=pack tier=tier "
+    .values = "output=file db=file pack=pack tier=tier human-model=file "
               "human-level=spot|chase|table|global "
               "mode=auto|sample|exhaustive|spread|climb",
 };
@@ -209,6 +214,7 @@ static void set_defaults(gen_cli *gc)
     gc->batch = DB_BATCH;
     gc->walk_limit = QN_MINPRESS_DEFAULT_LIMIT;
     gc->o.jobs = ncpu > 0 ? (int)ncpu : 1;
+    qn_human_model_default(&gc->human_model);
 }
 
 /* Option c (getopt_long's value) with its optarg; an exit status. */
@@ -275,6 +281,9 @@ static int take_option(gen_cli *gc, int c, char **argv, int *batch_given)
                                    ">= 1");
         *batch_given = 1;
         break;
+    case 'M':
+        gc->human_model_path = optarg;
+        break;
     case 'w':
         if (cmd_parse_u64(optarg, &gc->walk_limit))
             return cli_usage_error("generate: --walk-limit needs a "
@@ -306,5 +315,36 @@ int cmd_generate_parse_opts(gen_cli *gc, int argc, char **argv)
     if (gc->pack && cmd_check_pack_name("generate: --pack", gc->pack))
         return QN_EXIT_USAGE;
     gc->rules = argv[optind];
+    return QN_EXIT_OK;
+}
+
+int cmd_generate_load_model(gen_cli *gc)
+{
+    qn_err err = QN_ERR_INIT;
+    qn_human_model m, def;
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+
+    if (!gc->human_model_path)
+        return QN_EXIT_OK;
+    /* one byte past the parser's limit, so that it says so */
+    rc = cmd_read_all(gc->human_model_path, (64u << 10) + 1, &text, &len, &err);
+    if (rc == QN_OK)
+        rc = qn_human_model_parse(&m, text, len, &err);
+    free(text);
+    qn_human_model_default(&def);
+    if (rc == QN_OK && m.version == def.version &&
+        (m.b0 != def.b0 || memcmp(m.w, def.w, sizeof(m.w))))
+        rc = qn_err_set(&err, QN_EINVAL, 0, 0,
+                        "version %d is the built-in model's, whose weights "
+                        "differ: give the model another version",
+                        def.version);
+    if (rc != QN_OK) {
+        qn_err_source(&err, gc->human_model_path);
+        return cli_report(gc->ctx, &err);
+    }
+    gc->human_model = m;
+    gc->o.human_model = &gc->human_model;
     return QN_EXIT_OK;
 }

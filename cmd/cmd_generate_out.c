@@ -243,7 +243,7 @@ void cmd_generate_write_header(gen_cli *gc)
     }
     qn_jsonw_key(&w, "grader_version"), qn_jsonw_int(&w, QN_GRADER_VERSION);
     qn_jsonw_key(&w, "human_model_version");
-    qn_jsonw_int(&w, QN_HUMAN_MODEL_VERSION);
+    qn_jsonw_int(&w, gc->human_model.version);
     qn_jsonw_end(&w);
     qn_buf_addc(&gc->buf, '\n');
 }

@@ -57,7 +57,7 @@ THIRD_PARTY = {
     'yaml.h': r'src/rules/rules_yaml\.c',
     'sqlite3.h': r'src/store/store[a-z_]*\.c',
     'sodium.h': r'src/base/(rng|hash)\.c',
-    'jansson.h': r'src/(base/json_alloc|validate/json_in|export/json_(pack|get|rule))\.[ch]',
+    'jansson.h': r'src/(base/json_alloc|validate/json_in|export/json_(pack|get|rule|attempts))\.[ch]',
     'png.h': r'src/export/raster\.c',
 }
 # A file past this many lines has grown more than one job (issue #18).

@@ -18,6 +18,7 @@
 
 struct qn_distrib;
 struct qn_tiers;
+struct qn_human_model;
 
 typedef enum qn_gen_mode {
     QN_GEN_AUTO,
@@ -58,6 +59,10 @@ typedef struct qn_gen_opts {
                                 1 chase, 2 table, 3 global) are on target;
                                 0: any level (docs/GENERATE.md, "Human
                                 level targets") */
+    const struct qn_human_model *human_model; /* optional, borrowed,
+                                internal (the CLI's --human-model): the
+                                human score's weights; NULL: the built-in
+                                model (docs/GENERATE.md) */
 } qn_gen_opts;
 
 /* Defaults: count 1, presses 1.., 1 job, AUTO, the all-zero seed and

@@ -493,6 +493,9 @@ int qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
     }
     qn_rules_hash(r, hex);
     qn_puzzle_id_key_init(&c->id_key, hex);
-    qn_human_model_default(&c->model);
+    if (o->human_model)
+        c->model = *o->human_model;
+    else
+        qn_human_model_default(&c->model);
     return QN_OK;
 }
