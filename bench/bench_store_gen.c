@@ -140,12 +140,13 @@ static sqlite3 *fresh(const char *path, const char *rules_of)
     return db;
 }
 
-/* The stored rows of src as they were inserted: every column but id. */
+/* The stored rows of src as they were inserted: every column but id
+ * (the human grade's three too, which db merge copies). */
 #define COLS                                                                   \
     "rule_id, state, canon, min_presses, optimal, witness, grade,"             \
     " grader, seed, stream_index, provenance, run_id, uid, submission,"        \
-    " source, meta"
-#define NCOLS 16
+    " source, meta, human_level, human_score, human_model"
+#define NCOLS 19
 
 /* Insert src's puzzle rows into a fresh copy of its schema (no puzzles)
  * by a bare loop of prepared statements, BATCH a transaction: seconds. */
@@ -175,7 +176,7 @@ static double bare_loop(const char *src, const char *dst)
     out = fresh(dst, src);
     if (sqlite3_prepare_v2(out,
                            "INSERT INTO puzzles (" COLS ") VALUES (?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                            " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
                            -1, &wr, NULL) != SQLITE_OK)
         die("insert", out);
@@ -244,7 +245,8 @@ static double raw_copy(const char *out, char **shard, double *whole,
                  " INSERT INTO main.puzzles (" COLS ") SELECT rule_id, state,"
                  " canon, min_presses, optimal, witness, grade, grader, seed,"
                  " stream_index, provenance, (SELECT max(id) FROM main.runs),"
-                 " uid, submission, source, meta FROM src.puzzles;"
+                 " uid, submission, source, meta, human_level, human_score,"
+                 " human_model FROM src.puzzles;"
                  " COMMIT; DETACH src");
     }
     t1 = bench_now();
