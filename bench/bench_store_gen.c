@@ -15,8 +15,9 @@
  *      INSERT ... SELECT of the same rows with the same pragmas, in wall
  *      time (#24's bar <= 1.2x) and in CPU time, every thread of each to
  *      its close (#35's bar <= 1.1x; with QUENCH_BASE, that build's merge
- *      of the same shards too), the merged rows checked equal to the
- *      unsharded run's. QN_BENCH_STORE_SET=merge runs this part alone
+ *      of the same shards made by that build: an older quench refuses a
+ *      database written by a newer one), the merged rows checked equal to
+ *      the unsharded run's. QN_BENCH_STORE_SET=merge runs this part alone
  *      (the unsharded run then made once, untimed).
  *
  * The load average and the CPU time used are printed at the start and the
@@ -139,12 +140,13 @@ static sqlite3 *fresh(const char *path, const char *rules_of)
     return db;
 }
 
-/* The stored rows of src as they were inserted: every column but id. */
+/* The stored rows of src as they were inserted: every column but id
+ * (the human grade's three too, which db merge copies). */
 #define COLS                                                                   \
     "rule_id, state, canon, min_presses, optimal, witness, grade,"             \
     " grader, seed, stream_index, provenance, run_id, uid, submission,"        \
-    " source, meta"
-#define NCOLS 16
+    " source, meta, human_level, human_score, human_model"
+#define NCOLS 19
 
 /* Insert src's puzzle rows into a fresh copy of its schema (no puzzles)
  * by a bare loop of prepared statements, BATCH a transaction: seconds. */
@@ -174,7 +176,7 @@ static double bare_loop(const char *src, const char *dst)
     out = fresh(dst, src);
     if (sqlite3_prepare_v2(out,
                            "INSERT INTO puzzles (" COLS ") VALUES (?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                            " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
                            -1, &wr, NULL) != SQLITE_OK)
         die("insert", out);
@@ -243,7 +245,8 @@ static double raw_copy(const char *out, char **shard, double *whole,
                  " INSERT INTO main.puzzles (" COLS ") SELECT rule_id, state,"
                  " canon, min_presses, optimal, witness, grade, grader, seed,"
                  " stream_index, provenance, (SELECT max(id) FROM main.runs),"
-                 " uid, submission, source, meta FROM src.puzzles;"
+                 " uid, submission, source, meta, human_level, human_score,"
+                 " human_model FROM src.puzzles;"
                  " COMMIT; DETACH src");
     }
     t1 = bench_now();
@@ -363,7 +366,7 @@ int main(void)
     const char *set = getenv("QN_BENCH_STORE_SET");
     int merge_only = set && !strcmp(set, "merge");
     double g, b = 0, l, m, r, w, bytes_new, bytes_base = 0;
-    char *gen, *old, *bare, *out, *raw, *shard[SHARDS];
+    char *gen, *old, *bare, *out, *raw, *shard[SHARDS], *bshard[SHARDS];
     char spec[SHARDS][8], rm[96];
     uint64_t want, got;
     long long nwant, ngot;
@@ -430,12 +433,17 @@ merges:
         shard[i] = path(name);
         snprintf(spec[i], sizeof(spec[i]), "%d/%d", i, SHARDS);
         generate("build/quench", shard[i], spec[i]);
+        /* the base's own shards: it may not read this build's schema */
+        snprintf(name, sizeof(name), "bshard%d.db", i);
+        bshard[i] = path(name);
+        if (base)
+            generate(base, bshard[i], spec[i]);
     }
     for (int i = 0; i < reps; i++) {
         tm[i] = merge("build/quench", out, shard, &cm[i]);
         tr[i] = raw_copy(raw, shard, &tw[i], &cr[i]);
         if (base)
-            merge(base, old, shard, &cb[i]);
+            merge(base, old, bshard, &cb[i]);
     }
     m = bench_median(tm, reps);
     r = bench_median(tr, reps);
@@ -451,8 +459,9 @@ merges:
                "x%.2f (bar <= 1.1: %s)\n",
                c, cw, c / cw, c <= 1.1 * cw ? "PASS" : "FAIL");
         if (base)
-            printf("  QUENCH_BASE's db merge of the same shards CPU %.2f s:"
-                   " x%.2f of the raw copy; this build / base x%.2f\n",
+            printf("  QUENCH_BASE's db merge of the same run's shards (made"
+                   " by QUENCH_BASE) CPU %.2f s: x%.2f of this build's raw"
+                   " copy; base / this build x%.2f\n",
                    bench_median(cb, reps), bench_median(cb, reps) / cw,
                    bench_median(cb, reps) / c);
     }
@@ -465,9 +474,6 @@ merges:
            "%s\n",
            ngot, rows, want == got && nwant == ngot ? "PASS" : "FAIL");
     if (base) {
-        for (int i = 0; i < SHARDS; i++)
-            generate(base, shard[i], spec[i]);
-        merge(base, old, shard, NULL);
         want = rows_digest(old, 1, &nwant);
         got = rows_digest(out, 1, &ngot);
         printf("  merged rows, ids included = QUENCH_BASE's merge: %s\n",

@@ -43,6 +43,7 @@ size_t qn_canon_form(const qn_rules *r, uint8_t *out, const uint8_t *s)
  * missed it, and their loads were most of validate's canonical forms. */
 #define CHUNK 4
 #define CHUNK_VALS (1 << CHUNK)
+#define LANES 4 /* images made side by side (rows padded to a multiple) */
 
 /* Read by every worker for every state: kept off other data's cache
  * lines (a neighbour on the heap written meanwhile would evict it). */
@@ -50,13 +51,62 @@ struct qn_canon_table {
     char apart0[64];
     int n, nchunks; /* cells; bytes of a packed state */
     size_t nsyms;
-    uint64_t *t; /* [g][chunk][value]: the image bits of those cells */
+    /* where the group has the half turn (cell i to n - 1 - i, e.g. a
+     * square or rectangular grid's 180 degree rotation), g's image
+     * composed with it is g's reversed, so only one of each such pair
+     * is looked up: the looked-up ones are rep[0..nrep) (nrep rounded up
+     * to LANES, the rest empty), and symmetry g's image is image
+     * from[g] >> 1 of those, reversed when from[g] is odd */
+    int nrep, nlane;
+    unsigned char from[TABLE_MAX_SYMS];
+    uint64_t *t; /* [chunk][value][lane]: the image bits of those cells
+                    under each looked-up symmetry */
     char apart1[64];
 };
 
+/* x's low n bits in reverse order (1 <= n <= 64) */
+static uint64_t reverse_bits(uint64_t x, int n)
+{
+    x = __builtin_bswap64(x);
+    x = (x >> 4 & UINT64_C(0x0f0f0f0f0f0f0f0f)) |
+        (x & UINT64_C(0x0f0f0f0f0f0f0f0f)) << 4;
+    x = (x >> 2 & UINT64_C(0x3333333333333333)) |
+        (x & UINT64_C(0x3333333333333333)) << 2;
+    x = (x >> 1 & UINT64_C(0x5555555555555555)) |
+        (x & UINT64_C(0x5555555555555555)) << 1;
+    return x >> (64 - n);
+}
+
+/* The looked-up symmetries and how each symmetry's image comes from
+ * them; rep[] gets the looked-up ones' numbers. */
+static void pair_halves(const qn_rules *r, qn_canon_table *t, int *rep)
+{
+    int n = t->n, i;
+
+    t->nrep = 0;
+    for (size_t g = 0; g < t->nsyms; g++) {
+        int x;
+        const int *tg = qn_rules_sym(r, g);
+        for (x = 0; x < t->nrep; x++) {
+            const int *th = qn_rules_sym(r, (size_t)rep[x]);
+            for (i = 0; i < n && tg[i] == n - 1 - th[i]; i++)
+                ;
+            if (i == n)
+                break;
+        }
+        if (x < t->nrep) { /* g is rep[x] turned half way */
+            t->from[g] = (unsigned char)(2 * x + 1);
+            continue;
+        }
+        rep[t->nrep] = (int)g;
+        t->from[g] = (unsigned char)(2 * t->nrep++);
+    }
+    t->nlane = (t->nrep + LANES - 1) / LANES * LANES;
+}
+
 int qn_canon_table_new(qn_canon_table **out, const qn_rules *r, qn_err *err)
 {
-    int n = qn_rules_ncells(r);
+    int n = qn_rules_ncells(r), rep[TABLE_MAX_SYMS];
     size_t nsyms = qn_rules_nsyms(r);
     qn_canon_table *t;
 
@@ -69,22 +119,24 @@ int qn_canon_table_new(qn_canon_table **out, const qn_rules *r, qn_err *err)
     t->n = n;
     t->nchunks = (n + CHUNK - 1) / CHUNK;
     t->nsyms = nsyms;
-    t->t = QN_ALLOCN(nsyms * (size_t)t->nchunks * CHUNK_VALS, uint64_t);
+    pair_halves(r, t, rep);
+    t->t =
+        QN_ALLOCN((size_t)t->nchunks * CHUNK_VALS * (size_t)t->nlane, uint64_t);
     if (!t->t) {
         free(t);
         return qn_err_nomem(err);
     }
-    for (size_t g = 0; g < nsyms; g++) {
+    for (int x = 0; x < t->nrep; x++) {
         /* cell i goes to j = sym(i) in the image t[j] = s[q[j]] */
-        const int *to = qn_rules_sym(r, g);
-        for (int c = 0; c < t->nchunks; c++) {
-            uint64_t *e =
-                t->t + (g * (size_t)t->nchunks + (size_t)c) * CHUNK_VALS;
-            for (int v = 0; v < CHUNK_VALS; v++)
+        const int *to = qn_rules_sym(r, (size_t)rep[x]);
+        for (int c = 0; c < t->nchunks; c++)
+            for (int v = 0; v < CHUNK_VALS; v++) {
+                uint64_t *e =
+                    t->t + ((size_t)c * CHUNK_VALS + (size_t)v) * t->nlane;
                 for (int b = 0; b < CHUNK && c * CHUNK + b < n; b++)
                     if (v >> b & 1)
-                        e[v] |= UINT64_C(1) << (n - 1 - to[c * CHUNK + b]);
-        }
+                        e[x] |= UINT64_C(1) << (n - 1 - to[c * CHUNK + b]);
+            }
     }
     *out = t;
     return QN_OK;
@@ -98,28 +150,60 @@ void qn_canon_table_free(qn_canon_table *t)
     free(t);
 }
 
+/* out[j] = bit n - 1 - j of v, j < n (1 <= n <= 64) */
+static void put_bits(uint8_t *out, uint64_t v, int n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint8_t tmp[64];
+    uint64_t top = v << (64 - n); /* cell j at bit 63 - j */
+
+    /* 8 cells a product: byte t of the word is bit 7 - t of b (the
+     * partial products' bits meet no carry at bits 8t) */
+    for (int j = 0; j < n; j += 8) {
+        uint64_t b = top >> (56 - j) & 0xff;
+        uint64_t w = (b * UINT64_C(0x8040201008040201)) >> 7 &
+                     UINT64_C(0x0101010101010101);
+        memcpy(tmp + j, &w, sizeof(w));
+    }
+    memcpy(out, tmp, (size_t)n);
+#else
+    for (int j = 0; j < n; j++)
+        out[j] = (uint8_t)(v >> (n - 1 - j) & 1);
+#endif
+}
+
 size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
                            uint8_t *out, const uint8_t *s)
 {
-    uint64_t m = 0, img, min = 0;
+    uint64_t m, min = 0, img[TABLE_MAX_SYMS] = {0};
     size_t best = 0;
     const uint64_t *e;
 
     if (!t)
         return qn_canon_form(r, out, s);
     m = qn_bits_low(s, t->n);
+    /* the looked-up images, LANES at a time a chunk */
+    for (int x = 0; x < t->nlane; x += LANES) {
+        uint64_t acc[LANES] = {0}, mm = m;
+        e = t->t + x;
+        for (int c = 0; c < t->nchunks; c++, mm >>= CHUNK) {
+            const uint64_t *row = e + (size_t)c * CHUNK_VALS * t->nlane +
+                                  (size_t)(mm & (CHUNK_VALS - 1)) * t->nlane;
+            for (int l = 0; l < LANES; l++)
+                acc[l] |= row[l];
+        }
+        memcpy(img + x, acc, sizeof(acc));
+    }
     /* the smallest number is the lexicographically smallest image; a
      * tie keeps the first symmetry, as qn_canon_form does */
     for (size_t g = 0; g < t->nsyms; g++) {
-        e = t->t + g * (size_t)t->nchunks * CHUNK_VALS;
-        img = 0;
-        for (int c = 0; c < t->nchunks; c++, e += CHUNK_VALS)
-            img |= e[m >> (CHUNK * c) & (CHUNK_VALS - 1)];
-        if (g == 0 || img < min)
-            min = img, best = g;
+        uint64_t v = img[t->from[g] >> 1];
+        if (t->from[g] & 1)
+            v = reverse_bits(v, t->n);
+        if (g == 0 || v < min)
+            min = v, best = g;
     }
-    for (int j = 0; j < t->n; j++)
-        out[j] = (uint8_t)(min >> (t->n - 1 - j) & 1);
+    put_bits(out, min, t->n);
     return best;
 }
 

@@ -183,6 +183,7 @@ typedef struct fast_side {
 
 #define LUT_MAX_LAST 12
 #define NO_PATTERN UINT64_MAX
+#define KER_MAX 10 /* fast: kernels of at most 2^10 walked by masks */
 
 struct qn_human_grader {
     const qn_solver *solver;
@@ -208,6 +209,8 @@ struct qn_human_grader {
     uint64_t sidemask[QN_HUMAN_MAX_SIDES];     /* side w's bits of urall */
     int nchasing, chasing[QN_HUMAN_MAX_SIDES]; /* the sides that chase */
     fast_side side[QN_HUMAN_MAX_SIDES];
+    int nker;              /* fast: the kernel's generators as masks in */
+    uint64_t ker[KER_MAX]; /* ker, or -1 past KER_MAX of them */
 };
 
 static uint64_t ones(int bits)
@@ -329,6 +332,14 @@ static void build_fast(qn_human_grader *hg)
             if (bits <= 64)
                 hg->sidemask[w] = ones(h->side[w].nlast) << hg->off[w];
         }
+    const qn_system *sys = qn_solver_system(hg->solver);
+    size_t nk = qn_system_kernel_ngens(sys);
+    hg->nker = nk <= KER_MAX ? (int)nk : -1;
+    for (int g = 0; g < hg->nker; g++) {
+        const uint8_t *x = qn_system_kernel_gen(sys, (size_t)g);
+        for (int j = 0; j < n; j++)
+            hg->ker[g] |= (uint64_t)(x[j] & 1) << j;
+    }
     if (bits <= 64) {
         hg->urall = qn_xcalloc((size_t)n, sizeof(uint64_t));
         for (size_t w = 0; w < h->nsides; w++)
@@ -432,6 +443,44 @@ static void fast_rungs(const qn_human_grader *hg, uint64_t need, int *level,
             }
         }
     *level = QN_HUMAN_GLOBAL, *side = -1;
+}
+
+/* 1 when the presses of x (a mask) have pairwise disjoint footprints
+ * (qn_human__disjoint by masks). */
+static int fast_disjoint(const qn_human_grader *hg, uint64_t x)
+{
+    uint64_t seen = 0;
+
+    for (; x; x &= x - 1) {
+        uint64_t f = hg->fp[__builtin_ctzll(x)];
+        if (seen & f)
+            return 0;
+        seen |= f;
+    }
+    return 1;
+}
+
+/* Spot by masks (qn_human_level's first question), when the kernel is
+ * small enough to walk here and within the solver's walk limit (else
+ * qn_plans_find would refuse it, -1): 1 when one of the optimal plans,
+ * the plan's coset members with as few presses, has pairwise disjoint
+ * footprints. */
+static int fast_spot(const qn_human_grader *hg, uint64_t pressed)
+{
+    int presses = __builtin_popcountll(pressed);
+    uint64_t x = pressed;
+
+    if (hg->nker < 0 ||
+        (UINT64_C(1) << hg->nker) > qn_solver_walk_limit(hg->solver))
+        return -1;
+    /* the coset in Gray code order: one generator changes a step */
+    for (uint64_t i = 0;; i++) {
+        if (__builtin_popcountll(x) == presses && fast_disjoint(hg, x))
+            return 1;
+        if (i + 1 == UINT64_C(1) << hg->nker)
+            return 0;
+        x ^= hg->ker[__builtin_ctzll(i + 1)];
+    }
 }
 
 /* Presses a chase from side s makes on `need` (changed in place). */
@@ -681,7 +730,13 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
         for (int i = 0; i < n; i++)
             lit += state[i] != hg->goal[i];
     }
-    if (noptimal > 1) {
+    int is_spot = noptimal > 1 && hg->fast ? fast_spot(hg, pressed) : -1;
+    if (is_spot >= 0) {
+        if (is_spot)
+            level = QN_HUMAN_SPOT;
+        else
+            fast_rungs(hg, need, &level, &side);
+    } else if (noptimal > 1) {
         int rc = qn_human_level(h, state, &level, &side, err);
         if (rc != QN_OK)
             return rc;

@@ -65,6 +65,11 @@ void qn_answer_release(qn_answer *a);
  */
 int qn_solver_answer(const qn_solver *solver, qn_answer *a,
                      const uint8_t *state);
+/* The same, and for an unsolvable state its class in *cls (as
+ * qn_solver_class gives it; else unset): the state's offset from the
+ * goal taken once for both. */
+int qn_solver_answer_class(const qn_solver *solver, qn_answer *a,
+                           const uint8_t *state, uint64_t *cls);
 
 /*
  * Why `state` is unsolvable, in words a designer can act on: each failed

@@ -570,12 +570,27 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
         return rc;
     if ((rc = merge_attach(s, in_path, err)) != QN_OK)
         return rc;
-    rc = qn_store__tx_begin(s, err);
+    /* Every id the merge writes into a child key is one of OUT's own,
+     * taken from its parent table in the same transaction (merge_ids_sql,
+     * the runs' rule subquery, pack members joined through main.puzzles),
+     * so SQLite's parent lookup a row (two a puzzle: 8% of the copy) would
+     * find every parent: off for the merge's transaction and on again
+     * after it (a connection setting, which SQLite ignores inside a
+     * transaction). */
+    rc = qn_store__exec(s, "PRAGMA foreign_keys = OFF", err);
+    if (rc == QN_OK)
+        rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
         rc = merge_tx(s, in_path, order, ctx, &st, &rows, err);
     if (rc == QN_OK && gate) /* its error is another input's */
         gated = (rc = gate(ctx, err)) != QN_OK;
     rc = qn_store__tx_end(s, rc, err);
+    if (sqlite3_get_autocommit(s->db)) { /* else a rollback failed */
+        int on = qn_store__exec(s, "PRAGMA foreign_keys = ON",
+                                rc == QN_OK ? err : NULL);
+        if (rc == QN_OK)
+            rc = on;
+    }
     if (rc != QN_OK) { /* err says why; the next merge detaches src */
         if (!gated)
             blame_input(s, in_path, err);

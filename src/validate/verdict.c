@@ -86,9 +86,12 @@ void qn_ruling_init(qn_ruling *r, const qn_judge *j)
     r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);
     qn_buf_init(&r->dup_id);
+    r->why_slot = -1;
     for (int i = 0; i < QN_RULING_WHY_CACHE; i++) {
         r->why_class[i] = UINT64_MAX;
         qn_buf_init(&r->why_text[i]);
+        qn_buf_init(&r->why_out[i]);
+        r->why_style[i] = -1;
     }
 }
 
@@ -99,8 +102,15 @@ void qn_ruling_release(qn_ruling *r)
     free(r->seen_key);
     qn_buf_release(&r->reason);
     qn_buf_release(&r->dup_id);
-    for (int i = 0; i < QN_RULING_WHY_CACHE; i++)
+    for (int i = 0; i < QN_RULING_WHY_CACHE; i++) {
         qn_buf_release(&r->why_text[i]);
+        qn_buf_release(&r->why_out[i]);
+    }
+}
+
+const qn_buf *qn_ruling_why(const qn_ruling *r)
+{
+    return r->why_slot >= 0 ? &r->why_text[r->why_slot] : &r->reason;
 }
 
 uint64_t qn_judge_count(const qn_judge *j, qn_verdict v)
@@ -134,25 +144,27 @@ static int check_claims(const qn_judge *j, qn_ruling *out,
     return 0;
 }
 
-/* Why an unsolvable state is, as `solve` says it, into out->reason: from
+/* Why an unsolvable state is, as `solve` says it (qn_ruling_why): from
  * the ruling's cache when a state of its class was explained lately (most
- * boards have a few classes: 4 on classic 5x5). */
-static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells)
+ * boards have a few classes: 4 on classic 5x5), else into out->reason.
+ * c: the state's class (qn_solver_class), UINT64_MAX when unnumbered. */
+static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells,
+                    uint64_t c)
 {
-    uint64_t c = qn_solver_class(j->solver, cells);
-    qn_buf *t;
+    int i = (int)(c % QN_RULING_WHY_CACHE);
 
     if (c == UINT64_MAX) {
         qn_solver_explain(j->solver, &out->reason, cells, QN_VERDICT_WHY_MAX);
         return;
     }
-    t = &out->why_text[c % QN_RULING_WHY_CACHE];
-    if (out->why_class[c % QN_RULING_WHY_CACHE] != c) {
-        qn_buf_reset(t);
-        qn_solver_explain(j->solver, t, cells, QN_VERDICT_WHY_MAX);
-        out->why_class[c % QN_RULING_WHY_CACHE] = c;
+    if (out->why_class[i] != c) {
+        qn_buf_reset(&out->why_text[i]);
+        qn_solver_explain(j->solver, &out->why_text[i], cells,
+                          QN_VERDICT_WHY_MAX);
+        out->why_class[i] = c;
+        out->why_style[i] = -1; /* its written form is another's */
     }
-    qn_buf_add(&out->reason, t->buf, t->len);
+    out->why_slot = i;
 }
 
 /* Everything but the set of accepted puzzles: a claim is checked before
@@ -161,6 +173,7 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
                           const qn_submission *sub)
 {
     int n = qn_solver_ncells(j->solver);
+    uint64_t cls = UINT64_MAX;
 
     if (!sub->ok) {
         qn_buf_adds(&out->reason, sub->err.msg);
@@ -171,11 +184,11 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
                         sub->cells);
     out->puzzle_id = qn_puzzle_id(&j->id_key, out->canon, n);
     out->has_puzzle_id = 1;
-    qn_solver_answer(j->solver, &out->ans, sub->cells);
+    qn_solver_answer_class(j->solver, &out->ans, sub->cells, &cls);
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable) {
-        explain(j, out, sub->cells);
+        explain(j, out, sub->cells, cls);
         return QN_VERDICT_UNSOLVABLE;
     }
     qn_seen_prepare(j->seen, out->seen_key, &out->seen_hash, out->canon);
@@ -188,6 +201,7 @@ void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
                       const qn_submission *sub)
 {
     qn_buf_reset(&out->reason);
+    out->why_slot = -1;
     out->has_puzzle_id = 0;
     out->puzzle_id = 0;
     out->dup_of = 0;

@@ -52,6 +52,13 @@ typedef struct qn_ruling {
      * (qn_solver_class), so each ruling keeps the last few it made */
     uint64_t why_class[QN_RULING_WHY_CACHE]; /* UINT64_MAX: empty */
     qn_buf why_text[QN_RULING_WHY_CACHE];
+    int why_slot; /* unsolvable: the why_text holding the words (reason
+                     is then empty: see qn_ruling_why), or -1 */
+    /* each why_text as a verdict writer last wrote it (escaped, in the
+     * style why_style[i]; -1: not yet), filled by qn_verdict_write: a
+     * class's words are escaped once, not a line at a time */
+    qn_buf why_out[QN_RULING_WHY_CACHE];
+    int why_style[QN_RULING_WHY_CACHE];
     int human_level; /* ok, claim-mismatch: the human grade
                         (human_score.h; -1: none, e.g. presses not
                         exact); score in thousandths */
@@ -66,6 +73,10 @@ void qn_judge_free(qn_judge *j); /* NULL-safe */
 
 void qn_ruling_init(qn_ruling *r, const qn_judge *j);
 void qn_ruling_release(qn_ruling *r);
+
+/* Why an unsolvable state is (qn_solver_explain's lines): the reason, or
+ * the ruling's cached words for the state's class. */
+const qn_buf *qn_ruling_why(const qn_ruling *r);
 
 /*
  * Judge one record (from qn_submit_next) into *out: qn_judge_prepare,

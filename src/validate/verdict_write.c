@@ -59,6 +59,12 @@ void qn_verdict_writer_free(qn_verdict_writer *w)
     free(w);
 }
 
+static void finish(qn_buf *out, char *p)
+{
+    out->len = (size_t)(p - out->buf);
+    *p = '\0';
+}
+
 /* a string literal (pasting "" refuses anything else) */
 #define PUT(p, lit) put(p, "" lit, sizeof(lit) - 1)
 
@@ -149,7 +155,8 @@ static char *text_duplicate(char *p, int stored, uint64_t dup_of,
 }
 
 /* Why a state is unsolvable (qn_solver_explain's lines) on one line:
- * the lines joined by "; ". */
+ * the lines joined by "; ". Its room: QN_TEXT_ESCAPED_MAX(why->len) + 1
+ * bytes a line, which QN_JSON_STR_MAX(why->len) covers (see room()). */
 static char *text_why(char *p, const qn_buf *why)
 {
     const char *s = why->buf, *end = why->buf + why->len;
@@ -185,10 +192,50 @@ static char *json_human(char *p, const qn_ruling *r)
     return qn_json_put_u64(p, QN_HUMAN_MODEL_VERSION);
 }
 
-/* What only this verdict says, after the common members. */
+/* Why an unsolvable state is, as the verdict says it: "..." escaped
+ * for JSON, or text_why's line. */
+static char *put_why(const qn_verdict_writer *w, char *p, const qn_buf *why)
+{
+    if (w->style == QN_VERDICT_TEXT)
+        return text_why(p, why);
+    return qn_json_put_str(p, why->buf, why->len);
+}
+
+/* r's words (qn_ruling_why) as the verdict writes them: for words cached
+ * by class, written into the ruling's cache once per class and style,
+ * then copied whole; NULL when they are r's own (written in place). */
+static const qn_buf *written_why(const qn_verdict_writer *w, qn_ruling *r)
+{
+    const qn_buf *why = qn_ruling_why(r);
+    int i = r->why_slot;
+    qn_buf *o;
+
+    if (r->verdict != QN_VERDICT_UNSOLVABLE || i < 0)
+        return NULL;
+    o = &r->why_out[i];
+    if (r->why_style[i] != (int)w->style) {
+        qn_buf_reset(o);
+        if (qn_buf_grow(o, QN_JSON_STR_MAX(why->len)))
+            return NULL; /* written in place instead */
+        finish(o, put_why(w, o->buf, why));
+        r->why_style[i] = (int)w->style;
+    }
+    return o;
+}
+
+static char *put_written_why(const qn_verdict_writer *w, char *p,
+                             const qn_ruling *r, const qn_buf *written)
+{
+    if (written)
+        return put(p, written->buf, written->len);
+    return put_why(w, p, qn_ruling_why(r));
+}
+
+/* What only this verdict says, after the common members (written: the
+ * words of an unsolvable state written already, or NULL). */
 static char *json_body(const qn_verdict_writer *w, char *p,
                        const qn_submission *s, const qn_ruling *r,
-                       const char *grade)
+                       const char *grade, const qn_buf *written)
 {
     const qn_answer *a = &r->ans;
 
@@ -202,7 +249,7 @@ static char *json_body(const qn_verdict_writer *w, char *p,
         return put_str(p, r->reason.buf);
     case QN_VERDICT_UNSOLVABLE:
         p = PUT(p, ",\"why\":");
-        p = put_str(p, r->reason.buf);
+        p = put_written_why(w, p, r, written);
         if (!a->repair_known)
             return PUT(p, ",\"repair\":null");
         p = PUT(p, ",\"repair\":[");
@@ -251,7 +298,7 @@ static char *json_body(const qn_verdict_writer *w, char *p,
 
 static char *text_body(const qn_verdict_writer *w, char *p,
                        const qn_submission *s, const qn_ruling *r,
-                       const char *grade)
+                       const char *grade, const qn_buf *written)
 {
     const qn_answer *a = &r->ans;
 
@@ -263,8 +310,8 @@ static char *text_body(const qn_verdict_writer *w, char *p,
         p = PUT(p, ": ");
         return put_line(p, r->reason.buf, strlen(r->reason.buf));
     case QN_VERDICT_UNSOLVABLE:
-        p = text_why(p, &r->reason);
-        if (r->reason.len)
+        p = put_written_why(w, p, r, written);
+        if (qn_ruling_why(r)->len)
             p = PUT(p, "; ");
         if (!a->repair_known)
             return PUT(p, "repair not computed");
@@ -322,7 +369,7 @@ static size_t room(const qn_verdict_writer *w, const qn_ruling *r, size_t idlen,
                    size_t notelen, size_t metalen, size_t gradelen)
 {
     size_t n = 512 + QN_JSON_STR_MAX(idlen) + QN_JSON_STR_MAX(notelen) +
-               metalen + QN_JSON_STR_MAX(r->reason.len) +
+               metalen + QN_JSON_STR_MAX(qn_ruling_why(r)->len) +
                QN_JSON_STR_MAX(gradelen) + QN_JSON_STR_MAX(r->dup_id.len);
 
     if (r->verdict == QN_VERDICT_OK || r->verdict == QN_VERDICT_CLAIM_MISMATCH)
@@ -332,17 +379,12 @@ static size_t room(const qn_verdict_writer *w, const qn_ruling *r, size_t idlen,
     return n;
 }
 
-static void finish(qn_buf *out, char *p)
-{
-    out->len = (size_t)(p - out->buf);
-    *p = '\0';
-}
-
 void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
-                      const qn_submission *s, const qn_ruling *r, int first,
+                      const qn_submission *s, qn_ruling *r, int first,
                       qn_verdict_marks *m)
 {
     const char *name = qn_verdict_name(r->verdict), *grade = NULL;
+    const qn_buf *written = written_why(w, r);
     size_t idlen = strlen(s->id), notelen = s->note ? strlen(s->note) : 0;
     size_t metalen = s->meta ? strlen(s->meta) : 0;
     int text = w->style == QN_VERDICT_TEXT;
@@ -380,7 +422,7 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
             p = PUT(p, ": ");
         }
         m->body = (size_t)(p - out->buf);
-        p = text_body(w, p, s, r, grade);
+        p = text_body(w, p, s, r, grade, written);
         m->tail = (size_t)(p - out->buf);
         if (s->note) {
             p = PUT(p, " (note: ");
@@ -404,7 +446,7 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
             p = put(p, s->meta, metalen);
         }
         m->body = (size_t)(p - out->buf);
-        p = json_body(w, p, s, r, grade);
+        p = json_body(w, p, s, r, grade, written);
         m->tail = (size_t)(p - out->buf);
         *p++ = '}';
         if (w->style == QN_VERDICT_JSONL)

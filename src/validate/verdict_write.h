@@ -43,10 +43,10 @@ void qn_verdict_writer_free(qn_verdict_writer *w); /* NULL-safe */
 /*
  * Append r's verdict for the record s to out (first: the first element of
  * a JSON array) and say where its parts are in *m. Threads may share a
- * writer.
+ * writer; r (one thread's) keeps its cached explanations as written.
  */
 void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
-                      const qn_submission *s, const qn_ruling *r, int first,
+                      const qn_submission *s, qn_ruling *r, int first,
                       qn_verdict_marks *m);
 
 /*

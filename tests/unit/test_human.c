@@ -516,9 +516,9 @@ static void model_facts(void)
  * last row past the table lookup's 12 cells; last rows past 64 bits in
  * all): the grader's level against qn_human_level on random solvable
  * states (goal - A x for random plans x). */
-static void wide_boards(const char *spec)
+static void wide_boards(const char *spec, int table)
 {
-    qn_rules *r = load_text(spec);
+    qn_rules *r = spec[0] == 'r' ? load(spec) : load_text(spec);
     qn_solver *solver = NULL;
     qn_human *h = NULL;
     qn_human_grader *hg = NULL;
@@ -552,8 +552,9 @@ static void wide_boards(const char *spec)
         }
     }
     T_EQ(mism, 0);
-    /* the table rung was reached (the path under test) */
-    T_CHECK(levels[QN_HUMAN_TABLE] > 0);
+    /* the table rung was reached (the path under test), or for the
+     * boards with ties, spot */
+    T_CHECK(levels[table ? QN_HUMAN_TABLE : QN_HUMAN_SPOT] > 0);
     qn_human_grader_free(hg);
     qn_human_free(h);
     qn_solver_free(solver);
@@ -564,9 +565,17 @@ int main(void)
 {
     model_facts();
     wide_boards("quench: 1\nname: w13\ncolours: 2\nboard: {grid: [13, 4]}\n"
-                "press: {stencil: plus, self: true}\n");
+                "press: {stencil: plus, self: true}\n",
+                1);
     wide_boards("quench: 1\nname: w32\ncolours: 2\nboard: {grid: [32, 2]}\n"
-                "press: {stencil: plus, self: true}\n");
+                "press: {stencil: plus, self: true}\n",
+                1);
+    /* kernels of 4 and 16 plans: ties, spot decided over every optimal
+     * plan by masks (issue #35) against the ladder's plan listing */
+    wide_boards("rules/classic-5x5.yaml", 0);
+    wide_boards("quench: 1\nname: c4\ncolours: 2\nboard: {grid: [4, 4]}\n"
+                "press: {stencil: plus, self: true}\n",
+                0);
     four_by_four_facts();
     compare("classic-3x3", "rules/classic-3x3.yaml", 4);
     compare("4x4", four, 4);
