@@ -52,27 +52,19 @@ static void close_handle(qn_store *s)
 static int header(qn_store *s, long long *app, long long *ver, long long *nobj,
                   qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st,
-            "SELECT (SELECT application_id FROM pragma_application_id),"
-            " (SELECT user_version FROM pragma_user_version),"
-            " (SELECT count(*) FROM sqlite_schema)",
-            err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *app = sqlite3_column_int64(st, 0);
-        *ver = sqlite3_column_int64(st, 1);
-        *nobj = sqlite3_column_int64(st, 2);
-    } else {
-        rc = qn_store__fail(s, r, err);
+    qn_store__sql(&q, s,
+                  "SELECT (SELECT application_id FROM pragma_application_id),"
+                  " (SELECT user_version FROM pragma_user_version),"
+                  " (SELECT count(*) FROM sqlite_schema)",
+                  err);
+    if (qn_store__row(&q)) {
+        *app = sqlite3_column_int64(q.st, 0);
+        *ver = sqlite3_column_int64(q.st, 1);
+        *nobj = sqlite3_column_int64(q.st, 2);
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 /* Check the header fields; migrate unless told not to. */

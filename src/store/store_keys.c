@@ -40,17 +40,14 @@ static int cached(const qn_store *s)
  * rule (the insert's foreign key then says so). */
 static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st,
-            "SELECT hash, cells, colours, layout FROM rules WHERE id = ?", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, rule_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT hash, cells, colours, layout FROM rules WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    if (qn_store__row(&q)) {
+        sqlite3_stmt *st = q.st;
         const char *hash = qn_store__col_str(st, 0);
         int n = sqlite3_column_int(st, 1);
         unsigned k = (unsigned)sqlite3_column_int(st, 2);
@@ -58,10 +55,10 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
         if (!qn_store__rule_sizes_ok(hash, n, k) ||
             (layout && !qn_store__layout_check(layout, n))) {
             qn_err_source(err, s->path);
-            rc = qn_err_set(err, QN_EDB, 0, 0,
-                            "rule set %lld is damaged (hash, cells, "
-                            "colours or layout)",
-                            (long long)rule_id);
+            q.rc = qn_err_set(err, QN_EDB, 0, 0,
+                              "rule set %lld is damaged (hash, cells, "
+                              "colours or layout)",
+                              (long long)rule_id);
         } else {
             qn_puzzle_id_key_init(&s->keys.key, hash);
             s->keys.cells = QN_RENEW(s->keys.cells, (size_t)n, uint8_t);
@@ -73,11 +70,10 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
             s->keys.k = k;
             s->keys.rule_id = rule_id;
         }
-    } else {
-        rc = r == SQLITE_DONE ? QN_ENOTFOUND : qn_store__fail(s, r, err);
+    } else if (q.rc == QN_OK) {
+        q.rc = QN_ENOTFOUND;
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p, uint64_t *out,
@@ -146,8 +142,8 @@ int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err)
 int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
                        qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
+    int rc;
 
     if (cached(s) && s->keys.run_id == run_id) {
         *out = s->keys.run_seed;
@@ -157,18 +153,15 @@ int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
         qn_store__keys_forget(s);
         s->keys.batch = s->batches;
     }
-    rc = qn_store__prep(s, &st, "SELECT seed FROM runs WHERE id = ?", err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    r = sqlite3_step(st);
+    if (qn_store__sql(&q, s, "SELECT seed FROM runs WHERE id = ?", err) !=
+        QN_OK)
+        return q.rc;
+    qn_store__bind_i64(&q, 1, run_id);
     free(s->keys.run_seed);
     s->keys.run_seed = NULL;
-    if (r == SQLITE_ROW)
-        s->keys.run_seed = qn_xstrdup(qn_store__col_str(st, 0));
-    else if (r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
+    if (qn_store__row(&q))
+        s->keys.run_seed = qn_xstrdup(qn_store__col_str(q.st, 0));
+    rc = qn_store__end(&q);
     s->keys.run_id = rc == QN_OK ? run_id : 0;
     *out = s->keys.run_seed;
     return rc;

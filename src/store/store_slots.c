@@ -162,12 +162,11 @@ int qn_store__pack_renumber(qn_store *s, int64_t pack_id, qn_err *err)
     int rc = QN_OK;
 
     for (size_t i = 0; rc == QN_OK && i < sizeof(sql) / sizeof(*sql); i++) {
-        sqlite3_stmt *st = NULL;
-        if ((rc = qn_store__prep(s, &st, sql[i], err)) == QN_OK) {
-            sqlite3_bind_int64(st, 1, pack_id);
-            rc = qn_store__step(s, st, err);
-        }
-        sqlite3_finalize(st);
+        qn_store__stmt q;
+        qn_store__sql(&q, s, sql[i], err);
+        qn_store__bind_i64(&q, 1, pack_id);
+        qn_store__run(&q);
+        rc = qn_store__end(&q);
     }
     return rc;
 }
