@@ -140,8 +140,13 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         int ok = qn_store__rule_sizes_ok(hash, n, k);
 
         if (ok) {
+            uint8_t *more = QN_REALLOCN(cells, (size_t)n, uint8_t);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            cells = more;
             qn_puzzle_id_key_init(&key, hash);
-            cells = QN_RENEW(cells, (size_t)n, uint8_t);
             ok = qn_store__key_uid(&key, n, k, sqlite3_column_blob(st, 4),
                                    (size_t)sqlite3_column_bytes(st, 4), cells,
                                    &uid);
@@ -169,9 +174,11 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
 int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err)
 {
     qn_store__stmt up;
-    id_chunk *c = QN_NEW(id_chunk);
+    id_chunk *c = QN_ALLOC(id_chunk);
     int64_t after = INT64_MIN; /* a row sqlite3 wrote may have id <= 0 */
 
+    if (!c)
+        return qn_err_nomem(err);
     qn_store__sql(&up, s, "UPDATE puzzles SET uid = ? WHERE id = ?", err);
     /* read a chunk, then write it: never update rows under a scan */
     while (up.rc == QN_OK &&

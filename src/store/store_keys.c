@@ -36,6 +36,27 @@ static int cached(const qn_store *s)
     return s->in_batch && s->keys.batch == s->batches;
 }
 
+/* Room in the cache for a rule of n cells, k colours and layout (copied;
+ * NULL: none). QN_ENOMEM leaves the cache's blocks valid (its rule
+ * unknown, rule_id 0, the caller's). */
+static int keys_room(struct qn_store__keys *c, int n, unsigned k,
+                     const char *layout)
+{
+    uint8_t *cells = QN_REALLOCN(c->cells, (size_t)n, uint8_t), *packed;
+    char *copy = NULL;
+
+    if (cells)
+        c->cells = cells;
+    packed = QN_REALLOCN(c->packed, 2 * qn_store_canon_size(n, k), uint8_t);
+    if (packed)
+        c->packed = packed;
+    if (!cells || !packed || (layout && !(copy = qn_strdup(layout))))
+        return QN_ENOMEM;
+    free(c->layout);
+    c->layout = copy;
+    return QN_OK;
+}
+
 /* Read rule_id's hash and sizes into the cache; QN_ENOTFOUND: no such
  * rule (the insert's foreign key then says so). */
 static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
@@ -59,13 +80,10 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
                               "rule set %lld is damaged (hash, cells, "
                               "colours or layout)",
                               (long long)rule_id);
+        } else if (keys_room(&s->keys, n, k, layout) != QN_OK) {
+            q.rc = qn_err_nomem(err);
         } else {
             qn_puzzle_id_key_init(&s->keys.key, hash);
-            s->keys.cells = QN_RENEW(s->keys.cells, (size_t)n, uint8_t);
-            s->keys.packed = QN_RENEW(s->keys.packed,
-                                      2 * qn_store_canon_size(n, k), uint8_t);
-            free(s->keys.layout);
-            s->keys.layout = layout ? qn_xstrdup(layout) : NULL;
             s->keys.n = n;
             s->keys.k = k;
             s->keys.rule_id = rule_id;
@@ -159,8 +177,9 @@ int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
     qn_store__bind_i64(&q, 1, run_id);
     free(s->keys.run_seed);
     s->keys.run_seed = NULL;
-    if (qn_store__row(&q))
-        s->keys.run_seed = qn_xstrdup(qn_store__col_str(q.st, 0));
+    if (qn_store__row(&q) &&
+        !(s->keys.run_seed = qn_strdup(qn_store__col_str(q.st, 0))))
+        q.rc = qn_err_nomem(err);
     rc = qn_store__end(&q);
     s->keys.run_id = rc == QN_OK ? run_id : 0;
     *out = s->keys.run_seed;

@@ -60,6 +60,7 @@ static int key_cmp(const char *h, const char *seed, sqlite3_stmt *st,
 static void key_take(const char *h, const char *seed, sqlite3_stmt *st,
                      stream_key *k, int same_hash, int same_seed)
 {
+    /* out of memory shows as the buffers' failed flags (scan) */
     if (!same_hash) {
         qn_buf_reset(&k->hash);
         qn_buf_adds(&k->hash, h);
@@ -105,8 +106,11 @@ static int check_id(sqlite3_stmt *st, id_check *c, qn_err *err)
         c->loaded = 0;
         if (!qn_store__rule_sizes_ok(hash, n, k))
             goto damaged;
+        uint8_t *cells = QN_REALLOCN(c->cells, (size_t)n, uint8_t);
+        if (!cells)
+            return qn_err_nomem(err);
+        c->cells = cells;
         qn_puzzle_id_key_init(&c->key, hash);
-        c->cells = QN_RENEW(c->cells, (size_t)n, uint8_t);
         c->n = n;
         c->k = k;
         c->rule_id = rule_id;
@@ -138,6 +142,7 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         return rc;
     out->rows = 0;
     out->in_order = 1;
+    qn_buf_sticky(1); /* prev's buffers: their failed flags, below */
     while ((r = sqlite3_step(st)) == SQLITE_ROW) {
         const char *h = qn_store__col_str(st, 1);
         const char *seed = qn_store__col_text(st, 2);
@@ -150,8 +155,13 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
             out->in_order = 0;
         if (out->in_order)
             key_take(h, seed, st, &prev, same_hash, same_seed);
+        if (prev.hash.failed || prev.seed.failed) {
+            rc = qn_err_nomem(err);
+            break;
+        }
         out->rows++;
     }
+    qn_buf_sticky(0);
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(in, r, err);
     sqlite3_finalize(st);

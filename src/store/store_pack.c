@@ -160,10 +160,18 @@ int qn_store__pack_ids(qn_store *s, const char *sql, int64_t pack_id,
     if (qn_store__sql(&q, s, sql, err) != QN_OK)
         return q.rc;
     qn_store__bind_i64(&q, 1, pack_id);
-    v = QN_NEWN(cap, int64_t);
+    if (!(v = QN_ALLOCN(cap, int64_t)))
+        q.rc = qn_err_nomem(err);
     while (qn_store__row(&q)) {
-        if (len == cap)
-            v = QN_RENEW(v, cap *= 2, int64_t);
+        if (len == cap) {
+            int64_t *more = QN_REALLOCN(v, cap * 2, int64_t);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            v = more;
+            cap *= 2;
+        }
         v[len++] = sqlite3_column_int64(q.st, 0);
     }
     if (qn_store__end(&q) != QN_OK) {
@@ -214,13 +222,24 @@ int qn_store__pack_members(qn_store *s, int64_t pack_id, qn_store_member **out,
                       err) != QN_OK)
         return q.rc;
     qn_store__bind_i64(&q, 1, pack_id);
-    v = QN_NEWN(cap, qn_store_member);
+    if (!(v = QN_ALLOCN(cap, qn_store_member)))
+        q.rc = qn_err_nomem(err);
     while (qn_store__row(&q)) {
-        if (len == cap)
-            v = QN_RENEW(v, cap *= 2, qn_store_member);
+        if (len == cap) {
+            qn_store_member *more = QN_REALLOCN(v, cap * 2, qn_store_member);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            v = more;
+            cap *= 2;
+        }
+        if (!(v[len].section = qn_strdup(qn_store__col_str(q.st, 2)))) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
         v[len].puzzle = sqlite3_column_int64(q.st, 0);
         v[len].slot = sqlite3_column_int64(q.st, 1);
-        v[len].section = qn_xstrdup(qn_store__col_str(q.st, 2));
         len++;
     }
     if (qn_store__end(&q) != QN_OK) {
@@ -287,7 +306,10 @@ int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
     if (rc != QN_OK)
         return rc;
     qsort(old, nold, sizeof(*old), cmp_member_puzzle);
-    w = QN_NEWN(n + 1, qn_store_member);
+    if (!(w = QN_ALLOCN(n + 1, qn_store_member))) {
+        qn_store__members_free(old, nold);
+        return qn_err_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
         qn_store_member key = {.puzzle = v[i]};
         const qn_store_member *o =
@@ -387,7 +409,10 @@ static int add_member(int64_t **v, size_t *n, size_t at, int64_t puzzle_id,
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "position %lld is outside 1..%zu",
                           (long long)position, *n + 1);
-    *v = QN_RENEW(*v, *n + 1, int64_t);
+    int64_t *more = QN_REALLOCN(*v, *n + 1, int64_t);
+    if (!more)
+        return qn_err_nomem(err);
+    *v = more;
     insert_at(*v, (*n)++, (size_t)(position - 1), puzzle_id);
     return QN_OK;
 }
@@ -451,7 +476,10 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     }
     if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
         goto done;
-    old = QN_NEWN(n + 1, int64_t);
+    if (!(old = QN_ALLOCN(n + 1, int64_t))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     memcpy(old, v, n * sizeof(*v));
     old_n = n;
     at = op == OP_SORT ? n : find_member(v, n, puzzle_id);

@@ -65,6 +65,8 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
     const char *layout = qn_store__col_text(st, 18);
     int n = sqlite3_column_int(st, 19);
     unsigned k = (unsigned)sqlite3_column_int(st, 20);
+    char *copy, *state, *witness;
+    uint8_t *cells;
     size_t max;
 
     if (rd->loaded && rd->rule_id == rule_id)
@@ -81,14 +83,21 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
         return damaged(s, sqlite3_column_int64(st, 0),
                        "its rule set's layout, cells or colours", err);
     max = qn_store__cells_text_max(layout, n);
+    /* a block that cannot grow stays as it was: rd stays valid, its rule
+     * unloaded */
+    if ((cells = qn_realloc(rd->cells, (size_t)n)))
+        rd->cells = cells;
+    if ((state = qn_realloc(rd->state, max)))
+        rd->state = state;
+    if ((witness = qn_realloc(rd->witness, max)))
+        rd->witness = witness;
+    if (!cells || !state || !witness || !(copy = qn_strdup(layout)))
+        return qn_err_nomem(err);
     free(rd->layout);
-    rd->layout = qn_xstrdup(layout);
+    rd->layout = copy;
     rd->n = n;
     rd->k = k;
     rd->len = qn_store_canon_size(n, k);
-    rd->cells = QN_RENEW(rd->cells, (size_t)n, uint8_t);
-    rd->state = QN_RENEW(rd->state, max, char);
-    rd->witness = QN_RENEW(rd->witness, max, char);
     rd->rule_id = rule_id;
     rd->loaded = 1;
     return QN_OK;

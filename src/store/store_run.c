@@ -48,10 +48,15 @@ int qn_store_run_start(qn_store *s, const qn_store_run *run, int64_t *id_out,
                        qn_err *err)
 {
     int64_t id = 0;
-    int rc = qn_store__tx_begin(s, err);
+    int rc;
 
+    /* a begin that failed has nothing to end: inside a batch, ending it
+     * would roll back to a savepoint never made ("no such savepoint",
+     * found by test_nomem_store) */
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
     /* claimed before the commit shows it to anyone who might resume it */
-    if (rc == QN_OK && (rc = insert_run(s, run, &id, err)) == QN_OK)
+    if ((rc = insert_run(s, run, &id, err)) == QN_OK)
         rc = qn_store__claim_run(s, id, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK)
@@ -116,9 +121,11 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
 {
     int64_t id = 0;
     uint64_t next = 0;
-    int rc = qn_store__tx_begin(s, err);
+    int rc;
 
-    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK) {
@@ -135,12 +142,14 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
 {
     int64_t id = 0;
     uint64_t next = 0;
-    int resumed = 1, rc = qn_store__tx_begin(s, err);
+    int resumed = 1, rc;
 
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
     /* one transaction: two processes starting the same command at once
      * meet here one after the other, and the second finds the first's
      * run (claimed, so it is refused) instead of starting a twin */
-    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+    if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
     else if (rc == QN_ENOTFOUND &&
              (rc = insert_run(s, run, &id, err)) == QN_OK) {
@@ -249,7 +258,9 @@ int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
         out->requested = (uint64_t)sqlite3_column_int64(st, 2);
         out->stored = (uint64_t)sqlite3_column_int64(st, 3);
         out->next_index = (uint64_t)sqlite3_column_int64(st, 5);
-        out->summary = sum ? qn_xstrdup(sum) : NULL;
+        out->summary = NULL;
+        if (sum && !(out->summary = qn_strdup(sum)))
+            q.rc = qn_err_nomem(err);
     } else if (q.rc == QN_OK) {
         q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
     }
