@@ -65,7 +65,12 @@
  * difficulty model above, the default tier cuts, the names); it is stored
  * with every grade.
  */
-#define QN_GRADER_VERSION 2
+#define QN_GRADER_VERSION 3
+
+/* The oldest grader version whose tiers and grades are this version's:
+ * version 3 added the human grade (human.h) beside them and changed
+ * neither, so a grade of version 2 or 3 names the same tier. */
+#define QN_GRADER_TIERS_SINCE 2
 
 /* The largest image (number of solvable states) qn_distrib_compute takes:
  * its table holds 1 byte per state (2 for k > 2 with long distances), 64
