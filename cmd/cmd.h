@@ -215,9 +215,6 @@ const char *cmd_db_path(const char *opt);
 struct qn_store;
 int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,
                    struct qn_store **out);
-/* Store r (with the text it was loaded from, qn_rules_text); its id. */
-int cmd_store_rule(struct qn_store *s, const qn_rules *r, int64_t *id_out,
-                   qn_err *err);
 /* The id of the pack called name, created when missing. */
 int cmd_store_pack(struct qn_store *s, const char *name, int64_t *id_out,
                    qn_err *err);

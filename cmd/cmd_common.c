@@ -19,7 +19,6 @@
 #include "cmd.h"
 #include "generate/gen.h"
 #include "rules/puzzle_id.h"
-#include "rules/state.h"
 #include "store/store.h"
 
 int cmd_load_game(const cli_ctx *ctx, const char *path, qn_rules **r_out,
@@ -228,32 +227,6 @@ int cmd_open_store(const cli_ctx *ctx, const char *path, unsigned flags,
     if (busy >= 0)
         qn_store_set_busy_timeout(*out, busy);
     return QN_EXIT_OK;
-}
-
-int cmd_store_rule(qn_store *s, const qn_rules *r, int64_t *id_out, qn_err *err)
-{
-    qn_buf layout = QN_BUF_INIT;
-    char hash[65];
-    qn_store_rule sr;
-    int rc;
-
-    qn_rules_hash(r, hash);
-    memset(&sr, 0, sizeof(sr));
-    sr.hash = hash;
-    sr.name = qn_rules_name(r);
-    /* the text the rule was loaded from, not the file read again: standard
-     * input can be read only once */
-    sr.yaml = qn_rules_text(r, NULL);
-    sr.cells = qn_rules_ncells(r);
-    sr.colours = qn_rules_colours(r);
-    if (!sr.yaml)
-        return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
-                          sr.name);
-    qn_state_format_zero(&layout, qn_rules_layout(r));
-    sr.layout = layout.buf;
-    rc = qn_store_put_rule(s, &sr, id_out, err);
-    qn_buf_release(&layout);
-    return rc;
 }
 
 int cmd_store_build_pack(qn_store *s, const char *name, const char *build,

@@ -102,7 +102,7 @@ int cmd_generate_setup_store(gen_cli *gc)
         QN_STORE_CREATE, &gc->store);
     if (status != QN_EXIT_OK)
         return status;
-    rc = cmd_store_rule(gc->store, r, &gc->rule_id, &gc->db_err);
+    rc = qn_store_put_ruleset(gc->store, r, &gc->rule_id, &gc->db_err);
     run_key(gc, &key, 1);
     gc->build = run_family(gc);
     memset(&run, 0, sizeof(run));

@@ -395,7 +395,7 @@ static int setup_store(const cli_ctx *ctx, vrun *vr, const qn_rules *r)
         if (rc == QN_ENOTFOUND)
             vr->rule_id = 0, rc = QN_OK;
     } else {
-        rc = cmd_store_rule(vr->store, r, &vr->rule_id, &vr->db_err);
+        rc = qn_store_put_ruleset(vr->store, r, &vr->rule_id, &vr->db_err);
         if (rc == QN_OK)
             rc = cmd_store_pack(vr->store, vr->o->into, &vr->pack_id,
                                 &vr->db_err);

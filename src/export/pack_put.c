@@ -12,36 +12,9 @@
 #include "generate/distrib.h"
 #include "rules/canon.h"
 #include "rules/puzzle_id.h"
-#include "rules/state.h"
 #include "solve/human_score.h"
 #include "solve/solver.h"
 #include "store/store.h"
-
-/* The rule's row, stored on first use. */
-static int rule_row(qn_store *s, const qn_rules *r, const char *hash,
-                    int64_t *id, qn_err *err)
-{
-    qn_buf layout = QN_BUF_INIT;
-    qn_store_rule sr;
-    int rc = qn_store_find_rule(s, hash, id, err);
-
-    if (rc != QN_ENOTFOUND)
-        return rc;
-    memset(&sr, 0, sizeof(sr));
-    sr.hash = hash;
-    sr.name = qn_rules_name(r);
-    sr.yaml = qn_rules_text(r, NULL);
-    sr.cells = qn_rules_ncells(r);
-    sr.colours = qn_rules_colours(r);
-    if (!sr.yaml)
-        return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
-                          sr.name);
-    qn_state_format_zero(&layout, qn_rules_layout(r));
-    sr.layout = layout.buf;
-    rc = qn_store_put_rule(s, &sr, id, err);
-    qn_buf_release(&layout);
-    return rc;
-}
 
 /* The pack called name, created when missing. */
 static int pack_row(qn_store *s, const char *name, int64_t *id, qn_err *err)
@@ -118,7 +91,7 @@ static int put(qn_store *s, const qn_solver *solver, const qn_answer *a,
     sp.uid = qn_puzzle_id(&pk, canon, n);
     rc = human_of(solver, a, state, &sp, err);
     if (rc == QN_OK)
-        rc = rule_row(s, r, hash, &rule_id, err);
+        rc = qn_store_put_ruleset(s, r, &rule_id, err);
     sp.rule_id = rule_id;
     if (rc == QN_OK)
         rc = qn_store_put_puzzle(s, &sp, &id, &is_new, err);

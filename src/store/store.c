@@ -52,27 +52,19 @@ static void close_handle(qn_store *s)
 static int header(qn_store *s, long long *app, long long *ver, long long *nobj,
                   qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st,
-            "SELECT (SELECT application_id FROM pragma_application_id),"
-            " (SELECT user_version FROM pragma_user_version),"
-            " (SELECT count(*) FROM sqlite_schema)",
-            err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *app = sqlite3_column_int64(st, 0);
-        *ver = sqlite3_column_int64(st, 1);
-        *nobj = sqlite3_column_int64(st, 2);
-    } else {
-        rc = qn_store__fail(s, r, err);
+    qn_store__sql(&q, s,
+                  "SELECT (SELECT application_id FROM pragma_application_id),"
+                  " (SELECT user_version FROM pragma_user_version),"
+                  " (SELECT count(*) FROM sqlite_schema)",
+                  err);
+    if (qn_store__row(&q)) {
+        *app = sqlite3_column_int64(q.st, 0);
+        *ver = sqlite3_column_int64(q.st, 1);
+        *nobj = sqlite3_column_int64(q.st, 2);
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 /* Check the header fields; migrate unless told not to. */
@@ -200,7 +192,9 @@ static int connect_to(qn_store *s, const char *name, int oflags, unsigned flags,
 static char *immutable_uri(const char *path)
 {
     qn_buf b = QN_BUF_INIT;
+    char *uri;
 
+    qn_buf_sticky(1); /* b's failed flag: detach gives NULL */
     /* "file:///abs" (an empty authority) or "file:rel" */
     qn_buf_adds(&b, path[0] == '/' ? "file://" : "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
@@ -211,23 +205,26 @@ static char *immutable_uri(const char *path)
             qn_buf_addf(&b, "%%%02X", *p);
     }
     qn_buf_adds(&b, "?immutable=1");
-    return qn_buf_detach(&b, NULL);
+    uri = qn_buf_detach(&b, NULL);
+    qn_buf_sticky(0);
+    return uri;
 }
 
 /* Whether nothing can change path while it is read: it is on a read-only
  * file system, or neither it nor its folder may be written by anyone
- * (no write permission bit at all). */
+ * (no write permission bit at all). -1: out of memory. */
 static int cannot_change(const char *path)
 {
     struct statvfs vfs;
     struct stat file, dir;
-    char *folder = qn_xstrdup(path), *slash = strrchr(folder, '/');
+    char *folder, *slash;
     int ok;
 
-    if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) {
-        free(folder);
+    if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
         return 1;
-    }
+    if (!(folder = qn_strdup(path)))
+        return -1;
+    slash = strrchr(folder, '/');
     if (slash)
         slash[slash == folder] = '\0'; /* "/x.db": the folder is "/" */
     ok = stat(path, &file) == 0 && !(file.st_mode & 0222) &&
@@ -249,10 +246,12 @@ static int cannot_change(const char *path)
  */
 static int open_immutable(qn_store *s, unsigned flags, qn_err *err)
 {
-    char *wal = qn_xmalloc(strlen(s->path) + 5), *uri;
+    char *wal = qn_malloc(strlen(s->path) + 5), *uri;
     struct stat sb;
-    int has_log, rc;
+    int has_log, rc, fixed;
 
+    if (!wal)
+        return qn_err_nomem(err);
     sprintf(wal, "%s-wal", s->path);
     has_log = stat(wal, &sb) == 0 && sb.st_size > 0;
     free(wal);
@@ -265,7 +264,9 @@ static int open_immutable(qn_store *s, unsigned flags, qn_err *err)
                           "files to a folder you can write and read the "
                           "copy",
                           s->path, s->path);
-    if (!cannot_change(s->path))
+    if ((fixed = cannot_change(s->path)) < 0)
+        return qn_err_nomem(err);
+    if (!fixed)
         return qn_err_set(err, QN_EDB, 0, 0,
                           "cannot read the database where this user "
                           "cannot write: SQLite needs an index %s-shm "
@@ -290,10 +291,14 @@ int qn_store_open(qn_store **out, const char *path, unsigned flags, qn_err *err)
     pthread_once(&sqlite_once, configure_sqlite);
     if (!is_memory(path) && (rc = can_open(path, flags, err)) != QN_OK)
         return rc;
-    s = QN_NEW(qn_store);
-    s->path = qn_xstrdup(path);
-    s->busy_ms = DEFAULT_BUSY_MS;
+    if (!(s = QN_ALLOC(qn_store)))
+        return qn_err_nomem(err);
     s->claim_fd = -1;
+    if (!(s->path = qn_strdup(path))) {
+        close_handle(s);
+        return qn_err_nomem(err);
+    }
+    s->busy_ms = DEFAULT_BUSY_MS;
     /*
      * A reader too opens the file for writing where it may (SQLite opens
      * it read-only where it may not): its connection is kept from

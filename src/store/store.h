@@ -108,6 +108,13 @@ typedef struct qn_store_rule {
 
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err);
+/* qn_store_put_rule of a loaded rule set: its hash, name, cells, colours,
+ * board layout and the text it was loaded from (qn_rules_text, not the
+ * file read again: standard input can be read only once). QN_EINVAL when
+ * it has no text. */
+struct qn_rules;
+int qn_store_put_ruleset(qn_store *s, const struct qn_rules *r, int64_t *id_out,
+                         qn_err *err);
 /* The id of the stored puzzle of this rule with this canonical key:
  * QN_ENOTFOUND when there is none. */
 int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,

@@ -217,7 +217,10 @@ static void sql_layout(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     (void)argc;
     if (text_nomem(ctx, argv, 0, 0) || !text)
         return;
-    o = out = qn_xmalloc(strlen(text) + 1);
+    if (!(o = out = qn_malloc(strlen(text) + 1))) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
     for (p = text; *p;) {
         unsigned v;
         char c = *p;
@@ -264,11 +267,18 @@ static void sql_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                  (long long)sqlite3_value_int64(argv[0]), n);
     } else {
         size_t len = qn_store_canon_size(n, k);
-        uint8_t *cells = QN_NEWN((size_t)n, uint8_t);
-        uint8_t *out = qn_xmalloc(len);
-        int rc = qn_store__cells_pack(out, cells, what, text ? text : "",
-                                      layout, n, k, &err);
+        uint8_t *cells = QN_ALLOCN((size_t)n, uint8_t);
+        uint8_t *out = qn_malloc(len);
+        int rc = cells && out
+                     ? qn_store__cells_pack(out, cells, what, text ? text : "",
+                                            layout, n, k, &err)
+                     : QN_ENOMEM;
         free(cells);
+        if (rc == QN_ENOMEM) { /* SQLite says out of memory */
+            free(out);
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
         if (rc == QN_OK) {
             sqlite3_result_blob(ctx, out, (int)len, free);
             return;

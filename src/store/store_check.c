@@ -14,39 +14,31 @@
 
 int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     int64_t n = 0;
-    int rc, r;
     char first[200] = "";
 
-    if ((rc = qn_store__prep(s, &st, "PRAGMA integrity_check", err)) != QN_OK)
-        return rc;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *t = qn_store__col_str(st, 0);
+    qn_store__sql(&q, s, "PRAGMA integrity_check", err);
+    while (qn_store__row(&q)) {
+        const char *t = qn_store__col_str(q.st, 0);
         if (!strcmp(t, "ok"))
             continue;
         if (!n++)
             snprintf(first, sizeof(first), "integrity check: %s", t);
     }
-    if (r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    if (rc == QN_OK && (rc = qn_store__prep(s, &st, "PRAGMA foreign_key_check",
-                                            err)) == QN_OK) {
-        while ((r = sqlite3_step(st)) == SQLITE_ROW)
-            if (!n++)
-                snprintf(first, sizeof(first),
-                         "foreign key check: %s row %lld refers to a "
-                         "missing %s row",
-                         qn_store__col_str(st, 0),
-                         (long long)sqlite3_column_int64(st, 1),
-                         qn_store__col_str(st, 2));
-        if (r != SQLITE_DONE)
-            rc = qn_store__fail(s, r, err);
-        sqlite3_finalize(st);
-    }
-    if (rc != QN_OK)
-        return rc;
+    if (qn_store__end(&q) != QN_OK)
+        return q.rc;
+    qn_store__sql(&q, s, "PRAGMA foreign_key_check", err);
+    while (qn_store__row(&q))
+        if (!n++)
+            snprintf(first, sizeof(first),
+                     "foreign key check: %s row %lld refers to a "
+                     "missing %s row",
+                     qn_store__col_str(q.st, 0),
+                     (long long)sqlite3_column_int64(q.st, 1),
+                     qn_store__col_str(q.st, 2));
+    if (qn_store__end(&q) != QN_OK)
+        return q.rc;
     if (nproblems_out)
         *nproblems_out = n;
     if (n) {
@@ -59,53 +51,42 @@ int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
 
 int qn_store_counts_get(qn_store *s, qn_store_counts *out, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
 
-    rc = qn_store__prep(
-        s, &st,
-        "SELECT (SELECT count(*) FROM rules),"
-        " (SELECT count(*) FROM puzzles), (SELECT count(*) FROM packs),"
-        " (SELECT count(*) FROM pack_puzzles),"
-        " (SELECT count(*) FROM runs)",
-        err);
-    if (rc != QN_OK)
-        return rc;
-    if ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        out->rules = sqlite3_column_int64(st, 0);
-        out->puzzles = sqlite3_column_int64(st, 1);
-        out->packs = sqlite3_column_int64(st, 2);
-        out->pack_entries = sqlite3_column_int64(st, 3);
-        out->runs = sqlite3_column_int64(st, 4);
-    } else {
-        rc = qn_store__fail(s, r, err);
+    qn_store__sql(&q, s,
+                  "SELECT (SELECT count(*) FROM rules),"
+                  " (SELECT count(*) FROM puzzles), (SELECT count(*) FROM"
+                  " packs), (SELECT count(*) FROM pack_puzzles),"
+                  " (SELECT count(*) FROM runs)",
+                  err);
+    if (qn_store__row(&q)) {
+        out->rules = sqlite3_column_int64(q.st, 0);
+        out->puzzles = sqlite3_column_int64(q.st, 1);
+        out->packs = sqlite3_column_int64(q.st, 2);
+        out->pack_entries = sqlite3_column_int64(q.st, 3);
+        out->runs = sqlite3_column_int64(q.st, 4);
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 int qn_store_histogram(qn_store *s, qn_store_hist_fn *fn, void *ctx,
                        qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
+    int rc = 0;
 
-    rc = qn_store__prep(
-        s, &st,
-        "SELECT r.name, r.hash, p.min_presses, count(*) FROM puzzles p"
-        " JOIN rules r ON r.id = p.rule_id"
-        " GROUP BY p.rule_id, p.min_presses"
-        " ORDER BY r.name, r.id, p.min_presses",
-        err);
-    if (rc != QN_OK)
-        return rc;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW)
-        if ((rc = fn(ctx, qn_store__col_str(st, 0), qn_store__col_str(st, 1),
-                     (uint64_t)sqlite3_column_int64(st, 2),
-                     sqlite3_column_int64(st, 3))) != 0)
+    qn_store__sql(&q, s,
+                  "SELECT r.name, r.hash, p.min_presses, count(*) FROM"
+                  " puzzles p JOIN rules r ON r.id = p.rule_id"
+                  " GROUP BY p.rule_id, p.min_presses"
+                  " ORDER BY r.name, r.id, p.min_presses",
+                  err);
+    while (qn_store__row(&q))
+        if ((rc =
+                 fn(ctx, qn_store__col_str(q.st, 0), qn_store__col_str(q.st, 1),
+                    (uint64_t)sqlite3_column_int64(q.st, 2),
+                    sqlite3_column_int64(q.st, 3))) != 0)
             break;
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__end(&q);
+    return rc ? rc : q.rc;
 }

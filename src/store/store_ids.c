@@ -44,10 +44,10 @@ static int row_ref(qn_store *s, const char *ref, int64_t *id_out, qn_err *err)
 int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
                             qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     uint64_t lo, hi;
     int64_t first = 0, first_uid = 0;
-    int rc, r, n = 0;
+    int rc, n = 0;
     char a[QN_PUZZLE_ID_HEX], b[QN_PUZZLE_ID_HEX];
 
     if (ref[0] == '#')
@@ -58,37 +58,32 @@ int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
                           "digits (or #ROW)",
                           ref, QN_PUZZLE_ID_MIN_PREFIX);
     /* an aligned range never straddles 2^63: as signed it is ordered */
-    rc = qn_store__prep(s, &st,
-                        "SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?"
-                        " ORDER BY uid, id LIMIT 2",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, (int64_t)lo);
-    sqlite3_bind_int64(st, 2, (int64_t)hi);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?"
+                  " ORDER BY uid, id LIMIT 2",
+                  err);
+    qn_store__bind_i64(&q, 1, (int64_t)lo);
+    qn_store__bind_i64(&q, 2, (int64_t)hi);
+    while (qn_store__row(&q)) {
         if (n++ == 0) {
-            first = sqlite3_column_int64(st, 0);
-            first_uid = sqlite3_column_int64(st, 1);
+            first = sqlite3_column_int64(q.st, 0);
+            first_uid = sqlite3_column_int64(q.st, 1);
             continue;
         }
         qn_puzzle_id_hex(a, (uint64_t)first_uid);
-        qn_puzzle_id_hex(b, (uint64_t)sqlite3_column_int64(st, 1));
-        rc = strcmp(a, b)
-                 ? qn_err_set(err, QN_EINVAL, 0, 0,
-                              "puzzle id '%s' is ambiguous: %s, %s, ...; "
-                              "give more digits",
-                              ref, a, b)
-                 : qn_err_set(err, QN_EINVAL, 0, 0,
-                              "puzzle id %s names two puzzles (rows #%lld "
-                              "and #%lld): name one by its row",
-                              a, (long long)first,
-                              (long long)sqlite3_column_int64(st, 0));
-        break;
+        qn_puzzle_id_hex(b, (uint64_t)sqlite3_column_int64(q.st, 1));
+        q.rc = strcmp(a, b)
+                   ? qn_err_set(err, QN_EINVAL, 0, 0,
+                                "puzzle id '%s' is ambiguous: %s, %s, ...; "
+                                "give more digits",
+                                ref, a, b)
+                   : qn_err_set(err, QN_EINVAL, 0, 0,
+                                "puzzle id %s names two puzzles (rows #%lld "
+                                "and #%lld): name one by its row",
+                                a, (long long)first,
+                                (long long)sqlite3_column_int64(q.st, 0));
     }
-    if (rc == QN_OK && r != SQLITE_DONE && r != SQLITE_ROW)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
+    rc = qn_store__end(&q);
     if (rc == QN_OK && n == 0)
         rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle with id %s", ref);
     if (rc == QN_OK)
@@ -123,22 +118,20 @@ typedef struct id_chunk {
 static int compute_chunk(qn_store *s, int64_t after, int missing_only,
                          id_chunk *c, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     uint8_t *cells = NULL;
-    int rc, r;
 
     c->n = c->nread = 0;
-    rc = qn_store__prep(s, &st,
-                        "SELECT p.id, r.hash, r.cells, r.colours, p.canon,"
-                        " p.uid FROM puzzles p JOIN rules r ON r.id = p.rule_id"
-                        " WHERE p.id > ? AND (? = 0 OR p.uid IS NULL)"
-                        " ORDER BY p.id LIMIT 1024",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, after);
-    sqlite3_bind_int(st, 2, missing_only);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT p.id, r.hash, r.cells, r.colours, p.canon,"
+                  " p.uid FROM puzzles p JOIN rules r ON r.id = p.rule_id"
+                  " WHERE p.id > ? AND (? = 0 OR p.uid IS NULL)"
+                  " ORDER BY p.id LIMIT 1024",
+                  err);
+    qn_store__bind_i64(&q, 1, after);
+    qn_store__bind_i64(&q, 2, missing_only);
+    while (qn_store__row(&q)) {
+        sqlite3_stmt *st = q.st;
         const char *hash = qn_store__col_str(st, 1);
         int n = sqlite3_column_int(st, 2);
         unsigned k = (unsigned)sqlite3_column_int(st, 3);
@@ -147,18 +140,23 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         int ok = qn_store__rule_sizes_ok(hash, n, k);
 
         if (ok) {
+            uint8_t *more = QN_REALLOCN(cells, (size_t)n, uint8_t);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            cells = more;
             qn_puzzle_id_key_init(&key, hash);
-            cells = QN_RENEW(cells, (size_t)n, uint8_t);
             ok = qn_store__key_uid(&key, n, k, sqlite3_column_blob(st, 4),
                                    (size_t)sqlite3_column_bytes(st, 4), cells,
                                    &uid);
         }
         if (!ok) {
             qn_err_source(err, s->path);
-            rc = qn_err_set(err, QN_EDB, 0, 0,
-                            "puzzle #%lld does not fit its rule set: the "
-                            "database is damaged",
-                            (long long)sqlite3_column_int64(st, 0));
+            q.rc = qn_err_set(err, QN_EDB, 0, 0,
+                              "puzzle #%lld does not fit its rule set: the "
+                              "database is damaged",
+                              (long long)sqlite3_column_int64(st, 0));
             break;
         }
         c->last = sqlite3_column_int64(st, 0);
@@ -169,34 +167,30 @@ static int compute_chunk(qn_store *s, int64_t after, int missing_only,
         c->row[c->n] = c->last;
         c->uid[c->n++] = (int64_t)uid;
     }
-    if (rc == QN_OK && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
     free(cells);
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err)
 {
-    sqlite3_stmt *up = NULL;
-    id_chunk *c = QN_NEW(id_chunk);
+    qn_store__stmt up;
+    id_chunk *c = QN_ALLOC(id_chunk);
     int64_t after = INT64_MIN; /* a row sqlite3 wrote may have id <= 0 */
-    int rc;
 
-    rc = qn_store__prep(s, &up, "UPDATE puzzles SET uid = ? WHERE id = ?", err);
+    if (!c)
+        return qn_err_nomem(err);
+    qn_store__sql(&up, s, "UPDATE puzzles SET uid = ? WHERE id = ?", err);
     /* read a chunk, then write it: never update rows under a scan */
-    while (rc == QN_OK &&
-           (rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&
+    while (up.rc == QN_OK &&
+           (up.rc = compute_chunk(s, after, missing_only, c, err)) == QN_OK &&
            c->nread) {
-        for (size_t i = 0; rc == QN_OK && i < c->n; i++) {
-            sqlite3_bind_int64(up, 1, c->uid[i]);
-            sqlite3_bind_int64(up, 2, c->row[i]);
-            rc = qn_store__step(s, up, err);
-            sqlite3_reset(up);
+        for (size_t i = 0; up.rc == QN_OK && i < c->n; i++) {
+            qn_store__bind_i64(&up, 1, c->uid[i]);
+            qn_store__bind_i64(&up, 2, c->row[i]);
+            qn_store__run(&up);
         }
         after = c->last;
     }
-    sqlite3_finalize(up);
     free(c);
-    return rc;
+    return qn_store__end(&up);
 }

@@ -80,6 +80,42 @@ void qn_store__bind_text(struct sqlite3_stmt *st, int i, const char *v);
 /* Column i as text: NULL for SQL NULL (col_text) or "" (col_str). */
 const char *qn_store__col_text(struct sqlite3_stmt *st, int i);
 const char *qn_store__col_str(struct sqlite3_stmt *st, int i);
+/*
+ * A statement with the status of its calls, after Fossil's db_prepare,
+ * db_bind and db_step: prepare with qn_store__sql, bind, step with
+ * qn_store__row or qn_store__run, and end with qn_store__end, which
+ * finalizes and returns q->rc. The first failure (mapped by
+ * qn_store__fail into err, so every SQLite code reads the same wherever
+ * it happens) is kept in q->rc and makes every later call a no-op, so a
+ * block reads as its SQL without an error check after each line. A caller
+ * that finds something wrong in a row sets q->rc itself.
+ */
+typedef struct qn_store__stmt {
+    qn_store *s;
+    struct sqlite3_stmt *st; /* NULL when the prepare failed */
+    qn_err *err;
+    int rc; /* QN_OK, or the first failure */
+} qn_store__stmt;
+/* Prepare sql for s; returns q->rc. */
+int qn_store__sql(qn_store__stmt *q, qn_store *s, const char *sql, qn_err *err);
+/* Bind parameter i (from 1): an integer; a text (NULL: SQL NULL) or a
+ * blob, neither copied: it must outlive the step. */
+void qn_store__bind_i64(qn_store__stmt *q, int i, int64_t v);
+void qn_store__bind_str(qn_store__stmt *q, int i, const char *v);
+void qn_store__bind_blob(qn_store__stmt *q, int i, const void *v, size_t n);
+/* A value as it is (sqlite3_bind_value: copied). */
+struct sqlite3_value;
+void qn_store__bind_value(qn_store__stmt *q, int i,
+                          const struct sqlite3_value *v);
+/* Step: 1 when a row is there to read (sqlite3_column_* on q->st), 0 at
+ * the end or when a call failed (q->rc says which). */
+int qn_store__row(qn_store__stmt *q);
+/* Step a statement that returns no rows (or whose rows are not read),
+ * then reset it for another binding; returns q->rc. */
+int qn_store__run(qn_store__stmt *q);
+/* Finalize; returns q->rc. */
+int qn_store__end(qn_store__stmt *q);
+
 /* A single call's own transaction: BEGIN IMMEDIATE outside a batch, a
  * savepoint inside one. tx_end commits when rc is QN_OK, else rolls
  * back, and returns the call's final code. */

@@ -36,21 +36,39 @@ static int cached(const qn_store *s)
     return s->in_batch && s->keys.batch == s->batches;
 }
 
+/* Room in the cache for a rule of n cells, k colours and layout (copied;
+ * NULL: none). QN_ENOMEM leaves the cache's blocks valid (its rule
+ * unknown, rule_id 0, the caller's). */
+static int keys_room(struct qn_store__keys *c, int n, unsigned k,
+                     const char *layout)
+{
+    uint8_t *cells = QN_REALLOCN(c->cells, (size_t)n, uint8_t), *packed;
+    char *copy = NULL;
+
+    if (cells)
+        c->cells = cells;
+    packed = QN_REALLOCN(c->packed, 2 * qn_store_canon_size(n, k), uint8_t);
+    if (packed)
+        c->packed = packed;
+    if (!cells || !packed || (layout && !(copy = qn_strdup(layout))))
+        return QN_ENOMEM;
+    free(c->layout);
+    c->layout = copy;
+    return QN_OK;
+}
+
 /* Read rule_id's hash and sizes into the cache; QN_ENOTFOUND: no such
  * rule (the insert's foreign key then says so). */
 static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st,
-            "SELECT hash, cells, colours, layout FROM rules WHERE id = ?", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, rule_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT hash, cells, colours, layout FROM rules WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    if (qn_store__row(&q)) {
+        sqlite3_stmt *st = q.st;
         const char *hash = qn_store__col_str(st, 0);
         int n = sqlite3_column_int(st, 1);
         unsigned k = (unsigned)sqlite3_column_int(st, 2);
@@ -58,26 +76,22 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
         if (!qn_store__rule_sizes_ok(hash, n, k) ||
             (layout && !qn_store__layout_check(layout, n))) {
             qn_err_source(err, s->path);
-            rc = qn_err_set(err, QN_EDB, 0, 0,
-                            "rule set %lld is damaged (hash, cells, "
-                            "colours or layout)",
-                            (long long)rule_id);
+            q.rc = qn_err_set(err, QN_EDB, 0, 0,
+                              "rule set %lld is damaged (hash, cells, "
+                              "colours or layout)",
+                              (long long)rule_id);
+        } else if (keys_room(&s->keys, n, k, layout) != QN_OK) {
+            q.rc = qn_err_nomem(err);
         } else {
             qn_puzzle_id_key_init(&s->keys.key, hash);
-            s->keys.cells = QN_RENEW(s->keys.cells, (size_t)n, uint8_t);
-            s->keys.packed = QN_RENEW(s->keys.packed,
-                                      2 * qn_store_canon_size(n, k), uint8_t);
-            free(s->keys.layout);
-            s->keys.layout = layout ? qn_xstrdup(layout) : NULL;
             s->keys.n = n;
             s->keys.k = k;
             s->keys.rule_id = rule_id;
         }
-    } else {
-        rc = r == SQLITE_DONE ? QN_ENOTFOUND : qn_store__fail(s, r, err);
+    } else if (q.rc == QN_OK) {
+        q.rc = QN_ENOTFOUND;
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p, uint64_t *out,
@@ -146,8 +160,8 @@ int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err)
 int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
                        qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
+    int rc;
 
     if (cached(s) && s->keys.run_id == run_id) {
         *out = s->keys.run_seed;
@@ -157,18 +171,16 @@ int qn_store__run_seed(qn_store *s, int64_t run_id, const char **out,
         qn_store__keys_forget(s);
         s->keys.batch = s->batches;
     }
-    rc = qn_store__prep(s, &st, "SELECT seed FROM runs WHERE id = ?", err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    r = sqlite3_step(st);
+    if (qn_store__sql(&q, s, "SELECT seed FROM runs WHERE id = ?", err) !=
+        QN_OK)
+        return q.rc;
+    qn_store__bind_i64(&q, 1, run_id);
     free(s->keys.run_seed);
     s->keys.run_seed = NULL;
-    if (r == SQLITE_ROW)
-        s->keys.run_seed = qn_xstrdup(qn_store__col_str(st, 0));
-    else if (r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
+    if (qn_store__row(&q) &&
+        !(s->keys.run_seed = qn_strdup(qn_store__col_str(q.st, 0))))
+        q.rc = qn_err_nomem(err);
+    rc = qn_store__end(&q);
     s->keys.run_id = rc == QN_OK ? run_id : 0;
     *out = s->keys.run_seed;
     return rc;

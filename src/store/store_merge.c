@@ -183,7 +183,7 @@ typedef struct merge_pack {
 static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
                           qn_err *err)
 {
-    sqlite3_stmt *ins = NULL;
+    qn_store__stmt ins;
     int64_t *v = NULL;
     size_t n = 0;
     long long pos = 0;
@@ -217,21 +217,21 @@ static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
                         "room after it: the database is damaged",
                         (long long)mp->main, pos);
     }
-    if (rc == QN_OK && n)
-        rc = qn_store__prep(s, &ins,
-                            "INSERT INTO main.pack_puzzles (pack_id,"
-                            " puzzle_id, position) VALUES (?, ?, ?)",
-                            err);
-    for (size_t i = 0; rc == QN_OK && i < n; i++) {
-        sqlite3_bind_int64(ins, 1, mp->main);
-        sqlite3_bind_int64(ins, 2, v[i]);
-        sqlite3_bind_int64(ins, 3, ++pos);
-        rc = qn_store__step(s, ins, err);
-        sqlite3_reset(ins);
+    if (rc == QN_OK && n) {
+        qn_store__sql(&ins, s,
+                      "INSERT INTO main.pack_puzzles (pack_id,"
+                      " puzzle_id, position) VALUES (?, ?, ?)",
+                      err);
+        for (size_t i = 0; ins.rc == QN_OK && i < n; i++) {
+            qn_store__bind_i64(&ins, 1, mp->main);
+            qn_store__bind_i64(&ins, 2, v[i]);
+            qn_store__bind_i64(&ins, 3, ++pos);
+            qn_store__run(&ins);
+        }
+        rc = qn_store__end(&ins);
     }
     if (rc == QN_OK)
         *added = (int64_t)n;
-    sqlite3_finalize(ins);
     free(v);
     return rc;
 }
@@ -263,43 +263,34 @@ static int order_by_stream(qn_store *s, int64_t pack, qn_err *err)
 static int pack_copy(qn_store *s, sqlite3_stmt *src, merge_pack *mp,
                      int64_t *created, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc, r;
+    qn_store__stmt q;
+    int rc, found;
 
     mp->src = sqlite3_column_int64(src, 0);
     mp->src_version = sqlite3_column_int64(src, 5);
-    rc = qn_store__prep(s, &st,
-                        "SELECT id, version, build FROM main.packs"
-                        " WHERE name = ?",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_value(st, 1, sqlite3_column_value(src, 1));
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT id, version, build FROM main.packs"
+                  " WHERE name = ?",
+                  err);
+    qn_store__bind_value(&q, 1, sqlite3_column_value(src, 1));
+    if ((found = qn_store__row(&q))) {
         const char *build = qn_store__col_str(src, 8);
-        mp->main = sqlite3_column_int64(st, 0);
-        mp->main_version = sqlite3_column_int64(st, 1);
-        mp->shards = *build && !strcmp(build, qn_store__col_str(st, 2)) &&
+        mp->main = sqlite3_column_int64(q.st, 0);
+        mp->main_version = sqlite3_column_int64(q.st, 1);
+        mp->shards = *build && !strcmp(build, qn_store__col_str(q.st, 2)) &&
                      mp->main_version == 1 && mp->src_version == 1;
-    } else if (r != SQLITE_DONE) {
-        rc = qn_store__fail(s, r, err);
     }
-    sqlite3_finalize(st);
-    if (rc != QN_OK || r == SQLITE_ROW)
+    if ((rc = qn_store__end(&q)) != QN_OK || found)
         return rc;
-    rc = qn_store__prep(s, &st,
-                        "INSERT INTO main.packs (name, title, description,"
-                        " author, version, created, modified, build)"
-                        " SELECT name, title, description, author, version,"
-                        " created, modified, build FROM src.packs"
-                        " WHERE id = ?",
-                        err);
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, mp->src);
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
+    qn_store__sql(&q, s,
+                  "INSERT INTO main.packs (name, title, description,"
+                  " author, version, created, modified, build)"
+                  " SELECT name, title, description, author, version,"
+                  " created, modified, build FROM src.packs WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, mp->src);
+    qn_store__run(&q);
+    rc = qn_store__end(&q);
     mp->main = sqlite3_last_insert_rowid(s->db);
     mp->main_version = mp->src_version;
     mp->shards = 1; /* a copy: nothing to bump, nothing to reorder */
@@ -335,20 +326,16 @@ static int merge_one_pack(qn_store *s, sqlite3_stmt *src,
 
 static int merge_packs(qn_store *s, qn_store_merge_stats *st, qn_err *err)
 {
-    sqlite3_stmt *src;
-    int rc, r;
+    qn_store__stmt src;
 
-    rc = qn_store__prep(s, &src,
-                        "SELECT id, name, title, description, author,"
-                        " version, created, modified, build FROM src.packs"
-                        " ORDER BY id",
-                        err);
-    while (rc == QN_OK && (r = sqlite3_step(src)) == SQLITE_ROW)
-        rc = merge_one_pack(s, src, st, err);
-    if (rc == QN_OK && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(src);
-    return rc;
+    qn_store__sql(&src, s,
+                  "SELECT id, name, title, description, author,"
+                  " version, created, modified, build FROM src.packs"
+                  " ORDER BY id",
+                  err);
+    while (qn_store__row(&src))
+        src.rc = merge_one_pack(s, src.st, st, err);
+    return qn_store__end(&src);
 }
 
 /*
@@ -418,7 +405,7 @@ static int merge_check_pack(void *err, const qn_store_pack *p)
 static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
 {
     long long left = 0;
-    sqlite3_stmt *at = NULL;
+    qn_store__stmt at;
     int rc;
 
     rc = qn_store__int(s,
@@ -427,13 +414,12 @@ static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
                        &left, err);
     if (rc == QN_OK && left)
         rc = qn_store__exec(s, "DETACH DATABASE src", err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &at, "ATTACH DATABASE ? AS src", err);
     if (rc != QN_OK)
         return rc;
-    qn_store__bind_text(at, 1, in_path);
-    rc = qn_store__step(s, at, err);
-    sqlite3_finalize(at);
+    qn_store__sql(&at, s, "ATTACH DATABASE ? AS src", err);
+    qn_store__bind_str(&at, 1, in_path);
+    qn_store__run(&at);
+    rc = qn_store__end(&at);
     /* src keeps SQLite's small default cache: the copy reads the input
      * once, in row order, and a 64 MiB one cost 4% of a merge in page
      * faults for nothing */
@@ -445,25 +431,20 @@ static int merge_attach(qn_store *s, const char *in_path, qn_err *err)
  * that could not run leaves it 0). */
 static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st, "SELECT quick_check FROM pragma_quick_check(1, ?)", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, db);
-    r = sqlite3_step(st);
-    *damaged = r == SQLITE_ROW && strcmp(qn_store__col_str(st, 0), "ok");
-    if (*damaged) {
+    *damaged = 0;
+    qn_store__sql(&q, s, "SELECT quick_check FROM pragma_quick_check(1, ?)",
+                  err);
+    qn_store__bind_str(&q, 1, db);
+    if (qn_store__row(&q) && strcmp(qn_store__col_str(q.st, 0), "ok")) {
         /* "*** in database main ***\nPage 7: ..." on one line */
-        const char *why = qn_store__col_str(st, 0), *nl = strrchr(why, '\n');
-        rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
-                        nl ? nl + 1 : why);
-    } else if (r != SQLITE_ROW && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+        const char *why = qn_store__col_str(q.st, 0), *nl = strrchr(why, '\n');
+        *damaged = 1;
+        q.rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
+                          nl ? nl + 1 : why);
+    }
+    return qn_store__end(&q);
 }
 
 /* What keeps in_path from being merged: missing, foreign, newer, at

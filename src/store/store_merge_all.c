@@ -148,10 +148,14 @@ int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,
         if (rc != QN_OK)
             return rc;
     }
-    j = QN_NEW(qn_store_merge_job);
+    if (!(j = QN_ALLOC(qn_store_merge_job)))
+        return qn_err_nomem(err);
     j->in = in;
     j->n = n;
-    j->scan = QN_NEWN((size_t)(n > 0 ? n : 1), struct scan);
+    if (!(j->scan = QN_ALLOCN((size_t)(n > 0 ? n : 1), struct scan))) {
+        free(j);
+        return qn_err_nomem(err);
+    }
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->done, NULL);
     j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;

@@ -62,6 +62,7 @@ static int key_cmp(const char *h, const char *seed, sqlite3_stmt *st,
 static void key_take(const char *h, const char *seed, sqlite3_stmt *st,
                      stream_key *k, int same_hash, int same_seed)
 {
+    /* out of memory shows as the buffers' failed flags (scan) */
     if (!same_hash) {
         qn_buf_reset(&k->hash);
         qn_buf_adds(&k->hash, h);
@@ -125,8 +126,13 @@ static int load_rule(qn_store *in, id_check *c, int64_t rule_id, qn_err *err)
         c->found = 1;
         c->sizes_ok = qn_store__rule_sizes_ok(c->hash.buf, c->n, c->k);
         if (c->sizes_ok) {
+            uint8_t *cells = QN_REALLOCN(c->cells, (size_t)c->n + 1, uint8_t);
+            if (!cells) {
+                c->loaded = 0;
+                return qn_err_nomem(err);
+            }
+            c->cells = cells;
             qn_puzzle_id_key_init(&c->key, c->hash.buf);
-            c->cells = QN_RENEW(c->cells, (size_t)c->n + 1, uint8_t);
         }
     } else if (r != SQLITE_DONE) {
         c->loaded = 0;
@@ -216,6 +222,7 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         rc = qn_store__prep(in, &rs.run, run_sql, err);
     out->rows = 0;
     out->in_order = 1;
+    qn_buf_sticky(1); /* prev's buffers: their failed flags, below */
     while (rc == QN_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t rule_id = sqlite3_column_int64(st, 1);
         int same_rule = out->rows && rule_id == prev_rule;
@@ -237,8 +244,14 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         if (out->in_order)
             key_take(ids.hash.buf, seed, st, &prev, same_hash, same_seed);
         prev_rule = rule_id;
+        if (prev.hash.failed || prev.seed.failed || ids.hash.failed ||
+            rs.seed.failed) {
+            rc = qn_err_nomem(err);
+            break;
+        }
         out->rows++;
     }
+    qn_buf_sticky(0);
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(in, r, err);
     sqlite3_finalize(st);

@@ -20,20 +20,14 @@
 static int row_exists(qn_store *s, const char *sql, const char *what,
                       int64_t id, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
 
-    if ((rc = qn_store__prep(s, &st, sql, err)) != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no %s with id %lld", what,
-                        (long long)id);
-    else if (r != SQLITE_ROW)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s, sql, err);
+    qn_store__bind_i64(&q, 1, id);
+    if (!qn_store__row(&q) && q.rc == QN_OK)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no %s with id %lld", what,
+                          (long long)id);
+    return qn_store__end(&q);
 }
 
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
@@ -45,22 +39,15 @@ int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err)
 int qn_store_pack_find(qn_store *s, const char *name, int64_t *id_out,
                        qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "SELECT id FROM packs WHERE name = ?", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, name);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        *id_out = sqlite3_column_int64(st, 0);
-    else if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
-    else
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s, "SELECT id FROM packs WHERE name = ?", err);
+    qn_store__bind_str(&q, 1, name);
+    if (qn_store__row(&q))
+        *id_out = sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
+    return qn_store__end(&q);
 }
 
 /*
@@ -87,7 +74,7 @@ static int name_free(qn_store *s, const char *name, int64_t self, qn_err *err)
 int qn_store_pack_create(qn_store *s, const qn_store_pack *p, int64_t *id_out,
                          qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    qn_store__stmt q;
     int64_t id = 0;
     int rc;
 
@@ -96,23 +83,21 @@ int qn_store_pack_create(qn_store *s, const qn_store_pack *p, int64_t *id_out,
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
         return rc;
     rc = name_free(s, p->name, 0, err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(
-            s, &st,
-            "INSERT INTO packs (name, title, description, author, version,"
-            " build) VALUES (?, ?, ?, ?, ?, ?)",
-            err);
     if (rc == QN_OK) {
-        qn_store__bind_text(st, 1, p->name);
-        qn_store__bind_text(st, 2, p->title ? p->title : "");
-        qn_store__bind_text(st, 3, p->description ? p->description : "");
-        qn_store__bind_text(st, 4, p->author ? p->author : "");
-        sqlite3_bind_int64(st, 5, p->version > 1 ? p->version : 1);
-        qn_store__bind_text(st, 6, p->build ? p->build : "");
-        rc = qn_store__step(s, st, err);
+        qn_store__sql(&q, s,
+                      "INSERT INTO packs (name, title, description, author,"
+                      " version, build) VALUES (?, ?, ?, ?, ?, ?)",
+                      err);
+        qn_store__bind_str(&q, 1, p->name);
+        qn_store__bind_str(&q, 2, p->title ? p->title : "");
+        qn_store__bind_str(&q, 3, p->description ? p->description : "");
+        qn_store__bind_str(&q, 4, p->author ? p->author : "");
+        qn_store__bind_i64(&q, 5, p->version > 1 ? p->version : 1);
+        qn_store__bind_str(&q, 6, p->build ? p->build : "");
+        qn_store__run(&q);
         id = sqlite3_last_insert_rowid(s->db);
+        rc = qn_store__end(&q);
     }
-    sqlite3_finalize(st);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK)
         *id_out = id;
@@ -122,11 +107,11 @@ int qn_store_pack_create(qn_store *s, const qn_store_pack *p, int64_t *id_out,
 int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
                        void *ctx, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r, n = 0;
+    qn_store__stmt q;
+    int rc = 0, n = 0;
 
-    rc = qn_store__prep(
-        s, &st,
+    qn_store__sql(
+        &q, s,
         "SELECT id, name, title, description, author, version,"
         " (SELECT count(*) FROM pack_puzzles WHERE pack_id = id),"
         " created, modified, build, (SELECT group_concat(name, ', ')"
@@ -136,10 +121,9 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         " coalesce(recipe_hash, ''), recipe IS NOT NULL FROM packs"
         " WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
         err);
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, name);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    qn_store__bind_str(&q, 1, name);
+    while (qn_store__row(&q)) {
+        sqlite3_stmt *st = q.st;
         qn_store_pack p;
         p.id = sqlite3_column_int64(st, 0);
         p.name = qn_store__col_str(st, 1);
@@ -158,43 +142,45 @@ int qn_store_pack_list(qn_store *s, const char *name, qn_store_pack_fn *fn,
         if ((rc = fn(ctx, &p)) != 0)
             break;
     }
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    else if (rc == 0 && name && n == 0)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
-    sqlite3_finalize(st);
-    return rc;
+    if (q.rc == QN_OK && rc == 0 && name && n == 0)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack named '%s'", name);
+    qn_store__end(&q);
+    return rc ? rc : q.rc;
 }
 
 int qn_store__pack_ids(qn_store *s, const char *sql, int64_t pack_id,
                        int64_t **out, size_t *n, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     size_t cap = 16, len = 0;
     int64_t *v;
-    int rc, r;
 
     *out = NULL;
     *n = 0;
-    rc = qn_store__prep(s, &st, sql, err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    v = QN_NEWN(cap, int64_t);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        if (len == cap)
-            v = QN_RENEW(v, cap *= 2, int64_t);
-        v[len++] = sqlite3_column_int64(st, 0);
+    if (qn_store__sql(&q, s, sql, err) != QN_OK)
+        return q.rc;
+    qn_store__bind_i64(&q, 1, pack_id);
+    if (!(v = QN_ALLOCN(cap, int64_t)))
+        q.rc = qn_err_nomem(err);
+    while (qn_store__row(&q)) {
+        if (len == cap) {
+            int64_t *more = QN_REALLOCN(v, cap * 2, int64_t);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            v = more;
+            cap *= 2;
+        }
+        v[len++] = sqlite3_column_int64(q.st, 0);
     }
-    if (r != SQLITE_DONE) {
-        rc = qn_store__fail(s, r, err);
+    if (qn_store__end(&q) != QN_OK) {
         free(v);
     } else {
         *out = v;
         *n = len;
     }
-    sqlite3_finalize(st);
-    return rc;
+    return q.rc;
 }
 
 /* The pack's members in position order, malloc'd (free it). */
@@ -209,56 +195,60 @@ static int members(qn_store *s, int64_t pack_id, int64_t **out, size_t *n,
 
 int qn_store__bump_version(qn_store *s, int64_t pack_id, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = qn_store__prep(s, &st,
-                            "UPDATE packs SET version = version + 1, modified ="
-                            " strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
-                            " recipe_hash = NULL WHERE id = ?",
-                            err);
+    qn_store__stmt q;
 
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, pack_id);
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s,
+                  "UPDATE packs SET version = version + 1, modified ="
+                  " strftime('%Y-%m-%dT%H:%M:%fZ', 'now'),"
+                  " recipe_hash = NULL WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    qn_store__run(&q);
+    return qn_store__end(&q);
 }
 
 int qn_store__pack_members(qn_store *s, int64_t pack_id, qn_store_member **out,
                            size_t *n, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     size_t cap = 16, len = 0;
     qn_store_member *v;
-    int rc, r;
 
     *out = NULL;
     *n = 0;
-    rc = qn_store__prep(s, &st,
-                        "SELECT puzzle_id, slot, section FROM pack_puzzles"
-                        " WHERE pack_id = ? ORDER BY position",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    v = QN_NEWN(cap, qn_store_member);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-        if (len == cap)
-            v = QN_RENEW(v, cap *= 2, qn_store_member);
-        v[len].puzzle = sqlite3_column_int64(st, 0);
-        v[len].slot = sqlite3_column_int64(st, 1);
-        v[len].section = qn_xstrdup(qn_store__col_str(st, 2));
+    if (qn_store__sql(&q, s,
+                      "SELECT puzzle_id, slot, section FROM pack_puzzles"
+                      " WHERE pack_id = ? ORDER BY position",
+                      err) != QN_OK)
+        return q.rc;
+    qn_store__bind_i64(&q, 1, pack_id);
+    if (!(v = QN_ALLOCN(cap, qn_store_member)))
+        q.rc = qn_err_nomem(err);
+    while (qn_store__row(&q)) {
+        if (len == cap) {
+            qn_store_member *more = QN_REALLOCN(v, cap * 2, qn_store_member);
+            if (!more) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            v = more;
+            cap *= 2;
+        }
+        if (!(v[len].section = qn_strdup(qn_store__col_str(q.st, 2)))) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        v[len].puzzle = sqlite3_column_int64(q.st, 0);
+        v[len].slot = sqlite3_column_int64(q.st, 1);
         len++;
     }
-    if (r != SQLITE_DONE) {
-        rc = qn_store__fail(s, r, err);
+    if (qn_store__end(&q) != QN_OK) {
         qn_store__members_free(v, len);
     } else {
         *out = v;
         *n = len;
     }
-    sqlite3_finalize(st);
-    return rc;
+    return q.rc;
 }
 
 void qn_store__members_free(qn_store_member *v, size_t n)
@@ -272,33 +262,28 @@ int qn_store__members_write(qn_store *s, int64_t pack_id,
                             const qn_store_member *v, size_t n, int bump,
                             qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = qn_store__prep(s, &st,
-                            "DELETE FROM pack_puzzles WHERE pack_id = ?", err);
+    qn_store__stmt q;
+    int rc;
 
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, pack_id);
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
-    st = NULL;
+    qn_store__sql(&q, s, "DELETE FROM pack_puzzles WHERE pack_id = ?", err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    qn_store__run(&q);
+    if ((rc = qn_store__end(&q)) != QN_OK)
+        return rc;
     /* slot 0: the pack's next (the trigger of migration 0005) */
-    if (rc == QN_OK)
-        rc = qn_store__prep(
-            s, &st,
-            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position, slot,"
-            " section) VALUES (?, ?, ?, ?, ?)",
-            err);
-    for (size_t i = 0; rc == QN_OK && i < n; i++) {
-        sqlite3_bind_int64(st, 1, pack_id);
-        sqlite3_bind_int64(st, 2, v[i].puzzle);
-        sqlite3_bind_int64(st, 3, (sqlite3_int64)i + 1);
-        sqlite3_bind_int64(st, 4, v[i].slot);
-        qn_store__bind_text(st, 5, v[i].section ? v[i].section : "");
-        rc = qn_store__step(s, st, err);
-        sqlite3_reset(st);
+    qn_store__sql(&q, s,
+                  "INSERT INTO pack_puzzles (pack_id, puzzle_id, position,"
+                  " slot, section) VALUES (?, ?, ?, ?, ?)",
+                  err);
+    for (size_t i = 0; q.rc == QN_OK && i < n; i++) {
+        qn_store__bind_i64(&q, 1, pack_id);
+        qn_store__bind_i64(&q, 2, v[i].puzzle);
+        qn_store__bind_i64(&q, 3, (int64_t)i + 1);
+        qn_store__bind_i64(&q, 4, v[i].slot);
+        qn_store__bind_str(&q, 5, v[i].section ? v[i].section : "");
+        qn_store__run(&q);
     }
-    sqlite3_finalize(st);
+    rc = qn_store__end(&q);
     return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
 }
 
@@ -321,7 +306,10 @@ int qn_store__pack_write(qn_store *s, int64_t pack_id, const int64_t *v,
     if (rc != QN_OK)
         return rc;
     qsort(old, nold, sizeof(*old), cmp_member_puzzle);
-    w = QN_NEWN(n + 1, qn_store_member);
+    if (!(w = QN_ALLOCN(n + 1, qn_store_member))) {
+        qn_store__members_free(old, nold);
+        return qn_err_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
         qn_store_member key = {.puzzle = v[i]};
         const qn_store_member *o =
@@ -347,42 +335,33 @@ int qn_store__append_member(qn_store *s, int64_t pack_id, int64_t puzzle_id,
                             int64_t slot, const char *section, int bump,
                             qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = qn_store__prep(s, &st,
-                            "SELECT position FROM pack_puzzles"
-                            " WHERE pack_id = ? AND puzzle_id = ?",
-                            err),
-        r;
+    qn_store__stmt q;
+    int rc;
 
-    if (rc != QN_OK)
+    qn_store__sql(&q, s,
+                  "SELECT position FROM pack_puzzles"
+                  " WHERE pack_id = ? AND puzzle_id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    qn_store__bind_i64(&q, 2, puzzle_id);
+    if (qn_store__row(&q))
+        q.rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle %lld is already in the pack (position %lld)",
+                          (long long)puzzle_id,
+                          (long long)sqlite3_column_int64(q.st, 0));
+    if ((rc = qn_store__end(&q)) != QN_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    sqlite3_bind_int64(st, 2, puzzle_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        rc = qn_err_set(err, QN_EINVAL, 0, 0,
-                        "puzzle %lld is already in the pack (position %lld)",
-                        (long long)puzzle_id,
-                        (long long)sqlite3_column_int64(st, 0));
-    else if (r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    st = NULL;
-    if (rc == QN_OK)
-        rc = qn_store__prep(
-            s, &st,
-            "INSERT INTO pack_puzzles (pack_id, puzzle_id, position, slot,"
-            " section) SELECT ?1, ?2, coalesce(max(position), 0) + 1, ?3, ?4"
-            " FROM pack_puzzles WHERE pack_id = ?1",
-            err);
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, pack_id);
-        sqlite3_bind_int64(st, 2, puzzle_id);
-        sqlite3_bind_int64(st, 3, slot);
-        qn_store__bind_text(st, 4, section ? section : "");
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
+    qn_store__sql(&q, s,
+                  "INSERT INTO pack_puzzles (pack_id, puzzle_id, position,"
+                  " slot, section) SELECT ?1, ?2, coalesce(max(position), 0)"
+                  " + 1, ?3, ?4 FROM pack_puzzles WHERE pack_id = ?1",
+                  err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    qn_store__bind_i64(&q, 2, puzzle_id);
+    qn_store__bind_i64(&q, 3, slot);
+    qn_store__bind_str(&q, 4, section ? section : "");
+    qn_store__run(&q);
+    rc = qn_store__end(&q);
     return rc == QN_OK && bump ? qn_store__bump_version(s, pack_id, err) : rc;
 }
 
@@ -430,7 +409,10 @@ static int add_member(int64_t **v, size_t *n, size_t at, int64_t puzzle_id,
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "position %lld is outside 1..%zu",
                           (long long)position, *n + 1);
-    *v = QN_RENEW(*v, *n + 1, int64_t);
+    int64_t *more = QN_REALLOCN(*v, *n + 1, int64_t);
+    if (!more)
+        return qn_err_nomem(err);
+    *v = more;
     insert_at(*v, (*n)++, (size_t)(position - 1), puzzle_id);
     return QN_OK;
 }
@@ -462,30 +444,23 @@ static int take_member(enum pack_op op, int64_t *v, size_t *n, size_t at,
 static int sort_members(qn_store *s, enum pack_op op, int64_t pack_id,
                         int64_t *v, size_t n, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     size_t i = 0;
-    int rc, r;
 
-    rc = qn_store__prep(s, &st,
-                        op == OP_SORT_HUMAN
-                            ? "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
-                              " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-                              " ORDER BY p.human_level IS NULL, p.human_level,"
-                              " p.human_score IS NULL, p.human_score,"
-                              " pp.position"
-                            : "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
-                              " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
-                              " ORDER BY p.min_presses, pp.position",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    while ((r = sqlite3_step(st)) == SQLITE_ROW && i < n)
-        v[i++] = sqlite3_column_int64(st, 0);
-    if (r != SQLITE_DONE && r != SQLITE_ROW)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s,
+                  op == OP_SORT_HUMAN
+                      ? "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                        " ORDER BY p.human_level IS NULL, p.human_level,"
+                        " p.human_score IS NULL, p.human_score, pp.position"
+                      : "SELECT p.id FROM pack_puzzles pp JOIN puzzles p"
+                        " ON p.id = pp.puzzle_id WHERE pp.pack_id = ?"
+                        " ORDER BY p.min_presses, pp.position",
+                  err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    while (qn_store__row(&q) && i < n)
+        v[i++] = sqlite3_column_int64(q.st, 0);
+    return qn_store__end(&q);
 }
 
 /* One membership edit in its own transaction: read, edit, rewrite. */
@@ -507,7 +482,10 @@ static int pack_edit(qn_store *s, enum pack_op op, int64_t pack_id,
     }
     if ((rc = members(s, pack_id, &v, &n, err)) != QN_OK)
         goto done;
-    old = QN_NEWN(n + 1, int64_t);
+    if (!(old = QN_ALLOCN(n + 1, int64_t))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     memcpy(old, v, n * sizeof(*v));
     old_n = n;
     at = op >= OP_SORT ? n : find_member(v, n, puzzle_id);
@@ -537,24 +515,16 @@ int qn_store_pack_add(qn_store *s, int64_t pack_id, int64_t puzzle_id,
 static int built_by(qn_store *s, int64_t pack_id, const char *build, int *yes,
                     qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc =
-            qn_store__prep(s, &st, "SELECT build FROM packs WHERE id = ?", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        *yes = *build && !strcmp(qn_store__col_str(st, 0), build);
-    else
-        rc = r == SQLITE_DONE
-                 ? qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
-                              (long long)pack_id)
-                 : qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s, "SELECT build FROM packs WHERE id = ?", err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    if (qn_store__row(&q))
+        *yes = *build && !strcmp(qn_store__col_str(q.st, 0), build);
+    else if (q.rc == QN_OK)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
+                          (long long)pack_id);
+    return qn_store__end(&q);
 }
 
 int qn_store_pack_append_build(qn_store *s, int64_t pack_id, int64_t puzzle_id,
@@ -596,23 +566,18 @@ int qn_store_pack_set(qn_store *s, int64_t pack_id, const int64_t *ids,
 int qn_store_pack_recipe(qn_store *s, int64_t pack_id, const char *text,
                          const char *hash, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = qn_store__prep(s, &st,
-                            "UPDATE packs SET recipe = ?, recipe_hash = ?"
-                            " WHERE id = ?",
-                            err);
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, text);
-    qn_store__bind_text(st, 2, hash);
-    sqlite3_bind_int64(st, 3, pack_id);
-    rc = qn_store__step(s, st, err);
-    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
-                        (long long)pack_id);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s,
+                  "UPDATE packs SET recipe = ?, recipe_hash = ? WHERE id = ?",
+                  err);
+    qn_store__bind_str(&q, 1, text);
+    qn_store__bind_str(&q, 2, hash);
+    qn_store__bind_i64(&q, 3, pack_id);
+    if (qn_store__run(&q) == QN_OK && sqlite3_changes(s->db) != 1)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no pack with id %lld",
+                          (long long)pack_id);
+    return qn_store__end(&q);
 }
 
 int qn_store_pack_fill(qn_store *s, int64_t pack_id, int64_t puzzle_id,
@@ -653,7 +618,7 @@ int qn_store_pack_sort_human(qn_store *s, int64_t pack_id, qn_err *err)
 int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
                          qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    qn_store__stmt q;
     int rc;
 
     if ((rc = qn_store_pack_check_name(name, err)) != QN_OK)
@@ -664,35 +629,33 @@ int qn_store_pack_rename(qn_store *s, int64_t pack_id, const char *name,
     if (rc == QN_OK)
         rc = name_free(s, name, pack_id, err);
     /* the same name again changes nothing, so the version stays */
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &st,
-                            "UPDATE packs SET name = ?1, version = version + 1,"
-                            " modified = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-                            " WHERE id = ?2 AND name IS NOT ?1",
-                            err);
     if (rc == QN_OK) {
-        qn_store__bind_text(st, 1, name);
-        sqlite3_bind_int64(st, 2, pack_id);
-        rc = qn_store__step(s, st, err);
+        qn_store__sql(&q, s,
+                      "UPDATE packs SET name = ?1, version = version + 1,"
+                      " modified = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+                      " WHERE id = ?2 AND name IS NOT ?1",
+                      err);
+        qn_store__bind_str(&q, 1, name);
+        qn_store__bind_i64(&q, 2, pack_id);
+        qn_store__run(&q);
+        rc = qn_store__end(&q);
     }
-    sqlite3_finalize(st);
     return qn_store__tx_end(s, rc, err);
 }
 
 int qn_store_pack_delete(qn_store *s, int64_t pack_id, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    qn_store__stmt q;
     int rc;
 
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
         return rc;
     rc = qn_store__pack_exists(s, pack_id, err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &st, "DELETE FROM packs WHERE id = ?", err);
     if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, pack_id);
-        rc = qn_store__step(s, st, err);
+        qn_store__sql(&q, s, "DELETE FROM packs WHERE id = ?", err);
+        qn_store__bind_i64(&q, 1, pack_id);
+        qn_store__run(&q);
+        rc = qn_store__end(&q);
     }
-    sqlite3_finalize(st);
     return qn_store__tx_end(s, rc, err);
 }

@@ -9,29 +9,25 @@
 
 #include <sqlite3.h>
 
+#include "base/buf.h"
 #include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "rules/state.h"
 #include "store_internal.h"
 
 int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
                        qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, "SELECT id FROM rules WHERE hash = ?", err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, hash);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        *id_out = sqlite3_column_int64(st, 0);
-    else if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no rule set with hash %s",
-                        hash);
-    else
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s, "SELECT id FROM rules WHERE hash = ?", err);
+    qn_store__bind_str(&q, 1, hash);
+    if (qn_store__row(&q))
+        *id_out = sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no rule set with hash %s",
+                          hash);
+    return qn_store__end(&q);
 }
 
 int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
@@ -39,36 +35,32 @@ int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
 {
     qn_store_puzzle p = {
         .rule_id = rule_id, .canon = canon, .canon_len = canon_len};
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     uint64_t uid = 0;
-    int rc = qn_store__puzzle_uid(s, &p, &uid, err), r;
+    int rc = qn_store__puzzle_uid(s, &p, &uid, err);
 
     if (rc == QN_ENOTFOUND)
         return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
-    if (rc != QN_OK ||
-        (rc = qn_store__prep(s, &st,
-                             "SELECT id FROM puzzles WHERE uid = ? AND"
-                             " rule_id = ? AND canon = ?",
-                             err)) != QN_OK)
+    if (rc != QN_OK)
         return rc;
-    sqlite3_bind_int64(st, 1, (int64_t)uid);
-    sqlite3_bind_int64(st, 2, rule_id);
-    sqlite3_bind_blob(st, 3, canon, (int)canon_len, SQLITE_STATIC);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        *id_out = sqlite3_column_int64(st, 0);
-    else if (r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
-    else
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s,
+                  "SELECT id FROM puzzles WHERE uid = ? AND rule_id = ?"
+                  " AND canon = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, (int64_t)uid);
+    qn_store__bind_i64(&q, 2, rule_id);
+    qn_store__bind_blob(&q, 3, canon, canon_len);
+    if (qn_store__row(&q))
+        *id_out = sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
+    return qn_store__end(&q);
 }
 
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    qn_store__stmt q;
     int rc;
 
     if (!r->layout || !qn_store__layout_check(r->layout, r->cells))
@@ -79,29 +71,54 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
     if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
         return rc;
     /* a rule stored by an older quench gets its layout now */
-    rc = qn_store__prep(
-        s, &st,
+    qn_store__sql(
+        &q, s,
         "INSERT INTO rules (hash, name, yaml, cells, colours, facts, layout)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
         " layout = excluded.layout WHERE rules.layout IS NULL",
         err);
-    if (rc == QN_OK) {
-        qn_store__bind_text(st, 1, r->hash);
-        qn_store__bind_text(st, 2, r->name);
-        qn_store__bind_text(st, 3, r->yaml);
-        sqlite3_bind_int(st, 4, r->cells);
-        sqlite3_bind_int(st, 5, (int)r->colours);
-        qn_store__bind_text(st, 6, r->facts ? r->facts : "");
-        qn_store__bind_text(st, 7, r->layout);
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
-    if (rc == QN_OK) {
+    qn_store__bind_str(&q, 1, r->hash);
+    qn_store__bind_str(&q, 2, r->name);
+    qn_store__bind_str(&q, 3, r->yaml);
+    qn_store__bind_i64(&q, 4, r->cells);
+    qn_store__bind_i64(&q, 5, (int64_t)r->colours);
+    qn_store__bind_str(&q, 6, r->facts ? r->facts : "");
+    qn_store__bind_str(&q, 7, r->layout);
+    qn_store__run(&q);
+    if ((rc = qn_store__end(&q)) == QN_OK) {
         int64_t id;
         if ((rc = qn_store_find_rule(s, r->hash, &id, err)) == QN_OK)
             *id_out = id;
     }
     return qn_store__tx_end(s, rc, err);
+}
+
+int qn_store_put_ruleset(qn_store *s, const qn_rules *r, int64_t *id_out,
+                         qn_err *err)
+{
+    qn_buf layout = QN_BUF_INIT;
+    char hash[65];
+    qn_store_rule sr;
+    int rc;
+
+    qn_rules_hash(r, hash);
+    memset(&sr, 0, sizeof(sr));
+    sr.hash = hash;
+    sr.name = qn_rules_name(r);
+    sr.yaml = qn_rules_text(r, NULL);
+    sr.cells = qn_rules_ncells(r);
+    sr.colours = qn_rules_colours(r);
+    if (!sr.yaml)
+        return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
+                          sr.name);
+    qn_buf_sticky(1); /* layout's failed flag is checked below */
+    qn_state_format_zero(&layout, qn_rules_layout(r));
+    qn_buf_sticky(0);
+    sr.layout = layout.buf;
+    if ((rc = qn_buf_check(&layout, err)) == QN_OK)
+        rc = qn_store_put_rule(s, &sr, id_out, err);
+    qn_buf_release(&layout);
+    return rc;
 }
 
 /* ---------------------------------------------------------------------

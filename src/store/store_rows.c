@@ -65,6 +65,8 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
     const char *layout = qn_store__col_text(st, 18);
     int n = sqlite3_column_int(st, 19);
     unsigned k = (unsigned)sqlite3_column_int(st, 20);
+    char *copy, *state, *witness;
+    uint8_t *cells;
     size_t max;
 
     if (rd->loaded && rd->rule_id == rule_id)
@@ -81,14 +83,21 @@ static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
         return damaged(s, sqlite3_column_int64(st, 0),
                        "its rule set's layout, cells or colours", err);
     max = qn_store__cells_text_max(layout, n);
+    /* a block that cannot grow stays as it was: rd stays valid, its rule
+     * unloaded */
+    if ((cells = qn_realloc(rd->cells, (size_t)n)))
+        rd->cells = cells;
+    if ((state = qn_realloc(rd->state, max)))
+        rd->state = state;
+    if ((witness = qn_realloc(rd->witness, max)))
+        rd->witness = witness;
+    if (!cells || !state || !witness || !(copy = qn_strdup(layout)))
+        return qn_err_nomem(err);
     free(rd->layout);
-    rd->layout = qn_xstrdup(layout);
+    rd->layout = copy;
     rd->n = n;
     rd->k = k;
     rd->len = qn_store_canon_size(n, k);
-    rd->cells = QN_RENEW(rd->cells, (size_t)n, uint8_t);
-    rd->state = QN_RENEW(rd->state, max, char);
-    rd->witness = QN_RENEW(rd->witness, max, char);
     rd->rule_id = rule_id;
     rd->loaded = 1;
     return QN_OK;
@@ -178,18 +187,19 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
     return read_human(s, st, row, err);
 }
 
-/* Step st (its parameters bound), each row to fn; col_position >= 0 is
+/* Step q (its parameters bound), each row to fn; col_position >= 0 is
  * the column of the pack position (the slot and section after it).
- * Finalizes st. */
-static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
-                     qn_store_row_fn *fn, void *ctx, qn_err *err)
+ * Ends q. */
+static int walk_rows(qn_store__stmt *q, int col_position, qn_store_row_fn *fn,
+                     void *ctx)
 {
     reader rd = {0};
-    int rc = 0, r;
+    int rc = 0;
 
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    while (qn_store__row(q)) {
+        sqlite3_stmt *st = q->st;
         qn_store_row row;
-        if ((rc = read_row(s, st, &rd, &row, err)) != QN_OK)
+        if ((rc = read_row(q->s, st, &rd, &row, q->err)) != QN_OK)
             break;
         if (col_position >= 0) {
             row.position = sqlite3_column_int64(st, col_position);
@@ -199,100 +209,84 @@ static int walk_rows(qn_store *s, sqlite3_stmt *st, int col_position,
         if ((rc = fn(ctx, &row)) != 0)
             break;
     }
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
+    qn_store__end(q);
     reader_release(&rd);
-    return rc;
+    return rc ? rc : q->rc;
 }
 
 int qn_store_pack_each(qn_store *s, int64_t pack_id, qn_store_row_fn *fn,
                        void *ctx, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     int rc;
 
     if ((rc = qn_store__pack_exists(s, pack_id, err)) != QN_OK)
         return rc;
-    rc =
-        qn_store__prep(s, &st,
-                       "SELECT " ROW_COLUMNS
-                       ", pp.position, pp.slot, pp.section FROM pack_puzzles pp"
-                       " JOIN puzzles p ON p.id = pp.puzzle_id"
-                       " JOIN rules r ON r.id = p.rule_id"
-                       " WHERE pp.pack_id = ? ORDER BY pp.position",
-                       err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, pack_id);
-    return walk_rows(s, st, COL_POSITION, fn, ctx, err);
+    qn_store__sql(&q, s,
+                  "SELECT " ROW_COLUMNS
+                  ", pp.position, pp.slot, pp.section FROM pack_puzzles pp"
+                  " JOIN puzzles p ON p.id = pp.puzzle_id"
+                  " JOIN rules r ON r.id = p.rule_id"
+                  " WHERE pp.pack_id = ? ORDER BY pp.position",
+                  err);
+    qn_store__bind_i64(&q, 1, pack_id);
+    return walk_rows(&q, COL_POSITION, fn, ctx);
 }
 
 int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn, void *ctx,
                         qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc, r;
+    qn_store__stmt q;
+    int rc = 0;
 
-    rc = qn_store__prep(s, &st,
-                        "SELECT " ROW_COLUMNS " FROM puzzles p"
-                        " JOIN rules r ON r.id = p.rule_id WHERE p.id = ?",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT " ROW_COLUMNS " FROM puzzles p"
+                  " JOIN rules r ON r.id = p.rule_id WHERE p.id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, id);
+    if (qn_store__row(&q)) {
         reader rd = {0};
         qn_store_row row;
-        if ((rc = read_row(s, st, &rd, &row, err)) == QN_OK)
+        if ((rc = read_row(s, q.st, &rd, &row, err)) == QN_OK)
             rc = fn(ctx, &row);
         reader_release(&rd);
-    } else if (r == SQLITE_DONE) {
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
-                        (long long)id);
-    } else {
-        rc = qn_store__fail(s, r, err);
+    } else if (q.rc == QN_OK) {
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle at row %lld",
+                          (long long)id);
     }
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__end(&q);
+    return rc ? rc : q.rc;
 }
 
 int qn_store_run_each(qn_store *s, int64_t run_id, qn_store_row_fn *fn,
                       void *ctx, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc;
+    qn_store__stmt q;
 
-    rc = qn_store__prep(s, &st,
-                        "SELECT " ROW_COLUMNS " FROM puzzles p"
-                        " JOIN rules r ON r.id = p.rule_id"
-                        " WHERE p.run_id = ? ORDER BY p.stream_index, p.id",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    return walk_rows(s, st, -1, fn, ctx, err);
+    qn_store__sql(&q, s,
+                  "SELECT " ROW_COLUMNS " FROM puzzles p"
+                  " JOIN rules r ON r.id = p.rule_id"
+                  " WHERE p.run_id = ? ORDER BY p.stream_index, p.id",
+                  err);
+    qn_store__bind_i64(&q, 1, run_id);
+    return walk_rows(&q, -1, fn, ctx);
 }
 
 int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
                          qn_store_row_fn *puzzle_fn, void *ctx, qn_err *err)
 {
-    sqlite3_stmt *st;
+    qn_store__stmt q;
     reader rd = {0};
     int64_t last = 0;
-    int rc, r;
+    int rc = 0;
 
-    rc = qn_store__prep(
-        s, &st,
-        "SELECT " ROW_COLUMNS " FROM puzzles p"
-        " JOIN rules r ON r.id = p.rule_id ORDER BY p.rule_id, p.id",
-        err);
-    if (rc != QN_OK)
-        return rc;
-    while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT " ROW_COLUMNS " FROM puzzles p"
+                  " JOIN rules r ON r.id = p.rule_id ORDER BY p.rule_id, p.id",
+                  err);
+    while (qn_store__row(&q)) {
         qn_store_row row;
-        if ((rc = read_row(s, st, &rd, &row, err)) != QN_OK)
+        if ((rc = read_row(s, q.st, &rd, &row, err)) != QN_OK)
             break;
         if (row.rule_id != last) {
             last = row.rule_id;
@@ -303,9 +297,7 @@ int qn_store_each_puzzle(qn_store *s, qn_store_rule_fn *rule_fn,
         if ((rc = puzzle_fn(ctx, &row)) != 0)
             break;
     }
-    if (rc == 0 && r != SQLITE_DONE)
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
+    qn_store__end(&q);
     reader_release(&rd);
-    return rc;
+    return rc ? rc : q.rc;
 }

@@ -15,48 +15,48 @@
 #include "store_internal.h"
 
 /* The resume key (command, rule, seed, options) as parameters 1..4. */
-static void bind_run_key(sqlite3_stmt *st, const qn_store_run *run)
+static void bind_run_key(qn_store__stmt *q, const qn_store_run *run)
 {
-    qn_store__bind_text(st, 1, run->command);
+    qn_store__bind_str(q, 1, run->command);
     if (run->rule_id > 0)
-        sqlite3_bind_int64(st, 2, run->rule_id);
+        qn_store__bind_i64(q, 2, run->rule_id);
     else
-        sqlite3_bind_null(st, 2);
-    qn_store__bind_text(st, 3, run->seed ? run->seed : "");
-    qn_store__bind_text(st, 4, run->options ? run->options : "");
+        qn_store__bind_str(q, 2, NULL);
+    qn_store__bind_str(q, 3, run->seed ? run->seed : "");
+    qn_store__bind_str(q, 4, run->options ? run->options : "");
 }
 
 static int insert_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
                       qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc =
-        qn_store__prep(s, &st,
-                       "INSERT INTO runs (key, command, rule_id, seed, options,"
-                       " tool_version, requested) VALUES"
-                       " (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?)",
-                       err);
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    bind_run_key(st, run);
-    qn_store__bind_text(st, 5, run->tool_version ? run->tool_version : "");
-    sqlite3_bind_int64(st, 6, qn_store__clamp64(run->requested));
-    rc = qn_store__step(s, st, err);
-    if (rc == QN_OK)
+    qn_store__sql(&q, s,
+                  "INSERT INTO runs (key, command, rule_id, seed, options,"
+                  " tool_version, requested) VALUES"
+                  " (lower(hex(randomblob(16))), ?, ?, ?, ?, ?, ?)",
+                  err);
+    bind_run_key(&q, run);
+    qn_store__bind_str(&q, 5, run->tool_version ? run->tool_version : "");
+    qn_store__bind_i64(&q, 6, qn_store__clamp64(run->requested));
+    if (qn_store__run(&q) == QN_OK)
         *id_out = sqlite3_last_insert_rowid(s->db);
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 int qn_store_run_start(qn_store *s, const qn_store_run *run, int64_t *id_out,
                        qn_err *err)
 {
     int64_t id = 0;
-    int rc = qn_store__tx_begin(s, err);
+    int rc;
 
+    /* a begin that failed has nothing to end: inside a batch, ending it
+     * would roll back to a savepoint never made ("no such savepoint",
+     * found by test_nomem_store) */
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
     /* claimed before the commit shows it to anyone who might resume it */
-    if (rc == QN_OK && (rc = insert_run(s, run, &id, err)) == QN_OK)
+    if ((rc = insert_run(s, run, &id, err)) == QN_OK)
         rc = qn_store__claim_run(s, id, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK)
@@ -67,26 +67,19 @@ int qn_store_run_start(qn_store *s, const qn_store_run *run, int64_t *id_out,
 int qn_store_run_totals(qn_store *s, int64_t run_id, uint64_t *stored_out,
                         uint64_t *duplicates_out, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc, r;
+    qn_store__stmt q;
 
-    rc = qn_store__prep(
-        s, &st, "SELECT stored, duplicates FROM runs WHERE id = ?", err);
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        *stored_out = (uint64_t)sqlite3_column_int64(st, 0);
-        *duplicates_out = (uint64_t)sqlite3_column_int64(st, 1);
-    } else if (r == SQLITE_DONE) {
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
-                        (long long)run_id);
-    } else {
-        rc = qn_store__fail(s, r, err);
+    qn_store__sql(&q, s, "SELECT stored, duplicates FROM runs WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, run_id);
+    if (qn_store__row(&q)) {
+        *stored_out = (uint64_t)sqlite3_column_int64(q.st, 0);
+        *duplicates_out = (uint64_t)sqlite3_column_int64(q.st, 1);
+    } else if (q.rc == QN_OK) {
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                          (long long)run_id);
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }
 
 /* The latest run with run's key: QN_ENOTFOUND when there is none. */
@@ -107,22 +100,20 @@ static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
 /* Claim run id and mark it running again; a larger count extends it. */
 static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
+    qn_store__stmt q;
     int rc = qn_store__claim_run(s, id, err);
 
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &st,
-                            "UPDATE runs SET status = 'running', finished ="
-                            " NULL, summary = NULL,"
-                            " requested = max(requested, ?) WHERE id = ?",
-                            err);
-    if (rc == QN_OK) {
-        sqlite3_bind_int64(st, 1, qn_store__clamp64(requested));
-        sqlite3_bind_int64(st, 2, id);
-        rc = qn_store__step(s, st, err);
-    }
-    sqlite3_finalize(st);
-    return rc;
+    if (rc != QN_OK)
+        return rc;
+    qn_store__sql(&q, s,
+                  "UPDATE runs SET status = 'running', finished = NULL,"
+                  " summary = NULL, requested = max(requested, ?)"
+                  " WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, qn_store__clamp64(requested));
+    qn_store__bind_i64(&q, 2, id);
+    qn_store__run(&q);
+    return qn_store__end(&q);
 }
 
 int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
@@ -130,9 +121,11 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
 {
     int64_t id = 0;
     uint64_t next = 0;
-    int rc = qn_store__tx_begin(s, err);
+    int rc;
 
-    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
     rc = qn_store__tx_end(s, rc, err);
     if (rc == QN_OK) {
@@ -149,12 +142,14 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
 {
     int64_t id = 0;
     uint64_t next = 0;
-    int resumed = 1, rc = qn_store__tx_begin(s, err);
+    int resumed = 1, rc;
 
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
     /* one transaction: two processes starting the same command at once
      * meet here one after the other, and the second finds the first's
      * run (claimed, so it is refused) instead of starting a twin */
-    if (rc == QN_OK && (rc = find_run(s, run, &id, &next, err)) == QN_OK)
+    if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
     else if (rc == QN_ENOTFOUND &&
              (rc = insert_run(s, run, &id, err)) == QN_OK) {
@@ -170,27 +165,30 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
     return rc;
 }
 
+/* Run q's update of run_id and end it: QN_ENOTFOUND when it changed no
+ * row. */
+static int run_changed(qn_store__stmt *q, int64_t run_id, qn_err *err)
+{
+    if (qn_store__run(q) == QN_OK && sqlite3_changes(q->s->db) != 1)
+        q->rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
+                           (long long)run_id);
+    return qn_store__end(q);
+}
+
 int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
                           uint64_t stored, uint64_t duplicates, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st,
-                            "UPDATE runs SET next_index = ?, stored = ?,"
-                            " duplicates = ? WHERE id = ?",
-                            err);
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, qn_store__clamp64(next_index));
-    sqlite3_bind_int64(st, 2, qn_store__clamp64(stored));
-    sqlite3_bind_int64(st, 3, qn_store__clamp64(duplicates));
-    sqlite3_bind_int64(st, 4, run_id);
-    rc = qn_store__step(s, st, err);
-    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
-                        (long long)run_id);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s,
+                  "UPDATE runs SET next_index = ?, stored = ?,"
+                  " duplicates = ? WHERE id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, qn_store__clamp64(next_index));
+    qn_store__bind_i64(&q, 2, qn_store__clamp64(stored));
+    qn_store__bind_i64(&q, 3, qn_store__clamp64(duplicates));
+    qn_store__bind_i64(&q, 4, run_id);
+    return run_changed(&q, run_id, err);
 }
 
 /* sql ("UPDATE runs SET x = ? WHERE id = ?") with text and run_id:
@@ -198,19 +196,12 @@ int qn_store_run_progress(qn_store *s, int64_t run_id, uint64_t next_index,
 static int update_run(qn_store *s, const char *sql, const char *text,
                       int64_t run_id, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, sql, err);
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    qn_store__bind_text(st, 1, text);
-    sqlite3_bind_int64(st, 2, run_id);
-    rc = qn_store__step(s, st, err);
-    if (rc == QN_OK && sqlite3_changes(s->db) != 1)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no run %lld",
-                        (long long)run_id);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(&q, s, sql, err);
+    qn_store__bind_str(&q, 1, text);
+    qn_store__bind_i64(&q, 2, run_id);
+    return run_changed(&q, run_id, err);
 }
 
 int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
@@ -227,25 +218,18 @@ int qn_store_run_finish(qn_store *s, int64_t run_id, const char *status,
 
 int qn_store_max_index(qn_store *s, int64_t run_id, uint64_t *out, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(
-            s, &st, "SELECT max(stream_index) FROM puzzles WHERE run_id = ?",
-            err),
-        r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    sqlite3_bind_int64(st, 1, run_id);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-        *out = (uint64_t)sqlite3_column_int64(st, 0);
-    else if (r == SQLITE_ROW || r == SQLITE_DONE)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0,
-                        "run %lld stored no indexed puzzle", (long long)run_id);
-    else
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    qn_store__sql(
+        &q, s, "SELECT max(stream_index) FROM puzzles WHERE run_id = ?", err);
+    qn_store__bind_i64(&q, 1, run_id);
+    if (qn_store__row(&q) && sqlite3_column_type(q.st, 0) != SQLITE_NULL)
+        *out = (uint64_t)sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
+        q.rc =
+            qn_err_set(err, QN_ENOTFOUND, 0, 0,
+                       "run %lld stored no indexed puzzle", (long long)run_id);
+    return qn_store__end(&q);
 }
 
 int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
@@ -258,32 +242,27 @@ int qn_store_run_summary(qn_store *s, int64_t run_id, const char *summary,
 int qn_store_run_lookup(qn_store *s, const qn_store_run *run,
                         qn_store_run_info *out, qn_err *err)
 {
-    sqlite3_stmt *st = NULL;
-    int rc, r;
+    qn_store__stmt q;
 
-    rc = qn_store__prep(s, &st,
-                        "SELECT id, status, requested, stored, summary,"
-                        " next_index"
-                        " FROM runs WHERE command = ? AND rule_id IS ? AND"
-                        " seed = ? AND options = ? ORDER BY id DESC LIMIT 1",
-                        err);
-    if (rc != QN_OK)
-        return rc;
-    bind_run_key(st, run);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
+    qn_store__sql(&q, s,
+                  "SELECT id, status, requested, stored, summary, next_index"
+                  " FROM runs WHERE command = ? AND rule_id IS ? AND"
+                  " seed = ? AND options = ? ORDER BY id DESC LIMIT 1",
+                  err);
+    bind_run_key(&q, run);
+    if (qn_store__row(&q)) {
+        sqlite3_stmt *st = q.st;
         const char *sum = qn_store__col_text(st, 4);
         out->id = sqlite3_column_int64(st, 0);
         out->done = !strcmp(qn_store__col_str(st, 1), "done");
         out->requested = (uint64_t)sqlite3_column_int64(st, 2);
         out->stored = (uint64_t)sqlite3_column_int64(st, 3);
         out->next_index = (uint64_t)sqlite3_column_int64(st, 5);
-        out->summary = sum ? qn_xstrdup(sum) : NULL;
-    } else if (r == SQLITE_DONE) {
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
-    } else {
-        rc = qn_store__fail(s, r, err);
+        out->summary = NULL;
+        if (sum && !(out->summary = qn_strdup(sum)))
+            q.rc = qn_err_nomem(err);
+    } else if (q.rc == QN_OK) {
+        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no earlier run");
     }
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
 }

@@ -29,12 +29,13 @@ static int cmp_key(const void *a, const void *b)
     return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* keys[i] for v[0..n): rank within its section. */
+/* keys[i] for v[0..n): rank within its section; NULL when out of
+ * memory. */
 static slot_key *rank_members(const qn_store_member *v, size_t n)
 {
-    slot_key *k = QN_NEWN(n + 1, slot_key);
+    slot_key *k = QN_ALLOCN(n + 1, slot_key);
 
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; k && i < n; i++) {
         k[i].section = v[i].section ? v[i].section : "";
         k[i].rank = 1;
         k[i].slot = v[i].slot;
@@ -64,7 +65,7 @@ int qn_store_pack_set_sections(qn_store *s, int64_t pack_id, const int64_t *ids,
                                int *changed_out, qn_err *err)
 {
     qn_store_member *old = NULL, *w;
-    slot_key *ok = NULL, *nk;
+    slot_key *ok = NULL, *nk = NULL;
     size_t nold = 0;
     int rc, changed = 0, sectioned = 0;
 
@@ -74,13 +75,15 @@ int qn_store_pack_set_sections(qn_store *s, int64_t pack_id, const int64_t *ids,
         rc = qn_store__pack_members(s, pack_id, &old, &nold, err);
     if (rc != QN_OK)
         return qn_store__tx_end(s, rc, err);
-    w = QN_NEWN(n + 1, qn_store_member);
-    for (size_t i = 0; i < n; i++) {
+    w = QN_ALLOCN(n + 1, qn_store_member);
+    for (size_t i = 0; w && i < n; i++) {
         w[i].puzzle = ids[i];
         w[i].section = (char *)(sections && sections[i] ? sections[i] : "");
     }
-    ok = rank_members(old, nold);
-    nk = rank_members(w, n);
+    if (!w || !(ok = rank_members(old, nold)) || !(nk = rank_members(w, n))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     for (size_t i = 0; i < nold; i++)
         sectioned |= *ok[i].section != 0;
     qsort(ok, nold, sizeof(*ok), cmp_key);
@@ -96,6 +99,7 @@ int qn_store_pack_set_sections(qn_store *s, int64_t pack_id, const int64_t *ids,
     changed = nold != n || !same_members(old, w, n);
     if (changed)
         rc = qn_store__members_write(s, pack_id, w, n, bump, err);
+done:
     free(nk);
     free(ok);
     free(w);
@@ -162,12 +166,11 @@ int qn_store__pack_renumber(qn_store *s, int64_t pack_id, qn_err *err)
     int rc = QN_OK;
 
     for (size_t i = 0; rc == QN_OK && i < sizeof(sql) / sizeof(*sql); i++) {
-        sqlite3_stmt *st = NULL;
-        if ((rc = qn_store__prep(s, &st, sql[i], err)) == QN_OK) {
-            sqlite3_bind_int64(st, 1, pack_id);
-            rc = qn_store__step(s, st, err);
-        }
-        sqlite3_finalize(st);
+        qn_store__stmt q;
+        qn_store__sql(&q, s, sql[i], err);
+        qn_store__bind_i64(&q, 1, pack_id);
+        qn_store__run(&q);
+        rc = qn_store__end(&q);
     }
     return rc;
 }

@@ -74,20 +74,87 @@ int qn_store__step(qn_store *s, sqlite3_stmt *st, qn_err *err)
 
 int qn_store__int(qn_store *s, const char *sql, long long *out, qn_err *err)
 {
-    sqlite3_stmt *st;
-    int rc = qn_store__prep(s, &st, sql, err), r;
+    qn_store__stmt q;
 
-    if (rc != QN_OK)
-        return rc;
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0);
-    else if (r == SQLITE_DONE)
+    qn_store__sql(&q, s, sql, err);
+    if (qn_store__row(&q))
+        *out = sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
         *out = 0;
-    else
-        rc = qn_store__fail(s, r, err);
-    sqlite3_finalize(st);
-    return rc;
+    return qn_store__end(&q);
+}
+
+/* ---------------------------------------------------------------------
+ * Statements with their status (store_internal.h).
+ */
+int qn_store__sql(qn_store__stmt *q, qn_store *s, const char *sql, qn_err *err)
+{
+    q->s = s;
+    q->err = err;
+    q->rc = qn_store__prep(s, &q->st, sql, err);
+    return q->rc;
+}
+
+/* A bind's SQLite code: a failure is kept as a step's would be. */
+static void bound(qn_store__stmt *q, int r)
+{
+    if (r != SQLITE_OK)
+        q->rc = qn_store__fail(q->s, r, q->err);
+}
+
+void qn_store__bind_i64(qn_store__stmt *q, int i, int64_t v)
+{
+    if (q->rc == QN_OK)
+        bound(q, sqlite3_bind_int64(q->st, i, v));
+}
+
+/* SQLITE_STATIC, as qn_store__bind_text below */
+void qn_store__bind_str(qn_store__stmt *q, int i, const char *v)
+{
+    if (q->rc == QN_OK)
+        bound(q, v ? sqlite3_bind_text(q->st, i, v, -1, SQLITE_STATIC)
+                   : sqlite3_bind_null(q->st, i));
+}
+
+void qn_store__bind_blob(qn_store__stmt *q, int i, const void *v, size_t n)
+{
+    if (q->rc == QN_OK)
+        bound(q, sqlite3_bind_blob(q->st, i, v, (int)n, SQLITE_STATIC));
+}
+
+void qn_store__bind_value(qn_store__stmt *q, int i, const sqlite3_value *v)
+{
+    if (q->rc == QN_OK)
+        bound(q, sqlite3_bind_value(q->st, i, v));
+}
+
+int qn_store__row(qn_store__stmt *q)
+{
+    int r;
+
+    if (q->rc != QN_OK)
+        return 0;
+    if ((r = sqlite3_step(q->st)) == SQLITE_ROW)
+        return 1;
+    if (r != SQLITE_DONE)
+        q->rc = qn_store__fail(q->s, r, q->err);
+    return 0;
+}
+
+int qn_store__run(qn_store__stmt *q)
+{
+    if (q->rc == QN_OK) {
+        q->rc = qn_store__step(q->s, q->st, q->err);
+        sqlite3_reset(q->st);
+    }
+    return q->rc;
+}
+
+int qn_store__end(qn_store__stmt *q)
+{
+    sqlite3_finalize(q->st);
+    q->st = NULL;
+    return q->rc;
 }
 
 /*
