@@ -172,7 +172,8 @@ size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
         qn_rng_init(&rng, &o.seed, i);
         if (!qn_gen__sample(&c, &rng, &s, state))
             continue;
-        qn_solver_answer(solver, &s.ans, state);
+        if (qn_solver_answer(solver, &s.ans, state) == QN_ENOMEM)
+            qn_mem_oom(); /* until generate returns QN_ENOMEM */
         if (s.ans.exact)
             out[got++] = s.ans.mp.presses;
     }
@@ -195,6 +196,7 @@ const char *qn_gen_tiers(const qn_solver *solver, const qn_distrib *d,
 {
     uint64_t *p;
     size_t got;
+    int exact;
     qn_seed seed;
 
     if (qn_tiers_from_rules(out, qn_solver_rules(solver)))
@@ -207,7 +209,10 @@ const char *qn_gen_tiers(const qn_solver *solver, const qn_distrib *d,
     qn_gen_rule_seed(solver, &seed);
     /* no state of a rule past the walk limit is graded exactly: its
      * sample would be empty, and costs a solve per state */
-    got = qn_solver_check_exact(solver, NULL) == QN_OK
+    exact = qn_solver_check_exact(solver, NULL);
+    if (exact == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
+    got = exact == QN_OK
               ? qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE)
               : 0;
     /* the last tier ends where no state can pass: the coset bound */
@@ -266,9 +271,13 @@ double qn_gen_tiers_estimate(const qn_solver *solver,
     size_t n = 0;
 
     *probed = 0;
-    if (qn_rules_ntiers(qn_solver_rules(solver)) || d ||
-        qn_solver_check_exact(solver, NULL) != QN_OK)
-        return 0; /* tiers without a sample, or no state graded */
+    if (qn_rules_ntiers(qn_solver_rules(solver)) || d)
+        return 0; /* tiers without a sample */
+    int exact = qn_solver_check_exact(solver, NULL);
+    if (exact == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
+    if (exact != QN_OK)
+        return 0; /* no state graded */
     qn_gen_rule_seed(solver, &seed);
     while (took < PROBE_SECONDS && n < PROBE_MAX) {
         double t0 = seconds_now();

@@ -259,7 +259,8 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     s->climbed = UINT64_MAX;
     if (!climb_start(c, rng, s, state, from))
         return 0;
-    qn_solver_answer(c->solver, &s->ans, state);
+    if (qn_solver_answer(c->solver, &s->ans, state) == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
     s->grades++;
     m = s->ans.mp.presses;
     if (qn_system_kernel_ngens(qn_solver_system(c->solver)) == 0)
@@ -273,7 +274,8 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
             continue;
         memcpy(trial, state, (size_t)c->n);
         press(c, trial, j, t);
-        qn_solver_answer(c->solver, &s->ans, trial);
+        if (qn_solver_answer(c->solver, &s->ans, trial) == QN_ENOMEM)
+            qn_mem_oom(); /* until generate returns QN_ENOMEM */
         s->grades++;
         if (!s->ans.exact || s->ans.at_goal)
             continue;
@@ -353,7 +355,9 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
     if (!mine(c, index) && grade_free(c))
         return lit_ok(c, count_lit(c, state));
     *graded = 1;
-    qn_solver_answer(c->solver, &s->ans, state);
+    if (qn_solver_answer(c->solver, &s->ans, state) == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
+
     s->grades++;
     return on_target(c, &s->ans, count_lit(c, state), lo, hi);
 }

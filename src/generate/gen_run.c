@@ -134,12 +134,17 @@ static void grade_human(const genctx *c, block *b, int i)
 {
     size_t o = (size_t)i * c->n;
     qn_human_grade gr;
+    int rc;
 
     b->level[i] = -1;
     b->score[i] = 0;
-    if (c->hg &&
-        qn_human_grade_of(c->hg, b->state + o, b->plan + o, b->presses[i],
-                          b->nopt[i], &gr, NULL) == QN_OK) {
+    if (!c->hg)
+        return;
+    rc = qn_human_grade_of(c->hg, b->state + o, b->plan + o, b->presses[i],
+                           b->nopt[i], &gr, NULL);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until generate returns QN_ENOMEM */
+    if (rc == QN_OK) {
         b->level[i] = (int8_t)gr.level;
         b->score[i] = qn_human_score_milli(&c->model, &gr);
     }

@@ -62,7 +62,9 @@ static void *climb_share(void *arg)
             if (a->s.climbed != UINT64_MAX) { /* known without solving */
                 a->arrived[i] = a->s.climbed == a->v;
             } else {
-                qn_solver_answer(c->solver, &a->s.ans, a->state);
+                if (qn_solver_answer(c->solver, &a->s.ans, a->state) ==
+                    QN_ENOMEM)
+                    qn_mem_oom(); /* until generate returns QN_ENOMEM */
                 a->arrived[i] = a->s.ans.exact && a->s.ans.mp.presses == a->v;
             }
         }
