@@ -72,8 +72,10 @@ static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
         qn_err_source(err, path);
     if (rc != QN_OK)
         return rc;
-    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), NULL) !=
-        QN_OK)
+    rc = qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), NULL);
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
+    if (rc != QN_OK)
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
     qn_puzzle_id_key_init(&cr->key, cr->hash);
     return QN_OK;
@@ -122,7 +124,8 @@ static int load_rule(qn_campaign *c, size_t i, qn_err *err)
     }
     if (rc != QN_OK) {
         rule_release(&cr);
-        return rule_failed(c, i, err);
+        /* out of memory is no fault of the rule file */
+        return rc == QN_ENOMEM ? qn_err_nomem(err) : rule_failed(c, i, err);
     }
     c->pool[c->npool] = cr;
     c->rules[i] = &c->pool[c->npool++];
@@ -155,9 +158,14 @@ static int unknown_tier(const qn_campaign *c, size_t i, const qn_recipe_tier *t,
     return at_mark(err, c->r, t->mark);
 }
 
+/* A new zeroed part, or NULL when out of memory (the parts unchanged). */
 static campaign_part *add_part(qn_campaign *c)
 {
-    c->parts = QN_RENEW(c->parts, c->nparts + 1, campaign_part);
+    campaign_part *more = QN_REALLOCN(c->parts, c->nparts + 1, campaign_part);
+
+    if (!more)
+        return NULL;
+    c->parts = more;
     memset(&c->parts[c->nparts], 0, sizeof(campaign_part));
     return &c->parts[c->nparts++];
 }
@@ -180,6 +188,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
             return rc;
         }
         campaign_part *p = add_part(c);
+        if (!p)
+            return qn_err_nomem(err);
         part_opts(c, i, &p->o);
         p->o.lo = cr->tiers.lo[j];
         p->o.hi = cr->tiers.hi[j];
@@ -191,6 +201,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     }
     if (rs->ntiers == 0) {
         campaign_part *p = add_part(c);
+        if (!p)
+            return qn_err_nomem(err);
         part_opts(c, i, &p->o);
         p->o.lo = rs->presses.lo;
         p->o.hi = rs->presses.hi;
@@ -221,6 +233,8 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
     rc = qn_gen_prepare(&p->prep, c->rules[p->pub.section]->solver, &p->o,
                         &p->pub.info, err);
     c->plan_grades += p->pub.info.plan_grades;
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
     if (rc != QN_OK) {
         char why[sizeof(err->msg)];
         snprintf(why, sizeof(why), "%s", err->msg);
@@ -255,15 +269,19 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
 int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
                      uint64_t budget, qn_err *err)
 {
-    qn_campaign *c = QN_NEW(qn_campaign);
+    qn_campaign *c = QN_ALLOC(qn_campaign);
     int rc = QN_OK;
 
     *out = NULL;
+    if (!c)
+        return qn_err_nomem(err);
     c->r = r;
     c->jobs = jobs;
     c->budget = budget ? budget : QN_CAMPAIGN_PLAN_BUDGET;
-    c->pool = QN_NEWN(r->nsections, campaign_rule);
-    c->rules = QN_NEWN(r->nsections, campaign_rule *);
+    c->pool = QN_ALLOCN(r->nsections + 1, campaign_rule);
+    c->rules = QN_ALLOCN(r->nsections + 1, campaign_rule *);
+    if (!c->pool || !c->rules)
+        rc = qn_err_nomem(err);
     for (size_t i = 0; rc == QN_OK && i < r->nsections; i++)
         if ((rc = load_rule(c, i, err)) == QN_OK)
             rc = section_parts(c, i, err);
