@@ -200,6 +200,8 @@ void cmd_say_tiers_wait(const cli_ctx *ctx, const qn_solver *solver,
     if (ctx->quiet)
         return;
     secs = qn_gen_tiers_estimate(solver, d, &probed);
+    if (secs < 0)
+        cli_oom();
     if (probed && secs >= after)
         fprintf(stderr,
                 "quench: sampling this rule's grading tiers (%d states "

@@ -156,12 +156,16 @@ static int setup_grading(gen_cli *gc, double after, qn_err *err)
                     o->hi != UINT64_MAX || o->unique_optimum ||
                     o->min_lit > 0 || o->max_lit > 0 ||
                     o->mode == QN_GEN_SPREAD;
+    qn_err de = QN_ERR_INIT;
 
     if (need_dist && qn_distrib_compute(&gc->dist, qn_solver_system(gc->solver),
-                                        NULL) != QN_OK)
+                                        &de) != QN_OK)
         gc->dist = NULL; /* too large: sampled tiers, sampling modes */
+    if (de.code == QN_ENOMEM)
+        cli_oom();
     cmd_say_tiers_wait(gc->ctx, gc->solver, gc->dist, after);
-    qn_gen_tiers(gc->solver, gc->dist, &gc->tiers);
+    if (!qn_gen_tiers(gc->solver, gc->dist, &gc->tiers))
+        cli_oom();
     gc->o.tiers = &gc->tiers;
     gc->o.distrib = gc->dist;
     if (gc->tier) {
@@ -361,6 +365,11 @@ static int run_to_end(gen_cli *gc, qn_err *err)
     if (gc->from_db)
         return cmd_generate_print_stored(gc);
     rc = run(gc, &st, err);
+    /* out of memory ends the command as any allocation failure of the
+     * CLI does: no summary, the output file not made (its temporary is
+     * removed at exit), --db's committed batches kept for a resume */
+    if (rc == QN_ENOMEM)
+        cli_oom();
     cmd_generate_write_summary(gc, &st, rc == QN_OK, &summary);
     if (gc->store && (status = close_store(gc, rc, &summary)) != QN_EXIT_OK) {
         qn_buf_release(&summary);

@@ -39,7 +39,7 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
         cli_oom();
     if (e.code != QN_OK)
         return;
-    if (qn_distrib_compute(&dist, qn_solver_system(solver), NULL) == QN_OK) {
+    if (qn_distrib_compute(&dist, qn_solver_system(solver), &e) == QN_OK) {
         len = qn_distrib_len(dist);
         *counts = QN_NEWN(len, uint64_t);
         for (size_t m = 0; m < len; m++)
@@ -47,7 +47,10 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
     } else {
         p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
         qn_gen_rule_seed(solver, &seed);
-        got = qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE);
+        if (e.code == QN_ENOMEM ||
+            qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE, &got) !=
+                QN_OK)
+            cli_oom();
         for (size_t i = 0; i < got; i++)
             len = p[i] + 1 > len ? (size_t)p[i] + 1 : len;
         *counts = got ? QN_NEWN(len, uint64_t) : NULL;

@@ -376,17 +376,21 @@ static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
     if ((di->wanted || !qn_rules_ntiers(r)) &&
         qn_distrib_compute(&di->d, qn_solver_system(solver), &di->err) != QN_OK)
         di->d = NULL;
+    if (di->err.code == QN_ENOMEM)
+        cli_oom();
     if (di->say)
         cmd_say_tiers_wait(di->say, solver, di->d, di->after);
-    di->source = qn_gen_tiers(solver, di->d, &di->tiers);
+    if (!(di->source = qn_gen_tiers(solver, di->d, &di->tiers)))
+        cli_oom();
     if (!di->tiers.n)
         di->source = "none"; /* no state could be graded exactly */
     if (di->nsample) {
         qn_seed seed;
         di->sample = QN_NEWN(di->nsample, uint64_t);
         qn_gen_rule_seed(solver, &seed);
-        di->ngraded =
-            qn_gen_sample_presses(solver, &seed, di->sample, di->nsample);
+        if (qn_gen_sample_presses(solver, &seed, di->sample, di->nsample,
+                                  &di->ngraded) != QN_OK)
+            cli_oom();
     }
     qn_solver_free(solver);
     return QN_OK;

@@ -54,6 +54,7 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
     qn_solver *solver = NULL;
     uint64_t *p;
     qn_seed seed;
+    size_t got;
 
     memset(dd, 0, sizeof(*dd));
     if (qn_exact_dist_compute(&dd->x, sys, &why) == QN_OK) {
@@ -61,6 +62,8 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
         dd->len = qn_exact_dist_len(dd->x);
         return QN_OK;
     }
+    if (why.code == QN_ENOMEM)
+        cli_oom();
     if (d) {
         dd->d = d, dd->method = "enumerated", dd->len = qn_distrib_len(d);
         return QN_OK;
@@ -73,7 +76,9 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
     dd->drawn = nsample ? nsample : QN_GEN_TIER_SAMPLE;
     p = QN_NEWN(dd->drawn, uint64_t);
     qn_gen_rule_seed(solver, &seed);
-    dd->graded = qn_gen_sample_presses(solver, &seed, p, dd->drawn);
+    if (qn_gen_sample_presses(solver, &seed, p, dd->drawn, &got) != QN_OK)
+        cli_oom();
+    dd->graded = got;
     for (size_t i = 0; i < dd->graded; i++)
         dd->len = p[i] + 1 > dd->len ? (size_t)p[i] + 1 : dd->len;
     dd->hist = QN_NEWN(dd->len + 1, uint64_t);

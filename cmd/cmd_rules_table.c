@@ -172,11 +172,15 @@ static void row_max(row *rw, const qn_system *sys)
         qn_exact_dist_free(x);
         return;
     }
+    if (err.code == QN_ENOMEM)
+        cli_oom();
     if (qn_system_group_size_u64(sys, QN_IMAGE, &img) == QN_OK &&
         img <= ENUM_STATES && qn_distrib_compute(&d, sys, &err) == QN_OK) {
         rw->max = (long long)qn_distrib_len(d) - 1;
         rw->method = "enumerated";
     }
+    if (err.code == QN_ENOMEM)
+        cli_oom();
     qn_distrib_free(d);
 }
 

@@ -124,7 +124,7 @@ typedef struct qn_gen_target_info {
 /*
  * Plan a run without running it: the mode and what the target holds, in
  * *info. QN_OK, or QN_EINVAL for an impossible target (with the reason),
- * QN_ELIMIT past o->plan_budget.
+ * QN_ELIMIT past o->plan_budget, QN_ENOMEM when out of memory.
  */
 QN_API int qn_gen_plan(const qn_solver *solver, const qn_gen_opts *o,
                        qn_gen_target_info *info, qn_err *err);
@@ -195,14 +195,18 @@ typedef struct qn_gen_hooks {
  * Generate: QN_OK when o->count puzzles were emitted; QN_EINVAL for an
  * empty or too small target or a rule whose grades cannot be exact;
  * QN_ELIMIT when max_draws ran out first; QN_ERR when stopped by *stop
- * or emit. *st (required) gets the run's figures. g, o and h are
- * borrowed for the call.
+ * or emit; QN_ENOMEM when memory ran out in any thread (or a formatter's
+ * appends failed): the run stops, the puzzles emitted before it are the
+ * first ones of the run that did not fail, and nothing else was emitted.
+ * *st (required) gets the run's figures. g, o and h are borrowed for
+ * the call.
  */
 QN_API int qn_gen_run(const qn_solver *solver, const qn_gen_opts *o,
                       const qn_gen_hooks *h, qn_gen_stats *st, qn_err *err);
 
 /* Regenerate candidate `index` alone into state (n bytes), its minimal
- * presses in *presses: 1 if it is on target, else 0. */
+ * presses in *presses: 1 if it is on target, else 0; QN_ENOMEM when out
+ * of memory. */
 QN_API int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
                             uint64_t index, uint8_t *state, uint64_t *presses);
 

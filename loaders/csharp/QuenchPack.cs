@@ -180,6 +180,14 @@ namespace Quench
         /// section (world) the puzzle was built in ("" when none).</summary>
         public long slot;
         public string section = "";
+        /// <summary>The human grade (issue #33; docs/GENERATE.md, "The human
+        /// ladder"): the rung ("spot", "chase", "table", "global") and its
+        /// number 0..3, the score in thousandths (the predicted log of a
+        /// solve time) and its model version; null each in a document of an
+        /// older quench or for an ungraded puzzle.</summary>
+        public string humanLevel;
+        public int? humanLevelNumber;
+        public long? humanScore, humanModelVersion;
 
         public Board NewBoard()
         {
@@ -758,7 +766,37 @@ namespace Quench
             if (o.TryGetValue("slot", out slot))
                 p.slot = Num(o, "slot", path, 1, MaxCount);
             p.section = o.TryGetValue("section", out section) ? Str(o, "section", path) : "";
+            LoadHuman(o, path, p);
             return p;
+        }
+
+        static readonly string[] HumanLevels = { "spot", "chase", "table", "global" };
+        const long MaxHumanScore = 1000000000000; // the schema's, in thousandths
+
+        // A field a document may leave out or write null: null then.
+        static JToken Optional(JObject o, string key)
+        {
+            JToken v;
+            return o.TryGetValue(key, out v) && v.Type != JTokenType.Null ? v : null;
+        }
+
+        // The human grade: four fields, null together when the puzzle has
+        // none; the number must be the level's.
+        static void LoadHuman(JObject o, string path, Puzzle p)
+        {
+            JToken level = Optional(o, "human_level"), number = Optional(o, "human_level_number");
+            if (level != null) p.humanLevel = OneOf(level, HumanLevels, path + ".human_level");
+            if (number != null) p.humanLevelNumber = (int)Int(number, path + ".human_level_number", 0, 3);
+            int? want = null;
+            if (p.humanLevel != null) want = Array.IndexOf(HumanLevels, p.humanLevel);
+            if (p.humanLevelNumber != want)
+                throw new QuenchPackException(path + ".human_level_number",
+                    (number == null ? "null" : Show(number)) + ", expected " +
+                    (want.HasValue ? want.Value.ToString(CultureInfo.InvariantCulture) : "null") +
+                    " (human_level is " + (level == null ? "null" : Show(level)) + ")");
+            JToken score = Optional(o, "human_score"), model = Optional(o, "human_model_version");
+            if (score != null) p.humanScore = Int(score, path + ".human_score", -MaxHumanScore, MaxHumanScore);
+            if (model != null) p.humanModelVersion = Int(model, path + ".human_model_version", 1, MaxCount);
         }
 
         // Each cell's centre, as src/export/svg.h and the JavaScript

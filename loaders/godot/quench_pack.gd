@@ -89,6 +89,11 @@ const MAX_PRESSES := 1048576 # 2^20
 const MAX_COUNT := 9007199254740991 # 2^53 - 1
 const BOARD_KINDS := ["grid", "hex", "hexagon", "graph"]
 const WRAPS := ["none", "x", "y", "both"]
+# The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+# order (human_level_number is the index), and the score's bound in
+# thousandths (the schema's).
+const HUMAN_LEVELS := ["spot", "chase", "table", "global"]
+const MAX_HUMAN_SCORE := 1000000000000
 const HEX_DIGITS := "0123456789abcdef"
 
 
@@ -289,6 +294,14 @@ class Puzzle:
 	# none)
 	var slot := 0
 	var section := ""
+	# the human grade: the ladder's rung ("spot", "chase", "table",
+	# "global") and its number 0..3, the score in thousandths (the
+	# predicted log of a solve time) and its model version; null each in
+	# a document of an older quench or for an ungraded puzzle
+	var human_level = null
+	var human_level_number = null
+	var human_score = null
+	var human_model_version = null
 
 	# new_board(): a board at the puzzle's start state, no presses.
 	func new_board() -> Board:
@@ -969,4 +982,31 @@ class _Reader:
 			z.slot = int_field(d, "slot", path, 1, MAX_COUNT)
 		if why == "" and d.has("section"):
 			z.section = str_field(d, "section", path)
+		if why == "":
+			read_human(d, path, z)
 		return z
+
+	# read_human: the four fields of the human grade into z, null when
+	# absent or null; the number must be the level's.
+	func read_human(d: Dictionary, path: String, z) -> void:
+		var level = d.get("human_level")
+		if typeof(level) != TYPE_NIL:
+			level = one_of(level, HUMAN_LEVELS, path + ".human_level")
+		var number = d.get("human_level_number")
+		if why == "" and typeof(number) != TYPE_NIL:
+			number = integer(number, path + ".human_level_number", 0, 3)
+		if why != "":
+			return
+		var want = null if typeof(level) == TYPE_NIL else HUMAN_LEVELS.find(level)
+		if typeof(number) != typeof(want) or (typeof(want) != TYPE_NIL and number != want):
+			refuse(path + ".human_level_number", "%s, expected %s (human_level is %s)"
+					% [show(number), show(want), show(level)])
+			return
+		z.human_level = level
+		z.human_level_number = number
+		var score = d.get("human_score")
+		if typeof(score) != TYPE_NIL:
+			z.human_score = integer(score, path + ".human_score", -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+		var model = d.get("human_model_version")
+		if why == "" and typeof(model) != TYPE_NIL:
+			z.human_model_version = integer(model, path + ".human_model_version", 1, MAX_COUNT)

@@ -68,6 +68,11 @@ const MAX_PRESSES = 1048576; // 2^20
 // Other counts (pack version, optimal solutions, index): what a double
 // holds exactly, so every runtime reads the same number.
 const MAX_COUNT = Number.MAX_SAFE_INTEGER; // 2^53 - 1
+// The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+// order (human_level_number is the index), and the score's bound in
+// thousandths (the schema's).
+const HUMAN_LEVELS = ["spot", "chase", "table", "global"];
+const MAX_HUMAN_SCORE = 1e12;
 
 // How a message shows text and values from the document, the same in the
 // four loaders: control characters as \u00XX (no document can put a raw
@@ -195,6 +200,29 @@ function oneOf(v, allowed, path) {
 }
 function str(obj, key, path) { return string(field(obj, key, path), `${path}.${key}`); }
 function num(obj, key, path, lo, hi) { return int(field(obj, key, path), `${path}.${key}`, lo, hi); }
+
+// An optional field: null when absent or null (a document of an older
+// quench has none of the human grade), else what check(value) returns.
+function optional(obj, key, check) {
+    const v = Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : null;
+    return v === null ? null : check(v);
+}
+
+// The human grade of a puzzle: four fields, null together when it has
+// none; the number must be the level's.
+function loadHuman(p, path) {
+    const level = optional(p, "human_level", v => oneOf(v, HUMAN_LEVELS, `${path}.human_level`));
+    const number = optional(p, "human_level_number", v => int(v, `${path}.human_level_number`, 0, 3));
+    const want = level === null ? null : HUMAN_LEVELS.indexOf(level);
+    if (number !== want)
+        throw new PackError(`${path}.human_level_number`,
+                            `${show(number)}, expected ${show(want)} (human_level is ${show(level)})`);
+    return {
+        humanLevel: level, humanLevelNumber: number,
+        humanScore: optional(p, "human_score", v => int(v, `${path}.human_score`, -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)),
+        humanModelVersion: optional(p, "human_model_version", v => int(v, `${path}.human_model_version`, 1, MAX_COUNT)),
+    };
+}
 
 // A list of one value per cell, each below colours (state, goal, solution).
 function cellValues(v, path, ncells, colours) {
@@ -329,6 +357,10 @@ function loadPuzzle(p, i, path, rules) {
         // the recipe section ("" when none)
         slot: Object.prototype.hasOwnProperty.call(p, "slot") ? num(p, "slot", path, 1, MAX_COUNT) : null,
         section: Object.prototype.hasOwnProperty.call(p, "section") ? str(p, "section", path) : "",
+        // the human grade (null each in an older document or an ungraded
+        // puzzle): the ladder's rung and its number 0..3, the score in
+        // thousandths (the predicted log of a solve time) and its model
+        ...loadHuman(p, path),
         newBoard() { return new Board(puzzle); },
     };
     return Object.freeze(puzzle);

@@ -43,7 +43,10 @@
 --   puzzle  = {id, position, rule, colours, ncells, board, cells, shape,
 --              state, goal, min_presses, optimal_solutions, solution,
 --              grade, grader_version, seed, index, submission, source,
---              meta, slot (nil in an older document), section, new_board}
+--              meta, slot (nil in an older document), section,
+--              human_level, human_level_number, human_score,
+--              human_model_version (nil each when the puzzle has no
+--              human grade), new_board}
 --             (colours, ncells, board, cells, goal and shape are the
 --             rule's, repeated so a game needs only the puzzle)
 --   board   = {puzzle, state, presses, history, press, undo, is_solved,
@@ -105,6 +108,11 @@ local MAX_PRESSES = 1048576 -- 2^20
 -- Other counts (pack version, optimal solutions, index): what a double
 -- holds exactly, so every runtime reads the same number.
 local MAX_COUNT = 9007199254740991 -- 2^53 - 1
+-- The human grade (docs/GENERATE.md, "The human ladder"): the rungs in
+-- order (human_level_number counts them from 0, as the document does),
+-- and the score's bound in thousandths (the schema's).
+local HUMAN_LEVELS = {"spot", "chase", "table", "global"}
+local MAX_HUMAN_SCORE = 1000000000000
 local TWO53 = 9007199254740992
 
 local SQRT3_2 = math.sqrt(3) / 2
@@ -272,6 +280,39 @@ local function one_of(v, allowed, path)
         if v == a then return v end
     end
     refuse(path, show(v) .. " is not one of " .. table.concat(allowed, ", "))
+end
+
+-- A field a document may leave out or write null: nil then (lua-cjson's
+-- null is a userdata, dkjson's nil).
+local function optional(t, key)
+    local v = t[key]
+    if type(v) == "userdata" then return nil end
+    return v
+end
+
+-- The human grade into pz: four fields, nil together when the puzzle has
+-- none; the number must be the level's.
+local function read_human(d, path, pz)
+    local level = optional(d, "human_level")
+    if level ~= nil then one_of(level, HUMAN_LEVELS, path .. ".human_level") end
+    local number = optional(d, "human_level_number")
+    if number ~= nil then number = check_int(number, path .. ".human_level_number", 0, 3) end
+    local want = nil
+    for i, name in ipairs(HUMAN_LEVELS) do
+        if name == level then want = i - 1 end
+    end
+    if number ~= want then
+        refuse(path .. ".human_level_number", show(number) .. ", expected " .. show(want)
+               .. " (human_level is " .. show(level) .. ")")
+    end
+    pz.human_level, pz.human_level_number = level, number
+    local score = optional(d, "human_score")
+    if score ~= nil then
+        score = check_int(score, path .. ".human_score", -MAX_HUMAN_SCORE, MAX_HUMAN_SCORE)
+    end
+    local model = optional(d, "human_model_version")
+    if model ~= nil then model = check_int(model, path .. ".human_model_version", 1, MAX_COUNT) end
+    pz.human_score, pz.human_model_version = score, model
 end
 
 local function lower_hex(s, digits)
@@ -624,6 +665,10 @@ local function read_puzzle(v, i, path, rules_by_hash)
     -- recipe section ("" when none)
     if d.slot ~= nil then pz.slot = get_int(d, "slot", path, 1, MAX_COUNT) end
     pz.section = d.section ~= nil and get_string(d, "section", path) or ""
+    -- the human grade (nil each in an older document or an ungraded
+    -- puzzle): the ladder's rung, its number 0..3, the score in
+    -- thousandths (the predicted log of a solve time) and its model
+    read_human(d, path, pz)
     pz.new_board = new_board
     return pz
 end

@@ -56,8 +56,8 @@ static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
 
 void qn_campaign__rule_tiers(campaign_rule *cr)
 {
-    if (!cr->tiers_done)
-        qn_gen_tiers(cr->solver, cr->dist, &cr->tiers);
+    if (!cr->tiers_done && !qn_gen_tiers(cr->solver, cr->dist, &cr->tiers))
+        qn_mem_oom(); /* until campaign returns QN_ENOMEM */
     cr->tiers_done = 1;
 }
 
@@ -72,11 +72,13 @@ static int compile_rule(campaign_rule *cr, const char *path, qn_err *err)
         qn_err_source(err, path);
     if (rc != QN_OK)
         return rc;
-    rc = qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), NULL);
-    if (rc == QN_ENOMEM)
-        return qn_err_nomem(err);
-    if (rc != QN_OK)
+    if (qn_distrib_compute(&cr->dist, qn_solver_system(cr->solver), err) !=
+        QN_OK) {
+        if (err && err->code == QN_ENOMEM)
+            return QN_ENOMEM;
+        qn_err_clear(err);
         cr->dist = NULL; /* too large: sampled tiers, sampling modes */
+    }
     qn_puzzle_id_key_init(&cr->key, cr->hash);
     return QN_OK;
 }
@@ -183,7 +185,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
         qn_buf why = QN_BUF_INIT;
         long j = qn_tiers_find(&cr->tiers, rt->name, &why);
         if (j < 0) {
-            int rc = unknown_tier(c, i, rt, &why, err);
+            int rc = why.failed ? qn_err_nomem(err)
+                                : unknown_tier(c, i, rt, &why, err);
             qn_buf_release(&why);
             return rc;
         }

@@ -224,33 +224,51 @@ static int load_puzzles(qn_pack_doc *out, const load_ctx *x, const char *name,
     return QN_OK;
 }
 
+/* Whether a stored grader version ("2") cut the tiers this one cuts. */
+static int same_tiers(const char *grader)
+{
+    char *end;
+    long v;
+
+    if (!*grader)
+        return 0;
+    v = strtol(grader, &end, 10);
+    return !*end && v >= QN_GRADER_TIERS_SINCE && v <= QN_GRADER_VERSION;
+}
+
 /*
  * A rule without tiers of its own whose puzzles carry grades was graded
  * by the tiers the generator made for it (distrib.h, "Difficulty
  * model"): made again the same way, they go into the document, so its
  * grades name tiers it holds. Only when every graded puzzle of the rule
- * was graded by this grader version and has the grade those tiers give
- * its press count; otherwise the document says none, as before.
+ * was graded by a grader version with these tiers and has the grade those tiers
+ * give its press count; otherwise the document says none, as before.
  */
 static void graded_tiers(qn_pack_doc *doc, size_t ri)
 {
     qn_pack_rule *pr = &doc->rules[ri];
-    char version[24];
     size_t graded = 0;
     qn_tiers t;
+    qn_err e = QN_ERR_INIT;
 
     if (pr->ntiers || !pr->rules)
         return;
-    snprintf(version, sizeof(version), "%d", QN_GRADER_VERSION);
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         if (p->rule != ri || !*p->grade)
             continue;
-        if (strcmp(p->grader, version) != 0)
+        if (!same_tiers(p->grader))
             return;
         graded++;
     }
-    if (!graded || !qn_gen_rule_tiers(pr->rules, &t) || !t.n)
+    if (!graded)
+        return;
+    if (!qn_gen_rule_tiers(pr->rules, &t, &e)) {
+        if (e.code == QN_ENOMEM)
+            qn_mem_oom(); /* until export returns QN_ENOMEM */
+        return;
+    }
+    if (!t.n)
         return;
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];

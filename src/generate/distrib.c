@@ -15,10 +15,10 @@
 #include "engine/gf2.h"
 
 /* The rank directory for qn_distrib_nth. */
-static void build_directory(qn_distrib *d)
+static int build_directory(qn_distrib *d)
 {
     size_t len = d->len, nb1;
-    uint32_t *blk = QN_NEWN(len, uint32_t);
+    uint32_t *blk = QN_ALLOCN(len, uint32_t);
 
     d->bshift = 8;
     while (((uint64_t)1 << d->bshift) < 16 * (uint64_t)len)
@@ -26,7 +26,11 @@ static void build_directory(qn_distrib *d)
     d->nblocks =
         (size_t)((d->total + ((uint64_t)1 << d->bshift) - 1) >> d->bshift);
     nb1 = d->nblocks + 1;
-    d->cum = QN_NEWN(len * nb1, uint32_t);
+    d->cum = QN_ALLOCN(len * nb1, uint32_t);
+    if (!blk || !d->cum) {
+        free(blk);
+        return QN_ENOMEM;
+    }
     for (size_t b = 0; b < d->nblocks; b++) {
         uint64_t lo = (uint64_t)b << d->bshift;
         uint64_t hi = lo + ((uint64_t)1 << d->bshift);
@@ -40,13 +44,14 @@ static void build_directory(qn_distrib *d)
             d->cum[m * nb1 + b + 1] = d->cum[m * nb1 + b] + blk[m];
     }
     free(blk);
+    return QN_OK;
 }
 
 int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
 {
     qn_distrib *d;
     coords c;
-    uint64_t total, *count;
+    uint64_t total, *count, *fit;
     size_t bound, log2t = 0;
     int code;
 
@@ -59,9 +64,10 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
                           "solvable states, this rule has 2^%.1f",
                           qn_system_group_log2(sys, QN_IMAGE));
 
-    qn_distrib__coords(&c, sys);
-
-    d = QN_NEW(qn_distrib);
+    if (qn_distrib__coords(&c, sys) != QN_OK || !(d = QN_ALLOC(qn_distrib))) {
+        qn_distrib__coords_release(&c);
+        return qn_err_nomem(err);
+    }
     d->nrows = c.nrows;
     d->ncols = c.ncols;
     d->k = c.k;
@@ -77,7 +83,8 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
     c.h = NULL;
     if (c.k == 2) {
         d->nw = qn_gf2_words(c.nrows);
-        d->hbits = QN_NEWN(c.ncomp * (size_t)d->nw + 1, uint64_t);
+        if (!(d->hbits = QN_ALLOCN(c.ncomp * (size_t)d->nw + 1, uint64_t)))
+            goto nomem;
         for (size_t t = 0; t < c.ncomp; t++)
             for (int r = 0; r < c.nrows; r++)
                 d->hbits[t * d->nw + r / 64] |=
@@ -95,11 +102,15 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
     assert(bound < 0xFFFF);
     d->wide = bound >= 0xFF;
     if (d->wide)
-        d->d16 = QN_NEWN(total, uint16_t);
+        d->d16 = QN_ALLOCN(total, uint16_t);
     else
-        d->d8 = QN_NEWN(total, uint8_t);
-    count = QN_NEWN(bound + 2, uint64_t);
-    qn_distrib__distances(d, &c, count, bound);
+        d->d8 = QN_ALLOCN(total, uint8_t);
+    count = QN_ALLOCN(bound + 2, uint64_t);
+    if ((!d->d16 && !d->d8) || !count ||
+        qn_distrib__distances(d, &c, count, bound) != QN_OK) {
+        free(count);
+        goto nomem;
+    }
     d->col = c.col; /* kept: a state's index from any plan (census) */
     c.col = NULL;
     qn_distrib__coords_release(&c);
@@ -108,10 +119,18 @@ int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err)
     for (size_t m = 0; m <= bound + 1; m++)
         if (count[m])
             d->len = m + 1;
-    d->count = QN_RENEW(count, d->len, uint64_t);
-    build_directory(d);
+    /* shrinking: a failure keeps the larger block, as good */
+    d->count = (fit = QN_REALLOCN(count, d->len, uint64_t)) ? fit : count;
+    if (build_directory(d) != QN_OK) {
+        qn_distrib_free(d);
+        return qn_err_nomem(err);
+    }
     *out = d;
     return QN_OK;
+nomem:
+    qn_distrib__coords_release(&c);
+    qn_distrib_free(d);
+    return qn_err_nomem(err);
 }
 
 void qn_distrib_free(qn_distrib *d)

@@ -65,7 +65,12 @@
  * difficulty model above, the default tier cuts, the names); it is stored
  * with every grade.
  */
-#define QN_GRADER_VERSION 2
+#define QN_GRADER_VERSION 3
+
+/* The oldest grader version whose tiers and grades are this version's:
+ * version 3 added the human grade (human.h) beside them and changed
+ * neither, so a grade of version 2 or 3 names the same tier. */
+#define QN_GRADER_TIERS_SINCE 2
 
 /* The largest image (number of solvable states) qn_distrib_compute takes:
  * its table holds 1 byte per state (2 for k > 2 with long distances), 64
@@ -91,6 +96,7 @@ typedef struct qn_distrib qn_distrib;
  * 5-7 s with kernel 2^14 (BFS, 40 cells). Memory: 1 byte per state (2 for
  * k > 2 when distances may pass 254), a rank directory of at most 1/4
  * byte per state, and during a BFS level lists of 1/4 byte per state.
+ * Errors (with *out NULL): QN_ELIMIT past 2^26 states, QN_ENOMEM.
  */
 int qn_distrib_compute(qn_distrib **out, const qn_system *sys, qn_err *err);
 void qn_distrib_free(qn_distrib *d); /* NULL-safe */
@@ -149,7 +155,8 @@ void qn_target_init(qn_target *t);
  * Say what the target asks, as the predicate of "N distinct puzzles ...":
  * "need exactly 15 presses", "need 13..15 presses and have at least 25 lit
  * cells", "have a unique optimal plan", "exist" (everything). one: the
- * singular ("needs", "has", "exists").
+ * singular ("needs", "has", "exists"). out's failed flag says whether
+ * memory ran out.
  */
 void qn_target_describe(qn_buf *out, const qn_target *t, int one);
 
@@ -171,7 +178,8 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one);
  * from, r its rules); d and r are borrowed and must outlive the census; sys
  * only during the call. The census is immutable: threads may share it.
  * Errors (with *out NULL): QN_ELIMIT when unique optima are asked on a
- * rule of 254 or more presses, or a symmetry fixes more than 2^26 states.
+ * rule of 254 or more presses, or a symmetry fixes more than 2^26 states;
+ * QN_ENOMEM.
  */
 typedef struct qn_census qn_census;
 
@@ -201,7 +209,8 @@ uint64_t qn_census_nth(const qn_census *c, size_t m, uint64_t i,
  * solvable states counted by linear algebra (the states constant on its
  * cycles that meet the cokernel's conditions: distrib_orbits.c), one
  * small factorisation per symmetry. sys and r must be the same rule.
- * Errors: QN_ELIMIT when the rule has 2^64 or more solvable states.
+ * Errors: QN_ELIMIT when the rule has 2^64 or more solvable states,
+ * QN_ENOMEM.
  */
 int qn_image_orbits(const qn_system *sys, const qn_rules *r, uint64_t *out,
                     qn_err *err);
@@ -230,7 +239,7 @@ size_t qn_tiers_from_rules(qn_tiers *out, const qn_rules *r);
  * 1..len-1 with no gap or overlap. out->n is 0 when the only solvable
  * state is the goal.
  */
-void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
+int qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
 
 /*
  * Default tiers cut from the minimal press counts of n sampled states
@@ -238,9 +247,10 @@ void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d);
  * cover 1..max(max_presses, largest sample): pass a proven upper bound on
  * the press count (e.g. ncells * (k - 1)) or 0 to end at the largest
  * sample. out->n is 0 when that range is empty.
+ * Both return QN_OK, or QN_ENOMEM (out not changed).
  */
-void qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
-                           uint64_t max_presses);
+int qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
+                          uint64_t max_presses);
 
 /* The name of default tier i < QN_TIERS_DEFAULT ("easy", ...); static. */
 const char *qn_tiers_default_name(size_t i);
@@ -251,7 +261,8 @@ const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses);
 /*
  * The tier called name: its index, or -1 when t has none. On -1 out gets
  * what to say about it: "its tiers: easy 1-5, ..." ("none") and the
- * closest names ("; did you mean 'hard'?", quench/suggest.h).
+ * closest names ("; did you mean 'hard'?", quench/suggest.h); out's
+ * failed flag says whether memory ran out for them.
  */
 long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out);
 

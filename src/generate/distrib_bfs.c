@@ -20,13 +20,19 @@
  * dist(y) = min over z of popcount(y ^ c_z) + popcount(z): a sequential
  * sweep of pure ALU work, 2^nfree popcounts per state, no table lookups.
  */
-static void sweep_gf2(qn_distrib *d, const coords *c, uint64_t *count)
+static int sweep_gf2(qn_distrib *d, const coords *c, uint64_t *count)
 {
     int nc = c->ncols, r = (int)c->ncomp, nfree = nc - r;
     size_t nz = (size_t)1 << nfree;
-    uint32_t *cz = QN_NEWN(nz, uint32_t);
-    uint8_t *wz = QN_NEWN(nz, uint8_t);
+    uint32_t *cz = QN_ALLOCN(nz, uint32_t);
+    uint8_t *wz = QN_ALLOCN(nz, uint8_t);
     int f = 0;
+
+    if (!cz || !wz) {
+        free(cz);
+        free(wz);
+        return QN_ENOMEM;
+    }
 
     for (int j = 0, p = 0; j < nc; j++) {
         uint32_t word = 0;
@@ -58,6 +64,7 @@ static void sweep_gf2(qn_distrib *d, const coords *c, uint64_t *count)
     }
     free(cz);
     free(wz);
+    return QN_OK;
 }
 
 /*
@@ -138,18 +145,20 @@ static size_t distinct_moves(uint8_t *mv, int ncols)
 }
 
 /* k = 2: each move as the XOR mask of its digit bits. */
-static void move_words(bfs *b, const uint8_t *mv)
+static int move_words(bfs *b, const uint8_t *mv)
 {
     size_t nm = b->nmoves;
 
-    b->word = QN_NEWN(nm + 1, uint32_t);
+    if (!(b->word = QN_ALLOCN(nm + 1, uint32_t)))
+        return QN_ENOMEM;
     for (size_t j = 0; j < nm; j++)
         for (size_t t = 0; t < b->d->ncomp; t++)
             b->word[j] |= (uint32_t)mv[j * MAXCOMP + t] << t;
+    return QN_OK;
 }
 
 /* k > 2: each move as one lookup table per part of the components. */
-static void move_tables(bfs *b, const uint8_t *mv)
+static int move_tables(bfs *b, const uint8_t *mv)
 {
     const qn_distrib *d = b->d;
     size_t nm = b->nmoves, t0 = 0;
@@ -162,7 +171,8 @@ static void move_tables(bfs *b, const uint8_t *mv)
             size *= d->order[t1++];
         b->pstride[p] = (uint32_t)d->stride[t0];
         b->psize[p] = (uint32_t)size;
-        b->tab[p] = QN_NEWN(nm * size + 1, uint32_t);
+        if (!(b->tab[p] = QN_ALLOCN(nm * size + 1, uint32_t)))
+            return QN_ENOMEM; /* the caller frees the parts made */
         for (size_t j = 0; j < nm; j++)
             for (uint64_t v = 0; v < size; v++) {
                 uint64_t x = v, out = 0;
@@ -177,10 +187,11 @@ static void move_tables(bfs *b, const uint8_t *mv)
             }
         t0 = t1;
     }
+    return QN_OK;
 }
 
 /* The search itself, level by level from 0, with the moves set up. */
-static void bfs_levels(bfs *b, uint64_t *count, size_t bound)
+static int bfs_levels(bfs *b, uint64_t *count, size_t bound)
 {
     qn_distrib *d = b->d;
     uint32_t *cur;
@@ -188,8 +199,13 @@ static void bfs_levels(bfs *b, uint64_t *count, size_t bound)
     int scan = 0;
 
     b->cap = (size_t)(d->total / 32) + 16;
-    cur = QN_NEWN(b->cap, uint32_t);
-    b->next = QN_NEWN(b->cap, uint32_t);
+    cur = QN_ALLOCN(b->cap, uint32_t);
+    b->next = QN_ALLOCN(b->cap, uint32_t);
+    if (!cur || !b->next) {
+        free(cur);
+        free(b->next);
+        return QN_ENOMEM;
+    }
     memset(d->wide ? (void *)d->d16 : (void *)d->d8, 0xFF,
            (size_t)d->total * (d->wide ? 2 : 1));
     dset(d, 0, 0);
@@ -217,30 +233,33 @@ static void bfs_levels(bfs *b, uint64_t *count, size_t bound)
     }
     free(cur);
     free(b->next);
+    return QN_OK;
 }
 
-static void run_bfs(qn_distrib *d, const coords *c, uint64_t *count,
-                    size_t bound)
+static int run_bfs(qn_distrib *d, const coords *c, uint64_t *count,
+                   size_t bound)
 {
     bfs b;
-    uint8_t *mv = qn_xmemdup(c->col, (size_t)c->ncols * MAXCOMP + 1);
+    uint8_t *mv = qn_memdup(c->col, (size_t)c->ncols * MAXCOMP + 1);
+    int rc;
 
+    if (!mv)
+        return QN_ENOMEM;
     memset(&b, 0, sizeof(b));
     b.d = d;
     b.nmoves = distinct_moves(mv, c->ncols);
-    if (d->k == 2)
-        move_words(&b, mv);
-    else
-        move_tables(&b, mv);
+    rc = d->k == 2 ? move_words(&b, mv) : move_tables(&b, mv);
     free(mv);
-    bfs_levels(&b, count, bound);
+    if (rc == QN_OK)
+        rc = bfs_levels(&b, count, bound);
     free(b.word);
     for (size_t p = 0; p < b.nparts; p++)
         free(b.tab[p]);
+    return rc;
 }
 
-void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
-                           size_t bound)
+int qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
+                          size_t bound)
 {
     int nfree = c->ncols - (int)c->ncomp;
 
@@ -248,7 +267,6 @@ void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
      * ncols probes of the distance table, most of them cache misses. */
     if (c->k == 2 && nfree <= 20 &&
         ((uint64_t)1 << nfree) <= 8 * (uint64_t)c->ncols)
-        sweep_gf2(d, c, count);
-    else
-        run_bfs(d, c, count, bound);
+        return sweep_gf2(d, c, count);
+    return run_bfs(d, c, count, bound);
 }

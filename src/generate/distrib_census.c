@@ -88,12 +88,18 @@ static void step_gf2(const qn_distrib *d, uint64_t idx, uint64_t *v)
 }
 
 /* Mark the members and count them per press count. */
-static void scan(qn_census *c, const uint8_t *uq)
+static int scan(qn_census *c, const uint8_t *uq)
 {
     const qn_distrib *d = c->d;
-    uint64_t *v64 = QN_NEWN((size_t)d->nw + 1, uint64_t);
-    uint8_t *v8 = QN_NEWN((size_t)d->nrows + 1, uint8_t);
+    uint64_t *v64 = QN_ALLOCN((size_t)d->nw + 1, uint64_t);
+    uint8_t *v8 = QN_ALLOCN((size_t)d->nrows + 1, uint8_t);
     unsigned dig[MAXCOMP] = {0};
+
+    if (!v64 || !v8) {
+        free(v64);
+        free(v8);
+        return QN_ENOMEM;
+    }
 
     for (uint64_t idx = 0; idx < d->total; idx++) {
         unsigned m = dget(d, idx);
@@ -109,15 +115,17 @@ static void scan(qn_census *c, const uint8_t *uq)
     }
     free(v64);
     free(v8);
+    return QN_OK;
 }
 
 /* The directory for qn_distrib__find over the members. */
-static void directory(qn_census *c)
+static int directory(qn_census *c)
 {
     const qn_distrib *d = c->d;
     size_t nb1 = d->nblocks + 1;
 
-    c->cum = QN_NEWN(d->len * nb1, uint32_t);
+    if (!(c->cum = QN_ALLOCN(d->len * nb1, uint32_t)))
+        return QN_ENOMEM;
     for (size_t b = 0; b < d->nblocks; b++) {
         uint64_t lo = (uint64_t)b << d->bshift;
         uint64_t hi = lo + ((uint64_t)1 << d->bshift);
@@ -130,6 +138,7 @@ static void directory(qn_census *c)
             if ((c->bits[i / 64] >> (i % 64)) & 1)
                 c->cum[dget(d, i) * nb1 + b + 1]++;
     }
+    return QN_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -193,10 +202,12 @@ static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
 {
     const qn_distrib *d = f->c->d;
     int n = d->nrows, ncyc;
-    int *cyc = QN_NEWN((size_t)n + 1, int); /* cell -> its cycle */
+    int *cyc = QN_ALLOCN((size_t)n + 1, int); /* cell -> its cycle */
     unsigned *val;
     uint64_t total = 1;
 
+    if (!cyc)
+        return qn_err_nomem(err);
     ncyc = qn_distrib__cycles(p, n, cyc);
     for (int i = 0; i < ncyc && total <= FIXED_MAX; i++)
         total *= d->k;
@@ -207,7 +218,10 @@ static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
                           "to count distinct puzzles exactly",
                           d->k, ncyc);
     }
-    val = QN_NEWN((size_t)ncyc + 1, unsigned);
+    if (!(val = QN_ALLOCN((size_t)ncyc + 1, unsigned))) {
+        free(cyc);
+        return qn_err_nomem(err);
+    }
     memset(f->s, 0, (size_t)d->nrows + 1);
     for (uint64_t e = 0; e < total; e++) {
         unsigned m;
@@ -231,22 +245,26 @@ static int count_distinct(qn_census *c, const qn_system *sys, const qn_rules *r,
 {
     const qn_distrib *d = c->d;
     size_t nsyms = qn_rules_nsyms(r);
-    uint64_t *fix = QN_NEWN(d->len, uint64_t);
+    uint64_t *fix = QN_ALLOCN(d->len, uint64_t);
     fixer f;
     int rc = QN_OK;
 
     memset(&f, 0, sizeof(f));
     f.c = c;
     f.sys = sys;
-    f.s = QN_NEWN((size_t)d->nrows + 1, uint8_t);
-    f.x = QN_NEWN((size_t)d->ncols + 1, uint8_t);
-    if (d->k == 2) {
-        f.word = QN_NEWN((size_t)d->ncols + 1, uint32_t);
+    f.s = QN_ALLOCN((size_t)d->nrows + 1, uint8_t);
+    f.x = QN_ALLOCN((size_t)d->ncols + 1, uint8_t);
+    if (d->k == 2 && !(f.word = QN_ALLOCN((size_t)d->ncols + 1, uint32_t)))
+        rc = qn_err_nomem(err);
+    if (!fix || !f.s || !f.x)
+        rc = qn_err_nomem(err);
+    if (rc == QN_OK && f.word) {
         for (int j = 0; j < d->ncols; j++)
             for (size_t t = 0; t < d->ncomp; t++)
                 f.word[j] |= (uint32_t)d->col[(size_t)j * MAXCOMP + t] << t;
     }
-    memcpy(fix, c->states, d->len * sizeof(*fix)); /* the identity */
+    if (rc == QN_OK) /* the identity */
+        memcpy(fix, c->states, d->len * sizeof(*fix));
     for (size_t g = 1; g < nsyms && rc == QN_OK; g++)
         rc = count_fixed(&f, qn_rules_sym(r, g), fix, err);
     for (size_t m = 0; m < d->len && rc == QN_OK; m++) {
@@ -272,19 +290,24 @@ int qn_census_new(qn_census **out, const qn_distrib *d, const qn_system *sys,
     assert(out && d && sys && r && t);
     assert(qn_rules_ncells(r) == d->nrows && qn_system_ncols(sys) == d->ncols);
     *out = NULL;
-    c = QN_NEW(qn_census);
+    if (!(c = QN_ALLOC(qn_census)))
+        return qn_err_nomem(err);
     c->d = d;
     c->t = *t;
-    c->states = QN_NEWN(d->len, uint64_t);
-    c->distinct = QN_NEWN(d->len, uint64_t);
-    if (t->unique_optimum) {
-        uq = QN_NEWN((size_t)d->total, uint8_t);
-        rc = qn_distrib__unique(d, uq, err);
+    c->states = QN_ALLOCN(d->len, uint64_t);
+    c->distinct = QN_ALLOCN(d->len, uint64_t);
+    if (!c->states || !c->distinct)
+        rc = qn_err_nomem(err);
+    if (rc == QN_OK && t->unique_optimum) {
+        if (!(uq = QN_ALLOCN((size_t)d->total, uint8_t)))
+            rc = qn_err_nomem(err);
+        else
+            rc = qn_distrib__unique(d, uq, err);
     }
     if (rc == QN_OK && beyond_presses(t)) {
-        c->bits = QN_NEWN((size_t)(d->total / 64) + 1, uint64_t);
-        scan(c, uq);
-        directory(c);
+        if (!(c->bits = QN_ALLOCN((size_t)(d->total / 64) + 1, uint64_t)) ||
+            scan(c, uq) != QN_OK || directory(c) != QN_OK)
+            rc = qn_err_nomem(err);
     } else if (rc == QN_OK) {
         for (size_t m = 1; m < d->len; m++)
             if (in_target(t, (unsigned)m, 0, 1))

@@ -159,14 +159,18 @@ static int clear_coeffs(unsigned a, unsigned b, unsigned k, unsigned blk[4])
 }
 
 /* Diagonal-form coordinates for k > 2 (see the top of the file). */
-static void coords_zk(coords *c, const uint8_t *a)
+static int coords_zk(coords *c, const uint8_t *a)
 {
-    int nr = c->nrows, nc = c->ncols, t;
+    int nr = c->nrows, nc = c->ncols, t, rc = QN_OK;
     unsigned k = c->k;
     size_t sz = (size_t)nr * nc;
-    uint8_t *w = qn_xmemdup(a, sz ? sz : 1), *ua = qn_xmemdup(a, sz ? sz : 1);
-    uint8_t *av = qn_xmemdup(a, sz ? sz : 1);
+    uint8_t *w = qn_memdup(a, sz ? sz : 1), *ua = qn_memdup(a, sz ? sz : 1);
+    uint8_t *av = qn_memdup(a, sz ? sz : 1);
 
+    if (!w || !ua || !av) {
+        rc = QN_ENOMEM;
+        goto out;
+    }
     for (t = 0; t < nr && t < nc; t++) {
         int pi = -1, pj = -1;
         unsigned best = k;
@@ -215,8 +219,12 @@ static void coords_zk(coords *c, const uint8_t *a)
     }
     assert((size_t)t <= MAXCOMP);
     c->ncomp = (size_t)t;
-    c->h = qn_xcalloc((size_t)t * nr + 1, 1);
-    c->col = qn_xcalloc((size_t)nc * MAXCOMP + 1, 1);
+    c->h = qn_calloc((size_t)t * nr + 1, 1);
+    c->col = qn_calloc((size_t)nc * MAXCOMP + 1, 1);
+    if (!c->h || !c->col) {
+        rc = QN_ENOMEM; /* the caller releases c */
+        goto out;
+    }
     for (int i = 0; i < t; i++) {
         unsigned d = w[(size_t)i * nc + i], g = gcdu(d, k), o = k / g;
         unsigned u = inv_mod((d / g) % o, o);
@@ -235,28 +243,35 @@ static void coords_zk(coords *c, const uint8_t *a)
     for (size_t i = (size_t)t * nc; i < sz; i++)
         assert(ua[i] == 0); /* U A = D V^-1 vanishes below the rank */
 #endif
+out:
     free(w);
     free(ua);
     free(av);
+    return rc;
 }
 
 /* Echelon-form coordinates for k = 2. */
-static void coords_gf2(coords *c, const uint8_t *a)
+static int coords_gf2(coords *c, const uint8_t *a)
 {
     int nr = c->nrows, nc = c->ncols, r;
     qn_gf2mat m;
 
+    if (!(c->pivots = QN_ALLOCN((size_t)(nr < nc ? nr : nc) + 1, int)))
+        return QN_ENOMEM;
     qn_gf2mat_init(&m, nr, nc);
     for (int i = 0; i < nr; i++)
         for (int j = 0; j < nc; j++)
             if (a[(size_t)i * nc + j])
                 qn_gf2mat_set(&m, i, j, 1);
-    c->pivots = QN_NEWN((size_t)(nr < nc ? nr : nc) + 1, int);
     r = qn_gf2mat_rref(&m, c->pivots);
     assert(r <= MAXCOMP);
     c->ncomp = (size_t)r;
-    c->h = qn_xcalloc((size_t)r * nr + 1, 1);
-    c->col = qn_xcalloc((size_t)nc * MAXCOMP + 1, 1);
+    c->h = qn_calloc((size_t)r * nr + 1, 1);
+    c->col = qn_calloc((size_t)nc * MAXCOMP + 1, 1);
+    if (!c->h || !c->col) {
+        qn_gf2mat_release(&m);
+        return QN_ENOMEM; /* the caller releases c */
+    }
     for (int t = 0; t < r; t++) {
         c->order[t] = 2;
         for (int j = 0; j < nc; j++)
@@ -265,18 +280,18 @@ static void coords_gf2(coords *c, const uint8_t *a)
             c->h[(size_t)t * nr + i] = a[(size_t)i * nc + c->pivots[t]];
     }
     qn_gf2mat_release(&m);
+    return QN_OK;
 }
 
-void qn_distrib__coords(coords *c, const qn_system *sys)
+int qn_distrib__coords(coords *c, const qn_system *sys)
 {
     memset(c, 0, sizeof(*c));
     c->nrows = qn_system_nrows(sys);
     c->ncols = qn_system_ncols(sys);
     c->k = qn_system_modulus(sys);
     if (c->k == 2)
-        coords_gf2(c, qn_system_matrix(sys));
-    else
-        coords_zk(c, qn_system_matrix(sys));
+        return coords_gf2(c, qn_system_matrix(sys));
+    return coords_zk(c, qn_system_matrix(sys));
 }
 
 void qn_distrib__coords_release(coords *c)

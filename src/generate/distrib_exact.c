@@ -124,8 +124,8 @@ static int limbs_for(int n, unsigned k)
  * The plans of n cells by weight: the coefficients p_w of (1 + x + ... +
  * x^(k-1))^n, len n (k - 1) + 1, by the recurrence that P' Q = n Q' P
  * gives: (w + 1) p_{w+1} = sum_{i=1}^{k-1} (n i - w + i - 1) p_{w+1-i}
- * (k = 2: (w + 1) p_{w+1} = (n - w) p_w, the binomials). 0, or -1 when
- * the work would pass MAX_POLY_WORK.
+ * (k = 2: (w + 1) p_{w+1} = (n - w) p_w, the binomials). QN_OK, QN_ELIMIT
+ * when the work would pass MAX_POLY_WORK (no message), or QN_ENOMEM.
  */
 static int plan_counts(limb **out, size_t *len_out, int n, unsigned k, int nl)
 {
@@ -133,9 +133,14 @@ static int plan_counts(limb **out, size_t *len_out, int n, unsigned k, int nl)
     limb *p, *pos, *neg;
 
     if ((uint64_t)len * (k - 1) * (uint64_t)nl > MAX_POLY_WORK)
-        return -1;
-    p = QN_NEWN(len * nl, limb);
-    pos = QN_NEWN(2 * (size_t)nl, limb);
+        return QN_ELIMIT;
+    p = QN_ALLOCN(len * nl, limb);
+    pos = QN_ALLOCN(2 * (size_t)nl, limb);
+    if (!p || !pos) {
+        free(p);
+        free(pos);
+        return QN_ENOMEM;
+    }
     neg = pos + nl;
     p[0] = 1;
     for (size_t w = 0; w + 1 < len; w++) {
@@ -159,7 +164,7 @@ static int plan_counts(limb **out, size_t *len_out, int n, unsigned k, int nl)
     }
     free(pos);
     *out = p, *len_out = len;
-    return 0;
+    return QN_OK;
 }
 
 /* ---------------------------------------------------------------------
@@ -176,20 +181,25 @@ typedef struct wtable {
     unsigned char *used;
 } wtable;
 
-static void wt_init(wtable *t, size_t cap, size_t nK, int nl)
-{
-    t->cap = cap, t->n = 0, t->nK = nK, t->nl = nl;
-    t->keys = QN_NEWN(cap * nK, uint32_t);
-    t->counts = QN_NEWN(cap * (size_t)nl, limb);
-    t->used = QN_NEWN(cap, unsigned char);
-}
-
 static void wt_release(wtable *t)
 {
     free(t->keys);
     free(t->counts);
     free(t->used);
     memset(t, 0, sizeof(*t));
+}
+
+/* QN_OK, or QN_ENOMEM with t empty (releasable). */
+static int wt_init(wtable *t, size_t cap, size_t nK, int nl)
+{
+    t->cap = cap, t->n = 0, t->nK = nK, t->nl = nl;
+    t->keys = QN_ALLOCN(cap * nK, uint32_t);
+    t->counts = QN_ALLOCN(cap * (size_t)nl, limb);
+    t->used = QN_ALLOCN(cap, unsigned char);
+    if (t->keys && t->counts && t->used)
+        return QN_OK;
+    wt_release(t);
+    return QN_ENOMEM;
 }
 
 static uint64_t key_hash(const uint32_t *key, size_t nK)
@@ -201,15 +211,16 @@ static uint64_t key_hash(const uint32_t *key, size_t nK)
     return h ^ (h >> 29);
 }
 
-static void wt_grow(wtable *t);
+static int wt_grow(wtable *t);
 
-/* The count of key, added if new (zero). */
+/* The count of key, added if new (zero); NULL when out of memory (t as
+ * it was). */
 static limb *wt_slot(wtable *t, const uint32_t *key)
 {
     size_t i;
 
-    if (2 * (t->n + 1) > t->cap)
-        wt_grow(t);
+    if (2 * (t->n + 1) > t->cap && wt_grow(t) != QN_OK)
+        return NULL;
     i = (size_t)(key_hash(key, t->nK) & (t->cap - 1));
     while (t->used[i] &&
            memcmp(t->keys + i * t->nK, key, t->nK * sizeof(uint32_t)))
@@ -222,16 +233,21 @@ static limb *wt_slot(wtable *t, const uint32_t *key)
     return t->counts + i * (size_t)t->nl;
 }
 
-static void wt_grow(wtable *t)
+/* Twice the room (the new table never grows while it is filled). */
+static int wt_grow(wtable *t)
 {
     wtable old = *t;
 
-    wt_init(t, old.cap * 2, old.nK, old.nl);
+    if (wt_init(t, old.cap * 2, old.nK, old.nl) != QN_OK) {
+        *t = old;
+        return QN_ENOMEM;
+    }
     for (size_t i = 0; i < old.cap; i++)
         if (old.used[i])
             memcpy(wt_slot(t, old.keys + i * old.nK),
                    old.counts + i * (size_t)old.nl, old.nl * sizeof(limb));
     wt_release(&old);
+    return QN_OK;
 }
 
 /* One class: its cells' count and, for each kernel element, the amount
@@ -242,18 +258,26 @@ typedef struct kclass {
 } kclass;
 
 /* The classes of cells by their column over the generators; the zero
- * class's size in *m0. Returns the number of non-zero classes. */
-static size_t find_classes(kclass **out, int *m0, const qn_system *sys,
-                           size_t nK)
+ * class's size in *m0, the number of non-zero classes in *nc_out (*out
+ * holds n, each freed with its shift). QN_OK or QN_ENOMEM (*out NULL). */
+static int find_classes(kclass **out, size_t *nc_out, int *m0,
+                        const qn_system *sys, size_t nK)
 {
-    int n = qn_system_ncols(sys);
+    int n = qn_system_ncols(sys), rc = QN_OK;
     size_t d = qn_system_kernel_ngens(sys), nc = 0;
     unsigned k = qn_system_modulus(sys);
-    uint8_t *col = QN_NEWN((size_t)n * (d ? d : 1), uint8_t);
-    int *rep = QN_NEWN((size_t)n, int);
-    kclass *cls = QN_NEWN((size_t)n, kclass);
+    uint8_t *col = QN_ALLOCN((size_t)n * (d ? d : 1), uint8_t);
+    int *rep = QN_ALLOCN((size_t)n, int);
+    kclass *cls = QN_ALLOCN((size_t)n, kclass);
 
+    *out = NULL;
+    *nc_out = 0;
     *m0 = 0;
+    if (!col || !rep || !cls) {
+        rc = QN_ENOMEM;
+        nc = 0;
+        goto out;
+    }
     for (int i = 0; i < n; i++) {
         uint8_t *ci = col + (size_t)i * d;
         int zero = 1;
@@ -274,7 +298,10 @@ static size_t find_classes(kclass **out, int *m0, const qn_system *sys,
     }
     for (size_t c = 0; c < nc; c++) {
         const uint8_t *ci = col + (size_t)rep[c] * d;
-        cls[c].shift = QN_NEWN(nK, uint8_t);
+        if (!(cls[c].shift = QN_ALLOCN(nK, uint8_t))) {
+            rc = QN_ENOMEM;
+            break;
+        }
         /* element e in mixed radix over the orders, generator 0 fastest */
         for (size_t e = 0; e < nK; e++) {
             size_t rest = e;
@@ -287,10 +314,18 @@ static size_t find_classes(kclass **out, int *m0, const qn_system *sys,
             cls[c].shift[e] = (uint8_t)v;
         }
     }
+out:
     free(col);
     free(rep);
+    if (rc != QN_OK) {
+        for (size_t c = 0; c < nc; c++)
+            free(cls[c].shift);
+        free(cls);
+        return rc;
+    }
     *out = cls;
-    return nc;
+    *nc_out = nc;
+    return QN_OK;
 }
 
 /* A class's profiles: how many of its m cells hold each value 0..k-1,
@@ -315,21 +350,29 @@ static size_t nprofiles(int m, unsigned k, size_t lim)
     return (size_t)(v + 0.5);
 }
 
-static void build_profiles(profiles *p, int m, unsigned k, int nl,
-                           const limb *binom_rows, size_t row_len)
+/* QN_OK, or QN_ENOMEM with p's arrays NULL. */
+static int build_profiles(profiles *p, int m, unsigned k, int nl,
+                          const limb *binom_rows, size_t row_len)
 {
     int a[256];
     size_t i = 0;
     int r;
+    limb *tmp = QN_ALLOCN((size_t)nl, limb);
 
     p->n = nprofiles(m, k, SIZE_MAX / 2);
-    p->ways = QN_NEWN(p->n * (size_t)nl, limb);
-    p->wt = QN_NEWN(p->n * k, uint32_t);
+    p->ways = QN_ALLOCN(p->n * (size_t)nl, limb);
+    p->wt = QN_ALLOCN(p->n * k, uint32_t);
+    if (!tmp || !p->ways || !p->wt) {
+        free(tmp);
+        free(p->ways);
+        free(p->wt);
+        p->ways = NULL, p->wt = NULL;
+        return QN_ENOMEM;
+    }
     /* an odometer over a_0..a_{k-2}; a_{k-1} takes the rest */
     memset(a, 0, sizeof(a));
     for (;;) {
         limb *w = p->ways + i * (size_t)nl;
-        limb *tmp = QN_NEWN((size_t)nl, limb);
         int left = m, sum = 0;
         for (r = 0; r < (int)k - 1; r++)
             sum += a[r];
@@ -343,7 +386,6 @@ static void build_profiles(profiles *p, int m, unsigned k, int nl,
             memcpy(w, tmp, nl * sizeof(limb));
             left -= a[r];
         }
-        free(tmp);
         for (unsigned t = 0; t < k; t++) {
             uint32_t s = 0;
             for (r = 0; r < (int)k; r++)
@@ -362,14 +404,19 @@ static void build_profiles(profiles *p, int m, unsigned k, int nl,
             break;
     }
     assert(i == p->n);
+    free(tmp);
+    return QN_OK;
 }
 
-/* Binomials C(i, j) for 0 <= j <= i <= m as bignums, row length m + 1. */
+/* Binomials C(i, j) for 0 <= j <= i <= m as bignums, row length m + 1;
+ * NULL when out of memory. */
 static limb *binomials(int m, int nl)
 {
     size_t row = (size_t)m + 1;
-    limb *b = QN_NEWN(row * row * (size_t)nl, limb);
+    limb *b = QN_ALLOCN(row * row * (size_t)nl, limb);
 
+    if (!b)
+        return NULL;
     for (int i = 0; i <= m; i++) {
         b[((size_t)i * row) * nl] = 1;
         for (int j = 1; j <= i; j++) {
@@ -387,28 +434,40 @@ static int kernel_classes(qn_exact_dist *d, const qn_system *sys, size_t nK,
 {
     unsigned k = qn_system_modulus(sys);
     int n = qn_system_ncols(sys), nl = d->nl, m0, maxm = 0, rc = QN_OK;
-    kclass *cls;
-    size_t nc = find_classes(&cls, &m0, sys, nK), qlen, hlen;
+    kclass *cls = NULL;
+    size_t nc = 0, qlen, hlen;
     wtable cur, next;
-    uint32_t *key = QN_NEWN(nK, uint32_t);
-    limb *binom = NULL, *q = NULL, *hist = NULL, *prod;
+    uint32_t *key = QN_ALLOCN(nK, uint32_t);
+    limb *binom = NULL, *q = NULL, *hist = NULL, *prod, *slot;
 
+    memset(&cur, 0, sizeof(cur));
+    if (!key || find_classes(&cls, &nc, &m0, sys, nK) != QN_OK ||
+        wt_init(&cur, 16, nK, nl) != QN_OK) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     for (size_t c = 0; c < nc; c++)
         maxm = cls[c].m > maxm ? cls[c].m : maxm;
-    wt_init(&cur, 16, nK, nl);
-    wt_slot(&cur, key)[0] = 1; /* the zero vector: one empty plan */
+    wt_slot(&cur, key)[0] = 1; /* the zero vector: one empty plan (room) */
     if ((uint64_t)(maxm + 1) * (uint64_t)(maxm + 1) * (uint64_t)nl >
         QN_EXACT_MAX_WORK) {
         rc = qn_err_set(err, QN_ELIMIT, 0, 0,
                         "a class of %d cells is too big to count", maxm);
         goto done;
     }
-    if (plan_counts(&q, &qlen, m0, k, nl) != 0) {
-        rc = qn_err_set(err, QN_ELIMIT, 0, 0,
-                        "the closed form for %d free cells is too long", m0);
+    if ((rc = plan_counts(&q, &qlen, m0, k, nl)) != QN_OK) {
+        if (rc == QN_ENOMEM)
+            rc = qn_err_nomem(err);
+        else
+            rc =
+                qn_err_set(err, QN_ELIMIT, 0, 0,
+                           "the closed form for %d free cells is too long", m0);
         goto done;
     }
-    binom = binomials(maxm, nl);
+    if (!(binom = binomials(maxm, nl))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     for (size_t c = 0; c < nc && rc == QN_OK; c++) {
         size_t np = nprofiles(cls[c].m, k, (size_t)QN_EXACT_MAX_WORK);
         profiles p;
@@ -420,9 +479,14 @@ static int kernel_classes(qn_exact_dist *d, const qn_system *sys, size_t nK,
                             nc);
             break;
         }
-        build_profiles(&p, cls[c].m, k, nl, binom, (size_t)maxm + 1);
-        wt_init(&next, 16, nK, nl);
-        for (size_t s = 0; s < cur.cap; s++) {
+        if (build_profiles(&p, cls[c].m, k, nl, binom, (size_t)maxm + 1) !=
+            QN_OK) {
+            rc = qn_err_nomem(err);
+            break;
+        }
+        if (wt_init(&next, 16, nK, nl) != QN_OK)
+            rc = qn_err_nomem(err);
+        for (size_t s = 0; s < cur.cap && rc == QN_OK; s++) {
             const uint32_t *sk = cur.keys + s * nK;
             const limb *sc = cur.counts + s * (size_t)nl;
             if (!cur.used[s])
@@ -431,8 +495,11 @@ static int kernel_classes(qn_exact_dist *d, const qn_system *sys, size_t nK,
                 const uint32_t *wt = p.wt + i * k;
                 for (size_t e = 0; e < nK; e++)
                     key[e] = sk[e] + wt[cls[c].shift[e]];
-                big_muladd(wt_slot(&next, key), sc, p.ways + i * (size_t)nl,
-                           nl);
+                if (!(slot = wt_slot(&next, key))) {
+                    rc = qn_err_nomem(err);
+                    break;
+                }
+                big_muladd(slot, sc, p.ways + i * (size_t)nl, nl);
             }
         }
         free(p.ways);
@@ -444,7 +511,12 @@ static int kernel_classes(qn_exact_dist *d, const qn_system *sys, size_t nK,
         goto done;
     /* each vector's least weight, then the free cells convolved in */
     hlen = (size_t)n * (k - 1) + 1;
-    hist = QN_NEWN(hlen * (size_t)nl, limb);
+    hist = QN_ALLOCN(hlen * (size_t)nl, limb);
+    d->c = QN_ALLOCN(hlen * (size_t)nl, limb);
+    if (!hist || !d->c) {
+        rc = qn_err_nomem(err); /* the caller frees d */
+        goto done;
+    }
     for (size_t s = 0; s < cur.cap; s++) {
         uint32_t mn = UINT32_MAX;
         if (!cur.used[s])
@@ -453,7 +525,6 @@ static int kernel_classes(qn_exact_dist *d, const qn_system *sys, size_t nK,
             mn = cur.keys[s * nK + e] < mn ? cur.keys[s * nK + e] : mn;
         big_add(hist + (size_t)mn * nl, cur.counts + s * (size_t)nl, nl);
     }
-    d->c = QN_NEWN(hlen * (size_t)nl, limb);
     for (size_t a = 0; a < hlen; a++) {
         if (!big_used(hist + a * nl, nl))
             continue;
@@ -483,15 +554,17 @@ done:
     return rc;
 }
 
-static void fill_shares(qn_exact_dist *d)
+static int fill_shares(qn_exact_dist *d)
 {
     double tot = 0;
 
-    d->share = QN_NEWN(d->len, double);
+    if (!(d->share = QN_ALLOCN(d->len, double)))
+        return QN_ENOMEM;
     for (size_t m = 0; m < d->len; m++)
         tot += (d->share[m] = big_double(d->c + m * d->nl, d->nl));
     for (size_t m = 0; m < d->len && tot > 0; m++)
         d->share[m] /= tot;
+    return QN_OK;
 }
 
 int qn_exact_dist_compute(qn_exact_dist **out, const qn_system *sys,
@@ -513,11 +586,15 @@ int qn_exact_dist_compute(qn_exact_dist **out, const qn_system *sys,
                               "the kernel has more than %d quiet patterns",
                               QN_EXACT_MAX_KERNEL);
     }
-    x = QN_NEW(qn_exact_dist);
+    if (!(x = QN_ALLOC(qn_exact_dist)))
+        return qn_err_nomem(err);
     x->nl = limbs_for(n, k);
     if (!d) {
         x->method = "invertible";
-        if (plan_counts(&x->c, &x->len, n, k, x->nl) != 0)
+        rc = plan_counts(&x->c, &x->len, n, k, x->nl);
+        if (rc == QN_ENOMEM)
+            rc = qn_err_nomem(err);
+        else if (rc != QN_OK)
             rc = qn_err_set(err, QN_ELIMIT, 0, 0,
                             "the closed form for %d cells and %u colours is "
                             "too long",
@@ -526,11 +603,12 @@ int qn_exact_dist_compute(qn_exact_dist **out, const qn_system *sys,
         x->method = "kernel classes";
         rc = kernel_classes(x, sys, nK, err);
     }
+    if (rc == QN_OK && fill_shares(x) != QN_OK)
+        rc = qn_err_nomem(err);
     if (rc != QN_OK) {
         qn_exact_dist_free(x);
         return rc;
     }
-    fill_shares(x);
     *out = x;
     return QN_OK;
 }
@@ -560,13 +638,22 @@ void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out)
     char *digits;
     size_t nd = 0;
 
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (m >= d->len) {
         qn_buf_addc(out, '0');
+        qn_buf_sticky(0);
         return;
     }
-    t = QN_NEWN((size_t)d->nl, limb);
+    t = QN_ALLOCN((size_t)d->nl, limb);
+    digits = QN_ALLOCN((size_t)d->nl * 10 + 2, char);
+    if (!t || !digits) {
+        qn_buf_fail(out);
+        free(t);
+        free(digits);
+        qn_buf_sticky(0);
+        return;
+    }
     memcpy(t, d->c + m * d->nl, d->nl * sizeof(limb));
-    digits = QN_NEWN((size_t)d->nl * 10 + 2, char);
     do
         digits[nd++] = (char)('0' + big_div(t, 10, d->nl));
     while (big_used(t, d->nl));
@@ -574,6 +661,7 @@ void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out)
         qn_buf_addc(out, digits[--nd]);
     free(digits);
     free(t);
+    qn_buf_sticky(0);
 }
 
 int qn_exact_dist_count_u64(const qn_exact_dist *d, size_t m, uint64_t *out)

@@ -50,7 +50,7 @@ typedef struct qn_exact_dist qn_exact_dist;
  * The distribution of minimal presses over every solvable state of sys
  * (a square system). On success *out is the caller's (qn_exact_dist_free).
  * Errors: QN_ELIMIT when neither method applies within the limits (the
- * message says why); *out is then NULL.
+ * message says why), QN_ENOMEM; *out is then NULL.
  */
 int qn_exact_dist_compute(qn_exact_dist **out, const qn_system *sys,
                           qn_err *err);
@@ -60,7 +60,8 @@ void qn_exact_dist_free(qn_exact_dist *d); /* NULL-safe */
 const char *qn_exact_dist_method(const qn_exact_dist *d);
 /* Largest minimal press count + 1. */
 size_t qn_exact_dist_len(const qn_exact_dist *d);
-/* The count for m presses, in decimal, appended to out ("0" past len). */
+/* The count for m presses, in decimal, appended to out ("0" past len);
+ * out's failed flag says whether memory ran out. */
 void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out);
 /* The same as a uint64; QN_ELIMIT (out untouched) when >= 2^64. */
 int qn_exact_dist_count_u64(const qn_exact_dist *d, size_t m, uint64_t *out);

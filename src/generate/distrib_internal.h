@@ -72,18 +72,19 @@ uint64_t qn_distrib__find(const qn_distrib *d, const uint32_t *cum,
                           const uint64_t *bits, size_t m, uint64_t i);
 
 /* distrib_coords.c: the coordinates of the image of sys's matrix (echelon
- * form for k = 2, diagonal form otherwise); release with the next. */
-void qn_distrib__coords(coords *c, const qn_system *sys);
+ * form for k = 2, diagonal form otherwise); release with the next (also
+ * after a failure). QN_OK or QN_ENOMEM. */
+int qn_distrib__coords(coords *c, const qn_system *sys);
 void qn_distrib__coords_release(coords *c);
 
 /*
  * distrib_bfs.c: the minimal press count of every image element into
  * d->d8 / d->d16 (allocated by the caller, index = mixed-radix digits of
  * c) and the number at each count into count[0 .. bound + 1] (zeroed by
- * the caller); bound bounds every distance.
+ * the caller); bound bounds every distance. QN_OK or QN_ENOMEM.
  */
-void qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
-                           size_t bound);
+int qn_distrib__distances(qn_distrib *d, const coords *c, uint64_t *count,
+                          size_t bound);
 
 /*
  * distrib_unique.c: for every image element, whether it has exactly one

@@ -44,11 +44,13 @@ static int fixed_solvable(const qn_system *sys, const int *p, uint64_t image,
     int n = qn_system_nrows(sys), ncyc, rc = QN_OK;
     unsigned k = qn_system_modulus(sys);
     size_t nc = qn_system_cokernel_ngens(sys);
-    int *cyc = QN_NEWN((size_t)n + 1, int);
+    int *cyc = QN_ALLOCN((size_t)n + 1, int);
     uint8_t *m;
     qn_system *ms = NULL;
     uint64_t fix = 1;
 
+    if (!cyc)
+        return qn_err_nomem(err);
     ncyc = qn_distrib__cycles(p, n, cyc);
     if (nc == 0) { /* every state solvable: k^cycles */
         for (int i = 0; i < ncyc && rc == QN_OK; i++)
@@ -57,7 +59,10 @@ static int fixed_solvable(const qn_system *sys, const int *p, uint64_t image,
             else
                 fix *= k;
     } else { /* |ker M| = k^cycles / |image of M| */
-        m = QN_NEWN(nc * (size_t)ncyc + 1, uint8_t);
+        if (!(m = QN_ALLOCN(nc * (size_t)ncyc + 1, uint8_t))) {
+            free(cyc);
+            return qn_err_nomem(err);
+        }
         for (size_t j = 0; j < nc; j++) {
             const uint8_t *cond = qn_system_condition(sys, j);
             unsigned scale = k / qn_system_cokernel_order(sys, j);

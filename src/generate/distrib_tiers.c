@@ -102,16 +102,19 @@ size_t qn_tiers_from_rules(qn_tiers *out, const qn_rules *r)
     return n;
 }
 
-void qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d)
+int qn_tiers_from_distrib(qn_tiers *out, const qn_distrib *d)
 {
     size_t nval = d->len - 1;
-    uint64_t *val = QN_NEWN(nval + 1, uint64_t);
+    uint64_t *val = QN_ALLOCN(nval + 1, uint64_t);
 
+    if (!val)
+        return QN_ENOMEM;
     for (size_t m = 1; m < d->len; m++)
         val[m - 1] = m;
     /* BFS levels are contiguous, so every count 1..len-1 is positive. */
     cut_tiers(out, val, d->count + 1, nval, nval);
     free(val);
+    return QN_OK;
 }
 
 static int cmp64(const void *x, const void *y)
@@ -120,12 +123,17 @@ static int cmp64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-void qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
-                           uint64_t max_presses)
+int qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
+                          uint64_t max_presses)
 {
-    uint64_t *s = QN_NEWN(n + 1, uint64_t), *cnt = QN_NEWN(n + 1, uint64_t);
+    uint64_t *s = QN_ALLOCN(n + 1, uint64_t), *cnt = QN_ALLOCN(n + 1, uint64_t);
     size_t nval = 0;
 
+    if (!s || !cnt) {
+        free(s);
+        free(cnt);
+        return QN_ENOMEM;
+    }
     if (n)
         memcpy(s, presses, n * sizeof(*s));
     qsort(s, n, sizeof(*s), cmp64);
@@ -144,6 +152,7 @@ void qn_tiers_from_samples(qn_tiers *out, const uint64_t *presses, size_t n,
     cut_tiers(out, s, cnt, nval, max_presses);
     free(s);
     free(cnt);
+    return QN_OK;
 }
 
 const char *qn_tiers_grade(const qn_tiers *t, uint64_t presses)
@@ -161,6 +170,7 @@ long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out)
     for (size_t i = 0; i < t->n; i++)
         if (!strcmp(t->name[i], name))
             return (long)i;
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_addf(out, "its tiers: %s", t->n ? "" : "none");
     qn_suggest_init(&sg, name);
     for (size_t i = 0; i < t->n; i++) {
@@ -170,5 +180,6 @@ long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out)
     }
     qn_suggest_format(&sg, out);
     qn_suggest_release(&sg);
+    qn_buf_sticky(0);
     return -1;
 }

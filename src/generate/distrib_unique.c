@@ -85,7 +85,8 @@ int qn_distrib__unique(const qn_distrib *d, uint8_t *out, qn_err *err)
                           "%d presses, this rule has %d",
                           QN_DISTRIB__GOAL - 1, d->ncols);
     if (d->k == 2) {
-        word = QN_NEWN((size_t)d->ncols + 1, uint32_t);
+        if (!(word = QN_ALLOCN((size_t)d->ncols + 1, uint32_t)))
+            return qn_err_nomem(err);
         xor_words(d, word);
     }
     out[0] = QN_DISTRIB__GOAL;

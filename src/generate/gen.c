@@ -43,14 +43,19 @@ struct qn_gen_prepared {
 int qn_gen_prepare(qn_gen_prepared **out, const qn_solver *solver,
                    const qn_gen_opts *o, qn_gen_target_info *info, qn_err *err)
 {
-    qn_gen_prepared *p = QN_NEW(qn_gen_prepared);
+    qn_gen_prepared *p = QN_ALLOC(qn_gen_prepared);
     int rc;
 
     *out = NULL;
+    if (!p)
+        return qn_err_nomem(err);
     p->o = *o;
-    qn_gen__ctx_init(&p->c, solver, &p->o);
     p->st.rarity = -1;
-    rc = qn_gen__plan(&p->c, &p->st, err);
+    rc = qn_gen__ctx_init(&p->c, solver, &p->o);
+    if (rc != QN_OK)
+        rc = qn_err_nomem(err);
+    else
+        rc = qn_gen__plan(&p->c, &p->st, err);
     if (info)
         *info = p->st.target;
     if (rc != QN_OK) {
@@ -102,6 +107,8 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
     rc = qn_gen__run(&p->c, h, st);
     if (rc == 1)
         return QN_OK;
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
     if (rc == 2)
         return qn_err_set(err, QN_ELIMIT, 0, 0,
                           "found %llu of %llu %s in %llu %s: the target is "
@@ -136,51 +143,68 @@ int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
 {
     genctx c;
     qn_gen_stats st;
+    qn_err e = QN_ERR_INIT;
     scratch s;
     int ok = 0;
 
     memset(&st, 0, sizeof(st));
-    qn_gen__ctx_init(&c, solver, o);
-    if (qn_gen__plan(&c, &st, NULL) == QN_OK) {
-        qn_gen__scratch_init(&s, &c);
-        ok = qn_gen__graded(&c, c.mode, index, &s, state);
-        *presses = s.ans.mp.presses;
-        qn_gen__scratch_release(&s);
+    if (qn_gen__ctx_init(&c, solver, o) != QN_OK) {
+        ok = QN_ENOMEM;
+    } else if (qn_gen__plan(&c, &st, &e) == QN_OK) {
+        if (qn_gen__scratch_init(&s, &c) != QN_OK) {
+            ok = QN_ENOMEM;
+        } else {
+            ok = qn_gen__graded(&c, c.mode, index, &s, state);
+            *presses = s.ans.mp.presses;
+            qn_gen__scratch_release(&s);
+        }
+        if (ok < 0)
+            ok = QN_ENOMEM;
+    } else if (e.code == QN_ENOMEM) {
+        ok = QN_ENOMEM;
     }
     qn_gen__ctx_release(&c);
     return ok;
 }
 
-size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
-                             uint64_t *out, size_t n)
+int qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
+                          uint64_t *out, size_t n, size_t *got)
 {
     qn_gen_opts o;
     genctx c;
     scratch s;
-    uint8_t *state;
-    size_t got = 0;
+    uint8_t *state = NULL;
+    int rc = QN_ENOMEM;
 
+    *got = 0;
     qn_gen_opts_init(&o);
     o.seed = *seed;
     o.seed.b[1] ^= 0xa5; /* a stream of its own, apart from the run's */
-    qn_gen__ctx_init(&c, solver, &o);
+    if (qn_gen__ctx_init(&c, solver, &o) != QN_OK) {
+        qn_gen__ctx_release(&c);
+        return QN_ENOMEM;
+    }
     c.mode = QN_GEN_SAMPLE;
-    qn_gen__scratch_init(&s, &c);
-    state = QN_NEWN((size_t)c.n + 1, uint8_t);
-    for (size_t i = 0; i < n; i++) {
+    if (qn_gen__scratch_init(&s, &c) != QN_OK) {
+        qn_gen__ctx_release(&c);
+        return QN_ENOMEM;
+    }
+    if ((state = QN_ALLOCN((size_t)c.n + 1, uint8_t)))
+        rc = QN_OK;
+    for (size_t i = 0; i < n && rc == QN_OK; i++) {
         qn_rng rng;
         qn_rng_init(&rng, &o.seed, i);
         if (!qn_gen__sample(&c, &rng, &s, state))
             continue;
-        if (qn_solver_answer(solver, &s.ans, state) == QN_ENOMEM)
-            qn_mem_oom(); /* until generate returns QN_ENOMEM */
-        if (s.ans.exact)
-            out[got++] = s.ans.mp.presses;
+        if (qn_solver_answer(solver, &s.ans, state) != QN_OK)
+            rc = QN_ENOMEM;
+        else if (s.ans.exact)
+            out[(*got)++] = s.ans.mp.presses;
     }
     free(state);
     qn_gen__scratch_release(&s);
     qn_gen__ctx_release(&c);
-    return got;
+    return rc;
 }
 
 void qn_gen_rule_seed(const qn_solver *solver, qn_seed *out)
@@ -195,52 +219,56 @@ const char *qn_gen_tiers(const qn_solver *solver, const qn_distrib *d,
                          qn_tiers *out)
 {
     uint64_t *p;
-    size_t got;
-    int exact;
+    size_t got = 0;
     qn_seed seed;
+    int rc = QN_OK;
 
     if (qn_tiers_from_rules(out, qn_solver_rules(solver)))
         return "rule";
-    if (d) {
-        qn_tiers_from_distrib(out, d);
-        return "distribution";
-    }
-    p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
+    if (d)
+        return qn_tiers_from_distrib(out, d) == QN_OK ? "distribution" : NULL;
+    if (!(p = QN_ALLOCN(QN_GEN_TIER_SAMPLE, uint64_t)))
+        return NULL;
     qn_gen_rule_seed(solver, &seed);
     /* no state of a rule past the walk limit is graded exactly: its
      * sample would be empty, and costs a solve per state */
-    exact = qn_solver_check_exact(solver, NULL);
-    if (exact == QN_ENOMEM)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
-    got = exact == QN_OK
-              ? qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE)
-              : 0;
+    if (qn_solver_check_exact(solver, NULL) == QN_OK)
+        rc = qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE, &got);
     /* the last tier ends where no state can pass: the coset bound */
-    qn_tiers_from_samples(out, p, got,
-                          qn_minpress_bound(qn_solver_system(solver)));
+    if (rc == QN_OK)
+        rc = qn_tiers_from_samples(out, p, got,
+                                   qn_minpress_bound(qn_solver_system(solver)));
     free(p);
-    return "sample";
+    return rc == QN_OK ? "sample" : NULL;
 }
 
-const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out)
+const char *qn_gen_rule_tiers(const qn_rules *r, qn_tiers *out, qn_err *err)
 {
     qn_solver *solver = NULL;
     qn_distrib *d = NULL;
+    qn_err e = QN_ERR_INIT;
     const char *source;
     int rc;
 
     out->n = 0;
-    rc = qn_solver_new(&solver, r, NULL);
-    /* out of memory is no "no tiers": this layer still ends the process
-     * on it (issue #32 section 2) */
-    if (rc == QN_ENOMEM)
-        qn_mem_oom();
-    if (rc != QN_OK)
+    rc = qn_solver_new(&solver, r, &e);
+    if (rc != QN_OK) { /* out of memory is no "no tiers" */
+        if (rc == QN_ENOMEM)
+            qn_err_nomem(err);
         return NULL;
+    }
     if (!qn_rules_ntiers(r) &&
-        qn_distrib_compute(&d, qn_solver_system(solver), NULL) != QN_OK)
+        qn_distrib_compute(&d, qn_solver_system(solver), &e) != QN_OK) {
         d = NULL; /* too large: the tiers are cut from a sample */
+        if (e.code == QN_ENOMEM) {
+            qn_solver_free(solver);
+            qn_err_nomem(err);
+            return NULL;
+        }
+    }
     source = qn_gen_tiers(solver, d, out);
+    if (!source)
+        qn_err_nomem(err);
     qn_distrib_free(d);
     qn_solver_free(solver);
     return source;
@@ -271,18 +299,16 @@ double qn_gen_tiers_estimate(const qn_solver *solver,
     size_t n = 0;
 
     *probed = 0;
-    if (qn_rules_ntiers(qn_solver_rules(solver)) || d)
-        return 0; /* tiers without a sample */
-    int exact = qn_solver_check_exact(solver, NULL);
-    if (exact == QN_ENOMEM)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
-    if (exact != QN_OK)
-        return 0; /* no state graded */
+    if (qn_rules_ntiers(qn_solver_rules(solver)) || d ||
+        qn_solver_check_exact(solver, NULL) != QN_OK)
+        return 0; /* tiers without a sample, or no state graded */
     qn_gen_rule_seed(solver, &seed);
     while (took < PROBE_SECONDS && n < PROBE_MAX) {
         double t0 = seconds_now();
+        size_t got;
         n = n ? 2 * n : 1;
-        qn_gen_sample_presses(solver, &seed, p, n);
+        if (qn_gen_sample_presses(solver, &seed, p, n, &got) != QN_OK)
+            return -1;
         took = seconds_now() - t0;
     }
     *probed = n;

@@ -150,7 +150,7 @@ int qn_gen_prepared_heavy(const qn_gen_prepared *p);
  * when 8 of at most 8192 do", after "1..2 not reached: ..." when counts
  * at the start were not. Returns 0 (nothing appended) when nothing was
  * left out, or the spread is not a pilot's (exact distribution, cannot
- * tell).
+ * tell). out's failed flag says whether memory ran out.
  */
 int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t);
 
@@ -171,7 +171,8 @@ int qn_gen_run_prepared(qn_gen_prepared *p, const qn_gen_hooks *h,
 
 /*
  * Regenerate candidate `index` alone (what the run computed for it),
- * into caller buffers of ncells bytes. Returns 1 if it is on target.
+ * into caller buffers of ncells bytes. Returns 1 if it is on target, 0
+ * if not, QN_ENOMEM when out of memory.
  */
 int qn_gen_candidate(const qn_solver *solver, const qn_gen_opts *o,
                      uint64_t index, uint8_t *state, uint64_t *presses);
@@ -190,7 +191,7 @@ void qn_gen_rule_seed(const qn_solver *solver, qn_seed *out);
  * the exact press counts of QN_GEN_TIER_SAMPLE uniform solvable states
  * drawn from the rule's own seed, so every run and `rules show` cut the
  * same ones. Returns where they came from: "rule", "distribution" or
- * "sample" (static).
+ * "sample" (static); NULL when out of memory.
  */
 const char *qn_gen_tiers(const qn_solver *solver, const struct qn_distrib *d,
                          struct qn_tiers *out);
@@ -199,18 +200,21 @@ const char *qn_gen_tiers(const qn_solver *solver, const struct qn_distrib *d,
  * The tiers a run of rule r grades with, made as `generate` makes them:
  * qn_gen_tiers with the exact distribution when it is within reach.
  * Returns their source as qn_gen_tiers does, or NULL (out->n = 0) when r
- * does not compile into a solver.
+ * does not compile into a solver, or when out of memory (then err, may
+ * be NULL, says QN_ENOMEM; else it is left alone).
  */
-const char *qn_gen_rule_tiers(const qn_rules *r, struct qn_tiers *out);
+const char *qn_gen_rule_tiers(const qn_rules *r, struct qn_tiers *out,
+                              qn_err *err);
 
 /*
  * The exact minimal press counts of n uniform solvable states (SAMPLE
  * candidates 0..n-1 of a stream derived from seed), for tiers cut from a
  * sample when the exact distribution is out of reach. Counts that could
- * not be proven minimal are left out; returns how many were written.
+ * not be proven minimal are left out; *got says how many were written.
+ * QN_OK, or QN_ENOMEM.
  */
-size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
-                             uint64_t *out, size_t n);
+int qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
+                          uint64_t *out, size_t n, size_t *got);
 
 /*
  * Before qn_gen_tiers (issue #35): how long it will take, in seconds
@@ -218,7 +222,8 @@ size_t qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
  * of the first states of its sample (about 0.1 s at most, unless a
  * single state takes longer); *probed says how many were graded. 0
  * (and *probed 0) when qn_gen_tiers samples nothing: the rule has its
- * own tiers, d is given, or no state can be graded exactly.
+ * own tiers, d is given, or no state can be graded exactly; -1 when out
+ * of memory.
  */
 double qn_gen_tiers_estimate(const qn_solver *solver,
                              const struct qn_distrib *d, size_t *probed);

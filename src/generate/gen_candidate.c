@@ -33,17 +33,19 @@ static size_t climb_moves(const genctx *c)
     return (size_t)c->n * (c->k - 1);
 }
 
-void qn_gen__scratch_init(scratch *s, const genctx *c)
+int qn_gen__scratch_init(scratch *s, const genctx *c)
 {
-    if (qn_answer_init(&s->ans, c->solver, NULL) != QN_OK)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
-    s->d = QN_NEWN((size_t)c->n + 1, uint8_t);
-    s->grades = 0;
-    s->refused = QN_NEWN(climb_moves(c) / 8 + 1, uint8_t);
-    s->refused_list = QN_NEWN((size_t)CLIMB_STEPS(c->n) + 1, uint32_t);
-    s->nrefused = 0;
+    memset(s, 0, sizeof(*s));
     s->climbed = UINT64_MAX;
-    s->rng_have = 0;
+    if (qn_answer_init(&s->ans, c->solver, NULL) != QN_OK)
+        return QN_ENOMEM; /* its only error */
+    s->d = QN_ALLOCN((size_t)c->n + 1, uint8_t);
+    s->refused = QN_ALLOCN(climb_moves(c) / 8 + 1, uint8_t);
+    s->refused_list = QN_ALLOCN((size_t)CLIMB_STEPS(c->n) + 1, uint32_t);
+    if (s->d && s->refused && s->refused_list)
+        return QN_OK;
+    qn_gen__scratch_release(s);
+    return QN_ENOMEM;
 }
 
 void qn_gen__scratch_release(scratch *s)
@@ -52,6 +54,8 @@ void qn_gen__scratch_release(scratch *s)
     free(s->d);
     free(s->refused);
     free(s->refused_list);
+    s->d = s->refused = NULL;
+    s->refused_list = NULL;
 }
 
 static int is_zero(const uint8_t *d, int n)
@@ -259,8 +263,8 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
     s->climbed = UINT64_MAX;
     if (!climb_start(c, rng, s, state, from))
         return 0;
-    if (qn_solver_answer(c->solver, &s->ans, state) == QN_ENOMEM)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
+    if (qn_solver_answer(c->solver, &s->ans, state) != QN_OK)
+        return -1;
     s->grades++;
     m = s->ans.mp.presses;
     if (qn_system_kernel_ngens(qn_solver_system(c->solver)) == 0)
@@ -274,8 +278,8 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
             continue;
         memcpy(trial, state, (size_t)c->n);
         press(c, trial, j, t);
-        if (qn_solver_answer(c->solver, &s->ans, trial) == QN_ENOMEM)
-            qn_mem_oom(); /* until generate returns QN_ENOMEM */
+        if (qn_solver_answer(c->solver, &s->ans, trial) != QN_OK)
+            return -1;
         s->grades++;
         if (!s->ans.exact || s->ans.at_goal)
             continue;
@@ -350,14 +354,13 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
         made = qn_gen__sample(c, rng, s, state);
     }
     *graded = 0;
-    if (!made)
-        return 0;
+    if (made <= 0)
+        return made;
     if (!mine(c, index) && grade_free(c))
         return lit_ok(c, count_lit(c, state));
     *graded = 1;
-    if (qn_solver_answer(c->solver, &s->ans, state) == QN_ENOMEM)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
-
+    if (qn_solver_answer(c->solver, &s->ans, state) != QN_OK)
+        return -1;
     s->grades++;
     return on_target(c, &s->ans, count_lit(c, state), lo, hi);
 }

@@ -85,15 +85,17 @@ static inline int mine(const genctx *c, uint64_t index)
     return c->o->nshards <= 1 || index % c->o->nshards == c->o->shard;
 }
 
-/* gen_candidate.c */
-void qn_gen__scratch_init(scratch *s, const genctx *c);
+/* gen_candidate.c: QN_OK or QN_ENOMEM (s released); release is safe
+ * after either. */
+int qn_gen__scratch_init(scratch *s, const genctx *c);
 void qn_gen__scratch_release(scratch *s);
 /* A uniformly random solvable state other than the goal; 0 on failure. */
 int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state);
 /*
  * Make candidate `index` into state; grade it into s->ans unless it is
  * another shard's and the target needs no grade (*graded says which).
- * Returns 1 if it is on target.
+ * Returns 1 if it is on target, 0 if not, -1 when the grade ran out of
+ * memory (qn_solver_answer).
  */
 int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded);
@@ -103,8 +105,8 @@ static inline size_t spread_slot(const genctx *c, uint64_t index)
     return (size_t)(index % c->nvalues);
 }
 /* A climb toward lo..hi from a fresh start near `from` presses (pilots
- * use it too); 0 when no start was found. The state may not have
- * arrived: grade it. */
+ * use it too); 0 when no start was found, -1 out of memory. The state
+ * may not have arrived: grade it. */
 int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
                   uint64_t from, uint64_t lo, uint64_t hi);
 
@@ -136,18 +138,21 @@ int qn_gen__spread_counts(genctx *c, qn_gen_target_info *info, qn_err *err);
 
 /* gen_plan.c: the context of a run over solver with options o (borrowed),
  * its plan (mode, target checks, pilots: gen.h, qn_gen_plan) into st,
- * and its release. */
-void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o);
+ * and its release (safe after a failed init). QN_OK or QN_ENOMEM. */
+int qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o);
 int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err);
 void qn_gen__ctx_release(genctx *c);
 /* A candidate as qn_gen__candidate makes it, always graded (pilots,
- * sampling, regeneration: no shards); 1 if on target. */
+ * sampling, regeneration: no shards); 1 if on target, -1 out of
+ * memory. */
 int qn_gen__graded(const genctx *c, qn_gen_mode mode, uint64_t index,
                    scratch *s, uint8_t *state);
 
 /* gen_run.c: the candidates of c in blocks, with c->o->jobs workers (0:
  * in the caller's thread), until done. Returns 1 when count puzzles were
- * emitted, 2 when out of draws, -1 when stopped or an emit failed. */
+ * emitted, 2 when out of draws, -1 when stopped or an emit failed,
+ * QN_ENOMEM when memory ran out in any thread (the puzzles emitted
+ * before stay emitted: a prefix of the run's). */
 int qn_gen__run(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st);
 
 #endif

@@ -24,12 +24,13 @@
 
 /* Fraction of uniform samples on target, from a pilot run; with a 95 %
  * interval for the number of distinct puzzles into *info. -1 past the
- * budget. */
+ * budget, -2 out of memory. */
 static double pilot(genctx *c, qn_gen_target_info *info)
 {
     scratch s;
-    uint8_t *state = QN_NEWN((size_t)c->n + 1, uint8_t);
+    uint8_t *state = QN_ALLOCN((size_t)c->n + 1, uint8_t);
     uint64_t hits = 0, i;
+    int on = 0;
     /* a seed of its own, so the pilot never shares candidate streams */
     qn_gen_opts o = *c->o;
     genctx pc = *c;
@@ -37,12 +38,20 @@ static double pilot(genctx *c, qn_gen_target_info *info)
 
     o.seed.b[0] ^= 0x5a;
     pc.o = &o;
-    qn_gen__scratch_init(&s, c);
-    for (i = 0; i < PILOT && !qn_gen__over_budget(c, s.grades); i++)
-        hits += (uint64_t)qn_gen__graded(&pc, QN_GEN_SAMPLE, i, &s, state);
+    if (!state || qn_gen__scratch_init(&s, c) != QN_OK) {
+        free(state);
+        return -2;
+    }
+    for (i = 0; i < PILOT && !qn_gen__over_budget(c, s.grades); i++) {
+        if ((on = qn_gen__graded(&pc, QN_GEN_SAMPLE, i, &s, state)) < 0)
+            break;
+        hits += (uint64_t)on;
+    }
     info->plan_grades += s.grades;
     qn_gen__scratch_release(&s);
     free(state);
+    if (on < 0)
+        return -2;
     if (i < PILOT)
         return -1;
     /* Wilson's interval for the fraction; nearly every state of a board
@@ -137,7 +146,9 @@ static int too_few(const genctx *c, uint64_t have, qn_err *err)
 
     opts_target(c->o, &t);
     qn_target_describe(&what, &t, have <= 1);
-    if (have == 0)
+    if (what.failed)
+        rc = qn_err_nomem(err);
+    else if (have == 0)
         rc = qn_err_set(err, QN_EINVAL, 0, 0, "no puzzle %s on %s", what.buf,
                         qn_rules_name(qn_solver_rules(c->solver)));
     else
@@ -182,7 +193,8 @@ static int check_total(const genctx *c, qn_gen_target_info *info, qn_err *err)
     if (c->o->count <= least)
         return QN_OK;
     if (qn_image_orbits(sys, r, &orbits, &why) != QN_OK)
-        return QN_OK; /* not countable: the run finds out */
+        /* not countable: the run finds out */
+        return why.code == QN_ENOMEM ? qn_err_nomem(err) : QN_OK;
     if (!restricted(c->o)) {
         info->exact = 1;
         info->distinct = info->distinct_lo = info->distinct_hi =
@@ -251,8 +263,10 @@ static int plan_spread(genctx *c, qn_gen_stats *st, qn_err *err)
     if (!c->census) {
         rc = qn_gen__spread_counts(c, info, err);
     } else {
-        c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
-        c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+        c->values = QN_ALLOCN((size_t)(hi - c->lo + 1), uint64_t);
+        c->avail = QN_ALLOCN((size_t)(hi - c->lo + 1), uint64_t);
+        if (!c->values || !c->avail)
+            return qn_err_nomem(err); /* freed with c */
         for (uint64_t m = c->lo; m <= hi; m++) {
             uint64_t have = qn_census_distinct(c->census, (size_t)m);
             if (have)
@@ -295,6 +309,8 @@ int qn_gen__plan(genctx *c, qn_gen_stats *st, qn_err *err)
             c->mode = QN_GEN_EXHAUSTIVE;
         else {
             double f = pilot(c, info);
+            if (f == -2)
+                return qn_err_nomem(err);
             if (f < 0)
                 return qn_gen__budget_error(c, err);
             st->rarity = f;
@@ -337,17 +353,19 @@ void qn_gen__ctx_release(genctx *c)
  * most of a climb's cost on a rule with a trivial kernel (issue #35).
  * Left NULL past one entry in 8: the dense loop is then as good.
  */
-static void columns_init(genctx *c)
+static int columns_init(genctx *c)
 {
     size_t n = (size_t)c->n, nnz = 0;
 
     for (size_t i = 0; i < n * n; i++)
         nnz += c->matrix[i] != 0;
     if (nnz > n * n / 8 || nnz >= UINT32_MAX)
-        return;
-    c->col_start = QN_NEWN(n + 1, uint32_t);
-    c->col_row = QN_NEWN(nnz + 1, uint32_t);
-    c->col_val = QN_NEWN(nnz + 1, uint8_t);
+        return QN_OK;
+    c->col_start = QN_ALLOCN(n + 1, uint32_t);
+    c->col_row = QN_ALLOCN(nnz + 1, uint32_t);
+    c->col_val = QN_ALLOCN(nnz + 1, uint8_t);
+    if (!c->col_start || !c->col_row || !c->col_val)
+        return QN_ENOMEM; /* freed with c */
     memset(c->col_start, 0, (n + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < n * n; i++) /* counts, then where each starts */
         c->col_start[i % n + 1] += c->matrix[i] != 0;
@@ -366,9 +384,10 @@ static void columns_init(genctx *c)
     for (size_t j = n; j > 0; j--) /* the cursors ended at the next start */
         c->col_start[j] = c->col_start[j - 1];
     c->col_start[0] = 0;
+    return QN_OK;
 }
 
-void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
+int qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
 {
     const qn_rules *r = qn_solver_rules(solver);
     char hex[65];
@@ -380,7 +399,8 @@ void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
     c->k = qn_solver_colours(solver);
     c->goal = qn_rules_goal(r);
     c->matrix = qn_rules_matrix(r);
-    columns_init(c);
+    if (columns_init(c) != QN_OK)
+        return QN_ENOMEM;
     if (o->distrib) {
         c->maxp = qn_distrib_len(o->distrib) - 1;
         c->maxp_exact = 1;
@@ -390,4 +410,5 @@ void qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
     qn_rules_hash(r, hex);
     qn_puzzle_id_key_init(&c->id_key, hex);
     qn_human_model_default(&c->model);
+    return QN_OK;
 }

@@ -62,28 +62,30 @@ static void block_init(block *b, int ncells, size_t keysize)
     qn_buf_init(&b->text);
 }
 
+/* p grown to n elements: 0, or -1 with p as it was (q: scratch). */
+#define REGROW(p, n)                                                           \
+    ((q = qn_reallocarray((p), (n), sizeof(*(p)))) ? ((p) = q, 0) : -1)
+
 /* Room for n candidates. Slots grow with the blocks, so a short run never
- * allocates (and clears) BLOCK-sized arrays it does not use. */
-static void block_reserve(block *b, int n)
+ * allocates (and clears) BLOCK-sized arrays it does not use. QN_OK, or
+ * QN_ENOMEM with the block as it was (the arrays that grew are larger,
+ * cap is not). */
+static int block_reserve(block *b, int n)
 {
-    size_t c = (size_t)n;
+    size_t c = (size_t)n, cells = c * b->ncells + 1;
+    void *q;
 
     if (n <= b->cap)
-        return;
-    b->ok = QN_RENEW(b->ok, c, uint8_t);
-    b->state = QN_RENEW(b->state, c * b->ncells + 1, uint8_t);
-    b->canon = QN_RENEW(b->canon, c * b->ncells + 1, uint8_t);
-    b->plan = QN_RENEW(b->plan, c * b->ncells + 1, uint8_t);
-    b->presses = QN_RENEW(b->presses, c, uint64_t);
-    b->nopt = QN_RENEW(b->nopt, c, uint64_t);
-    b->lit = QN_RENEW(b->lit, c, int);
-    b->level = QN_RENEW(b->level, c, int8_t);
-    b->score = QN_RENEW(b->score, c, int64_t);
-    b->id = qn_xreallocarray(b->id, c, sizeof(*b->id));
-    b->key = QN_RENEW(b->key, c * b->keysize + 1, uint8_t);
-    b->hash = QN_RENEW(b->hash, c, uint64_t);
-    b->off = QN_RENEW(b->off, c + 1, size_t);
+        return QN_OK;
+    if (REGROW(b->ok, c) || REGROW(b->state, cells) ||
+        REGROW(b->canon, cells) || REGROW(b->plan, cells) ||
+        REGROW(b->presses, c) || REGROW(b->nopt, c) || REGROW(b->lit, c) ||
+        REGROW(b->level, c) || REGROW(b->score, c) || REGROW(b->id, c) ||
+        REGROW(b->key, c * b->keysize + 1) || REGROW(b->hash, c) ||
+        REGROW(b->off, c + 1))
+        return QN_ENOMEM;
     b->cap = n;
+    return QN_OK;
 }
 
 static void block_release(block *b)
@@ -129,8 +131,9 @@ static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
     p->textlen = b->off[i + 1] - b->off[i];
 }
 
-/* Candidate i's human level and score (no level: -1, score 0). */
-static void grade_human(const genctx *c, block *b, int i)
+/* Candidate i's human level and score (no level: -1, score 0). QN_OK,
+ * or QN_ENOMEM. */
+static int grade_human(const genctx *c, block *b, int i)
 {
     size_t o = (size_t)i * c->n;
     qn_human_grade gr;
@@ -139,34 +142,42 @@ static void grade_human(const genctx *c, block *b, int i)
     b->level[i] = -1;
     b->score[i] = 0;
     if (!c->hg)
-        return;
+        return QN_OK;
     rc = qn_human_grade_of(c->hg, b->state + o, b->plan + o, b->presses[i],
                            b->nopt[i], &gr, NULL);
-    if (rc == QN_ENOMEM)
-        qn_mem_oom(); /* until generate returns QN_ENOMEM */
     if (rc == QN_OK) {
         b->level[i] = (int8_t)gr.level;
         b->score[i] = qn_human_score_milli(&c->model, &gr);
     }
+    return rc == QN_ENOMEM ? rc : QN_OK;
 }
 
-static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
-                       uint64_t num, scratch *s, const qn_seen *seen)
+/* Fill block number num. QN_OK, or QN_ENOMEM (the block is not to be
+ * consumed, but stays reusable). */
+static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
+                      uint64_t num, scratch *s, const qn_seen *seen)
 {
     size_t ks = qn_seen_key_size(seen);
     uint64_t first = c->o->start_index + block_start(num);
+    int rc = QN_OK;
 
     b->first = first;
     b->n = (int)(block_start(num + 1) - block_start(num));
-    block_reserve(b, b->n);
+    if (block_reserve(b, b->n) != QN_OK)
+        return QN_ENOMEM;
     qn_buf_reset(&b->text);
-    for (int i = 0; i < b->n; i++) {
+    /* the formatter's appends: text.failed is checked at the end */
+    qn_buf_sticky(1);
+    for (int i = 0; i < b->n && rc == QN_OK; i++) {
         size_t o = (size_t)i * c->n;
         b->off[i] = b->text.len;
-        int graded;
-        b->ok[i] = (uint8_t)qn_gen__candidate(c, c->mode, first + (uint64_t)i,
-                                              s, b->state + o, &graded);
-        if (!b->ok[i])
+        int graded, on;
+        on = qn_gen__candidate(c, c->mode, first + (uint64_t)i, s, b->state + o,
+                               &graded);
+        b->ok[i] = (uint8_t)(on > 0);
+        if (on < 0)
+            rc = QN_ENOMEM;
+        if (on <= 0)
             continue;
         qn_canon_form(qn_solver_rules(c->solver), b->canon + o, b->state + o);
         qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
@@ -177,7 +188,10 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         b->presses[i] = s->ans.mp.presses;
         b->nopt[i] = s->ans.mp.noptimal;
         b->lit[i] = count_lit(c, b->state + o);
-        grade_human(c, b, i);
+        if (grade_human(c, b, i) != QN_OK) {
+            rc = QN_ENOMEM;
+            continue;
+        }
         /* the puzzle id (puzzle_id.h): the rule's key over the canon */
         b->id[i] = qn_puzzle_id(&c->id_key, b->canon + o, c->n);
         if (h->format) {
@@ -187,7 +201,9 @@ static void fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
             h->format(h->ctx, &p, &b->text);
         }
     }
+    qn_buf_sticky(0);
     b->off[b->n] = b->text.len;
+    return rc == QN_OK && b->text.failed ? QN_ENOMEM : rc;
 }
 
 /* The worker pool: blocks are claimed in order and consumed in order. */
@@ -199,18 +215,30 @@ typedef struct pool {
     uint64_t next;     /* next block number to claim */
     uint64_t consumed; /* blocks the consumer is done with */
     int stop;
+    int nomem; /* a worker ran out of memory: the run ends (QN_ENOMEM) */
     int nslots;
     block *slots;
     uint64_t *holds; /* per slot: block number + 1 when ready, or 0 */
     qn_seen *seen;   /* read-only for workers (qn_seen_prepare) */
 } pool;
 
+/* A worker ran out of memory: tell the consumer, which ends the run. */
+static void *worker_failed(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->nomem = 1;
+    pthread_cond_broadcast(&p->ready_cv);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
     scratch s;
 
-    qn_gen__scratch_init(&s, p->c);
+    if (qn_gen__scratch_init(&s, p->c) != QN_OK)
+        return worker_failed(p);
     for (;;) {
         uint64_t b;
         pthread_mutex_lock(&p->mu);
@@ -222,8 +250,11 @@ static void *worker(void *arg)
         }
         b = p->next++;
         pthread_mutex_unlock(&p->mu);
-        fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots], b, &s,
-                   p->seen);
+        if (fill_block(p->c, p->h, &p->slots[b % (uint64_t)p->nslots], b, &s,
+                       p->seen) != QN_OK) {
+            worker_failed(p);
+            break;
+        }
         pthread_mutex_lock(&p->mu);
         p->holds[b % (uint64_t)p->nslots] = b + 1;
         pthread_cond_broadcast(&p->ready_cv);
@@ -267,14 +298,18 @@ static void find_floor(const genctx *c, tally *t)
     }
 }
 
-static void tally_init(tally *t, const genctx *c)
+/* QN_OK, or QN_ENOMEM (tally_release is still safe). */
+static int tally_init(tally *t, const genctx *c)
 {
-    t->emitted = QN_NEWN(c->nvalues + 1, uint64_t);
-    t->dry = QN_NEWN(c->nvalues + 1, uint64_t);
-    t->avail = QN_NEWN(c->nvalues + 1, uint64_t);
+    t->emitted = QN_ALLOCN(c->nvalues + 1, uint64_t);
+    t->dry = QN_ALLOCN(c->nvalues + 1, uint64_t);
+    t->avail = QN_ALLOCN(c->nvalues + 1, uint64_t);
+    if (!t->emitted || !t->dry || !t->avail)
+        return QN_ENOMEM;
     if (c->nvalues)
         memcpy(t->avail, c->avail, c->nvalues * sizeof(*t->avail));
     find_floor(c, t);
+    return QN_OK;
 }
 
 static void tally_release(tally *t)
@@ -346,9 +381,12 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
             st->ahead++; /* not marked seen: a later draw may emit it */
             continue;
         }
-        if (!qn_seen_add_prepared(seen,
-                                  b->key + (size_t)i * qn_seen_key_size(seen),
-                                  b->hash[i], b->first + i, NULL)) {
+        int added = qn_seen_add_prepared(
+            seen, b->key + (size_t)i * qn_seen_key_size(seen), b->hash[i],
+            b->first + i, NULL);
+        if (added < 0)
+            return QN_ENOMEM; /* the set could not grow */
+        if (!added) {
             st->duplicates++;
             tally_dry(c, t, b->first + (uint64_t)i, st);
             continue;
@@ -410,15 +448,23 @@ static int run_inline(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     qn_seen *seen = qn_seen_new(c->n, c->k);
     scratch s;
     block blk;
-    tally t;
+    tally t = {0};
     int rc = 0;
 
-    qn_gen__scratch_init(&s, c);
-    tally_init(&t, c);
+    if (!seen)
+        return QN_ENOMEM;
+    if (qn_gen__scratch_init(&s, c) != QN_OK) {
+        qn_seen_free(seen);
+        return QN_ENOMEM;
+    }
+    if (tally_init(&t, c) != QN_OK)
+        rc = QN_ENOMEM;
     block_init(&blk, c->n, qn_seen_key_size(seen));
     for (uint64_t b = 0; rc == 0; b++) {
-        fill_block(c, h, &blk, b, &s, seen);
-        rc = after_block(c, h, st, consume(c, h, &blk, seen, &t, st));
+        if (fill_block(c, h, &blk, b, &s, seen) != QN_OK)
+            rc = QN_ENOMEM;
+        else
+            rc = after_block(c, h, st, consume(c, h, &blk, seen, &t, st));
     }
     block_release(&blk);
     tally_release(&t);
@@ -432,32 +478,48 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
     pool p;
     pthread_t *th;
     qn_seen *seen = qn_seen_new(c->n, c->k);
-    int jobs = c->o->jobs, rc = 0;
-    tally t;
+    int jobs = c->o->jobs, rc = 0, started = 0;
+    tally t = {0};
 
-    tally_init(&t, c);
     memset(&p, 0, sizeof(p));
+    p.nslots = 2 * jobs + 2;
+    p.slots = QN_ALLOCN((size_t)p.nslots, block);
+    p.holds = QN_ALLOCN((size_t)p.nslots, uint64_t);
+    th = QN_ALLOCN((size_t)jobs, pthread_t);
+    if (!seen || !p.slots || !p.holds || !th || tally_init(&t, c) != QN_OK) {
+        free(p.slots);
+        free(p.holds);
+        free(th);
+        tally_release(&t);
+        qn_seen_free(seen);
+        return QN_ENOMEM;
+    }
     p.c = c;
     p.h = h;
     p.seen = seen;
-    p.nslots = 2 * jobs + 2;
-    p.slots = QN_NEWN((size_t)p.nslots, block);
-    p.holds = QN_NEWN((size_t)p.nslots, uint64_t);
     for (int i = 0; i < p.nslots; i++)
         block_init(&p.slots[i], c->n, qn_seen_key_size(seen));
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.ready_cv, NULL);
     pthread_cond_init(&p.free_cv, NULL);
-    th = QN_NEWN((size_t)jobs, pthread_t);
-    for (int i = 0; i < jobs; i++)
-        pthread_create(&th[i], NULL, worker, &p);
+    /* fewer workers make the same puzzles; none is out of resources */
+    while (started < jobs &&
+           pthread_create(&th[started], NULL, worker, &p) == 0)
+        started++;
+    if (!started)
+        p.nomem = 1;
     for (uint64_t b = 0; rc == 0; b++) {
         block *blk = &p.slots[b % (uint64_t)p.nslots];
         pthread_mutex_lock(&p.mu);
-        while (p.holds[b % (uint64_t)p.nslots] != b + 1)
+        while (p.holds[b % (uint64_t)p.nslots] != b + 1 && !p.nomem)
             pthread_cond_wait(&p.ready_cv, &p.mu);
+        /* a worker ran out of memory: end here, before any block past a
+         * gap, so what was emitted is a prefix of the run's puzzles */
+        if (p.holds[b % (uint64_t)p.nslots] != b + 1)
+            rc = QN_ENOMEM;
         pthread_mutex_unlock(&p.mu);
-        rc = after_block(c, h, st, consume(c, h, blk, seen, &t, st));
+        if (rc == 0)
+            rc = after_block(c, h, st, consume(c, h, blk, seen, &t, st));
         pthread_mutex_lock(&p.mu);
         p.holds[b % (uint64_t)p.nslots] = 0;
         p.consumed++;
@@ -466,7 +528,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
         pthread_cond_broadcast(&p.free_cv);
         pthread_mutex_unlock(&p.mu);
     }
-    for (int i = 0; i < jobs; i++)
+    for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     for (int i = 0; i < p.nslots; i++)
         block_release(&p.slots[i]);

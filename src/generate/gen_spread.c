@@ -41,6 +41,7 @@ typedef struct aimer {
     uint8_t *arrived; /* per climb: it reached v */
     uint64_t *grades; /* per climb: states it graded */
     int running;      /* on a thread of its own */
+    int nomem;        /* a grade ran out of memory: the share stopped */
     scratch s;
     uint8_t *state;
 } aimer;
@@ -55,18 +56,25 @@ static void *climb_share(void *arg)
         qn_rng rng;
 
         a->arrived[i] = 0;
+        int made;
+
         qn_rng_init(&rng, a->seed,
                     (a->v - c->lo) * QN_GEN_PILOT_CLIMBS + a->first + i);
-        if (qn_gen__climb(c, &rng, &a->s, a->state, a->v, a->v, a->v)) {
+        made = qn_gen__climb(c, &rng, &a->s, a->state, a->v, a->v, a->v);
+        if (made > 0) {
             a->s.grades++; /* the end's grade, counted as before */
             if (a->s.climbed != UINT64_MAX) { /* known without solving */
                 a->arrived[i] = a->s.climbed == a->v;
-            } else {
-                if (qn_solver_answer(c->solver, &a->s.ans, a->state) ==
-                    QN_ENOMEM)
-                    qn_mem_oom(); /* until generate returns QN_ENOMEM */
+            } else if (qn_solver_answer(c->solver, &a->s.ans, a->state) ==
+                       QN_OK) {
                 a->arrived[i] = a->s.ans.exact && a->s.ans.mp.presses == a->v;
+            } else {
+                made = -1;
             }
+        }
+        if (made < 0) {
+            a->nomem = 1;
+            break;
         }
         a->grades[i] = a->s.grades - before;
     }
@@ -85,7 +93,10 @@ typedef struct pilot {
     uint64_t graded; /* by the climbs taken, in index order */
 } pilot;
 
-static void pilot_init(pilot *p, const genctx *c)
+static void pilot_release(pilot *p);
+
+/* QN_OK, or QN_ENOMEM with p released. */
+static int pilot_init(pilot *p, const genctx *c)
 {
     size_t round = (size_t)ROUND_SHARE * (c->o->jobs > 1 ? c->o->jobs : 1);
 
@@ -94,21 +105,29 @@ static void pilot_init(pilot *p, const genctx *c)
     p->seed = c->o->seed;
     p->seed.b[2] ^= 0x3c;
     p->nthreads = c->o->jobs > 1 ? c->o->jobs : 1;
-    p->aim = QN_NEWN((size_t)p->nthreads, aimer);
-    p->th = QN_NEWN((size_t)p->nthreads, pthread_t);
-    p->arrived = QN_NEWN(round, uint8_t);
-    p->grades = QN_NEWN(round, uint64_t);
+    p->aim = QN_ALLOCN((size_t)p->nthreads, aimer);
+    p->th = QN_ALLOCN((size_t)p->nthreads, pthread_t);
+    p->arrived = QN_ALLOCN(round, uint8_t);
+    p->grades = QN_ALLOCN(round, uint64_t);
+    if (!p->aim || !p->th || !p->arrived || !p->grades) {
+        pilot_release(p);
+        return QN_ENOMEM;
+    }
     for (int t = 0; t < p->nthreads; t++) {
         p->aim[t].c = c;
         p->aim[t].seed = &p->seed;
-        qn_gen__scratch_init(&p->aim[t].s, c);
-        p->aim[t].state = QN_NEWN((size_t)c->n + 1, uint8_t);
+        if (qn_gen__scratch_init(&p->aim[t].s, c) != QN_OK ||
+            !(p->aim[t].state = QN_ALLOCN((size_t)c->n + 1, uint8_t))) {
+            pilot_release(p);
+            return QN_ENOMEM;
+        }
     }
+    return QN_OK;
 }
 
 static void pilot_release(pilot *p)
 {
-    for (int t = 0; t < p->nthreads; t++) {
+    for (int t = 0; p->aim && t < p->nthreads; t++) {
         qn_gen__scratch_release(&p->aim[t].s);
         free(p->aim[t].state);
     }
@@ -116,13 +135,16 @@ static void pilot_release(pilot *p)
     free(p->th);
     free(p->arrived);
     free(p->grades);
+    memset(p, 0, sizeof(*p));
 }
 
 /* Climbs first..first+n-1 aimed at v, shared among the threads (the
  * caller's thread takes the first share, and any a thread could not be
- * started for). */
-static void climb_round(pilot *p, uint64_t v, uint64_t first, uint64_t n)
+ * started for). QN_OK, or QN_ENOMEM when a share ran out of memory. */
+static int climb_round(pilot *p, uint64_t v, uint64_t first, uint64_t n)
 {
+    int rc = QN_OK;
+
     uint64_t per = (n + (uint64_t)p->nthreads - 1) / (uint64_t)p->nthreads;
     int used = 0;
 
@@ -133,6 +155,7 @@ static void climb_round(pilot *p, uint64_t v, uint64_t first, uint64_t n)
         a->n = n - at < per ? n - at : per;
         a->arrived = p->arrived + at;
         a->grades = p->grades + at;
+        a->nomem = 0;
         a->running =
             used > 0 && pthread_create(&p->th[used], NULL, climb_share, a) == 0;
     }
@@ -142,6 +165,10 @@ static void climb_round(pilot *p, uint64_t v, uint64_t first, uint64_t n)
     for (int t = 1; t < used; t++)
         if (p->aim[t].running)
             pthread_join(p->th[t], NULL);
+    for (int t = 0; t < used; t++)
+        if (p->aim[t].nomem)
+            rc = QN_ENOMEM;
+    return rc;
 }
 
 /* Is the count's pilot done? When QN_GEN_PILOT_ARRIVALS arrived, or
@@ -160,7 +187,7 @@ static int aim_done(const qn_gen_pilot *m)
  * Pilot climbs aimed at exactly v, taken in index order until aim_done,
  * into *m. Rounds start small (a count most climbs reach takes a few)
  * and double. -1 past the budget, checked before each climb as a serial
- * loop would.
+ * loop would; -2 out of memory.
  */
 static int aim(pilot *p, uint64_t v, qn_gen_pilot *m)
 {
@@ -173,7 +200,8 @@ static int aim(pilot *p, uint64_t v, qn_gen_pilot *m)
         uint64_t n = QN_GEN_PILOT_CLIMBS - m->climbs;
         if (n > round)
             n = round;
-        climb_round(p, v, m->climbs, n);
+        if (climb_round(p, v, m->climbs, n) != QN_OK)
+            return -2;
         for (uint64_t i = 0; i < n && !aim_done(m); i++) {
             if (qn_gen__over_budget(p->c, p->graded))
                 return -1;
@@ -214,9 +242,14 @@ int qn_gen__spread_counts(genctx *c, qn_gen_target_info *info, qn_err *err)
     qn_gen_pilot m;
     pilot p;
 
-    pilot_init(&p, c);
-    c->values = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
-    c->avail = QN_NEWN((size_t)(hi - c->lo + 1), uint64_t);
+    if (pilot_init(&p, c) != QN_OK)
+        return qn_err_nomem(err);
+    c->values = QN_ALLOCN((size_t)(hi - c->lo + 1), uint64_t);
+    c->avail = QN_ALLOCN((size_t)(hi - c->lo + 1), uint64_t);
+    if (!c->values || !c->avail) {
+        pilot_release(&p);
+        return qn_err_nomem(err); /* the arrays are freed with c */
+    }
     for (uint64_t v = c->lo; v <= hi; v++) {
         int lead = c->nvalues == 0;
         if ((rc = aim(&p, v, &m)) < 0)
@@ -235,6 +268,8 @@ int qn_gen__spread_counts(genctx *c, qn_gen_target_info *info, qn_err *err)
     }
     info->plan_grades += p.graded;
     pilot_release(&p);
+    if (rc == -2)
+        return qn_err_nomem(err);
     if (rc < 0)
         return qn_gen__budget_error(c, err);
     if (c->nvalues) {
@@ -269,6 +304,7 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t)
 
     if (t->mode != QN_GEN_SPREAD || !t->first)
         return 0;
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (t->first > t->lo) {
         counts_text(out, t->lo, t->first - 1);
         qn_buf_addf(out,
@@ -289,5 +325,6 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t)
                     (unsigned long long)t->ended.presses, QN_GEN_PILOT_ARRIVALS,
                     QN_GEN_PILOT_CLIMBS);
     }
+    qn_buf_sticky(0);
     return parts;
 }

@@ -50,6 +50,12 @@ grep -q '"human_level":"' replay.jsonl && ok || not_ok "the replay has levels"
 q -q generate -n 40 --seed 43 --db "$DB" --pack new "$C3"
 expect_rc 0 "generate into the migrated database"
 grep '"type":"puzzle"' "$TMP/out" >new.jsonl
+# the human grade moved the grader version: the new rows are graded by a
+# later version than the schema-5 rows, whose stored version stays
+expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles WHERE human_level IS NULL AND grader = '2'")" 42 \
+    "the old rows keep grader version 2"
+expect_eq "$(sqlite3 "$DB" "SELECT count(*), min(CAST(grader AS INTEGER) > 2) FROM puzzles WHERE human_level IS NOT NULL AND grade <> ''")" "40|1" \
+    "the new rows' grader version is past 2"
 q pack show new --db "$DB" --json
 expect_rc 0 "pack show --json"
 expect_eq "$(python3 -c "

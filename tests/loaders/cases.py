@@ -177,6 +177,41 @@ rows.append(("noslots", 0, "", ok_line, ""))
 edit("slotmax", "d['puzzles'][1]['slot'] = 2 ** 53 - 1")
 rows.append(("slotmax", 0, "", ok_line, ""))
 
+# --- the human grade (#33): four optional fields, null together when a
+# puzzle has none (an older quench wrote none); the number is the level's
+# place on the ladder (spot 0, chase 1, table 2, global 3: GENERATE.md).
+LEVELS = ["spot", "chase", "table", "global"]
+lv1 = base["puzzles"][1]["human_level"]
+other = LEVELS[(LEVELS.index(lv1) + 1) % 4]
+edit("humanname", "d['puzzles'][1]['human_level'] = 'easy'")
+refused("humanname", 'puzzles[1].human_level: "easy" is not one of spot, chase, table, global')
+edit("humannumber", f"d['puzzles'][1]['human_level_number'] = {LEVELS.index(other)}")
+refused("humannumber", f'puzzles[1].human_level_number: {LEVELS.index(other)}, '
+        f'expected {LEVELS.index(lv1)} (human_level is "{lv1}")')
+edit("humannonumber", "d['puzzles'][1]['human_level_number'] = None")
+refused("humannonumber", f'puzzles[1].human_level_number: null, expected '
+        f'{LEVELS.index(lv1)} (human_level is "{lv1}")')
+edit("humanorphan", "d['puzzles'][1]['human_level'] = None")
+refused("humanorphan", f"puzzles[1].human_level_number: {LEVELS.index(lv1)}, "
+        "expected null (human_level is null)")
+edit("humanfour", "d['puzzles'][1]['human_level_number'] = 4")
+refused("humanfour", "puzzles[1].human_level_number: 4 is outside 0..3")
+edit("humanscore", "d['puzzles'][1]['human_score'] = 10 ** 13")
+refused("humanscore", "puzzles[1].human_score: 10000000000000 is outside "
+        "-1000000000000..1000000000000")
+edit("humanscorefrac", "d['puzzles'][1]['human_score'] = 1.5")
+refused("humanscorefrac", "puzzles[1].human_score: 1.5 is not an integer")
+edit("humanmodel", "d['puzzles'][1]['human_model_version'] = 0")
+refused("humanmodel", "puzzles[1].human_model_version: 0 is outside 1..9007199254740991")
+edit("nohuman", "[[p.pop(k) for k in ('human_level', 'human_level_number', "
+     "'human_score', 'human_model_version')] for p in d['puzzles']]")
+rows.append(("nohuman", 0, "", ok_line, ""))
+edit("humannull", "[p.update(human_level=None, human_level_number=None, "
+     "human_score=None, human_model_version=None) for p in d['puzzles']]")
+rows.append(("humannull", 0, "", ok_line, ""))
+edit("humanlow", "d['puzzles'][1]['human_score'] = -10 ** 12")
+rows.append(("humanlow", 0, "", ok_line, ""))
+
 # --- an empty pack says why; empty text is not JSON.
 edit("nopuzzle", "d['puzzles'] = []")
 rows.append(("nopuzzle", 1, "replay: {FILE}: the pack has no puzzles",

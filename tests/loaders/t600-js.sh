@@ -58,6 +58,14 @@ for f in "$TOP"/rules/*.yaml "$TOP"/tests/loaders/rules/*.yaml; do
         const pk = parsePack(readFileSync(process.argv[1], "utf8"));
         console.log(pk.name, pk.version, pk.puzzleIds.join(" ") + " ");' "$TMP/$p.json")
     expect_eq "$got" "$p 1 $(cat "$TMP/$p.ids")" "$p: name, version, puzzle ids"
+    # each puzzle's human grade (issue #33) as the document has it
+    got=$(node --input-type=module -e '
+        import { readFileSync } from "node:fs";
+        import { parsePack } from "'"$MODULE"'";
+        const pk = parsePack(readFileSync(process.argv[1], "utf8"));
+        for (const z of pk.puzzles)
+            console.log(z.id, z.humanLevel, z.humanLevelNumber, z.humanScore, z.humanModelVersion);' "$TMP/$p.json")
+    expect_eq "$got" "$(python3 "$TOP/tests/loaders/human.py" "$TMP/$p.json")" "$p: the human grade"
 done
 
 # press against the rules as their files and docs/RULES.md state them,
@@ -200,6 +208,16 @@ expect_last "replayed 0 puzzles: 0 solved, 0 failed" "empty pack"
 # runtime).
 make_cases "$good"
 run_cases js replay
+# a document of an older quench (no human grade) and one whose puzzles
+# have none: null, each field
+for c in nohuman humannull; do
+    got=$(node --input-type=module -e '
+        import { readFileSync } from "node:fs";
+        import { parsePack } from "'"$MODULE"'";
+        for (const z of parsePack(readFileSync(process.argv[1], "utf8")).puzzles)
+            console.log(z.id, z.humanLevel, z.humanLevelNumber, z.humanScore, z.humanModelVersion);' "$TMP/cases/$c.json")
+    expect_eq "$got" "$(python3 "$TOP/tests/loaders/human.py" "$TMP/cases/$c.json")" "$c: no human grade"
+done
 # parsePack itself (what a game calls) on deep text: a PackError, not a
 # crash, also for nesting no call stack could hold.
 got=$(node --input-type=module -e '

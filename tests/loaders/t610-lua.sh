@@ -224,6 +224,37 @@ for lua in $RUNTIMES; do
     run_cases "$lua" replay "$lua"
 done
 
+# Issue #33: each puzzle's human grade as the document has it, null
+# (nil) each where an older document has none or writes null; through
+# lua-cjson (null a userdata) and dkjson (null nil).
+cat >"$TMP/human.lua" <<'LUA'
+package.path = arg[1] .. "/?.lua;" .. package.path
+local qp = require("quench_pack")
+local decode
+if arg[3] == "dkjson" then
+    local dk = require("dkjson")
+    decode = function(text) local v, _, err = dk.decode(text); if err then error(err, 0) end; return v end
+end
+local pack, why = qp.read_file(arg[2], decode)
+if not pack then io.stderr:write(why, "\n"); os.exit(65) end
+local function s(v) if v == nil then return "null" end return tostring(v) end
+for _, z in ipairs(pack.puzzles) do
+    print(z.id .. " " .. s(z.human_level) .. " " .. s(z.human_level_number) .. " "
+          .. s(z.human_score) .. " " .. s(z.human_model_version))
+end
+LUA
+for lua in $RUNTIMES; do
+    for dec in cjson dkjson; do
+        for f in "$TMP/classic-5x5.json" "$TMP/ring6-mod8.json" "$TMP/cases/nohuman.json" \
+            "$TMP/cases/humannull.json" "$TMP/cases/humanlow.json"; do
+            [ "$lua" = lua5.3 ] && [ $dec = dkjson ] && continue
+            expect_eq "$("$lua" "$TMP/human.lua" "$TOP/loaders/lua" "$f" $dec 2>&1)" \
+                "$(python3 "$TOP/tests/loaders/human.py" "$f")" \
+                "$lua $dec: the human grade of $(basename "$f")"
+        done
+    done
+done
+
 QUENCH_LUA=$lua "$REPLAY" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 expect_rc 64 "replay without a file"

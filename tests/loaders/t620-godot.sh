@@ -366,6 +366,45 @@ expect_err "replay: $TMP/empty.json: the pack has no puzzles" "an empty pack say
 make_cases "$TMP/classic-5x5.json"
 run_cases godot replay
 
+# Issue #33: each puzzle's human grade as the document has it (human.py),
+# null each where an older document has none or writes null.
+cat >"$TMP/human.gd" <<'GD'
+extends SceneTree
+
+func s(v) -> String:
+	return "null" if typeof(v) == TYPE_NIL else str(v)
+
+func _init() -> void:
+	var args := Array(OS.get_cmdline_args())
+	args = args.slice(args.find("--") + 1, args.size() - 1)
+	var QP = load(args[0] + "/quench_pack.gd")
+	var lines := []
+	for i in range(2, args.size()):
+		var pack = QP.read_file(args[i])
+		if pack.error != OK:
+			lines.append("refused " + pack.error_string)
+		for z in pack.puzzles:
+			lines.append("%s %s %s %s %s" % [z.id, s(z.human_level), s(z.human_level_number),
+					s(z.human_score), s(z.human_model_version)])
+	var f := File.new()
+	f.open(args[1], File.WRITE)
+	f.store_string(PoolStringArray(lines).join("\n") + "\n")
+	f.close()
+	quit(0)
+GD
+set -- "$TMP/classic-5x5.json" "$TMP/ring6-mod8.json" "$TMP/cases/nohuman.json" \
+    "$TMP/cases/humannull.json" "$TMP/cases/humanlow.json"
+(cd "$TMP/run" && "$GODOT" --quiet --quit -s "$TMP/human.gd" -- \
+    "$LOADER" "$TMP/human.out" "$@") >"$TMP/out" 2>"$TMP/err" </dev/null
+rc=$?
+expect_rc 0 "human grade run"
+no_script_error "human grade run"
+for f in "$@"; do python3 "$TOP/tests/loaders/human.py" "$f"; done >"$TMP/human.want"
+if diff "$TMP/human.want" "$TMP/human.out" >"$TMP/diff" 2>&1; then ok; else
+    not_ok "the human grade differs from the documents'"
+    sed 's/^/    /' "$TMP/diff" | head -20
+fi
+
 # --- files that cannot be read, usage, standard input, no runtime -----------
 replay "$TMP/no-such.json"
 expect_rc 66 "a missing file"
