@@ -95,7 +95,9 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
         qn_gen_stats gs;
         int rc;
 
-        qn_campaign__rule_tiers(c->rules[p->pub.section]); /* the grades */
+        /* the grades */
+        if (qn_campaign__rule_tiers(c->rules[p->pub.section], err) != QN_OK)
+            return QN_ENOMEM;
         rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
                      : qn_gen_run(c->rules[p->pub.section]->solver, &p->o, &h,
                                   &gs, err);

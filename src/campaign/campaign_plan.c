@@ -54,11 +54,12 @@ static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
     return NULL;
 }
 
-void qn_campaign__rule_tiers(campaign_rule *cr)
+int qn_campaign__rule_tiers(campaign_rule *cr, qn_err *err)
 {
     if (!cr->tiers_done && !qn_gen_tiers(cr->solver, cr->dist, &cr->tiers))
-        qn_mem_oom(); /* until campaign returns QN_ENOMEM */
+        return qn_err_nomem(err); /* tried again when next needed */
     cr->tiers_done = 1;
+    return QN_OK;
 }
 
 /* Compile, factorise and grade the rule just read into cr: refused at once
@@ -179,7 +180,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     campaign_rule *cr = c->rules[i];
 
     if (rs->ntiers)
-        qn_campaign__rule_tiers(cr);
+        if (qn_campaign__rule_tiers(cr, err) != QN_OK)
+            return QN_ENOMEM;
     for (size_t t = 0; t < rs->ntiers; t++) {
         const qn_recipe_tier *rt = &rs->tiers[t];
         qn_buf why = QN_BUF_INIT;
