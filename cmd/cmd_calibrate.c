@@ -260,13 +260,17 @@ static double held_out_fit(const cal_run *r, unsigned use, size_t *ntest)
     qn_human_model m;
     qn_err err = QN_ERR_INIT;
     double rho = NAN;
+    int rc;
 
     for (size_t i = 0; i < r->nobs; i++)
         if (!qn_human_held_out(r->o.seed, i, r->o.holdout))
             train[nt++] = r->obs[i];
-    if (nt >= 2 && r->nobs - nt >= 2 &&
-        qn_human_fit(train, nt, r->nplayers, use, RIDGE, &m, skill, &err) ==
-            QN_OK) {
+    rc = nt >= 2 && r->nobs - nt >= 2
+             ? qn_human_fit(train, nt, r->nplayers, use, RIDGE, &m, skill, &err)
+             : QN_EINVAL;
+    if (rc == QN_ENOMEM)
+        cli_oom();
+    if (rc == QN_OK) {
         for (size_t i = 0; i < r->nobs; i++)
             if (qn_human_held_out(r->o.seed, i, r->o.holdout)) {
                 qn_human_grade g = {0};
@@ -274,7 +278,8 @@ static double held_out_fit(const cal_run *r, unsigned use, size_t *ntest)
                 pred[nh] = qn_human_score(&m, &g) + skill[r->obs[i].player];
                 act[nh++] = r->obs[i].y;
             }
-        rho = qn_spearman(pred, act, nh);
+        if (qn_spearman(pred, act, nh, &rho, &err) != QN_OK)
+            cli_oom();
     }
     *ntest = r->nobs - nt;
     free(train), free(pred), free(act), free(skill);

@@ -254,6 +254,8 @@ static int check_gradable(gen_cli *gc)
     qn_solver_set_walk_limit(gc->solver, gc->walk_limit);
     if (qn_solver_check_exact(gc->solver, &why) == QN_OK)
         return QN_EXIT_OK;
+    if (why.code == QN_ENOMEM)
+        return cli_report(gc->ctx, &why);
     qn_err_set(&err, QN_ELIMIT, 0, 0, "%s (see --walk-limit)", why.msg);
     qn_err_source(&err, gc->rules);
     return cli_report(gc->ctx, &err);

@@ -41,6 +41,8 @@ static void human_info_init(human_info *hi, const qn_rules *r)
     }
     qn_human_free(h);
     qn_solver_free(solver);
+    if (!hi->ok && hi->err.code == QN_ENOMEM)
+        cli_oom();
 }
 
 /* "1/8", "1" or "0" (rules show and rules table). */

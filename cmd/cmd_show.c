@@ -184,6 +184,8 @@ static void add_human(qn_buf *out, const qn_rules *r, const uint8_t *cells)
         rc = qn_human_grader_new(&hg, solver, &err);
     if (rc == QN_OK)
         rc = qn_human_grade_state(hg, cells, &gr, &err);
+    if (rc == QN_ENOMEM)
+        cli_oom();
     qn_buf_adds(out, "human level: ");
     if (rc == QN_OK) {
         char score[32];

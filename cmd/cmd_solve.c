@@ -357,7 +357,8 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
         cli_oom();
     if ((status = read_state(ctx, &o, r, cells)) != QN_EXIT_OK)
         goto done;
-    qn_solver_answer(solver, &a, cells);
+    if (qn_solver_answer(solver, &a, cells) != QN_OK)
+        cli_oom();
     if (o.json) {
         qn_jsonw w;
         qn_jsonw_init(&w, &out);

@@ -324,6 +324,8 @@ static int judge_all(vrun *vr, qn_err *err)
 
     vr->vs =
         qn_verdict_stream_new(vr->j, vr->rd, styles[vr->o->out], vr->o->jobs);
+    if (!vr->vs)
+        cli_oom();
     qn_jsonw_init(&w, &vr->out);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_obj(&w);
@@ -353,6 +355,8 @@ static int judge_all(vrun *vr, qn_err *err)
             break;
         }
     }
+    if (rc == QN_ENOMEM)
+        cli_oom(); /* nothing more is printed, nor committed */
     vr->skipped = qn_verdict_stream_skipped(vr->vs);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_end(&w);
@@ -444,7 +448,8 @@ int cmd_validate(int argc, char **argv, cli_ctx *ctx)
         goto done;
     }
     qn_submit_expect_rule(vr.rd, vr.rule_hash);
-    vr.j = qn_judge_new(solver);
+    if (!(vr.j = qn_judge_new(solver)))
+        cli_oom();
     rc = judge_all(&vr, &err);
     status = vr.write_status ? vr.write_status : cmd_finish_out(&vr.out);
     if (status == QN_EXIT_PIPE) {

@@ -40,10 +40,13 @@ int main(int argc, char **argv)
         goto out;
     }
     if (qn_submit_open_rules(&rd, in, argv[2], r, QN_SUBMIT_AUTO, &err) !=
-            QN_OK ||
-        !(j = qn_judge_new(solver)) ||
-        !(vs = qn_verdict_stream_new(j, rd, QN_VERDICT_TEXT, 1)))
+        QN_OK)
         goto out;
+    if (!(j = qn_judge_new(solver)) ||
+        !(vs = qn_verdict_stream_new(j, rd, QN_VERDICT_TEXT, 1))) {
+        fprintf(stderr, "validate: out of memory\n"); /* their only error */
+        goto out;
+    }
     while ((rc = qn_verdict_stream_next(vs, &it, &err)) == 1) {
         if (it->verdict == QN_VERDICT_OK) {
             rc = qn_pack_put(s, solver, it->sub->cells, argv[4], NULL, &is_new,

@@ -81,11 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                QN_SUBMIT_AUTO, &err) == QN_OK);
     qn_judge *j = qn_judge_new(solver);
     qn_ruling ru;
-    qn_ruling_init(&ru, j);
+    FUZZ_ASSERT(j != NULL && qn_ruling_init(&ru, j, NULL) == QN_OK);
     const qn_submission *sub;
     uint64_t seen = 0;
     while ((rc = qn_submit_next(r, &sub, &err)) == 1) {
-        qn_judge_one(j, &ru, sub);
+        FUZZ_ASSERT(qn_judge_one(j, &ru, sub) == QN_OK);
         if (ru.verdict != QN_VERDICT_OK)
             fprintf(stderr, "%s: %s: %s\n", rule_files[which],
                     qn_verdict_name(ru.verdict),

@@ -20,8 +20,8 @@ typedef struct qn_solver qn_solver; /* opaque */
 /*
  * Compile r (borrowed: it must outlive the solver). *out is the caller's
  * (qn_solver_free). Errors: QN_ELIMIT for a rule past the dense model's
- * limits; a cokernel too large for the repair search is not an error:
- * answers then say the repair is unknown.
+ * limits, QN_ENOMEM; a cokernel too large for the repair search is not
+ * an error: answers then say the repair is unknown.
  */
 QN_API int qn_solver_new(qn_solver **out, const qn_rules *r, qn_err *err);
 QN_API void qn_solver_free(qn_solver *solver); /* NULL-safe */
@@ -32,7 +32,8 @@ QN_API const qn_rules *qn_solver_rules(const qn_solver *solver);
 QN_API void qn_solver_set_walk_limit(qn_solver *solver, uint64_t limit);
 QN_API uint64_t qn_solver_walk_limit(const qn_solver *solver);
 /* QN_OK when every solvable state's minimum is proven under the walk
- * limit; else QN_ELIMIT naming the kernel's size and the limit. */
+ * limit; else QN_ELIMIT naming the kernel's size and the limit (or
+ * QN_ENOMEM). */
 QN_API int qn_solver_check_exact(const qn_solver *solver, qn_err *err);
 
 /*
@@ -62,14 +63,17 @@ typedef struct qn_answer {
 QN_API int qn_answer_init(qn_answer *a, const qn_solver *solver, qn_err *err);
 QN_API void qn_answer_release(qn_answer *a);
 /* Answer for `state` (n values < k): QN_OK with *a filled, whether or
- * not the state is solvable. */
+ * not the state is solvable; QN_ENOMEM when memory ran out (*a stays
+ * valid: release it or answer again). */
 QN_API int qn_solver_answer(const qn_solver *solver, qn_answer *a,
                             const uint8_t *state);
 /* Why `state` is unsolvable, in words: one line per failed condition
- * appended to out (at most max, then "... and N more"). */
+ * appended to out (at most max, then "... and N more"). Out of memory
+ * sets out's failed flag (qn_buf_check). */
 QN_API void qn_solver_explain(const qn_solver *solver, qn_buf *out,
                               const uint8_t *state, int max);
-/* A cell's name for messages ("(row,col)" or "cell i"), appended. */
+/* A cell's name for messages ("(row,col)" or "cell i"), appended (out
+ * of memory: out's failed flag). */
 QN_API void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell);
 /* The rule's grading tier for a press count (borrowed), or NULL. */
 QN_API const char *qn_solver_grade(const qn_solver *solver, uint64_t presses);
@@ -78,7 +82,7 @@ QN_API const char *qn_solver_grade(const qn_solver *solver, uint64_t presses);
  * the call); return non-zero to stop. */
 typedef int qn_solution_fn(void *ctx, const uint8_t *x);
 /* Visit up to `limit` solutions of `state`: the number visited, or
- * QN_EUNSOLVABLE. */
+ * QN_EUNSOLVABLE (or QN_ENOMEM). */
 QN_API int64_t qn_solver_each_solution(const qn_solver *solver,
                                        const uint8_t *state, uint64_t limit,
                                        qn_solution_fn *fn, void *ctx);

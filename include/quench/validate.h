@@ -59,8 +59,8 @@ typedef struct qn_submit_reader qn_submit_reader; /* opaque */
  * reader) from `in` (borrowed, left open; read with fread only, so a pipe
  * works). `source` names the input in errors (copied; NULL = ""). With
  * QN_SUBMIT_AUTO the reader reads ahead to detect the format. *out is the
- * caller's (qn_submit_close). QN_OK, or QN_EIO with *out NULL. An empty
- * input is not an error.
+ * caller's (qn_submit_close). QN_OK, or QN_EIO or QN_ENOMEM with *out
+ * NULL. An empty input is not an error.
  */
 QN_API int qn_submit_open_rules(qn_submit_reader **out, FILE *in,
                                 const char *source, const qn_rules *r,
@@ -69,7 +69,8 @@ QN_API int qn_submit_open_rules(qn_submit_reader **out, FILE *in,
  * Read the next record: 1 with *rec_out set (borrowed until the next
  * call; a malformed record has ok = 0 and says why), 0 at the end, or a
  * negative code when the input as a whole cannot be read (QN_EIO,
- * QN_ESYNTAX, QN_ELIMIT), err located. After 0 or a code, the same again.
+ * QN_ESYNTAX, QN_ELIMIT, err located; QN_ENOMEM). After 0 or a code, the
+ * same again.
  */
 QN_API int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
                           qn_err *err);
@@ -150,12 +151,15 @@ QN_API qn_verdict_stream *qn_verdict_stream_new(qn_judge *j,
                                                 qn_verdict_style style,
                                                 int jobs);
 /* The next settled record: 1 with *out set (borrowed until the next
- * call), 0 at the end, or the reader's negative code, err set. */
+ * call), 0 at the end, or the reader's negative code, err set; QN_ENOMEM
+ * when memory ran out (in any thread): the records before it came out,
+ * no later one does, and it is not the end of the input. */
 QN_API int qn_verdict_stream_next(qn_verdict_stream *vs,
                                   const qn_verdict_item **out, qn_err *err);
 /* The current (ok) record is a stored puzzle: it becomes a duplicate. */
 QN_API void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id);
-/* Append the current record's verdict line to out. */
+/* Append the current record's verdict line to out (out of memory: out's
+ * failed flag, qn_buf_check). */
 QN_API void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out);
 /* qn_submit_skipped as of the last record handed out. */
 QN_API uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs);

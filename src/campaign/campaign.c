@@ -20,6 +20,7 @@ typedef struct drawing {
     qn_campaign *c;
     size_t part;
     uint64_t too_close;
+    int nomem; /* a puzzle could not be kept: the run stopped */
 } drawing;
 
 /* At least max(variety, 1) cells apart, up to symmetry, from every
@@ -51,10 +52,21 @@ static int take(void *ctx, const qn_gen_puzzle *p)
         dw->too_close++;
         return QN_GEN_ALREADY;
     }
-    if (c->naccepted == c->cap)
-        c->accepted =
-            QN_RENEW(c->accepted, c->cap = c->cap * 2 + 16, campaign_puzzle);
+    if (c->naccepted == c->cap) {
+        size_t cap = c->cap * 2 + 16;
+        campaign_puzzle *more = QN_REALLOCN(c->accepted, cap, campaign_puzzle);
+        if (!more)
+            goto nomem;
+        c->accepted = more, c->cap = cap;
+    }
     cp = &c->accepted[c->naccepted];
+    if (!(cp->state = qn_malloc(2 * n)))
+        goto nomem;
+    cp->grade = NULL;
+    if (p->grade && !(cp->grade = qn_strdup(p->grade))) {
+        free(cp->state);
+        goto nomem;
+    }
     cp->part = dw->part;
     cp->section = section;
     cp->seq = c->naccepted++;
@@ -65,11 +77,12 @@ static int take(void *ctx, const qn_gen_puzzle *p)
     cp->human_score = p->human_score;
     cp->human_model = p->human_model_version;
     cp->uid = p->uid;
-    cp->state = qn_xmalloc(2 * n);
     memcpy(cp->state, p->state, n);
     memcpy(cp->state + n, p->plan, n);
-    cp->grade = p->grade ? qn_xstrdup(p->grade) : NULL;
     return QN_GEN_EMITTED;
+nomem:
+    dw->nomem = 1;
+    return QN_GEN_STOP;
 }
 
 /* Every part, in order. */
@@ -77,12 +90,14 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
 {
     for (size_t i = 0; i < c->nparts; i++) {
         campaign_part *p = &c->parts[i];
-        drawing dw = {c, i, 0};
+        drawing dw = {c, i, 0, 0};
         qn_gen_hooks h = {NULL, take, NULL, &dw, NULL};
         qn_gen_stats gs;
         int rc;
 
-        qn_campaign__rule_tiers(c->rules[p->pub.section]); /* the grades */
+        /* the grades */
+        if (qn_campaign__rule_tiers(c->rules[p->pub.section], err) != QN_OK)
+            return QN_ENOMEM;
         rc = p->prep ? qn_gen_run_prepared(p->prep, &h, &gs, err)
                      : qn_gen_run(c->rules[p->pub.section]->solver, &p->o, &h,
                                   &gs, err);
@@ -90,6 +105,8 @@ static int draw_all(qn_campaign *c, qn_campaign_stats *st, qn_err *err)
         p->prep = NULL;
         st->draws += gs.draws;
         st->too_close += dw.too_close;
+        if (dw.nomem || rc == QN_ENOMEM)
+            return qn_err_nomem(err);
         if (rc != QN_OK) {
             const qn_recipe_section *rs = &c->r->sections[p->pub.section];
             char why[sizeof(err->msg)];
@@ -128,18 +145,28 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
     int n = qn_rules_ncells(cr->rules);
     unsigned k = qn_rules_colours(cr->rules);
     qn_buf text = QN_BUF_INIT;
-    uint8_t *canon = qn_xmalloc((size_t)n), *key;
+    uint8_t *canon = qn_malloc((size_t)n + 1), *key;
     char seed[65], grader[16];
     qn_store_puzzle sp;
-    size_t witness_at;
+    size_t witness_at = 0;
     int rc;
 
-    key = qn_xmalloc(qn_store_canon_size(n, k) + 1);
-    qn_canon_form(cr->rules, canon, cp->state);
-    qn_state_format(&text, l, cp->state, '/');
-    witness_at = text.len + 1;
-    qn_buf_addc(&text, '\0');
-    qn_state_format(&text, l, cp->state + n, '/');
+    key = qn_malloc(qn_store_canon_size(n, k) + 1);
+    if (canon && key) {
+        qn_canon_form(cr->rules, canon, cp->state);
+        qn_buf_sticky(1); /* text's failed flag, checked below */
+        qn_state_format(&text, l, cp->state, '/');
+        witness_at = text.len + 1;
+        qn_buf_addc(&text, '\0');
+        qn_state_format(&text, l, cp->state + n, '/');
+        qn_buf_sticky(0);
+    }
+    if (!canon || !key || text.failed) {
+        qn_buf_release(&text);
+        free(canon);
+        free(key);
+        return qn_err_nomem(err);
+    }
     qn_seed_format(&c->parts[cp->part].o.seed, seed);
     snprintf(grader, sizeof(grader), "%d", QN_GRADER_VERSION);
     memset(&sp, 0, sizeof(sp));
@@ -185,9 +212,12 @@ static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids, qn_err *err)
                             NULL,
                             NULL};
         qn_buf_reset(&layout);
+        qn_buf_sticky(1);
         qn_state_format_zero(&layout, qn_rules_layout(cr->rules));
+        qn_buf_sticky(0);
         sr.layout = layout.buf;
-        rc = qn_store_put_rule(s, &sr, &cr->row, err);
+        rc = layout.failed ? qn_err_nomem(err)
+                           : qn_store_put_rule(s, &sr, &cr->row, err);
     }
     qn_buf_release(&layout);
     for (size_t i = 0; rc == QN_OK && i < c->naccepted; i++)
@@ -213,10 +243,13 @@ static int put_pack(const qn_campaign *c, qn_store *s, const int64_t *ids,
                     int *changed, qn_err *err)
 {
     const qn_recipe *r = c->r;
-    const char **sections = QN_NEWN(c->naccepted + 1, const char *);
+    const char **sections = QN_ALLOCN(c->naccepted + 1, const char *);
     int64_t pack = 0;
-    int rc = qn_store_pack_find(s, r->pack, &pack, err), created = 0;
+    int rc, created = 0;
 
+    if (!sections)
+        return qn_err_nomem(err);
+    rc = qn_store_pack_find(s, r->pack, &pack, err);
     for (size_t i = 0; i < c->naccepted; i++)
         sections[i] = r->sections[c->accepted[i].section].name;
     if (rc == QN_ENOTFOUND) {
@@ -274,7 +307,8 @@ int qn_campaign_build(qn_campaign *c, qn_store *s, qn_campaign_stats *st,
     if ((rc = draw_all(c, st, err)) != QN_OK)
         return rc;
     qsort(c->accepted, c->naccepted, sizeof(*c->accepted), cmp_puzzles);
-    ids = QN_NEWN(c->naccepted + 1, int64_t);
+    if (!(ids = QN_ALLOCN(c->naccepted + 1, int64_t)))
+        return qn_err_nomem(err);
     rc = qn_store_begin(s, err);
     if (rc == QN_OK && (rc = put_all(c, s, ids, err)) == QN_OK)
         rc = put_pack(c, s, ids, &st->changed, err);

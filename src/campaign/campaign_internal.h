@@ -38,7 +38,7 @@ typedef struct campaign_part {
 
 /* cr's grading tiers, computed on first use only: a plan of count
  * sections never needs them, and sampling them can take seconds. */
-void qn_campaign__rule_tiers(campaign_rule *cr);
+int qn_campaign__rule_tiers(campaign_rule *cr, qn_err *err); /* or ENOMEM */
 
 /* An accepted puzzle: state and plan (2 n bytes, one allocation). */
 typedef struct campaign_puzzle {

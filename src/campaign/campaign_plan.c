@@ -55,11 +55,12 @@ static campaign_rule *pooled(const qn_campaign *c, const char *text_hash,
     return NULL;
 }
 
-void qn_campaign__rule_tiers(campaign_rule *cr)
+int qn_campaign__rule_tiers(campaign_rule *cr, qn_err *err)
 {
     if (!cr->tiers_done && !qn_gen_tiers(cr->solver, cr->dist, &cr->tiers))
-        qn_mem_oom(); /* until campaign returns QN_ENOMEM */
+        return qn_err_nomem(err); /* tried again when next needed */
     cr->tiers_done = 1;
+    return QN_OK;
 }
 
 /* Compile, factorise and grade the rule just read into cr: refused at once
@@ -127,7 +128,8 @@ static int load_rule(qn_campaign *c, size_t i, qn_err *err)
     }
     if (rc != QN_OK) {
         rule_release(&cr);
-        return rule_failed(c, i, err);
+        /* out of memory is no fault of the rule file */
+        return rc == QN_ENOMEM ? qn_err_nomem(err) : rule_failed(c, i, err);
     }
     c->pool[c->npool] = cr;
     c->rules[i] = &c->pool[c->npool++];
@@ -160,9 +162,14 @@ static int unknown_tier(const qn_campaign *c, size_t i, const qn_recipe_tier *t,
     return at_mark(err, c->r, t->mark);
 }
 
+/* A new zeroed part, or NULL when out of memory (the parts unchanged). */
 static campaign_part *add_part(qn_campaign *c)
 {
-    c->parts = QN_RENEW(c->parts, c->nparts + 1, campaign_part);
+    campaign_part *more = QN_REALLOCN(c->parts, c->nparts + 1, campaign_part);
+
+    if (!more)
+        return NULL;
+    c->parts = more;
     memset(&c->parts[c->nparts], 0, sizeof(campaign_part));
     return &c->parts[c->nparts++];
 }
@@ -184,7 +191,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     }
 
     if (rs->ntiers)
-        qn_campaign__rule_tiers(cr);
+        if (qn_campaign__rule_tiers(cr, err) != QN_OK)
+            return QN_ENOMEM;
     for (size_t t = 0; t < rs->ntiers; t++) {
         const qn_recipe_tier *rt = &rs->tiers[t];
         qn_buf why = QN_BUF_INIT;
@@ -196,6 +204,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
             return rc;
         }
         campaign_part *p = add_part(c);
+        if (!p)
+            return qn_err_nomem(err);
         part_opts(c, i, &p->o);
         p->o.human_levels = levels;
         p->o.lo = cr->tiers.lo[j];
@@ -208,6 +218,8 @@ static int section_parts(qn_campaign *c, size_t i, qn_err *err)
     }
     if (rs->ntiers == 0) {
         campaign_part *p = add_part(c);
+        if (!p)
+            return qn_err_nomem(err);
         part_opts(c, i, &p->o);
         p->o.human_levels = levels;
         p->o.lo = rs->presses.lo;
@@ -239,6 +251,8 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
     rc = qn_gen_prepare(&p->prep, c->rules[p->pub.section]->solver, &p->o,
                         &p->pub.info, err);
     c->plan_grades += p->pub.info.plan_grades;
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
     if (rc != QN_OK) {
         char why[sizeof(err->msg)];
         snprintf(why, sizeof(why), "%s", err->msg);
@@ -273,15 +287,19 @@ static int plan_part(qn_campaign *c, campaign_part *p, qn_err *err)
 int qn_campaign_plan(qn_campaign **out, const qn_recipe *r, int jobs,
                      uint64_t budget, qn_err *err)
 {
-    qn_campaign *c = QN_NEW(qn_campaign);
+    qn_campaign *c = QN_ALLOC(qn_campaign);
     int rc = QN_OK;
 
     *out = NULL;
+    if (!c)
+        return qn_err_nomem(err);
     c->r = r;
     c->jobs = jobs;
     c->budget = budget ? budget : QN_CAMPAIGN_PLAN_BUDGET;
-    c->pool = QN_NEWN(r->nsections, campaign_rule);
-    c->rules = QN_NEWN(r->nsections, campaign_rule *);
+    c->pool = QN_ALLOCN(r->nsections + 1, campaign_rule);
+    c->rules = QN_ALLOCN(r->nsections + 1, campaign_rule *);
+    if (!c->pool || !c->rules)
+        rc = qn_err_nomem(err);
     for (size_t i = 0; rc == QN_OK && i < r->nsections; i++)
         if ((rc = load_rule(c, i, err)) == QN_OK)
             rc = section_parts(c, i, err);

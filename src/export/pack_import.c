@@ -31,10 +31,15 @@ static int check_human(const qn_solver *solver, qn_human_grader **hg,
     qn_human_model m;
     int64_t score;
 
-    if (!*hg && qn_human_grader_new(hg, solver, err) != QN_OK)
-        return QN_EINVAL;
-    if (qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses, a->mp.noptimal,
-                          &gr, err) != QN_OK)
+    int rc;
+
+    if (!*hg && (rc = qn_human_grader_new(hg, solver, err)) != QN_OK)
+        return rc == QN_ENOMEM ? rc : QN_EINVAL;
+    rc = qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses,
+                           a->mp.noptimal, &gr, err);
+    if (rc == QN_ENOMEM)
+        return rc;
+    if (rc != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0,
                           "%s: human_level is %s, but quench gives the "
                           "state none (more than %d optimal plans)",
@@ -80,8 +85,9 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
         qn_export__puzzle_name(id, p);
         for (int c = 0; c < n; c++)
             sum += p->solution[c];
-        qn_solver_answer(solver, a, p->state);
-        if (!a->solvable)
+        if (qn_solver_answer(solver, a, p->state) != QN_OK)
+            rc = qn_err_nomem(err);
+        else if (!a->solvable)
             rc = qn_err_set(err, QN_EINVAL, 0, 0,
                             "%s: the state has no solution", id);
         else if (a->at_goal)

@@ -122,8 +122,9 @@ int qn_pack_put(qn_store *s, const qn_solver *solver, const uint8_t *state,
 
     if ((rc = qn_answer_init(&a, solver, err)) != QN_OK)
         return rc;
-    qn_solver_answer(solver, &a, state);
-    if (a.at_goal)
+    if (qn_solver_answer(solver, &a, state) != QN_OK)
+        rc = qn_err_nomem(err);
+    else if (a.at_goal)
         rc = qn_err_set(err, QN_EINVAL, 0, 0,
                         "the state is the goal: not a puzzle");
     else if (!a.solvable)

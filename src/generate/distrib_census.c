@@ -276,8 +276,11 @@ static int count_fixed(fixer *f, const int *p, uint64_t *fix, qn_err *err)
     for (uint64_t e = 0; e < total; e++) {
         unsigned m;
         int t = 0, rc = qn_system_solve(f->sys, f->x, f->s);
-        if (rc == QN_ENOMEM)
-            qn_mem_oom(); /* until generate returns QN_ENOMEM */
+        if (rc == QN_ENOMEM) {
+            free(val);
+            free(cyc);
+            return qn_err_nomem(err);
+        }
         if (rc == QN_OK && fixed_member(f, &m))
             fix[m]++;
         /* next assignment of values to cycles (mixed radix) */

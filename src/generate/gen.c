@@ -195,9 +195,10 @@ int qn_gen_sample_presses(const qn_solver *solver, const qn_seed *seed,
     for (size_t i = 0; i < n && rc == QN_OK; i++) {
         qn_rng rng;
         qn_rng_init(&rng, &o.seed, i);
-        if (!qn_gen__sample(&c, &rng, &s, state))
+        int made = qn_gen__sample(&c, &rng, &s, state);
+        if (made == 0)
             continue;
-        if (qn_solver_answer(solver, &s.ans, state) != QN_OK)
+        if (made < 0 || qn_solver_answer(solver, &s.ans, state) != QN_OK)
             rc = QN_ENOMEM;
         else if (s.ans.exact)
             out[(*got)++] = s.ans.mp.presses;

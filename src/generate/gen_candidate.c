@@ -75,7 +75,8 @@ static void add_goal(const genctx *c, uint8_t *state, const uint8_t *d)
     }
 }
 
-/* A uniformly random solvable state other than the goal; 0 on failure. */
+/* A uniformly random solvable state other than the goal; 0 on failure,
+ * -1 out of memory. */
 int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
 {
     const qn_repair *rep = qn_solver_repair(c->solver);
@@ -87,7 +88,7 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state)
         ok = rep ? qn_repair_apply(rep, s->d)
                  : qn_system_is_solvable(qn_solver_system(c->solver), s->d);
         if (ok == QN_ENOMEM)
-            qn_mem_oom(); /* until generate returns QN_ENOMEM */
+            return -1;
         if (!rep && !ok)
             continue; /* no repair table: rejection keeps it uniform */
         if (is_zero(s->d, c->n))
@@ -261,12 +262,12 @@ int qn_gen__climb(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state,
 {
     uint8_t *trial = s->d;
     uint64_t m;
-    int steps = CLIMB_STEPS(c->n);
+    int steps = CLIMB_STEPS(c->n), made;
 
     forget_refused(s);
     s->climbed = UINT64_MAX;
-    if (!climb_start(c, rng, s, state, from))
-        return 0;
+    if ((made = climb_start(c, rng, s, state, from)) <= 0)
+        return made;
     if (qn_solver_answer(c->solver, &s->ans, state) != QN_OK)
         return -1;
     s->grades++;

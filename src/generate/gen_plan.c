@@ -117,7 +117,10 @@ static int check_bounds(const genctx *c, qn_err *err)
     /* Every puzzle is graded exactly before it is emitted. Past the walk
      * limit no grade is exact, for any state: say so now, rather than
      * draw until max_draws and blame the target's rarity. */
-    if (qn_solver_check_exact(c->solver, &e) != QN_OK)
+    int rc = qn_solver_check_exact(c->solver, &e);
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
+    if (rc != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0, "%s", e.msg);
     if (o->lo > o->hi)
         return qn_err_set(err, QN_EINVAL, 0, 0, "empty press range %llu..%llu",

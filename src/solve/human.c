@@ -167,14 +167,22 @@ static int place_row(qn_human *h, qn_human_side *s, const walk_key *keys,
  * The chase order of the side whose rows are keys' runs of one primary
  * (sorted): rows in order, each row's cells by ascending secondary, or
  * descending when ascending leaves a cell without exactly one pivot (the
- * rows of a hexagon's lower half). Fills s; 0 when no order works.
+ * rows of a hexagon's lower half). Fills s; 0 when no order works, -1
+ * when memory ran out (s left empty).
  */
 static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
                      int *pos, int *rowof)
 {
     int n = h->n, nrows = 0, ok = 1;
-    int *rowstart = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
+    int *rowstart = QN_ALLOCN((size_t)n + 1, int);
 
+    s->seq = QN_ALLOCN((size_t)n + 1, int);
+    s->pivot = QN_ALLOCN((size_t)n + 1, int);
+    s->inv = QN_ALLOCN((size_t)n + 1, uint8_t);
+    if (!rowstart || !s->seq || !s->pivot || !s->inv) {
+        ok = -1;
+        goto done;
+    }
     for (int i = 0; i < n; i++) {
         if (i == 0 || keys[i].primary != keys[i - 1].primary)
             rowstart[nrows++] = i;
@@ -182,9 +190,6 @@ static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
         pos[keys[i].cell] = n;
     }
     rowstart[nrows] = n;
-    s->seq = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
-    s->pivot = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
-    s->inv = qn_xmalloc((size_t)n + 1);
     ok = nrows >= 2;
     for (int row = 0; ok && row + 1 < nrows; row++) {
         int lo = rowstart[row], hi = rowstart[row + 1];
@@ -195,8 +200,12 @@ static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
         s->nseq = rowstart[nrows - 1];
         s->nfirst = rowstart[1];
         s->nlast = n - rowstart[nrows - 1];
-        s->first = qn_xmalloc(sizeof(int) * (size_t)s->nfirst);
-        s->last = qn_xmalloc(sizeof(int) * (size_t)s->nlast);
+        s->first = QN_ALLOCN((size_t)s->nfirst + 1, int);
+        s->last = QN_ALLOCN((size_t)s->nlast + 1, int);
+        if (!s->first || !s->last) {
+            ok = -1;
+            goto done;
+        }
         for (int i = 0; i < s->nfirst; i++)
             s->first[i] = s->seq[i];
         for (int i = 0; i < s->nlast; i++)
@@ -204,9 +213,13 @@ static int try_order(qn_human *h, qn_human_side *s, const walk_key *keys,
         s->nrows = nrows;
         s->rowstart = rowstart;
         rowstart = NULL;
-    } else {
+    }
+done:
+    if (ok != 1) {
         free(s->seq), free(s->pivot), free(s->inv);
-        s->seq = s->pivot = NULL, s->inv = NULL, s->nseq = 0;
+        free(s->first), free(s->last);
+        s->seq = s->pivot = s->first = s->last = NULL, s->inv = NULL;
+        s->nseq = s->nfirst = s->nlast = 0;
     }
     free(rowstart);
     return ok;
@@ -240,10 +253,14 @@ void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need)
 /* Side s's table: the residual each first-row press leaves after a chase. */
 static int build_table(qn_human *h, qn_human_side *s, qn_err *err)
 {
-    int n = h->n;
-    uint8_t *need = qn_xmalloc((size_t)n);
-    uint8_t *q = qn_xmalloc((size_t)s->nlast * (size_t)s->nfirst + 1);
+    int n = h->n, rc;
+    uint8_t *need = qn_malloc((size_t)n);
+    uint8_t *q = qn_malloc((size_t)s->nlast * (size_t)s->nfirst + 1);
 
+    if (!need || !q) {
+        free(need), free(q);
+        return qn_err_nomem(err);
+    }
     for (int f = 0; f < s->nfirst; f++) {
         int j = s->first[f];
         memset(need, 0, (size_t)n);
@@ -253,21 +270,27 @@ static int build_table(qn_human *h, qn_human_side *s, qn_err *err)
         for (int l = 0; l < s->nlast; l++)
             q[(size_t)l * s->nfirst + f] = need[s->last[l]];
     }
-    int rc = qn_system_new(&s->table, q, s->nlast, s->nfirst, h->k, err);
+    rc = qn_system_new(&s->table, q, s->nlast, s->nfirst, h->k, err);
     free(need);
     free(q);
     return rc;
 }
 
-/* Side s's rbits (human_internal.h), on boards small enough. */
-static void build_rbits(qn_human *h, qn_human_side *s)
+/* Side s's rbits (human_internal.h), on boards small enough; QN_ENOMEM. */
+static int build_rbits(qn_human *h, qn_human_side *s)
 {
     int n = h->n;
 
     if (h->k != 2 || n > QN_HUMAN_RBITS_CELLS || s->nlast > 64)
-        return;
-    uint8_t *need = qn_xmalloc((size_t)n);
-    s->rbits = qn_xcalloc((size_t)n, sizeof(uint64_t));
+        return QN_OK;
+    uint8_t *need = qn_malloc((size_t)n);
+    s->rbits = QN_ALLOCN((size_t)n, uint64_t);
+    if (!need || !s->rbits) {
+        free(need);
+        free(s->rbits);
+        s->rbits = NULL; /* the byte chase serves: no fast path */
+        return QN_ENOMEM;
+    }
     for (int i = 0; i < n; i++) {
         memset(need, 0, (size_t)n);
         need[i] = 1;
@@ -276,26 +299,34 @@ static void build_rbits(qn_human *h, qn_human_side *s)
             s->rbits[i] |= (uint64_t)need[s->last[l]] << l;
     }
     free(need);
+    return QN_OK;
 }
 
 int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
 {
     const qn_rules *r = qn_solver_rules(solver);
     const qn_layout *l = qn_rules_layout(r);
-    qn_human *h = qn_xcalloc(1, sizeof(*h));
+    qn_human *h = QN_ALLOC(qn_human);
     int n = qn_rules_ncells(r), rc = QN_OK;
+    walk_key *keys = NULL;
+    int *pos = NULL, *rowof = NULL;
 
     *out = NULL;
+    if (!h)
+        return qn_err_nomem(err);
     h->solver = solver, h->n = n, h->k = qn_rules_colours(r);
     h->a = qn_rules_matrix(r);
-    h->colstart = qn_xcalloc((size_t)n + 1, sizeof(int));
+    if (!(h->colstart = QN_ALLOCN((size_t)n + 1, int)))
+        goto nomem;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             h->colstart[j + 1] += h->a[(size_t)i * n + j] != 0;
     for (int j = 0; j < n; j++)
         h->colstart[j + 1] += h->colstart[j];
-    h->colrow = qn_xmalloc(sizeof(int) * ((size_t)h->colstart[n] + 1));
-    h->colval = qn_xmalloc((size_t)h->colstart[n] + 1);
+    h->colrow = QN_ALLOCN((size_t)h->colstart[n] + 1, int);
+    h->colval = QN_ALLOCN((size_t)h->colstart[n] + 1, uint8_t);
+    if (!h->colrow || !h->colval)
+        goto nomem;
     for (int j = 0, e = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             if (h->a[(size_t)i * n + j]) {
@@ -308,9 +339,11 @@ int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
         names = grid_sides, h->nsides = 4;
     else if (l->kind == QN_LAYOUT_HEX || l->kind == QN_LAYOUT_HEXAGON)
         names = hex_sides, h->nsides = 6;
-    walk_key *keys = qn_xmalloc(sizeof(walk_key) * (size_t)n);
-    int *pos = qn_xmalloc(sizeof(int) * (size_t)n);
-    int *rowof = qn_xmalloc(sizeof(int) * (size_t)n);
+    keys = QN_ALLOCN((size_t)n + 1, walk_key);
+    pos = QN_ALLOCN((size_t)n + 1, int);
+    rowof = QN_ALLOCN((size_t)n + 1, int);
+    if (!keys || !pos || !rowof)
+        goto nomem;
     for (size_t w = 0; w < h->nsides && rc == QN_OK; w++) {
         qn_human_side *s = &h->side[w];
         s->name = names[w];
@@ -320,10 +353,13 @@ int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
         }
         qsort(keys, (size_t)n, sizeof(*keys), cmp_key);
         s->chases = try_order(h, s, keys, pos, rowof);
-        if (s->chases)
+        if (s->chases < 0) {
+            s->chases = 0;
+            rc = qn_err_nomem(err);
+        } else if (s->chases)
             rc = build_table(h, s, err);
-        if (s->chases)
-            build_rbits(h, s);
+        if (rc == QN_OK && s->chases && build_rbits(h, s) != QN_OK)
+            rc = qn_err_nomem(err);
     }
     free(keys), free(pos), free(rowof);
     if (rc != QN_OK) {
@@ -332,6 +368,10 @@ int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err)
     }
     *out = h;
     return QN_OK;
+nomem:
+    free(keys), free(pos), free(rowof);
+    qn_human_free(h);
+    return qn_err_nomem(err);
 }
 
 void qn_human_free(qn_human *h)
@@ -392,7 +432,11 @@ static int spot(const qn_human *h, const uint8_t *state, int *yes, qn_err *err)
                           "its human level (spot or not) is not decided",
                           QN_HUMAN_MAX_PLANS);
     }
-    uint8_t *seen = qn_xmalloc((size_t)h->n);
+    uint8_t *seen = qn_malloc((size_t)h->n + 1);
+    if (!seen) {
+        qn_plans_release(&p);
+        return qn_err_nomem(err);
+    }
     *yes = 0;
     for (size_t i = 0; i < p.count && !*yes; i++)
         *yes = qn_human__disjoint(h, p.x + i * (size_t)p.n, seen);
@@ -415,8 +459,7 @@ int qn_human_level(const qn_human *h, const uint8_t *state, int *level,
             *side = -1;
         return QN_OK;
     }
-    qn_human__rungs(h, state, level, side);
-    return QN_OK;
+    return qn_human__rungs(h, state, level, side, err);
 }
 
 int qn_human_rung(const qn_human *h, const uint8_t *state, uint8_t *scratch)
@@ -453,15 +496,20 @@ int qn_human_rung(const qn_human *h, const uint8_t *state, uint8_t *scratch)
     return chases ? QN_HUMAN_TABLE : QN_HUMAN_GLOBAL;
 }
 
-void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
-                     int *side)
+int qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
+                    int *side, qn_err *err)
 {
     const uint8_t *goal = qn_rules_goal(qn_solver_rules(h->solver));
     int n = h->n, found = -1, lvl = QN_HUMAN_GLOBAL;
     unsigned k = h->k;
 
-    uint8_t *need = qn_xmalloc((size_t)n * (h->nsides + 1) + 1);
-    uint8_t *r = qn_xmalloc((size_t)n + 1);
+    uint8_t *need = qn_malloc((size_t)n * (h->nsides + 1) + 1);
+    uint8_t *r = qn_malloc((size_t)n + 1);
+
+    if (!need || !r) {
+        free(need), free(r);
+        return qn_err_nomem(err);
+    }
     for (size_t w = 0; w < h->nsides && lvl == QN_HUMAN_GLOBAL; w++) {
         const qn_human_side *s = &h->side[w];
         uint8_t *v = need + w * (size_t)n;
@@ -485,8 +533,10 @@ void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
         for (int i = 0; i < s->nlast; i++)
             r[i] = (uint8_t)((k - v[s->last[i]]) % k);
         int ok = qn_system_is_solvable(s->table, r);
-        if (ok == QN_ENOMEM)
-            qn_mem_oom(); /* until solve returns QN_ENOMEM */
+        if (ok == QN_ENOMEM) {
+            free(need), free(r);
+            return qn_err_nomem(err);
+        }
         if (ok)
             lvl = QN_HUMAN_TABLE, found = (int)w;
     }
@@ -495,4 +545,5 @@ void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
     *level = lvl;
     if (side)
         *side = found;
+    return QN_OK;
 }

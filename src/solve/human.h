@@ -48,8 +48,8 @@ typedef struct qn_human qn_human;
 
 /*
  * Find the sides with a chase order of g's rule and their tables. g is
- * borrowed and must outlive the result. Errors: those of qn_system_new
- * for a table's system (none in practice).
+ * borrowed and must outlive the result. Errors: QN_ENOMEM, and those of
+ * qn_system_new for a table's system (none in practice).
  */
 int qn_human_new(qn_human **out, const qn_solver *solver, qn_err *err);
 void qn_human_free(qn_human *h); /* NULL-safe */
@@ -65,7 +65,7 @@ int qn_human_side_chases(const qn_human *h, size_t i);
  * *side (when not NULL) is the side of the chase or table rung, -1 for
  * spot and global. QN_EUNSOLVABLE: the state has no solution. QN_ELIMIT:
  * the optimal plans are too many to list (past QN_HUMAN_MAX_PLANS or the
- * solver's walk limit), so spot is not decided; err says so.
+ * solver's walk limit), so spot is not decided; err says so. QN_ENOMEM.
  */
 #define QN_HUMAN_MAX_PLANS 1024
 int qn_human_level(const qn_human *h, const uint8_t *state, int *level,

@@ -71,9 +71,14 @@ int qn_human_fit(const qn_human_obs *obs, size_t n, int nplayers, unsigned use,
 
     if (!n || nplayers < 1)
         return qn_err_set(err, QN_EINVAL, 0, 0, "no attempts to fit");
-    double *py = QN_NEWN((size_t)nplayers, double);
-    double *pf = QN_NEWN((size_t)nplayers * QN_HF_COUNT, double);
-    size_t *pn = QN_NEWN((size_t)nplayers, size_t);
+    double *py = QN_ALLOCN((size_t)nplayers, double);
+    double *pf = QN_ALLOCN((size_t)nplayers * QN_HF_COUNT, double);
+    size_t *pn = QN_ALLOCN((size_t)nplayers, size_t);
+
+    if (!py || !pf || !pn) {
+        free(py), free(pf), free(pn);
+        return qn_err_nomem(err);
+    }
 
     /* each player's mean time and features */
     for (size_t i = 0; i < n; i++) {
@@ -159,10 +164,13 @@ static int cmp_ranked(const void *x, const void *y)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Ranks of v (1..n, ties averaged) into r. */
-static void ranks(const double *v, size_t n, double *r)
+/* Ranks of v (1..n, ties averaged) into r; QN_ENOMEM. */
+static int ranks(const double *v, size_t n, double *r)
 {
-    ranked *t = QN_NEWN(n, ranked);
+    ranked *t = QN_ALLOCN(n, ranked);
+
+    if (!t)
+        return QN_ENOMEM;
     for (size_t i = 0; i < n; i++)
         t[i].v = v[i], t[i].i = i;
     qsort(t, n, sizeof(*t), cmp_ranked);
@@ -176,23 +184,29 @@ static void ranks(const double *v, size_t n, double *r)
         i = j + 1;
     }
     free(t);
+    return QN_OK;
 }
 
-double qn_spearman(const double *a, const double *b, size_t n)
+int qn_spearman(const double *a, const double *b, size_t n, double *rho,
+                qn_err *err)
 {
+    *rho = 0.0;
     if (n < 2)
-        return 0.0;
-    double *ra = QN_NEWN(n, double), *rb = QN_NEWN(n, double);
+        return QN_OK;
+    double *ra = QN_ALLOCN(n, double), *rb = QN_ALLOCN(n, double);
     double mean = ((double)n + 1.0) / 2.0, sab = 0, saa = 0, sbb = 0;
 
-    ranks(a, n, ra);
-    ranks(b, n, rb);
+    if (!ra || !rb || ranks(a, n, ra) != QN_OK || ranks(b, n, rb) != QN_OK) {
+        free(ra), free(rb);
+        return qn_err_nomem(err);
+    }
     for (size_t i = 0; i < n; i++) {
         double x = ra[i] - mean, y = rb[i] - mean;
         sab += x * y, saa += x * x, sbb += y * y;
     }
     free(ra), free(rb);
-    return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0.0;
+    *rho = saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0.0;
+    return QN_OK;
 }
 
 int qn_human_held_out(uint64_t seed, uint64_t index, double share)

@@ -40,8 +40,10 @@ int qn_human_fit(const qn_human_obs *obs, size_t n, int nplayers, unsigned use,
                  double lambda, qn_human_model *m, double *skill, qn_err *err);
 
 /* Spearman's rank correlation of a and b (n values; ties get their
- * average rank); 0 when either is constant or n < 2. */
-double qn_spearman(const double *a, const double *b, size_t n);
+ * average rank) into *rho; 0 when either is constant or n < 2.
+ * QN_ENOMEM. */
+int qn_spearman(const double *a, const double *b, size_t n, double *rho,
+                qn_err *err);
 
 /* Whether attempt `index` is held out for a share in 0..1 under `seed`:
  * a fixed hash of both, so the split is the same on every run. */

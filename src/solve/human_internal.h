@@ -48,8 +48,8 @@ void qn_human__chase(const qn_human *h, const qn_human_side *s, uint8_t *need);
  * footprints; seen is ncells bytes of scratch. */
 int qn_human__disjoint(const qn_human *h, const uint8_t *x, uint8_t *seen);
 /* The rungs above spot: chase, table or global for a solvable state that
- * is not spot (*side as qn_human_level's). */
-void qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
-                     int *side);
+ * is not spot (*side as qn_human_level's). QN_OK, or QN_ENOMEM. */
+int qn_human__rungs(const qn_human *h, const uint8_t *state, int *level,
+                    int *side, qn_err *err);
 
 #endif

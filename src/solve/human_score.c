@@ -223,13 +223,15 @@ static uint64_t chase_bits(const qn_human *h, const qn_human_side *s,
                            uint8_t *need);
 
 /* Side s's table as a lookup (fast_side.ylut) and each first-row press's
- * chase (fast_side.cmask); need is n bytes of scratch. */
-static void build_lut(const qn_human *h, const qn_human_side *s, fast_side *f,
-                      uint8_t *need)
+ * chase (fast_side.cmask); need is n bytes of scratch. 0, or -1 when
+ * memory ran out (what was built is freed with the grader). */
+static int build_lut(const qn_human *h, const qn_human_side *s, fast_side *f,
+                     uint8_t *need)
 {
-    int n = h->n;
+    int n = h->n, rc = 0;
 
-    f->cmask = qn_xcalloc((size_t)s->nfirst + 1, sizeof(uint64_t));
+    if (!(f->cmask = QN_ALLOCN((size_t)s->nfirst + 1, uint64_t)))
+        return -1;
     for (int a = 0; a < s->nfirst; a++) {
         int j = s->first[a];
         memset(need, 0, (size_t)n);
@@ -238,20 +240,24 @@ static void build_lut(const qn_human *h, const qn_human_side *s, fast_side *f,
         f->cmask[a] = chase_bits(h, s, need);
     }
     if (s->nlast > LUT_MAX_LAST)
-        return;
+        return 0;
     size_t nr = (size_t)1 << s->nlast;
-    uint8_t *r = qn_xmalloc((size_t)s->nlast + 1);
-    uint8_t *y = qn_xmalloc((size_t)s->nfirst + 1);
-    f->ylut = qn_xmalloc(nr * sizeof(uint64_t));
+    uint8_t *r = qn_malloc((size_t)s->nlast + 1);
+    uint8_t *y = qn_malloc((size_t)s->nfirst + 1);
+    f->ylut = QN_REALLOCN(NULL, nr, uint64_t);
+    if (!r || !y || !f->ylut)
+        nr = 0, rc = -1;
     for (size_t v = 0; v < nr; v++) {
         for (int l = 0; l < s->nlast; l++)
             r[l] = (uint8_t)(v >> l & 1); /* -r = r mod 2 */
         memset(y, 0, (size_t)s->nfirst + 1);
         f->ylut[v] = NO_PATTERN;
-        int rc = qn_system_solve(s->table, y, r);
-        if (rc == QN_ENOMEM)
-            qn_mem_oom(); /* until solve returns QN_ENOMEM */
-        if (rc == QN_OK) {
+        int solved = qn_system_solve(s->table, y, r);
+        if (solved == QN_ENOMEM) {
+            rc = -1;
+            break;
+        }
+        if (solved == QN_OK) {
             f->ylut[v] = 0;
             for (int a = 0; a < s->nfirst; a++)
                 if (y[a])
@@ -259,15 +265,18 @@ static void build_lut(const qn_human *h, const qn_human_side *s, fast_side *f,
         }
     }
     free(r), free(y);
+    return rc;
 }
 
-static void build_fast(qn_human_grader *hg)
+/* 0, or -1 when memory ran out (what was built is freed with hg). */
+static int build_fast(qn_human_grader *hg)
 {
     qn_human *h = hg->h;
-    int n = hg->n;
-    uint8_t *need = qn_xmalloc((size_t)n);
+    int n = hg->n, rc = -1;
+    uint8_t *need = qn_malloc((size_t)n + 1);
 
-    hg->fp = qn_xcalloc((size_t)n, sizeof(uint64_t));
+    if (!need || !(hg->fp = QN_ALLOCN((size_t)n + 1, uint64_t)))
+        goto done;
     for (int j = 0; j < n; j++)
         for (int e = h->colstart[j]; e < h->colstart[j + 1]; e++)
             hg->fp[j] |= UINT64_C(1) << h->colrow[e];
@@ -277,8 +286,10 @@ static void build_fast(qn_human_grader *hg)
         if (hg->col[i] + 1 > hg->ncolm)
             hg->ncolm = hg->col[i] + 1;
     }
-    hg->rowm = qn_xcalloc((size_t)hg->nrowm + 1, sizeof(uint64_t));
-    hg->colm = qn_xcalloc((size_t)hg->ncolm + 1, sizeof(uint64_t));
+    hg->rowm = QN_ALLOCN((size_t)hg->nrowm + 1, uint64_t);
+    hg->colm = QN_ALLOCN((size_t)hg->ncolm + 1, uint64_t);
+    if (!hg->rowm || !hg->colm)
+        goto done;
     for (int i = 0; i < n; i++) {
         hg->rowm[hg->row[i]] |= UINT64_C(1) << i;
         hg->colm[hg->col[i]] |= UINT64_C(1) << i;
@@ -288,7 +299,8 @@ static void build_fast(qn_human_grader *hg)
     for (int i = 0; i < n; i++)
         if (hg->row[i] * hg->ncolm + hg->col[i] != i)
             hg->plain_w = 0;
-    hg->touch = qn_xcalloc((size_t)n, sizeof(uint64_t));
+    if (!(hg->touch = QN_ALLOCN((size_t)n + 1, uint64_t)))
+        goto done;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++)
             if (hg->fp[i] & hg->fp[j])
@@ -299,9 +311,11 @@ static void build_fast(qn_human_grader *hg)
         if (!s->chases)
             continue;
         f->nres = s->nlast;
-        f->res = qn_xcalloc((size_t)s->nlast + 1, sizeof(uint64_t));
-        f->up = qn_xcalloc((size_t)n, sizeof(uint64_t));
-        f->ur = qn_xcalloc((size_t)n, sizeof(uint64_t));
+        f->res = QN_ALLOCN((size_t)s->nlast + 1, uint64_t);
+        f->up = QN_ALLOCN((size_t)n + 1, uint64_t);
+        f->ur = QN_ALLOCN((size_t)n + 1, uint64_t);
+        if (!f->res || !f->up || !f->ur)
+            goto done;
         for (int i = 0; i < n; i++) {
             memset(need, 0, (size_t)n);
             need[i] = 1;
@@ -312,9 +326,11 @@ static void build_fast(qn_human_grader *hg)
                     f->ur[i] |= UINT64_C(1) << l;
                 }
         }
-        build_lut(h, s, f, need);
+        if (build_lut(h, s, f, need))
+            goto done;
         f->ncond = (int)qn_system_cokernel_ngens(s->table);
-        f->cond = qn_xcalloc((size_t)f->ncond + 1, sizeof(uint64_t));
+        if (!(f->cond = QN_ALLOCN((size_t)f->ncond + 1, uint64_t)))
+            goto done;
         for (int j = 0; j < f->ncond; j++) {
             const uint8_t *c = qn_system_condition(s->table, (size_t)j);
             for (int l = 0; l < s->nlast; l++)
@@ -341,23 +357,29 @@ static void build_fast(qn_human_grader *hg)
             hg->ker[g] |= (uint64_t)(x[j] & 1) << j;
     }
     if (bits <= 64) {
-        hg->urall = qn_xcalloc((size_t)n, sizeof(uint64_t));
+        if (!(hg->urall = QN_ALLOCN((size_t)n + 1, uint64_t)))
+            goto done;
         for (size_t w = 0; w < h->nsides; w++)
             for (int i = 0; h->side[w].chases && i < n; i++)
                 hg->urall[i] |= hg->side[w].ur[i] << hg->off[w];
     }
+    rc = 0;
+done:
     free(need);
+    return rc;
 }
 
 int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
                         qn_err *err)
 {
-    qn_human_grader *hg = qn_xcalloc(1, sizeof(*hg));
+    qn_human_grader *hg = QN_ALLOC(qn_human_grader);
     const qn_rules *r = qn_solver_rules(solver);
     const qn_layout *l = qn_rules_layout(r);
     int rc;
 
     *out = NULL;
+    if (!hg)
+        return qn_err_nomem(err);
     rc = qn_human_new(&hg->h, solver, err);
     if (rc != QN_OK) {
         free(hg);
@@ -367,8 +389,12 @@ int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
     hg->n = hg->h->n;
     hg->k = hg->h->k;
     hg->goal = qn_rules_goal(r);
-    hg->row = qn_xmalloc(sizeof(int) * ((size_t)hg->n + 1));
-    hg->col = qn_xmalloc(sizeof(int) * ((size_t)hg->n + 1));
+    hg->row = QN_ALLOCN((size_t)hg->n + 1, int);
+    hg->col = QN_ALLOCN((size_t)hg->n + 1, int);
+    if (!hg->row || !hg->col) {
+        qn_human_grader_free(hg);
+        return qn_err_nomem(err);
+    }
     for (int i = 0; i < hg->n; i++)
         qn_layout_rc(l, i, &hg->row[i], &hg->col[i]);
     for (size_t w = 0; w < hg->h->nsides; w++)
@@ -376,8 +402,10 @@ int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
             hg->table_log2[w] =
                 qn_system_group_log2(hg->h->side[w].table, QN_IMAGE);
     hg->fast = hg->k == 2 && hg->n <= 64;
-    if (hg->fast)
-        build_fast(hg);
+    if (hg->fast && build_fast(hg)) {
+        qn_human_grader_free(hg);
+        return qn_err_nomem(err);
+    }
     *out = hg;
     return QN_OK;
 }
@@ -522,38 +550,44 @@ static uint64_t chase_bits(const qn_human *h, const qn_human_side *s,
 
 /*
  * The presses the technique makes on `state` from side w, each counted
- * as it is made: the chase's; for a table, the first chase's, the
- * pattern's (the one qn_system_solve gives for the residual) and the
- * second chase's.
+ * as it is made (*made): the chase's; for a table, the first chase's,
+ * the pattern's (the one qn_system_solve gives for the residual) and the
+ * second chase's. QN_OK, or QN_ENOMEM.
  */
-static uint64_t technique_presses(const qn_human_grader *hg,
-                                  const uint8_t *state, int level, int w)
+static int technique_presses(const qn_human_grader *hg, const uint8_t *state,
+                             int level, int w, uint64_t *made, qn_err *err)
 {
     const qn_human *h = hg->h;
     const qn_human_side *s = &h->side[w];
-    int n = hg->n;
+    int n = hg->n, rc = QN_OK;
     unsigned k = hg->k;
-    uint8_t *need = qn_xmalloc((size_t)n + 1);
+    uint8_t *need = qn_malloc((size_t)n + 1);
     uint64_t total;
 
+    if (!need)
+        return qn_err_nomem(err);
     for (int i = 0; i < n; i++)
         need[i] = (uint8_t)((hg->goal[i] + k - state[i]) % k);
     if (level == QN_HUMAN_CHASE) {
-        total = chase_presses(h, s, need);
+        *made = chase_presses(h, s, need);
         free(need);
-        return total;
+        return QN_OK;
     }
-    uint8_t *first = qn_xmalloc((size_t)n + 1);
-    uint8_t *r = qn_xmalloc((size_t)s->nlast + 1);
-    uint8_t *y = qn_xcalloc((size_t)s->nfirst + 1, 1);
+    uint8_t *first = qn_malloc((size_t)n + 1);
+    uint8_t *r = qn_malloc((size_t)s->nlast + 1);
+    uint8_t *y = QN_ALLOCN((size_t)s->nfirst + 1, uint8_t);
+    if (!first || !r || !y) {
+        free(first), free(r), free(y), free(need);
+        return qn_err_nomem(err);
+    }
     memcpy(first, need, (size_t)n);
     total = chase_presses(h, s, first);
     for (int l = 0; l < s->nlast; l++)
         r[l] = (uint8_t)((k - first[s->last[l]]) % k);
-    int rc = qn_system_solve(s->table, y, r);
-    if (rc == QN_ENOMEM)
-        qn_mem_oom(); /* until solve returns QN_ENOMEM */
-    if (rc == QN_OK) {
+    rc = qn_system_solve(s->table, y, r);
+    if (rc == QN_ENOMEM) {
+        rc = qn_err_nomem(err);
+    } else if (rc == QN_OK) {
         for (int f = 0; f < s->nfirst; f++) {
             int j = s->first[f];
             unsigned t = y[f];
@@ -564,9 +598,12 @@ static uint64_t technique_presses(const qn_human_grader *hg,
             }
         }
         total += chase_presses(h, s, first);
+    } else {
+        rc = QN_OK; /* no pattern: the first chase's presses */
     }
     free(first), free(r), free(y), free(need);
-    return total;
+    *made = total;
+    return rc;
 }
 
 /* technique_presses by masks (k = 2, the side's lookup built): the
@@ -595,10 +632,10 @@ static uint64_t fast_technique(const qn_human_grader *hg, uint64_t need,
 }
 
 /* Components of the plan's presses joined by overlapping footprints, and
- * the rows + columns they span. */
-static void plan_shape(const qn_human_grader *hg, const uint8_t *plan,
-                       uint64_t pressed, int *components, int *spread,
-                       int *multi)
+ * the rows + columns they span. QN_OK, or QN_ENOMEM (the byte path). */
+static int plan_shape(const qn_human_grader *hg, const uint8_t *plan,
+                      uint64_t pressed, int *components, int *spread,
+                      int *multi, qn_err *err)
 {
     const qn_human *h = hg->h;
     int n = hg->n, comps = 0, mult = 0;
@@ -638,8 +675,12 @@ static void plan_shape(const qn_human_grader *hg, const uint8_t *plan,
             }
         }
     } else {
-        int *owner = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
-        int *parent = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
+        int *owner = QN_REALLOCN(NULL, (size_t)n + 1, int);
+        int *parent = QN_REALLOCN(NULL, (size_t)n + 1, int);
+        if (!owner || !parent) {
+            free(owner), free(parent);
+            return qn_err_nomem(err);
+        }
         for (int i = 0; i < n; i++)
             owner[i] = -1, parent[i] = i;
         for (int j = 0; j < n; j++) {
@@ -675,6 +716,7 @@ static void plan_shape(const qn_human_grader *hg, const uint8_t *plan,
     *components = comps;
     *spread = rhi < 0 ? 0 : (rhi - rlo + 1) + (chi - clo + 1);
     *multi = mult;
+    return QN_OK;
 }
 
 /* The cells off their goal and the cells pressed, as masks. */
@@ -715,7 +757,7 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
 {
     const qn_human *h = hg->h;
     int n = hg->n, level = QN_HUMAN_GLOBAL, side = -1, lit = 0;
-    int comps, spread, multi;
+    int comps, spread, multi, rc;
     uint64_t need = 0, pressed = 0;
 
     if (noptimal > QN_HUMAN_MAX_PLANS)
@@ -737,27 +779,31 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
         else
             fast_rungs(hg, need, &level, &side);
     } else if (noptimal > 1) {
-        int rc = qn_human_level(h, state, &level, &side, err);
+        rc = qn_human_level(h, state, &level, &side, err);
         if (rc != QN_OK)
             return rc;
     } else if (hg->fast) {
         /* pairwise disjoint footprints: each press is a group alone */
-        plan_shape(hg, plan, pressed, &comps, &spread, &multi);
+        plan_shape(hg, plan, pressed, &comps, &spread, &multi, err);
         if (comps == __builtin_popcountll(pressed))
             level = QN_HUMAN_SPOT;
         else
             fast_rungs(hg, need, &level, &side);
     } else {
-        uint8_t *seen = qn_xmalloc((size_t)n + 1);
+        uint8_t *seen = qn_malloc((size_t)n + 1);
+        if (!seen)
+            return qn_err_nomem(err);
         int spot = qn_human__disjoint(h, plan, seen);
         free(seen);
         if (spot)
             level = QN_HUMAN_SPOT;
-        else
-            qn_human__rungs(h, state, &level, &side);
+        else if ((rc = qn_human__rungs(h, state, &level, &side, err)) != QN_OK)
+            return rc;
     }
-    if (noptimal > 1 || !hg->fast)
-        plan_shape(hg, plan, pressed, &comps, &spread, &multi);
+    if ((noptimal > 1 || !hg->fast) &&
+        (rc = plan_shape(hg, plan, pressed, &comps, &spread, &multi, err)) !=
+            QN_OK)
+        return rc;
     memset(out, 0, sizeof(*out));
     out->level = level;
     out->side = side;
@@ -769,9 +815,12 @@ int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
     out->f[QN_HF_SPREAD] = spread;
     out->f[QN_HF_MULTI] = multi;
     if (level == QN_HUMAN_CHASE || level == QN_HUMAN_TABLE) {
-        uint64_t made = hg->fast && hg->side[side].ylut
-                            ? fast_technique(hg, need, level, side)
-                            : technique_presses(hg, state, level, side);
+        uint64_t made = 0;
+        if (hg->fast && hg->side[side].ylut)
+            made = fast_technique(hg, need, level, side);
+        else if ((rc = technique_presses(hg, state, level, side, &made, err)) !=
+                 QN_OK)
+            return rc;
         out->f[QN_HF_OVERSHOOT] =
             made > presses ? (double)(made - presses) : 0.0;
     }
@@ -801,6 +850,8 @@ int qn_human_grade_state(const qn_human_grader *hg, const uint8_t *state,
     } else if (rc == QN_OK)
         rc = qn_human_grade_of(hg, state, a.plan, a.mp.presses, a.mp.noptimal,
                                out, err);
+    else if (rc == QN_ENOMEM)
+        rc = qn_err_nomem(err);
     else
         rc = qn_err_set(err, rc, 0, 0, "the state could not be solved");
     qn_answer_release(&a);

@@ -80,7 +80,8 @@ typedef struct qn_human_grade {
 
 typedef struct qn_human_grader qn_human_grader;
 
-/* Build g's grader (g borrowed, must outlive it). Errors: qn_human_new's. */
+/* Build g's grader (g borrowed, must outlive it). Errors: qn_human_new's
+ * (QN_ENOMEM among them). */
 int qn_human_grader_new(qn_human_grader **out, const qn_solver *solver,
                         qn_err *err);
 void qn_human_grader_free(qn_human_grader *hg); /* NULL-safe */
@@ -91,7 +92,7 @@ const qn_human *qn_human_grader_human(const qn_human_grader *hg);
  * found: `plan` an optimal plan, `presses` its count, `noptimal` the
  * optimal plans. QN_OK,
  * or QN_ELIMIT when the state has more optimal plans than
- * QN_HUMAN_MAX_PLANS (spot undecided: no grade).
+ * QN_HUMAN_MAX_PLANS (spot undecided: no grade), or QN_ENOMEM.
  */
 int qn_human_grade_of(const qn_human_grader *hg, const uint8_t *state,
                       const uint8_t *plan, uint64_t presses, uint64_t noptimal,
@@ -112,7 +113,8 @@ int64_t qn_human_score_milli(const qn_human_model *m, const qn_human_grade *gr);
  * out (human_steps.c): "technique: table (2) from the top", then the
  * rows each chase clears and the cells it presses, the residual, the
  * table's pattern; for spot and global the plan's presses. Errors: those
- * of qn_human_grade_state.
+ * of qn_human_grade_state; QN_ENOMEM also when an append failed (out then
+ * holds part of the text).
  */
 int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
                      qn_buf *out, qn_err *err);

@@ -25,12 +25,17 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* B_s, nlast x n row-major: column i is the residual of the need e_i. */
+/* B_s, nlast x n row-major: column i is the residual of the need e_i.
+ * NULL when memory ran out. */
 static uint8_t *residual_matrix(const qn_human *h, const qn_human_side *s)
 {
     int n = h->n;
-    uint8_t *b = qn_xcalloc((size_t)s->nlast * (size_t)n + 1, 1);
-    uint8_t *need = qn_xmalloc((size_t)n);
+    uint8_t *b = QN_ALLOCN((size_t)s->nlast * (size_t)n + 1, uint8_t);
+    uint8_t *need = qn_malloc((size_t)n + 1);
+    if (!b || !need) {
+        free(b), free(need);
+        return NULL;
+    }
     for (int i = 0; i < n; i++) {
         memset(need, 0, (size_t)n);
         need[i] = 1;
@@ -68,7 +73,9 @@ static int union_share(const qn_human *h, uint8_t *const *b, unsigned mask,
         for (size_t w = 0; w < h->nsides; w++)
             if (sub >> w & 1)
                 rows += h->side[w].nlast;
-        uint8_t *m = qn_xmalloc((size_t)rows * (size_t)n + 1);
+        uint8_t *m = qn_malloc((size_t)rows * (size_t)n + 1);
+        if (!m)
+            return qn_err_nomem(err);
         rows = 0;
         for (size_t w = 0; w < h->nsides; w++)
             if (sub >> w & 1) {
@@ -141,7 +148,8 @@ int qn_human_shares_compute(const qn_human *h, qn_human_shares *out,
         return QN_OK; /* nothing is known */
     for (size_t w = 0; w < h->nsides; w++)
         if (h->side[w].chases) {
-            b[w] = residual_matrix(h, &h->side[w]);
+            if (!(b[w] = residual_matrix(h, &h->side[w])))
+                rc = qn_err_nomem(err);
             all |= 1u << w;
         }
     out->top.known = out->any.known = 1;

@@ -26,15 +26,21 @@ static void add_presses(const qn_solver *solver, qn_buf *out, const int *cells,
 }
 
 /* Side s's chase of need (in place), one line per walk row it presses
- * in, each line indented by `indent`; returns the presses made. */
+ * in, each line indented by `indent`; returns the presses made. Out of
+ * memory: out's failed flag (nothing chased). */
 static uint64_t chase_lines(const qn_human *h, const qn_human_side *s,
                             uint8_t *need, qn_buf *out, const char *indent)
 {
     unsigned k = h->k;
     uint64_t total = 0;
-    unsigned *t = qn_xcalloc((size_t)s->nseq + 1, sizeof(unsigned));
-    int *piv = qn_xmalloc(sizeof(int) * ((size_t)s->nseq + 1));
+    unsigned *t = QN_ALLOCN((size_t)s->nseq + 1, unsigned);
+    int *piv = QN_ALLOCN((size_t)s->nseq + 1, int);
 
+    if (!t || !piv) {
+        free(t), free(piv);
+        qn_buf_fail(out);
+        return 0;
+    }
     for (int i = 0; i < s->nseq; i++) {
         int j = s->pivot[i];
         piv[i] = j;
@@ -63,8 +69,8 @@ static uint64_t chase_lines(const qn_human *h, const qn_human_side *s,
     return total;
 }
 
-int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
-                     qn_buf *out, qn_err *err)
+static int narrate(const qn_human_grader *hg, const uint8_t *state, qn_buf *out,
+                   qn_err *err)
 {
     const qn_human *h = qn_human_grader_human(hg);
     const qn_solver *solver = h->solver;
@@ -84,14 +90,22 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
         qn_buf_addf(out, " from the %s", h->side[gr.side].name);
     qn_buf_addc(out, '\n');
     if (gr.level == QN_HUMAN_SPOT || gr.level == QN_HUMAN_GLOBAL) {
-        int *cells = qn_xmalloc(sizeof(int) * ((size_t)n + 1));
-        unsigned *t = qn_xmalloc(sizeof(unsigned) * ((size_t)n + 1));
+        int *cells = QN_ALLOCN((size_t)n + 1, int);
+        unsigned *t = QN_ALLOCN((size_t)n + 1, unsigned);
+        if (!cells || !t) {
+            free(cells), free(t);
+            return qn_err_nomem(err);
+        }
         if ((rc = qn_answer_init(&a, solver, err)) != QN_OK) {
             free(cells);
             free(t);
             return rc;
         }
-        qn_solver_answer(solver, &a, state);
+        if (qn_solver_answer(solver, &a, state) != QN_OK) {
+            qn_answer_release(&a);
+            free(cells), free(t);
+            return qn_err_nomem(err);
+        }
         for (int i = 0; i < n; i++)
             cells[i] = i, t[i] = a.solvable ? a.plan[i] : 0;
         qn_buf_adds(out, gr.level == QN_HUMAN_SPOT
@@ -106,7 +120,9 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
         return QN_OK;
     }
     const qn_human_side *s = &h->side[gr.side];
-    uint8_t *need = qn_xmalloc((size_t)n + 1);
+    uint8_t *need = qn_malloc((size_t)n + 1);
+    if (!need)
+        return qn_err_nomem(err);
     for (int i = 0; i < n; i++)
         need[i] = (uint8_t)((goal[i] + k - state[i]) % k);
     if (gr.level == QN_HUMAN_CHASE) {
@@ -115,11 +131,15 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
         free(need);
         return QN_OK;
     }
-    uint8_t *r = qn_xmalloc((size_t)s->nlast + 1);
-    uint8_t *y = qn_xcalloc((size_t)s->nfirst + 1, 1);
-    unsigned *ty = qn_xmalloc(sizeof(unsigned) * ((size_t)s->nfirst + 1));
-    int *lit = qn_xmalloc(sizeof(int) * ((size_t)s->nlast + 1));
-    unsigned *on = qn_xmalloc(sizeof(unsigned) * ((size_t)s->nlast + 1));
+    uint8_t *r = QN_ALLOCN((size_t)s->nlast + 1, uint8_t);
+    uint8_t *y = QN_ALLOCN((size_t)s->nfirst + 1, uint8_t);
+    unsigned *ty = QN_ALLOCN((size_t)s->nfirst + 1, unsigned);
+    int *lit = QN_ALLOCN((size_t)s->nlast + 1, int);
+    unsigned *on = QN_ALLOCN((size_t)s->nlast + 1, unsigned);
+    if (!r || !y || !ty || !lit || !on) {
+        free(r), free(y), free(ty), free(lit), free(on), free(need);
+        return qn_err_nomem(err);
+    }
     qn_buf_addf(out, "  first chase, from the %s:\n", s->name);
     chase_lines(h, s, need, out, "    ");
     for (int l = 0; l < s->nlast; l++) {
@@ -131,8 +151,6 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
     add_presses(solver, out, lit, on, s->nlast);
     qn_buf_addc(out, '\n');
     rc = qn_system_solve(s->table, y, r);
-    if (rc == QN_ENOMEM)
-        qn_mem_oom(); /* until solve returns QN_ENOMEM */
     if (rc == QN_OK) {
         for (int f = 0; f < s->nfirst; f++) {
             int j = s->first[f];
@@ -149,11 +167,26 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
                     gr.f[QN_HF_TABLE] > 0 ? exp2(gr.f[QN_HF_TABLE]) - 1 : 0);
         qn_buf_addf(out, "  second chase, from the %s:\n", s->name);
         chase_lines(h, s, need, out, "    ");
+    } else if (rc == QN_ENOMEM) {
+        rc = qn_err_nomem(err);
     } else {
         rc = qn_err_set(err, QN_ERR, 0, 0,
                         "the table has no pattern for "
                         "the residual (a bug)");
     }
     free(r), free(y), free(ty), free(lit), free(on), free(need);
+    return rc;
+}
+
+int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
+                     qn_buf *out, qn_err *err)
+{
+    int rc;
+
+    qn_buf_sticky(1); /* out's failed flag, checked once below */
+    rc = narrate(hg, state, out, err);
+    qn_buf_sticky(0);
+    if (rc == QN_OK && out->failed)
+        rc = qn_err_nomem(err);
     return rc;
 }

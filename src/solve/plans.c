@@ -20,6 +20,7 @@ typedef struct walk {
     uint64_t *presses; /* per slot */
     size_t *heap;      /* count slot numbers, the most expensive on top */
     uint64_t matched, best;
+    int nomem; /* a slot could not be had: the walk stopped */
 } walk;
 
 /* -1, 0, 1 as slot a costs less than, as much as, more than slot b. */
@@ -56,41 +57,55 @@ static void sift_up(walk *w, size_t i)
     }
 }
 
-/* A free slot, growing the arrays by doubling up to the limit. */
-static size_t new_slot(walk *w)
+/* Room for one more slot, growing the arrays by doubling up to the
+ * limit: 0, or -1 when memory ran out (the arrays stay as they were). */
+static int new_slot(walk *w)
 {
-    if (w->count == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 16;
-        if (w->cap > w->limit)
-            w->cap = w->limit;
-        w->x = QN_RENEW(w->x, w->cap * (size_t)w->n, uint8_t);
-        w->presses = QN_RENEW(w->presses, w->cap, uint64_t);
-        w->heap = QN_RENEW(w->heap, w->cap, size_t);
-    }
-    return w->count;
+    size_t cap = w->cap ? 2 * w->cap : 16;
+    void *p;
+
+    if (w->count < w->cap)
+        return 0;
+    if (cap > w->limit)
+        cap = w->limit;
+    if (!(p = QN_REALLOCN(w->x, cap * (size_t)w->n + 1, uint8_t)))
+        return -1;
+    w->x = p;
+    if (!(p = QN_REALLOCN(w->presses, cap, uint64_t)))
+        return -1;
+    w->presses = p;
+    if (!(p = QN_REALLOCN(w->heap, cap, size_t)))
+        return -1;
+    w->heap = p;
+    w->cap = cap;
+    return 0;
 }
 
-/* Keep x if it is among the `limit` cheapest seen so far. */
-static void offer(walk *w, const uint8_t *x, uint64_t sum)
+/* Keep x if it is among the `limit` cheapest seen so far: 0, or -1 when
+ * memory ran out. */
+static int offer(walk *w, const uint8_t *x, uint64_t sum)
 {
     size_t s, top;
 
     if (w->count < w->limit) {
-        s = new_slot(w);
+        if (new_slot(w))
+            return -1;
+        s = w->count;
         memcpy(w->x + s * w->n, x, (size_t)w->n);
         w->presses[s] = sum;
         w->heap[w->count++] = s;
         sift_up(w, w->count - 1);
-        return;
+        return 0;
     }
     top = w->heap[0];
     if (sum > w->presses[top] ||
         (sum == w->presses[top] &&
          memcmp(x, w->x + top * w->n, (size_t)w->n) >= 0))
-        return;
+        return 0;
     memcpy(w->x + top * w->n, x, (size_t)w->n);
     w->presses[top] = sum;
     sift_down(w, 0);
+    return 0;
 }
 
 static int visit(void *ctx, const uint8_t *x)
@@ -108,12 +123,16 @@ static int visit(void *ctx, const uint8_t *x)
         w->count = 0;
     }
     w->matched++;
-    offer(w, x, sum);
+    if (offer(w, x, sum)) {
+        w->nomem = 1;
+        return 1; /* stop the walk */
+    }
     return 0;
 }
 
-/* The heap's plans into out, cheapest first. */
-static void take(qn_plans *out, walk *w)
+/* The heap's plans into out, cheapest first: 0, or -1 when memory ran
+ * out (out left empty). */
+static int take(qn_plans *out, walk *w)
 {
     size_t n = w->count;
 
@@ -125,14 +144,20 @@ static void take(qn_plans *out, walk *w)
         sift_down(w, 0);
     }
     w->count = n;
+    out->x = QN_ALLOCN(w->count * (size_t)w->n + 1, uint8_t);
+    out->presses = QN_ALLOCN(w->count + 1, uint64_t);
+    if (!out->x || !out->presses) {
+        free(out->x), free(out->presses);
+        out->x = NULL, out->presses = NULL;
+        return -1;
+    }
     out->count = n;
-    out->x = QN_NEWN(w->count * (size_t)w->n + 1, uint8_t);
-    out->presses = QN_NEWN(w->count + 1, uint64_t);
     for (size_t i = 0; i < w->count; i++) {
         memcpy(out->x + i * w->n, w->x + w->heap[i] * w->n, (size_t)w->n);
         out->presses[i] = w->presses[w->heap[i]];
     }
     out->matched = w->matched;
+    return 0;
 }
 
 int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
@@ -141,6 +166,7 @@ int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
     const qn_system *sys = qn_solver_system(solver);
     walk w;
     int64_t seen;
+    int rc = QN_OK;
 
     memset(out, 0, sizeof(*out));
     memset(&w, 0, sizeof(w));
@@ -163,14 +189,15 @@ int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
         solver, state, out->complete ? UINT64_MAX : limit, visit, &w);
     if (seen == QN_EUNSOLVABLE) {
         out->complete = 0;
-        qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "state is not solvable");
-    } else {
-        take(out, &w);
+        rc = qn_err_set(err, QN_EUNSOLVABLE, 0, 0, "state is not solvable");
+    } else if (w.nomem || seen == QN_ENOMEM || take(out, &w)) {
+        out->complete = 0;
+        rc = qn_err_nomem(err);
     }
     free(w.x);
     free(w.presses);
     free(w.heap);
-    return seen == QN_EUNSOLVABLE ? QN_EUNSOLVABLE : QN_OK;
+    return rc;
 }
 
 void qn_plans_release(qn_plans *p)

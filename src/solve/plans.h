@@ -46,7 +46,7 @@ typedef struct qn_plans {
  * at most `limit` (1..QN_PLANS_MAX) of them. *out is overwritten. Returns
  * QN_OK; QN_EUNSOLVABLE when the state has no solution; QN_ELIMIT with
  * `optimal` when the kernel is past the walk limit (the optimum is not
- * known). On failure *out is empty (release is still safe).
+ * known); QN_ENOMEM. On failure *out is empty (release is still safe).
  */
 int qn_plans_find(qn_plans *out, const qn_solver *solver, const uint8_t *state,
                   uint64_t limit, int optimal, qn_err *err);

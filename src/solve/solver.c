@@ -43,15 +43,18 @@ static int solver_new(qn_solver **out, const qn_rules *r, int repair,
         free(solver);
         return rc;
     }
-    /* too many unsolvable classes is not fatal: repairs become unknown */
-    if (repair &&
-        (rc = qn_repair_new(&solver->rep, solver->sys, NULL)) != QN_OK) {
-        solver->rep = NULL;
+    /* too many unsolvable classes is not fatal: repairs become unknown;
+     * running out of memory is */
+    if (repair) {
+        qn_err e = QN_ERR_INIT;
+        rc = qn_repair_new(&solver->rep, solver->sys, &e);
         if (rc == QN_ENOMEM) {
             qn_system_free(solver->sys);
             free(solver);
             return qn_err_nomem(err);
         }
+        if (rc != QN_OK)
+            solver->rep = NULL;
     }
     *out = solver;
     return QN_OK;
@@ -124,7 +127,13 @@ int qn_solver_check_exact(const qn_solver *solver, qn_err *err)
 
     if (qn_minpress_exact(solver->sys, solver->limit))
         return QN_OK;
+    qn_buf_sticky(1);
     qn_system_group_factors(solver->sys, QN_KERNEL, &size);
+    qn_buf_sticky(0);
+    if (size.failed) {
+        qn_buf_release(&size);
+        return qn_err_nomem(err);
+    }
     if (solver->limit && !(solver->limit & (solver->limit - 1)))
         snprintf(lim, sizeof(lim), "2^%d", __builtin_ctzll(solver->limit));
     else
@@ -240,7 +249,7 @@ int qn_solver_answer_class(const qn_solver *solver, qn_answer *a,
         rc = qn_minpress_solve(solver->sys, &a->mp, a->plan, d, solver->limit,
                                NULL);
         if (rc == QN_ENOMEM)
-            qn_mem_oom(); /* until solve returns QN_ENOMEM */
+            return QN_ENOMEM;
     }
     a->solvable = rc != QN_EUNSOLVABLE;
     a->exact = rc == QN_OK;
@@ -250,6 +259,10 @@ int qn_solver_answer_class(const qn_solver *solver, qn_answer *a,
         a->repair_known = 1;
         a->nrepair =
             qn_repair_find(solver->rep, d, a->repair_cell, a->repair_value);
+        if (a->nrepair < 0) { /* out of memory */
+            a->nrepair = 0, a->repair_known = 0;
+            return QN_ENOMEM;
+        }
         for (int i = 0; i < a->nrepair; i++) {
             int c = a->repair_cell[i];
             a->repair_value[i] =
@@ -282,7 +295,7 @@ static void add_uint(qn_buf *out, unsigned v)
     qn_buf_add(out, d + sizeof(d) - n, (size_t)n);
 }
 
-void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell)
+static void cell_name(const qn_solver *solver, qn_buf *out, int cell)
 {
     const qn_layout *l = qn_rules_layout(solver->rules);
     int r, c;
@@ -298,6 +311,13 @@ void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell)
     qn_buf_addc(out, ',');
     add_uint(out, (unsigned)c);
     qn_buf_addc(out, ')');
+}
+
+void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell)
+{
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
+    cell_name(solver, out, cell);
+    qn_buf_sticky(0);
 }
 
 const char *qn_solver_cell_legend(const qn_solver *solver)
@@ -333,7 +353,7 @@ static void explain_one(const qn_solver *solver, qn_buf *out, const uint8_t *c,
         qn_buf_adds(out, shown ? ", " : "");
         if (!(m == 2 && unit) && c[i] != 1)
             qn_buf_addf(out, "%u*", c[i]);
-        qn_solver_cell_name(solver, out, i);
+        cell_name(solver, out, i);
         shown++;
     }
     if (total > shown)
@@ -356,6 +376,7 @@ void qn_solver_explain(const qn_solver *solver, qn_buf *out,
     int failed = 0;
 
     offset(solver, d, state);
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     for (size_t j = 0; j < nc; j++) {
         const uint8_t *c = qn_system_condition(solver->sys, j);
         unsigned m = qn_system_cokernel_order(solver->sys, j);
@@ -371,6 +392,7 @@ void qn_solver_explain(const qn_solver *solver, qn_buf *out,
     }
     if (failed > max)
         qn_buf_addf(out, "... and %d more conditions\n", failed - max);
+    qn_buf_sticky(0);
 }
 
 const char *qn_solver_grade(const qn_solver *solver, uint64_t presses)
@@ -402,7 +424,5 @@ int64_t qn_solver_each_solution(const qn_solver *solver, const uint8_t *state,
 
     offset(solver, stack, state);
     n = qn_minpress_each(solver->sys, stack, limit, fn, ctx);
-    if (n == QN_ENOMEM)
-        qn_mem_oom(); /* until solve returns QN_ENOMEM */
-    return n;
+    return n; /* QN_ENOMEM too */
 }

@@ -61,7 +61,8 @@ void qn_answer_release(qn_answer *a);
 
 /*
  * Answer for `state` (ncells values < k, already checked). Returns QN_OK
- * with *a filled, whether or not the state is solvable.
+ * with *a filled, whether or not the state is solvable; QN_ENOMEM (err is
+ * the caller's to fill: qn_err_nomem) when memory ran out, *a valid.
  */
 int qn_solver_answer(const qn_solver *solver, qn_answer *a,
                      const uint8_t *state);
@@ -75,6 +76,8 @@ int qn_solver_answer_class(const qn_solver *solver, qn_answer *a,
  * Why `state` is unsolvable, in words a designer can act on: each failed
  * condition as a parity or weighted sum over named cells. Appends one line
  * per failed condition (at most `max` of them, then "... and N more").
+ * Out of memory sets out's failed flag (the caller checks it), here and
+ * in qn_solver_cell_name.
  */
 void qn_solver_explain(const qn_solver *solver, qn_buf *out,
                        const uint8_t *state, int max);

@@ -72,21 +72,26 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
     assert(out && in && l && l->ncells > 0 && k >= 2 && k <= 255);
     assert(fmt >= QN_SUBMIT_AUTO && fmt <= QN_SUBMIT_JSON);
     *out = NULL;
-    r = QN_NEW(qn_submit_reader);
+    if (!(r = QN_ALLOC(qn_submit_reader)))
+        return qn_err_nomem(err);
     r->in = in;
     snprintf(r->source, sizeof(r->source), "%s", source ? source : "");
     r->l = l;
     r->k = k;
-    r->buf = qn_xmalloc(QN_SUBMIT__BUFCAP);
+    r->buf = qn_malloc(QN_SUBMIT__BUFCAP);
     r->line = 1;
     r->col = 1;
     r->data.l = l;
     r->data.k = k;
-    r->data.cells = qn_xcalloc((size_t)l->ncells, 1);
-    r->data.solution = qn_xcalloc((size_t)l->ncells, 1);
+    r->data.cells = QN_ALLOCN((size_t)l->ncells, uint8_t);
+    r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
     qn_buf_init(&r->scratch);
     qn_buf_init(&r->data.meta);
     qn_buf_init(&r->col_names);
+    if (!r->buf || !r->data.cells || !r->data.solution) {
+        qn_submit_close(r);
+        return qn_err_nomem(err);
+    }
     qn_err_source(&r->rec.err, r->source);
     /* Read the first block: the BOM and format detection need it. */
     got = qn_submit__fill(r, err);
@@ -115,6 +120,7 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
     }
     if (r->state > 0)
         return 0;
+    qn_buf_sticky(1); /* the buffers' failed flags, checked below */
     switch (r->fmt) {
     case QN_SUBMIT_AUTO:
     case QN_SUBMIT_TEXT:
@@ -130,6 +136,11 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
         rc = qn_submit__next_json(r, err);
         break;
     }
+    qn_buf_sticky(0);
+    /* a record read with a buffer that ran out is not handed out */
+    if (rc != QN_ENOMEM &&
+        (r->scratch.failed || r->data.meta.failed || r->col_names.failed))
+        rc = qn_submit__nomem(r, err);
     if (rc == 0)
         r->state = 1;
     if (rc < 0) {

@@ -118,9 +118,14 @@ static long csv_split(qn_submit_reader *r, size_t len, field *f, int max,
     size_t i = 0;
     long nf = 0;
 
-    /* Decoded text never exceeds the raw text: grow once, then index. */
-    if (qn_buf_grow(&r->scratch, len + 1))
-        qn_mem_oom(); /* until validate returns QN_ENOMEM */
+    /* Decoded text never exceeds the raw text: grow once, then index.
+     * Out of memory leaves scratch failed: qn_submit_next says so. */
+    if (qn_buf_grow(&r->scratch, len + 1)) {
+        *done = 0;
+        *bad_off = 0;
+        *why = "out of memory";
+        return -1;
+    }
     r->scratch.len = len;
     for (;;) {
         const char *t = r->scratch.buf;
@@ -266,6 +271,10 @@ static int no_state(qn_submit_reader *r, const field *f, long nf,
     }
     if (i < nf)
         qn_buf_addf(&found, " and %ld more", nf - i);
+    if (found.failed) {
+        qn_buf_release(&found);
+        return qn_submit__nomem(r, err);
+    }
     rc = qn_submit__fatal(
         r, err, QN_ESYNTAX, line, 1,
         "CSV header has no 'state' column: found %s%s; "
@@ -297,7 +306,9 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
         return qn_submit__fatal(r, err, QN_ELIMIT, line, 1,
                                 "CSV header longer than %d bytes",
                                 QN_SUBMIT_MAX_LINE);
-    f = r->fields = QN_NEWN((size_t)QN_SUBMIT_MAX_COLUMNS + 1, field);
+    f = r->fields = QN_ALLOCN((size_t)QN_SUBMIT_MAX_COLUMNS + 1, field);
+    if (!f)
+        return qn_submit__nomem(r, err);
     len = r->scratch.len;
     boff = qn_submit__check_bytes(r->scratch.buf, len, &why);
     if (boff == len)
@@ -318,7 +329,8 @@ static int csv_header(qn_submit_reader *r, qn_err *err)
     }
     for (i = 0; i < QN_SUBMIT__NREAD; i++)
         r->col_of[i] = -1;
-    r->cols = QN_NEWN((size_t)nf, qn_submit__col);
+    if (!(r->cols = QN_ALLOCN((size_t)nf + 1, qn_submit__col)))
+        return qn_submit__nomem(r, err);
     r->data.note[0] = '\0';
     for (i = 0; i < nf; i++) {
         qn_submit__pos(r->scratch.buf, f[i].raw, qn_submit__clamp(line), 1, &ln,

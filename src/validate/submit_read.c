@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/mem.h"
+
 int qn_submit__fatal(qn_submit_reader *r, qn_err *err, qn_code code,
                      long long line, long long col, const char *fmt, ...)
 {
@@ -26,6 +28,15 @@ int qn_submit__fatal(qn_submit_reader *r, qn_err *err, qn_code code,
     if (err)
         *err = r->fatal;
     return code;
+}
+
+int qn_submit__nomem(qn_submit_reader *r, qn_err *err)
+{
+    qn_err_nomem(&r->fatal);
+    r->state = QN_ENOMEM;
+    if (err)
+        *err = r->fatal;
+    return QN_ENOMEM;
 }
 
 long qn_submit__fill(qn_submit_reader *r, qn_err *err)

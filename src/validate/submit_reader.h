@@ -114,6 +114,8 @@ int qn_submit__fatal(qn_submit_reader *r, qn_err *err, qn_code code,
  * blank lines), whatever the format.
  */
 long qn_submit__fill(qn_submit_reader *r, qn_err *err);
+/* Out of memory, fatal for the stream (as qn_submit__fatal): QN_ENOMEM. */
+int qn_submit__nomem(qn_submit_reader *r, qn_err *err);
 
 /*
  * The next physical line, without its LF or CRLF. Returns 1 with *s, *n

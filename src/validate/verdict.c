@@ -45,23 +45,26 @@ struct qn_judge {
 
 qn_judge *qn_judge_new(const qn_solver *solver)
 {
-    qn_judge *j = QN_NEW(qn_judge);
+    qn_judge *j = QN_ALLOC(qn_judge);
     qn_err e = QN_ERR_INIT;
     char hash[65];
 
+    if (!j)
+        return NULL;
     j->solver = solver;
     qn_rules_hash(qn_solver_rules(solver), hash);
     qn_puzzle_id_key_init(&j->id_key, hash);
+    qn_buf_init(&j->firsts);
     j->seen =
         qn_seen_new(qn_solver_ncells(solver), qn_solver_colours(solver), NULL);
+    /* no human grades where the ladder meets a limit; out of memory is
+     * no judge */
     if (!j->seen ||
-        qn_canon_table_new(&j->canon, qn_solver_rules(solver), NULL) != QN_OK)
-        qn_mem_oom(); /* until validate returns QN_ENOMEM */
-    qn_buf_init(&j->firsts);
-    /* no human grades where the ladder meets a limit; this layer still
-     * ends the process on out of memory (issue #32 section 2) */
-    if (qn_human_grader_new(&j->human, solver, &e) == QN_ENOMEM)
-        qn_mem_oom();
+        qn_canon_table_new(&j->canon, qn_solver_rules(solver), NULL) != QN_OK ||
+        qn_human_grader_new(&j->human, solver, &e) == QN_ENOMEM) {
+        qn_judge_free(j);
+        return NULL;
+    }
     qn_human_model_default(&j->model);
     return j;
 }
@@ -77,13 +80,9 @@ void qn_judge_free(qn_judge *j)
     free(j);
 }
 
-void qn_ruling_init(qn_ruling *r, const qn_judge *j)
+int qn_ruling_init(qn_ruling *r, const qn_judge *j, qn_err *err)
 {
     memset(r, 0, sizeof(*r));
-    if (qn_answer_init(&r->ans, j->solver, NULL) != QN_OK)
-        qn_mem_oom(); /* until validate returns QN_ENOMEM */
-    r->canon = QN_NEWN((size_t)qn_solver_ncells(j->solver) + 1, uint8_t);
-    r->seen_key = QN_NEWN(qn_seen_key_size(j->seen) + 1, uint8_t);
     qn_buf_init(&r->reason);
     qn_buf_init(&r->dup_id);
     r->why_slot = -1;
@@ -93,6 +92,14 @@ void qn_ruling_init(qn_ruling *r, const qn_judge *j)
         qn_buf_init(&r->why_out[i]);
         r->why_style[i] = -1;
     }
+    r->canon = QN_ALLOCN((size_t)qn_solver_ncells(j->solver) + 1, uint8_t);
+    r->seen_key = QN_ALLOCN(qn_seen_key_size(j->seen) + 1, uint8_t);
+    if (!r->canon || !r->seen_key ||
+        qn_answer_init(&r->ans, j->solver, NULL) != QN_OK) {
+        qn_ruling_release(r);
+        return qn_err_nomem(err);
+    }
+    return QN_OK;
 }
 
 void qn_ruling_release(qn_ruling *r)
@@ -147,7 +154,8 @@ static int check_claims(const qn_judge *j, qn_ruling *out,
 /* Why an unsolvable state is, as `solve` says it (qn_ruling_why): from
  * the ruling's cache when a state of its class was explained lately (most
  * boards have a few classes: 4 on classic 5x5), else into out->reason.
- * c: the state's class (qn_solver_class), UINT64_MAX when unnumbered. */
+ * c: the state's class (qn_solver_class), UINT64_MAX when unnumbered.
+ * Out of memory: reason's failed flag (and nothing cached). */
 static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells,
                     uint64_t c)
 {
@@ -161,6 +169,12 @@ static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells,
         qn_buf_reset(&out->why_text[i]);
         qn_solver_explain(j->solver, &out->why_text[i], cells,
                           QN_VERDICT_WHY_MAX);
+        if (out->why_text[i].failed) {
+            qn_buf_reset(&out->why_text[i]);
+            out->why_class[i] = UINT64_MAX;
+            qn_buf_fail(&out->reason);
+            return;
+        }
         out->why_class[i] = c;
         out->why_style[i] = -1; /* its written form is another's */
     }
@@ -168,7 +182,8 @@ static void explain(const qn_judge *j, qn_ruling *out, const uint8_t *cells,
 }
 
 /* Everything but the set of accepted puzzles: a claim is checked before
- * settling knows whether the puzzle repeats one, and dropped if so. */
+ * settling knows whether the puzzle repeats one, and dropped if so. Out
+ * of memory: reason's failed flag. */
 static qn_verdict examine(const qn_judge *j, qn_ruling *out,
                           const qn_submission *sub)
 {
@@ -184,7 +199,11 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
                         sub->cells);
     out->puzzle_id = qn_puzzle_id(&j->id_key, out->canon, n);
     out->has_puzzle_id = 1;
-    qn_solver_answer_class(j->solver, &out->ans, sub->cells, &cls);
+    if (qn_solver_answer_class(j->solver, &out->ans, sub->cells, &cls) !=
+        QN_OK) {
+        qn_buf_fail(&out->reason);
+        return QN_VERDICT_MALFORMED; /* not handed out */
+    }
     if (out->ans.at_goal)
         return QN_VERDICT_TRIVIAL;
     if (!out->ans.solvable) {
@@ -197,9 +216,11 @@ static qn_verdict examine(const qn_judge *j, qn_ruling *out,
     return QN_VERDICT_OK;
 }
 
-void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
-                      const qn_submission *sub)
+int qn_judge_prepare(const qn_judge *j, qn_ruling *out,
+                     const qn_submission *sub)
 {
+    int rc = QN_OK;
+
     qn_buf_reset(&out->reason);
     out->why_slot = -1;
     out->has_puzzle_id = 0;
@@ -213,18 +234,24 @@ void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
     out->claim_delta = 0;
     out->human_level = -1;
     out->human_score = 0;
+    qn_buf_sticky(1); /* reason's failed flag, checked below */
     out->verdict = examine(j, out, sub);
+    qn_buf_sticky(0);
+    if (out->reason.failed)
+        return QN_ENOMEM;
     if ((out->verdict == QN_VERDICT_OK ||
          out->verdict == QN_VERDICT_CLAIM_MISMATCH) &&
         out->ans.exact && j->human) {
         qn_human_grade gr;
-        if (qn_human_grade_of(j->human, sub->cells, out->ans.plan,
-                              out->ans.mp.presses, out->ans.mp.noptimal, &gr,
-                              NULL) == QN_OK) {
+        rc = qn_human_grade_of(j->human, sub->cells, out->ans.plan,
+                               out->ans.mp.presses, out->ans.mp.noptimal, &gr,
+                               NULL);
+        if (rc == QN_OK) {
             out->human_level = gr.level;
             out->human_score = qn_human_score_milli(&j->model, &gr);
         }
     }
+    return rc == QN_ENOMEM ? QN_ENOMEM : QN_OK;
 }
 
 int qn_judge__human_model(const qn_judge *j)
@@ -233,29 +260,40 @@ int qn_judge__human_model(const qn_judge *j)
 }
 
 /* Only accepted puzzles count as seen: a rejected claim can be fixed. An
- * accepted one's seq and id are kept for the duplicates that cite it. */
-qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
-                            uint64_t hash, uint64_t seq, const char *id,
-                            int has_id, uint64_t *first)
+ * accepted one's seq and id are kept for the duplicates that cite it:
+ * their room is had first, so out of memory leaves the judge as it was. */
+int qn_judge__settle(qn_judge *j, qn_verdict *v, const uint8_t *key,
+                     uint64_t hash, uint64_t seq, const char *id, int has_id,
+                     uint64_t *first)
 {
     uint64_t at = j->firsts.len;
-    int added = v == QN_VERDICT_OK
-                    ? qn_seen_add_prepared(j->seen, key, hash, at, first)
-                    : 1;
+    size_t idlen = strlen(id);
+    int added, room;
 
-    if (added == QN_ENOMEM)
-        qn_mem_oom(); /* until validate returns QN_ENOMEM */
-    if ((v == QN_VERDICT_OK && !added) ||
-        (v == QN_VERDICT_CLAIM_MISMATCH &&
-         qn_seen_find_prepared(j->seen, key, hash, first)))
-        v = QN_VERDICT_DUPLICATE;
-    else if (v == QN_VERDICT_OK) {
-        qn_buf_add(&j->firsts, &seq, sizeof(seq));
-        qn_buf_addc(&j->firsts, has_id ? 1 : 0);
-        qn_buf_add(&j->firsts, id, strlen(id) + 1);
+    if (*v == QN_VERDICT_OK) {
+        qn_buf_sticky(1);
+        room = qn_buf_grow(&j->firsts, sizeof(seq) + 1 + idlen + 1);
+        qn_buf_sticky(0);
+        if (room) {
+            j->firsts.failed = 0; /* a failed grow keeps the old block */
+            return QN_ENOMEM;
+        }
+        added = qn_seen_add_prepared(j->seen, key, hash, at, first);
+        if (added < 0)
+            return QN_ENOMEM;
+        if (!added) {
+            *v = QN_VERDICT_DUPLICATE;
+        } else {
+            qn_buf_add(&j->firsts, &seq, sizeof(seq));
+            qn_buf_addc(&j->firsts, has_id ? 1 : 0);
+            qn_buf_add(&j->firsts, id, idlen + 1);
+        }
+    } else if (*v == QN_VERDICT_CLAIM_MISMATCH &&
+               qn_seen_find_prepared(j->seen, key, hash, first)) {
+        *v = QN_VERDICT_DUPLICATE;
     }
-    j->count[v]++;
-    return v;
+    j->count[*v]++;
+    return QN_OK;
 }
 
 uint64_t qn_judge__first(const qn_judge *j, uint64_t first, const char **id,
@@ -270,28 +308,38 @@ uint64_t qn_judge__first(const qn_judge *j, uint64_t first, const char **id,
     return seq;
 }
 
-void qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub)
+int qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub)
 {
     uint64_t first = 0;
+    qn_verdict v = r->verdict;
+    int rc;
 
-    r->verdict =
-        qn_judge__settle(j, r->verdict, r->seen_key, r->seen_hash, sub->seq,
-                         sub->id ? sub->id : "", sub->has_id, &first);
+    rc = qn_judge__settle(j, &v, r->seen_key, r->seen_hash, sub->seq,
+                          sub->id ? sub->id : "", sub->has_id, &first);
+    if (rc != QN_OK)
+        return rc;
+    r->verdict = v;
     if (r->verdict == QN_VERDICT_DUPLICATE) {
         const char *id;
         r->dup_of = qn_judge__first(j, first, &id, &r->dup_has_id);
         qn_buf_reset(&r->dup_id);
+        qn_buf_sticky(1);
         qn_buf_adds(&r->dup_id, id);
+        qn_buf_sticky(0);
         qn_buf_reset(&r->reason); /* a repeat's claims are not looked at */
         r->claim_plan_bad = 0;
         r->claim_delta = 0;
+        if (r->dup_id.failed) /* counted, as settled: only the id is lost */
+            return QN_ENOMEM;
     }
+    return QN_OK;
 }
 
-void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
+int qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub)
 {
-    qn_judge_prepare(j, out, sub);
-    qn_judge_settle(j, out, sub);
+    int rc = qn_judge_prepare(j, out, sub);
+
+    return rc == QN_OK ? qn_judge_settle(j, out, sub) : rc;
 }
 
 void qn_judge__prefetch(const qn_judge *j, uint64_t hash)

@@ -67,11 +67,12 @@ typedef struct qn_ruling {
 
 typedef struct qn_judge qn_judge;
 
-/* solver is borrowed. */
+/* solver is borrowed. NULL when out of memory. */
 qn_judge *qn_judge_new(const qn_solver *solver);
 void qn_judge_free(qn_judge *j); /* NULL-safe */
 
-void qn_ruling_init(qn_ruling *r, const qn_judge *j);
+/* QN_OK, or QN_ENOMEM with *r released (qn_ruling_release is a no-op). */
+int qn_ruling_init(qn_ruling *r, const qn_judge *j, qn_err *err);
 void qn_ruling_release(qn_ruling *r);
 
 /* Why an unsolvable state is (qn_solver_explain's lines): the reason, or
@@ -80,9 +81,9 @@ const qn_buf *qn_ruling_why(const qn_ruling *r);
 
 /*
  * Judge one record (from qn_submit_next) into *out: qn_judge_prepare,
- * then qn_judge_settle.
+ * then qn_judge_settle. QN_OK, or QN_ENOMEM (as those say).
  */
-void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
+int qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
 
 /*
  * The part of judging that needs no other record, so threads may do it
@@ -92,17 +93,20 @@ void qn_judge_one(qn_judge *j, qn_ruling *out, const qn_submission *sub);
  * QN_VERDICT_WHY_MAX failed conditions, then how many more).
  */
 #define QN_VERDICT_WHY_MAX 8
-void qn_judge_prepare(const qn_judge *j, qn_ruling *out,
-                      const qn_submission *sub);
+/* QN_OK, or QN_ENOMEM: *out is no verdict then (reusable). */
+int qn_judge_prepare(const qn_judge *j, qn_ruling *out,
+                     const qn_submission *sub);
 
 /*
  * The rest, one record at a time in input order (sub: the record
  * prepared): an ok or claim-mismatch puzzle accepted before becomes a
  * duplicate, citing the first submission's seq and id; a new ok one is
  * accepted, and the judge keeps its seq and id (so memory grows with
- * the accepted puzzles, by their ids). Counts the verdict.
+ * the accepted puzzles, by their ids). Counts the verdict. QN_OK, or
+ * QN_ENOMEM: nothing settled or counted, except when only a duplicate's
+ * dup_id could not be copied (then settled and counted).
  */
-void qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub);
+int qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub);
 
 /*
  * The caller found r's puzzle stored already (a database): turn an ok

@@ -13,14 +13,14 @@
 
 /*
  * qn_judge_settle on the parts of a ruling it reads: the prepared
- * verdict v, the seen key and hash, and the record's seq and id (has_id:
- * the submitter's). Returns the settled verdict and counts it; for a
- * duplicate, *first is the handle of the first submission (for
- * qn_judge__first).
+ * verdict *v, the seen key and hash, and the record's seq and id (has_id:
+ * the submitter's). Settles *v and counts it; for a duplicate, *first is
+ * the handle of the first submission (for qn_judge__first). QN_OK, or
+ * QN_ENOMEM with the judge and *v as they were.
  */
-qn_verdict qn_judge__settle(qn_judge *j, qn_verdict v, const uint8_t *key,
-                            uint64_t hash, uint64_t seq, const char *id,
-                            int has_id, uint64_t *first);
+int qn_judge__settle(qn_judge *j, qn_verdict *v, const uint8_t *key,
+                     uint64_t hash, uint64_t seq, const char *id, int has_id,
+                     uint64_t *first);
 
 /* The seq and id (borrowed until the judge accepts another puzzle) of an
  * accepted submission, by the handle qn_judge__settle gave. */

@@ -50,6 +50,7 @@ typedef struct batch {
     uint64_t num; /* its place in the input: batch 0 comes first */
     int n;        /* records */
     int judged;   /* under the stream's lock once workers run */
+    int nomem;    /* judging it ran out of memory (set before judged) */
     rec *recs;    /* cap each, allocated on first use */
     res *res;
     uint8_t *key;   /* cap seen keys (ok and claim-mismatch) */
@@ -85,6 +86,7 @@ struct qn_verdict_stream {
     int cur_judged;
     int end, rd_rc; /* the reader ended: with rd_rc (0 or < 0) */
     qn_err rd_err;
+    int dead; /* out of memory: rd_rc (QN_ENOMEM) from now on */
     uint64_t skipped;
     qn_submission sub; /* the current item's record */
     qn_verdict_item item;
@@ -98,6 +100,7 @@ struct qn_verdict_stream {
     pthread_cond_t work_cv, done_cv;
     uint64_t nclaimed; /* batches claimed by workers */
     int stop;
+    int failed; /* a batch ran out of memory: the workers stop */
     char apart3[64];
 };
 
@@ -120,12 +123,17 @@ static int batch_cap(size_t ncells, size_t keysize, size_t verdict_bytes)
 qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
                                          qn_verdict_style style, int jobs)
 {
-    qn_verdict_stream *vs = QN_NEW(qn_verdict_stream);
+    qn_verdict_stream *vs = QN_ALLOC(qn_verdict_stream);
     const qn_solver *solver = qn_judge__solver(j);
 
+    if (!vs)
+        return NULL;
     vs->j = j;
     vs->rd = rd;
-    vs->w = qn_verdict_writer_new(solver, style);
+    if (!(vs->w = qn_verdict_writer_new(solver, style))) {
+        free(vs);
+        return NULL;
+    }
     vs->ncells = (size_t)qn_solver_ncells(solver);
     vs->keysize = qn_judge__key_size(j);
     vs->cap = batch_cap(
@@ -136,12 +144,17 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
             : 4 * vs->ncells + 240);
     vs->jobs = jobs < 1 ? 1 : jobs;
     vs->nslots = vs->jobs > 1 ? 2 * vs->jobs + 2 : 1;
-    vs->slots = QN_NEWN((size_t)vs->nslots, batch);
+    if (!(vs->slots = QN_ALLOCN((size_t)vs->nslots, batch)) ||
+        qn_ruling_init(&vs->ruling, j, NULL) != QN_OK) {
+        qn_verdict_writer_free(vs->w);
+        free(vs->slots);
+        free(vs);
+        return NULL;
+    }
     for (int i = 0; i < vs->nslots; i++) {
         qn_buf_init(&vs->slots[i].arena);
         qn_buf_init(&vs->slots[i].text);
     }
-    qn_ruling_init(&vs->ruling, j);
     pthread_mutex_init(&vs->mu, NULL);
     pthread_cond_init(&vs->work_cv, NULL);
     pthread_cond_init(&vs->done_cv, NULL);
@@ -189,30 +202,52 @@ static void keep_record(qn_verdict_stream *vs, batch *b, const qn_submission *s)
     r->has_min = (unsigned char)s->has_min;
 }
 
-/* Read the next batch into b: up to cap records or about BATCH_BYTES. */
+/* The stream ends with out of memory, as with a reader's error: the
+ * records before come out first, then QN_ENOMEM (never a partial set of
+ * verdicts taken for the whole). */
+static void out_of_memory(qn_verdict_stream *vs)
+{
+    vs->end = 1;
+    vs->rd_rc = qn_err_nomem(&vs->rd_err);
+}
+
+/* Read the next batch into b: up to cap records or about BATCH_BYTES.
+ * Out of memory: b is left empty and the stream ends so. */
 static void fill(qn_verdict_stream *vs, batch *b)
 {
     const qn_submission *s;
     int rc;
 
+    b->n = 0;
     if (!b->recs) {
         size_t c = (size_t)vs->cap;
-        b->recs = QN_NEWN(c, rec);
-        b->res = QN_NEWN(c, res);
-        b->key = QN_NEWN(c * vs->keysize + 1, uint8_t);
-        b->canon = QN_NEWN(c * vs->ncells + 1, uint8_t);
-        b->plan = QN_NEWN(c * vs->ncells + 1, uint8_t);
+        b->recs = QN_ALLOCN(c, rec);
+        b->res = QN_ALLOCN(c, res);
+        b->key = QN_ALLOCN(c * vs->keysize + 1, uint8_t);
+        b->canon = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+        b->plan = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+        if (!b->recs || !b->res || !b->key || !b->canon || !b->plan) {
+            out_of_memory(vs);
+            return;
+        }
     }
-    b->n = 0;
     qn_buf_reset(&b->arena);
+    qn_buf_sticky(1); /* the arena's failed flag, checked below */
     while (b->n < vs->cap && b->arena.len < BATCH_BYTES) {
         rc = qn_submit_next(vs->rd, &s, &vs->rd_err);
         if (rc <= 0) {
             vs->end = 1;
             vs->rd_rc = rc;
-            return;
+            break;
         }
         keep_record(vs, b, s);
+        if (b->arena.failed)
+            break;
+    }
+    qn_buf_sticky(0);
+    if (b->arena.failed) {
+        b->n = 0;
+        out_of_memory(vs);
     }
 }
 
@@ -248,17 +283,23 @@ static int pending(unsigned char v)
 }
 
 /* Judge every record of b and write its verdict as judged (settling may
- * still make it a duplicate). Touches nothing of vs but what is fixed. */
+ * still make it a duplicate). Touches nothing of vs but what is fixed.
+ * Out of memory: b->nomem (the batch is no verdicts). */
 static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
                         qn_submission *s)
 {
     size_t n = vs->ncells;
 
+    b->nomem = 0;
     qn_buf_reset(&b->text);
-    for (int i = 0; i < b->n; i++) {
+    qn_buf_sticky(1); /* the text's failed flag, checked below */
+    for (int i = 0; i < b->n && !b->text.failed; i++) {
         res *x = &b->res[i];
         view(b, i, s);
-        qn_judge_prepare(vs->j, r, s);
+        if (qn_judge_prepare(vs->j, r, s) != QN_OK) {
+            b->nomem = 1;
+            break;
+        }
         x->prepared = x->verdict = (unsigned char)r->verdict;
         x->has_puzzle_id = (unsigned char)r->has_puzzle_id;
         x->puzzle_id = r->puzzle_id;
@@ -277,27 +318,40 @@ static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
         }
         qn_verdict_write(vs->w, &b->text, s, r, b->num == 0 && i == 0, &x->m);
     }
+    qn_buf_sticky(0);
+    if (b->text.failed)
+        b->nomem = 1;
 }
 
+/* A worker that cannot have its ruling is one fewer: the caller's thread
+ * judges what no worker claims. One whose batch runs out of memory
+ * stops the others (the caller stops at that batch). */
 static void *worker(void *arg)
 {
     qn_verdict_stream *vs = arg;
-    qn_submission *s = QN_NEW(qn_submission);
+    qn_submission *s = QN_ALLOC(qn_submission);
     qn_ruling r;
 
-    qn_ruling_init(&r, vs->j);
+    if (!s || qn_ruling_init(&r, vs->j, NULL) != QN_OK) {
+        free(s);
+        return NULL;
+    }
     pthread_mutex_lock(&vs->mu);
     for (;;) {
         batch *b;
-        while (!vs->stop && vs->nclaimed == vs->nread)
+        while (!vs->stop && !vs->failed && vs->nclaimed == vs->nread)
             pthread_cond_wait(&vs->work_cv, &vs->mu);
-        if (vs->stop)
+        if (vs->stop || vs->failed)
             break;
         b = slot(vs, vs->nclaimed++);
         pthread_mutex_unlock(&vs->mu);
         judge_batch(vs, b, &r, s);
         pthread_mutex_lock(&vs->mu);
         b->judged = 1;
+        if (b->nomem) {
+            vs->failed = 1;
+            pthread_cond_broadcast(&vs->work_cv);
+        }
         pthread_cond_broadcast(&vs->done_cv);
     }
     pthread_mutex_unlock(&vs->mu);
@@ -311,7 +365,8 @@ static void *worker(void *arg)
  * cannot start is one fewer; with none, the caller judges alone. */
 static void start_workers(qn_verdict_stream *vs)
 {
-    vs->th = QN_NEWN((size_t)vs->jobs, pthread_t);
+    if (!(vs->th = QN_ALLOCN((size_t)vs->jobs, pthread_t)))
+        return;
     for (int i = 0; i < vs->jobs - 1; i++)
         if (pthread_create(&vs->th[vs->nth], NULL, worker, vs) == 0)
             vs->nth++;
@@ -360,6 +415,10 @@ static void wait_judged(qn_verdict_stream *vs, batch *b)
             judge_batch(vs, x, &vs->ruling, &vs->scratch);
             pthread_mutex_lock(&vs->mu);
             x->judged = 1;
+            if (x->nomem) {
+                vs->failed = 1;
+                pthread_cond_broadcast(&vs->work_cv);
+            }
             continue;
         }
         pthread_cond_wait(&vs->done_cv, &vs->mu);
@@ -367,20 +426,24 @@ static void wait_judged(qn_verdict_stream *vs, batch *b)
     pthread_mutex_unlock(&vs->mu);
 }
 
-/* Settle record pos of the current batch and make it the current item. */
-static void settle(qn_verdict_stream *vs, batch *b, int i)
+/* Settle record pos of the current batch and make it the current item:
+ * QN_OK, or QN_ENOMEM (nothing settled). */
+static int settle(qn_verdict_stream *vs, batch *b, int i)
 {
     res *x = &b->res[i];
     const rec *r = &b->recs[i];
     qn_verdict_item *it = &vs->item;
+    qn_verdict v = (qn_verdict)x->prepared;
 
     /* the set's slots are cache misses: start the next ones now */
     for (int k = i ? i + PREFETCH : 0; k <= i + PREFETCH && k < b->n; k++)
         if (pending(b->res[k].prepared))
             qn_judge__prefetch(vs->j, b->res[k].hash);
-    x->verdict = (unsigned char)qn_judge__settle(
-        vs->j, (qn_verdict)x->prepared, b->key + (size_t)i * vs->keysize,
-        x->hash, r->seq, b->arena.buf + r->id, r->has_id, &x->dup_of);
+    if (qn_judge__settle(vs->j, &v, b->key + (size_t)i * vs->keysize, x->hash,
+                         r->seq, b->arena.buf + r->id, r->has_id,
+                         &x->dup_of) != QN_OK)
+        return QN_ENOMEM;
+    x->verdict = (unsigned char)v;
     view(b, i, &vs->sub);
     vs->skipped = r->skipped;
     it->sub = &vs->sub;
@@ -400,6 +463,7 @@ static void settle(qn_verdict_stream *vs, batch *b, int i)
         it->human_level = x->human_level;
         it->human_score = x->human_score;
     }
+    return QN_OK;
 }
 
 int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
@@ -408,6 +472,11 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
     batch *b;
 
     *out = NULL;
+    if (vs->dead) {
+        if (err)
+            *err = vs->rd_err;
+        return vs->rd_rc;
+    }
     if (vs->have) {
         vs->have = 0;
         vs->pos++;
@@ -429,7 +498,13 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
         wait_judged(vs, b);
         vs->cur_judged = 1;
     }
-    settle(vs, b, vs->pos);
+    if (b->nomem || settle(vs, b, vs->pos) != QN_OK) {
+        out_of_memory(vs); /* this record and the rest are not judged */
+        vs->dead = 1;
+        if (err)
+            *err = vs->rd_err;
+        return vs->rd_rc;
+    }
     vs->have = 1;
     *out = &vs->item;
     return 1;
@@ -453,8 +528,10 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (x->verdict == x->prepared) {
         qn_buf_add(out, b->text.buf + x->m.start, x->m.end - x->m.start);
+        qn_buf_sticky(0);
         return;
     }
     assert(x->verdict == QN_VERDICT_DUPLICATE);
@@ -468,6 +545,7 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
         qn_verdict_write_duplicate(vs->w, out, b->text.buf, &x->m, 0, seq, id,
                                    has_id);
     }
+    qn_buf_sticky(0);
 }
 
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)

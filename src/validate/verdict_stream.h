@@ -32,7 +32,8 @@ typedef struct qn_verdict_stream qn_verdict_stream;
  * threads: the caller's and jobs - 1 workers, started only when the input
  * is longer than one batch. j and rd are borrowed and
  * must outlive the stream; while it lives, only it reads rd and settles
- * with j (the caller may still call qn_judge_count).
+ * with j (the caller may still call qn_judge_count). NULL when out of
+ * memory.
  */
 qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
                                          qn_verdict_style style, int jobs);
@@ -40,7 +41,10 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
 /*
  * The next record, settled: returns 1 with *out set, 0 at the end of the
  * input, or the reader's negative code (err set as qn_submit_next does)
- * once every record before the failure has come out.
+ * once every record before the failure has come out. Out of memory
+ * (reading, judging in any thread, settling) is QN_ENOMEM the same way:
+ * the records before it come out settled and counted, none after, and
+ * every later call says QN_ENOMEM again; never 0.
  */
 int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
                            qn_err *err);
@@ -49,7 +53,8 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
  * duplicate of the stored puzzle whose id is puzzle_id. */
 void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id);
 
-/* Append the current record's verdict to out. */
+/* Append the current record's verdict to out (out of memory: out's
+ * failed flag). */
 void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out);
 
 /* qn_submit_skipped as of the last record handed out (or the end). */

@@ -32,20 +32,29 @@ struct qn_verdict_writer { /* read by every worker for every verdict */
 qn_verdict_writer *qn_verdict_writer_new(const qn_solver *solver,
                                          qn_verdict_style style)
 {
-    qn_verdict_writer *w = QN_NEW(qn_verdict_writer);
+    qn_verdict_writer *w = QN_ALLOC(qn_verdict_writer);
 
+    if (!w)
+        return NULL;
     w->solver = solver;
     w->l = qn_rules_layout(qn_solver_rules(solver));
     w->style = style;
     w->n = qn_solver_ncells(solver);
     w->state_max = qn_state_format_max(w->l);
     qn_buf_init(&w->names);
-    w->name_at = QN_NEWN((size_t)w->n + 1, size_t);
-    for (int i = 0; i < w->n; i++) {
+    if (!(w->name_at = QN_ALLOCN((size_t)w->n + 1, size_t))) {
+        free(w);
+        return NULL;
+    }
+    for (int i = 0; i < w->n && !w->names.failed; i++) {
         qn_solver_cell_name(solver, &w->names, i);
         w->name_at[i + 1] = w->names.len;
         if (w->names.len - w->name_at[i] > w->name_max)
             w->name_max = w->names.len - w->name_at[i];
+    }
+    if (w->names.failed) {
+        qn_verdict_writer_free(w);
+        return NULL;
     }
     return w;
 }

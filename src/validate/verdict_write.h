@@ -35,7 +35,8 @@ typedef struct qn_verdict_marks {
 
 typedef struct qn_verdict_writer qn_verdict_writer;
 
-/* A writer for the solver (borrowed; it must outlive the writer). */
+/* A writer for the solver (borrowed; it must outlive the writer); NULL
+ * when out of memory. */
 qn_verdict_writer *qn_verdict_writer_new(const qn_solver *solver,
                                          qn_verdict_style style);
 void qn_verdict_writer_free(qn_verdict_writer *w); /* NULL-safe */
@@ -43,7 +44,9 @@ void qn_verdict_writer_free(qn_verdict_writer *w); /* NULL-safe */
 /*
  * Append r's verdict for the record s to out (first: the first element of
  * a JSON array) and say where its parts are in *m. Threads may share a
- * writer; r (one thread's) keeps its cached explanations as written.
+ * writer; r (one thread's) keeps its cached explanations as written. Out
+ * of memory: nothing appended, out's failed flag set (call in a sticky
+ * scope, buf.h), here and in qn_verdict_write_duplicate.
  */
 void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
                       const qn_submission *s, qn_ruling *r, int first,

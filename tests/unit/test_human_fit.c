@@ -15,6 +15,15 @@
 
 #include "t.h"
 
+/* qn_spearman's rho, memory to spare */
+static double rho_of(const double *a, const double *b, size_t n)
+{
+    double rho = -2.0;
+
+    T_EQ(qn_spearman(a, b, n, &rho, NULL), QN_OK);
+    return rho;
+}
+
 static int close_to(double a, double b, double tol)
 {
     return fabs(a - b) <= tol;
@@ -24,18 +33,18 @@ static void spearman_facts(void)
 {
     double a[] = {1, 2, 3, 4, 5}, b[] = {2, 1, 4, 3, 5}, c[] = {5, 4, 3, 2, 1};
     /* d = (1, 1, 1, 1, 0): 1 - 6 * 4 / (5 * 24) = 0.8 */
-    T_CHECK(close_to(qn_spearman(a, b, 5), 0.8, 1e-12));
-    T_CHECK(close_to(qn_spearman(a, c, 5), -1.0, 1e-12));
+    T_CHECK(close_to(rho_of(a, b, 5), 0.8, 1e-12));
+    T_CHECK(close_to(rho_of(a, c, 5), -1.0, 1e-12));
     /* monotone, not linear: rank correlation 1 */
     double sq[] = {1, 4, 9, 16, 25};
-    T_CHECK(close_to(qn_spearman(a, sq, 5), 1.0, 1e-12));
+    T_CHECK(close_to(rho_of(a, sq, 5), 1.0, 1e-12));
     /* ties: ranks of (1, 1, 2, 3) are (1.5, 1.5, 3, 4); of (1, 2, 3, 4)
      * themselves: Pearson = 4.5 / sqrt(4.5 * 5) = 0.9486832980505138 */
     double t1[] = {1, 1, 2, 3}, t2[] = {1, 2, 3, 4};
-    T_CHECK(close_to(qn_spearman(t1, t2, 4), 4.5 / sqrt(4.5 * 5.0), 1e-12));
+    T_CHECK(close_to(rho_of(t1, t2, 4), 4.5 / sqrt(4.5 * 5.0), 1e-12));
     double k[] = {3, 3, 3};
-    T_CHECK(qn_spearman(k, a, 3) == 0.0);
-    T_CHECK(qn_spearman(a, b, 1) == 0.0);
+    T_CHECK(rho_of(k, a, 3) == 0.0);
+    T_CHECK(rho_of(a, b, 1) == 0.0);
 }
 
 /* y = skill + 0.7 + 0.5 level + 0.08 presses - 0.2 components, no noise,
