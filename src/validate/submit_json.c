@@ -9,6 +9,8 @@
  */
 #include "submit_reader.h"
 
+#include "base/mem.h"
+
 #include <string.h>
 
 /* The byte at buf[pos], reading more if needed; -1 at the end, or EIO. */
@@ -148,7 +150,7 @@ static int state_cell(qn_submit_reader *r, size_t idx, long long line,
 {
     const char *t = r->scratch.buf, *what = "";
     size_t n = r->scratch.len, off;
-    int ln = qn_submit__clamp(line), cl = qn_submit__clamp(col), is_int;
+    int ln = qn_submit__clamp(line), cl = qn_submit__clamp(col), is_int, rc;
     qn_err e = QN_ERR_INIT;
     long long v;
 
@@ -162,7 +164,9 @@ static int state_cell(qn_submit_reader *r, size_t idx, long long line,
         qn_err_set(first, QN_ESYNTAX, ln, cl, "%s", what);
         return 1;
     }
-    if (qn_submit__json_int(&v, &is_int, t, n, ln, cl, &e) < 0) {
+    if ((rc = qn_submit__json_int(&v, &is_int, t, n, ln, cl, &e)) == QN_ENOMEM)
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
+    if (rc < 0) {
         const char *got = strstr(e.msg, ", got ");
         if (!is_int && got && strncmp(e.msg, "expected", 8) == 0) {
             char tmp[128];
@@ -455,9 +459,12 @@ static int json_next_record(qn_submit_reader *r, int c, qn_err *err)
     }
     if (qn_submit__bad_bytes(r, r->scratch.buf, r->scratch.len, line, col))
         return 1;
-    if (qn_submit__json_record(&r->data, r->scratch.buf, r->scratch.len,
-                               qn_submit__clamp(line), qn_submit__clamp(col),
-                               &e) < 0) {
+    rc = qn_submit__json_record(&r->data, r->scratch.buf, r->scratch.len,
+                                qn_submit__clamp(line), qn_submit__clamp(col),
+                                &e);
+    if (rc == QN_ENOMEM)
+        qn_mem_oom(); /* until validate returns QN_ENOMEM */
+    if (rc < 0) {
         qn_submit__bad_err(r, &e);
     } else if (r->data.is_meta) {
         qn_submit__skip_meta(r);
