@@ -120,14 +120,16 @@ static int write_all(const char *tmp, const qn_pack_doc *doc)
 
     for (size_t i = 0; !e && i < doc->npuzzles; i++) {
         qn_buf_reset(&b);
-        qn_export_dir_level(&b, doc, i);
+        if (qn_export_dir_level(&b, doc, i, NULL) != QN_OK)
+            cli_oom(); /* as the buffer's own failure (cli_mem.c) */
         path = join(tmp, qn_export_dir_level_path(name, doc, i));
         e = put_file(path, &b);
         free(path);
     }
     if (!e) {
         qn_buf_reset(&b);
-        qn_export_dir_index(&b, doc);
+        if (qn_export_dir_index(&b, doc, NULL) != QN_OK)
+            cli_oom();
         path = join(tmp, "index.json");
         e = put_file(path, &b);
         free(path);

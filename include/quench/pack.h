@@ -39,8 +39,8 @@ QN_API int qn_export_format_parse(qn_export_format *out, const char *name,
                                   qn_err *err);
 
 typedef struct qn_pack_doc qn_pack_doc; /* opaque */
-/* An empty document (never NULL: out of memory exits, see common.h);
- * free with qn_pack_doc_free (NULL-safe). */
+/* An empty document, or NULL when out of memory; free with
+ * qn_pack_doc_free (NULL-safe). */
 QN_API qn_pack_doc *qn_pack_doc_new(void);
 QN_API void qn_pack_doc_free(qn_pack_doc *doc);
 /* Empty doc again (what the loaders below need before loading). */
@@ -51,20 +51,21 @@ QN_API size_t qn_pack_doc_npuzzles(const qn_pack_doc *doc);
 
 /*
  * Read the pack called `name` from s into an empty doc. QN_ENOTFOUND (no
- * such pack), QN_EINVAL (a stored rule or puzzle does not load), QN_EDB.
- * On failure doc is left empty.
+ * such pack), QN_EINVAL (a stored rule or puzzle does not load), QN_EDB,
+ * QN_ENOMEM. On failure doc is left empty.
  */
 QN_API int qn_pack_doc_load(qn_pack_doc *doc, qn_store *s, const char *name,
                             qn_err *err);
 /*
  * Parse a quench-pack JSON document (len bytes; strict, bounded) into an
  * empty doc; `source` names it in errors. QN_ESYNTAX (located), QN_EINVAL
- * or QN_ELIMIT. On failure doc is left empty.
+ * or QN_ELIMIT; QN_ENOMEM (never reported as a malformed document). On
+ * failure doc is left empty.
  */
 QN_API int qn_pack_doc_parse_json(qn_pack_doc *doc, const char *text,
                                   size_t len, const char *source, qn_err *err);
 /* Re-verify every puzzle (its solution replays, its counts are quench's):
- * QN_EINVAL naming the first bad one. */
+ * QN_EINVAL naming the first bad one; QN_ENOMEM. */
 QN_API int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
 
 typedef struct qn_export_opts {
@@ -74,7 +75,8 @@ typedef struct qn_export_opts {
 
 /* Append doc in format f to out (o may be NULL). QN_EINVAL when the
  * format cannot express the pack, QN_ENOTFOUND when o->puzzle is not in
- * it; out may then hold a partial document. */
+ * it, QN_ELIMIT when a png is too large, QN_ENOMEM (out's failed flag
+ * set); out may then hold a partial document. */
 QN_API int qn_export_write(qn_buf *out, const qn_pack_doc *doc,
                            qn_export_format f, const qn_export_opts *o,
                            qn_err *err);
@@ -108,8 +110,9 @@ typedef void qn_pack_diff_fn(void *ctx, const qn_pack_diff *d);
 /*
  * Store a verified doc in s in one transaction: its rules, its puzzles
  * and a new pack called `name` (NULL = the document's). QN_EINVAL when
- * the name is taken or the document repeats a puzzle; nothing written on
- * failure. fn (may be NULL) hears of each value the database kept.
+ * the name is taken or the document repeats a puzzle; QN_ENOMEM; nothing
+ * written on failure. fn (may be NULL) hears of each value the database
+ * kept, before the commit (when the import fails, what it heard is void).
  */
 QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
                           qn_pack_diff_fn *fn, void *ctx, qn_err *err);
@@ -121,7 +124,7 @@ QN_API int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
  * The puzzle id (16 hex digits when printed) in *uid_out, and 1 in
  * *is_new_out when the store did not hold it (either may be NULL).
  * QN_EINVAL: the state is the goal; QN_EUNSOLVABLE; QN_ELIMIT: its least
- * presses are not proven under the walk limit; QN_EDB, QN_EBUSY.
+ * presses are not proven under the walk limit; QN_EDB, QN_EBUSY, QN_ENOMEM.
  */
 QN_API int qn_pack_put(qn_store *s, const qn_solver *solver,
                        const uint8_t *state, const char *pack,

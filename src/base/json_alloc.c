@@ -20,10 +20,15 @@ static void *js_malloc(size_t n)
     void *p = qn_malloc(n);
 
     if (!p) {
+        /* the readers (json_pack.c, json_in.c) look, and say QN_ENOMEM;
+         * jansson itself does not fail safely (its lexer ignores a
+         * failed append and then reads and writes past its string
+         * buffer), so it gets the memory from the C library when there
+         * is any, and only when there is none out of memory still ends
+         * the process */
         js_failed = 1;
-        /* until validate's and export's JSON readers look at
-         * qn_json_nomem, out of memory exits there as before */
-        qn_mem_oom();
+        if (!(p = malloc(n)))
+            qn_mem_oom();
     }
     return p;
 }

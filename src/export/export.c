@@ -285,7 +285,10 @@ static void csv_text(qn_buf *out, qn_buf *tmp, const char *s)
 {
     qn_buf_reset(tmp);
     qn_text_escape(tmp, s);
-    csv_field(out, tmp->buf);
+    if (tmp->failed) /* out of memory: out fails with it */
+        qn_buf_fail(out);
+    else
+        csv_field(out, tmp->buf);
 }
 
 /*
@@ -299,8 +302,10 @@ static void csv_json(qn_buf *out, qn_buf *tmp, const char *s)
     qn_buf_reset(tmp);
     for (;;) {
         size_t n = strcspn(s, "\t\n\r");
-        if (qn_buf_grow(tmp, QN_TEXT_ESCAPED_MAX(n) + 1))
+        if (qn_buf_grow(tmp, QN_TEXT_ESCAPED_MAX(n) + 1)) {
+            qn_buf_fail(out);
             return;
+        }
         tmp->len =
             (size_t)(qn_text_put_escaped(tmp->buf + tmp->len, s, n) - tmp->buf);
         if (!s[n])
@@ -365,11 +370,15 @@ static void write_csv(qn_buf *out, const qn_pack_doc *doc)
         qn_buf_addf(out, "%s,%lld,", id, (long long)p->position);
         qn_buf_reset(&text);
         qn_state_format(&text, l, p->state, '/');
+        if (text.failed)
+            qn_buf_fail(out);
         csv_field(out, text.buf);
         qn_buf_addf(out, ",%llu,%llu,", (unsigned long long)p->min_presses,
                     (unsigned long long)p->noptimal);
         qn_buf_reset(&text);
         qn_state_format(&text, l, p->solution, '/');
+        if (text.failed)
+            qn_buf_fail(out);
         csv_field(out, text.buf);
         qn_buf_addc(out, ',');
         csv_text(out, &text, p->grade);
@@ -429,7 +438,9 @@ static int write_svg_board(qn_buf *out, const qn_pack_doc *doc,
     qn_buf_addf(&t, "%s, %s", *doc->title ? doc->title : doc->name,
                 qn_export__puzzle_name(name, p));
     o.title = t.buf;
-    if (png)
+    if (t.failed)
+        rc = qn_err_nomem(err);
+    else if (png)
         rc = qn_png_board(out, doc->rules[p->rule].rules, p->state, &o, err);
     else
         qn_svg_board(out, doc->rules[p->rule].rules, p->state, &o);
@@ -460,13 +471,17 @@ static int write_svg_sheet(qn_buf *out, const qn_pack_doc *doc, int png,
                            qn_err *err)
 {
     size_t n = doc->npuzzles ? doc->npuzzles : 1;
-    qn_svg_item *items = QN_NEWN(n, qn_svg_item);
-    char(*labels)[24] = qn_xcalloc(n, sizeof(*labels));
-    char(*ids)[QN_PUZZLE_ID_HEX] = qn_xcalloc(n, sizeof(*ids));
-    const char **notes = QN_NEWN(n, const char *);
+    qn_svg_item *items = QN_ALLOCN(n, qn_svg_item);
+    char(*labels)[24] = qn_calloc(n, sizeof(*labels));
+    char(*ids)[QN_PUZZLE_ID_HEX] = qn_calloc(n, sizeof(*ids));
+    const char **notes = QN_ALLOCN(n, const char *);
     qn_svg_opts o;
     int rc = QN_OK;
 
+    if (!items || !labels || !ids || !notes) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         snprintf(labels[i], sizeof(labels[i]), "#%lld", (long long)p->position);
@@ -485,6 +500,7 @@ static int write_svg_sheet(qn_buf *out, const qn_pack_doc *doc, int png,
                           err);
     else
         qn_svg_sheet(out, doc->rules[0].rules, doc->npuzzles, items, &o);
+done:
     free(notes);
     free(ids);
     free(labels);
@@ -513,8 +529,8 @@ static int write_svg(qn_buf *out, const qn_pack_doc *doc, int64_t puzzle,
     return write_svg_sheet(out, doc, png, err);
 }
 
-int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
-                    const qn_export_opts *o, qn_err *err)
+static int write_format(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
+                        const qn_export_opts *o, qn_err *err)
 {
     switch (f) {
     case QN_EXPORT_JSON:
@@ -535,7 +551,10 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
     case QN_EXPORT_HTML: {
         qn_buf json = QN_BUF_INIT;
         write_json(&json, doc);
-        qn_export__html(out, doc, json.buf, json.len);
+        if (json.failed)
+            qn_buf_fail(out);
+        else
+            qn_export__html(out, doc, json.buf, json.len);
         qn_buf_release(&json);
         return QN_OK;
     }
@@ -543,4 +562,19 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
         break;
     }
     return qn_err_set(err, QN_ERR, 0, 0, "bad export format %d", (int)f);
+}
+
+/* Out of memory anywhere in a writer is out's failed flag (the writers'
+ * scratch buffers and arrays pass theirs on to it), checked once here. */
+int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
+                    const qn_export_opts *o, qn_err *err)
+{
+    int rc;
+
+    qn_buf_sticky(1);
+    rc = write_format(out, doc, f, o, err);
+    qn_buf_sticky(0);
+    if (rc == QN_OK && out->failed)
+        rc = qn_err_nomem(err);
+    return rc;
 }

@@ -143,21 +143,24 @@ void qn_pack_doc_release(qn_pack_doc *doc);
 /*
  * Fill `out` (uninitialised) with the rule r spelled out: metadata, board,
  * per-cell effects, goal, tiers. out->rules stays NULL (r is borrowed and
- * not kept). Release with qn_pack_rule_release.
+ * not kept). Release with qn_pack_rule_release. QN_ENOMEM: out is left
+ * zeroed.
  */
-void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r);
+int qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r, qn_err *err);
 void qn_pack_rule_release(qn_pack_rule *pr);
 /*
  * Fill pr's play kit from its matrix (pr->kernel_known and the kernel
  * fields): qn_pack_rule_from_rules and qn_pack_rule_compile call it. A
- * no-op when it is known already.
+ * no-op when it is known already. QN_OK, or QN_ENOMEM (still unknown).
  */
-void qn_pack_rule_kernel(qn_pack_rule *pr);
+int qn_pack_rule_kernel(qn_pack_rule *pr, qn_err *err);
 
 /*
  * Append an equivalent rule file (YAML, docs/RULES.md) for pr to out: its
  * board and every cell's press as an explicit `effects:` entry, so it
- * loads to the same matrix, goal, tiers and hash.
+ * loads to the same matrix, goal, tiers and hash. Out of memory sets
+ * out->failed (qn_buf_check), as for the other void writers of this
+ * layer (svg.h, term.h, the dir export below).
  */
 void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr);
 
@@ -195,7 +198,7 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
  * Append doc in format f to out. QN_EINVAL when the format cannot express
  * the pack (flip: qn_flip_can_express's message; svg, png: several rules
  * on a sheet), QN_ENOTFOUND when o->puzzle is not in the pack, QN_ELIMIT
- * when a png is past its size limit (png.h). On failure out
+ * when a png is past its size limit (png.h), QN_ENOMEM. On failure out
  * may hold a partial document. o may be NULL.
  */
 int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
@@ -212,8 +215,10 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
 #define QN_EXPORT_DIR_PATH 40
 const char *qn_export_dir_level_path(char out[QN_EXPORT_DIR_PATH],
                                      const qn_pack_doc *doc, size_t i);
-void qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc);
-void qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i);
+/* Each returns QN_OK, or QN_ENOMEM (err filled; out may hold a part). */
+int qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc, qn_err *err);
+int qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i,
+                        qn_err *err);
 
 /*
  * Parse a quench-pack JSON document (json_pack.c; strict: duplicate keys,
@@ -222,8 +227,9 @@ void qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i);
  * every puzzle's state and solution are checked against its rule's size
  * and colours. Codes: QN_ESYNTAX malformed JSON (err line/col set);
  * QN_EINVAL or QN_ELIMIT a document that breaks the schema, with the
- * puzzle id in the message where one is concerned. err->source = source.
- * On failure out is left empty.
+ * puzzle id in the message where one is concerned; QN_ENOMEM (never
+ * reported as a malformed document). err->source = source. On failure
+ * out is left empty.
  */
 int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
                            const char *source, qn_err *err);
@@ -231,7 +237,8 @@ int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
 /*
  * Re-verify every puzzle of doc: its solution replays to the goal, uses
  * min_presses presses, and min_presses and the optimal count equal what
- * quench computes. QN_EINVAL naming the first bad puzzle and the reason.
+ * quench computes. QN_EINVAL naming the first bad puzzle and the reason;
+ * QN_ENOMEM.
  */
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
 
@@ -239,21 +246,25 @@ int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err);
  * Compare doc with kept, the same pack as the store now holds it
  * (qn_pack_doc_load): each rule of doc with the rule of kept of the same
  * hash, and puzzle i with puzzle i, field by field, rules first. Calls
- * fn(ctx, ...) for every field that differs and returns their number.
+ * fn(ctx, ...) for every field that differs and sets *n_out (may be
+ * NULL) to their number. QN_OK, or QN_ENOMEM (err filled): then fn may
+ * have heard of some of them.
  */
-size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
-                        qn_pack_diff_fn *fn, void *ctx);
+int qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
+                     qn_pack_diff_fn *fn, void *ctx, size_t *n_out,
+                     qn_err *err);
 
 /*
  * Store doc (already verified) in s in one transaction: its rules (as the
  * YAML of qn_pack_rule_yaml), its puzzles (provenance "import") and a new
  * pack called `name` (NULL = the document's name) holding them in order.
  * QN_EINVAL when the pack name is taken or fails qn_store_pack_check, or
- * the document holds the same puzzle twice; nothing is written on
- * failure. After the commit, fn (when not NULL) hears of every value the
- * database kept where the document has another (qn_pack_doc_diff against
- * the pack read back inside the transaction, so what an export of the new
- * pack writes): the import still succeeds.
+ * the document holds the same puzzle twice; QN_ENOMEM; nothing is written
+ * on failure. fn (when not NULL) hears of every value the database kept
+ * where the document has another (qn_pack_doc_diff against the pack read
+ * back inside the transaction, so what an export of the new pack
+ * writes), before the commit: when the import then fails, what it heard
+ * is void.
  */
 int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
                    qn_pack_diff_fn *fn, void *ctx, qn_err *err);

@@ -18,12 +18,13 @@ typedef struct differ {
     qn_pack_diff_fn *fn;
     void *ctx;
     size_t n;
+    int nomem; /* a value's text could not be built: no more calls */
 } differ;
 
 static void differs(differ *x, const char *field, const char *stored,
                     const char *document)
 {
-    if (!strcmp(stored, document))
+    if (x->nomem || !strcmp(stored, document))
         return;
     x->d.field = field;
     x->d.stored = stored;
@@ -32,12 +33,15 @@ static void differs(differ *x, const char *field, const char *stored,
     x->fn(x->ctx, &x->d);
 }
 
-/* differs() on two values written by put(out, value) */
+/* differs() on two values written by put(out, value) (in the sticky
+ * scope of qn_pack_doc_diff) */
 #define DIFFERS_AS(x, field, put, a, b)                                        \
     do {                                                                       \
         qn_buf ta_ = QN_BUF_INIT, tb_ = QN_BUF_INIT;                           \
         put(&ta_, a);                                                          \
         put(&tb_, b);                                                          \
+        if (ta_.failed || tb_.failed)                                          \
+            (x)->nomem = 1;                                                    \
         differs(x, field, ta_.buf, tb_.buf);                                   \
         qn_buf_release(&ta_);                                                  \
         qn_buf_release(&tb_);                                                  \
@@ -56,7 +60,10 @@ static void put_board(qn_buf *out, const qn_pack_rule *pr)
         qn_buf_addf(out, ", wrap %s", wraps[pr->wrap & 3]);
     if (pr->ncells == pr->w * pr->h)
         return;
-    zero = qn_xcalloc((size_t)pr->ncells, 1);
+    if (!(zero = qn_calloc((size_t)pr->ncells, 1))) {
+        qn_buf_fail(out);
+        return;
+    }
     qn_buf_addc(out, ' ');
     qn_state_format(out, l, zero, '/');
     free(zero);
@@ -131,8 +138,8 @@ static void diff_puzzle(differ *x, const qn_pack_doc *doc,
     differs(x, "meta", q->meta, p->meta);
 }
 
-size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
-                        qn_pack_diff_fn *fn, void *ctx)
+int qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
+                     qn_pack_diff_fn *fn, void *ctx, size_t *n_out, qn_err *err)
 {
     differ x;
     size_t n = doc->npuzzles < kept->npuzzles ? doc->npuzzles : kept->npuzzles;
@@ -140,6 +147,7 @@ size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
     memset(&x, 0, sizeof(x));
     x.fn = fn;
     x.ctx = ctx;
+    qn_buf_sticky(1); /* each value's text checked (DIFFERS_AS) */
     /* rules by hash: a rule no puzzle uses is not in the pack read back */
     for (size_t i = 0; i < doc->nrules; i++)
         for (size_t j = 0; j < kept->nrules; j++)
@@ -147,5 +155,8 @@ size_t qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
                 diff_rule(&x, &doc->rules[i], &kept->rules[j]);
     for (size_t i = 0; i < n; i++)
         diff_puzzle(&x, doc, &doc->puzzles[i], kept, &kept->puzzles[i]);
-    return x.n;
+    qn_buf_sticky(0);
+    if (n_out)
+        *n_out = x.n;
+    return x.nomem ? qn_err_nomem(err) : QN_OK;
 }

@@ -183,11 +183,13 @@ int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
                               (unsigned)state[i], i);
     t.a = qn_rules_matrix(r);
     t.n = (size_t)n;
+    qn_buf_sticky(1); /* checked below */
     qn_buf_addf(out, "%dx%d:", l->w, l->h);
     put_bits(out, (size_t)n * (size_t)n, matrix_bit, &t);
     qn_buf_addc(out, ',');
     put_bits(out, (size_t)n, state_bit, state);
-    return QN_OK;
+    qn_buf_sticky(0);
+    return qn_buf_check(out, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -313,9 +315,11 @@ int qn_flip_decode(const char *id, int *w_out, int *h_out, uint8_t **matrix_out,
     pos++;
 
     n = (size_t)(w * h);
-    matrix = QN_NEWN(n * n, uint8_t);
-    grid = QN_NEWN(n, uint8_t);
-    rc = get_bits(id, &pos, n * n, ',', matrix, n, "matrix", err);
+    matrix = QN_ALLOCN(n * n, uint8_t);
+    grid = QN_ALLOCN(n, uint8_t);
+    rc = matrix && grid ? QN_OK : qn_err_nomem(err);
+    if (rc == QN_OK)
+        rc = get_bits(id, &pos, n * n, ',', matrix, n, "matrix", err);
     if (rc == QN_OK)
         rc = get_bits(id, &pos, n, '\0', grid, 0, "grid", err);
     if (rc != QN_OK) {

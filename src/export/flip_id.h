@@ -44,7 +44,7 @@ int qn_flip_diagram_complete(const qn_rules *r);
  * digits of the grid (n = W*H). `state` holds n values, each 0 or 1
  * (1 = a cell Flip shows dark, i.e. still to be cleared). Returns QN_OK,
  * or QN_EINVAL when qn_flip_can_express() refuses `r` or a state value is
- * not 0/1; on failure `out` is unchanged.
+ * not 0/1 (then `out` is unchanged), or QN_ENOMEM (out->failed set).
  */
 int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
                    qn_err *err);
@@ -67,6 +67,7 @@ int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
  *   QN_EINVAL   W or H is 0, or W*H is beyond Flip's own limit
  *               ((W*H)^2 + 3 must fit in a C int); col as above
  *   QN_ELIMIT   W*H is over QN_RULES_MAX_CELLS (quench cannot hold it)
+ *   QN_ENOMEM   out of memory
  */
 int qn_flip_decode(const char *id, int *w_out, int *h_out, uint8_t **matrix_out,
                    uint8_t **grid_out, qn_err *err);

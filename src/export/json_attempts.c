@@ -123,7 +123,8 @@ static int parse_attempt(log_ctx *x, json_t *ja, qn_err *err,
                            at)))
         return rc;
     a.model_version = v < 0 ? 0 : (int)v;
-    a.state = QN_NEWN((size_t)pr->ncells + 1, uint8_t);
+    if (!(a.state = QN_ALLOCN((size_t)pr->ncells + 1, uint8_t)))
+        return qn_err_nomem(err);
     if ((rc = qn_export__jcells(ja, "state", pr->ncells, pr->colours, a.state,
                                 err, at))) {
         free(a.state);
@@ -135,9 +136,14 @@ static int parse_attempt(log_ctx *x, json_t *ja, qn_err *err,
                                a.puzzle);
     }
     if (x->log->nattempts == x->cap_attempts) {
-        x->cap_attempts = x->cap_attempts ? 2 * x->cap_attempts : 64;
-        x->log->attempts =
-            qn_xrealloc(x->log->attempts, x->cap_attempts * sizeof(qn_attempt));
+        size_t cap = x->cap_attempts ? 2 * x->cap_attempts : 64;
+        qn_attempt *more = QN_REALLOCN(x->log->attempts, cap, qn_attempt);
+        if (!more) {
+            free(a.state);
+            return qn_err_nomem(err);
+        }
+        x->log->attempts = more;
+        x->cap_attempts = cap;
     }
     x->log->attempts[x->log->nattempts++] = a;
     return QN_OK;
@@ -192,9 +198,12 @@ static int parse_line(log_ctx *x, json_t *o, qn_err *err,
                           "more than %d rule lines in one file",
                           QN_ATTEMPTS_MAX_RULES);
     if (x->log->nrules == x->cap_rules) {
-        x->cap_rules = x->cap_rules ? 2 * x->cap_rules : 4;
-        x->log->rules =
-            qn_xrealloc(x->log->rules, x->cap_rules * sizeof(qn_pack_rule));
+        size_t cap = x->cap_rules ? 2 * x->cap_rules : 4;
+        qn_pack_rule *more = QN_REALLOCN(x->log->rules, cap, qn_pack_rule);
+        if (!more)
+            return qn_err_nomem(err);
+        x->log->rules = more;
+        x->cap_rules = cap;
     }
     qn_pack_rule *pr = &x->log->rules[x->log->nrules];
     memset(pr, 0, sizeof(*pr));
@@ -244,10 +253,15 @@ int qn_attempt_log_parse(qn_attempt_log *out, const char *text, size_t len,
             break;
         }
         json_error_t je;
+        qn_json_nomem_clear();
         json_t *o = json_loadb(s, ll, JSON_REJECT_DUPLICATES, &je);
+        if (qn_json_nomem() || /* a syntax error may be its symptom */
+            (!o && json_error_code(&je) == json_error_out_of_memory)) {
+            json_decref(o);
+            rc = qn_err_nomem(err);
+            break;
+        }
         if (!o) {
-            if (json_error_code(&je) == json_error_out_of_memory)
-                qn_mem_oom();
             rc = qn_err_set(err, QN_ESYNTAX, lineno,
                             je.column > 0 ? je.column : 1, "invalid JSON: %s",
                             je.text);

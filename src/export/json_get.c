@@ -75,8 +75,13 @@ int qn_export__jtext(json_t *obj, const char *key, size_t max, char **out,
     if (json_string_length(v) > max)
         return qn_export__jbad(err, at, "'%s' is longer than %zu bytes", key,
                                max);
-    free(*out);
-    *out = qn_xstrdup(json_string_value(v));
+    {
+        char *copy = qn_strdup(json_string_value(v));
+        if (!copy)
+            return qn_err_nomem(err);
+        free(*out);
+        *out = copy;
+    }
     return QN_OK;
 }
 

@@ -199,7 +199,12 @@ static int parse_provenance(qn_pack_puzzle *p, json_t *jp, qn_err *err,
         return rc;
     if (!*p->meta)
         return QN_OK;
+    qn_json_nomem_clear();
     meta = json_loads(p->meta, JSON_REJECT_DUPLICATES, NULL);
+    if (qn_json_nomem()) { /* not the document's fault */
+        json_decref(meta);
+        return qn_err_nomem(err);
+    }
     rc = json_is_object(meta)
              ? QN_OK
              : qn_export__jbad(err, at,
@@ -226,10 +231,8 @@ static int parse_slot(qn_pack_puzzle *p, json_t *jp, qn_err *err,
             return rc;
         p->slot = x;
     }
-    if (!json_object_get(jp, "section")) {
-        p->section = qn_xstrdup("");
-        return QN_OK;
-    }
+    if (!json_object_get(jp, "section"))
+        return (p->section = qn_strdup("")) ? QN_OK : qn_err_nomem(err);
     if ((rc = qn_export__jstr(jp, "section", &p->section, err, at)))
         return rc;
     if (*p->section && (rc = qn_store_pack_check_name(p->section, err))) {
@@ -311,10 +314,12 @@ static int cmp_slot_at(const void *a, const void *b)
 /* No two puzzles in one slot: a game would load one save for both. */
 static int check_slots(const qn_pack_doc *doc, qn_err *err)
 {
-    slot_at *v = QN_NEWN(doc->npuzzles + 1, slot_at);
+    slot_at *v = QN_ALLOCN(doc->npuzzles + 1, slot_at);
     size_t n = 0;
     int rc = QN_OK;
 
+    if (!v)
+        return qn_err_nomem(err);
     for (size_t i = 0; i < doc->npuzzles; i++)
         if (doc->puzzles[i].slot)
             v[n++] = (slot_at){doc->puzzles[i].slot, i};
@@ -374,8 +379,10 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc, json_t *jp,
                                "'rule' names no rule of the document");
     p->rule = r;
     pr = &doc->rules[r];
-    p->state = QN_NEWN((size_t)pr->ncells, uint8_t);
-    p->solution = QN_NEWN((size_t)pr->ncells, uint8_t);
+    p->state = QN_ALLOCN((size_t)pr->ncells, uint8_t);
+    p->solution = QN_ALLOCN((size_t)pr->ncells, uint8_t);
+    if (!p->state || !p->solution)
+        return qn_err_nomem(err);
     if ((rc = qn_export__jcells(jp, "state", pr->ncells, pr->colours, p->state,
                                 err, &at)) ||
         (rc = check_id(p, pr, format, err, &at)) ||
@@ -398,10 +405,9 @@ static int parse_puzzle(qn_pack_puzzle *p, const qn_pack_doc *doc, json_t *jp,
         return rc;
     p->human_level = -1;
     if (format == 1) {
-        p->submission = qn_xstrdup("");
-        p->source = qn_xstrdup("");
-        p->meta = qn_xstrdup("");
-        p->section = qn_xstrdup("");
+        if (!(p->submission = qn_strdup("")) || !(p->source = qn_strdup("")) ||
+            !(p->meta = qn_strdup("")) || !(p->section = qn_strdup("")))
+            return qn_err_nomem(err);
     } else if ((rc = parse_provenance(p, jp, err, &at)) ||
                (rc = parse_slot(p, jp, err, &at)) ||
                (rc = parse_human(p, jp, err, &at))) {
@@ -468,29 +474,36 @@ static int parse_pack(qn_pack_doc *doc, json_t *root, int format,
     return QN_OK;
 }
 
-/* jansson's verdict on the span sp as one JSON value, its place turned
- * into the document's; NULL with err set when it is no valid JSON. */
-static json_t *load_span(const qn_export__text *t, qn_export__span sp,
-                         qn_err *err)
+/*
+ * jansson's verdict on the span sp as one JSON value into *out: QN_OK;
+ * QN_ESYNTAX, its place turned into the document's, when it is no valid
+ * JSON; QN_ENOMEM when jansson ran out of memory, which it may report as
+ * a syntax error (qn_json_nomem, mem.h): not the input's fault.
+ */
+static int load_span(const qn_export__text *t, qn_export__span sp, json_t **out,
+                     qn_err *err)
 {
     json_error_t je;
-    json_t *v;
     int line, col;
 
-    v = json_loadb(t->s + sp.at, sp.end - sp.at,
-                   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
-    if (v)
-        return v;
+    qn_json_nomem_clear();
+    *out = json_loadb(t->s + sp.at, sp.end - sp.at,
+                      JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+    if (qn_json_nomem()) { /* even a value it built may lack a part */
+        json_decref(*out);
+        *out = NULL;
+        return qn_err_nomem(err);
+    }
+    if (*out)
+        return QN_OK;
     if (json_error_code(&je) == json_error_out_of_memory)
-        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
+        return qn_err_nomem(err);
     qn_export__line_col(t->s, sp.at, &line, &col);
     if (je.line > 0)
-        qn_err_set(err, QN_ESYNTAX, line + je.line - 1,
-                   je.line == 1 ? col + je.column - 1 : je.column,
-                   "invalid JSON: %s", je.text);
-    else
-        qn_err_set(err, QN_ESYNTAX, 0, 0, "invalid JSON: %s", je.text);
-    return NULL;
+        return qn_err_set(err, QN_ESYNTAX, line + je.line - 1,
+                          je.line == 1 ? col + je.column - 1 : je.column,
+                          "invalid JSON: %s", je.text);
+    return qn_err_set(err, QN_ESYNTAX, 0, 0, "invalid JSON: %s", je.text);
 }
 
 /* The top-level members quench reads (top_keys, in its order): their key
@@ -531,8 +544,8 @@ static int scan_root(const qn_export__text *t, size_t i, root_scan *r,
             return qn_export__json_syntax(t, i, "string or '}' expected", err);
         if ((rc = qn_export__json_value(t, i, &k.end, &n, err)))
             return rc;
-        if (!(key = load_span(t, k, err)))
-            return QN_ESYNTAX;
+        if ((rc = load_span(t, k, &key, err)))
+            return rc;
         name = json_string_value(key);
         for (m = 0; m < M_N && strcmp(name, top_keys[m]); m++)
             ;
@@ -559,8 +572,8 @@ static int scan_root(const qn_export__text *t, size_t i, root_scan *r,
         }
         if (m < M_N) {
             r->key[m] = k, r->val[m] = v;
-        } else if (!(key = load_span(t, v, err))) {
-            return QN_ESYNTAX; /* an unknown member is still JSON */
+        } else if ((rc = load_span(t, v, &key, err))) {
+            return rc; /* an unknown member is still JSON */
         } else {
             json_decref(key);
         }
@@ -593,16 +606,18 @@ static int small_members(const qn_export__text *t, const root_scan *r,
 {
     for (int m = 0; m < M_N; m++) {
         json_t *v;
+        int rc;
         if (!r->val[m].end)
             continue;
         if ((m == M_RULES || m == M_PUZZLES) && t->s[r->val[m].at] == '[')
             v = json_array();
         else if ((m == M_RULES || m == M_PUZZLES) && t->s[r->val[m].at] == '{')
             v = json_object();
-        else if (!(v = load_span(t, r->val[m], err)))
-            return QN_ESYNTAX;
+        else if ((rc = load_span(t, r->val[m], &v, err)))
+            return rc;
+        /* json_object_set_new takes v (and frees it) even when it fails */
         if (!v || json_object_set_new(root, top_keys[m], v))
-            qn_mem_oom();
+            return qn_err_nomem(err);
     }
     return QN_OK;
 }
@@ -620,7 +635,7 @@ static int parse_doc(qn_pack_doc *doc, const qn_export__text *t, size_t start,
     int rc;
 
     if (!root)
-        qn_mem_oom();
+        return qn_err_nomem(err);
     if ((rc = scan_root(t, start, &r, err)) ||
         (rc = small_members(t, &r, root, err)))
         goto done;
@@ -658,17 +673,18 @@ static int parse_doc(qn_pack_doc *doc, const qn_export__text *t, size_t start,
     if ((rc = qn_export__json_count(t, r.val[M_RULES], "rule", 0,
                                     QN_PACK_MAX_RULES, &nrules, err)))
         goto done;
-    doc->rules = QN_NEWN(nrules + 1, qn_pack_rule);
+    if (!(doc->rules = QN_ALLOCN(nrules + 1, qn_pack_rule))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     pos = r.val[M_RULES].at;
     for (size_t i = 0; i < nrules; i++) {
         qn_export__where rat;
         qn_export__json_element(t, r.val[M_RULES], &pos, &el, i, "rule", err);
         snprintf(rat.what, sizeof(rat.what), "rule %zu: ", i);
         doc->nrules = i + 1;
-        if (!(v = load_span(t, el, err))) {
-            rc = QN_ESYNTAX;
+        if ((rc = load_span(t, el, &v, err)))
             goto done;
-        }
         rc = qn_export__json_rule(&doc->rules[i], v, err, &rat);
         json_decref(v);
         if (rc)
@@ -682,16 +698,17 @@ static int parse_doc(qn_pack_doc *doc, const qn_export__text *t, size_t start,
     if ((rc = qn_export__json_count(t, r.val[M_PUZZLES], "puzzle", 1,
                                     QN_PACK_MAX_PUZZLES, &npuzzles, err)))
         goto done;
-    doc->puzzles = QN_NEWN(npuzzles + 1, qn_pack_puzzle);
+    if (!(doc->puzzles = QN_ALLOCN(npuzzles + 1, qn_pack_puzzle))) {
+        rc = qn_err_nomem(err);
+        goto done;
+    }
     pos = r.val[M_PUZZLES].at;
     for (size_t i = 0; i < npuzzles; i++) {
         qn_export__json_element(t, r.val[M_PUZZLES], &pos, &el, i + 1, "puzzle",
                                 err);
         doc->npuzzles = i + 1;
-        if (!(v = load_span(t, el, err))) {
-            rc = QN_ESYNTAX;
+        if ((rc = load_span(t, el, &v, err)))
             goto done;
-        }
         rc = parse_puzzle(&doc->puzzles[i], doc, v, i, (int)x, err);
         json_decref(v);
         if (rc)
@@ -726,10 +743,11 @@ int qn_pack_doc_parse_json(qn_pack_doc *out, const char *text, size_t len,
         rc = qn_err_set(err, QN_EINVAL, 0, 0,
                         "the document must be a JSON object");
     } else { /* a scalar, or no JSON at all: jansson says which */
-        json_t *v = load_span(&t, (qn_export__span){0, len}, err);
-        rc = v ? qn_err_set(err, QN_EINVAL, 0, 0,
-                            "the document must be a JSON object")
-               : QN_ESYNTAX;
+        json_t *v;
+        rc = load_span(&t, (qn_export__span){0, len}, &v, err);
+        if (rc == QN_OK)
+            rc = qn_err_set(err, QN_EINVAL, 0, 0,
+                            "the document must be a JSON object");
         json_decref(v);
     }
 done:

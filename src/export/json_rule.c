@@ -134,7 +134,7 @@ static int parse_tiers(qn_pack_rule *pr, json_t *jr, qn_err *err,
 {
     json_t *tiers, *t;
     long long x;
-    size_t ti;
+    size_t ti, nt;
     int rc;
 
     tiers = qn_export__jmember(jr, "tiers", JSON_ARRAY, "an array of objects",
@@ -144,10 +144,12 @@ static int parse_tiers(qn_pack_rule *pr, json_t *jr, qn_err *err,
     if (json_array_size(tiers) > QN_RULES_MAX_TIERS)
         return qn_export__jbad(err, at, "more than %d tiers",
                                QN_RULES_MAX_TIERS);
-    pr->ntiers = json_array_size(tiers);
-    pr->tier_name = QN_NEWN(pr->ntiers ? pr->ntiers : 1, char *);
-    pr->tier_lo = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
-    pr->tier_hi = QN_NEWN(pr->ntiers ? pr->ntiers : 1, int);
+    nt = json_array_size(tiers);
+    if (!(pr->tier_name = QN_ALLOCN(nt ? nt : 1, char *)) ||
+        !(pr->tier_lo = QN_ALLOCN(nt ? nt : 1, int)) ||
+        !(pr->tier_hi = QN_ALLOCN(nt ? nt : 1, int)))
+        return qn_err_nomem(err);
+    pr->ntiers = nt;
     json_array_foreach(tiers, ti, t)
     {
         if (!json_is_object(t))
@@ -225,7 +227,8 @@ static int parse_kernel(const qn_pack_rule *pr, json_t *jr, qn_err *err,
             json_array_size(list),
             qn_plural(json_array_size(list), "generator", "generators"),
             pr->kernel_known ? pr->nkernel : (size_t)0);
-    g = QN_NEWN((size_t)pr->ncells, uint8_t);
+    if (!(g = QN_ALLOCN((size_t)pr->ncells, uint8_t)))
+        return qn_err_nomem(err);
     json_array_foreach(list, i, e)
     {
         qn_export__where gat;
@@ -287,11 +290,12 @@ int qn_export__json_rule(qn_pack_rule *pr, json_t *jr, qn_err *err,
              qn_export__jint(jr, "ncells", 1, QN_RULES_MAX_CELLS, &x, err, at)))
         return rc;
     n = (int)x;
-    pr->row = QN_NEWN((size_t)n, int);
-    pr->col = QN_NEWN((size_t)n, int);
-    pr->goal = QN_NEWN((size_t)n, uint8_t);
-    pr->matrix = qn_xcalloc((size_t)n * (size_t)n, 1);
     pr->ncells = n;
+    if (!(pr->row = QN_ALLOCN((size_t)n, int)) ||
+        !(pr->col = QN_ALLOCN((size_t)n, int)) ||
+        !(pr->goal = QN_ALLOCN((size_t)n, uint8_t)) ||
+        !(pr->matrix = qn_calloc((size_t)n * (size_t)n, 1)))
+        return qn_err_nomem(err);
     if ((rc = qn_export__jcells(jr, "goal", n, k, pr->goal, err, at)))
         return rc;
     cells = qn_export__jmember(jr, "cells", JSON_ARRAY, "an array of objects",

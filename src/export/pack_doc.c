@@ -25,7 +25,7 @@ void qn_pack_rule_release(qn_pack_rule *pr)
     free(pr->col);
     free(pr->matrix);
     free(pr->goal);
-    for (size_t t = 0; t < pr->ntiers; t++)
+    for (size_t t = 0; pr->tier_name && t < pr->ntiers; t++)
         free(pr->tier_name[t]);
     free(pr->tier_name);
     free(pr->tier_lo);
@@ -61,19 +61,14 @@ void qn_pack_doc_release(qn_pack_doc *doc)
     memset(doc, 0, sizeof(*doc));
 }
 
-void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r)
+int qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r, qn_err *err)
 {
     const qn_layout *l = qn_rules_layout(r);
-    int n = qn_rules_ncells(r);
+    int n = qn_rules_ncells(r), rc;
     char hash[65];
 
     memset(out, 0, sizeof(*out));
     qn_rules_hash(r, hash);
-    out->hash = qn_xstrdup(hash);
-    out->name = qn_xstrdup(qn_rules_name(r));
-    out->title = qn_xstrdup(qn_rules_title(r));
-    out->description = qn_xstrdup(qn_rules_description(r));
-    out->author = qn_xstrdup(qn_rules_author(r));
     out->colours = qn_rules_colours(r);
     out->kind = l->kind;
     out->w = l->w;
@@ -81,57 +76,86 @@ void qn_pack_rule_from_rules(qn_pack_rule *out, const qn_rules *r)
     out->wrap = l->wrap;
     out->side = l->side;
     out->ncells = n;
-    out->row = QN_NEWN((size_t)n, int);
-    out->col = QN_NEWN((size_t)n, int);
+    if (!(out->hash = qn_strdup(hash)) ||
+        !(out->name = qn_strdup(qn_rules_name(r))) ||
+        !(out->title = qn_strdup(qn_rules_title(r))) ||
+        !(out->description = qn_strdup(qn_rules_description(r))) ||
+        !(out->author = qn_strdup(qn_rules_author(r))) ||
+        !(out->row = QN_ALLOCN((size_t)n, int)) ||
+        !(out->col = QN_ALLOCN((size_t)n, int)) ||
+        !(out->matrix = qn_memdup(qn_rules_matrix(r), (size_t)n * (size_t)n)) ||
+        !(out->goal = qn_memdup(qn_rules_goal(r), (size_t)n)))
+        goto nomem;
     for (int i = 0; i < n; i++)
         qn_layout_rc(l, i, &out->row[i], &out->col[i]);
-    out->matrix = qn_xmemdup(qn_rules_matrix(r), (size_t)n * (size_t)n);
-    out->goal = qn_xmemdup(qn_rules_goal(r), (size_t)n);
-    out->ntiers = qn_rules_ntiers(r);
-    if (out->ntiers) {
-        out->tier_name = QN_NEWN(out->ntiers, char *);
-        out->tier_lo = QN_NEWN(out->ntiers, int);
-        out->tier_hi = QN_NEWN(out->ntiers, int);
-        for (size_t t = 0; t < out->ntiers; t++) {
-            out->tier_name[t] = qn_xstrdup(qn_rules_tier_name(r, t));
+    if (qn_rules_ntiers(r)) {
+        size_t nt = qn_rules_ntiers(r);
+        if (!(out->tier_name = QN_ALLOCN(nt, char *)) ||
+            !(out->tier_lo = QN_ALLOCN(nt, int)) ||
+            !(out->tier_hi = QN_ALLOCN(nt, int)))
+            goto nomem;
+        out->ntiers = nt;
+        for (size_t t = 0; t < nt; t++) {
+            if (!(out->tier_name[t] = qn_strdup(qn_rules_tier_name(r, t))))
+                goto nomem;
             out->tier_lo[t] = qn_rules_tier_lo(r, t);
             out->tier_hi[t] = qn_rules_tier_hi(r, t);
         }
     }
-    qn_pack_rule_kernel(out);
+    if ((rc = qn_pack_rule_kernel(out, err)) != QN_OK) {
+        qn_pack_rule_release(out);
+        return rc;
+    }
+    return QN_OK;
+nomem:
+    qn_pack_rule_release(out);
+    return qn_err_nomem(err);
 }
 
 /*
  * The play kit (export.h): the press matrix's kernel as qn_system gives
  * it, generators of orders o_0 | o_1 | ..., the same for the same matrix
  * on every machine. A matrix qn_system cannot factorise, or a kernel of
- * more than QN_PACK_MAX_KERNEL generators, leaves it unknown.
+ * more than QN_PACK_MAX_KERNEL generators, leaves it unknown; running out
+ * of memory is QN_ENOMEM (the kernel stays unknown, pr valid).
  */
-void qn_pack_rule_kernel(qn_pack_rule *pr)
+int qn_pack_rule_kernel(qn_pack_rule *pr, qn_err *err)
 {
     qn_system *sys = NULL;
     size_t n = (size_t)pr->ncells, g;
+    unsigned *order;
+    uint8_t *kernel;
+    int rc;
 
     if (pr->kernel_known || !pr->matrix || n == 0)
-        return;
-    int rc = qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells,
-                           pr->colours, NULL);
+        return QN_OK;
+    rc = qn_system_new(&sys, pr->matrix, pr->ncells, pr->ncells, pr->colours,
+                       NULL);
     if (rc == QN_ENOMEM)
-        qn_mem_oom(); /* until export returns QN_ENOMEM */
+        return qn_err_nomem(err);
     if (rc != QN_OK)
-        return;
+        return QN_OK;
     g = qn_system_kernel_ngens(sys);
     if (g <= QN_PACK_MAX_KERNEL) {
-        pr->nkernel = g;
-        pr->kernel_order = QN_NEWN(g ? g : 1, unsigned);
-        pr->kernel = QN_NEWN(g ? g * n : 1, uint8_t);
-        for (size_t i = 0; i < g; i++) {
-            pr->kernel_order[i] = qn_system_kernel_order(sys, i);
-            memcpy(pr->kernel + i * n, qn_system_kernel_gen(sys, i), n);
+        order = QN_ALLOCN(g ? g : 1, unsigned);
+        kernel = QN_ALLOCN(g ? g * n : 1, uint8_t);
+        if (!order || !kernel) {
+            free(order);
+            free(kernel);
+            qn_system_free(sys);
+            return qn_err_nomem(err);
         }
+        for (size_t i = 0; i < g; i++) {
+            order[i] = qn_system_kernel_order(sys, i);
+            memcpy(kernel + i * n, qn_system_kernel_gen(sys, i), n);
+        }
+        pr->nkernel = g;
+        pr->kernel_order = order;
+        pr->kernel = kernel;
         pr->kernel_known = 1;
     }
     qn_system_free(sys);
+    return QN_OK;
 }
 
 /* ---- rule YAML ---------------------------------------------------------- */
@@ -194,6 +218,7 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
 {
     int n = pr->ncells, holes = pr->w * pr->h != n, any_goal = 0;
 
+    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_adds(out, "# rebuilt by quench import from a quench-pack "
                      "document\nquench: 1\n");
     put_str(out, "name", pr->name);
@@ -250,6 +275,7 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
             qn_buf_addf(out, ": [%d, %d]\n", pr->tier_lo[t], pr->tier_hi[t]);
         }
     }
+    qn_buf_sticky(0);
 }
 
 /* "grid 5x5, wrap both", "hex 4x3", "hexagon of side 3": a board. */
@@ -296,13 +322,17 @@ int qn_pack_rule_stored_board(const qn_rules *r, const char *who, qn_err *err)
     qn_buf yaml = QN_BUF_INIT;
     size_t len;
     const char *text = qn_rules_text(r, &len);
-    int rebuilt;
+    int rebuilt, rc;
 
-    qn_pack_rule_from_rules(&pr, r);
+    if ((rc = qn_pack_rule_from_rules(&pr, r, err)) != QN_OK)
+        return rc;
     qn_pack_rule_yaml(&yaml, &pr);
+    rc = qn_buf_check(&yaml, err);
     rebuilt = text && len == yaml.len && !memcmp(text, yaml.buf, len);
     qn_buf_release(&yaml);
     qn_pack_rule_release(&pr);
+    if (rc != QN_OK)
+        return rc;
     if (!rebuilt)
         return QN_OK;
     return check_board(r, who,
@@ -338,6 +368,8 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
         prev = p;
     }
     qn_pack_rule_yaml(&yaml, pr);
+    if ((rc = qn_buf_check(&yaml, err)) != QN_OK)
+        goto done;
     rc = qn_rules_load_buf(&r, yaml.buf, yaml.len, "<rule>", err);
     if (rc == QN_ENOMEM) /* not the document's fault */
         goto done;
@@ -374,7 +406,7 @@ int qn_pack_rule_compile(qn_pack_rule *pr, qn_err *err)
     qn_rules_free(pr->rules);
     pr->rules = r;
     r = NULL;
-    qn_pack_rule_kernel(pr);
+    rc = qn_pack_rule_kernel(pr, err);
 done:
     qn_rules_free(r);
     qn_buf_release(&yaml);

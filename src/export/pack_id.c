@@ -9,21 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/mem.h"
 #include "rules/canon.h"
 #include "rules/puzzle_id.h"
 
 uint64_t qn_export__content_id(const qn_pack_rule *pr, const uint8_t *state)
 {
-    uint8_t *canon = QN_NEWN((size_t)pr->ncells, uint8_t);
+    uint8_t canon[QN_RULES_MAX_CELLS]; /* on the stack: nothing to fail */
     qn_puzzle_id_key key;
-    uint64_t id;
 
     qn_canon_form(pr->rules, canon, state);
     qn_puzzle_id_key_init(&key, pr->hash);
-    id = qn_puzzle_id(&key, canon, pr->ncells);
-    free(canon);
-    return id;
+    return qn_puzzle_id(&key, canon, pr->ncells);
 }
 
 const char *qn_export__puzzle_name(char out[QN_EXPORT__NAME],

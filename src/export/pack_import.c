@@ -30,14 +30,13 @@ static int check_human(const qn_solver *solver, qn_human_grader **hg,
     qn_human_grade gr;
     qn_human_model m;
     int64_t score;
-
     int rc;
 
     if (!*hg && (rc = qn_human_grader_new(hg, solver, err)) != QN_OK)
         return rc == QN_ENOMEM ? rc : QN_EINVAL;
     rc = qn_human_grade_of(*hg, p->state, a->plan, a->mp.presses,
                            a->mp.noptimal, &gr, err);
-    if (rc == QN_ENOMEM)
+    if (rc == QN_ENOMEM) /* not the document's fault */
         return rc;
     if (rc != QN_OK)
         return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -64,15 +63,21 @@ static int check_human(const qn_solver *solver, qn_human_grader **hg,
 int qn_pack_doc_verify(const qn_pack_doc *doc, qn_err *err)
 {
     qn_human_grader **humans =
-        QN_NEWN(doc->nrules ? doc->nrules : 1, qn_human_grader *);
-    qn_solver **solvers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_solver *);
-    qn_answer *answers = QN_NEWN(doc->nrules ? doc->nrules : 1, qn_answer);
+        QN_ALLOCN(doc->nrules ? doc->nrules : 1, qn_human_grader *);
+    qn_solver **solvers = QN_ALLOCN(doc->nrules ? doc->nrules : 1, qn_solver *);
+    qn_answer *answers = QN_ALLOCN(doc->nrules ? doc->nrules : 1, qn_answer);
     int rc = QN_OK;
 
+    if (!humans || !solvers || !answers) {
+        free(humans);
+        free(solvers);
+        free(answers);
+        return qn_err_nomem(err);
+    }
     for (size_t i = 0; i < doc->nrules && rc == QN_OK; i++) {
         rc = qn_solver_new(&solvers[i], doc->rules[i].rules, err);
-        if (rc == QN_OK)
-            rc = qn_answer_init(&answers[i], solvers[i], err);
+        if (rc == QN_OK && (rc = qn_answer_init(&answers[i], solvers[i], err)))
+            qn_solver_free(solvers[i]), solvers[i] = NULL;
     }
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
@@ -159,13 +164,19 @@ static int put_rules(importer *im, qn_err *err)
         memset(&sr, 0, sizeof(sr));
         qn_buf_reset(&yaml);
         qn_pack_rule_yaml(&yaml, pr);
+        qn_buf_reset(&layout);
+        qn_buf_sticky(1);
+        qn_state_format_zero(&layout, qn_rules_layout(pr->rules));
+        qn_buf_sticky(0);
+        if (yaml.failed || layout.failed) {
+            rc = qn_err_nomem(err);
+            break;
+        }
         sr.hash = pr->hash;
         sr.name = pr->name;
         sr.yaml = yaml.buf;
         sr.cells = pr->ncells;
         sr.colours = pr->colours;
-        qn_buf_reset(&layout);
-        qn_state_format_zero(&layout, qn_rules_layout(pr->rules));
         sr.layout = layout.buf;
         rc = qn_store_put_rule(im->s, &sr, &im->rule_ids[i], err);
     }
@@ -238,10 +249,12 @@ static int grade_missing(importer *im, const qn_pack_puzzle *p,
     qn_err e = QN_ERR_INIT;
     int rc = QN_OK;
 
-    if (!im->solvers) {
+    if (!im->hg) {
         size_t nr = im->doc->nrules ? im->doc->nrules : 1;
-        im->solvers = QN_NEWN(nr, qn_solver *);
-        im->hg = QN_NEWN(nr, qn_human_grader *);
+        if (!im->solvers && !(im->solvers = QN_ALLOCN(nr, qn_solver *)))
+            return qn_err_nomem(err);
+        if (!(im->hg = QN_ALLOCN(nr, qn_human_grader *)))
+            return qn_err_nomem(err);
     }
     if (!im->solvers[r] &&
         ((rc = qn_solver_new(&im->solvers[r], im->doc->rules[r].rules, &e)) !=
@@ -278,13 +291,26 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
     qn_puzzle_id_key key;
     int64_t id;
     int is_new = 0, rc;
+    uint8_t *canon = qn_realloc(im->canon, (size_t)pr->ncells), *ckey;
 
-    im->canon = qn_xreallocarray(im->canon, (size_t)pr->ncells, 1);
-    im->key = qn_xreallocarray(im->key,
-                               qn_store_canon_size(pr->ncells, pr->colours), 1);
+    if (canon)
+        im->canon = canon;
+    ckey = canon ? qn_realloc(im->key,
+                              qn_store_canon_size(pr->ncells, pr->colours))
+                 : NULL;
+    if (!ckey)
+        return qn_err_nomem(err);
+    im->key = ckey;
     qn_canon_form(pr->rules, im->canon, p->state);
+    qn_buf_sticky(1);
     qn_state_format(&st, l, p->state, '/');
     qn_state_format(&wt, l, p->solution, '/');
+    qn_buf_sticky(0);
+    if (st.failed || wt.failed) {
+        qn_buf_release(&st);
+        qn_buf_release(&wt);
+        return qn_err_nomem(err);
+    }
     memset(&sp, 0, sizeof(sp));
     sp.rule_id = im->rule_ids[p->rule];
     sp.state = st.buf;
@@ -341,8 +367,8 @@ static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
     memset(&im, 0, sizeof(im));
     im.s = s;
     im.doc = doc;
-    im.rule_ids = QN_NEWN(doc->nrules ? doc->nrules : 1, int64_t);
-    rc = put_rules(&im, err);
+    im.rule_ids = QN_ALLOCN(doc->nrules ? doc->nrules : 1, int64_t);
+    rc = im.rule_ids ? put_rules(&im, err) : qn_err_nomem(err);
     if (rc == QN_OK)
         rc = create_pack(&im, name, err);
     for (size_t i = 0; i < doc->npuzzles && rc == QN_OK; i++)
@@ -350,7 +376,7 @@ static int import_in_batch(qn_store *s, const qn_pack_doc *doc,
     if (rc == QN_OK)
         rc = keep_version(&im, name, err);
     for (size_t i = 0; im.solvers && i < doc->nrules; i++) {
-        qn_human_grader_free(im.hg[i]);
+        qn_human_grader_free(im.hg ? im.hg[i] : NULL);
         qn_solver_free(im.solvers[i]);
     }
     free(im.solvers);
@@ -372,16 +398,17 @@ int qn_pack_import(qn_store *s, const qn_pack_doc *doc, const char *name,
         return rc;
     name = name ? name : doc->name;
     rc = import_in_batch(s, doc, name, err);
-    /* the pack as an export will write it: stored rows win (export.h) */
+    /* the pack as an export will write it: stored rows win (export.h);
+     * compared before the commit, so that running out of memory there
+     * leaves nothing stored */
     if (rc == QN_OK && fn)
         rc = qn_pack_doc_load(&kept, s, name, err);
+    if (rc == QN_OK && fn)
+        rc = qn_pack_doc_diff(doc, &kept, fn, ctx, NULL, err);
+    qn_pack_doc_release(&kept);
     if (rc != QN_OK) {
         qn_store_rollback(s, NULL);
         return rc;
     }
-    rc = qn_store_commit(s, err);
-    if (rc == QN_OK && fn)
-        qn_pack_doc_diff(doc, &kept, fn, ctx);
-    qn_pack_doc_release(&kept);
-    return rc;
+    return qn_store_commit(s, err);
 }

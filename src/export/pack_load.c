@@ -42,25 +42,50 @@ typedef struct load_ctx {
     char **yaml;       /* their stored YAML, read with their puzzles */
     char **hash;       /* and their stored hashes */
     size_t nrules;
+    qn_err *err;
 } load_ctx;
 
-static char *dup_or_empty(const char *s)
+/* s (NULL: "") copied into *out; 0, or -1 when out of memory */
+static int dup_to(char **out, const char *s)
 {
-    return qn_xstrdup(s ? s : "");
+    return (*out = qn_strdup(s ? s : "")) ? 0 : -1;
 }
 
+/* The walks' callbacks stop them with QN_ENOMEM (err filled) when out of
+ * memory; what they took so far is the context's to release. */
 static int on_pack(void *vctx, const qn_store_pack *p)
 {
-    qn_pack_doc *doc = vctx;
+    load_ctx *x = vctx;
+    qn_pack_doc *doc = x->doc;
 
     /* pack names are unique: a second row comes from a damaged index */
     if (doc->name)
         return 0;
-    doc->name = dup_or_empty(p->name);
-    doc->title = dup_or_empty(p->title);
-    doc->description = dup_or_empty(p->description);
-    doc->author = dup_or_empty(p->author);
     doc->version = p->version;
+    if (dup_to(&doc->name, p->name) || dup_to(&doc->title, p->title) ||
+        dup_to(&doc->description, p->description) ||
+        dup_to(&doc->author, p->author))
+        return qn_err_nomem(x->err);
+    return 0;
+}
+
+/* Room for one more rule in x's three arrays. */
+static int grow_rules(load_ctx *x)
+{
+    size_t n = x->nrules + 1;
+    int64_t *ids = QN_REALLOCN(x->rule_ids, n, int64_t);
+    char **yaml, **hash;
+
+    if (ids)
+        x->rule_ids = ids;
+    yaml = ids ? QN_REALLOCN(x->yaml, n, char *) : NULL;
+    if (yaml)
+        x->yaml = yaml;
+    hash = yaml ? QN_REALLOCN(x->hash, n, char *) : NULL;
+    if (!hash)
+        return -1;
+    x->hash = hash;
+    x->yaml[x->nrules] = x->hash[x->nrules] = NULL;
     return 0;
 }
 
@@ -71,20 +96,23 @@ static int on_row(void *vctx, const qn_store_row *row)
     size_t i;
 
     if (x->nrows == x->cap) {
-        x->cap = x->cap ? 2 * x->cap : 64;
-        x->rows = qn_xreallocarray(x->rows, x->cap, sizeof(*x->rows));
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        load_row *rows = QN_REALLOCN(x->rows, cap, load_row);
+        if (!rows)
+            return qn_err_nomem(x->err);
+        x->rows = rows;
+        x->cap = cap;
     }
     lr = &x->rows[x->nrows++];
+    memset(lr, 0, sizeof(*lr));
     lr->rule_id = row->rule_id;
-    lr->state = dup_or_empty(row->state);
-    lr->witness = dup_or_empty(row->witness);
-    lr->grade = dup_or_empty(row->grade);
-    lr->grader = dup_or_empty(row->grader);
-    lr->seed = dup_or_empty(row->seed);
-    lr->submission = dup_or_empty(row->submission);
-    lr->source = dup_or_empty(row->source);
-    lr->meta = dup_or_empty(row->meta);
-    lr->section = dup_or_empty(row->section);
+    if (dup_to(&lr->state, row->state) || dup_to(&lr->witness, row->witness) ||
+        dup_to(&lr->grade, row->grade) || dup_to(&lr->grader, row->grader) ||
+        dup_to(&lr->seed, row->seed) ||
+        dup_to(&lr->submission, row->submission) ||
+        dup_to(&lr->source, row->source) || dup_to(&lr->meta, row->meta) ||
+        dup_to(&lr->section, row->section))
+        return qn_err_nomem(x->err);
     lr->slot = row->slot;
     lr->human_level = row->human_level;
     lr->human_score = row->human_score;
@@ -96,13 +124,13 @@ static int on_row(void *vctx, const qn_store_row *row)
     for (i = 0; i < x->nrules; i++)
         if (x->rule_ids[i] == row->rule_id)
             return 0;
-    x->rule_ids = qn_xreallocarray(x->rule_ids, i + 1, sizeof(int64_t));
-    x->yaml = qn_xreallocarray(x->yaml, i + 1, sizeof(char *));
-    x->hash = qn_xreallocarray(x->hash, i + 1, sizeof(char *));
+    if (grow_rules(x))
+        return qn_err_nomem(x->err);
     x->rule_ids[i] = row->rule_id;
-    x->yaml[i] = dup_or_empty(row->rule_yaml);
-    x->hash[i] = dup_or_empty(row->rule_hash);
     x->nrules = i + 1;
+    if (dup_to(&x->yaml[i], row->rule_yaml) ||
+        dup_to(&x->hash[i], row->rule_hash))
+        return qn_err_nomem(x->err);
     return 0;
 }
 
@@ -114,7 +142,8 @@ static int on_row(void *vctx, const qn_store_row *row)
  */
 static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
 {
-    out->rules = QN_NEWN(x->nrules ? x->nrules : 1, qn_pack_rule);
+    if (!(out->rules = QN_ALLOCN(x->nrules ? x->nrules : 1, qn_pack_rule)))
+        return qn_err_nomem(err);
     out->nrules = x->nrules; /* zeroed entries release cleanly */
     for (size_t i = 0; i < x->nrules; i++) {
         qn_rules *r = NULL;
@@ -129,7 +158,10 @@ static int load_rules(qn_pack_doc *out, const load_ctx *x, qn_err *err)
                               "stored rule %lld does not load: %s",
                               (long long)x->rule_ids[i], why);
         }
-        qn_pack_rule_from_rules(&out->rules[i], r);
+        if ((rc = qn_pack_rule_from_rules(&out->rules[i], r, err)) != QN_OK) {
+            qn_rules_free(r);
+            return rc;
+        }
         out->rules[i].rules = r;
         if (strcmp(out->rules[i].hash, x->hash[i]) != 0)
             return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -155,8 +187,10 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr, load_row *lr,
     uint64_t sum = 0;
     int rc;
 
-    p->state = QN_NEWN((size_t)pr->ncells, uint8_t);
-    p->solution = QN_NEWN((size_t)pr->ncells, uint8_t);
+    p->state = QN_ALLOCN((size_t)pr->ncells, uint8_t);
+    p->solution = QN_ALLOCN((size_t)pr->ncells, uint8_t);
+    if (!p->state || !p->solution)
+        return qn_err_nomem(err);
     p->min_presses = lr->min_presses;
     p->noptimal = lr->noptimal;
     p->grade = lr->grade, lr->grade = NULL;
@@ -201,7 +235,8 @@ static int load_puzzle(qn_pack_puzzle *p, const qn_pack_rule *pr, load_row *lr,
 static int load_puzzles(qn_pack_doc *out, const load_ctx *x, const char *name,
                         qn_err *err)
 {
-    out->puzzles = QN_NEWN(x->nrows ? x->nrows : 1, qn_pack_puzzle);
+    if (!(out->puzzles = QN_ALLOCN(x->nrows ? x->nrows : 1, qn_pack_puzzle)))
+        return qn_err_nomem(err);
     for (size_t i = 0; i < x->nrows; i++) {
         load_row *lr = &x->rows[i];
         qn_pack_puzzle *p = &out->puzzles[i];
@@ -212,7 +247,10 @@ static int load_puzzles(qn_pack_doc *out, const load_ctx *x, const char *name,
         out->npuzzles = i + 1;
         p->position = (int64_t)i + 1;
         p->rule = ri;
-        if (load_puzzle(p, &out->rules[ri], lr, err) != QN_OK) {
+        int rc = load_puzzle(p, &out->rules[ri], lr, err);
+        if (rc == QN_ENOMEM) /* not the stored puzzle's fault */
+            return rc;
+        if (rc != QN_OK) {
             char why[256];
             snprintf(why, sizeof(why), "%s", err ? err->msg : "");
             return qn_err_set(err, QN_EINVAL, 0, 0,
@@ -244,7 +282,7 @@ static int same_tiers(const char *grader)
  * was graded by a grader version with these tiers and has the grade those tiers
  * give its press count; otherwise the document says none, as before.
  */
-static void graded_tiers(qn_pack_doc *doc, size_t ri)
+static int graded_tiers(qn_pack_doc *doc, size_t ri, qn_err *err)
 {
     qn_pack_rule *pr = &doc->rules[ri];
     size_t graded = 0;
@@ -252,24 +290,21 @@ static void graded_tiers(qn_pack_doc *doc, size_t ri)
     qn_err e = QN_ERR_INIT;
 
     if (pr->ntiers || !pr->rules)
-        return;
+        return QN_OK;
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         if (p->rule != ri || !*p->grade)
             continue;
         if (!same_tiers(p->grader))
-            return;
+            return QN_OK;
         graded++;
     }
     if (!graded)
-        return;
-    if (!qn_gen_rule_tiers(pr->rules, &t, &e)) {
-        if (e.code == QN_ENOMEM)
-            qn_mem_oom(); /* until export returns QN_ENOMEM */
-        return;
-    }
+        return QN_OK;
+    if (!qn_gen_rule_tiers(pr->rules, &t, &e))
+        return e.code == QN_ENOMEM ? qn_err_nomem(err) : QN_OK;
     if (!t.n)
-        return;
+        return QN_OK;
     for (size_t i = 0; i < doc->npuzzles; i++) {
         const qn_pack_puzzle *p = &doc->puzzles[i];
         const char *g;
@@ -277,17 +312,21 @@ static void graded_tiers(qn_pack_doc *doc, size_t ri)
             continue;
         g = qn_tiers_grade(&t, p->min_presses);
         if (!g || strcmp(g, p->grade) != 0)
-            return;
+            return QN_OK;
     }
+    /* pr->ntiers last: a rule left without them releases cleanly */
+    if (!(pr->tier_name = QN_ALLOCN(t.n, char *)) ||
+        !(pr->tier_lo = QN_ALLOCN(t.n, int)) ||
+        !(pr->tier_hi = QN_ALLOCN(t.n, int)))
+        return qn_err_nomem(err);
     pr->ntiers = t.n;
-    pr->tier_name = QN_NEWN(t.n, char *);
-    pr->tier_lo = QN_NEWN(t.n, int);
-    pr->tier_hi = QN_NEWN(t.n, int);
     for (size_t i = 0; i < t.n; i++) {
-        pr->tier_name[i] = qn_xstrdup(t.name[i]);
+        if (!(pr->tier_name[i] = qn_strdup(t.name[i])))
+            return qn_err_nomem(err);
         pr->tier_lo[i] = (int)t.lo[i];
         pr->tier_hi[i] = (int)t.hi[i];
     }
+    return QN_OK;
 }
 
 int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
@@ -300,9 +339,10 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
     memset(out, 0, sizeof(*out));
     memset(&x, 0, sizeof(x));
     x.doc = out;
+    x.err = err;
     rc = qn_store_pack_find(s, name, &pack_id, err);
     if (rc == QN_OK)
-        rc = qn_store_pack_list(s, name, on_pack, out, err);
+        rc = qn_store_pack_list(s, name, on_pack, &x, err);
     if (rc == QN_OK)
         rc = qn_store_pack_each(s, pack_id, on_row, &x, err);
     if (rc == QN_OK)
@@ -310,7 +350,7 @@ int qn_pack_doc_load(qn_pack_doc *out, qn_store *s, const char *name,
     if (rc == QN_OK)
         rc = load_puzzles(out, &x, name, err);
     for (size_t i = 0; rc == QN_OK && i < out->nrules; i++)
-        graded_tiers(out, i);
+        rc = graded_tiers(out, i, err);
     for (size_t i = 0; i < x.nrows; i++) {
         free(x.rows[i].state);
         free(x.rows[i].witness);

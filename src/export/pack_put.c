@@ -66,13 +66,18 @@ static int put(qn_store *s, const qn_solver *solver, const qn_answer *a,
     const qn_rules *r = qn_solver_rules(solver);
     int n = qn_rules_ncells(r), is_new = 0, rc;
     unsigned k = qn_rules_colours(r);
-    uint8_t *canon = qn_xmalloc((size_t)n);
-    uint8_t *key = qn_xmalloc(qn_store_canon_size(n, k) + 1);
+    uint8_t *canon = qn_malloc((size_t)n);
+    uint8_t *key = qn_malloc(qn_store_canon_size(n, k) + 1);
     char hash[65], grader[16];
     qn_puzzle_id_key pk;
     qn_store_puzzle sp;
     int64_t rule_id = 0, id, pack_id = 0;
 
+    if (!canon || !key) {
+        free(canon);
+        free(key);
+        return qn_err_nomem(err);
+    }
     qn_rules_hash(r, hash);
     qn_canon_form(r, canon, state);
     qn_puzzle_id_key_init(&pk, hash);
@@ -149,7 +154,7 @@ int qn_pack_put(qn_store *s, const qn_solver *solver, const uint8_t *state,
 
 qn_pack_doc *qn_pack_doc_new(void)
 {
-    return qn_xcalloc(1, sizeof(qn_pack_doc));
+    return QN_ALLOC(qn_pack_doc);
 }
 
 void qn_pack_doc_free(qn_pack_doc *doc)

@@ -29,7 +29,10 @@ int qn_raster_init(qn_raster *c, double w, double h, unsigned bg, qn_err *err)
                           cw, ch, QN_RASTER_MAX_SIDE, QN_RASTER_MAX_PIXELS);
     c->w = (int)cw, c->h = (int)ch;
     n = (size_t)c->w * (size_t)c->h;
-    c->px = qn_xmalloc(3 * n);
+    if (!(c->px = qn_malloc(3 * n))) {
+        memset(c, 0, sizeof(*c));
+        return qn_err_nomem(err);
+    }
     for (i = 0; i < n; i++) {
         c->px[3 * i] = (uint8_t)(bg >> 16);
         c->px[3 * i + 1] = (uint8_t)(bg >> 8);
@@ -160,12 +163,23 @@ void qn_raster_line(qn_raster *c, double x0, double y0, double x1, double y1,
 
 /* ---- libpng --------------------------------------------------------- */
 
-/* libpng and zlib allocate under quench's policy: counted for failure
- * injection, out of memory exits 71 (mem.h). */
+typedef struct sink {
+    qn_buf *out;
+    char msg[160];
+    int nomem; /* an allocation of libpng's failed */
+} sink;
+
+/* libpng and zlib allocate through quench's allocator (counted for
+ * failure injection); a failure is noted in the sink (the mem_ptr), and
+ * libpng reports it by png_fail (or by no write struct at all). */
 static png_voidp png_alloc(png_structp png, png_alloc_size_t n)
 {
-    (void)png;
-    return qn_xmalloc(n);
+    png_voidp p = qn_malloc(n);
+    sink *k = png_get_mem_ptr(png);
+
+    if (!p && k)
+        k->nomem = 1;
+    return p;
 }
 
 static void png_release(png_structp png, png_voidp p)
@@ -173,11 +187,6 @@ static void png_release(png_structp png, png_voidp p)
     (void)png;
     free(p);
 }
-
-typedef struct sink {
-    qn_buf *out;
-    char msg[160];
-} sink;
 
 static void png_write(png_structp png, png_bytep data, size_t n)
 {
@@ -204,26 +213,30 @@ static void png_warn(png_structp png, png_const_charp msg)
     (void)png, (void)msg; /* the library never prints */
 }
 
-int qn_raster_png(const qn_raster *c, qn_buf *out, qn_err *err)
+static int encode(const qn_raster *c, sink *k, qn_err *err)
 {
-    sink k = {out, ""};
     png_structp png;
     png_infop info;
     int y;
 
-    png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &k, png_fail,
-                                    png_warn, NULL, png_alloc, png_release);
+    png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, k, png_fail,
+                                    png_warn, k, png_alloc, png_release);
     info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_write_struct(&png, NULL);
+        if (k->nomem)
+            return qn_err_nomem(err);
         return qn_err_set(err, QN_ERR, 0, 0, "libpng: cannot start");
     }
-    /* nothing set after this point is read after a longjmp */
+    /* nothing set after this point is read after a longjmp (k lives in
+     * the caller's frame) */
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        return qn_err_set(err, QN_ERR, 0, 0, "libpng: %s", k.msg);
+        if (k->nomem)
+            return qn_err_nomem(err);
+        return qn_err_set(err, QN_ERR, 0, 0, "libpng: %s", k->msg);
     }
-    png_set_write_fn(png, &k, png_write, png_flush);
+    png_set_write_fn(png, k, png_write, png_flush);
     png_set_IHDR(png, info, (png_uint_32)c->w, (png_uint_32)c->h, 8,
                  PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -234,6 +247,19 @@ int qn_raster_png(const qn_raster *c, qn_buf *out, qn_err *err)
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
     return QN_OK;
+}
+
+int qn_raster_png(const qn_raster *c, qn_buf *out, qn_err *err)
+{
+    sink k = {out, "", 0};
+    int rc;
+
+    qn_buf_sticky(1); /* out's failed flag checked below */
+    rc = encode(c, &k, err);
+    qn_buf_sticky(0);
+    if (rc == QN_OK && out->failed)
+        rc = qn_err_nomem(err);
+    return rc;
 }
 
 /* The libpng linked in (not the headers built against), for --version. */

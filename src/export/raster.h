@@ -38,7 +38,8 @@ typedef struct qn_raster {
 /*
  * A w x h canvas painted bg (w, h rounded up from the doubles a layout
  * gives). QN_ELIMIT when it would pass the limits above, naming the size
- * and the limit; the canvas is then empty (release is still safe).
+ * and the limit, or QN_ENOMEM; the canvas is then empty (release is
+ * still safe).
  */
 int qn_raster_init(qn_raster *c, double w, double h, unsigned bg, qn_err *err);
 void qn_raster_release(qn_raster *c);
@@ -63,9 +64,11 @@ void qn_raster_line(qn_raster *c, double x0, double y0, double x1, double y1,
 /* The colour of pixel (x, y), which must be on the canvas. */
 unsigned qn_raster_get(const qn_raster *c, int x, int y);
 
-/* Append the canvas as a PNG file to out (libpng; allocations under
- * quench's policy, mem.h). QN_ERR with libpng's message should libpng
- * refuse (a bug: the canvas is always a valid image). */
+/* Append the canvas as a PNG file to out (libpng and zlib allocate
+ * through quench's allocator, mem.h). QN_ENOMEM when memory runs out
+ * (out->failed set, or libpng's allocation failed); QN_ERR with libpng's
+ * message should libpng refuse (a bug: the canvas is always a valid
+ * image). */
 int qn_raster_png(const qn_raster *c, qn_buf *out, qn_err *err);
 
 #endif

@@ -3,6 +3,7 @@
  * minimal-press histogram. Every writer appends one complete, well-formed
  * standalone SVG 1.1 document (UTF-8, with an XML declaration) to a
  * caller-owned qn_buf and allocates nothing but that buffer's growth.
+ * Out of memory sets the buffer's failed flag (qn_buf_check), never exits.
  *
  * How a cell is drawn (docs: issue 7, "svg"):
  *   - value 0 reads as "off": a pale grey cell with no glyph;

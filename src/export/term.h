@@ -1,6 +1,7 @@
 /*
  * term.h: puzzles drawn for a terminal (`quench show`, `solve --steps`).
- * Every writer appends to a caller-owned qn_buf and keeps nothing.
+ * Every writer appends to a caller-owned qn_buf and keeps nothing; out of
+ * memory sets the buffer's failed flag (qn_buf_check), never exits.
  *
  * Two renderings of one board:
  *   plain   characters only. A cell is its value's glyph: base 36 ("0".."9",

@@ -3,6 +3,12 @@
  * includes it). jansson checks the syntax; to point errors at the value
  * they concern, a small scanner walks the raw text (already known to be
  * valid JSON) to find byte offsets of members and array elements.
+ *
+ * Out of memory is QN_ENOMEM, never a malformed record: jansson reports
+ * some failed allocations as a syntax error, so each entry point clears
+ * qn_json_nomem (mem.h) first and looks at it, and at `lost` (a decode
+ * of an already valid value that failed, which only memory can make
+ * fail), before it answers (nomem_check).
  */
 #include "submit_internal.h"
 
@@ -15,6 +21,22 @@
 #include <string.h>
 
 #include <jansson.h>
+
+static _Thread_local int lost; /* see above */
+
+static void nomem_clear(void)
+{
+    qn_json_nomem_clear();
+    lost = 0;
+}
+
+/* rc, or QN_ENOMEM (err filled) when memory ran out since nomem_clear */
+static int nomem_check(int rc, qn_err *err)
+{
+    if (lost || qn_json_nomem())
+        return qn_err_nomem(err);
+    return rc;
+}
 
 /* ---- positions ---------------------------------------------------------- */
 
@@ -166,8 +188,8 @@ static int check_depth(const ctx *x)
  */
 static int fail_json(const ctx *x, const json_error_t *je)
 {
-    if (json_error_code(je) == json_error_out_of_memory)
-        qn_mem_oom(); /* not the input's fault: exit 71 like any OOM */
+    if (json_error_code(je) == json_error_out_of_memory || qn_json_nomem())
+        return qn_err_nomem(x->err); /* not the input's fault */
     size_t pos = je->position > 0 ? (size_t)je->position : 0, off = pos;
     const char *near = strstr(je->text, " near '");
     size_t tlen = strlen(je->text);
@@ -184,17 +206,17 @@ static int fail_json(const ctx *x, const json_error_t *je)
     return fail_at(x, QN_ESYNTAX, off, "invalid JSON: %s", je->text);
 }
 
-static json_t *load(const ctx *x, size_t flags)
+/* The text as one JSON value into *out: QN_OK, or the error. */
+static int load(const ctx *x, size_t flags, json_t **out)
 {
     json_error_t je;
-    json_t *j;
+    int rc;
 
-    if (check_depth(x) < 0)
-        return NULL;
-    j = json_loadb(x->text, x->len, flags | JSON_REJECT_DUPLICATES, &je);
-    if (!j)
-        fail_json(x, &je);
-    return j;
+    *out = NULL;
+    if ((rc = check_depth(x)) < 0)
+        return rc;
+    *out = json_loadb(x->text, x->len, flags | JSON_REJECT_DUPLICATES, &je);
+    return *out ? QN_OK : fail_json(x, &je);
 }
 
 static const char *type_name(const json_t *j)
@@ -297,8 +319,11 @@ static int key_text(const ctx *x, const span *m, char out[KEYCAP])
 
     if (memchr(raw, '\\', n)) {
         j = json_loadb(raw - 1, n + 2, JSON_DECODE_ANY, NULL);
-        if (!j)
-            qn_mem_oom(); /* valid JSON already: only memory can fail */
+        if (!j) { /* valid JSON already: only memory can fail */
+            lost = 1;
+            out[0] = '\0';
+            return -1;
+        }
         raw = json_string_value(j);
         n = json_string_length(j);
     }
@@ -519,6 +544,7 @@ static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
     int rc = QN_OK, n;
     span m;
 
+    qn_buf_sticky(1); /* rec->meta checked by the caller */
     while (next_member(x->text, x->len, &at, &m)) {
         n = key_text(x, &m, key);
         if (n >= 0 && is_read_key(key)) {
@@ -531,6 +557,7 @@ static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
     }
     if (rec->meta.len)
         qn_buf_addc(&rec->meta, '}');
+    qn_buf_sticky(0);
     return rc;
 }
 
@@ -570,10 +597,11 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
     rec->has_id = rec->has_solution = rec->has_min = rec->is_meta = 0;
     qn_buf_reset(&rec->meta);
     rec->note[0] = '\0';
-    j = load(&x, JSON_DECODE_ANY);
-    if (!j) {
-        salvage_id(rec, &x);
-        return err ? err->code : QN_ESYNTAX;
+    nomem_clear();
+    if ((rc = load(&x, JSON_DECODE_ANY, &j)) != QN_OK) {
+        if (rc != QN_ENOMEM)
+            salvage_id(rec, &x);
+        return nomem_check(rc, err);
     }
     if (!json_is_object(j)) {
         rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
@@ -595,7 +623,9 @@ int qn_submit__json_record(qn_submit__rec *rec, const char *text, size_t len,
                      "missing key 'state'");
 done:
     json_decref(j);
-    return rc;
+    if (rec->meta.failed)
+        return qn_err_nomem(err);
+    return nomem_check(rc, err);
 }
 
 int qn_submit__json_state(uint8_t *out, const qn_layout *l, unsigned k,
@@ -603,18 +633,19 @@ int qn_submit__json_state(uint8_t *out, const qn_layout *l, unsigned k,
                           qn_err *err)
 {
     ctx x = {text, len, line, col, err};
-    json_t *j = load(&x, 0);
+    json_t *j;
     int rc;
 
-    if (!j)
-        return err ? err->code : QN_ESYNTAX;
+    nomem_clear();
+    if ((rc = load(&x, 0, &j)) != QN_OK)
+        return nomem_check(rc, err);
     if (json_is_array(j))
         rc = int_array(out, l, k, j, &x, skip_ws(text, len, 0), "state");
     else
         rc = fail_at(&x, QN_ESYNTAX, skip_ws(text, len, 0),
                      "expected an array of integers, got %s", type_name(j));
     json_decref(j);
-    return rc;
+    return nomem_check(rc, err);
 }
 
 int qn_submit__json_int(long long *out, int *is_int_out, const char *text,
@@ -625,15 +656,9 @@ int qn_submit__json_int(long long *out, int *is_int_out, const char *text,
     int rc = QN_OK;
 
     *is_int_out = 0;
-    if (check_depth(&x) < 0)
-        return err ? err->code : QN_ELIMIT;
-    {
-        json_error_t je;
-        j = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
-                       &je);
-        if (!j)
-            return fail_json(&x, &je);
-    }
+    nomem_clear();
+    if ((rc = load(&x, JSON_DECODE_ANY, &j)) != QN_OK)
+        return nomem_check(rc, err);
     if (json_is_integer(j)) {
         *is_int_out = 1;
         *out = json_integer_value(j);
@@ -642,5 +667,5 @@ int qn_submit__json_int(long long *out, int *is_int_out, const char *text,
                      type_name(j));
     }
     json_decref(j);
-    return rc;
+    return nomem_check(rc, err);
 }

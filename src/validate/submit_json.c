@@ -9,6 +9,8 @@
  */
 #include "submit_reader.h"
 
+#include "base/mem.h"
+
 #include <string.h>
 
 /* The byte at buf[pos], reading more if needed; -1 at the end, or EIO. */
@@ -141,14 +143,15 @@ static int bad_separator(qn_submit_reader *r, int c, qn_err *err)
 /*
  * Element `idx` of the whole-document state, read into r->scratch from
  * (line, col) (tl: it went past the limit): into r->data.cells, or its
- * error into *first. Returns 1 when it set *first.
+ * error into *first. Returns 1 when it set *first, QN_ENOMEM (the
+ * stream's end, qn_submit__nomem) when out of memory.
  */
 static int state_cell(qn_submit_reader *r, size_t idx, long long line,
                       long long col, int tl, qn_err *first)
 {
     const char *t = r->scratch.buf, *what = "";
     size_t n = r->scratch.len, off;
-    int ln = qn_submit__clamp(line), cl = qn_submit__clamp(col), is_int;
+    int ln = qn_submit__clamp(line), cl = qn_submit__clamp(col), is_int, rc;
     qn_err e = QN_ERR_INIT;
     long long v;
 
@@ -162,7 +165,9 @@ static int state_cell(qn_submit_reader *r, size_t idx, long long line,
         qn_err_set(first, QN_ESYNTAX, ln, cl, "%s", what);
         return 1;
     }
-    if (qn_submit__json_int(&v, &is_int, t, n, ln, cl, &e) < 0) {
+    if ((rc = qn_submit__json_int(&v, &is_int, t, n, ln, cl, &e)) == QN_ENOMEM)
+        return qn_submit__nomem(r, NULL);
+    if (rc < 0) {
         const char *got = strstr(e.msg, ", got ");
         if (!is_int && got && strncmp(e.msg, "expected", 8) == 0) {
             char tmp[128];
@@ -209,8 +214,10 @@ static int json_one_state(qn_submit_reader *r, long long line, long long col,
             first_extra_line = el_line;
             first_extra_col = el_col;
         }
-        if (!have_err && count < ncells)
-            have_err = state_cell(r, count, el_line, el_col, tl, &first);
+        if (!have_err && count < ncells &&
+            (have_err = state_cell(r, count, el_line, el_col, tl, &first)) < 0)
+            return have_err == QN_ENOMEM && err ? (*err = r->fatal, have_err)
+                                                : have_err;
         count++;
         c = skip_blanks(r, err);
         if (c < -1)
@@ -455,9 +462,12 @@ static int json_next_record(qn_submit_reader *r, int c, qn_err *err)
     }
     if (qn_submit__bad_bytes(r, r->scratch.buf, r->scratch.len, line, col))
         return 1;
-    if (qn_submit__json_record(&r->data, r->scratch.buf, r->scratch.len,
-                               qn_submit__clamp(line), qn_submit__clamp(col),
-                               &e) < 0) {
+    rc = qn_submit__json_record(&r->data, r->scratch.buf, r->scratch.len,
+                                qn_submit__clamp(line), qn_submit__clamp(col),
+                                &e);
+    if (rc == QN_ENOMEM)
+        return qn_submit__nomem(r, err);
+    if (rc < 0) {
         qn_submit__bad_err(r, &e);
     } else if (r->data.is_meta) {
         qn_submit__skip_meta(r);

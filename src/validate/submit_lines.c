@@ -5,6 +5,7 @@
  */
 #include "submit_reader.h"
 
+#include "base/mem.h"
 #include "rules/state.h"
 
 /*
@@ -104,8 +105,11 @@ int qn_submit__next_jsonl(qn_submit_reader *r, qn_err *err)
             return qn_submit__too_long(r, line, "line");
         if (qn_submit__bad_bytes(r, s, n, line, 1))
             return 1;
-        if (qn_submit__json_record(&r->data, s, n, qn_submit__clamp(line), 1,
-                                   &e) < 0)
+        rc = qn_submit__json_record(&r->data, s, n, qn_submit__clamp(line), 1,
+                                    &e);
+        if (rc == QN_ENOMEM)
+            return qn_submit__nomem(r, err);
+        if (rc < 0)
             qn_submit__bad_err(r, &e);
         if (!r->rec.ok || !r->data.is_meta)
             return qn_submit__finish(r);

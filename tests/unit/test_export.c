@@ -80,7 +80,7 @@ static void test_rebuild_all(void)
             qn_rules_free(r);
             continue;
         }
-        qn_pack_rule_from_rules(&pr, r);
+        T_EQ(qn_pack_rule_from_rules(&pr, r, NULL), QN_OK);
         T_CHECK(pr.rules == NULL);
         if (qn_pack_rule_compile(&pr, &e) != QN_OK) {
             T_FAILF("%s: %s", path, e.msg);
@@ -148,7 +148,7 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     n = qn_rules_ncells(r);
     doc->rules = QN_NEWN(1, qn_pack_rule);
     doc->nrules = 1;
-    qn_pack_rule_from_rules(&doc->rules[0], r);
+    T_EQ(qn_pack_rule_from_rules(&doc->rules[0], r, NULL), QN_OK);
     doc->rules[0].rules = r;
     doc->puzzles = QN_NEWN(npuz, qn_pack_puzzle);
     while (doc->npuzzles < npuz) {
@@ -505,18 +505,21 @@ static void test_diff(void)
     qn_buf a = QN_BUF_INIT;
     qn_err e = QN_ERR_INIT;
     seen x;
+    size_t n = 9;
 
     make_doc(&doc, "rules/classic-5x5.yaml", 3);
     T_EQ(qn_export_write(&a, &doc, QN_EXPORT_JSON, NULL, &e), QN_OK);
     T_EQ(qn_pack_doc_parse_json(&kept, a.buf, a.len, "k", &e), QN_OK);
     memset(&x, 0, sizeof(x));
-    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 0);
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x, &n, &e), QN_OK);
+    T_EQ(n, 0);
     set(&kept.rules[0].title, "Kept");
     set(&kept.puzzles[1].grade, "easy");
     set(&kept.puzzles[1].seed, "");
     set(&kept.puzzles[1].submission, ""); /* stored before, by generate */
     kept.puzzles[2].index = 9;
-    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x), 5);
+    T_EQ(qn_pack_doc_diff(&doc, &kept, on_diff, &x, &n, &e), QN_OK);
+    T_EQ(n, 5);
     T_EQ(x.n, 5);
     T_CHECK(!strcmp(x.what[0], "0 title Kept|Lights Out (5x5)"));
     T_CHECK(!strcmp(x.what[1], "2 grade easy|hard"));
