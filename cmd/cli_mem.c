@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/mem.h"
 #include "cmd.h"
 #include "quench/db.h"
 
@@ -33,6 +34,48 @@ _Noreturn void cli_oom(void)
 {
     fputs("quench: out of memory\n", stderr);
     exit(QN_EXIT_OSERR);
+}
+
+static void *must(void *p)
+{
+    if (!p)
+        cli_oom();
+    return p;
+}
+
+void *cli_xmalloc(size_t size)
+{
+    return must(qn_malloc(size));
+}
+
+void *cli_xcalloc(size_t n, size_t size)
+{
+    return must(qn_calloc(n, size));
+}
+
+void *cli_xrealloc(void *p, size_t size)
+{
+    return must(qn_realloc(p, size));
+}
+
+void *cli_xreallocarray(void *p, size_t n, size_t size)
+{
+    return must(qn_reallocarray(p, n, size));
+}
+
+char *cli_xstrdup(const char *s)
+{
+    return must(qn_strdup(s));
+}
+
+char *cli_xstrndup(const char *s, size_t n)
+{
+    return must(qn_strndup(s, n));
+}
+
+void *cli_xmemdup(const void *p, size_t size)
+{
+    return must(qn_memdup(p, size));
 }
 
 static int inject(void)

@@ -121,6 +121,19 @@ int cli_usage_error(const char *fmt, ...) QN_PRINTF(1, 2);
  * other library call; cli_oom prints "quench: out of memory", exits 71. */
 void cli_mem_setup(void);
 _Noreturn void cli_oom(void);
+/* The CLI's own allocations: as qn_malloc and the rest (base/mem.h), but
+ * out of memory ends the command (cli_oom) instead of returning NULL. */
+void *cli_xmalloc(size_t size);
+void *cli_xcalloc(size_t n, size_t size);
+void *cli_xrealloc(void *p, size_t size);
+void *cli_xreallocarray(void *p, size_t n, size_t size);
+char *cli_xstrdup(const char *s);
+char *cli_xstrndup(const char *s, size_t n);
+void *cli_xmemdup(const void *p, size_t size);
+#define CLI_NEW(type) ((type *)cli_xcalloc(1, sizeof(type)))
+#define CLI_NEWN(n, type) ((type *)cli_xcalloc((n), sizeof(type)))
+#define CLI_RENEW(p, n, type)                                                  \
+    ((type *)cli_xreallocarray((p), (n), sizeof(type)))
 
 /* cmd_common.c */
 #include <stddef.h>

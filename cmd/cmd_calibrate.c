@@ -185,7 +185,7 @@ static int collect(const cli_ctx *ctx, cal_run *r)
 
     for (int f = 0; f < r->o.nlogs; f++)
         rcap += r->logs[f].nrules;
-    r->rules = QN_NEWN(rcap + 1, cal_rule);
+    r->rules = CLI_NEWN(rcap + 1, cal_rule);
     for (int f = 0; f < r->o.nlogs; f++) {
         const qn_attempt_log *lg = &r->logs[f];
         for (size_t i = 0; i < lg->nattempts; i++) {
@@ -217,8 +217,8 @@ static int collect(const cli_ctx *ctx, cal_run *r)
             }
             if (r->nobs == cap) {
                 cap = cap ? 2 * cap : 256;
-                r->obs = QN_RENEW(r->obs, cap, qn_human_obs);
-                r->who = QN_RENEW(r->who, cap, const char *);
+                r->obs = CLI_RENEW(r->obs, cap, qn_human_obs);
+                r->who = CLI_RENEW(r->who, cap, const char *);
             }
             qn_human_obs *ob = &r->obs[r->nobs];
             memcpy(ob->f, gr.f, sizeof(ob->f));
@@ -234,7 +234,7 @@ static int collect(const cli_ctx *ctx, cal_run *r)
         }
     }
     /* players: the distinct keys, numbered in sorted order */
-    cal_key *k = QN_NEWN(r->nobs + 1, cal_key);
+    cal_key *k = CLI_NEWN(r->nobs + 1, cal_key);
     for (size_t i = 0; i < r->nobs; i++)
         k[i].key = r->who[i], k[i].obs = i;
     qsort(k, r->nobs, sizeof(*k), cmp_key);
@@ -252,10 +252,10 @@ static int collect(const cli_ctx *ctx, cal_run *r)
  * NAN when fewer than 2 either side. */
 static double held_out_fit(const cal_run *r, unsigned use, size_t *ntest)
 {
-    qn_human_obs *train = QN_NEWN(r->nobs + 1, qn_human_obs);
-    double *pred = QN_NEWN(r->nobs + 1, double);
-    double *act = QN_NEWN(r->nobs + 1, double);
-    double *skill = QN_NEWN((size_t)r->nplayers + 1, double);
+    qn_human_obs *train = CLI_NEWN(r->nobs + 1, qn_human_obs);
+    double *pred = CLI_NEWN(r->nobs + 1, double);
+    double *act = CLI_NEWN(r->nobs + 1, double);
+    double *skill = CLI_NEWN((size_t)r->nplayers + 1, double);
     size_t nt = 0, nh = 0;
     qn_human_model m;
     qn_err err = QN_ERR_INIT;
@@ -297,7 +297,7 @@ static void say_rho(qn_buf *b, double rho)
 static int fit_and_write(const cli_ctx *ctx, cal_run *r)
 {
     unsigned all = (1u << QN_HF_COUNT) - 1, presses = 1u << QN_HF_PRESSES;
-    double *skill = QN_NEWN((size_t)r->nplayers + 1, double);
+    double *skill = CLI_NEWN((size_t)r->nplayers + 1, double);
     qn_human_model m;
     qn_err err = QN_ERR_INIT;
     qn_buf rep, model;
@@ -372,7 +372,7 @@ int cmd_calibrate(int argc, char **argv, cli_ctx *ctx)
     memset(&r, 0, sizeof(r));
     if ((rc = parse_opts(&r.o, argc, argv)) != QN_EXIT_OK)
         return rc;
-    r.logs = QN_NEWN((size_t)r.o.nlogs, qn_attempt_log);
+    r.logs = CLI_NEWN((size_t)r.o.nlogs, qn_attempt_log);
     size_t total = 0;
     for (int f = 0; f < r.o.nlogs && rc == QN_EXIT_OK; f++) {
         char *text = NULL;

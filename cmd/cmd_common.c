@@ -113,7 +113,7 @@ const char *cmd_db_path(const char *opt)
 /* mkdir -p of the directory part of path; an exit status (73 said). */
 static int make_parent(const char *path)
 {
-    char *dir = qn_xstrdup(path);
+    char *dir = cli_xstrdup(path);
     int st = QN_EXIT_OK;
 
     for (char *p = dir + 1; *p; p++) {
@@ -302,7 +302,7 @@ int cmd_find_pack(qn_store *s, const char *name, int64_t *id_out, qn_err *err)
 int cmd_take_db_opt(int argc, char **argv, const char *cmd, const char **opt,
                     char ***args, int *nargs)
 {
-    char **a = QN_NEWN((size_t)argc + 1, char *);
+    char **a = CLI_NEWN((size_t)argc + 1, char *);
     int n = 0;
 
     *opt = NULL;

@@ -231,9 +231,9 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
         c->bad++;
     }
     n = qn_rules_ncells(c->rules);
-    c->state = qn_xmalloc((size_t)n);
-    c->plan = qn_xmalloc((size_t)n);
-    c->canon = qn_xmalloc((size_t)n);
+    c->state = cli_xmalloc((size_t)n);
+    c->plan = cli_xmalloc((size_t)n);
+    c->canon = cli_xmalloc((size_t)n);
     qn_puzzle_id_key_init(&c->id_key, h);
     if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK)
         cli_oom();
@@ -510,7 +510,7 @@ static int out_is_new(const char *out)
 
     if (stat(out, &sb) == 0 || errno != ENOENT)
         return 0;
-    dir = qn_xstrdup(out);
+    dir = cli_xstrdup(out);
     slash = strrchr(dir, '/');
     if (!slash)
         rc = 1;

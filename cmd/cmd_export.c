@@ -126,7 +126,7 @@ static int find_in_pack(qn_store *s, const char *name, const char *ref,
 static int write_png_dir(cli_ctx *ctx, const qn_pack_doc *doc, const char *dir)
 {
     size_t n = doc->npuzzles, i;
-    qn_buf *png = QN_NEWN(n + 1, qn_buf);
+    qn_buf *png = CLI_NEWN(n + 1, qn_buf);
     qn_buf path = QN_BUF_INIT;
     qn_err err = QN_ERR_INIT;
     qn_export_opts eo;

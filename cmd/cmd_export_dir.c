@@ -25,7 +25,7 @@
 static char *join(const char *path, const char *name)
 {
     size_t a = strlen(path), b = strlen(name);
-    char *s = qn_xmalloc(a + b + 2);
+    char *s = cli_xmalloc(a + b + 2);
 
     memcpy(s, path, a);
     s[a] = '/';
@@ -144,7 +144,7 @@ static int write_all(const char *tmp, const qn_pack_doc *doc)
 /* dir without its trailing slashes, and its parent folder. */
 static char *parent_of(const char *dir)
 {
-    char *p = qn_xstrdup(dir), *slash = strrchr(p, '/');
+    char *p = cli_xstrdup(dir), *slash = strrchr(p, '/');
 
     if (!slash)
         strcpy(p, ".");
@@ -157,7 +157,7 @@ static char *parent_of(const char *dir)
 
 int cmd_export_dir(const qn_pack_doc *doc, const char *out, int force)
 {
-    char *dir = qn_xstrdup(out), *tmp, *old = NULL, *parent;
+    char *dir = cli_xstrdup(out), *tmp, *old = NULL, *parent;
     size_t len = strlen(dir);
     struct stat st;
     int exists, e, status = QN_EXIT_OK;
@@ -181,7 +181,7 @@ int cmd_export_dir(const qn_pack_doc *doc, const char *out, int force)
         free(dir);
         return QN_EXIT_CANTCREAT;
     }
-    tmp = qn_xmalloc(len + 16);
+    tmp = cli_xmalloc(len + 16);
     snprintf(tmp, len + 16, "%s.tmp-XXXXXX", dir);
     if (!mkdtemp(tmp)) {
         status = cmd_cannot_create(dir, errno);
@@ -197,7 +197,7 @@ int cmd_export_dir(const qn_pack_doc *doc, const char *out, int force)
         goto done;
     }
     if (exists) {
-        old = qn_xmalloc(len + 16);
+        old = cli_xmalloc(len + 16);
         snprintf(old, len + 16, "%s.old-XXXXXX", dir);
         /* a free name beside dir to move it aside to */
         if (!mkdtemp(old) || rmdir(old) != 0 || rename(dir, old) != 0) {

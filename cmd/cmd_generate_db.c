@@ -130,10 +130,11 @@ int cmd_generate_setup_store(gen_cli *gc)
     if (rc != QN_OK)
         return cli_report(gc->ctx, &gc->db_err);
     gc->next_index = 0;
-    gc->canon_key = QN_NEWN(qn_store_canon_size(qn_solver_ncells(gc->solver),
-                                                qn_solver_colours(gc->solver)) +
-                                1,
-                            uint8_t);
+    gc->canon_key =
+        CLI_NEWN(qn_store_canon_size(qn_solver_ncells(gc->solver),
+                                     qn_solver_colours(gc->solver)) +
+                     1,
+                 uint8_t);
     if (gc->stored_before && !gc->ctx->quiet)
         fprintf(stderr, "quench: %s run %lld: %llu %s already stored\n",
                 !gc->done_run.done                     ? "resuming"
@@ -333,8 +334,8 @@ int cmd_generate_print_stored(gen_cli *gc)
     size_t n = (size_t)qn_solver_ncells(gc->solver) + 1;
     int rc;
 
-    sp.state = QN_NEWN(n, uint8_t);
-    sp.plan = QN_NEWN(n, uint8_t);
+    sp.state = CLI_NEWN(n, uint8_t);
+    sp.plan = CLI_NEWN(n, uint8_t);
     cmd_generate_write_header(gc);
     rc = qn_store_run_each(gc->store, gc->done_run.id, print_row, &sp, &err);
     free(sp.state);

@@ -68,7 +68,7 @@ static void put_value(qn_buf *out, const char *v)
     if (n > 80)
         for (cut = 72; cut > 0 && (v[cut] & 0xc0) == 0x80; cut--)
             ;
-    head = qn_xmemdup(v, cut + 1);
+    head = cli_xmemdup(v, cut + 1);
     head[cut] = '\0';
     qn_buf_addc(out, '\'');
     qn_text_escape(out, head);

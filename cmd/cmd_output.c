@@ -62,10 +62,10 @@ static char *dir_of(const char *path)
     const char *slash = strrchr(path, '/');
 
     if (!slash)
-        return qn_xstrdup(".");
+        return cli_xstrdup(".");
     if (slash == path)
-        return qn_xstrdup("/");
-    return qn_xstrndup(path, (size_t)(slash - path));
+        return cli_xstrdup("/");
+    return cli_xstrndup(path, (size_t)(slash - path));
 }
 
 /*
@@ -76,7 +76,7 @@ static char *dir_of(const char *path)
  */
 static char *follow_links(const char *path, struct stat *st)
 {
-    char *cur = qn_xstrdup(path);
+    char *cur = cli_xstrdup(path);
 
     for (int hops = 0;; hops++) {
         char link[PATH_MAX];
@@ -99,7 +99,7 @@ static char *follow_links(const char *path, struct stat *st)
         link[n] = '\0';
         if (link[0] == '/') {
             free(cur);
-            cur = qn_xstrdup(link);
+            cur = cli_xstrdup(link);
         } else {
             char *dir = dir_of(cur);
             qn_buf b = QN_BUF_INIT;

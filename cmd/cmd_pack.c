@@ -276,7 +276,7 @@ static void show_row_text(pack_cmd *pc, const qn_store_row *r)
     /* a recipe's section named once, above its first member */
     if (*r->section && strcmp(r->section, pc->section ? pc->section : "")) {
         free(pc->section);
-        pc->section = qn_xstrdup(r->section);
+        pc->section = cli_xstrdup(r->section);
         qn_buf_adds(&pc->out, "section ");
         qn_text_escape(&pc->out, r->section);
         qn_buf_adds(&pc->out, ":\n");
@@ -621,7 +621,7 @@ static int add_remove(pack_cmd *pc, const pack_args *pa, int add, int64_t pack)
 {
     qn_err err = QN_ERR_INIT;
     int nargs = pa->nargs, st = QN_EXIT_OK;
-    int64_t *ids = QN_NEWN((size_t)nargs, int64_t);
+    int64_t *ids = CLI_NEWN((size_t)nargs, int64_t);
 
     for (int j = 1; j < nargs && !st; j++)
         st = resolve(pc, pa->a[j], &ids[j]);

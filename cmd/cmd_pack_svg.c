@@ -41,11 +41,11 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
         return;
     if (qn_distrib_compute(&dist, qn_solver_system(solver), &e) == QN_OK) {
         len = qn_distrib_len(dist);
-        *counts = QN_NEWN(len, uint64_t);
+        *counts = CLI_NEWN(len, uint64_t);
         for (size_t m = 0; m < len; m++)
             (*counts)[m] = qn_distrib_count(dist, m);
     } else {
-        p = QN_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
+        p = CLI_NEWN(QN_GEN_TIER_SAMPLE, uint64_t);
         qn_gen_rule_seed(solver, &seed);
         if (e.code == QN_ENOMEM ||
             qn_gen_sample_presses(solver, &seed, p, QN_GEN_TIER_SAMPLE, &got) !=
@@ -53,7 +53,7 @@ static void rule_distribution(const qn_rules *r, qn_svg_hist *h,
             cli_oom();
         for (size_t i = 0; i < got; i++)
             len = p[i] + 1 > len ? (size_t)p[i] + 1 : len;
-        *counts = got ? QN_NEWN(len, uint64_t) : NULL;
+        *counts = got ? CLI_NEWN(len, uint64_t) : NULL;
         for (size_t i = 0; i < got; i++)
             (*counts)[p[i]]++;
         h->sampled = got;
@@ -85,7 +85,7 @@ int cmd_pack_svg(qn_store *s, const char *name, qn_buf *out, qn_err *err)
     for (size_t i = 0; i < doc.npuzzles; i++)
         if (doc.puzzles[i].min_presses + 1 > plen)
             plen = (size_t)doc.puzzles[i].min_presses + 1;
-    pack = QN_NEWN(plen, uint64_t); /* plen <= ncells * (k - 1) + 1 */
+    pack = CLI_NEWN(plen, uint64_t); /* plen <= ncells * (k - 1) + 1 */
     for (size_t i = 0; i < doc.npuzzles; i++)
         pack[doc.puzzles[i].min_presses]++;
     if (doc.nrules == 1)

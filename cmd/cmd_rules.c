@@ -386,7 +386,7 @@ static int dist_info_init(dist_info *di, const qn_rules *r, qn_err *err)
         di->source = "none"; /* no state could be graded exactly */
     if (di->nsample) {
         qn_seed seed;
-        di->sample = QN_NEWN(di->nsample, uint64_t);
+        di->sample = CLI_NEWN(di->nsample, uint64_t);
         qn_gen_rule_seed(solver, &seed);
         if (qn_gen_sample_presses(solver, &seed, di->sample, di->nsample,
                                   &di->ngraded) != QN_OK)
@@ -422,7 +422,7 @@ static uint64_t *sample_hist(const dist_info *di, uint64_t *max)
     for (size_t i = 0; i < di->ngraded; i++)
         if (di->sample[i] > *max)
             *max = di->sample[i];
-    hist = QN_NEWN((size_t)*max + 1, uint64_t);
+    hist = CLI_NEWN((size_t)*max + 1, uint64_t);
     for (size_t i = 0; i < di->ngraded; i++)
         hist[di->sample[i]]++;
     return hist;

@@ -74,14 +74,14 @@ int cmd_dist_init(cmd_dist *dd, const qn_rules *r, const qn_system *sys,
     if (qn_solver_new(&solver, r, &err) != QN_OK)
         return QN_OK; /* no sample either: len 0 */
     dd->drawn = nsample ? nsample : QN_GEN_TIER_SAMPLE;
-    p = QN_NEWN(dd->drawn, uint64_t);
+    p = CLI_NEWN(dd->drawn, uint64_t);
     qn_gen_rule_seed(solver, &seed);
     if (qn_gen_sample_presses(solver, &seed, p, dd->drawn, &got) != QN_OK)
         cli_oom();
     dd->graded = got;
     for (size_t i = 0; i < dd->graded; i++)
         dd->len = p[i] + 1 > dd->len ? (size_t)p[i] + 1 : dd->len;
-    dd->hist = QN_NEWN(dd->len + 1, uint64_t);
+    dd->hist = CLI_NEWN(dd->len + 1, uint64_t);
     for (size_t i = 0; i < dd->graded; i++)
         dd->hist[p[i]]++;
     free(p);
@@ -262,7 +262,7 @@ int cmd_dist_plot(qn_buf *out, const cmd_dist *dd, const char *name, int png,
                   qn_err *err)
 {
     qn_svg_hist h = {0};
-    uint64_t *v = QN_NEWN(dd->len + 1, uint64_t);
+    uint64_t *v = CLI_NEWN(dd->len + 1, uint64_t);
     double *lo = NULL, *hi = NULL;
     char title[256], label[128];
     int rc = QN_OK;
@@ -274,8 +274,8 @@ int cmd_dist_plot(qn_buf *out, const cmd_dist *dd, const char *name, int png,
                    ? (uint64_t)llround(share(dd, m) * 4503599627370496.0)
                    : dd->hist[m];
     if (!cmd_dist_exact(dd)) {
-        lo = QN_NEWN(dd->len + 1, double);
-        hi = QN_NEWN(dd->len + 1, double);
+        lo = CLI_NEWN(dd->len + 1, double);
+        hi = CLI_NEWN(dd->len + 1, double);
         for (size_t m = 0; m < dd->len; m++)
             wilson(dd, m, &lo[m], &hi[m]);
         snprintf(label, sizeof label,

@@ -141,7 +141,7 @@ static int parse_colours(const char *arg, unsigned *out, size_t *n)
 
 static char *buf_take(qn_buf *b)
 {
-    char *s = qn_xstrdup(b->buf ? b->buf : "");
+    char *s = cli_xstrdup(b->buf ? b->buf : "");
 
     qn_buf_release(b);
     return s;
@@ -227,7 +227,7 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     }
     sys = qn_solver_system(solver);
     rw->nullity = qn_system_kernel_ngens(sys);
-    rw->orders = QN_NEWN(rw->nullity + 1, unsigned);
+    rw->orders = CLI_NEWN(rw->nullity + 1, unsigned);
     for (size_t i = 0; i < rw->nullity; i++)
         rw->orders[i] = qn_system_kernel_order(sys, i);
     cmd_kernel_group(&b, sys);
@@ -238,7 +238,7 @@ static int row_fill(row *rw, qn_rules_spec *spec, const char *source, int w,
     rw->solvable = buf_take(&b);
     qn_system_group_factors(sys, QN_IMAGE, &b);
     rw->solv_fac = buf_take(&b);
-    rw->symname = qn_xstrdup(qn_rules_symmetry_name(r));
+    rw->symname = cli_xstrdup(qn_rules_symmetry_name(r));
     rw->nsyms = qn_rules_nsyms(r);
     rw->bound = qn_minpress_bound(sys);
     row_max(rw, sys);
@@ -460,7 +460,7 @@ static int plot(qn_buf *svg_out, qn_buf *png_out, const char *name,
                 const row *rows, size_t n, int square, qn_err *err)
 {
     qn_svg_series ser[MAX_LINES];
-    double *xs = QN_NEWN(n + 1, double), *ys = QN_NEWN(n + 1, double);
+    double *xs = CLI_NEWN(n + 1, double), *ys = CLI_NEWN(n + 1, double);
     char labels[MAX_LINES][48], title[160];
     size_t ns = 0, used = 0;
     qn_svg_plot p;
@@ -547,7 +547,7 @@ static int table_rows(const cli_ctx *ctx, qn_rules_spec *spec, const char *path,
                                "cells (the dense model)",
                                sw.hi, square ? sw.hi : sh.hi,
                                QN_RULES_MAX_CELLS);
-    rows = QN_NEWN(nsizes * nk, row);
+    rows = CLI_NEWN(nsizes * nk, row);
     memset(rows, 0, nsizes * nk * sizeof(*rows));
     for (int w = sw.lo; w <= sw.hi; w++)
         for (int h = square ? w : sh.lo; h <= (square ? w : sh.hi); h++) {

@@ -231,7 +231,7 @@ static int show_id(const cli_ctx *ctx, const show_opts *o, int colour,
 
     if (st != QN_EXIT_OK)
         return st;
-    cells = QN_NEWN((size_t)qn_rules_ncells(r), uint8_t);
+    cells = CLI_NEWN((size_t)qn_rules_ncells(r), uint8_t);
     st = parse_state(ctx, r, cells, state, strlen(state), cmd_db_path(o->db));
     if (st == QN_EXIT_OK) {
         add_heading(out, info.uid, info.min_presses, info.grade);
@@ -256,7 +256,7 @@ static int show_rules(const cli_ctx *ctx, const show_opts *o, int colour,
 
     if (qn_rules_load_file(&r, o->arg, &err) != QN_OK)
         return cli_report(ctx, &err);
-    cells = QN_NEWN((size_t)qn_rules_ncells(r), uint8_t);
+    cells = CLI_NEWN((size_t)qn_rules_ncells(r), uint8_t);
     if (o->state) {
         st = parse_state(ctx, r, cells, o->state, strlen(o->state), "--state");
     } else if (o->file) {

@@ -352,7 +352,7 @@ int cmd_solve(int argc, char **argv, cli_ctx *ctx)
         return status;
     }
     qn_solver_set_walk_limit(solver, o.walk_limit);
-    cells = QN_NEWN((size_t)qn_solver_ncells(solver) + 1, uint8_t);
+    cells = CLI_NEWN((size_t)qn_solver_ncells(solver) + 1, uint8_t);
     if (qn_answer_init(&a, solver, NULL) != QN_OK)
         cli_oom();
     if ((status = read_state(ctx, &o, r, cells)) != QN_EXIT_OK)

@@ -28,7 +28,7 @@ static int take_row(void *ctx, const qn_store_row *row)
     if (qn_rules_load_buf(l->r, row->rule_yaml, strlen(row->rule_yaml),
                           l->source, l->err) != QN_OK)
         return l->err->code;
-    *l->state = qn_xstrdup(row->state);
+    *l->state = cli_xstrdup(row->state);
     if (l->info) {
         l->info->uid = row->uid;
         l->info->min_presses = row->min_presses;

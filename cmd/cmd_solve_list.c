@@ -122,7 +122,7 @@ int cmd_solve_steps(const solve_opts *o, const qn_solver *solver,
 {
     const qn_rules *r = qn_solver_rules(solver);
     int n = qn_solver_ncells(solver), st = QN_EXIT_OK;
-    uint8_t *now = qn_xmemdup(cells, (size_t)n);
+    uint8_t *now = cli_xmemdup(cells, (size_t)n);
     uint64_t total = 0, done = 0;
 
     for (int c = 0; c < n; c++)

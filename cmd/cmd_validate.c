@@ -406,7 +406,7 @@ static int setup_store(const cli_ctx *ctx, vrun *vr, const qn_rules *r)
     }
     if (rc != QN_OK)
         return cli_report(ctx, &vr->db_err);
-    vr->key = QN_NEWN(
+    vr->key = CLI_NEWN(
         qn_store_canon_size(qn_rules_ncells(r), qn_rules_colours(r)) + 1,
         uint8_t);
     return QN_EXIT_OK;

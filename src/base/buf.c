@@ -1,7 +1,6 @@
 /*
  * buf.c: growable NUL-terminated buffer, plus exact decimal products.
  */
-#define QN_BUF_PUBLIC /* defines the public qn_buf_add and friends */
 #include "base/buf.h"
 
 #include <stdint.h>
@@ -14,13 +13,6 @@
 
 char qn_buf_empty[1];
 static void (*on_failure)(void);
-static _Thread_local int sticky; /* see buf.h */
-
-void qn_buf_sticky(int on)
-{
-    sticky += on ? 1 : -1;
-}
-
 void qn_buf_on_failure(void (*fn)(void))
 {
     on_failure = fn;
@@ -80,8 +72,6 @@ void qn_buf_fail(qn_buf *b)
 {
     if (on_failure)
         on_failure();
-    else if (!sticky)
-        qn_mem_oom(); /* a layer not converted yet: buf.h */
     b->failed = 1;
 }
 
@@ -90,7 +80,7 @@ int qn_buf_check(const qn_buf *b, qn_err *err)
     return b->failed ? qn_err_nomem(err) : QN_OK;
 }
 
-void qn_buf__add(qn_buf *b, const void *data, size_t len)
+void qn_buf_add(qn_buf *b, const void *data, size_t len)
 {
     if (qn_buf_grow(b, len))
         return;
@@ -99,14 +89,14 @@ void qn_buf__add(qn_buf *b, const void *data, size_t len)
     b->buf[b->len] = '\0';
 }
 
-void qn_buf__adds(qn_buf *b, const char *s)
+void qn_buf_adds(qn_buf *b, const char *s)
 {
-    qn_buf__add(b, s, strlen(s));
+    qn_buf_add(b, s, strlen(s));
 }
 
 void qn_buf_addc(qn_buf *b, char c)
 {
-    qn_buf__add(b, &c, 1);
+    qn_buf_add(b, &c, 1);
 }
 
 void qn_buf_vaddf(qn_buf *b, const char *fmt, va_list ap)
@@ -132,7 +122,7 @@ void qn_buf_addf(qn_buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-char *qn_buf__detach(qn_buf *b, size_t *len_out)
+char *qn_buf_detach(qn_buf *b, size_t *len_out)
 {
     char *s;
 
@@ -148,31 +138,6 @@ char *qn_buf__detach(qn_buf *b, size_t *len_out)
     if (len_out)
         *len_out = b->len;
     qn_buf_init(b);
-    return s;
-}
-
-/* The public appends: a program's own buffers are always sticky. */
-void qn_buf_add(qn_buf *b, const void *data, size_t len)
-{
-    sticky++;
-    qn_buf__add(b, data, len);
-    sticky--;
-}
-
-void qn_buf_adds(qn_buf *b, const char *s)
-{
-    sticky++;
-    qn_buf__adds(b, s);
-    sticky--;
-}
-
-char *qn_buf_detach(qn_buf *b, size_t *len_out)
-{
-    char *s;
-
-    sticky++;
-    s = qn_buf__detach(b, len_out);
-    sticky--;
     return s;
 }
 

@@ -40,24 +40,6 @@ int qn_buf_check(const qn_buf *b, qn_err *err);
  */
 void qn_buf_on_failure(void (*fn)(void));
 
-/*
- * While the layers are converted (issue #32 section 2): a buffer of code
- * not converted yet is read without a look at `failed`, so out of memory
- * there still ends the process ("quench: out of memory", 71) unless the
- * append runs in a sticky scope: the public qn_buf_add, qn_buf_adds and
- * qn_buf_detach (a program's own buffers), and the converted code between
- * qn_buf_sticky(1) and qn_buf_sticky(0) (per thread, nesting). Inside
- * the library those three names are the internal variants below.
- */
-void qn_buf_sticky(int on);
-void qn_buf__add(qn_buf *b, const void *data, size_t len);
-void qn_buf__adds(qn_buf *b, const char *s);
-char *qn_buf__detach(qn_buf *b, size_t *len_out);
-#ifndef QN_BUF_PUBLIC
-#define qn_buf_add qn_buf__add
-#define qn_buf_adds qn_buf__adds
-#define qn_buf_detach qn_buf__detach
-#endif
 int qn_buf_check(const qn_buf *b, qn_err *err);
 /* Hand the contents to the caller (free() them); b is left empty. */
 char *qn_buf_detach(qn_buf *b, size_t *len_out);

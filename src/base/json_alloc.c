@@ -24,11 +24,9 @@ static void *js_malloc(size_t n)
          * jansson itself does not fail safely (its lexer ignores a
          * failed append and then reads and writes past its string
          * buffer), so it gets the memory from the C library when there
-         * is any, and only when there is none out of memory still ends
-         * the process */
+         * is any (docs/RELIABILITY.md, "Out of memory: jansson") */
         js_failed = 1;
-        if (!(p = malloc(n)))
-            qn_mem_oom();
+        p = malloc(n); /* NULL only when the C library has none either */
     }
     return p;
 }

@@ -74,56 +74,6 @@ void *qn_memdup(const void *p, size_t size)
     return d;
 }
 
-/* The exiting variants, until every layer returns QN_ENOMEM. */
-
-_Noreturn void qn_mem_oom(void)
-{
-    fputs("quench: out of memory\n", stderr);
-    exit(71);
-}
-
-static void *must(void *p)
-{
-    if (!p)
-        qn_mem_oom();
-    return p;
-}
-
-void *qn_xmalloc(size_t size)
-{
-    return must(qn_malloc(size));
-}
-
-void *qn_xcalloc(size_t n, size_t size)
-{
-    return must(qn_calloc(n, size));
-}
-
-void *qn_xrealloc(void *p, size_t size)
-{
-    return must(qn_realloc(p, size));
-}
-
-void *qn_xreallocarray(void *p, size_t n, size_t size)
-{
-    return must(qn_reallocarray(p, n, size));
-}
-
-char *qn_xstrndup(const char *s, size_t n)
-{
-    return must(qn_strndup(s, n));
-}
-
-char *qn_xstrdup(const char *s)
-{
-    return must(qn_strdup(s));
-}
-
-void *qn_xmemdup(const void *p, size_t size)
-{
-    return must(qn_memdup(p, size));
-}
-
 /*
  * Large matrices (16384^2 bits is 32 MB) are walked a row at a time in
  * stripes of columns, one 4 KB page per row or two, and a large hash

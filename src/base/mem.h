@@ -7,9 +7,6 @@
  * installs (quench/common.h; the C library's by default), which is how
  * cmd/ and the tests inject failures (QN_FAIL_ALLOC: cmd/cli_mem.c). The
  * array helpers check the size multiplication for overflow (NULL).
- *
- * The qn_x* variants are the old policy, kept while the layers above
- * base are converted: they print "quench: out of memory" and exit 71.
  */
 #ifndef QN_MEM_H
 #define QN_MEM_H
@@ -48,22 +45,8 @@ int qn_json_nomem(void);
 void qn_json_hook(int on); /* qn_set_allocator: route jansson or not */
 void qn_mem__use(const qn_allocator *a); /* qn_set_allocator; NULL: libc */
 
-/* The exiting variants (see above). */
-void *qn_xmalloc(size_t size);
-void *qn_xcalloc(size_t n, size_t size);
-void *qn_xrealloc(void *p, size_t size);
-void *qn_xreallocarray(void *p, size_t n, size_t size);
-char *qn_xstrdup(const char *s);
-char *qn_xstrndup(const char *s, size_t n);
-void *qn_xmemdup(const void *p, size_t size);
-_Noreturn void qn_mem_oom(void);
-
 /* Ask for transparent huge pages over the whole 2 MB pages of a fresh,
  * not yet touched block (large, randomly read tables); a hint only. */
 void qn_mem_advise_huge(void *p, size_t bytes);
-
-#define QN_NEW(type) ((type *)qn_xcalloc(1, sizeof(type)))
-#define QN_NEWN(n, type) ((type *)qn_xcalloc((n), sizeof(type)))
-#define QN_RENEW(p, n, type) ((type *)qn_xreallocarray((p), (n), sizeof(type)))
 
 #endif

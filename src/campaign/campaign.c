@@ -154,12 +154,10 @@ static int put_puzzle(const qn_campaign *c, qn_store *s,
     key = qn_malloc(qn_store_canon_size(n, k) + 1);
     if (canon && key) {
         qn_canon_form(cr->rules, canon, cp->state);
-        qn_buf_sticky(1); /* text's failed flag, checked below */
         qn_state_format(&text, l, cp->state, '/');
         witness_at = text.len + 1;
         qn_buf_addc(&text, '\0');
         qn_state_format(&text, l, cp->state + n, '/');
-        qn_buf_sticky(0);
     }
     if (!canon || !key || text.failed) {
         qn_buf_release(&text);
@@ -212,9 +210,7 @@ static int put_all(const qn_campaign *c, qn_store *s, int64_t *ids, qn_err *err)
                             NULL,
                             NULL};
         qn_buf_reset(&layout);
-        qn_buf_sticky(1);
         qn_state_format_zero(&layout, qn_rules_layout(cr->rules));
-        qn_buf_sticky(0);
         sr.layout = layout.buf;
         rc = layout.failed ? qn_err_nomem(err)
                            : qn_store_put_rule(s, &sr, &cr->row, err);

@@ -83,7 +83,7 @@ const uint8_t *qn_system_condition(const qn_system *sys, size_t j);
  * of each is returned by the _log2 variant for "2^23"-style display; it is
  * exact when the size is a power of two. out is the caller's: running
  * out of memory marks it failed (qn_buf_fail) as an append would, so the
- * caller's policy applies (a sticky scope, then out->failed).
+ * caller's policy applies (out->failed, or its qn_buf_on_failure).
  */
 enum qn_system_group { QN_KERNEL, QN_IMAGE, QN_COKERNEL };
 void qn_system_group_size(const qn_system *sys, enum qn_system_group g,

@@ -571,9 +571,7 @@ int qn_export_write(qn_buf *out, const qn_pack_doc *doc, qn_export_format f,
 {
     int rc;
 
-    qn_buf_sticky(1);
     rc = write_format(out, doc, f, o, err);
-    qn_buf_sticky(0);
     if (rc == QN_OK && out->failed)
         rc = qn_err_nomem(err);
     return rc;

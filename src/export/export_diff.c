@@ -147,7 +147,6 @@ int qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
     memset(&x, 0, sizeof(x));
     x.fn = fn;
     x.ctx = ctx;
-    qn_buf_sticky(1); /* each value's text checked (DIFFERS_AS) */
     /* rules by hash: a rule no puzzle uses is not in the pack read back */
     for (size_t i = 0; i < doc->nrules; i++)
         for (size_t j = 0; j < kept->nrules; j++)
@@ -155,7 +154,6 @@ int qn_pack_doc_diff(const qn_pack_doc *doc, const qn_pack_doc *kept,
                 diff_rule(&x, &doc->rules[i], &kept->rules[j]);
     for (size_t i = 0; i < n; i++)
         diff_puzzle(&x, doc, &doc->puzzles[i], kept, &kept->puzzles[i]);
-    qn_buf_sticky(0);
     if (n_out)
         *n_out = x.n;
     return x.nomem ? qn_err_nomem(err) : QN_OK;

@@ -32,7 +32,6 @@ int qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc, qn_err *err)
     char path[QN_EXPORT_DIR_PATH], id[QN_PUZZLE_ID_HEX];
     qn_jsonw w;
 
-    qn_buf_sticky(1); /* checked at the end */
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
     qn_jsonw_key(&w, "$schema");
@@ -67,7 +66,6 @@ int qn_export_dir_index(qn_buf *out, const qn_pack_doc *doc, qn_err *err)
     qn_jsonw_end(&w);
     qn_jsonw_end(&w);
     qn_buf_addc(out, '\n');
-    qn_buf_sticky(0);
     return qn_buf_check(out, err);
 }
 
@@ -76,12 +74,10 @@ int qn_export_dir_level(qn_buf *out, const qn_pack_doc *doc, size_t i,
 {
     qn_jsonw w;
 
-    qn_buf_sticky(1); /* checked at the end */
     qn_jsonw_init(&w, out);
     qn_jsonw_obj(&w);
     qn_export__json_puzzle(&w, doc, &doc->puzzles[i]);
     qn_jsonw_end(&w);
     qn_buf_addc(out, '\n');
-    qn_buf_sticky(0);
     return qn_buf_check(out, err);
 }

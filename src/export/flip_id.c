@@ -183,12 +183,10 @@ int qn_flip_encode(qn_buf *out, const qn_rules *r, const uint8_t *state,
                               (unsigned)state[i], i);
     t.a = qn_rules_matrix(r);
     t.n = (size_t)n;
-    qn_buf_sticky(1); /* checked below */
     qn_buf_addf(out, "%dx%d:", l->w, l->h);
     put_bits(out, (size_t)n * (size_t)n, matrix_bit, &t);
     qn_buf_addc(out, ',');
     put_bits(out, (size_t)n, state_bit, state);
-    qn_buf_sticky(0);
     return qn_buf_check(out, err);
 }
 

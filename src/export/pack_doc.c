@@ -218,7 +218,6 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
 {
     int n = pr->ncells, holes = pr->w * pr->h != n, any_goal = 0;
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_adds(out, "# rebuilt by quench import from a quench-pack "
                      "document\nquench: 1\n");
     put_str(out, "name", pr->name);
@@ -275,7 +274,6 @@ void qn_pack_rule_yaml(qn_buf *out, const qn_pack_rule *pr)
             qn_buf_addf(out, ": [%d, %d]\n", pr->tier_lo[t], pr->tier_hi[t]);
         }
     }
-    qn_buf_sticky(0);
 }
 
 /* "grid 5x5, wrap both", "hex 4x3", "hexagon of side 3": a board. */

@@ -165,9 +165,7 @@ static int put_rules(importer *im, qn_err *err)
         qn_buf_reset(&yaml);
         qn_pack_rule_yaml(&yaml, pr);
         qn_buf_reset(&layout);
-        qn_buf_sticky(1);
         qn_state_format_zero(&layout, qn_rules_layout(pr->rules));
-        qn_buf_sticky(0);
         if (yaml.failed || layout.failed) {
             rc = qn_err_nomem(err);
             break;
@@ -302,10 +300,8 @@ static int put_puzzle(importer *im, const qn_pack_puzzle *p, qn_err *err)
         return qn_err_nomem(err);
     im->key = ckey;
     qn_canon_form(pr->rules, im->canon, p->state);
-    qn_buf_sticky(1);
     qn_state_format(&st, l, p->state, '/');
     qn_state_format(&wt, l, p->solution, '/');
-    qn_buf_sticky(0);
     if (st.failed || wt.failed) {
         qn_buf_release(&st);
         qn_buf_release(&wt);

@@ -254,9 +254,7 @@ int qn_raster_png(const qn_raster *c, qn_buf *out, qn_err *err)
     sink k = {out, "", 0};
     int rc;
 
-    qn_buf_sticky(1); /* out's failed flag checked below */
     rc = encode(c, &k, err);
-    qn_buf_sticky(0);
     if (rc == QN_OK && out->failed)
         rc = qn_err_nomem(err);
     return rc;

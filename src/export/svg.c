@@ -406,7 +406,6 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
     for (i = 0; i < n; i++)
         present[cells_in[i]] = 1;
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_svg__open(out, w, h, o->title);
     if (top)
         qn_svg__title(out, w / 2, 20, o->title);
@@ -440,7 +439,6 @@ void qn_svg_board(qn_buf *out, const qn_rules *r, const uint8_t *cells_in,
         qn_buf_adds(out, "</g>\n");
     }
     qn_buf_adds(out, "</svg>\n");
-    qn_buf_sticky(0);
 }
 
 /* ----------------------------------------------------------------- sheet */
@@ -512,7 +510,6 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
             present[items[i].state[j]] = 1;
     }
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_svg__open(out, w, h, o->title);
     if (f.top)
         qn_svg__title(out, w / 2, 20, o->title);
@@ -556,5 +553,4 @@ void qn_svg_sheet(qn_buf *out, const qn_rules *r, size_t n,
         qn_buf_adds(out, "</g>\n");
     }
     qn_buf_adds(out, "</g>\n</svg>\n");
-    qn_buf_sticky(0);
 }

@@ -343,7 +343,6 @@ void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
     assert(out && h && (h->pack || h->pack_len == 0));
     qn_svg__chart_init(&ch, h);
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_svg__open(out, HW, HH, title);
     if (title && *title)
         qn_svg__title(out, HW / 2, 24, title);
@@ -364,5 +363,4 @@ void qn_svg_histogram(qn_buf *out, const qn_svg_hist *h)
                          "text-anchor=\"middle\">no data</text>\n");
     }
     qn_buf_adds(out, "</svg>\n");
-    qn_buf_sticky(0);
 }

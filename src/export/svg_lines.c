@@ -235,7 +235,6 @@ void qn_svg_lines(qn_buf *out, const qn_svg_plot *p)
 
     assert(out && p && (p->series || !p->nseries));
     qn_svg__lines_scale(&f, p);
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_svg__open(out, PW, PH, p->title);
     if (p->title && *p->title)
         qn_svg__title(out, PW / 2, 24, p->title);
@@ -245,5 +244,4 @@ void qn_svg_lines(qn_buf *out, const qn_svg_plot *p)
     axis_titles(out, &f, p);
     legend(out, &f, p);
     qn_buf_adds(out, "</svg>\n");
-    qn_buf_sticky(0);
 }

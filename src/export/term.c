@@ -196,12 +196,10 @@ void qn_term_board(qn_buf *out, const qn_rules *r, const uint8_t *cells,
 {
     const qn_layout *l = qn_rules_layout(r);
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (l->kind == QN_LAYOUT_GRAPH)
         draw_graph(out, r, cells, colour);
     else
         draw_rows(out, l, cells, qn_rules_colours(r), colour);
-    qn_buf_sticky(0);
 }
 
 void qn_term_legend(qn_buf *out, const qn_rules *r, const uint8_t *cells,
@@ -215,7 +213,6 @@ void qn_term_legend(qn_buf *out, const qn_rules *r, const uint8_t *cells,
         return;
     for (int i = 0; i < n; i++)
         seen[cells[i]] = 1;
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_adds(out, "legend:");
     for (unsigned v = 0; v < k; v++) {
         if (k > 8 && !seen[v])
@@ -225,7 +222,6 @@ void qn_term_legend(qn_buf *out, const qn_rules *r, const uint8_t *cells,
         qn_buf_addf(out, " %u", v);
     }
     qn_buf_addc(out, '\n');
-    qn_buf_sticky(0);
 }
 
 static void add_shape(qn_buf *out, const qn_layout *l)
@@ -256,9 +252,7 @@ static void add_shape(qn_buf *out, const qn_layout *l)
 
 void qn_term_caption(qn_buf *out, const qn_rules *r)
 {
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_addf(out, "%s: ", qn_rules_name(r));
     add_shape(out, qn_rules_layout(r));
     qn_buf_addf(out, ", %u colours\n", qn_rules_colours(r));
-    qn_buf_sticky(0);
 }

@@ -638,10 +638,8 @@ void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out)
     char *digits;
     size_t nd = 0;
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (m >= d->len) {
         qn_buf_addc(out, '0');
-        qn_buf_sticky(0);
         return;
     }
     t = QN_ALLOCN((size_t)d->nl, limb);
@@ -650,7 +648,6 @@ void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out)
         qn_buf_fail(out);
         free(t);
         free(digits);
-        qn_buf_sticky(0);
         return;
     }
     memcpy(t, d->c + m * d->nl, d->nl * sizeof(limb));
@@ -661,7 +658,6 @@ void qn_exact_dist_count(const qn_exact_dist *d, size_t m, qn_buf *out)
         qn_buf_addc(out, digits[--nd]);
     free(digits);
     free(t);
-    qn_buf_sticky(0);
 }
 
 int qn_exact_dist_count_u64(const qn_exact_dist *d, size_t m, uint64_t *out)

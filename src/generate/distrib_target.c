@@ -75,7 +75,6 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one)
     uint64_t min_lit = t->min_lit > 0 ? (uint64_t)t->min_lit : 0;
     uint64_t max_lit = t->max_lit > 0 ? (uint64_t)t->max_lit : UINT64_MAX;
 
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     for (size_t i = 0; i < 4; i++)
         qn_buf_init(&part[i]);
     qn_buf_adds(&part[n], one ? "needs " : "need ");
@@ -100,5 +99,4 @@ void qn_target_describe(qn_buf *out, const qn_target *t, int one)
     }
     for (size_t i = 0; i < 4; i++)
         qn_buf_release(&part[i]);
-    qn_buf_sticky(0);
 }

@@ -170,7 +170,6 @@ long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out)
     for (size_t i = 0; i < t->n; i++)
         if (!strcmp(t->name[i], name))
             return (long)i;
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_buf_addf(out, "its tiers: %s", t->n ? "" : "none");
     qn_suggest_init(&sg, name);
     for (size_t i = 0; i < t->n; i++) {
@@ -180,6 +179,5 @@ long qn_tiers_find(const qn_tiers *t, const char *name, qn_buf *out)
     }
     qn_suggest_format(&sg, out);
     qn_suggest_release(&sg);
-    qn_buf_sticky(0);
     return -1;
 }

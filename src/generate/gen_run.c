@@ -167,7 +167,6 @@ static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         return QN_ENOMEM;
     qn_buf_reset(&b->text);
     /* the formatter's appends: text.failed is checked at the end */
-    qn_buf_sticky(1);
     for (int i = 0; i < b->n && rc == QN_OK; i++) {
         size_t o = (size_t)i * c->n;
         b->off[i] = b->text.len;
@@ -201,7 +200,6 @@ static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
             h->format(h->ctx, &p, &b->text);
         }
     }
-    qn_buf_sticky(0);
     b->off[b->n] = b->text.len;
     return rc == QN_OK && b->text.failed ? QN_ENOMEM : rc;
 }

@@ -304,7 +304,6 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t)
 
     if (t->mode != QN_GEN_SPREAD || !t->first)
         return 0;
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (t->first > t->lo) {
         counts_text(out, t->lo, t->first - 1);
         qn_buf_addf(out,
@@ -325,6 +324,5 @@ int qn_gen_describe_left_out(qn_buf *out, const qn_gen_target_info *t)
                     (unsigned long long)t->ended.presses, QN_GEN_PILOT_ARRIVALS,
                     QN_GEN_PILOT_CLIMBS);
     }
-    qn_buf_sticky(0);
     return parts;
 }

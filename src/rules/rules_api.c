@@ -41,7 +41,5 @@ int qn_rules_parse_state(const qn_rules *r, uint8_t *cells_out,
 void qn_rules_format_state(const qn_rules *r, qn_buf *out, const uint8_t *cells,
                            char sep)
 {
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     qn_state_format(out, qn_rules_layout(r), cells, sep);
-    qn_buf_sticky(0);
 }

@@ -87,16 +87,12 @@ static int get_text(const node *n, const char *what, qn_text_spec *t,
                                       what, i);
             }
         }
-        qn_buf_sticky(1); /* checked once, at the detach below */
         if (i)
             qn_buf_addc(&b, '\n');
         qn_buf_add(&b, k->val, k->len);
-        qn_buf_sticky(0);
         t->origins[i] = k->origins ? k->origins[0] : k->mark;
     }
-    qn_buf_sticky(1);
     t->text = qn_buf_detach(&b, &t->len);
-    qn_buf_sticky(0);
     if (!t->text)
         return qn_err_nomem(err);
     return QN_OK;

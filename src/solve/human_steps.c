@@ -183,9 +183,7 @@ int qn_human_narrate(const qn_human_grader *hg, const uint8_t *state,
 {
     int rc;
 
-    qn_buf_sticky(1); /* out's failed flag, checked once below */
     rc = narrate(hg, state, out, err);
-    qn_buf_sticky(0);
     if (rc == QN_OK && out->failed)
         rc = qn_err_nomem(err);
     return rc;

@@ -127,9 +127,7 @@ int qn_solver_check_exact(const qn_solver *solver, qn_err *err)
 
     if (qn_minpress_exact(solver->sys, solver->limit))
         return QN_OK;
-    qn_buf_sticky(1);
     qn_system_group_factors(solver->sys, QN_KERNEL, &size);
-    qn_buf_sticky(0);
     if (size.failed) {
         qn_buf_release(&size);
         return qn_err_nomem(err);
@@ -315,9 +313,7 @@ static void cell_name(const qn_solver *solver, qn_buf *out, int cell)
 
 void qn_solver_cell_name(const qn_solver *solver, qn_buf *out, int cell)
 {
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     cell_name(solver, out, cell);
-    qn_buf_sticky(0);
 }
 
 const char *qn_solver_cell_legend(const qn_solver *solver)
@@ -376,7 +372,6 @@ void qn_solver_explain(const qn_solver *solver, qn_buf *out,
     int failed = 0;
 
     offset(solver, d, state);
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     for (size_t j = 0; j < nc; j++) {
         const uint8_t *c = qn_system_condition(solver->sys, j);
         unsigned m = qn_system_cokernel_order(solver->sys, j);
@@ -392,7 +387,6 @@ void qn_solver_explain(const qn_solver *solver, qn_buf *out,
     }
     if (failed > max)
         qn_buf_addf(out, "... and %d more conditions\n", failed - max);
-    qn_buf_sticky(0);
 }
 
 const char *qn_solver_grade(const qn_solver *solver, uint64_t presses)

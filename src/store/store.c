@@ -194,7 +194,6 @@ static char *immutable_uri(const char *path)
     qn_buf b = QN_BUF_INIT;
     char *uri;
 
-    qn_buf_sticky(1); /* b's failed flag: detach gives NULL */
     /* "file:///abs" (an empty authority) or "file:rel" */
     qn_buf_adds(&b, path[0] == '/' ? "file://" : "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
@@ -206,7 +205,6 @@ static char *immutable_uri(const char *path)
     }
     qn_buf_adds(&b, "?immutable=1");
     uri = qn_buf_detach(&b, NULL);
-    qn_buf_sticky(0);
     return uri;
 }
 

@@ -26,9 +26,7 @@ static int open_lock_file(qn_store *s, qn_err *err)
     qn_buf name = QN_BUF_INIT;
     int rc;
 
-    qn_buf_sticky(1); /* name's failed flag is checked below */
     qn_buf_addf(&name, "%s-lock", s->path);
-    qn_buf_sticky(0);
     if ((rc = qn_buf_check(&name, err)) != QN_OK) {
         qn_buf_release(&name);
         return rc;

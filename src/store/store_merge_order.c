@@ -222,7 +222,6 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         rc = qn_store__prep(in, &rs.run, run_sql, err);
     out->rows = 0;
     out->in_order = 1;
-    qn_buf_sticky(1); /* prev's buffers: their failed flags, below */
     while (rc == QN_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t rule_id = sqlite3_column_int64(st, 1);
         int same_rule = out->rows && rule_id == prev_rule;
@@ -251,7 +250,6 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         }
         out->rows++;
     }
-    qn_buf_sticky(0);
     if (rc == QN_OK && r != SQLITE_DONE)
         rc = qn_store__fail(in, r, err);
     sqlite3_finalize(st);

@@ -111,9 +111,7 @@ int qn_store_put_ruleset(qn_store *s, const qn_rules *r, int64_t *id_out,
     if (!sr.yaml)
         return qn_err_set(err, QN_EINVAL, 0, 0, "rule %s has no text to store",
                           sr.name);
-    qn_buf_sticky(1); /* layout's failed flag is checked below */
     qn_state_format_zero(&layout, qn_rules_layout(r));
-    qn_buf_sticky(0);
     sr.layout = layout.buf;
     if ((rc = qn_buf_check(&layout, err)) == QN_OK)
         rc = qn_store_put_rule(s, &sr, id_out, err);

@@ -544,7 +544,6 @@ static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
     int rc = QN_OK, n;
     span m;
 
-    qn_buf_sticky(1); /* rec->meta checked by the caller */
     while (next_member(x->text, x->len, &at, &m)) {
         n = key_text(x, &m, key);
         if (n >= 0 && is_read_key(key)) {
@@ -557,7 +556,6 @@ static int members(qn_submit__rec *rec, const json_t *j, const ctx *x)
     }
     if (rec->meta.len)
         qn_buf_addc(&rec->meta, '}');
-    qn_buf_sticky(0);
     return rc;
 }
 

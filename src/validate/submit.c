@@ -120,7 +120,6 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
     }
     if (r->state > 0)
         return 0;
-    qn_buf_sticky(1); /* the buffers' failed flags, checked below */
     switch (r->fmt) {
     case QN_SUBMIT_AUTO:
     case QN_SUBMIT_TEXT:
@@ -136,7 +135,6 @@ int qn_submit_next(qn_submit_reader *r, const qn_submission **rec_out,
         rc = qn_submit__next_json(r, err);
         break;
     }
-    qn_buf_sticky(0);
     /* a record read with a buffer that ran out is not handed out */
     if (rc != QN_ENOMEM &&
         (r->scratch.failed || r->data.meta.failed || r->col_names.failed))

@@ -234,9 +234,7 @@ int qn_judge_prepare(const qn_judge *j, qn_ruling *out,
     out->claim_delta = 0;
     out->human_level = -1;
     out->human_score = 0;
-    qn_buf_sticky(1); /* reason's failed flag, checked below */
     out->verdict = examine(j, out, sub);
-    qn_buf_sticky(0);
     if (out->reason.failed)
         return QN_ENOMEM;
     if ((out->verdict == QN_VERDICT_OK ||
@@ -271,9 +269,7 @@ int qn_judge__settle(qn_judge *j, qn_verdict *v, const uint8_t *key,
     int added, room;
 
     if (*v == QN_VERDICT_OK) {
-        qn_buf_sticky(1);
         room = qn_buf_grow(&j->firsts, sizeof(seq) + 1 + idlen + 1);
-        qn_buf_sticky(0);
         if (room) {
             j->firsts.failed = 0; /* a failed grow keeps the old block */
             return QN_ENOMEM;
@@ -323,9 +319,7 @@ int qn_judge_settle(qn_judge *j, qn_ruling *r, const qn_submission *sub)
         const char *id;
         r->dup_of = qn_judge__first(j, first, &id, &r->dup_has_id);
         qn_buf_reset(&r->dup_id);
-        qn_buf_sticky(1);
         qn_buf_adds(&r->dup_id, id);
-        qn_buf_sticky(0);
         qn_buf_reset(&r->reason); /* a repeat's claims are not looked at */
         r->claim_plan_bad = 0;
         r->claim_delta = 0;

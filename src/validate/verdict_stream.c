@@ -232,7 +232,6 @@ static void fill(qn_verdict_stream *vs, batch *b)
         }
     }
     qn_buf_reset(&b->arena);
-    qn_buf_sticky(1); /* the arena's failed flag, checked below */
     while (b->n < vs->cap && b->arena.len < BATCH_BYTES) {
         rc = qn_submit_next(vs->rd, &s, &vs->rd_err);
         if (rc <= 0) {
@@ -244,7 +243,6 @@ static void fill(qn_verdict_stream *vs, batch *b)
         if (b->arena.failed)
             break;
     }
-    qn_buf_sticky(0);
     if (b->arena.failed) {
         b->n = 0;
         out_of_memory(vs);
@@ -292,7 +290,6 @@ static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
 
     b->nomem = 0;
     qn_buf_reset(&b->text);
-    qn_buf_sticky(1); /* the text's failed flag, checked below */
     for (int i = 0; i < b->n && !b->text.failed; i++) {
         res *x = &b->res[i];
         view(b, i, s);
@@ -318,7 +315,6 @@ static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
         }
         qn_verdict_write(vs->w, &b->text, s, r, b->num == 0 && i == 0, &x->m);
     }
-    qn_buf_sticky(0);
     if (b->text.failed)
         b->nomem = 1;
 }
@@ -528,10 +524,8 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
-    qn_buf_sticky(1); /* out's failed flag is the caller's to check */
     if (x->verdict == x->prepared) {
         qn_buf_add(out, b->text.buf + x->m.start, x->m.end - x->m.start);
-        qn_buf_sticky(0);
         return;
     }
     assert(x->verdict == QN_VERDICT_DUPLICATE);
@@ -545,7 +539,6 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
         qn_verdict_write_duplicate(vs->w, out, b->text.buf, &x->m, 0, seq, id,
                                    has_id);
     }
-    qn_buf_sticky(0);
 }
 
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)

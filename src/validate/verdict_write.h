@@ -45,8 +45,8 @@ void qn_verdict_writer_free(qn_verdict_writer *w); /* NULL-safe */
  * Append r's verdict for the record s to out (first: the first element of
  * a JSON array) and say where its parts are in *m. Threads may share a
  * writer; r (one thread's) keeps its cached explanations as written. Out
- * of memory: nothing appended, out's failed flag set (call in a sticky
- * scope, buf.h), here and in qn_verdict_write_duplicate.
+ * of memory: nothing appended, out's failed flag set (buf.h), here and in
+ * qn_verdict_write_duplicate.
  */
 void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
                       const qn_submission *s, qn_ruling *r, int first,

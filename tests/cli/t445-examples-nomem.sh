@@ -6,9 +6,9 @@
 # run must end as the clean run did (a failure the library recovered
 # from) or say "out of memory" and end with the example's error status
 # (2: the library returned QN_ENOMEM); never a signal, never a sanitizer
-# report. Runs where the library itself ended the process (status 71,
-# "quench: out of memory": a layer not converted yet) are counted apart
-# and printed; their number must not grow.
+# report. A run where the library itself ended the process (status 71,
+# "quench: out of memory": what a layer did before it returned
+# QN_ENOMEM) fails.
 . "$(dirname "$0")/lib.sh"
 
 san=
@@ -60,6 +60,7 @@ sweep() {
     echo "ex_$name: $((n - 1)) failure points: $returned QN_ENOMEM," \
         "$exited exits in the library, $bad wrong"
     expect_eq "$bad" 0 "ex_$name $*: every failure point ends cleanly"
+    expect_eq "$exited" 0 "ex_$name $*: the library never ends the process"
     expect_eq "$([ $n -gt 5 ] && echo swept)" swept "ex_$name: points met"
 }
 # solvable (0) and unsolvable (1, with the explanation)

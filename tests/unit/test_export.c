@@ -20,6 +20,21 @@
 #include "rules/state.h"
 #include "solve/solver.h"
 #include "t.h"
+
+/* The test's own allocations: memory to spare, or the test stops. */
+static void *t_must(void *p)
+{
+    if (!p) {
+        fputs("test_export: out of memory\n", stderr);
+        exit(2);
+    }
+    return p;
+}
+#define t_xmalloc(n) t_must(qn_malloc(n))
+#define t_xreallocarray(p, n, size) t_must(qn_reallocarray((p), (n), (size)))
+#define t_xstrdup(s) ((char *)t_must(qn_strdup(s)))
+#define t_xmemdup(p, n) t_must(qn_memdup((p), (n)))
+#define T_NEWN(n, type) ((type *)t_must(qn_calloc((n), sizeof(type))))
 #include "trules.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -39,7 +54,7 @@ static unsigned char *slurp(const char *path, long *len)
     fseek(f, 0, SEEK_END);
     *len = ftell(f);
     rewind(f);
-    b = qn_xmalloc((size_t)*len + 1);
+    b = t_xmalloc((size_t)*len + 1);
     if (fread(b, 1, (size_t)*len, f) != (size_t)*len)
         *len = 0;
     fclose(f);
@@ -60,7 +75,7 @@ static void test_rebuild_all(void)
     while ((de = readdir(d)) != NULL && n < 256) {
         size_t len = strlen(de->d_name);
         if (len > 5 && strcmp(de->d_name + len - 5, ".yaml") == 0)
-            names[n++] = qn_xstrdup(de->d_name);
+            names[n++] = t_xstrdup(de->d_name);
     }
     closedir(d);
     qsort(names, n, sizeof(*names), cmp_str);
@@ -114,7 +129,7 @@ static void test_rebuild_all(void)
 static uint64_t id_of(const qn_rules *r, const uint8_t *state)
 {
     int n = qn_rules_ncells(r);
-    uint8_t *canon = QN_NEWN((size_t)n, uint8_t);
+    uint8_t *canon = T_NEWN((size_t)n, uint8_t);
     char hash[65];
     qn_puzzle_id_key key;
     uint64_t id;
@@ -136,24 +151,24 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
     int n;
 
     memset(doc, 0, sizeof(*doc));
-    doc->name = qn_xstrdup("unit");
-    doc->title = qn_xstrdup("Unit \"test\" pack");
-    doc->description = qn_xstrdup("line one\nline two, with a comma");
-    doc->author = qn_xstrdup("");
+    doc->name = t_xstrdup("unit");
+    doc->title = t_xstrdup("Unit \"test\" pack");
+    doc->description = t_xstrdup("line one\nline two, with a comma");
+    doc->author = t_xstrdup("");
     doc->version = (int64_t)npuz + 1; /* created at 1, a change per add */
     if (!r)
         return;
     T_EQ(qn_solver_new(&solver, r, NULL), QN_OK);
     qn_answer_init(&a, solver, NULL);
     n = qn_rules_ncells(r);
-    doc->rules = QN_NEWN(1, qn_pack_rule);
+    doc->rules = T_NEWN(1, qn_pack_rule);
     doc->nrules = 1;
     T_EQ(qn_pack_rule_from_rules(&doc->rules[0], r, NULL), QN_OK);
     doc->rules[0].rules = r;
-    doc->puzzles = QN_NEWN(npuz, qn_pack_puzzle);
+    doc->puzzles = T_NEWN(npuz, qn_pack_puzzle);
     while (doc->npuzzles < npuz) {
         qn_pack_puzzle *p = &doc->puzzles[doc->npuzzles];
-        uint8_t *s = QN_NEWN((size_t)n, uint8_t);
+        uint8_t *s = T_NEWN((size_t)n, uint8_t);
         const uint8_t *goal = qn_rules_goal(r), *m = qn_rules_matrix(r);
         unsigned k = qn_rules_colours(r);
         for (int i = 0; i < n; i++)
@@ -171,19 +186,19 @@ static void make_doc(qn_pack_doc *doc, const char *path, size_t npuz)
         p->position = (int64_t)doc->npuzzles + 1;
         p->id = id_of(r, s);
         p->state = s;
-        p->solution = qn_xmemdup(a.plan, (size_t)n);
+        p->solution = t_xmemdup(a.plan, (size_t)n);
         p->min_presses = a.mp.presses;
         p->noptimal = a.mp.noptimal;
-        p->grade = qn_xstrdup(doc->npuzzles % 2 ? "hard" : "");
-        p->grader = qn_xstrdup("1");
-        p->seed = qn_xstrdup(doc->npuzzles % 2 ? SEED_FF : "");
+        p->grade = t_xstrdup(doc->npuzzles % 2 ? "hard" : "");
+        p->grader = t_xstrdup("1");
+        p->seed = t_xstrdup(doc->npuzzles % 2 ? SEED_FF : "");
         p->index = doc->npuzzles % 2 ? (int64_t)doc->npuzzles : -1;
-        p->submission = qn_xstrdup(doc->npuzzles == 1 ? "ann-7" : "");
-        p->source = qn_xstrdup(doc->npuzzles == 1 ? "subs/ann.jsonl:3" : "");
-        p->meta = qn_xstrdup(doc->npuzzles == 1
-                                 ? "{\"player\": \"ann\", \"time\": 12.5, "
-                                   "\"note\": \"</script>\"}"
-                                 : "");
+        p->submission = t_xstrdup(doc->npuzzles == 1 ? "ann-7" : "");
+        p->source = t_xstrdup(doc->npuzzles == 1 ? "subs/ann.jsonl:3" : "");
+        p->meta = t_xstrdup(doc->npuzzles == 1
+                                ? "{\"player\": \"ann\", \"time\": 12.5, "
+                                  "\"note\": \"</script>\"}"
+                                : "");
         doc->npuzzles++;
     }
     qn_answer_release(&a);
@@ -320,7 +335,7 @@ static void test_parse_errors(void)
     /* a member past QN_PACK_MAX_VALUES is refused before it is parsed */
     {
         size_t n = 300000, len;
-        char *big = qn_xmalloc(2 * n + 16);
+        char *big = t_xmalloc(2 * n + 16);
         len = (size_t)sprintf(big, "{\"pack\": [");
         for (size_t i = 0; i < n; i++)
             big[len++] = '0', big[len++] = ',';
@@ -334,7 +349,7 @@ static void test_parse_errors(void)
 static void set(char **field, const char *v)
 {
     free(*field);
-    *field = qn_xstrdup(v);
+    *field = t_xstrdup(v);
 }
 
 /* doc, written and parsed back: QN_OK, or QN_EINVAL with `want`. */
@@ -539,7 +554,7 @@ static char *replaced(const qn_buf *b, const char *from, const char *to)
 
     T_CHECK(at != NULL);
     if (!at)
-        return qn_xstrdup(b->buf);
+        return t_xstrdup(b->buf);
     qn_buf_add(&t, b->buf, (size_t)(at - b->buf));
     qn_buf_adds(&t, to);
     qn_buf_adds(&t, at + strlen(from));
@@ -658,10 +673,10 @@ static void append_doc(qn_pack_doc *a, qn_pack_doc *b)
 {
     size_t n = a->npuzzles;
 
-    a->rules = qn_xreallocarray(a->rules, a->nrules + 1, sizeof(*a->rules));
+    a->rules = t_xreallocarray(a->rules, a->nrules + 1, sizeof(*a->rules));
     a->rules[a->nrules] = b->rules[0];
     a->puzzles =
-        qn_xreallocarray(a->puzzles, n + b->npuzzles, sizeof(*a->puzzles));
+        t_xreallocarray(a->puzzles, n + b->npuzzles, sizeof(*a->puzzles));
     for (size_t i = 0; i < b->npuzzles; i++) {
         a->puzzles[n + i] = b->puzzles[i];
         a->puzzles[n + i].rule = a->nrules;

@@ -649,10 +649,8 @@ static int run_group_size(void *ctx, qn_err *err, uint64_t *h)
     qn_buf b = QN_BUF_INIT;
     int rc;
 
-    qn_buf_sticky(1);
     qn_system_group_size(sys, QN_IMAGE, &b);
     qn_system_group_factors(sys, QN_KERNEL, &b);
-    qn_buf_sticky(0);
     rc = qn_buf_check(&b, err);
     if (rc == QN_OK)
         mix(h, b.buf, b.len);
@@ -941,9 +939,7 @@ static int run_pnm(void *ctx, qn_err *err, uint64_t *h)
     uint8_t *cells;
     int rc;
 
-    qn_buf_sticky(1);
     rc = qn_pnm_write_buf(&b, g->r.w, g->r.h, 2, g->s, QN_PNM_RAW, err);
-    qn_buf_sticky(0);
     if (rc == QN_OK)
         rc = qn_buf_check(&b, err);
     if (rc != QN_OK) {
@@ -964,9 +960,7 @@ static int run_pnm(void *ctx, qn_err *err, uint64_t *h)
         T_CHECK(!memcmp(cells, g->s, (size_t)g->r.w * g->r.h));
         free(cells);
         qn_buf_reset(&b);
-        qn_buf_sticky(1);
         qn_grid_state_write_pnm(&b, &st, 0); /* plain P1 */
-        qn_buf_sticky(0);
         rc = qn_buf_check(&b, err);
         if (rc == QN_OK)
             mix(h, b.buf, b.len);
