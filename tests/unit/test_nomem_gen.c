@@ -1,3 +1,4 @@
+/* tier: full (a generate run failing each allocation in turn: 21 s) */
 /*
  * test_nomem_gen.c: the generator never exits the process on allocation
  * failure (issue #32 section 2). As test_nomem.c: each call is run
