@@ -121,6 +121,10 @@ static int load_rule(qn_store *in, id_check *c, int64_t rule_id, qn_err *err)
     if ((r = sqlite3_step(c->rule)) == SQLITE_ROW) {
         qn_buf_reset(&c->hash);
         qn_buf_adds(&c->hash, qn_store__col_str(c->rule, 0));
+        if (c->hash.failed) {
+            c->loaded = 0;
+            return qn_err_nomem(err);
+        }
         c->n = sqlite3_column_int(c->rule, 1);
         c->k = (unsigned)sqlite3_column_int(c->rule, 2);
         c->found = 1;
@@ -155,6 +159,10 @@ static int load_run(qn_store *in, run_seed *rs, int64_t run_id, qn_err *err)
         sqlite3_column_type(rs->run, 0) != SQLITE_NULL) {
         qn_buf_reset(&rs->seed);
         qn_buf_adds(&rs->seed, qn_store__col_str(rs->run, 0));
+        if (rs->seed.failed) {
+            rs->loaded = 0;
+            return qn_err_nomem(err);
+        }
         rs->has_seed = 1;
     } else if (r != SQLITE_ROW && r != SQLITE_DONE) {
         rs->loaded = 0;

@@ -1130,6 +1130,8 @@ static void nomem_sweep(const char *path, int (*child)(const char *, long),
                    ? WEXITSTATUS(status)
                    : NM_SETUP + 1;
         counts[code]++;
+        if (code == NM_WRONG) /* which point, for whoever looks into it */
+            printf("  allocation %ld failing: wrong\n", n);
         if (code == NM_DONE || code >= NM_SETUP)
             break;
     }
