@@ -57,6 +57,27 @@ int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
     return qn_store__end(&q);
 }
 
+/*
+ * The id of the rule with hash when its row is whole (it has its layout),
+ * so that putting it again would change nothing: QN_ENOTFOUND when it must
+ * be written. A read: it never waits for another writer (WAL).
+ */
+static int find_whole_rule(qn_store *s, const char *hash, int64_t *id_out,
+                           qn_err *err)
+{
+    qn_store__stmt q;
+
+    qn_store__sql(&q, s,
+                  "SELECT id FROM rules WHERE hash = ? AND layout IS NOT NULL",
+                  err);
+    qn_store__bind_str(&q, 1, hash);
+    if (qn_store__row(&q))
+        *id_out = sqlite3_column_int64(q.st, 0);
+    else if (q.rc == QN_OK)
+        q.rc = QN_ENOTFOUND;
+    return qn_store__end(&q);
+}
+
 int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err)
 {
@@ -68,7 +89,18 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                           "rule set %s: board layout \"%.40s\" does not "
                           "have its %d cells",
                           r->name, r->layout ? r->layout : "", r->cells);
-    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+    /* A rule stored already is not written again, so a command that only
+     * needs its id never waits for another writer's lock (generate --db
+     * beside a copy of itself: store_run.c, begin_claimed); one stored by
+     * another writer while this waited is as good. */
+    if ((rc = find_whole_rule(s, r->hash, id_out, err)) != QN_ENOTFOUND)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
+        find_whole_rule(s, r->hash, id_out, NULL) == QN_OK) {
+        qn_err_clear(err);
+        return QN_OK;
+    }
+    if (rc != QN_OK)
         return rc;
     /* a rule stored by an older quench gets its layout now */
     qn_store__sql(

@@ -116,6 +116,51 @@ static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
     return qn_store__end(&q);
 }
 
+/*
+ * Claim the committed run with run's key, if there is one: a read, which
+ * never waits for SQLite's write lock (WAL). QN_EBUSY with the claim's
+ * message when another process holds it; QN_OK when it is claimed here or
+ * there is no such run yet.
+ */
+static int claim_committed(qn_store *s, const qn_store_run *run, qn_err *err)
+{
+    qn_err e = QN_ERR_INIT;
+    int64_t id = 0;
+    uint64_t next = 0;
+    int rc = find_run(s, run, &id, &next, &e);
+
+    if (rc == QN_OK)
+        return qn_store__claim_run(s, id, err);
+    if (rc == QN_ENOTFOUND)
+        return QN_OK;
+    if (err)
+        *err = e;
+    return rc;
+}
+
+/*
+ * Begin the transaction that finds and claims run. The same command's
+ * other copy holds SQLite's write lock most of the time (its batch is
+ * open while it generates), so waiting for that lock first would refuse
+ * this one as "database is locked" after the busy timeout, never naming
+ * the other writer. The claim comes first: a run already committed is
+ * claimed (or refused) before the wait; one committed while this waited
+ * is looked at when the wait ends in QN_EBUSY, and a claim held elsewhere
+ * is then the refusal's reason. Claims are kept until the store closes.
+ */
+static int begin_claimed(qn_store *s, const qn_store_run *run, qn_err *err)
+{
+    qn_err e = QN_ERR_INIT;
+    int rc;
+
+    if ((rc = claim_committed(s, run, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
+        claim_committed(s, run, &e) == QN_EBUSY && err)
+        *err = e;
+    return rc;
+}
+
 int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
                       uint64_t *next_index_out, qn_err *err)
 {
@@ -123,7 +168,7 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
     uint64_t next = 0;
     int rc;
 
-    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+    if ((rc = begin_claimed(s, run, err)) != QN_OK)
         return rc;
     if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
@@ -144,7 +189,7 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
     uint64_t next = 0;
     int resumed = 1, rc;
 
-    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+    if ((rc = begin_claimed(s, run, err)) != QN_OK)
         return rc;
     /* one transaction: two processes starting the same command at once
      * meet here one after the other, and the second finds the first's
