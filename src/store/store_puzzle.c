@@ -58,23 +58,24 @@ int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
 }
 
 /*
- * The id of the rule with hash when its row is whole (it has its layout),
- * so that putting it again would change nothing: QN_ENOTFOUND when it must
- * be written. A read: it never waits for another writer (WAL).
+ * *id_out: the id of rule hash when it is stored with its layout, so that
+ * the insert below would change nothing; 0 when it is not. Read before
+ * any write transaction, so that a rule already stored never waits for
+ * another writer's lock (a second copy of a running generate --db must
+ * reach its run's claim and be told who holds it, t470).
  */
-static int find_whole_rule(qn_store *s, const char *hash, int64_t *id_out,
-                           qn_err *err)
+static int rule_ready(qn_store *s, const char *hash, int64_t *id_out,
+                      qn_err *err)
 {
     qn_store__stmt q;
 
+    *id_out = 0;
     qn_store__sql(&q, s,
                   "SELECT id FROM rules WHERE hash = ? AND layout IS NOT NULL",
                   err);
     qn_store__bind_str(&q, 1, hash);
     if (qn_store__row(&q))
         *id_out = sqlite3_column_int64(q.st, 0);
-    else if (q.rc == QN_OK)
-        q.rc = QN_ENOTFOUND;
     return qn_store__end(&q);
 }
 
@@ -82,6 +83,7 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                       qn_err *err)
 {
     qn_store__stmt q;
+    int64_t ready;
     int rc;
 
     if (!r->layout || !qn_store__layout_check(r->layout, r->cells))
@@ -89,15 +91,19 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
                           "rule set %s: board layout \"%.40s\" does not "
                           "have its %d cells",
                           r->name, r->layout ? r->layout : "", r->cells);
-    /* A rule stored already is not written again, so a command that only
-     * needs its id never waits for another writer's lock (generate --db
-     * beside a copy of itself: store_run.c, begin_claimed); one stored by
-     * another writer while this waited is as good. */
-    if ((rc = find_whole_rule(s, r->hash, id_out, err)) != QN_ENOTFOUND)
+    /* an error here may have ended a batch (SQLite rolls back on out of
+     * memory): it is the caller's to see, not a reason to write */
+    if ((rc = rule_ready(s, r->hash, &ready, err)) != QN_OK)
         return rc;
+    if (ready > 0) {
+        *id_out = ready;
+        return QN_OK;
+    }
+    /* one another writer stored while this waited is as good */
     if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
-        find_whole_rule(s, r->hash, id_out, NULL) == QN_OK) {
+        rule_ready(s, r->hash, &ready, NULL) == QN_OK && ready > 0) {
         qn_err_clear(err);
+        *id_out = ready;
         return QN_OK;
     }
     if (rc != QN_OK)

@@ -97,6 +97,50 @@ static int find_run(qn_store *s, const qn_store_run *run, int64_t *id_out,
     return rc;
 }
 
+/*
+ * Before waiting for SQLite's write lock, see whether run's key names a
+ * run another process is writing: its claim answers at once. Without
+ * this, a writer busy with batch after batch could keep the second copy
+ * at BEGIN IMMEDIATE past the busy timeout, and it would be refused as
+ * "database is locked" instead of being told who holds the run (t470).
+ * A run not found here is claimed inside the transaction as before.
+ */
+static int claim_if_known(qn_store *s, const qn_store_run *run, qn_err *err)
+{
+    int64_t id = 0;
+    uint64_t next = 0;
+    int rc;
+
+    if (s->in_batch)
+        return QN_OK; /* this connection already holds the write lock */
+    rc = find_run(s, run, &id, &next, err);
+    if (rc == QN_ENOTFOUND) {
+        qn_err_clear(err);
+        return QN_OK;
+    }
+    return rc == QN_OK ? qn_store__claim_run(s, id, err) : rc;
+}
+
+/*
+ * Begin the transaction that finds and claims run, the claim first
+ * (claim_if_known). A run committed while this waited for the write lock
+ * is looked at when the wait ends in QN_EBUSY: a claim held elsewhere is
+ * then the refusal's reason, not the lock. Claims are kept until the
+ * store closes.
+ */
+static int begin_claimed(qn_store *s, const qn_store_run *run, qn_err *err)
+{
+    qn_err e = QN_ERR_INIT;
+    int rc;
+
+    if ((rc = claim_if_known(s, run, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
+        claim_if_known(s, run, &e) == QN_EBUSY && err)
+        *err = e;
+    return rc;
+}
+
 /* Claim run id and mark it running again; a larger count extends it. */
 static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
 {
@@ -114,51 +158,6 @@ static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
     qn_store__bind_i64(&q, 2, id);
     qn_store__run(&q);
     return qn_store__end(&q);
-}
-
-/*
- * Claim the committed run with run's key, if there is one: a read, which
- * never waits for SQLite's write lock (WAL). QN_EBUSY with the claim's
- * message when another process holds it; QN_OK when it is claimed here or
- * there is no such run yet.
- */
-static int claim_committed(qn_store *s, const qn_store_run *run, qn_err *err)
-{
-    qn_err e = QN_ERR_INIT;
-    int64_t id = 0;
-    uint64_t next = 0;
-    int rc = find_run(s, run, &id, &next, &e);
-
-    if (rc == QN_OK)
-        return qn_store__claim_run(s, id, err);
-    if (rc == QN_ENOTFOUND)
-        return QN_OK;
-    if (err)
-        *err = e;
-    return rc;
-}
-
-/*
- * Begin the transaction that finds and claims run. The same command's
- * other copy holds SQLite's write lock most of the time (its batch is
- * open while it generates), so waiting for that lock first would refuse
- * this one as "database is locked" after the busy timeout, never naming
- * the other writer. The claim comes first: a run already committed is
- * claimed (or refused) before the wait; one committed while this waited
- * is looked at when the wait ends in QN_EBUSY, and a claim held elsewhere
- * is then the refusal's reason. Claims are kept until the store closes.
- */
-static int begin_claimed(qn_store *s, const qn_store_run *run, qn_err *err)
-{
-    qn_err e = QN_ERR_INIT;
-    int rc;
-
-    if ((rc = claim_committed(s, run, err)) != QN_OK)
-        return rc;
-    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
-        claim_committed(s, run, &e) == QN_EBUSY && err)
-        *err = e;
-    return rc;
 }
 
 int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,

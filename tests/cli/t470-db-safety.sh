@@ -213,6 +213,43 @@ wait $third
 rc=$?
 [ "$rc" -eq 143 ] && ok || not_ok "resume after the writer ended: exit $rc, want 143 ($(head -c 200 third.err))"
 
+# 3b. The claim answers before SQLite's write lock is waited for: a
+#     holder of run 1's claim that also holds the write lock (as a writer
+#     busy with batch after batch nearly always does) still gets the
+#     second copy refused as "being written by another process", at once,
+#     not "database is locked" after the busy timeout.
+python3 - two.db holder.ready <<'PY' &
+import fcntl, os, sqlite3, struct, sys, time
+F_OFD_SETLK = 37  # linux/fcntl.h
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+run = db.execute("SELECT id FROM runs").fetchone()[0]
+fd = os.open(sys.argv[1] + "-lock", os.O_RDWR | os.O_CREAT, 0o666)
+# struct flock: l_type, l_whence, l_start, l_len, l_pid (0 for OFD locks)
+fcntl.fcntl(fd, F_OFD_SETLK, struct.pack("hh4xqqi4x", fcntl.F_WRLCK, 0, run, 1, 0))
+db.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+time.sleep(60)
+PY
+holder=$!
+trap 'kill $holder 2>/dev/null; rm -rf "$TMP"' EXIT
+i=0
+while [ $i -lt 300 ] && [ ! -e holder.ready ] && kill -0 $holder 2>/dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ -e holder.ready ]; then
+    # shellcheck disable=SC2086
+    QUENCH_BUSY_TIMEOUT=2000 "$QUENCH" -q generate $ARGS >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_rc 75 "the claim held with the write lock: exit 75"
+    expect_err "being written by another process" "the claim is named, not the lock"
+else
+    not_ok "the claim and lock holder did not start"
+fi
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+trap 'rm -rf "$TMP"' EXIT
+
 # 1b. A database in a folder its reader cannot write (a package's share/,
 #     read-only media). quench's databases are in WAL mode, which SQLite
 #     reads through an index DB-shm it must create beside the file, so
