@@ -216,7 +216,10 @@ typedef struct qn_store_run {
  * one command never share a run and its counts. The claim is a lock on
  * the file PATH-lock beside the database (created when first needed,
  * never removed), released when the connection closes or its process
- * ends, kill -9 included. In-memory databases are not claimed.
+ * ends, kill -9 included. In-memory databases are not claimed. A run
+ * another connection is writing is refused as such even while some
+ * writer holds SQLite's write lock: its claim is tried before the wait
+ * for that lock, and again when the wait ends in QN_EBUSY.
  */
 
 /* Start a run (status 'running'), claimed; *id_out is its id. */

@@ -99,7 +99,14 @@ int qn_store_put_rule(qn_store *s, const qn_store_rule *r, int64_t *id_out,
         *id_out = ready;
         return QN_OK;
     }
-    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+    /* one another writer stored while this waited is as good */
+    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
+        rule_ready(s, r->hash, &ready, NULL) == QN_OK && ready > 0) {
+        qn_err_clear(err);
+        *id_out = ready;
+        return QN_OK;
+    }
+    if (rc != QN_OK)
         return rc;
     /* a rule stored by an older quench gets its layout now */
     qn_store__sql(

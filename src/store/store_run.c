@@ -121,6 +121,26 @@ static int claim_if_known(qn_store *s, const qn_store_run *run, qn_err *err)
     return rc == QN_OK ? qn_store__claim_run(s, id, err) : rc;
 }
 
+/*
+ * Begin the transaction that finds and claims run, the claim first
+ * (claim_if_known). A run committed while this waited for the write lock
+ * is looked at when the wait ends in QN_EBUSY: a claim held elsewhere is
+ * then the refusal's reason, not the lock. Claims are kept until the
+ * store closes.
+ */
+static int begin_claimed(qn_store *s, const qn_store_run *run, qn_err *err)
+{
+    qn_err e = QN_ERR_INIT;
+    int rc;
+
+    if ((rc = claim_if_known(s, run, err)) != QN_OK)
+        return rc;
+    if ((rc = qn_store__tx_begin(s, err)) == QN_EBUSY &&
+        claim_if_known(s, run, &e) == QN_EBUSY && err)
+        *err = e;
+    return rc;
+}
+
 /* Claim run id and mark it running again; a larger count extends it. */
 static int resume_run(qn_store *s, int64_t id, uint64_t requested, qn_err *err)
 {
@@ -147,8 +167,7 @@ int qn_store_run_find(qn_store *s, const qn_store_run *run, int64_t *id_out,
     uint64_t next = 0;
     int rc;
 
-    if ((rc = claim_if_known(s, run, err)) != QN_OK ||
-        (rc = qn_store__tx_begin(s, err)) != QN_OK)
+    if ((rc = begin_claimed(s, run, err)) != QN_OK)
         return rc;
     if ((rc = find_run(s, run, &id, &next, err)) == QN_OK)
         rc = resume_run(s, id, run->requested, err);
@@ -169,8 +188,7 @@ int qn_store_run_open(qn_store *s, const qn_store_run *run, int64_t *id_out,
     uint64_t next = 0;
     int resumed = 1, rc;
 
-    if ((rc = claim_if_known(s, run, err)) != QN_OK ||
-        (rc = qn_store__tx_begin(s, err)) != QN_OK)
+    if ((rc = begin_claimed(s, run, err)) != QN_OK)
         return rc;
     /* one transaction: two processes starting the same command at once
      * meet here one after the other, and the second finds the first's

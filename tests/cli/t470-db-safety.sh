@@ -111,11 +111,19 @@ q db merge out.db a.db b.db
 expect_rc 0 "a good merge still merges"
 
 # 3. Two copies of one generate --db: the second is refused (75) while the
-#    first writes, and the first's counts are true.
+#    first writes, and the first's counts are true. The second names the
+#    other writer whichever lock it meets first: the first's claim on the
+#    run, or SQLite's write lock, which the first holds while it generates
+#    a batch (a second that waited for it was refused "database is locked"
+#    once the busy timeout ran out). The first writes into a pipe no one
+#    reads: after its first commit it blocks there, holding its claim and
+#    no transaction, so each case below is what it says, at any speed.
 ARGS="$C9 -n 1000000 --seed 11 --batch 200 --db two.db"
+mkfifo first.fifo holder.fifo
 # shellcheck disable=SC2086
-"$QUENCH" -q generate $ARGS >first.jsonl 2>first.err &
+"$QUENCH" -q generate $ARGS >first.fifo 2>first.err &
 first=$!
+exec 3<first.fifo
 stored() { # the run's stored count, once a batch is in
     python3 - two.db <<'PY' 2>/dev/null
 import sqlite3, sys
@@ -123,11 +131,13 @@ db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
 print(db.execute("SELECT stored FROM runs").fetchone()[0])
 PY
 }
+# a batch of 200 9x9 puzzles (120 kB) is more than a pipe holds (64 kB)
 i=0
-while [ $i -lt 600 ] && [ "$(stored)" = "" -o "$(stored)" = 0 ]; do
+while [ $i -lt 3000 ] && [ "$(stored)" = "" -o "$(stored)" = 0 ]; do
     sleep 0.1
     i=$((i + 1))
 done
+[ "$(stored)" = 200 ] && ok || not_ok "set-up: the first committed one batch ($(stored))"
 # (not through q: the allocation-failure sweep runs its commands in a
 # copy of the directory, where no first copy is running)
 # shellcheck disable=SC2086
@@ -136,9 +146,41 @@ rc=$?
 expect_rc 75 "the same generate --db while it runs: exit 75"
 expect_err "being written by another process" "the second says why"
 expect_eq "$(grep -c '"type":"puzzle"' "$TMP/out")" 0 "the second prints no puzzle"
+# SQLite's write lock held by another connection (as the first holds it
+# while it generates): the second still names the run's writer, at once
+cat >holder.py <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], timeout=600, isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.read()  # until the test closes the pipe
+db.execute("ROLLBACK")
+PY
+python3 holder.py two.db <holder.fifo >holder.out &
+holder=$!
+exec 4>holder.fifo
+i=0
+while [ $i -lt 3000 ] && ! grep -q locked holder.out; do
+    sleep 0.1
+    i=$((i + 1))
+done
+grep -q locked holder.out && ok || not_ok "set-up: another connection holds the write lock"
+# shellcheck disable=SC2086
+QUENCH_BUSY_TIMEOUT=100 "$QUENCH" -q generate $ARGS >"$TMP/out" 2>"$TMP/err"
+rc=$?
+expect_rc 75 "the same generate --db while another holds the write lock: exit 75"
+expect_err "being written by another process" "the second names the run's writer, not the lock"
+expect_eq "$(grep -c '"type":"puzzle"' "$TMP/out")" 0 "the second prints no puzzle (lock held)"
+exec 4>&-
+wait $holder
+expect_eq "$?" 0 "the lock's holder let go"
+cat <&3 >first.jsonl &
+drain=$!
+exec 3<&-
 kill -TERM $first
 wait $first
 expect_eq "$?" 143 "the first stops on SIGTERM"
+wait $drain
 python3 - two.db first.jsonl >counts.txt <<'PY'
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -156,6 +198,7 @@ if [ "$2" = "$4" ] && [ "$4" = "$5" ] && [ "$5" = "$6" ]; then ok; else
     not_ok "counts disagree: run.stored $2, puzzles $4, printed $5, summary $6"
 fi
 # the claim goes with the process: the same command now resumes the run
+: >third.jsonl
 # shellcheck disable=SC2086
 "$QUENCH" -q generate $ARGS >third.jsonl 2>third.err &
 third=$!
