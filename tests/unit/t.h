@@ -51,6 +51,16 @@ static inline int t_done(void)
     return t_fail ? 1 : 0;
 }
 
+/* Remove the directory tree a test made with mkdtemp; a failure counts. */
+static inline void t_rmtree(const char *dir)
+{
+    char cmd[4200];
+
+    if (snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir) >= (int)sizeof(cmd) ||
+        system(cmd) != 0)
+        T_FAILF("cannot remove %s", dir);
+}
+
 /*
  * Deterministic test RNG (splitmix64), so failures reproduce. Every output
  * bit is usable: xorshift-style generators have low bits that satisfy a

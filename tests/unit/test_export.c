@@ -990,7 +990,7 @@ static void test_store_roundtrip(const char *dir)
 
 static void test_load_damaged(void)
 {
-    char dir[] = "/tmp/qn_export_XXXXXX", cmd[600];
+    char dir[] = "/tmp/qn_export_XXXXXX";
 
     if (!mkdtemp(dir)) {
         T_FAILF("mkdtemp failed");
@@ -1001,9 +1001,7 @@ static void test_load_damaged(void)
     test_load_damaged_rule(dir);
     test_load_damaged_uid(dir);
     test_store_roundtrip(dir);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    t_rmtree(dir);
 }
 
 int main(void)

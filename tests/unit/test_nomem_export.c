@@ -548,8 +548,6 @@ static int setup(void)
 
 int main(void)
 {
-    char cmd[128];
-
     t_alloc_hook();
     returned = mmap(NULL, sizeof(*returned), PROT_READ | PROT_WRITE,
                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -563,8 +561,6 @@ int main(void)
     qn_store_close(store);
     qn_solver_free(solver);
     qn_rules_free(rules);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        T_FAILF("cannot remove %s", dir);
+    t_rmtree(dir);
     return t_done();
 }

@@ -106,7 +106,7 @@ int main(void)
     qn_solver *solver = NULL;
     qn_store *s = NULL;
     uint8_t a[25] = {0}, b[25] = {0};
-    char path[512], hash[65], cmd[600];
+    char path[512], hash[65];
     size_t yaml_len = 0;
     char *yaml = slurp(RULES, &yaml_len);
     uint64_t uid = 0;
@@ -165,8 +165,6 @@ int main(void)
     qn_solver_free(solver);
     qn_rules_free(rules);
     free(yaml);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        T_FAILF("cannot remove %s", tmpdir);
+    t_rmtree(tmpdir);
     return t_done();
 }

@@ -1301,7 +1301,6 @@ static void test_nomem_merge(void)
 
 int main(void)
 {
-    char cmd[600];
 
     /* SQLite allocates through the tests' counted allocator (never
      * failing unless a test asks): before any other SQLite call */
@@ -1336,8 +1335,6 @@ int main(void)
     test_readonly_and_busy();
     qn_solver_free(game);
     qn_rules_free(rules);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    t_rmtree(tmpdir);
     return t_done();
 }

@@ -80,7 +80,6 @@ int main(void)
     qn_rules *rules = NULL;
     int64_t rule_a = 0, rule_b = 0, id = 0;
     qn_store_run run1;
-    char cmd[600];
 
     if (!mkdtemp(tmpdir)) {
         T_FAILF("mkdtemp");
@@ -149,8 +148,6 @@ int main(void)
     sqlite3_close(c);
     qn_store_close(b);
     qn_rules_free(rules);
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        T_FAILF("cannot remove %s", tmpdir);
+    t_rmtree(tmpdir);
     return t_done();
 }
