@@ -178,7 +178,8 @@ static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
             rc = QN_ENOMEM;
         if (on <= 0)
             continue;
-        qn_canon_form(qn_solver_rules(c->solver), b->canon + o, b->state + o);
+        qn_canon_form_table(c->canon, qn_solver_rules(c->solver), b->canon + o,
+                            b->state + o);
         qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
                         b->canon + o);
         if (!mine(c, first + (uint64_t)i))
