@@ -12,6 +12,7 @@
 #   make check-loaders        the game loaders (loaders/) in their runtimes
 #   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
+#   make proto                prototypes measured once (bench/proto_*.c)
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
 #   make torture              malformed-input corpus, kill -9 rounds,
 #                             allocation-failure sweep (issue #9),

@@ -647,17 +647,23 @@ static int64_t run_lookup(sqlite3 *db, int64_t run, uint64_t key)
     }
 }
 
+/* the runs' directory: each key_runs row's id and key range (no blob
+ * is read); a compacted run is several rows of disjoint ranges */
 static int64_t *run_ids;
+static uint64_t *run_lo, *run_hi;
 static size_t nrun_ids;
 static void load_run_ids(sqlite3 *db)
 {
-    sqlite3_stmt *st = prep(db, "SELECT id FROM key_runs ORDER BY id");
+    sqlite3_stmt *st = prep(db, "SELECT id, first_key, last_key FROM"
+                                " key_runs ORDER BY id");
     nrun_ids = 0;
-    free(run_ids);
-    run_ids = NULL;
     while (sqlite3_step(st) == SQLITE_ROW) {
         run_ids = realloc(run_ids, (nrun_ids + 1) * sizeof(*run_ids));
-        run_ids[nrun_ids++] = sqlite3_column_int64(st, 0);
+        run_lo = realloc(run_lo, (nrun_ids + 1) * sizeof(*run_lo));
+        run_hi = realloc(run_hi, (nrun_ids + 1) * sizeof(*run_hi));
+        run_ids[nrun_ids] = sqlite3_column_int64(st, 0);
+        run_lo[nrun_ids] = (uint64_t)sqlite3_column_int64(st, 1);
+        run_hi[nrun_ids++] = (uint64_t)sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
 }
@@ -665,8 +671,10 @@ static int64_t lookup(sqlite3 *db, uint64_t key)
 {
     size_t j;
     for (j = 0; j < nrun_ids; j++) {
-        int64_t r = run_lookup(db, run_ids[j], key);
-        if (r)
+        int64_t r;
+        if (key < run_lo[j] || key > run_hi[j])
+            continue;
+        if ((r = run_lookup(db, run_ids[j], key)))
             return r;
     }
     return 0;
@@ -716,7 +724,7 @@ static void compact(store *s, int64_t rule)
 {
     sqlite3_stmt *st;
     kv *all = NULL;
-    size_t n = 0, cap = 0, len;
+    size_t n = 0, cap = 0, len, c0;
     uint8_t *blob;
     double t0 = cpu();
     char sql[128];
@@ -748,19 +756,24 @@ static void compact(store *s, int64_t rule)
     }
     sqlite3_finalize(st);
     qsort(all, n, sizeof(kv), kv_cmp);
-    blob = encode(all, n, &len);
     snprintf(sql, sizeof(sql), "DELETE FROM key_runs WHERE rule_id = %lld",
              (long long)rule);
     exec(s->db, sql);
-    sqlite3_bind_int64(s->run_ins, 1, rule);
-    sqlite3_bind_int64(s->run_ins, 2, s->batch_no);
-    sqlite3_bind_int64(s->run_ins, 3, (int64_t)all[0].key);
-    sqlite3_bind_int64(s->run_ins, 4, (int64_t)all[n - 1].key);
-    sqlite3_bind_int64(s->run_ins, 5, (int64_t)n);
-    sqlite3_bind_blob(s->run_ins, 6, blob, (int)len, free);
-    if (sqlite3_step(s->run_ins) != SQLITE_DONE)
-        die("compact insert", s->db);
-    sqlite3_reset(s->run_ins);
+    /* one run in rows of at most BATCH keys (a blob of a whole rule would
+     * be an overflow chain that every lookup walks) */
+    for (c0 = 0; c0 < n; c0 += BATCH) {
+        size_t m = n - c0 < BATCH ? n - c0 : BATCH;
+        blob = encode(all + c0, m, &len);
+        sqlite3_bind_int64(s->run_ins, 1, rule);
+        sqlite3_bind_int64(s->run_ins, 2, s->batch_no);
+        sqlite3_bind_int64(s->run_ins, 3, (int64_t)all[c0].key);
+        sqlite3_bind_int64(s->run_ins, 4, (int64_t)all[c0 + m - 1].key);
+        sqlite3_bind_int64(s->run_ins, 5, (int64_t)m);
+        sqlite3_bind_blob(s->run_ins, 6, blob, (int)len, free);
+        if (sqlite3_step(s->run_ins) != SQLITE_DONE)
+            die("compact insert", s->db);
+        sqlite3_reset(s->run_ins);
+    }
     free(all);
     s->compact_cpu += cpu() - t0;
     s->compactions++;
@@ -775,7 +788,8 @@ static size_t put_range(store *s, size_t from, size_t to, size_t nbase)
     int64_t rule = rows[0].rule_id;
     long runs = 0;
     if (s->kr) {
-        sqlite3_stmt *st = prep(s->db, "SELECT count(*) FROM key_runs");
+        sqlite3_stmt *st =
+            prep(s->db, "SELECT count(DISTINCT batch) FROM key_runs");
         sqlite3_step(st);
         runs = sqlite3_column_int(st, 0);
         sqlite3_finalize(st);
@@ -851,6 +865,10 @@ static void report_bytes(const char *path, const char *name, size_t n)
     printf("%-9s bytes a puzzle %.1f (file %lld B, %zu rows)\n", name,
            sqlite3_column_int64(st, 0) / (double)n, (long long)sb.st_size, n);
     sqlite3_finalize(st);
+    if (n > 2000000) { /* dbstat reads every page: small runs only */
+        sqlite3_close(db);
+        return;
+    }
     st = prep(db, "SELECT name, sum(pgsize), sum(payload), sum(unused)"
                   " FROM dbstat GROUP BY name ORDER BY 2 DESC");
     while (sqlite3_step(st) == SQLITE_ROW)
@@ -885,6 +903,47 @@ static void open_runs(store *s, size_t n)
     }
     sqlite3_finalize(st);
     free(k);
+}
+
+/* 100,000 lookups by puzzle id of stored puzzles, then their rows */
+static void lookups(store *o, size_t total, const char *what)
+{
+    size_t q, nq = 100000, hits = 0;
+    uint64_t x = 42;
+    double u0;
+    sqlite3_stmt *st =
+        prep(o->db, o->kr ? "SELECT state FROM puzzles WHERE id = ?"
+                          : "SELECT id, state FROM puzzles WHERE uid = ?");
+    if (o->kr)
+        load_run_ids(o->db);
+    u0 = cpu();
+    for (q = 0; q < nq; q++) {
+        size_t j;
+        int64_t uid;
+        x = mix(x + q);
+        j = (size_t)(x % total);
+        uid = uid_of(j % nrows, j / nrows);
+        if (o->kr) {
+            int64_t id = lookup(o->db, (uint64_t)uid);
+            if (!id)
+                continue;
+            sqlite3_bind_int64(st, 1, id);
+        } else
+            sqlite3_bind_int64(st, 1, uid);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            hits++;
+        sqlite3_reset(st);
+    }
+    printf("%-9s lookup by puzzle id (then the row)%s: %.2f us a lookup CPU,"
+           " %zu of %zu found, %zu key_runs rows\n",
+           o->name, what, (cpu() - u0) / nq * 1e6, hits, nq,
+           o->kr ? nrun_ids : 0);
+    fflush(stdout);
+    sqlite3_finalize(st);
+    if (lk_blob) {
+        sqlite3_blob_close(lk_blob);
+        lk_blob = NULL;
+    }
 }
 
 int main(int argc, char **argv)
@@ -950,12 +1009,10 @@ int main(int argc, char **argv)
         fflush(stdout);
         report_bytes(path, s.name, stored);
         free(s.set.slot);
+        s.set.slot = NULL;
         /* open, lookups, duplicates: a fresh connection */
         {
             store o = s;
-            size_t q, nq = 100000, hits = 0;
-            uint64_t x = 42;
-            sqlite3_stmt *st;
             open_db(&o, path);
             if (o.kr) {
                 double u0 = cpu();
@@ -964,41 +1021,8 @@ int main(int argc, char **argv)
                        " puzzles: CPU %.3f s, set %zu ids in %zu MiB\n",
                        o.name, stored, cpu() - u0, o.set.n,
                        ((size_t)8 << o.set.bits) >> 20);
-                load_run_ids(o.db);
             }
-            st = prep(o.db, o.kr ? "SELECT state FROM puzzles WHERE id = ?"
-                                 : "SELECT id, state FROM puzzles WHERE"
-                                   " uid = ?");
-            {
-                double u0 = cpu();
-                for (q = 0; q < nq; q++) {
-                    size_t j;
-                    x = mix(x + q);
-                    j = (size_t)(x % total);
-                    {
-                        int64_t uid = uid_of(j % nrows, j / nrows);
-                        if (o.kr) {
-                            int64_t id = lookup(o.db, (uint64_t)uid);
-                            if (!id)
-                                continue;
-                            sqlite3_bind_int64(st, 1, id);
-                        } else
-                            sqlite3_bind_int64(st, 1, uid);
-                        if (sqlite3_step(st) == SQLITE_ROW)
-                            hits++;
-                        sqlite3_reset(st);
-                    }
-                }
-                printf("%-9s lookup by puzzle id (then the row): %.2f us a"
-                       " lookup CPU, %zu of %zu found, %zu runs\n",
-                       o.name, (cpu() - u0) / nq * 1e6, hits, nq,
-                       o.kr ? nrun_ids : 0);
-            }
-            sqlite3_finalize(st);
-            if (lk_blob) {
-                sqlite3_blob_close(lk_blob);
-                lk_blob = NULL;
-            }
+            lookups(&o, total, "");
             /* duplicates: rows 0..999 and 500..999 of the first copy
              * again, two batches: 1500 refused, 0 stored */
             o.dups = o.collisions = 0;
@@ -1012,6 +1036,16 @@ int main(int argc, char **argv)
                        o.name, got, o.dups, o.collisions,
                        got == 0 && o.dups == 1500 ? "ok" : "WRONG");
                 (void)before;
+            }
+            if (o.kr) { /* everything compacted into one run */
+                double c0 = o.compact_cpu;
+                exec(o.db, "BEGIN IMMEDIATE");
+                compact(&o, rows[0].rule_id);
+                exec(o.db, "COMMIT");
+                printf("%-9s compaction of all %zu keys into one run: CPU"
+                       " %.2f s\n",
+                       o.name, stored, o.compact_cpu - c0);
+                lookups(&o, total, " after it");
             }
             sqlite3_finalize(o.ins);
             if (o.run_ins)
