@@ -52,7 +52,10 @@
 
 #define BATCH 65536
 #define SAMPLE 128
+/* runs a rule before a compaction (-DMAXRUNS=2 tests it on a small run) */
+#ifndef MAXRUNS
 #define MAXRUNS 64
+#endif
 /* samples of a run of n keys: keys SAMPLE, 2 SAMPLE, ... < n */
 #define NSAMPLES(n) ((n) ? ((size_t)(n)-1) / SAMPLE : 0)
 
