@@ -1,16 +1,23 @@
-"""ladder.py: the human ladder by brute force, for tests/cli/t109 and t110
-(issue #33, docs/GENERATE.md "The human ladder"), independent of quench.
+"""ladder.py: the human ladder by brute force, for tests/cli/t106, t109
+and t110 (issue #33, docs/GENERATE.md "The human ladder"), independent of
+quench.
 
 canon(s, w, h): a puzzle's canonical state, the least of its images under
 the rectangle's 4 (the square's 8) symmetries.
 
-python3 ladder.py W H K: every press plan of the W x H plus board with K
-colours is tried (least presses, optimal plans; state = goal - A x, the
-goal all 0), each state's level found from its definition (spot: an
-optimal plan with pairwise disjoint footprints; chase: a chase from one
-of the 4 sides, pressing the cell below each cell off its goal, clears
-it; table: a chase, a first-row pattern and a second chase clear it;
-else global), and a JSON object printed: "bad" (puzzles whose states
+Board(w, h, k): the W x H plus board with K colours, every press plan
+tried (state = goal - A x, the goal all 0): best[s] is the least presses
+of state s, plans[s] its optimal plans; press, rows_of (a side's walk as
+rows of cells: 0 top, 1 bottom, 2 left, 3 right) and chase (pressing the
+cell below each cell off its goal, counting the presses) play the board;
+rung(s) finds s's level from its definition (0 spot: an optimal plan
+with pairwise disjoint footprints; 1 chase: a chase from one of the 4
+sides clears it; 2 table: a chase, a first-row pattern and a second chase
+clear it; else 3 global) with the first side that reaches it, the
+presses that side takes beyond the least, and (table) how many first-row
+patterns clear it (or 1, the first, with all_patterns False).
+
+python3 ladder.py W H K: a JSON object: "bad" (puzzles whose states
 disagree on their level) and, for each level "0".."3", the canonical
 states of its puzzles as digit strings.
 """
@@ -29,69 +36,95 @@ def canon(s, w, h):
     return min(out)
 
 
-def main():
-    w, h, k = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    n = w * h
-    def nb(j):
-        r, c = divmod(j, w)
-        out = [j]
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            if 0 <= r + dr < h and 0 <= c + dc < w:
-                out.append((r + dr) * w + c + dc)
-        return out
-    foot = [set(nb(j)) for j in range(n)]
-    def press(s, j, t):
+class Board:
+    def __init__(self, w, h, k):
+        self.w, self.h, self.k = w, h, k
+        self.n = n = w * h
+        def nb(j):
+            r, c = divmod(j, w)
+            out = [j]
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= r + dr < h and 0 <= c + dc < w:
+                    out.append((r + dr) * w + c + dc)
+            return out
+        self.foot = [set(nb(j)) for j in range(n)]
+        best, plans = {}, {}
+        for x in itertools.product(range(k), repeat=n):
+            s = [0] * n
+            for j in range(n):
+                if x[j]:
+                    s = self.press(s, j, (k - x[j]) % k)
+            s = tuple(s)
+            cost = sum(x)
+            if s not in best or cost < best[s]:
+                best[s], plans[s] = cost, [x]
+            elif cost == best[s]:
+                plans[s].append(x)
+        self.best, self.plans = best, plans
+
+    def press(self, s, j, t):
         s = list(s)
-        for c in foot[j]:
-            s[c] = (s[c] + t) % k
+        for c in self.foot[j]:
+            s[c] = (s[c] + t) % self.k
         return s
-    best, plans = {}, {}
-    for x in itertools.product(range(k), repeat=n):
-        s = [0] * n
-        for j in range(n):
-            if x[j]:
-                s = press(s, j, (k - x[j]) % k)
-        s = tuple(s)
-        cost = sum(x)
-        if s not in best or cost < best[s]:
-            best[s], plans[s] = cost, [x]
-        elif cost == best[s]:
-            plans[s].append(x)
-    def sym(s):
-        return canon(s, w, h)
-    def rows_of(side):
+
+    def sym(self, s):
+        return canon(s, self.w, self.h)
+
+    def rows_of(self, side):
+        w, h = self.w, self.h
         if side == 0: return [[r * w + c for c in range(w)] for r in range(h)]
         if side == 1: return [[r * w + c for c in range(w)] for r in reversed(range(h))]
         if side == 2: return [[r * w + c for r in range(h)] for c in range(w)]
         return [[r * w + c for r in range(h)] for c in reversed(range(w))]
-    def chase(s, side):
-        rows = rows_of(side)
+
+    def chase(self, s, side, count=None):
+        rows = self.rows_of(side)
         for a, b in zip(rows, rows[1:]):
-            for c, piv in zip(a, b):
+            for c, piv in zip(a, b):  # the cell below (from the side) is its pivot
                 if s[c]:
-                    s = press(s, piv, (k - s[c]) % k)
+                    t = (self.k - s[c]) % self.k
+                    s = self.press(s, piv, t)
+                    if count is not None:
+                        count[0] += t
         return s
-    def level(s):
+
+    def rung(self, s, all_patterns=True):
+        """(level, side, overshoot, table patterns) of state s; with
+        all_patterns False the table rung stops at its first pattern"""
+        b, foot, n = self.best[s], self.foot, self.n
         if any(all(not (foot[i] & foot[j]) for i in range(n) for j in range(i)
-                   if x[i] and x[j]) for x in plans[s]):
-            return 0
+                   if x[i] and x[j]) for x in self.plans[s]):
+            return 0, -1, 0, 0
         for sd in range(4):
-            if not any(chase(list(s), sd)):
-                return 1
+            cnt = [0]
+            if not any(self.chase(list(s), sd, cnt)):
+                return 1, sd, cnt[0] - b, 0
         for sd in range(4):
-            first = rows_of(sd)[0]
-            for y in itertools.product(range(k), repeat=len(first)):
-                t = chase(list(s), sd)
+            first = self.rows_of(sd)[0]
+            good = []
+            for y in itertools.product(range(self.k), repeat=len(first)):
+                cnt = [0]
+                t = self.chase(list(s), sd, cnt)
                 for c, v in zip(first, y):
-                    t = press(t, c, v)
-                if not any(chase(t, sd)):
-                    return 2
-        return 3
+                    t = self.press(t, c, v)
+                cnt[0] += sum(y)
+                if not any(self.chase(t, sd, cnt)):
+                    good.append(cnt[0])
+                    if not all_patterns:
+                        break
+            if good:
+                return 2, sd, good[0] - b, len(good)
+        return 3, -1, 0, 0
+
+
+def main():
+    bd = Board(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
     orbit = {}
     bad = 0
-    for s in best:
+    for s in bd.best:
         if not any(s): continue
-        c, l = sym(s), level(s)
+        c, l = bd.sym(s), bd.rung(s, False)[0]
         if orbit.setdefault(c, l) != l:
             bad += 1
     out = {"bad": bad}

@@ -2,71 +2,28 @@
 # tier: full (every distinct puzzle of three boards graded in python3: 6 s)
 # t106: each generated puzzle's human level and score (issue #33,
 # docs/GENERATE.md "The human ladder", "The human score") against an
-# independent brute force in Python: every press plan of the board is
-# tried (least presses, optimal plans, spot), each side's chase and the
-# table rung are played press by press, the features are counted from
-# their definitions and the version 1 weights give the score. Every
+# independent brute force in Python (tests/ladder.py, as t109's): every
+# press plan of the board is tried (least presses, optimal plans, spot),
+# each side's chase and the table rung are played press by press, the
+# features are counted from their definitions and the version 1 weights
+# give the score. Every
 # distinct puzzle of classic 3x3, a 3x3 board with three colours and a
 # 4x4 board is generated; records are the same for any --jobs and the
 # shards of a run give the run's records.
 . "$(dirname "$0")/lib.sh"
 R=$TOP/rules
 
+# ref.py W H K count|check FILE: the brute force is tests/ladder.py's
+cp "$TOP/tests/ladder.py" .
 cat >ref.py <<'PY'
 import itertools, json, math, sys
+import ladder
 w, h, k = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 mode = sys.argv[4]
 n = w * h
-def nb(j):
-    r, c = divmod(j, w)
-    out = [j]
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= r + dr < h and 0 <= c + dc < w:
-            out.append((r + dr) * w + c + dc)
-    return out
-foot = [set(nb(j)) for j in range(n)]
-def press(s, j, t):
-    s = list(s)
-    for c in foot[j]:
-        s[c] = (s[c] + t) % k
-    return s
-best, plans = {}, {}
-for x in itertools.product(range(k), repeat=n):
-    s = [0] * n
-    for j in range(n):
-        if x[j]:
-            s = press(s, j, (k - x[j]) % k)   # state = goal - A x
-    s = tuple(s)
-    cost = sum(x)
-    if s not in best or cost < best[s]:
-        best[s], plans[s] = cost, [x]
-    elif cost == best[s]:
-        plans[s].append(x)
-def sym(s):  # the 8 (square) or 4 (rectangle) symmetries
-    g = [[s[r * w + c] for c in range(w)] for r in range(h)]
-    out = []
-    for t in range(8 if w == h else 4):
-        m = g
-        if t & 1: m = [row[::-1] for row in m]
-        if t & 2: m = m[::-1]
-        if t & 4: m = [list(col) for col in zip(*m)]
-        out.append(tuple(v for row in m for v in row))
-    return min(out)
-# sides: a walk as rows of cells; side 0 top, 1 bottom, 2 left, 3 right
-def rows_of(side):
-    if side == 0: return [[r * w + c for c in range(w)] for r in range(h)]
-    if side == 1: return [[r * w + c for c in range(w)] for r in reversed(range(h))]
-    if side == 2: return [[r * w + c for r in range(h)] for c in range(w)]
-    return [[r * w + c for r in range(h)] for c in reversed(range(w))]
-def chase(s, side, count):
-    rows = rows_of(side)
-    for a, b in zip(rows, rows[1:]):
-        for c, piv in zip(a, b):  # the cell below (from the side) is its pivot
-            if s[c]:
-                t = (k - s[c]) % k
-                s = press(s, piv, t)
-                count[0] += t
-    return s
+bd = ladder.Board(w, h, k)
+foot, best, plans = bd.foot, bd.best, bd.plans
+press, rows_of, chase, sym = bd.press, bd.rows_of, bd.chase, bd.sym
 def table_size(side):
     first = rows_of(side)[0]
     res = set()
@@ -79,34 +36,8 @@ def table_size(side):
 tsize = [table_size(sd) for sd in range(4)]
 def grade(s):
     b, ps = best[s], plans[s]
-    spot = any(all(not (foot[i] & foot[j]) for i in range(n) for j in range(i)
-                   if x[i] and x[j]) for x in ps)
-    level, side, over, ok = 3, -1, 0, True
-    if spot:
-        level = 0
-    else:
-        for sd in range(4):
-            cnt = [0]
-            if not any(chase(list(s), sd, cnt)):
-                level, side, over = 1, sd, cnt[0] - b
-                break
-    if level == 3:
-        for sd in range(4):
-            first = rows_of(sd)[0]
-            good = []
-            for y in itertools.product(range(k), repeat=len(first)):
-                cnt = [0]
-                t = chase(list(s), sd, cnt)
-                for c, v in zip(first, y):
-                    t = press(t, c, v)
-                cnt[0] += sum(y)
-                if not any(chase(t, sd, cnt)):
-                    good.append(cnt[0])
-            if good:
-                level, side = 2, sd
-                ok = len(good) == 1   # one pattern: the presses are known
-                over = good[0] - b
-                break
+    level, side, over, patterns = bd.rung(s)
+    ok = level != 2 or patterns == 1  # one pattern: the presses are known
     x = min(ps)
     pressed = [j for j in range(n) if x[j]]
     comp, seen = 0, set()

@@ -10,37 +10,22 @@
 # Needs chromium and xmllint: when missing the checks FAIL (not skipped):
 # run scripts/install-deps.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/cli/browser.sh"
 
 DB=$TMP/x.db
 PACKS="classic-5x5 hexagon-3 ring6-mod8"
 SHOTS=${OUT:-$TMP}
 case $SHOTS in /*) ;; *) SHOTS=$TOP/$SHOTS ;; esac
 
-CHROMIUM=
-for c in chromium chromium-browser; do
-    if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$c; break; fi
-done
-[ -n "$CHROMIUM" ] ||
-    not_ok "chromium is missing: run scripts/install-deps (apt-get install chromium)"
 have_xmllint=1
 command -v xmllint >/dev/null 2>&1 || {
     have_xmllint=0
     not_ok "xmllint is missing: run scripts/install-deps (libxml2-utils)"
 }
 
-# browser URL ARGS...: headless Chromium, no network, a throwaway profile;
-# the DOM after the page's scripts have run goes to $TMP/dom.
-browser() {
-    url=$1
-    shift
-    : >"$TMP/dom"
-    [ -n "$CHROMIUM" ] || return 1
-    prof=$(mktemp -d "$TMP/prof.XXXXXX")
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-        --disable-quic --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --disable-dev-shm-usage \
-        --user-data-dir="$prof" --virtual-time-budget=10000 "$@" "$url" \
-        >"$TMP/dom" 2>"$TMP/chromium.err"
+# page_in_browser URL ARGS...: browser.sh's browser on a fresh profile.
+page_in_browser() {
+    browser "$(mktemp -d "$TMP/prof.XXXXXX")" "$@"
 }
 
 q export x --format html --db "$DB"
@@ -64,8 +49,7 @@ for r in $PACKS; do
         not_ok "$r: xmllint --html"
         sed 's/^/    xmllint: /' "$TMP/xmllint.err" 2>/dev/null | head -n 5
     fi
-    csp=$(grep -c "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]*='; style-src 'sha256-[A-Za-z0-9+/]*='; img-src data:; base-uri 'none'; form-action 'none'\">" "$page")
-    expect_eq "$csp" 1 "$r: CSP meta"
+    expect_closed_csp "$page" "$r: CSP meta"
     if grep -o "connect-src\|unsafe-inline\|unsafe-eval\|https\?://[^\"' ]*" "$page" |
         grep -v '^http://www.w3.org/2000/svg$' |
         grep -v '^https://github.com/quench/quench/docs/quench-pack.schema.json$' |
@@ -81,16 +65,10 @@ for r in $PACKS; do
     else ok; fi
 
     # The self-test in the browser.
-    browser "file://$page#selftest" --dump-dom
+    page_in_browser "file://$page#selftest" --dump-dom
     crc=$?
-    if grep -q '<pre id="selftest">PASS n=10 checks=[0-9]* requests=0</pre>' "$TMP/dom"; then
-        ok
-    else
-        not_ok "$r: browser self-test (chromium exit $crc)"
-        sed -n '/<pre id="selftest">/,/<\/pre>/p' "$TMP/dom" | head -n 20 |
-            sed 's/^/    page: /'
-        tail -n 3 "$TMP/chromium.err" 2>/dev/null | sed 's/^/    chromium: /'
-    fi
+    expect_selftest selftest 'PASS n=10 checks=[0-9]* requests=0' \
+        "$r: browser self-test (chromium exit $crc)"
     # Par from here and the hint (issue #34), clicked in the page from 3
     # positions of each puzzle, against quench solve on those positions:
     # par from here is the least presses, and after the hinted press the
@@ -151,7 +129,7 @@ done
 # The subtitle names the rule once, as its author titled it ("Ring of six,
 # eight colours"), without a second "8 colours" after it (issue #23); the
 # colours are a legend beside it: 8 swatches, the rule file's colours: 8.
-browser "file://$TMP/ring6-mod8.html" --dump-dom
+page_in_browser "file://$TMP/ring6-mod8.html" --dump-dom
 info=$(sed -n 's/.*<p id="info">\([^<]*\)<\/p>.*/\1/p' "$TMP/dom")
 case $info in
 "Ring of six, eight colours, grade "*) ok ;;
@@ -166,7 +144,7 @@ expect_eq "$swatches" "$(sed -n 's/^colours: //p' "$TOP/rules/ring6-mod8.yaml")"
 # The CSP is enforced: a page whose script no longer matches its hash
 # must not run (no self-test verdict at all).
 sed 's/const S = 48;/const S = 49;/' "$TMP/classic-5x5.html" >"$TMP/tampered.html"
-browser "file://$TMP/tampered.html#selftest" --dump-dom
+page_in_browser "file://$TMP/tampered.html#selftest" --dump-dom
 if [ -n "$CHROMIUM" ] && grep -q '<h1 id="title"></h1>' "$TMP/dom" &&
     ! grep -q '<pre id="selftest">' "$TMP/dom"; then ok
 else not_ok "a script that does not match the CSP hash still ran"; fi
@@ -175,7 +153,7 @@ else not_ok "a script that does not match the CSP hash still ran"; fi
 # is data, outside the CSP hash) must report FAIL.
 sed 's/"min_presses":\([0-9]*\),/"min_presses":1\1,/' \
     "$TMP/classic-5x5.html" >"$TMP/wrong-par.html"
-browser "file://$TMP/wrong-par.html#selftest" --dump-dom
+page_in_browser "file://$TMP/wrong-par.html#selftest" --dump-dom
 if grep -q '<pre id="selftest">FAIL n=10' "$TMP/dom" &&
     grep -q 'moves, par 1' "$TMP/dom"; then ok
 else not_ok "the self-test did not catch a wrong par"; fi
@@ -183,8 +161,8 @@ else not_ok "the self-test did not catch a wrong par"; fi
 # A screenshot of the first hexagon puzzle, kept in the build directory.
 mkdir -p "$SHOTS" 2>/dev/null
 rm -f "$SHOTS/html-export.png"
-browser "file://$TMP/hexagon-3.html" --screenshot="$SHOTS/html-export.png" \
-    --window-size=900,700
+page_in_browser "file://$TMP/hexagon-3.html" \
+    --screenshot="$SHOTS/html-export.png" --window-size=900,700
 if [ -s "$SHOTS/html-export.png" ]; then ok
 else not_ok "no screenshot at $SHOTS/html-export.png"; fi
 

@@ -13,27 +13,15 @@
 # closed (no connect-src).
 # Needs chromium: when missing the checks FAIL (not skipped).
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/cli/browser.sh"
 
 DB=$TMP/x.db
-CHROMIUM=
-for c in chromium chromium-browser; do
-    if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$c; break; fi
-done
-[ -n "$CHROMIUM" ] ||
-    not_ok "chromium is missing: run scripts/install-deps (apt-get install chromium)"
 PROF=$TMP/profile
 mkdir -p "$PROF"
 
-# open URL: headless Chromium on the one profile $PROF, no network; the
-# DOM after the page's scripts ran goes to $TMP/dom.
+# open URL: browser.sh's browser on the one profile $PROF, --dump-dom.
 open_page() {
-    : >"$TMP/dom"
-    [ -n "$CHROMIUM" ] || return 1
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-        --disable-quic --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --disable-dev-shm-usage \
-        --user-data-dir="$PROF" --virtual-time-budget=10000 --dump-dom "$1" \
-        >"$TMP/dom" 2>"$TMP/chromium.err"
+    browser "$PROF" "$1" --dump-dom
 }
 
 q generate "$TOP/rules/classic-5x5.yaml" -n 10 --seed 3 --db "$DB" --pack p
@@ -43,8 +31,7 @@ expect_rc 0 "export html"
 page=$TMP/p.html
 
 # The CSP is the closed one t510 checks, and names no connect-src.
-csp=$(grep -c "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]*='; style-src 'sha256-[A-Za-z0-9+/]*='; img-src data:; base-uri 'none'; form-action 'none'\">" "$page")
-expect_eq "$csp" 1 "CSP meta"
+expect_closed_csp "$page" "CSP meta"
 if grep -q "connect-src" "$page"; then not_ok "the page names a connect-src"; else ok; fi
 # off by default: the checkbox is not checked in the markup
 if grep -q '<input type="checkbox" id="record">' "$page"; then ok
@@ -56,14 +43,8 @@ if grep -q '<span id="log-count">0 attempts recorded</span>' "$TMP/dom"; then ok
 else not_ok "a fresh page does not say 0 attempts recorded"; fi
 
 open_page "file://$page#selftest-record"
-if grep -q '<pre id="selftest-record">PASS attempts=6 checks=[0-9]* requests=0</pre>' "$TMP/dom"; then
-    ok
-else
-    not_ok "the recording self-test"
-    sed -n '/<pre id="selftest-record">/,/<\/pre>/p' "$TMP/dom" | head -n 20 |
-        sed 's/^/    page: /'
-    tail -n 3 "$TMP/chromium.err" 2>/dev/null | sed 's/^/    chromium: /'
-fi
+expect_selftest selftest-record 'PASS attempts=6 checks=[0-9]* requests=0' \
+    "the recording self-test"
 sed -n '/<pre id="selftest-log">/,/<\/pre>/p' "$TMP/dom" | grep '^{' |
     sed 's/&quot;/"/g; s/&amp;/\&/g; s/&lt;/</g; s/&gt;/>/g' >log.jsonl
 expect_eq "$(grep -c '"attempt"' log.jsonl)" 6 "the downloaded log holds 6 attempts"
