@@ -2,6 +2,7 @@
  * cmd_validate.c: `quench validate`: one verdict per submitted puzzle, in
  * input order, none dropped or merged, streamed so memory stays flat.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,51 @@ static int against_store(vrun *vr, const qn_verdict_item *it)
     return rc;
 }
 
+/*
+ * Verdicts as the stream wrote them go out in runs, straight from its
+ * batches (qn_verdict_stream_text), not copied into vr->out first: a
+ * run's bytes follow whatever vr->out holds, so that goes out before a
+ * run starts, and the run goes out before vr->out gets more or the
+ * stream moves past the run's batch. 0, or the write's exit status.
+ */
+typedef struct vrunout {
+    const char *p;
+    size_t n;
+} vrunout;
+
+static int put_run(vrun *vr, vrunout *run)
+{
+    if (run->n && fwrite(run->p, 1, run->n, stdout) != run->n)
+        return vr->write_status = cmd_write_error("standard output", errno);
+    run->n = 0;
+    return 0;
+}
+
+/* The current verdict, into the run when it may go out as written. */
+static int put_verdict(vrun *vr, vrunout *run)
+{
+    const char *p;
+    size_t n;
+
+    if (vr->o->into || !qn_verdict_stream_text(vr->vs, &p, &n)) {
+        /* rewritten (a duplicate found by settling or the database), or
+         * held until its batch is stored */
+        if (put_run(vr, run))
+            return vr->write_status;
+        qn_verdict_stream_write(vr->vs, &vr->out);
+        return 0;
+    }
+    if (run->n && run->p + run->n == p) {
+        run->n += n;
+        return 0;
+    }
+    if (put_run(vr, run) || (vr->write_status = cmd_flush_out(&vr->out)))
+        return vr->write_status;
+    run->p = p;
+    run->n = n;
+    return 0;
+}
+
 /* Read, judge and write every record; returns 0 or a whole-input code. */
 static int judge_all(vrun *vr, qn_err *err)
 {
@@ -319,6 +365,7 @@ static int judge_all(vrun *vr, qn_err *err)
         [OUT_JSON] = QN_VERDICT_JSON,
     };
     const qn_verdict_item *it;
+    vrunout run = {NULL, 0};
     qn_jsonw w;
     int rc;
 
@@ -340,7 +387,11 @@ static int judge_all(vrun *vr, qn_err *err)
             rc = QN_EDB;
             break;
         }
-        qn_verdict_stream_write(vr->vs, &vr->out);
+        if (put_verdict(vr, &run) ||
+            (qn_verdict_stream_batch_end(vr->vs) && put_run(vr, &run))) {
+            rc = QN_EIO;
+            break;
+        }
         if (vr->o->into) {
             /* verdicts wait for their batch: printed means stored */
             if (vr->in_batch >= VALIDATE_BATCH &&
@@ -357,6 +408,8 @@ static int judge_all(vrun *vr, qn_err *err)
     }
     if (rc == QN_ENOMEM)
         cli_oom(); /* nothing more is printed, nor committed */
+    if (!vr->write_status && put_run(vr, &run))
+        rc = QN_EIO;
     vr->skipped = qn_verdict_stream_skipped(vr->vs);
     if (vr->o->out == OUT_JSON) {
         qn_jsonw_end(&w);

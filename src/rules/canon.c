@@ -175,7 +175,7 @@ static void put_bits(uint8_t *out, uint64_t v, int n)
 size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
                            uint8_t *out, const uint8_t *s)
 {
-    uint64_t m, min = 0, img[TABLE_MAX_SYMS] = {0};
+    uint64_t m, min = 0, img[TABLE_MAX_SYMS]; /* [0, nlane) written */
     size_t best = 0;
     const uint64_t *e;
 
@@ -196,6 +196,20 @@ size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
     }
     /* the smallest number is the lexicographically smallest image; a
      * tie keeps the first symmetry, as qn_canon_form does */
+    if (t->n <= 64 - 4) {
+        /* the symmetry's number in the low 4 bits: one minimum, no
+         * unpredictable branch, and a tie goes to the smaller number */
+        uint64_t k = UINT64_MAX;
+        for (size_t g = 0; g < t->nsyms; g++) {
+            uint64_t v = img[t->from[g] >> 1];
+            if (t->from[g] & 1)
+                v = reverse_bits(v, t->n);
+            v = v << 4 | g;
+            k = v < k ? v : k;
+        }
+        put_bits(out, k >> 4, t->n);
+        return (size_t)(k & 15);
+    }
     for (size_t g = 0; g < t->nsyms; g++) {
         uint64_t v = img[t->from[g] >> 1];
         if (t->from[g] & 1)

@@ -26,12 +26,37 @@ uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon, int n)
     return qn_hash_short(key->k, canon, (size_t)n);
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of x, first digit in the low byte. */
+static uint64_t hex8(uint32_t x)
+{
+    uint64_t v = x, big;
+
+    /* nibble i to byte i, then byte i to byte 7 - i */
+    v = (v | v << 16) & UINT64_C(0x0000ffff0000ffff);
+    v = (v | v << 8) & UINT64_C(0x00ff00ff00ff00ff);
+    v = (v | v << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    v = __builtin_bswap64(v);
+    /* a byte over 9 gets 6 + its value to 16 and up: 'a' - '0' - 10 more */
+    big =
+        (v + UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101);
+    return v + UINT64_C(0x3030303030303030) + big * ('a' - '0' - 10);
+}
+#endif
+
 void qn_puzzle_id_hex(char out[QN_PUZZLE_ID_HEX], uint64_t id)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t hi = hex8((uint32_t)(id >> 32)), lo = hex8((uint32_t)id);
+
+    memcpy(out, &hi, 8);
+    memcpy(out + 8, &lo, 8);
+#else
     static const char hex[] = "0123456789abcdef";
 
     for (int i = 15; i >= 0; i--, id >>= 4)
         out[i] = hex[id & 15];
+#endif
     out[16] = '\0';
 }
 

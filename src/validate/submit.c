@@ -81,6 +81,7 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
     r->buf = qn_malloc(QN_SUBMIT__BUFCAP);
     r->line = 1;
     r->col = 1;
+    r->linebuf_of = -1;
     r->data.l = l;
     r->data.k = k;
     r->data.cells = QN_ALLOCN((size_t)l->ncells, uint8_t);

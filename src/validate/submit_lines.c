@@ -5,6 +5,8 @@
  */
 #include "submit_reader.h"
 
+#include <string.h>
+
 #include "base/mem.h"
 #include "rules/state.h"
 
@@ -49,6 +51,67 @@ static int fast_state(uint8_t *out, const qn_layout *l, unsigned k,
     return 1;
 }
 
+/*
+ * fast_state as a byte template, for k of 2, 4 or 8 (a digit below k is
+ * '0' with its low bits set): r->tmpl becomes 1 when the board's lines
+ * fit, else -1.
+ */
+static void build_template(qn_submit_reader *r)
+{
+    const qn_layout *l = r->l;
+    size_t len = (size_t)l->h * (size_t)(l->w + 1) - 1, i = 0;
+    int cells = 0;
+
+    r->tmpl = -1;
+    if ((r->k != 2 && r->k != 4 && r->k != 8) || len > QN_SUBMIT__TMPL_MAX ||
+        l->ncells > QN_SUBMIT__TMPL_MAX)
+        return;
+    for (int row = 0; row < l->h; row++) {
+        if (row > 0) {
+            r->tmpl_mask[i] = 0xff;
+            r->tmpl_want[i++] = '/';
+        }
+        for (int c = 0; c < l->w; c++, i++) {
+            int cell = l->index[row * l->w + c];
+            r->tmpl_mask[i] = 0xff;
+            r->tmpl_want[i] = '.';
+            if (cell >= 0) {
+                r->tmpl_mask[i] = (unsigned char)(0xff & ~(r->k - 1));
+                r->tmpl_want[i] = '0';
+                r->tmpl_pos[cell] = (unsigned char)i;
+                cells++;
+            }
+        }
+    }
+    r->tmpl_len = len;
+    r->tmpl = cells == l->ncells ? 1 : -1;
+}
+
+/* fast_state by the template: 8 bytes a step, then a gather. */
+static int template_state(const qn_submit_reader *r, uint8_t *out,
+                          const char *s, size_t n)
+{
+    uint64_t bad = 0, a, m, w;
+    size_t i = 0;
+    unsigned low = r->k - 1;
+
+    if (n != r->tmpl_len)
+        return 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&a, s + i, 8);
+        memcpy(&m, r->tmpl_mask + i, 8);
+        memcpy(&w, r->tmpl_want + i, 8);
+        bad |= (a & m) ^ w;
+    }
+    for (; i < n; i++)
+        bad |= ((unsigned char)s[i] & r->tmpl_mask[i]) ^ r->tmpl_want[i];
+    if (bad)
+        return 0;
+    for (int c = 0; c < r->l->ncells; c++)
+        out[c] = (uint8_t)((unsigned char)s[r->tmpl_pos[c]] & low);
+    return 1;
+}
+
 /* ---- TEXT --------------------------------------------------------------- */
 
 int qn_submit__next_text(qn_submit_reader *r, qn_err *err)
@@ -67,7 +130,10 @@ int qn_submit__next_text(qn_submit_reader *r, qn_err *err)
             qn_submit__begin(r, line, 1);
             return qn_submit__too_long(r, line, "line");
         }
-        if (fast_state(r->data.cells, r->l, r->k, s, n)) {
+        if (!r->tmpl)
+            build_template(r);
+        if (r->tmpl > 0 ? template_state(r, r->data.cells, s, n)
+                        : fast_state(r->data.cells, r->l, r->k, s, n)) {
             qn_submit__begin(r, line, 1);
             return 1;
         }

@@ -166,11 +166,28 @@ int qn_submit__is_blank(const char *s, size_t n)
 
 /* ---- records ------------------------------------------------------------ */
 
-/* Decimal text of v into r->linebuf. */
+/* Decimal text of v into r->linebuf: the text it holds plus one when v
+ * is the next number (lines mostly come one after another). */
 static const char *line_text(qn_submit_reader *r, long long v)
 {
     char tmp[24];
     int n = 0, i = 0;
+
+    if (v == r->linebuf_of + 1 && v > 1) {
+        char *p = r->linebuf + strlen(r->linebuf);
+        while (p > r->linebuf && p[-1] == '9')
+            *--p = '0';
+        r->linebuf_of = v;
+        if (p > r->linebuf) {
+            p[-1]++;
+            return r->linebuf;
+        }
+        /* all nines: one digit more */
+        memmove(r->linebuf + 1, r->linebuf, strlen(r->linebuf) + 1);
+        r->linebuf[0] = '1';
+        return r->linebuf;
+    }
+    r->linebuf_of = v;
 
     do {
         tmp[n++] = (char)('0' + v % 10);

@@ -21,6 +21,8 @@
  * long" and never "buffer too small".
  */
 #define QN_SUBMIT__BUFCAP (2 * (size_t)QN_SUBMIT_MAX_LINE)
+/* The longest state line read by a byte template (submit_lines.c). */
+#define QN_SUBMIT__TMPL_MAX 256
 /* The CSV columns quench reads (col_names in submit_csv.c). */
 #define QN_SUBMIT__NREAD 6
 
@@ -58,25 +60,35 @@ struct qn_submit_reader {
     qn_submit_format fmt; /* never AUTO after open */
     char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end) */
     size_t pos, end;
-    int eof;             /* fread reported end of input */
-    uint64_t nread;      /* bytes read from `in` so far */
-    uint64_t mark;       /* nread at the end of the last record returned
-                            (bytes since then: the gap, see fill) */
-    int skip_line;       /* the rest of an over-long line is still to be
-                            skipped (its record went out at the limit) */
-    char skipping[64];   /* what is being skipped, for the gap error */
-    long long line;      /* line number of buf[pos] */
-    long long col;       /* column of buf[pos] (JSON document only) */
-    int state;           /* 0 reading, 1 ended, < 0 fatal code */
-    qn_err fatal;        /* when state < 0 */
-    uint64_t seq;        /* records returned */
-    uint64_t skipped;    /* quench's own records skipped */
-    char rule_hash[65];  /* qn_submit_expect_rule's, or "" */
-    qn_submission rec;   /* the record handed out */
-    qn_submit__rec data; /* what the format parsers fill */
-    char linebuf[24];    /* line number as text, the default id */
-    qn_buf scratch;      /* a CSV record over several lines, a JSON
-                            element; at most QN_SUBMIT_MAX_LINE + a line */
+    int eof;              /* fread reported end of input */
+    uint64_t nread;       /* bytes read from `in` so far */
+    uint64_t mark;        /* nread at the end of the last record returned
+                             (bytes since then: the gap, see fill) */
+    int skip_line;        /* the rest of an over-long line is still to be
+                             skipped (its record went out at the limit) */
+    char skipping[64];    /* what is being skipped, for the gap error */
+    long long line;       /* line number of buf[pos] */
+    long long col;        /* column of buf[pos] (JSON document only) */
+    int state;            /* 0 reading, 1 ended, < 0 fatal code */
+    qn_err fatal;         /* when state < 0 */
+    uint64_t seq;         /* records returned */
+    uint64_t skipped;     /* quench's own records skipped */
+    char rule_hash[65];   /* qn_submit_expect_rule's, or "" */
+    qn_submission rec;    /* the record handed out */
+    qn_submit__rec data;  /* what the format parsers fill */
+    char linebuf[24];     /* line number as text, the default id */
+    long long linebuf_of; /* the number linebuf holds, or -1 */
+    /* TEXT: the exact form of a state line as a byte template (built on
+     * the first line when it has at most QN_SUBMIT__TMPL_MAX bytes and k
+     * is 2, 4 or 8): byte i of a line in that form, masked with
+     * tmpl_mask[i], is tmpl_want[i]; cell c is at byte tmpl_pos[c] */
+    int tmpl; /* 0 not built, 1 usable, -1 not for this board */
+    size_t tmpl_len;
+    unsigned char tmpl_mask[QN_SUBMIT__TMPL_MAX];
+    unsigned char tmpl_want[QN_SUBMIT__TMPL_MAX];
+    unsigned char tmpl_pos[QN_SUBMIT__TMPL_MAX];
+    qn_buf scratch; /* a CSV record over several lines, a JSON
+                       element; at most QN_SUBMIT_MAX_LINE + a line */
     /* CSV */
     int header_done;
     int ncols;                    /* columns in the header */

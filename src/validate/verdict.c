@@ -265,10 +265,11 @@ int qn_judge__settle(qn_judge *j, qn_verdict *v, const uint8_t *key,
                      uint64_t *first)
 {
     uint64_t at = j->firsts.len;
-    size_t idlen = strlen(id);
+    size_t idlen;
     int added, room;
 
     if (*v == QN_VERDICT_OK) {
+        idlen = strlen(id);
         room = qn_buf_grow(&j->firsts, sizeof(seq) + 1 + idlen + 1);
         if (room) {
             j->firsts.failed = 0; /* a failed grow keeps the old block */

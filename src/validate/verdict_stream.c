@@ -541,6 +541,26 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
     }
 }
 
+int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
+                           size_t *n)
+{
+    const batch *b = slot(vs, vs->cur);
+    const res *x = &b->res[vs->pos];
+
+    assert(vs->have);
+    if (x->verdict != x->prepared)
+        return 0;
+    *p = b->text.buf + x->m.start;
+    *n = x->m.end - x->m.start;
+    return 1;
+}
+
+int qn_verdict_stream_batch_end(const qn_verdict_stream *vs)
+{
+    assert(vs->have);
+    return vs->pos + 1 >= slot(vs, vs->cur)->n;
+}
+
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)
 {
     return vs->skipped;

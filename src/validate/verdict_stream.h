@@ -17,6 +17,7 @@
 
 #include "quench/validate.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/buf.h"
@@ -56,6 +57,21 @@ void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id);
 /* Append the current record's verdict to out (out of memory: out's
  * failed flag). */
 void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out);
+
+/*
+ * The current record's verdict where it was written, when settling (and
+ * the caller) left it as judged: returns 1 with *p and *n set, else 0
+ * (write it with qn_verdict_stream_write). The verdicts of one batch lie
+ * one after another, and stay put until qn_verdict_stream_next moves
+ * past the last of them (qn_verdict_stream_batch_end), so a caller may
+ * write a run of them out in one piece, without copying each.
+ */
+int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
+                           size_t *n);
+
+/* 1 when the current record is the last of its batch: the next call of
+ * qn_verdict_stream_next may reuse the batch's text. */
+int qn_verdict_stream_batch_end(const qn_verdict_stream *vs);
 
 /* qn_submit_skipped as of the last record handed out (or the end). */
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs);
