@@ -12,6 +12,7 @@
 #   make check-loaders        the game loaders (loaders/) in their runtimes
 #   make check-cluster        sharded runs on a real Slurm cluster (root)
 #   make bench                benchmarks (figures go to docs/PERFORMANCE.md)
+#   make proto                prototypes measured once (bench/proto_*.c)
 #   make fuzz [FUZZ_RUNS=N]   libFuzzer campaign over fuzz/ (clang)
 #   make torture              malformed-input corpus, kill -9 rounds,
 #                             allocation-failure sweep (issue #9),
@@ -96,6 +97,9 @@ LIB_OBJ += $(OBJ_DIR)/build/gen/migrations.o
 CMD_OBJ = $(CMD_SRC:%.c=$(OBJ_DIR)/%.o)
 TEST_BIN = $(TEST_SRC:tests/unit/%.c=$(OUT)/tests/%)
 BENCH_BIN = $(BENCH_SRC:bench/%.c=$(OUT)/bench/%)
+# Prototypes measured once (docs/PERFORMANCE.md), not run by `make bench`:
+# `make proto` builds them with the benchmarks' rule.
+PROTO_BIN = $(OUT)/bench/proto_keyruns
 
 LIBQ = $(OUT)/libquench.a
 # The shared library: SONAME libquench.so.MAJOR (MAJOR: VERSION's first
@@ -115,6 +119,7 @@ M4RI_LIBS = $(shell $(PKG_CONFIG) --libs m4ri 2>/dev/null)
 
 .PHONY: FORCE fuzz-build
 .PHONY: abi-check abi-update
+.PHONY: proto
 .PHONY: completions all deps test check-build test-deps loader-deps cluster-deps bench-deps check check-deps check-fuzz check-loaders check-cluster fuzz torture valgrind bench demo install uninstall format format-check clean
 .DEFAULT_GOAL := all
 
@@ -293,6 +298,8 @@ abi-update: test-deps $(LIBSO)
 
 bench: bench-deps $(QUENCH) $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+proto: $(PROTO_BIN)
 
 # The main job on the bundled default: a graded pack of classic 5x5
 # puzzles, starter (the pack the README's examples use), and the example

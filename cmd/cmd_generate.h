@@ -41,6 +41,9 @@ typedef struct gen_cli {
     qn_buf grade_esc[QN_TIERS_MAX]; /* tier names as JSON strings */
     size_t grade_max;
     char head[128], tail[128]; /* constant record parts */
+    size_t head_len, tail_len;
+    int plain_cells; /* cell i at position i (no mask, no hex offsets)
+                        and colours <= 10: cells are written 8 a step */
     qn_distrib *dist;
     qn_gen_prepared *prep; /* the run's plan, made before anything is
                               created (a refused target leaves nothing) */

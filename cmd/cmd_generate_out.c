@@ -27,10 +27,42 @@ static char *put_str(char *w, const char *s)
     return w + n;
 }
 
-static char *put_state(char *w, const qn_layout *l, const uint8_t *cells)
+static char *put_mem(char *w, const char *s, size_t n)
+{
+    memcpy(w, s, n);
+    return w + n;
+}
+
+/* Cells 0..9 as digits, eight a step: a byte under 10 plus '0' carries
+ * into no neighbour. */
+static char *put_digits(char *w, const uint8_t *cells, int n)
+{
+    int i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, cells + i, 8);
+        v += UINT64_C(0x3030303030303030);
+        memcpy(w + i, &v, 8);
+    }
+    for (; i < n; i++)
+        w[i] = (char)('0' + cells[i]);
+    return w + n;
+}
+
+static char *put_state(char *w, const qn_layout *l, const uint8_t *cells,
+                       int plain)
 {
     static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 
+    if (plain) {
+        for (int r = 0; r < l->h; r++) {
+            if (r)
+                *w++ = '/';
+            w = put_digits(w, cells + (size_t)r * l->w, l->w);
+        }
+        return w;
+    }
     for (int r = 0; r < l->h; r++) {
         if (r)
             *w++ = '/';
@@ -119,6 +151,19 @@ static void format_general(const gen_cli *gc, const qn_gen_puzzle *p,
     qn_buf_addc(out, '\n');
 }
 
+/* May put_state write the cells in order, 8 a step? */
+static int plain_cells(const gen_cli *gc)
+{
+    const qn_layout *l = qn_rules_layout(qn_solver_rules(gc->solver));
+
+    if (qn_solver_colours(gc->solver) > 10 || l->ncells != l->w * l->h)
+        return 0;
+    for (int i = 0; i < l->w * l->h; i++)
+        if (l->index[i] != i)
+            return 0;
+    return 1;
+}
+
 /* The constant parts of every record, escaped once. */
 void cmd_generate_prepare_format(gen_cli *gc)
 {
@@ -128,6 +173,9 @@ void cmd_generate_prepare_format(gen_cli *gc)
     snprintf(gc->head, sizeof(gc->head), ",\"rule_hash\":\"%s\",\"state\":\"",
              hash);
     snprintf(gc->tail, sizeof(gc->tail), ",\"seed\":\"%s\"}\n", gc->seed_hex);
+    gc->head_len = strlen(gc->head);
+    gc->tail_len = strlen(gc->tail);
+    gc->plain_cells = plain_cells(gc);
     for (size_t i = 0; i < gc->tiers.n; i++) {
         qn_buf_init(&gc->grade_esc[i]);
         qn_json_escape(&gc->grade_esc[i], gc->tiers.name[i],
@@ -156,8 +204,8 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
     w = put_str(w, p->id);
     w = put_str(w, "\",\"index\":");
     w = qn_json_put_u64(w, p->index);
-    w = put_str(w, gc->head);
-    w = put_state(w, l, p->state);
+    w = put_mem(w, gc->head, gc->head_len);
+    w = put_state(w, l, p->state, gc->plain_cells);
     w = put_str(w, "\",\"min_presses\":");
     w = qn_json_put_u64(w, p->presses);
     w = put_str(w, ",\"optimal_solutions\":");
@@ -165,17 +213,21 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
     w = put_str(w, ",\"solution\":[");
     for (int i = 0; i < n; i++) {
         unsigned v = p->plan[i];
-        if (i)
-            *w++ = ',';
-        if (v < 10) /* the usual case: one digit */
-            *w++ = (char)('0' + v);
-        else
+        if (v < 10) { /* the usual case: one digit */
+            w[0] = (char)('0' + v);
+            w[1] = ',';
+            w += 2;
+        } else {
             w = qn_json_put_u64(w, v);
+            *w++ = ',';
+        }
     }
+    if (n) /* the last comma */
+        w--;
     w = put_str(w, "],\"grade\":");
     w = put_str(w, grade_json(gc, p->grade));
     w = put_human(w, p);
-    w = put_str(w, gc->tail);
+    w = put_mem(w, gc->tail, gc->tail_len);
     out->len = (size_t)(w - out->buf);
     out->buf[out->len] = '\0';
 }

@@ -83,29 +83,53 @@ static const char digits2[201] =
     "34353637383940414243444546474849505152535455565758596061626364656667"
     "6869707172737475767778798081828384858687888990919293949596979899";
 
+/* 10^i for i = 0..19: the largest that fit in 64 bits */
+static const uint64_t pow10_u64[20] = {
+    1ULL,
+    10ULL,
+    100ULL,
+    1000ULL,
+    10000ULL,
+    100000ULL,
+    1000000ULL,
+    10000000ULL,
+    100000000ULL,
+    1000000000ULL,
+    10000000000ULL,
+    100000000000ULL,
+    1000000000000ULL,
+    10000000000000ULL,
+    100000000000000ULL,
+    1000000000000000ULL,
+    10000000000000000ULL,
+    100000000000000000ULL,
+    1000000000000000000ULL,
+    10000000000000000000ULL,
+};
+
 char *qn_json_put_u64(char *dst, uint64_t v)
 {
-    char tmp[20], *p = tmp + sizeof(tmp);
-    size_t n;
+    char *end, *p;
+    int n = 1;
 
     if (v < 10) {
         *dst = (char)('0' + v);
         return dst + 1;
     }
+    /* the length first, then the digits straight into place, two a step */
+    while (n < 20 && v >= pow10_u64[n])
+        n++;
+    end = p = dst + n;
     while (v >= 100) {
         p -= 2;
         memcpy(p, digits2 + 2 * (v % 100), 2);
         v /= 100;
     }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digits2 + 2 * v, 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    n = (size_t)(tmp + sizeof(tmp) - p);
-    memcpy(dst, p, n);
-    return dst + n;
+    if (v >= 10)
+        memcpy(p - 2, digits2 + 2 * v, 2);
+    else
+        p[-1] = (char)('0' + v);
+    return end;
 }
 
 static void add_u64(qn_buf *b, uint64_t v)

@@ -26,11 +26,12 @@ typedef struct genctx {
      * reading its whole column; NULL when the matrix is too dense */
     uint32_t *col_start, *col_row;
     uint8_t *col_val;
-    qn_puzzle_id_key id_key; /* the rule's key for puzzle ids */
-    uint64_t lo, hi;         /* the press range, open ends resolved */
-    uint64_t maxp;           /* no state needs more presses: the exact
-                                largest count (distribution) or the coset
-                                bound (qn_minpress_bound) */
+    qn_puzzle_id_key id_key;      /* the rule's key for puzzle ids */
+    struct qn_canon_table *canon; /* canonical forms by table, or NULL */
+    uint64_t lo, hi;              /* the press range, open ends resolved */
+    uint64_t maxp;                /* no state needs more presses: the exact
+                                     largest count (distribution) or the coset
+                                     bound (qn_minpress_bound) */
     int maxp_exact;
     struct qn_census *census; /* owned by the run: the target's states
                                  (EXHAUSTIVE, SPREAD with a distribution) */

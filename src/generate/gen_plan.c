@@ -18,6 +18,7 @@
 #include "base/text.h"
 #include "engine/minpress.h"
 #include "generate/distrib.h"
+#include "rules/canon.h"
 #include "solve/human.h"
 
 #define PILOT 20000       /* SAMPLE draws that estimate a target's rarity */
@@ -420,6 +421,8 @@ void qn_gen__ctx_release(genctx *c)
 {
     qn_census_free(c->census);
     qn_human_grader_free(c->hg);
+    qn_canon_table_free(c->canon);
+    c->canon = NULL;
     c->hg = NULL;
     free(c->values);
     free(c->avail);
@@ -486,7 +489,8 @@ int qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
     c->k = qn_solver_colours(solver);
     c->goal = qn_rules_goal(r);
     c->matrix = qn_rules_matrix(r);
-    if (columns_init(c) != QN_OK)
+    if (columns_init(c) != QN_OK ||
+        qn_canon_table_new(&c->canon, r, NULL) != QN_OK)
         return QN_ENOMEM;
     if (o->distrib) {
         c->maxp = qn_distrib_len(o->distrib) - 1;

@@ -178,7 +178,8 @@ static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
             rc = QN_ENOMEM;
         if (on <= 0)
             continue;
-        qn_canon_form(qn_solver_rules(c->solver), b->canon + o, b->state + o);
+        qn_canon_form_table(c->canon, qn_solver_rules(c->solver), b->canon + o,
+                            b->state + o);
         qn_seen_prepare(seen, b->key + (size_t)i * ks, &b->hash[i],
                         b->canon + o);
         if (!mine(c, first + (uint64_t)i))
@@ -437,13 +438,28 @@ static int after_block(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st,
     return rc;
 }
 
+/* The run's set of canonical forms, sized for the puzzles it will hold
+ * (every shard's: each holds the keys of all), so that it is not
+ * rehashed as it fills. NULL when out of memory. */
+static qn_seen *new_seen(const genctx *c)
+{
+    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
+    uint64_t want = c->o->count, shards = c->o->nshards > 1 ? c->o->nshards : 1;
+
+    want = want > QN_SEEN_RESERVE_MAX / shards ? QN_SEEN_RESERVE_MAX
+                                               : want * shards;
+    if (seen)
+        (void)qn_seen_reserve(seen, (size_t)want); /* a hint */
+    return seen;
+}
+
 /* jobs == 0: fill and consume each block in the caller's thread. For
  * callers that cannot have threads, and short runs, where starting a
  * worker costs more than the work (the fuzz target makes thousands a
  * second). */
 static int run_inline(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
-    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
+    qn_seen *seen = new_seen(c);
     scratch s;
     block blk;
     tally t = {0};
@@ -475,7 +491,7 @@ static int run_pool(const genctx *c, const qn_gen_hooks *h, qn_gen_stats *st)
 {
     pool p;
     pthread_t *th;
-    qn_seen *seen = qn_seen_new(c->n, c->k, NULL);
+    qn_seen *seen = new_seen(c);
     int jobs = c->o->jobs, rc = 0, started = 0;
     tally t = {0};
 

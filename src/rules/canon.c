@@ -337,10 +337,10 @@ static size_t slot_index(uint64_t slot)
     return (size_t)(uint32_t)slot - 1;
 }
 
-/* QN_OK, or QN_ENOMEM with the set as it was. */
-static int grow(qn_seen *set)
+/* The slot table at nslot entries (a power of two, more than twice
+ * count). QN_OK, or QN_ENOMEM with the set as it was. */
+static int rehash(qn_seen *set, size_t nslot)
 {
-    size_t nslot = set->nslot * 2;
     uint64_t *slot = QN_ALLOCN(nslot, uint64_t);
 
     if (!slot)
@@ -360,6 +360,40 @@ static int grow(qn_seen *set)
     set->slot = slot;
     set->nslot = nslot;
     return QN_OK;
+}
+
+static int grow(qn_seen *set)
+{
+    return rehash(set, set->nslot * 2);
+}
+
+/* Room for cap entries: the arena and payloads at cap. */
+static int room(qn_seen *set, size_t cap)
+{
+    uint8_t *arena = qn_reallocarray(set->arena, cap, set->bytes);
+    uint64_t *pay;
+
+    if (!arena)
+        return QN_ENOMEM;
+    set->arena = arena; /* bigger, the same contents: still valid */
+    if (!(pay = QN_REALLOCN(set->pay, cap, uint64_t)))
+        return QN_ENOMEM;
+    set->pay = pay;
+    set->cap = cap;
+    return QN_OK;
+}
+
+int qn_seen_reserve(qn_seen *set, size_t count)
+{
+    size_t nslot = set->nslot;
+
+    if (count > QN_SEEN_RESERVE_MAX)
+        count = QN_SEEN_RESERVE_MAX;
+    while (nslot < 2 * count)
+        nslot *= 2;
+    if (count > set->cap && room(set, count) != QN_OK)
+        return QN_ENOMEM;
+    return nslot > set->nslot ? rehash(set, nslot) : QN_OK;
 }
 
 /* Find the slot of a packed key: taken (a match) or the empty one. */
@@ -439,19 +473,9 @@ int qn_seen_add_prepared(qn_seen *set, const uint8_t *key, uint64_t hash,
             *first = set->pay[slot_index(set->slot[h])];
         return 0;
     }
-    if (set->count == set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 1024;
-        uint8_t *arena = qn_reallocarray(set->arena, cap, set->bytes);
-        uint64_t *pay;
-
-        if (!arena)
-            return QN_ENOMEM;
-        set->arena = arena; /* bigger, the same contents: still valid */
-        if (!(pay = QN_REALLOCN(set->pay, cap, uint64_t)))
-            return QN_ENOMEM;
-        set->pay = pay;
-        set->cap = cap;
-    }
+    if (set->count == set->cap &&
+        room(set, set->cap ? set->cap * 2 : 1024) != QN_OK)
+        return QN_ENOMEM;
     /* Room first, so that a failure leaves the set as it was: the slot
      * table grows at the insert that would fill half of it, and the new
      * entry goes in last, the layout of growing just after the insert. */

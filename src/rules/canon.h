@@ -61,6 +61,16 @@ void qn_seen_free(qn_seen *set); /* NULL-safe */
 size_t qn_seen_count(const qn_seen *set);
 
 /*
+ * Make room for count entries (at most QN_SEEN_RESERVE_MAX) before they
+ * come, so that a set known to grow large is not rehashed on the way (a
+ * million states: 11 doublings, each a pass of random writes over the
+ * slots). Only a hint: QN_OK, or QN_ENOMEM with the set as it was and
+ * still usable. Results do not depend on it.
+ */
+#define QN_SEEN_RESERVE_MAX ((size_t)1 << 22)
+int qn_seen_reserve(qn_seen *set, size_t count);
+
+/*
  * Insert the (already canonical) state with a payload (e.g. the submission
  * number). Returns 1 when it was new; 0 when it was there already, and
  * then *first (if not NULL) receives the payload stored with it first;

@@ -145,6 +145,53 @@ static void test_table_rules(void)
     T_CHECK(tabled >= 5);
 }
 
+/*
+ * qn_seen against a list searched by hand: 6000 random 12-cell states
+ * mod 3 with 8 cells free (about a third repeats), added to a set left
+ * to grow, one reserved for them all before the first and one reserved
+ * midway. Each add says new or not and names the first payload as the
+ * list does.
+ */
+static void test_seen_reserve(void)
+{
+    enum { SN = 6000, SC = 12 };
+    static uint8_t list[SN][SC];
+    qn_seen *set[3];
+    unsigned seed = 11;
+    int bad = 0, repeats = 0;
+
+    for (int k = 0; k < 3; k++)
+        set[k] = qn_seen_new(SC, 3, NULL);
+    T_CHECK(set[0] && set[1] && set[2]);
+    if (!set[0] || !set[1] || !set[2])
+        goto out;
+    T_EQ(qn_seen_reserve(set[1], SN), QN_OK);
+    for (int i = 0; i < SN; i++) {
+        int first = -1;
+        for (int c = 0; c < SC; c++) /* 3^8 states: repeats happen */
+            list[i][c] = (uint8_t)(c < 4 ? 0 : rand_r(&seed) % 3);
+        for (int j = 0; j < i && first < 0; j++)
+            if (!memcmp(list[j], list[i], SC))
+                first = j;
+        repeats += first >= 0;
+        if (i == SN / 2)
+            T_EQ(qn_seen_reserve(set[2], 2 * SN), QN_OK);
+        for (int k = 0; k < 3; k++) {
+            uint64_t got = UINT64_MAX;
+            int added = qn_seen_add(set[k], list[i], (uint64_t)i, &got);
+            bad += added != (first < 0);
+            bad += first >= 0 && got != (uint64_t)first;
+        }
+    }
+    T_EQ(bad, 0);
+    T_CHECK(repeats > SN / 10);
+    for (int k = 0; k < 3; k++)
+        T_EQ(qn_seen_count(set[k]), (size_t)(SN - repeats));
+out:
+    for (int k = 0; k < 3; k++)
+        qn_seen_free(set[k]);
+}
+
 int main(void)
 {
     qn_rules *r = NULL;
@@ -182,6 +229,7 @@ int main(void)
     T_CHECK(near >= 400); /* the near pairs were near */
     test_table_5x5(r);
     test_table_rules();
+    test_seen_reserve();
     qn_rules_free(r);
     return t_done();
 }

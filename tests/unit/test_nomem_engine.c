@@ -1035,7 +1035,8 @@ static int run_canon_table(void *ctx, qn_err *err, uint64_t *h)
 }
 
 /* 5000 distinct 16-cell states mod 3 and each again: the arena and the
- * slot table grow several times. */
+ * slot table grow several times, and once by a reserve (only a hint: a
+ * failed one leaves the set as it was). */
 static int run_seen(void *ctx, qn_err *err, uint64_t *h)
 {
     qn_seen *set = qn_seen_new(16, 3, err);
@@ -1049,6 +1050,11 @@ static int run_seen(void *ctx, qn_err *err, uint64_t *h)
     for (int pass = 0; pass < 2 && rc == QN_OK; pass++)
         for (int i = 0; i < 5000; i++) {
             int v = i, added;
+            if (pass == 0 && i == 1500) {
+                int rr = qn_seen_reserve(set, 4000);
+                T_CHECK(rr == QN_OK || rr == QN_ENOMEM);
+                T_EQ(qn_seen_count(set), (uint64_t)i);
+            }
             for (int c = 0; c < 16; c++, v /= 3)
                 s[c] = (uint8_t)(v % 3);
             added = qn_seen_add(set, s, (uint64_t)i, &first);

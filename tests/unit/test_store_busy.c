@@ -14,6 +14,8 @@
  *   2. The run is committed while B waits for C's lock (B's busy handler
  *      has A start it): B's wait ends in QN_EBUSY, and B says why.
  *   3. No one holds the claim, C holds the lock: "database is locked".
+ *   4. A rule set B has not seen is stored by A while B waits for C's
+ *      lock: B takes A's row as its own (QN_OK, A's id), not "locked".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,8 @@ static sqlite3 *c;
 static qn_store_run run2;
 static int64_t run2_id;
 static int handler_calls, handler_rc;
+static qn_rules *rules2;
+static int64_t rule2_a;
 
 #define CLAIMED "being written by another process"
 
@@ -56,18 +60,33 @@ static qn_store_run key(const char *seed, int64_t rule_id)
     return r;
 }
 
-/* B's busy handler in case 2: on B's first wait, C lets go, A starts and
- * claims run2, C takes the lock again; then B stops waiting. */
-static int start_run2_meanwhile(void *ctx, int n)
+/* What A does while B waits: case 2 starts and claims run2, case 4
+ * stores rules2. */
+static int start_run2(void)
 {
     qn_err err = QN_ERR_INIT;
 
-    (void)ctx;
+    return qn_store_run_open(a, &run2, &run2_id, NULL, &err);
+}
+
+static int store_rule2(void)
+{
+    qn_err err = QN_ERR_INIT;
+
+    return qn_store_put_ruleset(a, rules2, &rule2_a, &err);
+}
+
+/* B's busy handler: on B's first wait, C lets go, A does its part (ctx),
+ * C takes the lock again; then B stops waiting. */
+static int meanwhile(void *ctx, int n)
+{
+    int (*a_does)(void) = *(int (**)(void))ctx;
+
     handler_calls++;
     if (n == 0) {
         handler_rc = exec(c, "COMMIT");
         if (handler_rc == SQLITE_OK)
-            handler_rc = qn_store_run_open(a, &run2, &run2_id, NULL, &err);
+            handler_rc = a_does();
         if (handler_rc == QN_OK)
             handler_rc = exec(c, "BEGIN IMMEDIATE");
     }
@@ -80,6 +99,7 @@ int main(void)
     qn_rules *rules = NULL;
     int64_t rule_a = 0, rule_b = 0, id = 0;
     qn_store_run run1;
+    int (*case2)(void) = start_run2, (*case4)(void) = store_rule2;
 
     if (!mkdtemp(tmpdir)) {
         T_FAILF("mkdtemp");
@@ -112,7 +132,7 @@ int main(void)
 
     /* 2. the run committed while B waits for C's lock */
     run2 = key("02", rule_a);
-    sqlite3_busy_handler(b->db, start_run2_meanwhile, NULL);
+    sqlite3_busy_handler(b->db, meanwhile, &case2);
     qn_err_clear(&err);
     T_EQ(qn_store_run_open(b, &run2, &id, NULL, &err), QN_EBUSY);
     T_EQ(handler_calls, 1);
@@ -132,6 +152,23 @@ int main(void)
         T_CHECK(strstr(err.msg, CLAIMED) == NULL);
     }
 
+    /* 4. a rule set A stores while B waits for C's lock is B's too */
+    T_EQ(qn_rules_load_file(&rules2, "rules/classic-5x5.yaml", &err), QN_OK);
+    handler_calls = 0;
+    handler_rc = -1;
+    sqlite3_busy_handler(b->db, meanwhile, &case4);
+    qn_err_clear(&err);
+    rule_b = 0;
+    T_EQ(qn_store_put_ruleset(b, rules2, &rule_b, &err), QN_OK);
+    T_EQ(handler_calls, 1);
+    T_EQ(handler_rc, QN_OK);
+    T_CHECK(rule2_a > 0 && rule2_a != rule_a);
+    T_EQ(rule_b, rule2_a);
+    if (err.code != QN_OK)
+        printf("# case 4 said: %s\n", err.msg);
+    T_EQ(err.code, QN_OK);
+    qn_store_set_busy_timeout(b, 50);
+
     /* C lets go: A's runs are still refused to B, a new one is B's */
     T_EQ(exec(c, "COMMIT"), SQLITE_OK);
     qn_err_clear(&err);
@@ -148,6 +185,7 @@ int main(void)
     sqlite3_close(c);
     qn_store_close(b);
     qn_rules_free(rules);
+    qn_rules_free(rules2);
     t_rmtree(tmpdir);
     return t_done();
 }
