@@ -30,6 +30,7 @@
 #include "store/store.h"
 #include "t.h"
 #include "tfail.h"
+#include "tsql.h"
 
 #define MAX_POINTS 100000L
 #define NPUZ 8
@@ -139,24 +140,6 @@ static int make_pack(qn_store *s, const char *name, const int64_t *ids,
 /* ------------------------------------------------------------------ */
 /* The file's state, on a connection of its own. */
 
-static unsigned long long digest_sql(sqlite3 *db, const char *sql,
-                                     unsigned long long h)
-{
-    sqlite3_stmt *st;
-
-    T_EQ(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-    while (sqlite3_step(st) == SQLITE_ROW)
-        for (int c = 0; c < sqlite3_column_count(st); c++) {
-            const unsigned char *t = sqlite3_column_blob(st, c);
-            int n = sqlite3_column_bytes(st, c);
-            for (int i = 0; i < n; i++)
-                h = (h ^ t[i]) * 1099511628211ULL;
-            h = (h ^ 0xff) * 1099511628211ULL;
-        }
-    sqlite3_finalize(st);
-    return h;
-}
-
 /* Every row of every table (but times and run keys, which differ from
  * run to run), and the schema version; 0 when the file is damaged. */
 static unsigned long long digest(const char *path)
@@ -173,7 +156,7 @@ static unsigned long long digest(const char *path)
         "SELECT command, rule_id, seed, options, requested, status"
         " FROM runs ORDER BY id",
     };
-    unsigned long long h = 1469598103934665603ULL;
+    unsigned long long h = T_SQL_DIGEST0;
     sqlite3 *db;
     sqlite3_stmt *st;
     int ok = 0, tables = 0;
@@ -194,7 +177,7 @@ static unsigned long long digest(const char *path)
     sqlite3_finalize(st);
     for (size_t i = 0; ok && i < sizeof(sql) / sizeof(*sql); i++)
         if (i == 0 || tables)
-            h = digest_sql(db, sql[i], h);
+            h = t_sql_digest(db, sql[i], h);
     sqlite3_close(db);
     return ok ? h : 0;
 }

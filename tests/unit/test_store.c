@@ -25,6 +25,7 @@
 #include "store/store.h"
 #include "t.h"
 #include "tfail.h"
+#include "tsql.h"
 
 static char tmpdir[] = "/tmp/qn_store_XXXXXX";
 static qn_rules *rules;
@@ -69,26 +70,15 @@ static int raw_exec(const char *path, const char *sql)
     return rc;
 }
 
-/* A hash of a query's whole output, to compare databases. */
+/* A hash of a query's whole output, to compare databases (tsql.h); 0
+ * when the file does not open. */
 static unsigned long long raw_digest(const char *path, const char *sql)
 {
     sqlite3 *db;
-    sqlite3_stmt *st;
-    unsigned long long h = 1469598103934665603ULL;
+    unsigned long long h = 0;
 
-    if (sqlite3_open(path, &db) != SQLITE_OK)
-        return 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        while (sqlite3_step(st) == SQLITE_ROW)
-            for (int c = 0; c < sqlite3_column_count(st); c++) {
-                const unsigned char *t = sqlite3_column_blob(st, c);
-                int n = sqlite3_column_bytes(st, c);
-                for (int i = 0; i < n; i++)
-                    h = (h ^ t[i]) * 1099511628211ULL;
-                h = (h ^ 0xff) * 1099511628211ULL;
-            }
-        sqlite3_finalize(st);
-    }
+    if (sqlite3_open(path, &db) == SQLITE_OK)
+        h = t_sql_digest(db, sql, T_SQL_DIGEST0);
     sqlite3_close(db);
     return h;
 }
