@@ -113,6 +113,9 @@ static void progress(void *vctx, const qn_gen_stats *st)
     double t = now(), el = t - gc->t0, rate;
     char eta[32] = "unknown";
 
+    /* the block is reused after this: write what emit kept of it (a
+     * failure stops the run at the next emit) */
+    cmd_generate_flush_span(gc);
     warn_unreachable(gc, st);
     if (!gc->progress ||
         (gc->shown && t - gc->last_progress < (gc->progress_tty ? 0.2 : 1)))

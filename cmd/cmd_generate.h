@@ -54,6 +54,10 @@ typedef struct gen_cli {
     int progress_tty;  /* ... redrawn in place on a terminal */
     int shown, warned; /* a progress line drawn; the target warned of */
     int write_failed;
+    /* emitted text not written yet: adjoining puzzles' texts in the
+     * generator's block, valid until the block's progress call */
+    const char *span;
+    size_t spanlen;
     /* --db */
     const char *db_opt, *pack;
     qn_store *store;
@@ -93,6 +97,12 @@ void cmd_generate_prepare_format(gen_cli *gc);
 void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p,
                                 qn_buf *out);
 int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p);
+/* Write what emit_puzzle kept (after what waits in gc->buf): at each
+ * block's progress call, before the block is reused. 0, or -1 with
+ * gc->write_failed set. */
+int cmd_generate_flush_span(gen_cli *gc);
+/* emit_puzzle for a text that does not outlive the call: copied. */
+int cmd_generate_emit_copy(gen_cli *gc, const char *text, size_t len);
 /* The header and summary records, into gc->buf. */
 void cmd_generate_write_header(gen_cli *gc);
 /* What a spread's pilot left out and measured (keys PREFIX left_out,

@@ -321,10 +321,11 @@ static int print_row(void *ctx, const qn_store_row *row)
     stored_human(gc, row, &p);
     qn_buf_reset(&gc->cell_text);
     cmd_generate_format_puzzle(gc, &p, &gc->cell_text);
-    p.text = gc->cell_text.buf;
-    p.textlen = gc->cell_text.len;
     sp->n++;
-    return cmd_generate_emit_puzzle(gc, &p) ? 3 : 0;
+    /* cell_text is rewritten for the next row: copy it out */
+    if (cmd_generate_emit_copy(gc, gc->cell_text.buf, gc->cell_text.len))
+        return 3;
+    return 0;
 }
 
 int cmd_generate_print_stored(gen_cli *gc)

@@ -232,11 +232,28 @@ void cmd_generate_format_puzzle(void *vctx, const qn_gen_puzzle *p, qn_buf *out)
     out->buf[out->len] = '\0';
 }
 
-int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p)
+int cmd_generate_flush_span(gen_cli *gc)
 {
-    gen_cli *gc = vctx;
+    if (!gc->spanlen)
+        return gc->write_failed ? -1 : 0;
+    /* what waits in buf (the header) first, then the puzzles */
+    if (!gc->write_failed &&
+        (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len ||
+         fwrite(gc->span, 1, gc->spanlen, gc->out.f) != gc->spanlen))
+        gc->write_failed = errno ? errno : EIO;
+    qn_buf_reset(&gc->buf);
+    gc->span = NULL;
+    gc->spanlen = 0;
+    return gc->write_failed ? -1 : 0;
+}
 
-    qn_buf_add(&gc->buf, p->text, p->textlen);
+/* Text that does not outlive the call (a stored run printed again):
+ * copied into gc->buf, written 64 KiB at a time. 0, or 1 (write failed). */
+int cmd_generate_emit_copy(gen_cli *gc, const char *text, size_t len)
+{
+    if (cmd_generate_flush_span(gc) != 0)
+        return 1;
+    qn_buf_add(&gc->buf, text, len);
     if (gc->buf.len > (1u << 16)) {
         if (fwrite(gc->buf.buf, 1, gc->buf.len, gc->out.f) != gc->buf.len) {
             gc->write_failed = errno ? errno : EIO;
@@ -244,6 +261,25 @@ int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p)
         }
         qn_buf_reset(&gc->buf);
     }
+    return 0;
+}
+
+/* A puzzle's text is written from the generator's block, not copied
+ * (the copy read every record a worker wrote on another core): texts
+ * that adjoin are kept as one span until the block's progress call, or
+ * a text that does not adjoin, writes it. */
+int cmd_generate_emit_puzzle(void *vctx, const qn_gen_puzzle *p)
+{
+    gen_cli *gc = vctx;
+
+    if (gc->spanlen && gc->span + gc->spanlen == p->text) {
+        gc->spanlen += p->textlen;
+        return 0;
+    }
+    if (cmd_generate_flush_span(gc) != 0)
+        return 1;
+    gc->span = p->text;
+    gc->spanlen = p->textlen;
     return 0;
 }
 

@@ -186,6 +186,10 @@ typedef void qn_gen_format_fn(void *ctx, const qn_gen_puzzle *p, qn_buf *out);
  * Runs on the calling thread, in index order. Returns QN_GEN_EMITTED, or
  * QN_GEN_ALREADY when the puzzle turned out to be known already (e.g. a
  * database refused it as a duplicate: not counted), or QN_GEN_STOP.
+ * p's pointers (text among them) stay valid until the progress call that
+ * follows returns: a block's puzzles are emitted, then progress runs
+ * (set or not), then the block is reused. Consecutive puzzles' texts
+ * often adjoin, so emit may keep them and write them as one span there.
  */
 enum { QN_GEN_EMITTED = 0, QN_GEN_STOP = 1, QN_GEN_ALREADY = 2 };
 typedef int qn_gen_emit_fn(void *ctx, const qn_gen_puzzle *p);
