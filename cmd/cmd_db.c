@@ -4,7 +4,9 @@
  * witness replayed against its rule), summarise it, and merge shards.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,6 +540,56 @@ static void remove_new_out(const char *out)
 }
 
 /*
+ * A new OUT is built aside: in OUT.quench-merge-PID-N beside it (N from 0
+ * up, the first name free: created here, exclusively, as make_db makes a
+ * new database), without SQLite's log, and renamed OUT when every input
+ * is merged (qn_store_aside_publish). A failure removes the file, and so
+ * does a stop signal (Ctrl-C, kill, a closed terminal); only a kill -9 or
+ * a crash leaves it, never OUT: such a file is dead (no quench opens it
+ * again) and may be removed.
+ */
+static const char *volatile aside_tmp;
+
+static void aside_stop(int sig)
+{
+    const char *tmp = aside_tmp;
+
+    if (tmp)
+        unlink(tmp); /* async-signal-safe; its log and index never exist */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The file to build OUT in, opened into *s: an exit code (reported). */
+static int open_aside(const cli_ctx *ctx, const char *out, qn_buf *tmp,
+                      qn_store **s)
+{
+    qn_err err = QN_ERR_INIT;
+    int fd = -1;
+
+    for (unsigned n = 0; fd < 0 && n < 100; n++) {
+        qn_buf_reset(tmp);
+        qn_buf_addf(tmp, "%s.quench-merge-%ld-%u", out, (long)getpid(), n);
+        if (tmp->failed)
+            return cli_report(ctx, (qn_err_nomem(&err), &err));
+        fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) /* as cmd_open_store says it of OUT */
+        return cmd_cannot_create(out, errno);
+    close(fd);
+    aside_tmp = tmp->buf;
+    cmd_catch_stop_signals(aside_stop, 0);
+    if (qn_store_open_aside(s, tmp->buf, &err) != QN_OK) {
+        remove_new_out(tmp->buf);
+        aside_tmp = NULL;
+        return cli_report(ctx, &err);
+    }
+    return QN_EXIT_OK;
+}
+
+/*
  * Every input is checked (there, a quench database at this schema
  * version, undamaged) before anything is committed to OUT: a bad input
  * leaves OUT as it was. The cheap checks come before OUT is opened;
@@ -552,7 +604,9 @@ static int db_merge(db_run *d, int argc, char **argv)
     qn_store_merge_job *job;
     qn_store *s;
     qn_err err = QN_ERR_INIT;
-    int st, fresh, n = 0;
+    qn_buf tmp = QN_BUF_INIT;
+    struct stat sb;
+    int st, fresh, aside, n = 0;
 
     if (argc < 2)
         return cli_usage_error("db merge: name OUT and at least one IN");
@@ -566,7 +620,16 @@ static int db_merge(db_run *d, int argc, char **argv)
         qn_store_merge_finish(job);
         return cli_report(d->ctx, &err);
     }
-    if ((st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s))) {
+    /* a new OUT in a directory that is there is built aside (not a
+     * dangling link, nor SQLite's in-memory names) */
+    aside = fresh == 1 && *argv[0] && strcmp(argv[0], ":memory:") &&
+            lstat(argv[0], &sb) != 0 && errno == ENOENT;
+    if (aside && (st = open_aside(d->ctx, argv[0], &tmp, &s))) {
+        qn_store_merge_finish(job);
+        qn_buf_release(&tmp);
+        return st;
+    }
+    if (!aside && (st = cmd_open_store(d->ctx, argv[0], QN_STORE_CREATE, &s))) {
         qn_store_merge_finish(job);
         return st;
     }
@@ -577,14 +640,30 @@ static int db_merge(db_run *d, int argc, char **argv)
         qn_jsonw_arr(&d->w);
     }
     for (qn_store_merge_stats m; st == QN_EXIT_OK && n < argc - 1; n++) {
-        if (qn_store_merge_next(job, s, &m, &err) != QN_OK)
+        if (qn_store_merge_next(job, s, &m, &err) != QN_OK) {
+            if (aside && !strcmp(err.source, tmp.buf)) /* OUT, to the user */
+                qn_err_source(&err, argv[0]);
             st = cli_report(d->ctx, &err);
-        else
+        } else
             merged(d, argv[1 + n], &m);
     }
     qn_store_merge_finish(job);
-    qn_store_close(s);
-    if (st != QN_EXIT_OK && n == 1 && fresh) /* the first input failed */
+    if (aside) {
+        if (st == QN_EXIT_OK && qn_store_aside_publish(s, argv[0], &err))
+            st = cli_report(d->ctx, &err);
+        else if (st != QN_EXIT_OK)
+            qn_store_close(s);
+        if (st != QN_EXIT_OK) { /* nothing is in OUT: nothing merged */
+            remove_new_out(tmp.buf);
+            if (!d->json)
+                qn_buf_reset(&d->out);
+        }
+        aside_tmp = NULL;
+        qn_buf_release(&tmp);
+    } else {
+        qn_store_close(s);
+    }
+    if (!aside && st != QN_EXIT_OK && n == 1 && fresh) /* the first failed */
         remove_new_out(argv[0]);
     if (d->json && st == QN_EXIT_OK) {
         qn_jsonw_end(&d->w);

@@ -93,7 +93,14 @@ static int setup(qn_store *s, unsigned flags, qn_err *err)
     if ((rc = qn_store__exec(s, "PRAGMA cache_size = " QN_STORE_CACHE_SIZE,
                              err)))
         return rc;
-    if (!ro && !(flags & QN_STORE_READONLY)) {
+    if (!ro && (flags & QN_STORE__ASIDE)) {
+        /* a file nobody else opens (qn_store_open_aside): no log, no
+         * syncs until qn_store_aside_publish */
+        s->aside = 1;
+        if ((rc = qn_store__exec(s, "PRAGMA main.journal_mode = OFF", err)) ||
+            (rc = qn_store__exec(s, "PRAGMA main.synchronous = OFF", err)))
+            return rc;
+    } else if (!ro && !(flags & QN_STORE_READONLY)) {
         /* WAL: readers never block the writer; synchronous=NORMAL syncs
          * at checkpoints only, so a committed batch survives a crash of
          * the process but the last ones may be lost on power failure. A

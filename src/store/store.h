@@ -501,4 +501,18 @@ int qn_store_merge_next(qn_store_merge_job *j, qn_store *s,
 int qn_store_merge_wait(qn_store_merge_job *j, qn_err *err);
 void qn_store_merge_finish(qn_store_merge_job *j);
 
+/*
+ * A database built aside (db merge into a new OUT): qn_store_open_aside
+ * opens tmp_path (a file the caller created, empty, under a name nobody
+ * else opens) with no journal and no syncs, and qn_store_aside_publish
+ * switches it to the store's log (WAL), closes s (in every case), syncs
+ * the file and gives it the name final, which must not exist: a file
+ * made there meanwhile is left as it is (QN_EBUSY), else QN_EIO. Until
+ * then a failure, or a crash, leaves final as it was: the caller removes
+ * tmp_path (and nothing else) when publishing fails or is not tried. The
+ * file's directory is synced once it is renamed.
+ */
+int qn_store_open_aside(qn_store **out, const char *tmp_path, qn_err *err);
+int qn_store_aside_publish(qn_store *s, const char *final, qn_err *err);
+
 #endif

@@ -61,7 +61,12 @@ struct qn_store {
     struct sqlite3_stmt *dup_puzzle; /* cached: id by (rule, canon) */
     int claim_fd;                    /* PATH-lock, holding run claims; -1 */
     int sqlite_rc; /* the last SQLite code qn_store__fail turned */
+    int aside;     /* built aside (qn_store_open_aside): 1, 2 once an
+                      input is merged; 0 otherwise */
 };
+
+/* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */
+#define QN_STORE__ASIDE (1u << 30)
 
 /* store_sql.c: map an SQLite result code (and the connection's message)
  * to err: QN_EBUSY for BUSY/LOCKED, else QN_EDB. Returns the code. */

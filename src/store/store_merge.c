@@ -142,7 +142,10 @@ static int copy_puzzles(qn_store *s, const char *in_path,
                         int64_t *rows, qn_err *err)
 {
     qn_store__merge_order o = {0, 0};
-    int known, rc = order_of(in_path, order, ctx, 0, &known, &o, err);
+    /* without a journal (built aside, past the first input) nothing can
+     * be undone: the verdict first */
+    int known,
+        rc = order_of(in_path, order, ctx, s->aside == 2, &known, &o, err);
 
     if (rc == QN_OK)
         rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
@@ -559,6 +562,16 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
      * after it (a connection setting, which SQLite ignores inside a
      * transaction). */
     rc = qn_store__exec(s, "PRAGMA foreign_keys = OFF", err);
+    /* Built aside (qn_store_open_aside), nobody sees the file until it is
+     * published, and a failure discards it whole: no journal to write.
+     * The first input's transaction keeps one in memory, so that its copy
+     * by row can be undone (copy_puzzles) without waiting for its scan;
+     * it holds only the few pages the file had before (the schema). */
+    if (rc == QN_OK && s->aside)
+        rc = qn_store__exec(s,
+                            s->aside == 1 ? "PRAGMA main.journal_mode = MEMORY"
+                                          : "PRAGMA main.journal_mode = OFF",
+                            err);
     if (rc == QN_OK)
         rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
@@ -587,6 +600,8 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
      * (a running shard) may have gained rows since, so this counts the
      * duplicates the scan saw, never below zero */
     st.duplicates = rows > st.puzzles ? rows - st.puzzles : 0;
+    if (s->aside)
+        s->aside = 2;
     if (stats_out)
         *stats_out = st;
     return QN_OK;
