@@ -389,6 +389,26 @@ static const uint8_t *padded(const void *b, int len)
     return buf;
 }
 
+/* A run's header: keys, Rice parameter, row-id width, where the row
+ * ids start, the first row id. */
+typedef struct run_hdr {
+    uint32_t n, sb;
+    unsigned rk, w;
+    int64_t lo;
+} run_hdr;
+
+static run_hdr read_hdr(const uint8_t *h)
+{
+    run_hdr r;
+
+    memcpy(&r.n, h, 4);
+    r.rk = h[4];
+    r.w = h[5];
+    memcpy(&r.sb, h + 8, 4);
+    memcpy(&r.lo, h + 12, 8);
+    return r;
+}
+
 /* decode a run's keys (and row ids when r is given) */
 static size_t decode(const uint8_t *b, uint64_t *key, int64_t *r)
 {
@@ -398,11 +418,8 @@ static size_t decode(const uint8_t *b, uint64_t *key, int64_t *r)
     size_t i, pos = 0, ns;
     const uint8_t *st;
     uint64_t v;
-    memcpy(&n, b, 4);
-    rk = b[4];
-    w = b[5];
-    memcpy(&sb, b + 8, 4);
-    memcpy(&lo, b + 12, 8);
+    run_hdr hd = read_hdr(b);
+    n = hd.n, rk = hd.rk, w = hd.w, sb = hd.sb, lo = hd.lo;
     ns = NSAMPLES(n);
     st = b + HDR + ns * 12;
     v = get_bits(st, &pos, 64);
@@ -601,11 +618,8 @@ static int64_t run_lookup(sqlite3 *db, int64_t run, uint64_t key)
     } else if (sqlite3_blob_reopen(lk_blob, run) != SQLITE_OK)
         die("blob_reopen", db);
     sqlite3_blob_read(lk_blob, h, HDR, 0);
-    memcpy(&n, h, 4);
-    rk = h[4];
-    w = h[5];
-    memcpy(&sb, h + 8, 4);
-    memcpy(&lo, h + 12, 8);
+    run_hdr hd = read_hdr(h);
+    n = hd.n, rk = hd.rk, w = hd.w, sb = hd.sb, lo = hd.lo;
     ns = NSAMPLES(n);
     /* the last sample <= key: sample j is key (j + 1) * SAMPLE */
     a = 0;
