@@ -18,10 +18,15 @@
 #include "rules/state.h"
 #include "verdict_internal.h"
 
-#define BATCH_MAX 1024        /* records in a batch, at most */
-#define BATCH_BYTES (1 << 20) /* a batch closes near this size */
-#define NONE SIZE_MAX         /* an absent string or array */
-#define PREFETCH 8            /* records settled ahead of their lookup */
+#define BATCH_MAX 1024 /* records in a batch, at most */
+/* A batch closes near this size, so that the batches in flight (one a
+ * judge, one being read or settled) fit a core's L2 cache (1 MiB here)
+ * with their verdicts: 1 MiB batches, six in flight at --jobs 2, did not,
+ * and that run spent about a fifth more CPU than --jobs 1 on the same
+ * lines (docs/PERFORMANCE.md). */
+#define BATCH_BYTES (1 << 17)
+#define NONE SIZE_MAX /* an absent string or array */
+#define PREFETCH 8    /* records settled ahead of their lookup */
 
 /* One record as the reader gave it; its strings and cells in the arena. */
 typedef struct rec {
@@ -143,7 +148,8 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
                   160
             : 4 * vs->ncells + 240);
     vs->jobs = jobs < 1 ? 1 : jobs;
-    vs->nslots = vs->jobs > 1 ? 2 * vs->jobs + 2 : 1;
+    /* a batch per judge and one being read or settled */
+    vs->nslots = vs->jobs > 1 ? vs->jobs + 1 : 1;
     if (!(vs->slots = QN_ALLOCN((size_t)vs->nslots, batch)) ||
         qn_ruling_init(&vs->ruling, j, NULL) != QN_OK) {
         qn_verdict_writer_free(vs->w);
