@@ -142,17 +142,20 @@ bench-deps:
 
 # Every object and program compiled here depends on this stamp of the
 # compiler, its flags and the link's (VERSION among them: -DQN_VERSION),
-# rewritten only when they change: another CFLAGS, CI=true (-Werror) or a
-# new VERSION rebuilds everything they compile, and a build directory
-# never keeps an object of other flags (an old version.o). One per
+# rewritten, as make reads this file, only when they change: another
+# CFLAGS, CI=true (-Werror) or a new VERSION rebuilds everything they
+# compile, a build directory never keeps an object of other flags (an
+# old version.o), and `make -n` still tells what is out of date. One per
 # variant, as the objects are.
 FLAGS_STAMP = $(OBJ_DIR)/.flags
 FLAGS_TEXT = $(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
-$(FLAGS_STAMP): FORCE | deps
-	@mkdir -p $(@D)
-	@printf '%s\n' '$(subst ','\'',$(FLAGS_TEXT))' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || \
-	  { [ ! -e $@ ] || echo "flags changed: rebuilding $(OBJ_DIR)"; mv $@.tmp $@; }
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_TEXT))
+$(if $(wildcard $(FLAGS_STAMP)),$(info flags changed: rebuilding $(OBJ_DIR)))
+$(shell mkdir -p $(OBJ_DIR))
+$(file >$(FLAGS_STAMP),$(FLAGS_TEXT))
+endif
+endif
 
 $(OBJ_DIR)/%.o: %.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
