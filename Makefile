@@ -140,7 +140,24 @@ cluster-deps:
 bench-deps:
 	@sh scripts/install-deps --bench
 
-$(OBJ_DIR)/%.o: %.c | deps
+# Every object and program compiled here depends on this stamp of the
+# compiler, its flags and the link's (VERSION among them: -DQN_VERSION),
+# rewritten, as make reads this file, only when they change: another
+# CFLAGS, CI=true (-Werror) or a new VERSION rebuilds everything they
+# compile, a build directory never keeps an object of other flags (an
+# old version.o), and `make -n` still tells what is out of date. One per
+# variant, as the objects are.
+FLAGS_STAMP = $(OBJ_DIR)/.flags
+FLAGS_TEXT = $(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_TEXT))
+$(if $(wildcard $(FLAGS_STAMP)),$(info flags changed: rebuilding $(OBJ_DIR)))
+$(shell mkdir -p $(OBJ_DIR))
+$(file >$(FLAGS_STAMP),$(FLAGS_TEXT))
+endif
+endif
+
+$(OBJ_DIR)/%.o: %.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(if $(filter $(OBJ_DIR)/src/%,$@),$(LIB_CFLAGS)) \
 	  -c $< -o $@
@@ -162,7 +179,7 @@ build/gen/migrations.c: $(MIGRATIONS) Makefile
 	  echo 'const size_t qn_nmigrations = $(words $(MIGRATIONS));'; \
 	} > $@.tmp && mv $@.tmp $@
 
-$(OBJ_DIR)/build/gen/migrations.o: build/gen/migrations.c | deps
+$(OBJ_DIR)/build/gen/migrations.o: build/gen/migrations.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
@@ -183,12 +200,13 @@ $(QUENCH): $(CMD_OBJ) $(LIBQ)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJ) $(LIBQ) $(LIBS)
 
-$(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h tests/unit/tfail.h | deps
+$(OUT)/tests/%: tests/unit/%.c $(LIBQ) tests/unit/t.h tests/unit/tfail.h \
+               $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D) $(OBJ_DIR)/tests
 	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/tests/$*.d -o $@ $< $(LIBQ) \
 	  $(ALL_LDFLAGS) $(LIBS)
 
-$(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) | deps bench-deps
+$(OUT)/bench/%: bench/%.c bench/bench.h $(LIBQ) $(FLAGS_STAMP) | deps bench-deps
 	@mkdir -p $(@D) $(OBJ_DIR)/bench
 	$(CC) $(ALL_CFLAGS) $(M4RI_FLAGS) -MF $(OBJ_DIR)/bench/$*.d -o $@ $< \
 	  $(LIBQ) $(ALL_LDFLAGS) $(M4RI_LIBS) $(LIBS)
@@ -234,7 +252,8 @@ FUZZ_TARGETS = $(patsubst fuzz/fuzz_%.c,%,$(sort $(wildcard fuzz/fuzz_*.c)))
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(OUT)/fuzz-replay/%)
 FUZZ_RUNS ?= 10000000
 
-$(OUT)/fuzz-replay/%: fuzz/replay.c fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
+$(OUT)/fuzz-replay/%: fuzz/replay.c fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) \
+                      $(FLAGS_STAMP) | deps
 	@mkdir -p $(@D) $(OBJ_DIR)/fuzz
 	$(CC) $(ALL_CFLAGS) -MF $(OBJ_DIR)/fuzz/replay_$*.d -o $@ \
 	  fuzz/replay.c fuzz/fuzz_$*.c $(LIBQ) $(ALL_LDFLAGS) $(LIBS)
@@ -242,7 +261,7 @@ $(OUT)/fuzz-replay/%: fuzz/replay.c fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
 # The libFuzzer binaries themselves (VARIANT=fuzz; scripts/fuzz.sh runs them).
 FUZZ_BIN = $(FUZZ_TARGETS:%=$(OUT)/fuzz_%)
 fuzz-build: $(FUZZ_BIN)
-$(OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) | deps
+$(OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(LIBQ) $(FLAGS_STAMP) | deps
 	@test "$(VARIANT)" = fuzz || \
 	  { echo "fuzz targets build with VARIANT=fuzz" >&2; exit 2; }
 	@mkdir -p $(@D) $(OBJ_DIR)/fuzz

@@ -1,6 +1,7 @@
-# browser.sh: headless Chromium for the html player's tests (t510, t512),
-# sourced after lib.sh. Sets $CHROMIUM to the browser on the PATH; a
-# missing one is a failed check, not a skip (run scripts/install-deps).
+# browser.sh: headless Chromium for the tests that open pages in it (t510,
+# t512, tests/loaders/t600), sourced after lib.sh. Sets $CHROMIUM to the
+# browser on the PATH; a missing one is a failed check, not a skip (run
+# scripts/install-deps).
 CHROMIUM=
 for c in chromium chromium-browser; do
     if command -v "$c" >/dev/null 2>&1; then CHROMIUM=$c; break; fi

@@ -6,6 +6,7 @@
 # headless Chromium. Needs node and chromium: when missing the checks FAIL
 # (not skipped): run scripts/install-deps.
 . "$(dirname "$0")/../cli/lib.sh"
+. "$TOP/tests/cli/browser.sh"
 . "$TOP/tests/loaders/cases.sh"
 . "$TOP/tests/loaders/play.sh"
 
@@ -15,9 +16,6 @@ MODULE=$TOP/loaders/js/quench-pack.js
 
 command -v node >/dev/null 2>&1 ||
     not_ok "node is missing: run scripts/install-deps (apt-get install nodejs)"
-CHROMIUM=$(command -v chromium || command -v chromium-browser)
-[ -n "$CHROMIUM" ] ||
-    not_ok "chromium is missing: run scripts/install-deps (apt-get install chromium)"
 
 # replay FILE: the driver, run from / (it must not depend on the directory).
 replay() {
@@ -262,18 +260,11 @@ EOF
     done
     echo "classic-5x5: replayed 4 puzzles: 3 solved, 1 failed"
 } >"$TMP/want"
-: >"$TMP/dom"
-if [ -n "$CHROMIUM" ]; then
-    prof=$(mktemp -d "$TMP/prof.XXXXXX")
-    # --allow-file-access-from-files: a file:// page may import a file://
-    # module (Chromium refuses by default: origin null).
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-        --disable-quic --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --disable-dev-shm-usage \
-        --allow-file-access-from-files --user-data-dir="$prof" \
-        --virtual-time-budget=10000 --dump-dom "file://$TMP/page.html" \
-        >"$TMP/dom" 2>"$TMP/chromium.err"
-fi
+# browser.sh's browser, stopped by its pid whatever ends the script;
+# --allow-file-access-from-files: a file:// page may import a file://
+# module (Chromium refuses by default: origin null).
+browser "$(mktemp -d "$TMP/prof.XXXXXX")" "file://$TMP/page.html" \
+    --allow-file-access-from-files --dump-dom
 sed -n '/<pre id="result">/,/<\/pre>/p' "$TMP/dom" | sed '1d;$d' >"$TMP/got"
 if diff "$TMP/want" "$TMP/got" >"$TMP/diff"; then ok; else
     not_ok "chromium replay"

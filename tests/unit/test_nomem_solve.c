@@ -7,17 +7,11 @@
  * its objects valid (freed, or used again by the next run) and, when it
  * succeeds, give what a run with the C library's allocator gave.
  *
- * The layers below (engine, rules/canon.c) and beside (generate, store)
- * are converted by other branches: an allocation made through mem.h's
- * exiting qn_x* allocators would end the process, so the counting
- * allocator lets it through instead (it finds them by the return
- * addresses of the call, backtrace(3)) and the sweep counts it apart
- * ("through qn_x*"). Each sweep also asserts a least number of points
- * returned as QN_ENOMEM: on code that still exits there are none.
+ * The counting allocator is tfail.h's, as in the other test_nomem_*
+ * programs. Each sweep also asserts a least number of points returned
+ * as QN_ENOMEM: on code that still exits there are none.
  */
 /* tier: full (every allocation of each entry point: minutes) */
-#include <execinfo.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,49 +29,12 @@
 #include "solve/plans.h"
 #include "solve/solver.h"
 #include "t.h"
+#include "tfail.h"
 #include "validate/submit.h"
 #include "validate/verdict.h"
 #include "validate/verdict_stream.h"
 
 #define MAX_POINTS 200000L
-
-/* ------------------------------------------------------------------ */
-/* The counting allocator */
-
-static long fail_at = -1;
-static atomic_long nalloc;
-static atomic_int exiting_met; /* the n-th went through a qn_x* */
-
-static int inject(void)
-{
-    if (fail_at < 0 || atomic_fetch_add(&nalloc, 1) + 1 != fail_at)
-        return 0;
-    return 1;
-}
-
-static void *c_malloc(size_t n)
-{
-    return inject() ? NULL : malloc(n);
-}
-
-static void *c_calloc(size_t n, size_t size)
-{
-    return inject() ? NULL : calloc(n, size);
-}
-
-static void *c_realloc(void *p, size_t n)
-{
-    return inject() ? NULL : realloc(p, n);
-}
-
-static void alloc_hook(void)
-{
-    static const qn_allocator a = {c_malloc, c_calloc, c_realloc};
-    void *warm[4];
-
-    backtrace(warm, 4); /* its first call loads the unwinder */
-    qn_set_allocator(&a, QN_ALLOC_JANSSON, NULL);
-}
 
 /* A sweep of one run function: each run returns QN_OK (having checked
  * its result itself) or an error with err filled. */
@@ -85,34 +42,23 @@ typedef int run_fn(void *ctx, qn_err *err);
 
 static void sweep(const char *what, run_fn *run, void *ctx, long min_nomem)
 {
-    long n, nomem = 0, through = 0, ok = 0;
+    long n, nomem = 0, ok = 0;
     qn_err err = QN_ERR_INIT;
     int rc;
 
     for (n = 1; n < MAX_POINTS; n++) {
         long made;
-        int met;
 
         qn_err_clear(&err);
-        atomic_store(&exiting_met, 0);
-        atomic_store(&nalloc, 0);
-        fail_at = n;
+        t_fail_after(n);
         rc = run(ctx, &err);
-        fail_at = -1;
-        made = atomic_load(&nalloc);
-        met = atomic_load(&exiting_met);
+        made = t_counted();
+        t_fail_after(-1);
         if (made < n) {
             if (rc != QN_OK)
                 T_FAILF("%s: the run past the last allocation: rc %d '%s'",
                         what, rc, err.msg);
             break;
-        }
-        if (met) {
-            through++;
-            if (rc != QN_OK)
-                T_FAILF("%s, allocation %ld let through: rc %d '%s'", what, n,
-                        rc, err.msg);
-            continue;
         }
         if (rc == QN_OK) {
             ok++; /* a failure it could do without */
@@ -130,9 +76,8 @@ static void sweep(const char *what, run_fn *run, void *ctx, long min_nomem)
     rc = run(ctx, &err);
     if (rc != QN_OK)
         T_FAILF("%s: no run after the sweep: rc %d '%s'", what, rc, err.msg);
-    printf("%s: %ld allocations: %ld QN_ENOMEM, %ld recovered, %ld through "
-           "qn_x* (other layers)\n",
-           what, n - 1, nomem, ok, through);
+    printf("%s: %ld allocations: %ld QN_ENOMEM, %ld recovered\n", what, n - 1,
+           nomem, ok);
     if (nomem < min_nomem)
         T_FAILF("%s: %ld points returned QN_ENOMEM, expected at least %ld",
                 what, nomem, min_nomem);
@@ -143,28 +88,25 @@ static void sweep(const char *what, run_fn *run, void *ctx, long min_nomem)
  * that may still end the process on a failed qn_buf append (generate's
  * buffers exit unless their code is converted: buf.h), which the
  * allocator cannot tell. A child that ends with 71 and "quench: out of
- * memory" counts as through another layer; this test's own checks in
+ * memory" counts as an exit in another layer; this test's own checks in
  * the child count as failures here.
  */
-enum { K_PAST = 10, K_OK, K_NOMEM, K_THROUGH, K_WRONG };
+enum { K_PAST = 10, K_OK, K_NOMEM, K_WRONG };
 
 static int child_run(run_fn *run, void *ctx, long n)
 {
     qn_err err = QN_ERR_INIT;
-    long fails = t_fail;
+    long fails = t_fail, made;
     int rc;
 
-    atomic_store(&exiting_met, 0);
-    atomic_store(&nalloc, 0);
-    fail_at = n;
+    t_fail_after(n);
     rc = run(ctx, &err);
-    fail_at = -1;
+    made = t_counted();
+    t_fail_after(-1);
     if (t_fail != fails)
         return K_WRONG;
-    if (atomic_load(&nalloc) < n)
+    if (made < n)
         return rc == QN_OK ? K_PAST : K_WRONG;
-    if (atomic_load(&exiting_met))
-        return rc == QN_OK ? K_THROUGH : K_WRONG;
     if (rc == QN_OK)
         return K_OK;
     if (rc == QN_ENOMEM && err.code == QN_ENOMEM &&
@@ -207,9 +149,9 @@ static void sweep_forked(const char *what, run_fn *run, void *ctx,
         if (code == K_PAST)
             break;
     }
-    printf("%s: %ld allocations: %ld QN_ENOMEM, %ld recovered, %ld through "
-           "qn_x*, %ld exits in other layers (generate's buffers)\n",
-           what, n - 1, count[K_NOMEM], count[K_OK], count[K_THROUGH], exited);
+    printf("%s: %ld allocations: %ld QN_ENOMEM, %ld recovered, %ld exits in "
+           "other layers (generate's buffers)\n",
+           what, n - 1, count[K_NOMEM], count[K_OK], exited);
     if (count[K_NOMEM] < min_nomem)
         T_FAILF("%s: %ld points returned QN_ENOMEM, expected at least %ld",
                 what, count[K_NOMEM], min_nomem);
@@ -737,7 +679,7 @@ static void test_campaign(void)
 
 int main(int argc, char **argv)
 {
-    alloc_hook();
+    t_alloc_hook();
     if (argc > 1 && !strcmp(argv[1], "campaign")) { /* one part alone */
         test_campaign();
         return t_done();

@@ -42,14 +42,7 @@ static char rule_hash[65];
 static qn_rules *rules; /* 3x3 classic, for qn_store_put_ruleset */
 static long stride_env; /* QN_NOMEM_STRIDE; 0: by the call's size */
 
-static const char *tpath(const char *name)
-{
-    static char buf[4][512];
-    static int i;
-    i = (i + 1) % 4;
-    snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-    return buf[i];
-}
+#define tpath(name) t_path(tmpdir, (name))
 
 /* ------------------------------------------------------------------ */
 /* Puzzles without a solver: the store checks keys and cells, not

@@ -32,14 +32,7 @@ static qn_rules *rules;
 static qn_solver *game;
 static char rule_hash[65];
 
-static const char *tpath(const char *name)
-{
-    static char buf[4][512];
-    static int i;
-    i = (i + 1) % 4;
-    snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
-    return buf[i];
-}
+#define tpath(name) t_path(tmpdir, (name))
 
 static long long raw_int(const char *path, const char *sql)
 {

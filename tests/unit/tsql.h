@@ -1,6 +1,7 @@
 /*
  * tsql.h: for the unit tests that read a database file on a connection of
- * their own (test_store, test_nomem_store). Include after t.h.
+ * their own (test_store, test_nomem_store), and make their files in a
+ * directory of their own. Include after t.h.
  */
 #ifndef QN_TSQL_H
 #define QN_TSQL_H
@@ -31,6 +32,18 @@ static inline unsigned long long t_sql_digest(sqlite3 *db, const char *sql,
         }
     sqlite3_finalize(st);
     return h;
+}
+
+/* dir/name, in one of four buffers used in turn: up to four such paths
+ * may be live at once (the arguments of one call). */
+static inline const char *t_path(const char *dir, const char *name)
+{
+    static char buf[4][512];
+    static int i;
+
+    i = (i + 1) % 4;
+    snprintf(buf[i], sizeof(buf[i]), "%s/%s", dir, name);
+    return buf[i];
 }
 
 #endif
