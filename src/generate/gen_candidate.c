@@ -375,14 +375,14 @@ int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
     *graded = 0;
     if (made <= 0)
         return made;
+    s->lit = count_lit(c, state); /* kept for the run's block */
     if (!mine(c, index) && grade_free(c))
-        return lit_ok(c, count_lit(c, state));
+        return lit_ok(c, s->lit);
     *graded = 1;
     if (qn_solver_answer(c->solver, &s->ans, state) != QN_OK)
         return -1;
     s->grades++;
-    return on_target(c, &s->ans, count_lit(c, state), lo, hi) &&
-           human_ok(c, s, state);
+    return on_target(c, &s->ans, s->lit, lo, hi) && human_ok(c, s, state);
 }
 
 int qn_gen__graded(const genctx *c, qn_gen_mode mode, uint64_t index,

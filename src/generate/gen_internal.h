@@ -53,6 +53,8 @@ typedef struct scratch {
     uint8_t *d;
     uint64_t grades; /* states graded (qn_solver_answer): pilots count
                         their cost in it */
+    int lit;         /* the last candidate's lit cells (count_lit), when
+                        qn_gen__candidate made one */
     /* a climb's moves (cell, times) refused at its present state: one
      * bit per move, and the moves whose bits are set */
     uint8_t *refused;
@@ -97,7 +99,8 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state);
  * Make candidate `index` into state; grade it into s->ans unless it is
  * another shard's and the target needs no grade (*graded says which).
  * Returns 1 if it is on target, 0 if not, -1 when the grade ran out of
- * memory (qn_solver_answer).
+ * memory (qn_solver_answer). Once a state is made, s->lit holds its lit
+ * cells.
  */
 int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded);
