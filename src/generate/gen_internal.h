@@ -20,6 +20,7 @@ typedef struct genctx {
     int n;
     unsigned k;
     const uint8_t *goal;
+    int goal_zero; /* every cell's goal is 0 */
     const uint8_t *matrix;
     /* the matrix's non-zero entries column by column (col_start[j] to
      * col_start[j + 1] in col_row, col_val), for pressing a cell without
@@ -73,15 +74,6 @@ typedef struct scratch {
     unsigned rng_used; /* bit i: stream rng_first + i was consumed */
     int rng_have;
 } scratch;
-
-static inline int count_lit(const genctx *c, const uint8_t *state)
-{
-    int lit = 0;
-
-    for (int i = 0; i < c->n; i++)
-        lit += state[i] != c->goal[i];
-    return lit;
-}
 
 /* Does the run need candidate `index` graded and emitted here? */
 static inline int mine(const genctx *c, uint64_t index)
