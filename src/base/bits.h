@@ -1,6 +1,7 @@
 /*
- * bits.h: the low bits of byte-per-cell states gathered into words, for
- * two-colour boards (canonical forms, syndromes).
+ * bits.h: the low bits of byte-per-cell states gathered into words and
+ * spread back, for two-colour boards (canonical forms, syndromes,
+ * solutions).
  */
 #ifndef QN_BITS_H
 #define QN_BITS_H
@@ -51,6 +52,28 @@ static inline void qn_bits_spread(uint8_t *s, uint64_t m, int n)
 #endif
     for (; i < n; i++)
         s[i] = (uint8_t)(m >> i & 1);
+}
+
+/* out[j] = bit 63 - j of top, j < n (0 <= n <= 64): a word whose high bit
+ * is cell 0, as cells. */
+static inline void qn_bits_put_top(uint8_t *out, uint64_t top, int n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint8_t tmp[64];
+
+    /* 8 cells a product: byte t of the word is bit 7 - t of b (the
+     * partial products' bits meet no carry at bits 8t) */
+    for (int j = 0; j < n; j += 8) {
+        uint64_t b = top >> (56 - j) & 0xff;
+        uint64_t w = (b * UINT64_C(0x8040201008040201)) >> 7 &
+                     UINT64_C(0x0101010101010101);
+        memcpy(tmp + j, &w, sizeof(w));
+    }
+    memcpy(out, tmp, (size_t)n);
+#else
+    for (int j = 0; j < n; j++)
+        out[j] = (uint8_t)(top >> (63 - j) & 1);
+#endif
 }
 
 #endif

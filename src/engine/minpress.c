@@ -82,6 +82,46 @@ static int minpress_gf2(const qn_system *sys, qn_minpress *out, uint8_t *x)
     return QN_OK;
 }
 
+/* At most this many kernel generators (65,536 coset elements) for the
+ * one-word walk; larger kernels keep minpress_gf2.c's walks, whose speed
+ * bench_minpress measures. */
+#define WORD_MAX_KGEN 16
+
+/*
+ * The coset walk of a one-word system (system_internal.h): QN_OK, or
+ * QN_EUNSOLVABLE as qn_system_solve says it. A binary Gray code adds one
+ * kernel word a step; the weight is a popcount and, solutions being kept
+ * in cell order, the smallest number among the lightest is the plan.
+ */
+static int minpress_word(const qn_system *sys, qn_minpress *out, uint8_t *x,
+                         const uint8_t *s)
+{
+    uint64_t cur, best, nopt = 1, end = (uint64_t)1 << sys->nkgen;
+    int bw;
+
+    if (qn_system__word_solve(sys, s, &cur) != QN_OK)
+        return QN_EUNSOLVABLE;
+    best = cur;
+    bw = __builtin_popcountll(cur);
+    for (uint64_t i = 1; i < end; i++) {
+        int w;
+        cur ^= sys->kword[__builtin_ctzll(i)];
+        w = __builtin_popcountll(cur);
+        if (w < bw) {
+            bw = w, best = cur, nopt = 1;
+        } else if (w == bw) {
+            nopt++;
+            best = cur < best ? cur : best;
+        }
+    }
+    qn_system__word_unpack(x, best, sys->ncols);
+    out->presses = (uint64_t)bw;
+    out->noptimal = nopt;
+    out->nsolutions = end;
+    out->exact = 1;
+    return QN_OK;
+}
+
 /*
  * Loopless reflected mixed-radix Gray code (Knuth, TAOCP 7.2.1.1,
  * Algorithm H): digit j runs 0..o_j-1 and back; f[] are the focus
@@ -336,6 +376,10 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
     int rc;
 
     memset(out, 0, sizeof(*out));
+    if (sys->word && sys->nkgen <= WORD_MAX_KGEN && coset_size(sys, limit)) {
+        rc = minpress_word(sys, out, x, s);
+        return rc ? qn_err_set(err, rc, 0, 0, "state is not solvable") : QN_OK;
+    }
     rc = qn_system_solve(sys, x, s);
     if (rc == QN_ENOMEM)
         return qn_err_nomem(err);

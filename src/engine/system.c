@@ -88,6 +88,62 @@ static int build_support(qn_system *sys)
     return QN_OK;
 }
 
+/*
+ * The one-word form (system_internal.h) of a system of at most 64 rows
+ * and columns: Gauss-Jordan elimination of A with its row operations E
+ * kept alongside. With pivots in columns pc[0..rank), R = E A is reduced,
+ * so for a solvable s, x with x[pc[i]] = (E s)_i and 0 elsewhere solves
+ * A x = s; the rows of E past the rank are the conditions (E s)_i = 0.
+ */
+static int build_word(qn_system *sys)
+{
+    int m = sys->nrows, n = sys->ncols, rank = 0, pc[64];
+    uint64_t a[64], e[64];
+
+    if (m > 64 || n > 64)
+        return QN_OK;
+    for (int r = 0; r < m; r++) {
+        a[r] = 0;
+        for (int c = 0; c < n; c++)
+            a[r] |= (uint64_t)(sys->a[(size_t)r * n + c] & 1) << c;
+        e[r] = (uint64_t)1 << r;
+    }
+    for (int c = 0; c < n && rank < m; c++) {
+        int p = rank;
+        uint64_t t;
+        while (p < m && !(a[p] >> c & 1))
+            p++;
+        if (p == m)
+            continue;
+        t = a[p], a[p] = a[rank], a[rank] = t;
+        t = e[p], e[p] = e[rank], e[rank] = t;
+        for (int r = 0; r < m; r++)
+            if (r != rank && (a[r] >> c & 1)) {
+                a[r] ^= a[rank];
+                e[r] ^= e[rank];
+            }
+        pc[rank++] = c;
+    }
+    sys->nscond = m - rank;
+    sys->scond = QN_ALLOCN((size_t)sys->nscond + 1, uint64_t);
+    sys->x0col = QN_ALLOCN((size_t)m + 1, uint64_t);
+    sys->kword = QN_ALLOCN(sys->nkgen + 1, uint64_t);
+    if (!sys->scond || !sys->x0col || !sys->kword)
+        return QN_ENOMEM;
+    for (int i = rank; i < m; i++)
+        sys->scond[i - rank] = e[i];
+    for (int i = 0; i < rank; i++)
+        for (int r = 0; r < m; r++)
+            if (e[i] >> r & 1)
+                sys->x0col[r] |= (uint64_t)1 << (63 - pc[i]);
+    for (size_t g = 0; g < sys->nkgen; g++)
+        for (int c = 0; c < n; c++)
+            if (sys->kgen[g * (size_t)n + (size_t)c])
+                sys->kword[g] |= (uint64_t)1 << (63 - c);
+    sys->word = 1;
+    return QN_OK;
+}
+
 static int build_gf2(qn_system *sys)
 {
     qn_gf2mat a;
@@ -107,7 +163,9 @@ static int build_gf2(qn_system *sys)
         unpack_rows(&sys->cond, &sys->ncgen, &sys->corder, &sys->gf2.lkernel) !=
             QN_OK)
         return QN_ENOMEM;
-    return build_support(sys);
+    if (build_support(sys) != QN_OK)
+        return QN_ENOMEM;
+    return build_word(sys);
 }
 
 static int build_sparse(qn_system *sys)
@@ -257,6 +315,9 @@ void qn_system_free(qn_system *sys)
     free(sys->corder);
     free(sys->supp);
     free(sys->kbits);
+    free(sys->scond);
+    free(sys->x0col);
+    free(sys->kword);
     free(sys);
 }
 
@@ -314,7 +375,26 @@ int qn_system_is_solvable(const qn_system *sys, const uint8_t *s)
     return 1;
 }
 
-static int solve_gf2(const qn_system *sys, uint8_t *x, const uint8_t *s)
+int qn_system__word_solve(const qn_system *sys, const uint8_t *s, uint64_t *x0)
+{
+    uint64_t sb = qn_bits_low(s, sys->nrows), x = 0;
+
+    for (int i = 0; i < sys->nscond; i++)
+        if (__builtin_popcountll(sys->scond[i] & sb) & 1)
+            return QN_EUNSOLVABLE;
+    for (uint64_t t = sb; t; t &= t - 1)
+        x ^= sys->x0col[__builtin_ctzll(t)];
+    *x0 = x;
+    return QN_OK;
+}
+
+/* Cell c of x is bit 63 - c of w. */
+void qn_system__word_unpack(uint8_t *x, uint64_t w, int n)
+{
+    qn_bits_put_top(x, w, n);
+}
+
+static int solve_fact(const qn_system *sys, uint8_t *x, const uint8_t *s)
 {
     uint64_t st[STACK_WORDS], xt[STACK_WORDS];
     int sw = qn_gf2_words(sys->nrows), xw = qn_gf2_words(sys->ncols), rc;
@@ -335,6 +415,20 @@ done:
         free(sb);
     if (xb != xt)
         free(xb);
+    return rc;
+}
+
+/* The one-word form when the system has it: the same solution (the RREF's
+ * pivots and free cells are the matrix's, whichever way it is reduced). */
+static int solve_gf2(const qn_system *sys, uint8_t *x, const uint8_t *s)
+{
+    uint64_t w;
+    int rc;
+
+    if (!sys->word)
+        return solve_fact(sys, x, s);
+    if ((rc = qn_system__word_solve(sys, s, &w)) == QN_OK)
+        qn_system__word_unpack(x, w, sys->ncols);
     return rc;
 }
 
@@ -525,5 +619,13 @@ int qn_system__set_walk(qn_system *sys, int isa)
     if (!qn__walk2_can(isa))
         return 0;
     sys->walk_isa = isa;
+    return 1;
+}
+
+int qn_system__set_word(qn_system *sys, int on)
+{
+    if (!sys->x0col)
+        return 0;
+    sys->word = on;
     return 1;
 }

@@ -47,6 +47,22 @@ struct qn_system {
     uint64_t *kbits; /* nkgen * sw: generators restricted to supp */
     int walk_isa;    /* QN_WALK2_*: AUTO unless qn_system__set_walk */
 
+    /*
+     * k == 2 with at most 64 rows and columns: a whole state is one word
+     * (row r at bit r) and a solution too, kept "in cell order" (column
+     * c at bit 63 - c) so that the smallest number is the
+     * lexicographically smallest plan. A state is solvable when each of
+     * the nscond condition words meets it in an even number of bits;
+     * then the XOR of x0col[r] over its set bits is a solution (a linear
+     * right inverse from one elimination), and the coset is that plus
+     * the span of the kernel words kword[0..nkgen).
+     */
+    int word; /* the fields below are set (qn_system__set_word) */
+    int nscond;
+    uint64_t *scond; /* nscond */
+    uint64_t *x0col; /* nrows */
+    uint64_t *kword; /* nkgen */
+
     qn_sparse_gen *sgen; /* k > 2 walk: nkgen sparse generators */
 };
 
@@ -56,5 +72,20 @@ struct qn_system {
  * them. Returns 0, changing nothing, if the CPU cannot run it.
  */
 int qn_system__set_walk(qn_system *sys, int isa);
+
+/*
+ * Use (on = 1) or not (0) the one-word form above in qn_minpress_solve,
+ * for the tests that compare it with the walk. Returns 0, changing
+ * nothing, when the system has no such form (k > 2 or over 64 cells).
+ */
+int qn_system__set_word(qn_system *sys, int on);
+
+/*
+ * The one-word form's solution of A x = s (sys->word set): x0 in cell
+ * order, the one with every non-pivot cell 0 (as qn_system_solve's), and
+ * QN_OK; or QN_EUNSOLVABLE.
+ */
+int qn_system__word_solve(const qn_system *sys, const uint8_t *s, uint64_t *x0);
+void qn_system__word_unpack(uint8_t *x, uint64_t w, int n); /* cell order */
 
 #endif

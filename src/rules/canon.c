@@ -153,23 +153,7 @@ void qn_canon_table_free(qn_canon_table *t)
 /* out[j] = bit n - 1 - j of v, j < n (1 <= n <= 64) */
 static void put_bits(uint8_t *out, uint64_t v, int n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint8_t tmp[64];
-    uint64_t top = v << (64 - n); /* cell j at bit 63 - j */
-
-    /* 8 cells a product: byte t of the word is bit 7 - t of b (the
-     * partial products' bits meet no carry at bits 8t) */
-    for (int j = 0; j < n; j += 8) {
-        uint64_t b = top >> (56 - j) & 0xff;
-        uint64_t w = (b * UINT64_C(0x8040201008040201)) >> 7 &
-                     UINT64_C(0x0101010101010101);
-        memcpy(tmp + j, &w, sizeof(w));
-    }
-    memcpy(out, tmp, (size_t)n);
-#else
-    for (int j = 0; j < n; j++)
-        out[j] = (uint8_t)(v >> (n - 1 - j) & 1);
-#endif
+    qn_bits_put_top(out, v << (64 - n), n);
 }
 
 size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
