@@ -32,6 +32,28 @@ static inline uint64_t qn_bits_low(const uint8_t *s, int n)
     return m;
 }
 
+/* The inverse: byte i of s is bit i of m, for cells 0 .. n - 1 (n <=
+ * 64); no byte past s[n - 1] is written. */
+static inline void qn_bits_spread(uint8_t *s, uint64_t m, int n)
+{
+    int i = 0;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* 8 cells at once: the product puts bit j (j < 7) of b at bits j +
+     * 7 t for t = 0..7, so at bit 8 j of byte j, on distinct bits
+     * (nothing carries); bit 7 goes to byte 7 by a shift */
+    for (; i + 8 <= n; i += 8) {
+        uint64_t b = m >> i & 0xff, w;
+        w = ((b & 0x7f) * UINT64_C(0x0002040810204081) &
+             UINT64_C(0x0101010101010101)) |
+            (b >> 7) << 56;
+        memcpy(s + i, &w, sizeof(w));
+    }
+#endif
+    for (; i < n; i++)
+        s[i] = (uint8_t)(m >> i & 1);
+}
+
 /* out[j] = bit 63 - j of top, j < n (0 <= n <= 64): a word whose high bit
  * is cell 0, as cells. */
 static inline void qn_bits_put_top(uint8_t *out, uint64_t top, int n)

@@ -9,6 +9,7 @@
 
 #include <sodium.h>
 
+#include "base/bits.h"
 #include "base/version.h"
 
 int qn_rng_global_init(qn_err *err)
@@ -283,8 +284,7 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
                 } else {
                     qn_rng_bytes(rng, &pool, sizeof(pool));
                 }
-                for (int j = 0; j < m; j++)
-                    out[i + j] = (uint8_t)(pool >> j & 1);
+                qn_bits_spread(out + i, pool, m);
             }
             return;
         }

@@ -11,6 +11,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/mem.h"
 #include "minpress_gf2.h"
@@ -29,11 +32,23 @@ static uint64_t coset_size(const qn_system *sys, uint64_t limit)
     return n;
 }
 
+/* 16 bytes a step where SSE2 is: psadbw sums each half's 8 bytes. */
 static uint64_t sum_of(const uint8_t *x, int n)
 {
     uint64_t s = 0;
+    int i = 0;
 
-    for (int i = 0; i < n; i++)
+#ifdef __SSE2__
+    __m128i acc = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) /* each half under 2^64: n <= 2^55 */
+        acc = _mm_add_epi64(
+            acc, _mm_sad_epu8(_mm_loadu_si128((const __m128i *)(x + i)),
+                              _mm_setzero_si128()));
+    uint64_t half[2];
+    _mm_storeu_si128((__m128i *)half, acc);
+    s = half[0] + half[1];
+#endif
+    for (; i < n; i++)
         s += x[i];
     return s;
 }

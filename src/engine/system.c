@@ -40,8 +40,8 @@ static void pack_bits(uint64_t *w, const uint8_t *v, int n)
 
 static void unpack_bits(uint8_t *v, const uint64_t *w, int n)
 {
-    for (int i = 0; i < n; i++)
-        v[i] = (uint8_t)((w[i / 64] >> (i % 64)) & 1);
+    for (int i = 0; i < n; i += 64)
+        qn_bits_spread(v + i, w[i / 64], n - i < 64 ? n - i : 64);
 }
 
 /* QN_OK, or QN_ENOMEM (what was allocated is freed with the system). */

@@ -20,6 +20,7 @@ typedef struct genctx {
     int n;
     unsigned k;
     const uint8_t *goal;
+    int goal_zero; /* every cell's goal is 0 */
     const uint8_t *matrix;
     /* the matrix's non-zero entries column by column (col_start[j] to
      * col_start[j + 1] in col_row, col_val), for pressing a cell without
@@ -53,6 +54,8 @@ typedef struct scratch {
     uint8_t *d;
     uint64_t grades; /* states graded (qn_solver_answer): pilots count
                         their cost in it */
+    int lit;         /* the last candidate's lit cells (count_lit), when
+                        qn_gen__candidate made one */
     /* a climb's moves (cell, times) refused at its present state: one
      * bit per move, and the moves whose bits are set */
     uint8_t *refused;
@@ -72,15 +75,6 @@ typedef struct scratch {
     int rng_have;
 } scratch;
 
-static inline int count_lit(const genctx *c, const uint8_t *state)
-{
-    int lit = 0;
-
-    for (int i = 0; i < c->n; i++)
-        lit += state[i] != c->goal[i];
-    return lit;
-}
-
 /* Does the run need candidate `index` graded and emitted here? */
 static inline int mine(const genctx *c, uint64_t index)
 {
@@ -97,7 +91,8 @@ int qn_gen__sample(const genctx *c, qn_rng *rng, scratch *s, uint8_t *state);
  * Make candidate `index` into state; grade it into s->ans unless it is
  * another shard's and the target needs no grade (*graded says which).
  * Returns 1 if it is on target, 0 if not, -1 when the grade ran out of
- * memory (qn_solver_answer).
+ * memory (qn_solver_answer). Once a state is made, s->lit holds its lit
+ * cells.
  */
 int qn_gen__candidate(const genctx *c, qn_gen_mode mode, uint64_t index,
                       scratch *s, uint8_t *state, int *graded);

@@ -488,6 +488,9 @@ int qn_gen__ctx_init(genctx *c, const qn_solver *solver, const qn_gen_opts *o)
     c->n = qn_solver_ncells(solver);
     c->k = qn_solver_colours(solver);
     c->goal = qn_rules_goal(r);
+    c->goal_zero = 1;
+    for (int i = 0; i < c->n; i++)
+        c->goal_zero &= c->goal[i] == 0;
     c->matrix = qn_rules_matrix(r);
     if (columns_init(c) != QN_OK ||
         qn_canon_table_new(&c->canon, r, NULL) != QN_OK)

@@ -43,11 +43,9 @@ typedef struct block {
     size_t ncells, keysize;
     uint8_t *ok;                   /* on target */
     uint8_t *state, *canon, *plan; /* n * ncells each */
-    uint64_t *presses, *nopt;
-    int *lit;
-    int8_t *level;  /* human level, -1: none */
-    int64_t *score; /* human score in thousandths */
-    uint64_t *id;
+    /* the view of each candidate of this shard on target, as hooks and
+     * callers see it (text: set as it is consumed) */
+    qn_gen_puzzle *pv;
     uint8_t *key; /* n packed canonical keys (qn_seen_prepare) */
     uint64_t *hash;
     size_t *off; /* n + 1 offsets into text */
@@ -78,9 +76,7 @@ static int block_reserve(block *b, int n)
     if (n <= b->cap)
         return QN_OK;
     if (REGROW(b->ok, c) || REGROW(b->state, cells) ||
-        REGROW(b->canon, cells) || REGROW(b->plan, cells) ||
-        REGROW(b->presses, c) || REGROW(b->nopt, c) || REGROW(b->lit, c) ||
-        REGROW(b->level, c) || REGROW(b->score, c) || REGROW(b->id, c) ||
+        REGROW(b->canon, cells) || REGROW(b->plan, cells) || REGROW(b->pv, c) ||
         REGROW(b->key, c * b->keysize + 1) || REGROW(b->hash, c) ||
         REGROW(b->off, c + 1))
         return QN_ENOMEM;
@@ -94,60 +90,54 @@ static void block_release(block *b)
     free(b->state);
     free(b->canon);
     free(b->plan);
-    free(b->presses);
-    free(b->nopt);
-    free(b->lit);
-    free(b->level);
-    free(b->score);
-    free(b->id);
+    free(b->pv);
     free(b->key);
     free(b->hash);
     free(b->off);
     qn_buf_release(&b->text);
 }
 
-/* The view of candidate i of a block that hooks and callers see. */
-static void view(const genctx *c, const block *b, int i, qn_gen_puzzle *p)
+/* The view of candidate i (graded into s->ans, lit cells s->lit) that
+ * hooks and callers see, made once when the block is filled: its text
+ * is the block's end, empty (the formatter's append goes there). */
+static void view(const genctx *c, block *b, int i, const scratch *s)
 {
     size_t o = (size_t)i * c->n;
+    qn_gen_puzzle *p = &b->pv[i];
 
     memset(p, 0, sizeof(*p));
     p->index = b->first + (uint64_t)i;
     p->state = b->state + o;
     p->canon = b->canon + o;
     p->plan = b->plan + o;
-    p->presses = b->presses[i];
-    p->noptimal = b->nopt[i];
+    p->presses = s->ans.mp.presses;
+    p->noptimal = s->ans.mp.noptimal;
     p->exact = 1;
-    p->lit = b->lit[i];
+    p->lit = s->lit;
     p->grade = c->o->tiers ? qn_tiers_grade(c->o->tiers, p->presses)
                            : qn_solver_grade(c->solver, p->presses);
-    p->human_level = b->level[i];
-    p->human_score = b->score[i];
+    p->human_level = -1;
     p->human_model_version = c->model.version;
-    p->uid = b->id[i];
-    qn_puzzle_id_hex(p->id, b->id[i]);
-    p->text = b->text.buf + b->off[i];
-    p->textlen = b->off[i + 1] - b->off[i];
+    /* the puzzle id (puzzle_id.h): the rule's key over the canon */
+    p->uid = qn_puzzle_id(&c->id_key, p->canon, c->n);
+    qn_puzzle_id_hex(p->id, p->uid);
+    p->text = b->text.buf + b->text.len;
 }
 
-/* Candidate i's human level and score (no level: -1, score 0). QN_OK,
- * or QN_ENOMEM. */
-static int grade_human(const genctx *c, block *b, int i)
+/* The view's human level and score (no level: -1, score 0). QN_OK, or
+ * QN_ENOMEM. */
+static int grade_human(const genctx *c, qn_gen_puzzle *p)
 {
-    size_t o = (size_t)i * c->n;
     qn_human_grade gr;
     int rc;
 
-    b->level[i] = -1;
-    b->score[i] = 0;
     if (!c->hg)
         return QN_OK;
-    rc = qn_human_grade_of(c->hg, b->state + o, b->plan + o, b->presses[i],
-                           b->nopt[i], &gr, NULL);
+    rc = qn_human_grade_of(c->hg, p->state, p->plan, p->presses, p->noptimal,
+                           &gr, NULL);
     if (rc == QN_OK) {
-        b->level[i] = (int8_t)gr.level;
-        b->score[i] = qn_human_score_milli(&c->model, &gr);
+        p->human_level = gr.level;
+        p->human_score = qn_human_score_milli(&c->model, &gr);
     }
     return rc == QN_ENOMEM ? rc : QN_OK;
 }
@@ -185,21 +175,13 @@ static int fill_block(const genctx *c, const qn_gen_hooks *h, block *b,
         if (!mine(c, first + (uint64_t)i))
             continue; /* another shard's: only its key counts here */
         memcpy(b->plan + o, s->ans.plan, (size_t)c->n);
-        b->presses[i] = s->ans.mp.presses;
-        b->nopt[i] = s->ans.mp.noptimal;
-        b->lit[i] = count_lit(c, b->state + o);
-        if (grade_human(c, b, i) != QN_OK) {
+        view(c, b, i, s);
+        if (grade_human(c, &b->pv[i]) != QN_OK) {
             rc = QN_ENOMEM;
             continue;
         }
-        /* the puzzle id (puzzle_id.h): the rule's key over the canon */
-        b->id[i] = qn_puzzle_id(&c->id_key, b->canon + o, c->n);
-        if (h->format) {
-            qn_gen_puzzle p;
-            b->off[i + 1] = b->off[i]; /* view() reads it */
-            view(c, b, i, &p);
-            h->format(h->ctx, &p, &b->text);
-        }
+        if (h->format)
+            h->format(h->ctx, &b->pv[i], &b->text);
     }
     b->off[b->n] = b->text.len;
     return rc == QN_OK && b->text.failed ? QN_ENOMEM : rc;
@@ -361,11 +343,11 @@ static void tally_dry(const genctx *c, tally *t, uint64_t index,
 }
 
 /* Consumer side: emit the block's new on-target puzzles in order. */
-static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
+static int consume(const genctx *c, const qn_gen_hooks *h, block *b,
                    qn_seen *seen, tally *t, qn_gen_stats *st)
 {
     for (int i = 0; i < b->n; i++) {
-        qn_gen_puzzle p;
+        qn_gen_puzzle *p;
         /* the seen-set's slot a few candidates ahead: its probe would
          * otherwise wait for memory (a random slot of a large table) */
         if (i + SEEN_AHEAD < b->n && b->ok[i + SEEN_AHEAD])
@@ -398,10 +380,10 @@ static int consume(const genctx *c, const qn_gen_hooks *h, const block *b,
                 return 1;
             continue;
         }
-        view(c, b, i, &p);
-        if (!h->format)
-            p.text = NULL, p.textlen = 0;
-        switch (h->emit(h->ctx, &p)) {
+        p = &b->pv[i]; /* its text, now that the buffer has stopped moving */
+        p->text = h->format ? b->text.buf + b->off[i] : NULL;
+        p->textlen = h->format ? b->off[i + 1] - b->off[i] : 0;
+        switch (h->emit(h->ctx, p)) {
         case QN_GEN_EMITTED:
             st->emitted++;
             tally_add(c, t, b->first + (uint64_t)i);

@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "base/bits.h"
 #include "base/rng.h"
 #include "t.h"
 
@@ -90,11 +91,41 @@ static void test_cells(void)
     T_CHECK(!memcmp(bytes, bytes + 8, 8));
 }
 
+/* qn_bits_spread (the two-colour draw's and the GF(2) solve's unpacking):
+ * byte i is bit i of the word, for every length 0..64, and no byte past
+ * the last is written; qn_bits_low gathers the bits back. */
+static void test_spread(void)
+{
+    uint64_t words[] = {0, UINT64_MAX, UINT64_C(0xaaaaaaaaaaaaaaaa),
+                        UINT64_C(0x8000000000000081),
+                        UINT64_C(0x0123456789abcdef)};
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+    int bad = 0, back = 0;
+
+    for (int r = 0; r < 45; r++) {
+        uint64_t m = r < 5 ? words[r] : (x = x * 6364136223846793005u + 1);
+        for (int n = 0; n <= 64; n++) {
+            uint8_t s[72];
+            memset(s, 0xee, sizeof(s));
+            qn_bits_spread(s, m, n);
+            for (int i = 0; i < n; i++)
+                bad += s[i] != (uint8_t)(m >> i & 1);
+            for (int i = n; i < (int)sizeof(s); i++)
+                bad += s[i] != 0xee;
+            back += qn_bits_low(s, n) !=
+                    (n == 64 ? m : m & ((UINT64_C(1) << n) - 1));
+        }
+    }
+    T_CHECK(bad == 0);
+    T_CHECK(back == 0);
+}
+
 int main(void)
 {
     if (sodium_init() < 0)
         return 1;
     test_batch();
     test_cells();
+    test_spread();
     return t_done();
 }
