@@ -15,6 +15,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/bits.h"
 #include "base/mem.h"
 #include "minpress_gf2.h"
 #include "system_internal.h"
@@ -114,7 +115,7 @@ static int minpress_word(const qn_system *sys, qn_minpress *out, uint8_t *x,
             best = cur < best ? cur : best;
         }
     }
-    qn_system__word_unpack(x, best, sys->ncols);
+    qn_bits_put_top(x, best, sys->ncols);
     out->presses = (uint64_t)bw;
     out->noptimal = nopt;
     out->nsolutions = end;

@@ -90,52 +90,31 @@ static int build_support(qn_system *sys)
 
 /*
  * The one-word form (system_internal.h) of a system of at most 64 rows
- * and columns: Gauss-Jordan elimination of A with its row operations E
- * kept alongside. With pivots in columns pc[0..rank), R = E A is reduced,
- * so for a solvable s, x with x[pc[i]] = (E s)_i and 0 elsewhere solves
- * A x = s; the rows of E past the rank are the conditions (E s)_i = 0.
+ * and columns, read off the factorisation: its left-kernel rows are the
+ * conditions, and its row i of t gives cell pivots[i] of the solution
+ * with every free cell 0 (qn_gf2fact_solve's), so x0col[r] has that
+ * cell's bit wherever t's column r is 1.
  */
 static int build_word(qn_system *sys)
 {
-    int m = sys->nrows, n = sys->ncols, rank = 0, pc[64];
-    uint64_t a[64], e[64];
+    const qn_gf2fact *f = &sys->gf2;
+    int m = sys->nrows, n = sys->ncols;
 
     if (m > 64 || n > 64)
         return QN_OK;
-    for (int r = 0; r < m; r++) {
-        a[r] = 0;
-        for (int c = 0; c < n; c++)
-            a[r] |= (uint64_t)(sys->a[(size_t)r * n + c] & 1) << c;
-        e[r] = (uint64_t)1 << r;
-    }
-    for (int c = 0; c < n && rank < m; c++) {
-        int p = rank;
-        uint64_t t;
-        while (p < m && !(a[p] >> c & 1))
-            p++;
-        if (p == m)
-            continue;
-        t = a[p], a[p] = a[rank], a[rank] = t;
-        t = e[p], e[p] = e[rank], e[rank] = t;
-        for (int r = 0; r < m; r++)
-            if (r != rank && (a[r] >> c & 1)) {
-                a[r] ^= a[rank];
-                e[r] ^= e[rank];
-            }
-        pc[rank++] = c;
-    }
-    sys->nscond = m - rank;
+    sys->nscond = m - f->rank;
     sys->scond = QN_ALLOCN((size_t)sys->nscond + 1, uint64_t);
     sys->x0col = QN_ALLOCN((size_t)m + 1, uint64_t);
     sys->kword = QN_ALLOCN(sys->nkgen + 1, uint64_t);
     if (!sys->scond || !sys->x0col || !sys->kword)
         return QN_ENOMEM;
-    for (int i = rank; i < m; i++)
-        sys->scond[i - rank] = e[i];
-    for (int i = 0; i < rank; i++)
+    for (int i = 0; i < sys->nscond; i++)
         for (int r = 0; r < m; r++)
-            if (e[i] >> r & 1)
-                sys->x0col[r] |= (uint64_t)1 << (63 - pc[i]);
+            sys->scond[i] |= (uint64_t)qn_gf2mat_get(&f->lkernel, i, r) << r;
+    for (int i = 0; i < f->rank; i++)
+        for (int r = 0; r < m; r++)
+            if (qn_gf2mat_get(&f->t, i, r))
+                sys->x0col[r] |= (uint64_t)1 << (63 - f->pivots[i]);
     for (size_t g = 0; g < sys->nkgen; g++)
         for (int c = 0; c < n; c++)
             if (sys->kgen[g * (size_t)n + (size_t)c])
@@ -388,12 +367,6 @@ int qn_system__word_solve(const qn_system *sys, const uint8_t *s, uint64_t *x0)
     return QN_OK;
 }
 
-/* Cell c of x is bit 63 - c of w. */
-void qn_system__word_unpack(uint8_t *x, uint64_t w, int n)
-{
-    qn_bits_put_top(x, w, n);
-}
-
 static int solve_fact(const qn_system *sys, uint8_t *x, const uint8_t *s)
 {
     uint64_t st[STACK_WORDS], xt[STACK_WORDS];
@@ -428,7 +401,7 @@ static int solve_gf2(const qn_system *sys, uint8_t *x, const uint8_t *s)
     if (!sys->word)
         return solve_fact(sys, x, s);
     if ((rc = qn_system__word_solve(sys, s, &w)) == QN_OK)
-        qn_system__word_unpack(x, w, sys->ncols);
+        qn_bits_put_top(x, w, sys->ncols);
     return rc;
 }
 

@@ -54,8 +54,8 @@ struct qn_system {
      * lexicographically smallest plan. A state is solvable when each of
      * the nscond condition words meets it in an even number of bits;
      * then the XOR of x0col[r] over its set bits is a solution (a linear
-     * right inverse from one elimination), and the coset is that plus
-     * the span of the kernel words kword[0..nkgen).
+     * right inverse, read off the gf2 factorisation), and the coset is
+     * that plus the span of the kernel words kword[0..nkgen).
      */
     int word; /* the fields below are set (qn_system__set_word) */
     int nscond;
@@ -86,6 +86,5 @@ int qn_system__set_word(qn_system *sys, int on);
  * QN_OK; or QN_EUNSOLVABLE.
  */
 int qn_system__word_solve(const qn_system *sys, const uint8_t *s, uint64_t *x0);
-void qn_system__word_unpack(uint8_t *x, uint64_t w, int n); /* cell order */
 
 #endif
