@@ -163,8 +163,17 @@ $(OBJ_DIR)/%.o: %.c $(FLAGS_STAMP) | deps
 	  -c $< -o $@
 
 # db/migrations/NNNN_name.sql -> {NNNN, "NNNN_name", "<sql>"}, one C string
-# literal per line of SQL; a changed or added .sql regenerates it.
-build/gen/migrations.c: $(MIGRATIONS) Makefile
+# literal per line of SQL; a changed, added or deleted .sql regenerates it
+# (a deleted one changes the list kept in MIGRATIONS_LIST, as a branch
+# switch does: a stale migration must never be compiled in).
+MIGRATIONS_LIST = build/gen/migrations.list
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(file <$(MIGRATIONS_LIST)),$(MIGRATIONS))
+$(shell mkdir -p build/gen)
+$(file >$(MIGRATIONS_LIST),$(MIGRATIONS))
+endif
+endif
+build/gen/migrations.c: $(MIGRATIONS) $(MIGRATIONS_LIST) Makefile
 	@mkdir -p $(@D)
 	@{ echo '/* generated from db/migrations by the Makefile: do not edit */'; \
 	  echo '#include "../../src/store/store_internal.h"'; \
