@@ -35,8 +35,9 @@ const char cmd_db_usage[] =
     "                  transaction, and print the versions\n"
     "  check           PRAGMA integrity_check and foreign_key_check, then\n"
     "                  replay every stored witness against its rule and\n"
-    "                  recompute the minimum; exit 65 when a puzzle is\n"
-    "                  wrong, 74 when the file is damaged\n"
+    "                  recompute the minimum and the id; exit 65 when a\n"
+    "                  puzzle is wrong or stored twice, 74 when the file\n"
+    "                  is damaged\n"
     "  stats           counts, and the difficulty histogram per rule\n"
     "  merge OUT IN... copy rules, runs, puzzles and packs of the shard\n"
     "                  databases IN into OUT (created when missing), one\n"
@@ -157,6 +158,7 @@ typedef struct checker {
     int have_ans;
     uint8_t *state, *plan, *canon;
     qn_puzzle_id_key id_key;
+    qn_seen *seen; /* the rule's canonical forms so far: one row each */
     int64_t checked, bad;
     qn_jsonw *w; /* --json: the "problems" array is open; else NULL */
 } checker;
@@ -187,6 +189,8 @@ static void checker_drop(checker *c)
     c->have_ans = 0;
     qn_solver_free(c->game);
     qn_rules_free(c->rules);
+    qn_seen_free(c->seen);
+    c->seen = NULL;
     free(c->state);
     free(c->plan);
     free(c->canon);
@@ -237,7 +241,8 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     c->plan = cli_xmalloc((size_t)n);
     c->canon = cli_xmalloc((size_t)n);
     qn_puzzle_id_key_init(&c->id_key, h);
-    if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK)
+    if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK ||
+        !(c->seen = qn_seen_new(n, qn_rules_colours(c->rules), NULL)))
         cli_oom();
     c->have_ans = 1;
     c->rule_ok = 1;
@@ -253,12 +258,29 @@ static int stored_id_wrong(checker *c, const qn_store_row *row)
            row->uid;
 }
 
+/* One row a canonical form a rule (c->canon holds row's): the store
+ * promises it, and the promise must be checked from the states
+ * themselves, not from the stored canonical keys the unique index sees
+ * (a key edited by hand lets a second copy in). *first: the earlier row. */
+static int stored_twice(checker *c, const qn_store_row *row, int64_t *first)
+{
+    uint64_t f = 0;
+    int r = qn_seen_add(c->seen, c->canon, (uint64_t)row->id, &f);
+
+    if (r < 0)
+        cli_oom();
+    *first = (int64_t)f;
+    return r == 0;
+}
+
 static int check_puzzle(void *ctx, const qn_store_row *row)
 {
     checker *c = ctx;
     const qn_layout *l;
     unsigned k;
     const char *why = NULL;
+    char twice[64];
+    int64_t first;
 
     if (!c->rule_ok) {
         c->bad++;
@@ -284,6 +306,11 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
         why = "the stored optimal count is wrong";
     else if (stored_id_wrong(c, row))
         why = "the stored id is not the puzzle's (puzzle_id.h)";
+    else if (stored_twice(c, row, &first)) {
+        snprintf(twice, sizeof(twice), "the same puzzle as #%lld is stored",
+                 (long long)first);
+        why = twice;
+    }
     if (why) {
         qn_err err = QN_ERR_INIT;
         char id[QN_PUZZLE_ID_HEX];

@@ -54,6 +54,22 @@ q db check --db d.db
 expect_rc 65 "db check, min_presses 2^62"
 expect_err "the stored minimum is not the minimum" "db check, min_presses 2^62"
 
+# One row a puzzle a rule: the unique index holds it for the stored
+# canonical keys, so a second copy of puzzle #1 under #2's key (every
+# column but the key copied) is one SQLite cannot see. db check finds it
+# from the states themselves.
+cp good.db d.db
+sql d.db "UPDATE puzzles SET (state, min_presses, optimal, witness, grade,
+          seed, stream_index, uid, human_level, human_score, human_model) =
+          (SELECT state, min_presses, optimal, witness, grade, seed,
+           stream_index, uid, human_level, human_score, human_model
+           FROM puzzles WHERE id = 1) WHERE id = 2"
+q db check --db d.db
+expect_rc 65 "db check, a puzzle stored twice"
+expect_err "(#2, classic-5x5): the same puzzle as #1 is stored" "db check, a puzzle stored twice"
+q db check --db good.db
+expect_rc 0 "db check of the undamaged database"
+
 # A rule is known by its hash: text that no longer hashes to it (the board
 # now wraps) is not that rule, and export must not write its puzzles
 # under another rule.
