@@ -19,13 +19,6 @@
 static const char *const default_names[QN_STORE_GRADES_DEFAULT] = {
     "easy", "medium", "hard", "expert", "master"};
 
-const char *qn_store__grade_default(int64_t code)
-{
-    return code >= 1 && code <= QN_STORE_GRADES_DEFAULT
-               ? default_names[code - 1]
-               : NULL;
-}
-
 void qn_store__grades_forget(qn_store *s)
 {
     for (size_t i = 0; i < s->grades.n; i++)

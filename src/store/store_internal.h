@@ -190,9 +190,6 @@ int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err);
  * transaction). */
 int qn_store__grade_code(qn_store *s, const char *name, int64_t *out,
                          qn_err *err);
-/* The name of a default code 1..QN_STORE_GRADES_DEFAULT ("easy", ...;
- * static), NULL for any other. */
-const char *qn_store__grade_default(int64_t code);
 /* Drop the names learned (at close, and when a savepoint rolls back). */
 void qn_store__grades_forget(qn_store *s);
 
