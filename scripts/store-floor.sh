@@ -71,7 +71,6 @@ layout() { # $1 layout: the CREATE, the INSERT ... SELECT and the order
         sqlite3 "$src" ".schema puzzles" | grep -v '^CREATE INDEX' |
             if [ "$1" = today-noindex ] || [ "${1#uid-index}" != "$1" ]; then
                 sed -e '/^ *UNIQUE (uid, rule_id, canon)$/d' \
-                    -e 's/^\( *meta  *TEXT\),$/\1/' \
                     -e 's/^\( *human_model .*\),$/\1/'
             else cat; fi
         ins="INSERT INTO puzzles ($today_cols) SELECT $today_cols"
