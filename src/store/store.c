@@ -45,6 +45,7 @@ static void close_handle(qn_store *s)
     sqlite3_close_v2(s->db);
     qn_store__claims_release(s);
     qn_store__keys_forget(s);
+    qn_store__grades_forget(s);
     free(s->path);
     free(s);
 }

@@ -210,6 +210,8 @@ int qn_store__tx_end(qn_store *s, int rc, qn_err *err)
      * a transaction". Report the failed rollback instead (found by
      * failing SQLite's allocations, tests/faults.sh). When SQLite has
      * already rolled back, there is nothing to undo and rc says why. */
+    /* a grade name added in the call is gone with it (store_grades.c) */
+    qn_store__grades_forget(s);
     if (sqlite3_get_autocommit(s->db))
         return rc;
     int undo = qn_store__exec(
