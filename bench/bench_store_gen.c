@@ -220,7 +220,7 @@ static double merge(const char *quench, const char *out, char **shard,
 
 /* The raw copy merge is measured against: a fresh OUT, then per shard
  * one transaction of INSERT ... SELECT of its rules, runs, puzzles and
- * the puzzles' key runs (migration 0007: db merge writes them too).
+ * the puzzles' key runs (migration 0008: db merge writes them too).
  * Returns the time to its last commit; *whole the time to its close too,
  * which checkpoints what the WAL still holds into the file, as a db
  * merge's time (the process's, to its exit) includes; *cpu the CPU time
@@ -305,19 +305,21 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
     sqlite3 *db = open_db(path);
     sqlite3_stmt *st;
     uint64_t h = 0xcbf29ce484222325ULL;
-    int packed = 0;
+    int packed = 0, coded = 0;
     char sql[768];
 
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) ==
             SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW)
+        sqlite3_step(st) == SQLITE_ROW) {
         packed = sqlite3_column_int(st, 0) >= 4;
+        coded = sqlite3_column_int(st, 0) >= 7; /* grades as codes */
+    }
     sqlite3_finalize(st);
     sqlite3_create_function(db, "state_text", 3, SQLITE_UTF8, NULL,
                             sql_state_text, NULL, NULL);
     snprintf(sql, sizeof(sql),
              "SELECT %s, printf('%%016x', p.uid), %s, %s,"
-             " p.min_presses, p.optimal, p.grade, p.stream_index,"
+             " p.min_presses, p.optimal, %s, p.stream_index,"
              " iif(p.seed = '', r.seed, p.seed) FROM puzzles p"
              " JOIN rules ru ON ru.id = p.rule_id"
              " LEFT JOIN runs r ON r.id = p.run_id ORDER BY %s",
@@ -325,6 +327,8 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
              packed ? "state_text(p.state, ru.layout, ru.colours)" : "p.state",
              packed ? "state_text(p.witness, ru.layout, ru.colours)"
                     : "p.witness",
+             coded ? "(SELECT g.name FROM grades g WHERE g.id = p.grade)"
+                   : "p.grade",
              by_id ? "p.id" : "p.uid, p.canon");
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         die("digest", db);

@@ -322,10 +322,19 @@ ROW_EDITS = [
     ('UPDATE puzzles SET canon = ? WHERE id = ?',
      lambda r, ids: (bytes(r.randrange(256) for _ in range(r.randrange(1, 9))),
                      r.choice(ids['puzzles']))),
-    ('UPDATE puzzles SET grade = ?, grader = ?, seed = ?, stream_index = ?'
+    ('UPDATE puzzles SET grader = ?, seed = ?, stream_index = ?'
      ' WHERE id = ?',
-     lambda r, ids: (junk(r), junk(r), junk(r), r.choice(BIG),
+     lambda r, ids: (junk(r), junk(r), r.choice(BIG),
                      r.choice(ids['puzzles']))),
+    # a grade code without its grades row (migration 0007), or a name
+    # gone from under the codes that hold it
+    ('UPDATE puzzles SET grade = ? WHERE id = ?',
+     lambda r, ids: (r.choice(BIG + (0, 6, 99)), r.choice(ids['puzzles']))),
+    ('DELETE FROM grades WHERE id = (SELECT grade FROM puzzles WHERE id = ?)',
+     lambda r, ids: (r.choice(ids['puzzles']),)),
+    ('UPDATE grades SET name = ? WHERE id = (SELECT grade FROM puzzles'
+     ' WHERE id = ?)',
+     lambda r, ids: (junk(r), r.choice(ids['puzzles']))),
     ('DELETE FROM puzzles WHERE id = ?',
      lambda r, ids: (r.choice(ids['puzzles']),)),
     ('UPDATE pack_puzzles SET position = ? WHERE rowid = ?',

@@ -13,7 +13,7 @@
 #       --db /tmp/floor/g.db >/dev/null
 #   scripts/store-floor.sh /tmp/floor/g.db [LAYOUT...]
 #
-# Layouts: today (the puzzles table of migration 0005), today-sorted,
+# Layouts: today (the puzzles table of migration 0007), today-sorted,
 # today-sorted-ids (sorted, each row keeping its row id), today-noindex
 # (no unique key, no foreign keys: the floor of the insert), codes (grade
 # as a code of a grades table, the three text columns of a submission as
@@ -56,7 +56,9 @@ cfg=
 today_cols='rule_id, state, canon, min_presses, optimal, witness, grade,
     grader, seed, stream_index, provenance, run_id, uid, submission,
     source, meta'
-grade_code='(SELECT g.id FROM grades g WHERE g.name = p.grade)'
+# the source's grade is a code already (migration 0007), of the grades
+# table copied from it
+grade_code='p.grade'
 
 layout() { # $1 layout: the CREATE, the INSERT ... SELECT and the order
     order=p.id
@@ -69,7 +71,7 @@ layout() { # $1 layout: the CREATE, the INSERT ... SELECT and the order
         sqlite3 "$src" ".schema puzzles" | grep -v '^CREATE INDEX' |
             if [ "$1" = today-noindex ] || [ "${1#uid-index}" != "$1" ]; then
                 sed -e '/^ *UNIQUE (uid, rule_id, canon)$/d' \
-                    -e 's/^\( *meta  *TEXT\),$/\1/'
+                    -e 's/^\( *human_model .*\),$/\1/'
             else cat; fi
         ins="INSERT INTO puzzles ($today_cols) SELECT $today_cols"
         case $1 in
@@ -176,8 +178,7 @@ for l in "$@"; do
         echo "INSERT INTO runs SELECT * FROM g.runs;"
         echo "CREATE TABLE grades (id INTEGER PRIMARY KEY,"
         echo "    name TEXT NOT NULL UNIQUE) STRICT;"
-        echo "INSERT INTO grades (name) SELECT DISTINCT grade FROM g.puzzles"
-        echo "    WHERE grade IS NOT NULL ORDER BY grade;"
+        echo "INSERT INTO grades SELECT * FROM g.grades;"
         layout "$l"
         echo "PRAGMA foreign_keys = $fk;"
         i=0

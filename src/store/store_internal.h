@@ -50,12 +50,28 @@ struct qn_store__keys {
     char *run_seed;  /* NULL: no such run */
 };
 
+/* The default grades' codes (migration 0007: 1..5, the same in every
+ * database) and how many other names a batch remembers (a rule has a
+ * few tiers; past that each is looked up). */
+#define QN_STORE_GRADES_DEFAULT 5
+#define QN_STORE_GRADES_CACHED 64
+
+/* store_grades.c's cache: grade names other than the defaults and their
+ * ids, learned in batch `batch` and good only while it is open. */
+struct qn_store__grades {
+    uint64_t batch;
+    size_t n;     /* <= QN_STORE_GRADES_CACHED */
+    char **names; /* QN_STORE_GRADES_CACHED, n set; NULL: none yet */
+    int64_t *ids; /* of names[i] */
+};
+
 struct qn_store {
     struct sqlite3 *db;
     char *path;
     int in_batch;     /* a qn_store_begin is open */
     uint64_t batches; /* qn_store_begin calls so far */
     struct qn_store__keys keys;
+    struct qn_store__grades grades;
     int busy_ms;                     /* busy timeout, for messages */
     struct sqlite3_stmt *put_puzzle; /* cached: INSERT .. DO NOTHING */
     struct sqlite3_stmt *dup_puzzle; /* cached: id by (rule, canon) */
@@ -211,6 +227,14 @@ void qn_store__keys_forget(qn_store *s);
  * qn_store__puzzle_uid loaded p's rule): QN_EINVAL when a text does not
  * fit the rule's board or colours, or the rule has no layout. */
 int qn_store__puzzle_cells(qn_store *s, const qn_store_puzzle *p, qn_err *err);
+
+/* store_grades.c: the code of grade name (a default's without SQL; any
+ * other's row of grades added when missing, inside the caller's
+ * transaction). */
+int qn_store__grade_code(qn_store *s, const char *name, int64_t *out,
+                         qn_err *err);
+/* Drop the names learned (at close, and when a savepoint rolls back). */
+void qn_store__grades_forget(qn_store *s);
 
 /* store_cells.c: 1 when layout is a board layout (rules.layout: '0' a
  * cell, '.' a hole, '/' between rows) of n cells. */

@@ -77,12 +77,12 @@ static const char *const merge_sql[] = {
  * temporary B-tree. NOT INDEXED: the planner would otherwise read the
  * table through its unique index, in random order.
  */
-#define COPY_HEAD                                                              \
+#define COPY_HEAD(GRADE)                                                       \
     "INSERT INTO main.puzzles (rule_id, state, canon,"                         \
     " min_presses, optimal, witness, grade, grader, seed, stream_index,"       \
     " provenance, run_id, uid, submission, source, meta, human_level,"         \
     " human_score, human_model) SELECT mr.main,"                               \
-    " p.state, p.canon, p.min_presses, p.optimal, p.witness, p.grade,"         \
+    " p.state, p.canon, p.min_presses, p.optimal, p.witness, " GRADE ","       \
     " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"        \
     " p.submission, p.source, p.meta, p.human_level, p.human_score,"           \
     " p.human_model" FROM_SRC " WHERE true ORDER BY "
@@ -115,9 +115,53 @@ static const char *const merge_sql[] = {
     " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"            \
     " AND " IN_KEY " IS NOT " OUT_KEY
 
-static const char copy_sorted[] =
-    COPY_HEAD "mr.hash, " SRC_SEED ", p.stream_index, p.id" COPY_TAIL;
-static const char copy_by_row[] = COPY_HEAD "p.id" COPY_TAIL;
+/* The input's grade codes as OUT numbers them. The defaults (1..5) are
+ * the same in every database, and so is every other name whose id the
+ * two databases happen to share: when all of the input's are (the
+ * common case: only default tiers), its codes are copied as they are,
+ * at no cost a row (SAME_GRADES). Otherwise a code past the defaults is
+ * mapped through merge_grades (MAPPED_GRADES), a comparison a row for
+ * the rest. */
+#define SAME_GRADES "p.grade"
+#define MAPPED_GRADES                                                          \
+    "iif(p.grade > 5, (SELECT mg.main FROM temp.merge_grades mg"               \
+    " WHERE mg.src = p.grade), p.grade)"
+#define BY_STREAM "mr.hash, " SRC_SEED ", p.stream_index, p.id"
+
+/* [mapped][sorted] */
+static const char *const copy_sql[2][2] = {
+    {COPY_HEAD(SAME_GRADES) "p.id" COPY_TAIL,
+     COPY_HEAD(SAME_GRADES) BY_STREAM COPY_TAIL},
+    {COPY_HEAD(MAPPED_GRADES) "p.id" COPY_TAIL,
+     COPY_HEAD(MAPPED_GRADES) BY_STREAM COPY_TAIL},
+};
+
+/* The input's grade names into OUT (in the input's order of ids: the
+ * same result whatever the grouping of merges), then whether any of the
+ * input's codes means another name in OUT: *mapped, with merge_grades
+ * holding the map. */
+static const char grades_sql[] =
+    "INSERT INTO main.grades (name) SELECT name FROM src.grades"
+    " WHERE name NOT IN (SELECT name FROM main.grades) ORDER BY id;"
+    "CREATE TEMP TABLE IF NOT EXISTS merge_grades (src INTEGER PRIMARY KEY,"
+    " main INTEGER NOT NULL);"
+    "DELETE FROM temp.merge_grades;"
+    "INSERT INTO temp.merge_grades SELECT sg.id, mg.id"
+    " FROM src.grades sg JOIN main.grades mg ON mg.name = sg.name";
+
+static int merge_grades(qn_store *s, int *mapped, qn_err *err)
+{
+    long long n = 0;
+    int rc = qn_store__exec(s, grades_sql, err);
+
+    if (rc == QN_OK)
+        rc = qn_store__int(s,
+                           "SELECT count(*) FROM temp.merge_grades"
+                           " WHERE src <> main",
+                           &n, err);
+    *mapped = n > 0;
+    return rc;
+}
 
 /* The verdict of in_path's scan: from order (wait says whether it may
  * block), or, with no order, the scan itself, in line. */
@@ -147,6 +191,7 @@ static int copy_puzzles(qn_store *s, const char *in_path,
     /* without a journal (built aside, past the first input) nothing can
      * be undone: the verdict first */
     int known,
+        mapped = 0,
         rc = order_of(in_path, order, ctx, s->aside == 2, &known, &o, err);
 
     /* the rows past OUT's last are the copy's: their key runs follow */
@@ -154,16 +199,17 @@ static int copy_puzzles(qn_store *s, const char *in_path,
         rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
                            &last, err);
     if (rc == QN_OK)
+        rc = merge_grades(s, &mapped, err);
+    if (rc == QN_OK)
         rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
     if (rc != QN_OK)
         return rc;
-    rc = qn_store__exec(s, !known || o.in_order ? copy_by_row : copy_sorted,
-                        err);
+    rc = qn_store__exec(s, copy_sql[mapped][known && !o.in_order], err);
     if (rc == QN_OK && !known &&
         (rc = order_of(in_path, order, ctx, 1, &known, &o, err)) == QN_OK &&
         !o.in_order &&
         (rc = qn_store__exec(s, "ROLLBACK TO merge_copy", err)) == QN_OK)
-        rc = qn_store__exec(s, copy_sorted, err);
+        rc = qn_store__exec(s, copy_sql[mapped][1], err);
     *copied = sqlite3_changes64(s->db);
     *rows = o.rows;
     if (rc == QN_OK)
@@ -380,6 +426,7 @@ static const char track_sql[] =
 static const char untrack_sql[] = "DROP TRIGGER IF EXISTS temp.merge_track;"
                                   "DROP TABLE IF EXISTS temp.merge_moved;"
                                   "DROP TABLE IF EXISTS temp.merge_rules;"
+                                  "DROP TABLE IF EXISTS temp.merge_grades;"
                                   "DROP TABLE IF EXISTS temp.merge_runs";
 
 /* The input's rule and run ids as OUT numbers them (after merge_sql

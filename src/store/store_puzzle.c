@@ -173,15 +173,16 @@ const char *qn_store_provenance_name(qn_store_provenance p)
     return "import";
 }
 
-/* Bind p to put_puzzle's parameters 1..16, with the id the store
- * computed, the seed as stored ('' for the run's) and the state and
+/* Bind p to put_puzzle's parameters 1..19, with the id the store
+ * computed, its grade's code (0: none), the seed as stored ('' for the
+ * run's) and the state and
  * witness packed (cells, 2 x len bytes; NULL for a rule not stored, which
  * the foreign key refuses). The caller's strings and the store's cache
  * outlive the step (reset right after it), so SQLITE_STATIC avoids a copy
  * per column on the hot path. */
 static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
-                        uint64_t uid, const char *seed, const uint8_t *cells,
-                        size_t len)
+                        uint64_t uid, int64_t grade, const char *seed,
+                        const uint8_t *cells, size_t len)
 {
     static const uint8_t none[1];
 
@@ -195,8 +196,8 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
     sqlite3_bind_int64(st, 4, qn_store__clamp64(p->min_presses));
     sqlite3_bind_int64(st, 5, qn_store__clamp64(p->noptimal));
     sqlite3_bind_blob(st, 6, cells + len, (int)len, SQLITE_STATIC);
-    if (p->grade)
-        sqlite3_bind_text(st, 7, p->grade, -1, SQLITE_STATIC);
+    if (grade > 0)
+        sqlite3_bind_int64(st, 7, grade);
     else
         sqlite3_bind_null(st, 7);
     sqlite3_bind_text(st, 8, p->grader ? p->grader : "", -1, SQLITE_STATIC);
@@ -316,9 +317,12 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     sqlite3_stmt *st;
     const char *seed;
     uint64_t uid;
+    int64_t grade = 0;
     int rc, r, known;
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
+        return rc;
+    if (p->grade && (rc = qn_store__grade_code(s, p->grade, &grade, err)))
         return rc;
     /* room for the row's key-run note first: once the row is in, noting
      * it cannot fail */
@@ -341,7 +345,7 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
              err)) != QN_OK)
         return rc;
     st = s->put_puzzle;
-    bind_puzzle(st, p, uid, seed, known ? s->keys.packed : NULL,
+    bind_puzzle(st, p, uid, grade, seed, known ? s->keys.packed : NULL,
                 known ? qn_store_canon_size(s->keys.n, s->keys.k) : 0);
     r = sqlite3_step(st);
     if (r != SQLITE_DONE) {

@@ -20,7 +20,8 @@
  * 0004): QN_STORE_SEED_SQL. */
 #define ROW_COLUMNS                                                               \
     "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"         \
-    " p.witness, p.grade, p.grader, " QN_STORE_SEED_SQL(                          \
+    " p.witness, (SELECT g.name FROM main.grades g WHERE g.id = p.grade),"        \
+    " p.grader, " QN_STORE_SEED_SQL(                                              \
         "p",                                                                      \
         "main") ","                                                               \
                 " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"     \

@@ -216,6 +216,8 @@ int qn_store__tx_end(qn_store *s, int rc, qn_err *err)
         }
     }
     qn_store__runs_unmark(s, 0);
+    /* a grade name added in the call is gone with it (store_grades.c) */
+    qn_store__grades_forget(s);
     /* The rollback itself needs memory (to prepare it): when it fails the
      * transaction stays open, and rc may be a benign QN_ENOTFOUND the
      * caller would carry on from, into "cannot start a transaction within

@@ -43,7 +43,7 @@ qin() {
 # migration that first built them (db/migrations/*_key_runs.sql). A
 # fixture whose rows sqlite3 wrote or changed calls it: such rows are in
 # no run (or not in their run), which db check reports as damage.
-KEYRUNS_MIGRATION=7
+KEYRUNS_MIGRATION=8
 runs_from_rows() {
     sqlite3 "$1" "DROP TABLE key_runs;
                   PRAGMA user_version = $((KEYRUNS_MIGRATION - 1))" &&

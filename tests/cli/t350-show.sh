@@ -104,7 +104,8 @@ expect_rc 66 "unknown id"
 # sequence (a damaged or hostile file: an ESC in a grade)
 if command -v sqlite3 >/dev/null 2>&1; then
     cp p.db bad.db
-    sqlite3 bad.db "UPDATE puzzles SET grade = char(27) || '[2J' WHERE id = 2"
+    sqlite3 bad.db "INSERT INTO grades (name) VALUES (char(27) || '[2J');
+        UPDATE puzzles SET grade = last_insert_rowid() WHERE id = 2"
     q show '#2' --db bad.db
     expect_rc 0 "show with a hostile grade"
     if grep -q "$(printf '\033')" "$TMP/out"; then not_ok "ESC from the database reached stdout"; else ok; fi

@@ -24,13 +24,13 @@ INSERT INTO rules (hash, name, yaml, cells, colours, layout)
   VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2,
           '$B5');
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
-                     grade, seed, stream_index, provenance, uid) VALUES
+                     grade, seed, stream_index, provenance, uid) VALUES -- grade 1: easy
  (1, $(blob5 11000/10000/00000/00000/00000), x'01', 1, 1,
-  $(blob5 10000/00000/00000/00000/00000), 'easy', 'ab', $2, 2, 0),
+  $(blob5 10000/00000/00000/00000/00000), 1, 'ab', $2, 2, 0),
  (1, $(blob5 01110/00100/00000/00000/00000), x'02', 1, 1,
-  $(blob5 00100/00000/00000/00000/00000), 'easy', 'ab', $(($2 + 1)), 2, 0),
+  $(blob5 00100/00000/00000/00000/00000), 1, 'ab', $(($2 + 1)), 2, 0),
  (1, $(blob5 11000/10000/00000/00001/00011), x'03', 2, 1,
-  $(blob5 10000/00000/00000/00000/00001), 'easy', 'ab', $(($2 + 2)), 2, 0);
+  $(blob5 10000/00000/00000/00000/00001), 1, 'ab', $(($2 + 2)), 2, 0);
 SQL
     keys "$1" 1 2 3
     runs_from_rows "$1"

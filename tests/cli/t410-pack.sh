@@ -38,13 +38,13 @@ INSERT INTO rules (hash, name, yaml, cells, colours, layout)
   VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2,
           '00000/00000/00000/00000/00000');
 INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
-                     grade, provenance, uid) VALUES
- (1, x'01000000', x'01', 5, 1, x'00000000', 'easy', 2, 0x1111000000000000),
- (1, x'02000000', x'02', 3, 1, x'00000000', 'easy', 2, 0x2222000000000000),
- (1, x'03000000', x'03', 9, 1, x'00000000', 'medium', 2, 0x3333000000000000),
- (1, x'04000000', x'04', 3, 1, x'00000000', 'easy', 2, 0x4444000000000000),
- (1, x'05000000', x'05', 1, 1, x'00000000', 'easy', 2, 0x5555000000000000),
- (1, x'06000000', x'06', 1, 1, x'00000000', 'easy', 2, 0x5555100000000000);
+                     grade, provenance, uid) VALUES -- grade 1 easy, 2 medium (0007)
+ (1, x'01000000', x'01', 5, 1, x'00000000', 1, 2, 0x1111000000000000),
+ (1, x'02000000', x'02', 3, 1, x'00000000', 1, 2, 0x2222000000000000),
+ (1, x'03000000', x'03', 9, 1, x'00000000', 2, 2, 0x3333000000000000),
+ (1, x'04000000', x'04', 3, 1, x'00000000', 1, 2, 0x4444000000000000),
+ (1, x'05000000', x'05', 1, 1, x'00000000', 1, 2, 0x5555000000000000),
+ (1, x'06000000', x'06', 1, 1, x'00000000', 1, 2, 0x5555100000000000);
 SQL
 # (states packed as docs/STORE.md says: a bit a cell, LSB first; the
 # all-zero witnesses solve none of them)

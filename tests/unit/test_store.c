@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/mem.h"
+#include "generate/distrib.h"
 #include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
@@ -171,7 +172,7 @@ static void test_schema(void)
     T_EQ(raw_int(tpath("a.db"),
                  "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
                  " AND sql LIKE '%STRICT%'"),
-         6);
+         7);
     T_EQ(raw_int(tpath("a.db"), "SELECT count(*) FROM rules"), 1);
     /* NO_MIGRATE on an empty file leaves version 0; migrate reports 0->N */
     {
@@ -377,6 +378,109 @@ static int count_packs(void *ctx, const qn_store_pack *p)
     (void)p;
     ++*(int *)ctx;
     return 0;
+}
+
+/* Each stored puzzle's grade as qn_store_each_puzzle reads it back, by
+ * stream index (the tests' puzzles are 1..8), "-" for none. */
+typedef struct grade_walk {
+    char names[9][16];
+} grade_walk;
+
+static int walk_grade(void *ctx, const qn_store_row *row)
+{
+    grade_walk *w = ctx;
+
+    if (row->stream_index >= 1 && row->stream_index <= 8)
+        snprintf(w->names[row->stream_index], sizeof(w->names[0]), "%s",
+                 row->grade ? row->grade : "-");
+    return 0;
+}
+
+/* A puzzle's grade as the stored code of its name (migration 0007): the
+ * defaults at the generator's ids 1..5, other names appended; a name
+ * added in a batch that rolls back leaves no code behind (the next name
+ * takes its id, and the rolled-back name asked again gets its own), and
+ * two connections adding one name end with the one id. Checked through
+ * the store's reader and against the raw tables. */
+static void test_grade_codes(void)
+{
+    const char *path = tpath("grades.db");
+    qn_store *s = open_ok(path), *b;
+    int64_t rid = put_rule(s);
+    grade_walk w;
+    tpuz t;
+    char sql[160];
+
+    /* the five defaults, in the generator's order */
+    for (int i = 0; i < QN_TIERS_DEFAULT; i++) {
+        snprintf(sql, sizeof(sql),
+                 "SELECT count(*) FROM grades WHERE id = %d AND name = '%s'",
+                 i + 1, qn_tiers_default_name((size_t)i));
+        T_EQ(raw_int(path, sql), 1);
+    }
+    T_EQ(raw_int(path, "SELECT count(*) FROM grades"), QN_TIERS_DEFAULT);
+
+    /* batch 1: "zeta" stored, then rolled back with its row */
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    make_puzzle(&t, rid, 1);
+    t.p.grade = "zeta";
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    T_EQ(qn_store_rollback(s, NULL), QN_OK);
+    T_EQ(raw_int(path, "SELECT count(*) FROM grades WHERE name = 'zeta'"), 0);
+    /* batch 2: "omega" takes the id zeta had; zeta asked again must not
+     * get it back from a cache */
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    make_puzzle(&t, rid, 2);
+    t.p.grade = "omega";
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    make_puzzle(&t, rid, 3);
+    t.p.grade = "zeta";
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    make_puzzle(&t, rid, 4);
+    t.p.grade = "omega"; /* from the batch's cache */
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    make_puzzle(&t, rid, 5);
+    t.p.grade = "hard"; /* a default: no row added */
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    make_puzzle(&t, rid, 6);
+    t.p.grade = NULL;
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    /* outside a batch, and from a second connection: one id a name */
+    T_CHECK((b = open_ok(path)) != NULL);
+    make_puzzle(&t, rid, 7);
+    t.p.grade = "kappa";
+    T_EQ(qn_store_put_puzzle(b, &t.p, NULL, NULL, NULL), QN_OK);
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    make_puzzle(&t, rid, 8);
+    t.p.grade = "kappa";
+    T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    qn_store_close(b);
+
+    memset(&w, 0, sizeof(w));
+    T_EQ(qn_store_each_puzzle(s, NULL, walk_grade, &w, NULL), QN_OK);
+    T_CHECK(!strcmp(w.names[1], "")); /* rolled back: no row */
+    T_CHECK(!strcmp(w.names[2], "omega"));
+    T_CHECK(!strcmp(w.names[3], "zeta"));
+    T_CHECK(!strcmp(w.names[4], "omega"));
+    T_CHECK(!strcmp(w.names[5], "hard"));
+    T_CHECK(!strcmp(w.names[6], "-"));
+    T_CHECK(!strcmp(w.names[7], "kappa"));
+    T_CHECK(!strcmp(w.names[8], "kappa"));
+    /* the raw rows: integer codes, one row a name, ids in first-use order */
+    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles WHERE grade IS NOT NULL"
+                       " AND typeof(grade) <> 'integer'"),
+         0);
+    T_EQ(raw_int(path, "SELECT id FROM grades WHERE name = 'omega'"), 6);
+    T_EQ(raw_int(path, "SELECT id FROM grades WHERE name = 'zeta'"), 7);
+    T_EQ(raw_int(path, "SELECT count(*) FROM grades WHERE name = 'kappa'"), 1);
+    T_EQ(raw_int(path, "SELECT count(*) FROM grades"), 8);
+    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles p JOIN grades g"
+                       " ON g.id = p.grade WHERE g.name = 'hard'"),
+         1);
+    T_EQ(qn_store_check(s, NULL, NULL), QN_OK);
+    qn_store_close(s);
 }
 
 static void test_packs(void)
@@ -1305,6 +1409,7 @@ int main(void)
     test_schema();
     test_refusals();
     test_puzzles();
+    test_grade_codes();
     test_packs();
     test_runs();
     test_run_claims();

@@ -1,6 +1,6 @@
 /*
  * test_store_runs.c: the key runs beside the puzzles table (migration
- * 0007, src/store/store_runs.c). After every kind of write -- batches,
+ * 0008, src/store/store_runs.c). After every kind of write -- batches,
  * puts outside a batch, a batch or a savepoint rolled back, duplicates,
  * two rules in one batch, compaction, db merge, the migration of a
  * database that had no runs -- each row's (id, row) is in exactly one
@@ -343,7 +343,7 @@ static void test_merge_and_migration(void)
     T_EQ(check_ok(o), QN_OK);
 
     /* the database as the previous schema had it: no runs */
-    T_EQ(raw_exec(o, "DROP TABLE key_runs; PRAGMA user_version = 6"),
+    T_EQ(raw_exec(o, "DROP TABLE key_runs; PRAGMA user_version = 7"),
          SQLITE_OK);
     s = open_ok(o); /* migrates */
     T_EQ(qn_store_version(s, &v, NULL), QN_OK);
