@@ -158,6 +158,18 @@ static int ref_decode(const uint8_t *b, size_t len, qn_kr_pair *out, size_t *np)
         return -1;
     key = le(b + 16, 8);
     lo = le(b + 32, 8);
+    { /* k and w as the format defines them */
+        uint64_t q = n > 1 ? (le(b + 24, 8) - key) / n : 0, span;
+        unsigned kk = 0, ww = 0;
+        while (q > 1) {
+            q >>= 1;
+            kk++;
+        }
+        for (span = le(b + 40, 8) - lo; span; span >>= 1)
+            ww++;
+        if (k != kk || w != ww)
+            return -1;
+    }
     for (size_t j = 0; j < n; j++) {
         if (j) {
             uint64_t q = 0;
@@ -445,6 +457,8 @@ static void check_damage(void)
     qn_kr_pair *a = pairs_alloc(QN_KR_MAX), *tmp = pairs_alloc(QN_KR_MAX);
     long flips = 0, caught = 0, cuts = 0, cut_caught = 0, forged = 0;
     long forged_ok = 0, forged_canon = 0, garbage = 0, garbage_caught = 0;
+    long cut_valid = 0, cut_find = 0;
+    qn_kr_info in;
 
     for (size_t r = 0; r < sizeof(runs) / sizeof(*runs); r++) {
         size_t n = make_run(a, runs[r].n, runs[r].kk, runs[r].w), len;
@@ -460,6 +474,15 @@ static void check_damage(void)
             memcpy(t, b, cut);
             cuts++;
             cut_caught += refused(t, cut, tmp);
+            /* a header that still fits: only key codes were cut, and
+             * the lookup of every key must run into the cut */
+            if (qn_kr_info_get(t, cut, &in) == QN_OK) {
+                rd rr = {t, cut, 0, 0, 0};
+                size_t got;
+                cut_valid++;
+                cut_find += qn_kr_find(rd_read, &rr, cut, 0, UINT64_MAX, tmp,
+                                       QN_KR_MAX, &got) == QN_EDB;
+            }
             free(t);
         }
         for (size_t i = 0; i < 8 * len; i++) {
@@ -508,12 +531,16 @@ static void check_damage(void)
         garbage_caught += refused(g, len, tmp);
         free(g);
     }
-    printf("damage: %ld/%ld truncations, %ld/%ld bit flips, %ld/%ld garbage"
+    printf("damage: %ld/%ld truncations (%ld with a valid header, all"
+           " refused by find: %s), %ld/%ld bit flips, %ld/%ld garbage"
            " refused; forged checksums: %ld/%ld decoded, all of them"
            " canonical: %s\n",
-           cut_caught, cuts, caught, flips, garbage_caught, garbage, forged_ok,
-           forged, forged_ok == forged_canon ? "yes" : "no");
+           cut_caught, cuts, cut_valid, cut_find == cut_valid ? "yes" : "no",
+           caught, flips, garbage_caught, garbage, forged_ok, forged,
+           forged_ok == forged_canon ? "yes" : "no");
     T_EQ(cut_caught, cuts);
+    T_EQ(cut_find, cut_valid);
+    T_CHECK(cut_valid > 0);
     T_EQ(caught, flips);
     T_EQ(garbage_caught, garbage);
     T_EQ(forged_canon, forged_ok);
@@ -657,10 +684,11 @@ static void check_nomem(void)
     qn_kr_pair *a = pairs_alloc(5000), *c = pairs_alloc(5000);
     size_t n = make_run(a, 5000, K_EXTREME, -1), len;
     long nomem = 0, wrong = 0, calls = 0;
+    int set_done = 0;
     uint8_t *run = NULL, *b;
 
     /* encode and sort: one allocation each */
-    for (long f = 1;; f++) {
+    for (long f = 1; f < 1000; f++) {
         int rc;
         t_fail_after(f);
         b = (uint8_t *)a;
@@ -676,7 +704,7 @@ static void check_nomem(void)
     memcpy(c, a, n * sizeof(*a));
     c[0] = a[n - 1];
     c[n - 1] = a[0];
-    for (long f = 1;; f++) {
+    for (long f = 1; f < 1000; f++) {
         int rc;
         qn_kr_pair *before = pairs_alloc(n);
         memcpy(before, c, n * sizeof(*c));
@@ -694,7 +722,7 @@ static void check_nomem(void)
     T_CHECK(!memcmp(a, c, n * sizeof(*a)));
     /* the set: new, adds across growth (key 0 too), a run added */
     blist = pairs_alloc(20000 + n);
-    for (long f = 1;; f++) {
+    for (long f = 1; f < 1000; f++) {
         qn_kr_set *s;
         int failed = 0;
         bn = 0;
@@ -730,9 +758,12 @@ static void check_nomem(void)
         t_fail_after(-1);
         wrong += !set_agrees(s);
         qn_kr_set_free(s);
-        if (!failed)
+        if (!failed || nomem != calls) { /* done, or not a failed malloc */
+            set_done = !failed;
             break;
+        }
     }
+    T_CHECK(run != NULL && set_done);
     printf("allocation failures: %ld calls failed, %ld with QN_ENOMEM and"
            " nothing changed\n",
            calls, nomem);
