@@ -30,7 +30,7 @@ int qn_kr_sort(qn_kr_pair *a, size_t n)
     size_t(*count)[256];
     qn_kr_pair *from = a, *to;
     void *mem;
-    int rows_sorted = 1;
+    int d0 = 8; /* the first digit sorted: 8 when the rows are in order */
 
     if (n < 2)
         return QN_OK;
@@ -40,13 +40,17 @@ int qn_kr_sort(qn_kr_pair *a, size_t n)
     count = mem;
     to = (qn_kr_pair *)(count + 16);
     memset(count, 0, sizeof(size_t[16][256]));
+    for (size_t i = 1; i < n && d0; i++)
+        if (a[i].row < a[i - 1].row)
+            d0 = 0;
     for (size_t i = 0; i < n; i++) {
-        for (int d = 0; d < 16; d++)
-            count[d][digit(&a[i], d)]++;
-        if (i && a[i].row < a[i - 1].row)
-            rows_sorted = 0;
+        uint64_t k = a[i].key, r = (uint64_t)a[i].row ^ 1ull << 63;
+        for (int d = 8; d < 16; d++)
+            count[d][k >> (8 * (d - 8)) & 0xff]++;
+        for (int d = d0; d < 8; d++)
+            count[d][r >> (8 * d) & 0xff]++;
     }
-    for (int d = rows_sorted ? 8 : 0; d < 16; d++) {
+    for (int d = d0; d < 16; d++) {
         size_t sum = 0;
         qn_kr_pair *t;
         if (count[d][digit(&a[0], d)] == n)
