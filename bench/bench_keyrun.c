@@ -4,8 +4,9 @@
  * consecutive rows, in CPU time, medians of QN_BENCH_REPS (default 15):
  * the sort, the encoding, the decoding, the checksum alone (a run with
  * its last byte changed: qn_kr_decode stops at the checksum), lookups of
- * one id through a read callback, and 16 runs (1M ids) added to a set,
- * as a writer's open does. Information only: no bar.
+ * one id through a read callback, 16 runs (1M ids) added to a set, as
+ * a writer's open does, and 1M ids probed and added one at a time, as
+ * the put path will. Information only: no bar.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,12 +52,12 @@ int main(void)
 {
     enum { N = QN_KR_MAX, LOOKUPS = 20000 };
     int reps = bench_reps(15);
-    double *ts = malloc(sizeof(double) * (size_t)reps * 6);
+    double *ts = malloc(sizeof(double) * (size_t)reps * 7);
     qn_kr_pair *a = malloc(sizeof(*a) * N), *raw = malloc(sizeof(*a) * N);
     qn_kr_pair *d = malloc(sizeof(*a) * N);
     uint8_t *runs[RUNS], *bad;
     size_t lens[RUNS];
-    double t, med[6];
+    double t, med[7];
 
     if (!ts || !a || !raw || !d)
         fail("malloc");
@@ -113,9 +114,27 @@ int main(void)
             if (qn_kr_set_add_run(s, runs[r], lens[r]))
                 fail("add_run");
         ts[5 * reps + k] = bench_cpu() - t;
+        /* the put path: each id probed (a miss) then added, into the
+         * table of 2^21 slots the clear keeps, the slot prefetched 8
+         * ids ahead */
+        qn_kr_set_clear(s);
+        t = bench_cpu();
+        for (int r = 0; r < RUNS; r++) {
+            uint64_t x = state + (uint64_t)r;
+            for (size_t i = 0; i < N; i++) {
+                uint64_t id = x ^ (i * 0xd6e8feb86659fd93ull);
+                size_t cur = 0;
+                int64_t row;
+                qn_kr_set_prefetch(s, x ^ ((i + 8) * 0xd6e8feb86659fd93ull));
+                if (qn_kr_set_next(s, id, &cur, &row) ||
+                    qn_kr_set_add(s, id, (int64_t)i + 1))
+                    fail("add");
+            }
+        }
+        ts[6 * reps + k] = bench_cpu() - t;
         qn_kr_set_free(s);
     }
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < 7; i++)
         med[i] = bench_median(ts + i * reps, reps);
     printf("keyrun 65536 random ids, consecutive rows: %zu bytes, %.3f B a"
            " pair\n",
@@ -131,6 +150,9 @@ int main(void)
     printf("keyrun find one id: %.2f us\n", med[4] * 1e6 / LOOKUPS);
     printf("keyrun %d runs (%d ids) into a set: %.3f s CPU\n", RUNS, RUNS * N,
            med[5]);
+    printf("keyrun %d ids probed and added one by one: %.3f s CPU, %.0f ns"
+           " an id\n",
+           RUNS * N, med[6], med[6] * 1e9 / (RUNS * N));
     bench_load("end");
     for (int r = 0; r < RUNS; r++)
         free(runs[r]);

@@ -91,6 +91,8 @@ static int room(qn_kr_set *s, size_t more)
     int64_t *nr;
     size_t mask;
 
+    if (s->bits && more <= ((size_t)7 << s->bits) / 10 - s->used)
+        return QN_OK; /* the common case: an add into a roomy table */
     if (more > SIZE_MAX - s->used || !(bits = bits_for(s->used + more)))
         return QN_ENOMEM;
     if (bits <= s->bits)
