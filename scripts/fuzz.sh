@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 RUNS=${1:-10000000}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-"rules recipe state submit pnm import flip diff gen"}
+TARGETS=${*:-"rules recipe state submit pnm import flip diff gen keyrun"}
 CLANG=${CLANG:-clang}
 OUT=build/fuzz
 JOBS=${FUZZ_JOBS:-1}
