@@ -186,6 +186,10 @@ int qn_store__runs_read(qn_store *s, int64_t rule_id, qn_kr_pair **out,
         size_t len = (size_t)sqlite3_column_bytes(q.st, 2);
         qn_kr_info info;
         int r = b ? qn_kr_info_get(b, len, &info) : QN_EDB;
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err); /* the blob's copy, not damage */
+            break;
+        }
         if (r == QN_OK && (info.n != (size_t)sqlite3_column_int64(q.st, 1) ||
                            info.n > (size_t)total - at))
             r = QN_EDB;
@@ -374,6 +378,10 @@ static int read_src_runs(qn_store *s, int64_t n, qn_kr_pair **a, src_run **runs,
         const uint8_t *b = sqlite3_column_blob(q.st, 1);
         size_t len = (size_t)sqlite3_column_bytes(q.st, 1);
         qn_kr_info info;
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
         if (!b || qn_kr_info_get(b, len, &info) != QN_OK ||
             info.n > (size_t)n - at || qn_kr_decode(b, len, *a + at)) {
             q.rc = qn_err_set(err, QN_EDB, 0, 0,
