@@ -123,6 +123,15 @@ int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
         const char *t = qn_store__col_str(q.st, 0);
         if (!strcmp(t, "ok"))
             continue;
+        /* SQLite reports its own allocation failure as a row of the
+         * check ("*** in database main ***", then "out of memory"):
+         * memory, not damage */
+        if (strstr(t, "ut of memory")) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        if (!strncmp(t, "*** in database ", 16))
+            continue; /* a heading: the next row says what is wrong */
         if (!n++)
             snprintf(first, sizeof(first), "integrity check: %s", t);
     }
