@@ -219,7 +219,8 @@ static double merge(const char *quench, const char *out, char **shard,
 }
 
 /* The raw copy merge is measured against: a fresh OUT, then per shard
- * one transaction of INSERT ... SELECT of its rules, runs and puzzles.
+ * one transaction of INSERT ... SELECT of its rules, runs, puzzles and
+ * the puzzles' key runs (migration 0008: db merge writes them too).
  * Returns the time to its last commit; *whole the time to its close too,
  * which checkpoints what the WAL still holds into the file, as a db
  * merge's time (the process's, to its exit) includes; *cpu the CPU time
@@ -247,6 +248,10 @@ static double raw_copy(const char *out, char **shard, double *whole,
                  " stream_index, provenance, (SELECT max(id) FROM main.runs),"
                  " uid, submission, source, meta, human_level, human_score,"
                  " human_model FROM src.puzzles;"
+                 /* the puzzles' key runs are theirs to copy too */
+                 " INSERT INTO main.key_runs (rule_id, level, first_key,"
+                 " last_key, count, keys) SELECT rule_id, level, first_key,"
+                 " last_key, count, keys FROM src.key_runs;"
                  " COMMIT; DETACH src");
     }
     t1 = bench_now();

@@ -45,6 +45,7 @@ static void close_handle(qn_store *s)
     sqlite3_close_v2(s->db);
     qn_store__claims_release(s);
     qn_store__keys_forget(s);
+    qn_store__runs_free(s);
     qn_store__grades_forget(s);
     free(s->path);
     free(s);
@@ -361,6 +362,7 @@ int qn_store_begin(qn_store *s, qn_err *err)
 
     if (s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "a batch is already open");
+    qn_store__runs_forget(s);
     if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) == QN_OK) {
         s->in_batch = 1;
         s->batches++;
@@ -374,9 +376,12 @@ int qn_store_commit(qn_store *s, qn_err *err)
 
     if (!s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to commit");
-    rc = qn_store__exec(s, "COMMIT", err);
+    /* the batch's rows and their key runs commit together */
+    if ((rc = qn_store__runs_flush(s, err)) == QN_OK)
+        rc = qn_store__exec(s, "COMMIT", err);
     if (rc != QN_OK) /* nothing of the batch may survive a failed commit */
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    qn_store__runs_forget(s);
     s->in_batch = 0;
     return rc;
 }
@@ -386,6 +391,7 @@ int qn_store_rollback(qn_store *s, qn_err *err)
     if (!s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to roll back");
     s->in_batch = 0;
+    qn_store__runs_forget(s);
     return qn_store__exec(s, "ROLLBACK", err);
 }
 

@@ -6,11 +6,111 @@
 #include "store/store.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
+#include "base/mem.h"
+#include "keyrun.h"
 #include "store_internal.h"
+
+/* Rule rule_id's rows (uid, id), sorted as a run sorts them: *a, *n. */
+static int rule_rows(qn_store *s, int64_t rule_id, qn_kr_pair **a, size_t *n,
+                     qn_err *err)
+{
+    qn_store__stmt q;
+    size_t cap = 0;
+
+    *a = NULL;
+    *n = 0;
+    qn_store__sql(&q, s, "SELECT uid, id FROM main.puzzles WHERE rule_id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    while (qn_store__row(&q)) {
+        if (*n == cap) {
+            size_t c = cap ? 2 * cap : 4096;
+            qn_kr_pair *b = QN_REALLOCN(*a, c, qn_kr_pair);
+            if (!b) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            *a = b;
+            cap = c;
+        }
+        (*a)[*n].key = (uint64_t)sqlite3_column_int64(q.st, 0);
+        (*a)[(*n)++].row = sqlite3_column_int64(q.st, 1);
+    }
+    if (q.rc == QN_OK && qn_kr_sort(*a, *n) != QN_OK)
+        q.rc = qn_err_nomem(err);
+    return qn_store__end(&q);
+}
+
+/* Every row of rule_id in exactly one of its key runs, and nothing else
+ * in them (migration 0008): the first difference into first, counted in
+ * *n. A damaged run is one problem, named. */
+static int check_rule_runs(qn_store *s, int64_t rule_id, int64_t *n,
+                           char *first, size_t size, qn_err *err)
+{
+    qn_kr_pair *runs = NULL, *rows = NULL;
+    size_t nruns = 0, nrows = 0, i = 0, j = 0;
+    qn_err why = QN_ERR_INIT;
+    int rc = qn_store__runs_read(s, rule_id, &runs, &nruns, &why);
+
+    if (rc == QN_EDB) {
+        if (!(*n)++)
+            snprintf(first, size, "%.190s", why.msg);
+        return QN_OK;
+    }
+    if (rc != QN_OK) {
+        *err = why;
+        return rc;
+    }
+    if ((rc = qn_kr_sort(runs, nruns)) != QN_OK)
+        rc = qn_err_nomem(err);
+    if (rc == QN_OK)
+        rc = rule_rows(s, rule_id, &rows, &nrows, err);
+    while (rc == QN_OK && (i < nruns || j < nrows)) {
+        int c = i == nruns   ? 1
+                : j == nrows ? -1
+                : runs[i].key != rows[j].key
+                    ? (runs[i].key < rows[j].key ? -1 : 1)
+                    : (runs[i].row > rows[j].row) - (runs[i].row < rows[j].row);
+        if (!c) {
+            i++, j++;
+            continue;
+        }
+        if (!(*n)++)
+            snprintf(first, size,
+                     c < 0 ? "key runs: rule set %lld: id %016llx at row "
+                             "%lld is not a row's"
+                           : "key runs: rule set %lld: row %lld (id %016llx) "
+                             "is in no key run",
+                     (long long)rule_id,
+                     c < 0 ? (unsigned long long)runs[i].key
+                           : (unsigned long long)rows[j].row,
+                     c < 0 ? (long long)runs[i].row : (long long)rows[j].key);
+        if (c < 0)
+            i++;
+        else
+            j++;
+    }
+    free(runs);
+    free(rows);
+    return rc;
+}
+
+static int check_runs(qn_store *s, int64_t *n, char *first, size_t size,
+                      qn_err *err)
+{
+    qn_store__stmt q;
+
+    qn_store__sql(&q, s, "SELECT id FROM main.rules ORDER BY id", err);
+    while (qn_store__row(&q))
+        q.rc = check_rule_runs(s, sqlite3_column_int64(q.st, 0), n, first, size,
+                               err);
+    return qn_store__end(&q);
+}
 
 int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
 {
@@ -23,6 +123,15 @@ int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
         const char *t = qn_store__col_str(q.st, 0);
         if (!strcmp(t, "ok"))
             continue;
+        /* SQLite reports its own allocation failure as a row of the
+         * check ("*** in database main ***", then "out of memory"):
+         * memory, not damage */
+        if (strstr(t, "ut of memory")) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        if (!strncmp(t, "*** in database ", 16))
+            continue; /* a heading: the next row says what is wrong */
         if (!n++)
             snprintf(first, sizeof(first), "integrity check: %s", t);
     }
@@ -39,6 +148,9 @@ int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
                      qn_store__col_str(q.st, 2));
     if (qn_store__end(&q) != QN_OK)
         return q.rc;
+    /* the runs only once SQLite finds the file sound: they are decoded */
+    if (!n && check_runs(s, &n, first, sizeof(first), err) != QN_OK)
+        return err->code;
     if (nproblems_out)
         *nproblems_out = n;
     if (n) {

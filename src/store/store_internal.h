@@ -79,6 +79,8 @@ struct qn_store {
     int sqlite_rc; /* the last SQLite code qn_store__fail turned */
     int aside;     /* built aside (qn_store_open_aside): 1, 2 once an
                       input is merged; 0 otherwise */
+    struct qn_store__runs *runs; /* store_runs.c: the open transaction's
+                                    inserted rows, for their key runs */
 };
 
 /* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */
@@ -142,6 +144,47 @@ int qn_store__end(qn_store__stmt *q);
  * back, and returns the call's final code. */
 int qn_store__tx_begin(qn_store *s, qn_err *err);
 int qn_store__tx_end(qn_store *s, int rc, qn_err *err);
+
+/*
+ * store_runs.c: the key runs beside the puzzles table (migration 0008).
+ * A put reserves a note before its insert (so that noting cannot fail
+ * once the row is in) and notes the row after it. tx_begin marks, tx_end
+ * unmarks (keep: released; else the notes since the mark are dropped).
+ * runs_flush writes the notes as runs inside the open transaction, just
+ * before its outermost commit; runs_forget drops them (a rollback).
+ * runs_note_rows notes every row past after_id (db merge's copy).
+ * runs_read decodes every run of a rule (QN_EDB: a damaged run, named);
+ * runs_build writes every rule's runs from its rows (the migration).
+ */
+struct qn_store__runs;
+int qn_store__runs_reserve(qn_store *s, qn_err *err);
+void qn_store__runs_note(qn_store *s, int64_t rule_id, uint64_t uid,
+                         int64_t row);
+int qn_store__runs_mark(qn_store *s, qn_err *err);
+void qn_store__runs_unmark(qn_store *s, int keep);
+int qn_store__runs_flush(qn_store *s, qn_err *err);
+void qn_store__runs_forget(qn_store *s);
+void qn_store__runs_free(qn_store *s);
+int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err);
+/* A row's (id, row) mixed, summed over a set of rows: the same sum from
+ * the rows and from their key runs says the runs hold those rows. */
+static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
+{
+    uint64_t z = uid ^ ((uint64_t)row * 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+/* db merge, after a copy that inserted each of the input's n rows by
+ * row at its id + delta: the input's runs as OUT's (rows shifted), when
+ * their pairs are n and sum to digest; *done 0 (nothing written) when
+ * they do not, and the caller notes the rows instead. */
+int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
+                        int *done, qn_err *err);
+struct qn_kr_pair;
+int qn_store__runs_read(qn_store *s, int64_t rule_id, struct qn_kr_pair **out,
+                        size_t *n, qn_err *err);
+int qn_store__runs_build(qn_store *s, qn_err *err);
 
 /* A count for an INTEGER column, which is signed 64-bit: saturate. Inline:
  * qn_store_put_puzzle binds two per row. */
@@ -226,6 +269,8 @@ int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err);
 typedef struct qn_store__merge_order {
     int64_t rows;
     int in_order;
+    int64_t min_id, max_id; /* of the rows counted */
+    uint64_t pairs; /* qn_store__pair_digest summed over them (id, row) */
 } qn_store__merge_order;
 int qn_store__merge_scan(const char *in_path, qn_store__merge_order *out,
                          qn_err *err);

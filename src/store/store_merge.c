@@ -185,13 +185,19 @@ static int copy_puzzles(qn_store *s, const char *in_path,
                         qn_store_order_fn *order, void *ctx, int64_t *copied,
                         int64_t *rows, qn_err *err)
 {
-    qn_store__merge_order o = {0, 0};
+    qn_store__merge_order o = {0, 0, 0, 0, 0};
+    long long last = 0, now = 0;
+    int done = 0;
     /* without a journal (built aside, past the first input) nothing can
      * be undone: the verdict first */
     int known,
         mapped = 0,
         rc = order_of(in_path, order, ctx, s->aside == 2, &known, &o, err);
 
+    /* the rows past OUT's last are the copy's: their key runs follow */
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
+                           &last, err);
     if (rc == QN_OK)
         rc = merge_grades(s, &mapped, err);
     if (rc == QN_OK)
@@ -208,6 +214,19 @@ static int copy_puzzles(qn_store *s, const char *in_path,
     *rows = o.rows;
     if (rc == QN_OK)
         rc = qn_store__exec(s, "RELEASE merge_copy", err);
+    /* The copy's key runs. An input copied whole by row, its ids without
+     * gaps, took ids last + 1...: its own runs are OUT's, rows shifted
+     * (checked against the scan's sum of the rows' pairs), which reads
+     * none of the rows again. Otherwise the new rows are noted. */
+    if (rc == QN_OK && o.in_order && o.rows &&
+        o.max_id - o.min_id + 1 == o.rows &&
+        (rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
+                            &now, err)) == QN_OK &&
+        now - last == o.rows)
+        rc = qn_store__runs_copy(s, (int64_t)last + 1 - o.min_id, o.rows,
+                                 o.pairs, &done, err);
+    if (rc == QN_OK && !done)
+        rc = qn_store__runs_note_rows(s, (int64_t)last, err);
     return rc;
 }
 

@@ -86,7 +86,7 @@ static void *check_all(void *arg)
         checked(j, qn_store_merge_check(j->in[i], &err), &err);
     }
     for (int i = 0; i < j->n && !stopping(j); i++) {
-        struct scan sc = {{0, 0}, QN_OK, QN_ERR_INIT};
+        struct scan sc = {{0, 0, 0, 0, 0}, QN_OK, QN_ERR_INIT};
         sc.rc = qn_store__merge_scan(j->in[i], &sc.order, &sc.err);
         scanned_one(j, i, &sc);
     }

@@ -230,6 +230,8 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         rc = qn_store__prep(in, &rs.run, run_sql, err);
     out->rows = 0;
     out->in_order = 1;
+    out->min_id = out->max_id = 0;
+    out->pairs = 0;
     while (rc == QN_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t rule_id = sqlite3_column_int64(st, 1);
         int same_rule = out->rows && rule_id == prev_rule;
@@ -251,6 +253,15 @@ static int scan(qn_store *in, qn_store__merge_order *out, qn_err *err)
         if (out->in_order)
             key_take(ids.hash.buf, seed, st, &prev, same_hash, same_seed);
         prev_rule = rule_id;
+        {
+            int64_t id = sqlite3_column_int64(st, 0);
+            if (!out->rows || id < out->min_id)
+                out->min_id = id;
+            if (!out->rows || id > out->max_id)
+                out->max_id = id;
+            out->pairs += qn_store__pair_digest(
+                (uint64_t)sqlite3_column_int64(st, 6), id);
+        }
         if (prev.hash.failed || prev.seed.failed || ids.hash.failed ||
             rs.seed.failed) {
             rc = qn_err_nomem(err);

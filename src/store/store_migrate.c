@@ -64,6 +64,9 @@ static int apply(qn_store *s, const struct qn_migration *m, long long v,
     /* 0002 adds the puzzle id, which SQL cannot compute */
     if (m->number == 2)
         rc = qn_store__fill_puzzle_ids(s, 0, err);
+    /* 0008's key runs are Rice-coded (store_runs.c) */
+    if (m->number == 8)
+        rc = qn_store__runs_build(s, err);
     if (rc == QN_OK && m->number == 1) {
         snprintf(sql, sizeof(sql), "PRAGMA application_id = %d",
                  (int)QN_STORE_APPLICATION_ID);

@@ -311,8 +311,8 @@ static int derive(qn_store *s, const qn_store_puzzle *p, uint64_t *uid,
     return QN_OK;
 }
 
-int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
-                        int *is_new_out, qn_err *err)
+static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
+                   int *is_new_out, qn_err *err)
 {
     sqlite3_stmt *st;
     const char *seed;
@@ -323,6 +323,10 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
         return rc;
     if (p->grade && (rc = qn_store__grade_code(s, p->grade, &grade, err)))
+        return rc;
+    /* room for the row's key-run note first: once the row is in, noting
+     * it cannot fail */
+    if ((rc = qn_store__runs_reserve(s, err)) != QN_OK)
         return rc;
     /* derive loaded p's rule unless there is none (rule ids are >= 1) */
     known = p->rule_id > 0 && s->keys.rule_id == p->rule_id;
@@ -352,6 +356,8 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     }
     sqlite3_reset(st);
     if (sqlite3_changes(s->db) == 1) {
+        qn_store__runs_note(s, p->rule_id, uid,
+                            sqlite3_last_insert_rowid(s->db));
         if (id_out)
             *id_out = sqlite3_last_insert_rowid(s->db);
         if (is_new_out)
@@ -361,4 +367,18 @@ int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     }
     sqlite3_clear_bindings(st);
     return find_duplicate(s, p, uid, id_out, is_new_out, err);
+}
+
+int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
+                        int *is_new_out, qn_err *err)
+{
+    int rc;
+
+    if (s->in_batch)
+        return put_one(s, p, id_out, is_new_out, err);
+    /* the row and its key run in one transaction */
+    if ((rc = qn_store__tx_begin(s, err)) != QN_OK)
+        return rc;
+    rc = put_one(s, p, id_out, is_new_out, err);
+    return qn_store__tx_end(s, rc, err);
 }

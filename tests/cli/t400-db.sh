@@ -33,6 +33,7 @@ INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
   $(blob5 10000/00000/00000/00000/00001), 1, 'ab', $(($2 + 2)), 2, 0);
 SQL
     keys "$1" 1 2 3
+    runs_from_rows "$1"
 }
 # keys DB ROW...: each row's canonical key and puzzle id from its state, by
 # the independent implementation (the store's unique key needs both right),

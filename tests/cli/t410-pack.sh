@@ -49,6 +49,7 @@ SQL
 # (states packed as docs/STORE.md says: a bit a cell, LSB first; the
 # all-zero witnesses solve none of them)
 # ids (uid) for the fake rows: 1111..., 2222..., and two sharing 5555
+runs_from_rows "$DB"
 
 order() { sqlite3 "$DB" "SELECT group_concat(puzzle_id, ' ') FROM (SELECT puzzle_id FROM pack_puzzles WHERE pack_id = 1 ORDER BY position)"; }
 dense() { sqlite3 "$DB" "SELECT count(*) = coalesce(max(position), 0) AND coalesce(min(position), 1) = 1 FROM pack_puzzles WHERE pack_id = 1"; }

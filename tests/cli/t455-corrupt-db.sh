@@ -64,6 +64,7 @@ sql d.db "UPDATE puzzles SET (state, min_presses, optimal, witness, grade,
           (SELECT state, min_presses, optimal, witness, grade, seed,
            stream_index, uid, human_level, human_score, human_model
            FROM puzzles WHERE id = 1) WHERE id = 2"
+runs_from_rows d.db # (so that the key runs hold #2's new id)
 q db check --db d.db
 expect_rc 65 "db check, a puzzle stored twice"
 expect_err "(#2, classic-5x5): the same puzzle as #1 is stored" "db check, a puzzle stored twice"

@@ -146,6 +146,7 @@ INSERT INTO p6 SELECT p.id, p.rule_id, p.state, p.canon, p.min_presses,
 DROP TABLE puzzles;
 ALTER TABLE p6 RENAME TO puzzles;
 DROP TABLE grades;
+DROP TABLE IF EXISTS key_runs; -- (0008's: built again by the migration)
 PRAGMA user_version = 6;
 COMMIT;
 SQL

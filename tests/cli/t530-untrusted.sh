@@ -90,11 +90,16 @@ expect_rc 0 "empty grade, grader and seed, and a default tier name"
 
 # ---- 2. csv cells a spreadsheet would run ---------------------------------
 cp "$DB" "$TMP/hand.db"
-sql "$TMP/hand.db" "UPDATE puzzles SET grade = '=cmd|'' /C calc''!A0',
-    seed = '@SUM(1+1)' WHERE id = 1"
-sql "$TMP/hand.db" "UPDATE puzzles SET grade = '+1', seed = '-2' WHERE id = 2"
-sql "$TMP/hand.db" "UPDATE puzzles SET grade = char(9) || 'tab',
-    seed = char(13) || 'cr' WHERE id = 3"
+# (a grade is a code of the grades table, migration 0007: the names go
+# there, and the rows name them)
+sql "$TMP/hand.db" "INSERT INTO grades (name) VALUES ('=cmd|'' /C calc''!A0'),
+    ('+1'), (char(9) || 'tab')"
+sql "$TMP/hand.db" "UPDATE puzzles SET grade = (SELECT id FROM grades WHERE
+    name = '=cmd|'' /C calc''!A0'), seed = '@SUM(1+1)' WHERE id = 1"
+sql "$TMP/hand.db" "UPDATE puzzles SET grade = (SELECT id FROM grades WHERE
+    name = '+1'), seed = '-2' WHERE id = 2"
+sql "$TMP/hand.db" "UPDATE puzzles SET grade = (SELECT id FROM grades WHERE
+    name = char(9) || 'tab'), seed = char(13) || 'cr' WHERE id = 3"
 q export starter --format csv --db "$TMP/hand.db" -o "$TMP/hand.csv"
 expect_rc 0 "export a hand-edited pack as csv"
 # OWASP: the cell keeps its text behind a leading ' and is quoted
@@ -104,9 +109,9 @@ import csv, sqlite3, sys
 from text_escape import esc
 rows = list(csv.reader(open(sys.argv[1], newline="")))
 db = sqlite3.connect(sys.argv[2])
-stored = db.execute("SELECT p.grade, p.seed FROM pack_puzzles pp JOIN"
-                    " puzzles p ON p.id = pp.puzzle_id ORDER BY"
-                    " pp.position").fetchall()
+stored = db.execute("SELECT g.name, p.seed FROM pack_puzzles pp JOIN"
+                    " puzzles p ON p.id = pp.puzzle_id LEFT JOIN grades g"
+                    " ON g.id = p.grade ORDER BY pp.position").fetchall()
 assert len(rows) == 4, rows
 for r, (grade, seed) in zip(rows[1:], stored):
     for got, want in ((r[6], esc(grade)), (r[7], esc(seed))):
@@ -207,7 +212,8 @@ sql "$TMP/old.db" "UPDATE packs SET name = 'old' || char(27) || ']0;x' ||
     char(7) || char(10) || 'fake', title = 't' || char(27) || '[2J',
     description = 'd' || char(155) || '31m', author = 'a' || char(13)
     WHERE name = 'starter'"
-sql "$TMP/old.db" "UPDATE puzzles SET grade = 'g' || char(27) || '[5m'"
+sql "$TMP/old.db" "INSERT INTO grades (name) VALUES ('g' || char(27) || '[5m')"
+sql "$TMP/old.db" "UPDATE puzzles SET grade = (SELECT max(id) FROM grades)"
 sql "$TMP/old.db" "UPDATE rules SET name = 'r' || char(27) || '[1m'"
 q pack list --db "$TMP/old.db"
 expect_rc 0 "pack list of an old database"

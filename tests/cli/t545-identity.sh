@@ -91,6 +91,12 @@ expect_rc 66 "solve --id of an unknown id"
 # db check names a puzzle whose stored id was tampered with
 cp "$DB" "$TMP/bad.db"
 sqlite3 "$TMP/bad.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 2"
+# the row's id no longer matches the one its key run holds
+q db check --db "$TMP/bad.db"
+expect_rc 74 "db check finds a row whose id left its key run"
+expect_err "key runs: rule set 1: " "and says so"
+# with the runs built from the rows again, the id against the puzzle
+runs_from_rows "$TMP/bad.db"
 q db check --db "$TMP/bad.db"
 expect_rc 65 "db check finds a wrong stored id"
 expect_err "(#2, classic-5x5): the stored id is not the puzzle's" "and names it"

@@ -172,7 +172,7 @@ static void test_schema(void)
     T_EQ(raw_int(tpath("a.db"),
                  "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
                  " AND sql LIKE '%STRICT%'"),
-         6);
+         7);
     T_EQ(raw_int(tpath("a.db"), "SELECT count(*) FROM rules"), 1);
     /* NO_MIGRATE on an empty file leaves version 0; migrate reports 0->N */
     {

@@ -1,0 +1,443 @@
+/*
+ * store_runs.c: the key runs kept beside the puzzles table (issue #35
+ * section 1, docs/STORE-KEYRUNS.md; migration 0008): every row's (puzzle
+ * id, row id) in exactly one run of its rule, written in the transaction
+ * that writes the row, so a kill -9 leaves both or neither.
+ *
+ * The rows a transaction inserts are noted here and become runs just
+ * before the outermost commit (qn_store__runs_flush): one run a rule a
+ * commit (level 0). A savepoint that rolls back drops the notes taken
+ * since it began (qn_store__runs_mark / _unmark), a batch that rolls back
+ * drops them all. A rule's 65th level-0 run merges every run of the rule
+ * into level-1 pieces of at most QN_KR_MAX pairs with disjoint key ranges
+ * (compaction), in the same transaction.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/mem.h"
+#include "keyrun.h"
+#include "store_internal.h"
+
+#define LEVEL0_MAX 64 /* level-0 runs a rule before a compaction */
+
+typedef struct note {
+    int64_t rule;
+    qn_kr_pair p;
+} note;
+
+struct qn_store__runs {
+    note *v; /* the open transaction's inserted rows */
+    size_t n, cap;
+    size_t *mark; /* notes when each open savepoint began */
+    size_t nmark, mcap;
+};
+
+static struct qn_store__runs *runs_of(qn_store *s)
+{
+    if (!s->runs)
+        s->runs = QN_ALLOC(struct qn_store__runs);
+    return s->runs;
+}
+
+int qn_store__runs_reserve(qn_store *s, qn_err *err)
+{
+    struct qn_store__runs *r = runs_of(s);
+
+    if (!r)
+        return qn_err_nomem(err);
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        note *v = QN_REALLOCN(r->v, cap, note);
+        if (!v)
+            return qn_err_nomem(err);
+        r->v = v;
+        r->cap = cap;
+    }
+    return QN_OK;
+}
+
+void qn_store__runs_note(qn_store *s, int64_t rule_id, uint64_t uid,
+                         int64_t row)
+{
+    struct qn_store__runs *r = s->runs; /* reserved: there is room */
+
+    r->v[r->n].rule = rule_id;
+    r->v[r->n].p.key = uid;
+    r->v[r->n].p.row = row;
+    r->n++;
+}
+
+int qn_store__runs_mark(qn_store *s, qn_err *err)
+{
+    struct qn_store__runs *r = runs_of(s);
+
+    if (!r)
+        return qn_err_nomem(err);
+    if (r->nmark == r->mcap) {
+        size_t cap = r->mcap ? 2 * r->mcap : 8;
+        size_t *m = QN_REALLOCN(r->mark, cap, size_t);
+        if (!m)
+            return qn_err_nomem(err);
+        r->mark = m;
+        r->mcap = cap;
+    }
+    r->mark[r->nmark++] = r->n;
+    return QN_OK;
+}
+
+void qn_store__runs_unmark(qn_store *s, int keep)
+{
+    struct qn_store__runs *r = s->runs;
+
+    if (!r || !r->nmark)
+        return;
+    r->nmark--;
+    if (!keep)
+        r->n = r->mark[r->nmark];
+}
+
+void qn_store__runs_forget(qn_store *s)
+{
+    if (s->runs)
+        s->runs->n = s->runs->nmark = 0;
+}
+
+void qn_store__runs_free(qn_store *s)
+{
+    if (!s->runs)
+        return;
+    free(s->runs->v);
+    free(s->runs->mark);
+    free(s->runs);
+    s->runs = NULL;
+}
+
+/* a[0..n) of rule_id, sorted here, as runs of `level`: pieces of at
+ * most QN_KR_MAX pairs. */
+static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
+                    int level, qn_err *err)
+{
+    qn_store__stmt q;
+
+    if (qn_kr_sort(a, n) != QN_OK)
+        return qn_err_nomem(err);
+    qn_store__sql(&q, s,
+                  "INSERT INTO main.key_runs (rule_id, level, first_key,"
+                  " last_key, count, keys) VALUES (?, ?, ?, ?, ?, ?)",
+                  err);
+    for (size_t at = 0; at < n && q.rc == QN_OK; at += QN_KR_MAX) {
+        size_t m = n - at < QN_KR_MAX ? n - at : QN_KR_MAX, len;
+        uint8_t *blob;
+        int rc = qn_kr_encode(a + at, m, &blob, &len);
+        if (rc != QN_OK) {
+            q.rc = rc == QN_ENOMEM
+                       ? qn_err_nomem(err)
+                       : qn_err_set(err, QN_ERR, 0, 0,
+                                    "rule set %lld: a key run could not be "
+                                    "encoded (row %lld)",
+                                    (long long)rule_id, (long long)a[at].row);
+            break;
+        }
+        qn_store__bind_i64(&q, 1, rule_id);
+        qn_store__bind_i64(&q, 2, level);
+        qn_store__bind_i64(&q, 3, (int64_t)a[at].key);
+        qn_store__bind_i64(&q, 4, (int64_t)a[at + m - 1].key);
+        qn_store__bind_i64(&q, 5, (int64_t)m);
+        qn_store__bind_blob(&q, 6, blob, len);
+        qn_store__run(&q);
+        free(blob);
+    }
+    return qn_store__end(&q);
+}
+
+/* Every pair of rule_id's runs (level >= min_level) into *out (*n),
+ * decoded and checked; a damaged run is QN_EDB naming it. */
+int qn_store__runs_read(qn_store *s, int64_t rule_id, qn_kr_pair **out,
+                        size_t *n, qn_err *err)
+{
+    qn_store__stmt q;
+    long long total = 0;
+    qn_kr_pair *a = NULL;
+    size_t at = 0;
+    char sql[128];
+    int rc;
+
+    *out = NULL;
+    *n = 0;
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(sum(count), 0) FROM main.key_runs"
+             " WHERE rule_id = %lld",
+             (long long)rule_id);
+    if ((rc = qn_store__int(s, sql, &total, err)) != QN_OK)
+        return rc;
+    if (!(a = QN_ALLOCN((size_t)total + 1, qn_kr_pair)))
+        return qn_err_nomem(err);
+    qn_store__sql(&q, s,
+                  "SELECT id, count, keys FROM main.key_runs"
+                  " WHERE rule_id = ? ORDER BY id",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    while (qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 2);
+        size_t len = (size_t)sqlite3_column_bytes(q.st, 2);
+        qn_kr_info info;
+        int r = b ? qn_kr_info_get(b, len, &info) : QN_EDB;
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err); /* the blob's copy, not damage */
+            break;
+        }
+        if (r == QN_OK && (info.n != (size_t)sqlite3_column_int64(q.st, 1) ||
+                           info.n > (size_t)total - at))
+            r = QN_EDB;
+        if (r == QN_OK)
+            r = qn_kr_decode(b, len, a + at);
+        if (r != QN_OK) {
+            qn_err_source(err, s->path);
+            q.rc = qn_err_set(
+                err, QN_EDB, 0, 0, "key run %lld of rule set %lld is damaged",
+                (long long)sqlite3_column_int64(q.st, 0), (long long)rule_id);
+            break;
+        }
+        at += info.n;
+    }
+    if ((rc = qn_store__end(&q)) != QN_OK) {
+        free(a);
+        return rc;
+    }
+    *out = a;
+    *n = at;
+    return QN_OK;
+}
+
+/* Merge every run of rule_id into level-1 pieces. */
+static int compact(qn_store *s, int64_t rule_id, qn_err *err)
+{
+    qn_kr_pair *a;
+    size_t n;
+    char sql[96];
+    int rc = qn_store__runs_read(s, rule_id, &a, &n, err);
+
+    if (rc != QN_OK)
+        return rc;
+    snprintf(sql, sizeof(sql), "DELETE FROM main.key_runs WHERE rule_id = %lld",
+             (long long)rule_id);
+    if ((rc = qn_store__exec(s, sql, err)) == QN_OK && n)
+        rc = put_runs(s, rule_id, a, n, 1, err);
+    free(a);
+    return rc;
+}
+
+static int maybe_compact(qn_store *s, int64_t rule_id, qn_err *err)
+{
+    long long level0 = 0;
+    char sql[128];
+    int rc;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) FROM main.key_runs WHERE rule_id = %lld"
+             " AND level = 0",
+             (long long)rule_id);
+    if ((rc = qn_store__int(s, sql, &level0, err)) != QN_OK)
+        return rc;
+    return level0 > LEVEL0_MAX ? compact(s, rule_id, err) : QN_OK;
+}
+
+static int by_rule(const void *a, const void *b)
+{
+    int64_t x = ((const note *)a)->rule, y = ((const note *)b)->rule;
+
+    return (x > y) - (x < y);
+}
+
+int qn_store__runs_flush(qn_store *s, qn_err *err)
+{
+    struct qn_store__runs *r = s->runs;
+    qn_kr_pair *a;
+    size_t i = 0;
+    int rc = QN_OK, one = 1;
+
+    if (!r || !r->n)
+        return QN_OK;
+    /* SQLite ends a transaction itself after some errors: never write
+     * runs outside the one that wrote their rows */
+    if (sqlite3_get_autocommit(s->db)) {
+        qn_store__runs_forget(s);
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "the transaction was rolled back by SQLite");
+    }
+    for (size_t j = 1; j < r->n && one; j++)
+        one = r->v[j].rule == r->v[0].rule;
+    if (!one)
+        qsort(r->v, r->n, sizeof(*r->v), by_rule);
+    if (!(a = QN_ALLOCN(r->n, qn_kr_pair)))
+        return qn_err_nomem(err);
+    while (rc == QN_OK && i < r->n) {
+        int64_t rule = r->v[i].rule;
+        size_t m = 0;
+        for (; i < r->n && r->v[i].rule == rule; i++)
+            a[m++] = r->v[i].p;
+        rc = put_runs(s, rule, a, m, 0, err);
+        if (rc == QN_OK)
+            rc = maybe_compact(s, rule, err);
+    }
+    free(a);
+    if (rc == QN_OK)
+        r->n = 0;
+    return rc;
+}
+
+int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err)
+{
+    qn_store__stmt q;
+    int rc = QN_OK;
+
+    qn_store__sql(&q, s,
+                  "SELECT rule_id, uid, id FROM main.puzzles WHERE id > ?"
+                  " ORDER BY id",
+                  err);
+    qn_store__bind_i64(&q, 1, after_id);
+    while (qn_store__row(&q)) {
+        if ((rc = qn_store__runs_reserve(s, err)) != QN_OK) {
+            q.rc = rc;
+            break;
+        }
+        qn_store__runs_note(s, sqlite3_column_int64(q.st, 0),
+                            (uint64_t)sqlite3_column_int64(q.st, 1),
+                            sqlite3_column_int64(q.st, 2));
+    }
+    return qn_store__end(&q);
+}
+
+int qn_store__runs_build(qn_store *s, qn_err *err)
+{
+    qn_store__stmt rules, rows;
+    qn_kr_pair *a = NULL;
+    size_t n = 0, cap = 0;
+
+    qn_store__sql(&rules, s, "SELECT id FROM main.rules ORDER BY id", err);
+    qn_store__sql(&rows, s,
+                  "SELECT uid, id FROM main.puzzles WHERE rule_id = ?"
+                  " ORDER BY id",
+                  err);
+    while (rules.rc == QN_OK && rows.rc == QN_OK && qn_store__row(&rules)) {
+        int64_t rule = sqlite3_column_int64(rules.st, 0);
+        n = 0;
+        qn_store__bind_i64(&rows, 1, rule);
+        while (qn_store__row(&rows)) {
+            if (n == cap) {
+                size_t c = cap ? 2 * cap : 65536;
+                qn_kr_pair *b = QN_REALLOCN(a, c, qn_kr_pair);
+                if (!b) {
+                    rows.rc = qn_err_nomem(err);
+                    break;
+                }
+                a = b;
+                cap = c;
+            }
+            a[n].key = (uint64_t)sqlite3_column_int64(rows.st, 0);
+            a[n++].row = sqlite3_column_int64(rows.st, 1);
+        }
+        if (rows.rc == QN_OK && rows.st)
+            sqlite3_reset(rows.st);
+        if (rows.rc == QN_OK && n)
+            rows.rc = put_runs(s, rule, a, n, 1, err);
+    }
+    free(a);
+    qn_store__end(&rows);
+    qn_store__end(&rules);
+    return rows.rc != QN_OK ? rows.rc : rules.rc;
+}
+
+/* The input's runs (src.key_runs) decoded into *a, each run's rule (as
+ * OUT numbers it) and size in *runs; QN_EDB names a damaged one. */
+typedef struct src_run {
+    int64_t rule;
+    size_t at, n;
+} src_run;
+
+static int read_src_runs(qn_store *s, int64_t n, qn_kr_pair **a, src_run **runs,
+                         size_t *nruns, qn_err *err)
+{
+    qn_store__stmt q;
+    size_t at = 0, cap = 0;
+
+    *runs = NULL;
+    *nruns = 0;
+    if (!(*a = QN_ALLOCN((size_t)n + 1, qn_kr_pair)))
+        return qn_err_nomem(err);
+    qn_store__sql(&q, s,
+                  "SELECT mr.main, k.keys FROM src.key_runs k"
+                  " JOIN temp.merge_rules mr ON mr.src = k.rule_id"
+                  " ORDER BY k.id",
+                  err);
+    while (qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 1);
+        size_t len = (size_t)sqlite3_column_bytes(q.st, 1);
+        qn_kr_info info;
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        if (!b || qn_kr_info_get(b, len, &info) != QN_OK ||
+            info.n > (size_t)n - at || qn_kr_decode(b, len, *a + at)) {
+            q.rc = qn_err_set(err, QN_EDB, 0, 0,
+                              "a key run of the input is damaged");
+            break;
+        }
+        if (*nruns == cap) {
+            size_t c = cap ? 2 * cap : 16;
+            src_run *r = QN_REALLOCN(*runs, c, src_run);
+            if (!r) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            *runs = r;
+            cap = c;
+        }
+        (*runs)[*nruns].rule = sqlite3_column_int64(q.st, 0);
+        (*runs)[*nruns].at = at;
+        (*runs)[(*nruns)++].n = info.n;
+        at += info.n;
+    }
+    if (q.rc == QN_OK && at != (size_t)n)
+        q.rc = QN_ENOTFOUND; /* not the rows: the caller notes them */
+    return qn_store__end(&q);
+}
+
+int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
+                        int *done, qn_err *err)
+{
+    qn_kr_pair *a = NULL;
+    src_run *runs = NULL;
+    size_t nruns = 0;
+    uint64_t sum = 0;
+    int rc = read_src_runs(s, n, &a, &runs, &nruns, err);
+
+    *done = 0;
+    if (rc == QN_ENOTFOUND || rc == QN_EDB) {
+        /* the input's runs are not its rows: the caller notes the rows
+         * themselves (db check of the input names what is wrong) */
+        qn_err_clear(err);
+        rc = QN_OK;
+        n = 0;
+    }
+    for (int64_t i = 0; rc == QN_OK && i < n; i++)
+        sum += qn_store__pair_digest(a[i].key, a[i].row);
+    if (rc == QN_OK && n && sum == digest) {
+        for (int64_t i = 0; i < n; i++)
+            a[i].row += delta;
+        for (size_t r = 0; rc == QN_OK && r < nruns; r++)
+            rc = put_runs(s, runs[r].rule, a + runs[r].at, runs[r].n, 0, err);
+        for (size_t r = 0; rc == QN_OK && r < nruns; r++)
+            if (!r || runs[r].rule != runs[r - 1].rule)
+                rc = maybe_compact(s, runs[r].rule, err);
+        *done = rc == QN_OK;
+    }
+    free(a);
+    free(runs);
+    return rc;
+}
