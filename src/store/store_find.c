@@ -33,7 +33,7 @@ static int pair_less(const qn_kr_pair *a, const qn_kr_pair *b)
 }
 
 /* p into the two smallest pairs best[0..*n) */
-static void keep_two(qn_kr_pair *best, size_t *n, const qn_kr_pair *p)
+void qn_store__keep_two(qn_kr_pair *best, size_t *n, const qn_kr_pair *p)
 {
     if (*n < 2)
         best[(*n)++] = *p;
@@ -71,7 +71,7 @@ static int find_in_run(qn_store *s, blob_ctx *c, int64_t run, int64_t rule,
                           (long long)run, (long long)rule);
     }
     for (size_t i = 0; i < nfound && i < 2; i++)
-        keep_two(best, n, &got[i]);
+        qn_store__keep_two(best, n, &got[i]);
     return QN_OK;
 }
 
@@ -81,7 +81,9 @@ int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi, qn_kr_pair *best,
     qn_store__stmt q;
     blob_ctx c = {NULL, SQLITE_OK};
 
-    *n = 0;
+    /* the rows this connection's open transaction inserted are in no run
+     * until its commit: the notes hold them */
+    qn_store__runs_pending(s, lo, hi, best, n);
     /* every rule's runs: a puzzle id names a puzzle whatever its rule.
      * The keys are signed in SQL and a run's range may straddle 2^63:
      * its bounds are compared unsigned here, not in the query. */

@@ -26,6 +26,7 @@
 #include "rules/state.h"
 #include "solve/solver.h"
 #include "store/store.h"
+#include "store/store_internal.h"
 #include "t.h"
 #include "tsql.h"
 
@@ -60,8 +61,10 @@ static int64_t put_rule(qn_store *s, board *b)
     return id;
 }
 
-/* Puzzle i of board b: a random solvable state, the same for the same i. */
-static void put_puzzle(qn_store *s, board *b, int64_t rule_id, uint64_t i)
+/* Puzzle i of board b: a random solvable state, the same for the same i;
+ * its row and id into *row and *uid when they are not NULL. */
+static void put_puzzle_at(qn_store *s, board *b, int64_t rule_id, uint64_t i,
+                          int64_t *row, uint64_t *uid)
 {
     int n = qn_rules_ncells(b->rules), is_new;
     uint8_t st[64], c[64], canon[16];
@@ -94,9 +97,18 @@ static void put_puzzle(qn_store *s, board *b, int64_t rule_id, uint64_t i)
     p.stream_index = (int64_t)i;
     p.provenance = QN_STORE_IMPORT;
     T_EQ(qn_store_put_puzzle(s, &p, &id, &is_new, NULL), QN_OK);
+    if (row)
+        *row = id;
+    if (uid)
+        T_EQ(qn_store__puzzle_uid(s, &p, uid, NULL), QN_OK);
     qn_answer_release(&a);
     qn_buf_release(&bs);
     qn_buf_release(&bw);
+}
+
+static void put_puzzle(qn_store *s, board *b, int64_t rule_id, uint64_t i)
+{
+    put_puzzle_at(s, b, rule_id, i, NULL, NULL);
 }
 
 /* `batches` batches of `per` puzzles of board b, from puzzle `from` */
@@ -346,6 +358,48 @@ static void test_crowded(void)
     T_CHECK(t.two >= 4); /* ids 2, 31's in full and their prefixes */
 }
 
+/* The rows a batch has put are found before its commit (their notes:
+ * no run holds them yet), not after a rollback, and after the commit
+ * from their run. */
+static void test_in_batch(void)
+{
+    const char *p = tpath("n.db");
+    qn_store *s = NULL;
+    int64_t row[20], got;
+    uint64_t uid[20];
+    char hex[17];
+    tally t;
+
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
+    for (int pass = 0; pass < 3; pass++) {
+        T_EQ(qn_store_begin(s, NULL), QN_OK);
+        for (int i = 0; i < 20; i++)
+            put_puzzle_at(s, &boards[0], 1, 300000 + (uint64_t)i, &row[i],
+                          &uid[i]);
+        for (int i = 0; i < 20; i++) {
+            snprintf(hex, sizeof(hex), "%016" PRIx64, uid[i]);
+            got = -1;
+            T_EQ(qn_store_puzzle_resolve(s, hex, &got, NULL), QN_OK);
+            T_EQ(got, row[i]);
+        }
+        if (pass == 0)
+            T_EQ(qn_store_rollback(s, NULL), QN_OK);
+        else
+            T_EQ(qn_store_commit(s, NULL), QN_OK);
+        for (int i = 0; i < 20; i++) {
+            snprintf(hex, sizeof(hex), "%016" PRIx64, uid[i]);
+            got = -1;
+            T_EQ(qn_store_puzzle_resolve(s, hex, &got, NULL),
+                 pass == 0 ? QN_ENOTFOUND : QN_OK);
+            if (pass)
+                T_EQ(got, row[i]);
+        }
+    }
+    qn_store_close(s);
+    t = compare_many(p, 500, 3);
+    T_CHECK(t.hit > 250);
+}
+
 /* Run `run` of path with its version byte (byte 8) changed. */
 static void flip_version(const char *path, long long run)
 {
@@ -433,6 +487,7 @@ int main(void)
         qn_rules_hash(boards[i].rules, boards[i].hash);
     }
     test_natural();
+    test_in_batch();
     test_crowded();
     test_damaged();
     for (int i = 0; i < 2; i++) {
