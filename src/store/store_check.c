@@ -15,37 +15,6 @@
 #include "keyrun.h"
 #include "store_internal.h"
 
-/* Rule rule_id's rows (uid, id), sorted as a run sorts them: *a, *n. */
-static int rule_rows(qn_store *s, int64_t rule_id, qn_kr_pair **a, size_t *n,
-                     qn_err *err)
-{
-    qn_store__stmt q;
-    size_t cap = 0;
-
-    *a = NULL;
-    *n = 0;
-    qn_store__sql(&q, s, "SELECT uid, id FROM main.puzzles WHERE rule_id = ?",
-                  err);
-    qn_store__bind_i64(&q, 1, rule_id);
-    while (qn_store__row(&q)) {
-        if (*n == cap) {
-            size_t c = cap ? 2 * cap : 4096;
-            qn_kr_pair *b = QN_REALLOCN(*a, c, qn_kr_pair);
-            if (!b) {
-                q.rc = qn_err_nomem(err);
-                break;
-            }
-            *a = b;
-            cap = c;
-        }
-        (*a)[*n].key = (uint64_t)sqlite3_column_int64(q.st, 0);
-        (*a)[(*n)++].row = sqlite3_column_int64(q.st, 1);
-    }
-    if (q.rc == QN_OK && qn_kr_sort(*a, *n) != QN_OK)
-        q.rc = qn_err_nomem(err);
-    return qn_store__end(&q);
-}
-
 /* Every row of rule_id in exactly one of its key runs, and nothing else
  * in them (migration 0008): the first difference into first, counted in
  * *n. A damaged run is one problem, named. */
@@ -68,8 +37,10 @@ static int check_rule_runs(qn_store *s, int64_t rule_id, int64_t *n,
     }
     if ((rc = qn_kr_sort(runs, nruns)) != QN_OK)
         rc = qn_err_nomem(err);
-    if (rc == QN_OK)
-        rc = rule_rows(s, rule_id, &rows, &nrows, err);
+    if (rc == QN_OK &&
+        (rc = qn_store__runs_rows(s, rule_id, &rows, &nrows, err)) == QN_OK &&
+        qn_kr_sort(rows, nrows) != QN_OK)
+        rc = qn_err_nomem(err);
     while (rc == QN_OK && (i < nruns || j < nrows)) {
         int c = i == nruns   ? 1
                 : j == nrows ? -1

@@ -14,6 +14,7 @@
 
 #include "base/mem.h"
 #include "rules/puzzle_id.h"
+#include "store/keyrun.h"
 #include "store_internal.h"
 
 /* "#N": the database row N, for scripts written before the ids. */
@@ -44,10 +45,10 @@ static int row_ref(qn_store *s, const char *ref, int64_t *id_out, qn_err *err)
 int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
                             qn_err *err)
 {
-    qn_store__stmt q;
+    qn_kr_pair best[2];
     uint64_t lo, hi;
-    int64_t first = 0, first_uid = 0;
-    int rc, n = 0;
+    size_t n;
+    int rc;
     char a[QN_PUZZLE_ID_HEX], b[QN_PUZZLE_ID_HEX];
 
     if (ref[0] == '#')
@@ -57,38 +58,26 @@ int qn_store_puzzle_resolve(qn_store *s, const char *ref, int64_t *id_out,
                           "'%s' is not a puzzle id: expected %d to 16 hex "
                           "digits (or #ROW)",
                           ref, QN_PUZZLE_ID_MIN_PREFIX);
-    /* an aligned range never straddles 2^63: as signed it is ordered */
-    qn_store__sql(&q, s,
-                  "SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?"
-                  " ORDER BY uid, id LIMIT 2",
-                  err);
-    qn_store__bind_i64(&q, 1, (int64_t)lo);
-    qn_store__bind_i64(&q, 2, (int64_t)hi);
-    while (qn_store__row(&q)) {
-        if (n++ == 0) {
-            first = sqlite3_column_int64(q.st, 0);
-            first_uid = sqlite3_column_int64(q.st, 1);
-            continue;
-        }
-        qn_puzzle_id_hex(a, (uint64_t)first_uid);
-        qn_puzzle_id_hex(b, (uint64_t)sqlite3_column_int64(q.st, 1));
-        q.rc = strcmp(a, b)
-                   ? qn_err_set(err, QN_EINVAL, 0, 0,
-                                "puzzle id '%s' is ambiguous: %s, %s, ...; "
-                                "give more digits",
-                                ref, a, b)
-                   : qn_err_set(err, QN_EINVAL, 0, 0,
-                                "puzzle id %s names two puzzles (rows #%lld "
-                                "and #%lld): name one by its row",
-                                a, (long long)first,
-                                (long long)sqlite3_column_int64(q.st, 0));
+    /* through the key runs, not the unique key, which the flip drops */
+    if ((rc = qn_store__runs_find(s, lo, hi, best, &n, err)) != QN_OK)
+        return rc;
+    if (n == 0)
+        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle with id %s", ref);
+    if (n == 2) {
+        qn_puzzle_id_hex(a, best[0].key);
+        qn_puzzle_id_hex(b, best[1].key);
+        if (best[0].key != best[1].key)
+            return qn_err_set(err, QN_EINVAL, 0, 0,
+                              "puzzle id '%s' is ambiguous: %s, %s, ...; "
+                              "give more digits",
+                              ref, a, b);
+        return qn_err_set(err, QN_EINVAL, 0, 0,
+                          "puzzle id %s names two puzzles (rows #%lld "
+                          "and #%lld): name one by its row",
+                          a, (long long)best[0].row, (long long)best[1].row);
     }
-    rc = qn_store__end(&q);
-    if (rc == QN_OK && n == 0)
-        rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no puzzle with id %s", ref);
-    if (rc == QN_OK)
-        *id_out = first;
-    return rc;
+    *id_out = best[0].row;
+    return QN_OK;
 }
 
 int qn_store__rule_sizes_ok(const char *hash, int n, unsigned k)

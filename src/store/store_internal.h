@@ -184,7 +184,24 @@ int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
 struct qn_kr_pair;
 int qn_store__runs_read(qn_store *s, int64_t rule_id, struct qn_kr_pair **out,
                         size_t *n, qn_err *err);
+/* Rule rule_id's rows as (uid, id) pairs, in no order: *a malloc'd. */
+int qn_store__runs_rows(qn_store *s, int64_t rule_id, struct qn_kr_pair **a,
+                        size_t *n, qn_err *err);
 int qn_store__runs_build(qn_store *s, qn_err *err);
+/* store_find.c: the two smallest (id, row) pairs, by id unsigned then
+ * row, of every rule's runs with lo <= id <= hi, into best[0..*n), *n <= 2:
+ * each run whose range meets [lo, hi] searched in place (sqlite3_blob_read,
+ * read-only), and the open transaction's notes. QN_EDB names a damaged run
+ * and the database. */
+int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi,
+                        struct qn_kr_pair *best, size_t *n, qn_err *err);
+/* The pairs noted in the open transaction (in no run yet) with lo <= id
+ * <= hi: the two smallest into best[0..*n) (store_runs.c); keep_two puts
+ * p into such a pair of the two smallest (store_find.c). */
+void qn_store__runs_pending(qn_store *s, uint64_t lo, uint64_t hi,
+                            struct qn_kr_pair *best, size_t *n);
+void qn_store__keep_two(struct qn_kr_pair *best, size_t *n,
+                        const struct qn_kr_pair *p);
 
 /* A count for an INTEGER column, which is signed 64-bit: saturate. Inline:
  * qn_store_put_puzzle binds two per row. */

@@ -116,6 +116,17 @@ void qn_store__runs_free(qn_store *s)
     s->runs = NULL;
 }
 
+void qn_store__runs_pending(qn_store *s, uint64_t lo, uint64_t hi,
+                            qn_kr_pair *best, size_t *n)
+{
+    struct qn_store__runs *r = s->runs;
+
+    *n = 0;
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->v[i].p.key >= lo && r->v[i].p.key <= hi)
+            qn_store__keep_two(best, n, &r->v[i].p);
+}
+
 /* a[0..n) of rule_id, sorted here, as runs of `level`: pieces of at
  * most QN_KR_MAX pairs. */
 static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
@@ -154,7 +165,7 @@ static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
     return qn_store__end(&q);
 }
 
-/* Every pair of rule_id's runs (level >= min_level) into *out (*n),
+/* Every pair of rule_id's runs into *out (*n),
  * decoded and checked; a damaged run is QN_EDB naming it. */
 int qn_store__runs_read(qn_store *s, int64_t rule_id, qn_kr_pair **out,
                         size_t *n, qn_err *err)
@@ -312,44 +323,54 @@ int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err)
     return qn_store__end(&q);
 }
 
+int qn_store__runs_rows(qn_store *s, int64_t rule_id, qn_kr_pair **a, size_t *n,
+                        qn_err *err)
+{
+    qn_store__stmt q;
+    size_t cap = 0;
+
+    *a = NULL;
+    *n = 0;
+    qn_store__sql(&q, s, "SELECT uid, id FROM main.puzzles WHERE rule_id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    while (qn_store__row(&q)) {
+        if (*n == cap) {
+            size_t c = cap ? 2 * cap : 4096;
+            qn_kr_pair *p = QN_REALLOCN(*a, c, qn_kr_pair);
+            if (!p) {
+                q.rc = qn_err_nomem(err);
+                break;
+            }
+            *a = p;
+            cap = c;
+        }
+        (*a)[*n].key = (uint64_t)sqlite3_column_int64(q.st, 0);
+        (*a)[(*n)++].row = sqlite3_column_int64(q.st, 1);
+    }
+    if (qn_store__end(&q) == QN_OK)
+        return QN_OK;
+    free(*a);
+    *a = NULL;
+    *n = 0;
+    return q.rc;
+}
+
 int qn_store__runs_build(qn_store *s, qn_err *err)
 {
-    qn_store__stmt rules, rows;
-    qn_kr_pair *a = NULL;
-    size_t n = 0, cap = 0;
+    qn_store__stmt rules;
 
     qn_store__sql(&rules, s, "SELECT id FROM main.rules ORDER BY id", err);
-    qn_store__sql(&rows, s,
-                  "SELECT uid, id FROM main.puzzles WHERE rule_id = ?"
-                  " ORDER BY id",
-                  err);
-    while (rules.rc == QN_OK && rows.rc == QN_OK && qn_store__row(&rules)) {
+    while (qn_store__row(&rules)) {
         int64_t rule = sqlite3_column_int64(rules.st, 0);
-        n = 0;
-        qn_store__bind_i64(&rows, 1, rule);
-        while (qn_store__row(&rows)) {
-            if (n == cap) {
-                size_t c = cap ? 2 * cap : 65536;
-                qn_kr_pair *b = QN_REALLOCN(a, c, qn_kr_pair);
-                if (!b) {
-                    rows.rc = qn_err_nomem(err);
-                    break;
-                }
-                a = b;
-                cap = c;
-            }
-            a[n].key = (uint64_t)sqlite3_column_int64(rows.st, 0);
-            a[n++].row = sqlite3_column_int64(rows.st, 1);
-        }
-        if (rows.rc == QN_OK && rows.st)
-            sqlite3_reset(rows.st);
-        if (rows.rc == QN_OK && n)
-            rows.rc = put_runs(s, rule, a, n, 1, err);
+        qn_kr_pair *a;
+        size_t n;
+        if ((rules.rc = qn_store__runs_rows(s, rule, &a, &n, err)) == QN_OK &&
+            n)
+            rules.rc = put_runs(s, rule, a, n, 1, err);
+        free(a);
     }
-    free(a);
-    qn_store__end(&rows);
-    qn_store__end(&rules);
-    return rows.rc != QN_OK ? rows.rc : rules.rc;
+    return qn_store__end(&rules);
 }
 
 /* The input's runs (src.key_runs) decoded into *a, each run's rule (as

@@ -345,6 +345,22 @@ static int op_merge_job(qn_store **s, const char *path, qn_err *err)
     return rc == QN_ENOTFOUND ? QN_OK : rc;
 }
 
+/* a stored id in full and a 6-digit prefix of another (set in main),
+ * looked up through the key runs */
+static char resolve_full[17], resolve_prefix[7];
+
+static int op_resolve(qn_store **s, const char *path, qn_err *err)
+{
+    int64_t a = 0, b = 0;
+    int rc;
+
+    (void)path;
+    if ((rc = qn_store_puzzle_resolve(*s, resolve_full, &a, err)) == QN_OK)
+        rc = qn_store_puzzle_resolve(*s, resolve_prefix, &b, err);
+    shown = (unsigned long long)a * 1000 + (unsigned long long)b;
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 
 /* A handle that came back from a failed call still reads and can hold a
@@ -491,6 +507,24 @@ int main(void)
     T_EQ(make_pack(s, "p1", ids, 4, NULL), QN_OK);
     qn_store_close(s);
     image_take(&filled, tpath("filled.db"));
+    {
+        sqlite3 *db;
+        sqlite3_stmt *st;
+        T_EQ(sqlite3_open(tpath("filled.db"), &db), SQLITE_OK);
+        T_EQ(sqlite3_prepare_v2(db,
+                                "SELECT printf('%016x', uid) FROM puzzles"
+                                " WHERE id IN (5, 2) ORDER BY id DESC",
+                                -1, &st, NULL),
+             SQLITE_OK);
+        T_EQ(sqlite3_step(st), SQLITE_ROW);
+        snprintf(resolve_full, sizeof(resolve_full), "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+        T_EQ(sqlite3_step(st), SQLITE_ROW);
+        snprintf(resolve_prefix, sizeof(resolve_prefix), "%s",
+                 (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
     T_EQ(qn_store_open(&s, tpath("in.db"), QN_STORE_CREATE, NULL), QN_OK);
     T_EQ(put_puzzles(s, 4, NPUZ + 4, 1, NULL), QN_OK);
     T_EQ(make_pack(s, "p1", ids, 4, NULL), QN_OK);
@@ -508,6 +542,7 @@ int main(void)
     sweep("put a puzzle", op_put_one, &filled, 0, 0, 0);
     sweep("pack create", op_pack_create, &filled, 0, 0, 0);
     sweep("pack show", op_pack_show, &filled, 0, 1, 0);
+    sweep("puzzle id lookup", op_resolve, &filled, 0, 1, 0);
     sweep("pack add", op_pack_add, &filled, 0, 0, 0);
     sweep("pack move", op_pack_move, &filled, 0, 0, 0);
     sweep("pack remove", op_pack_remove, &filled, 0, 0, 0);

@@ -35,35 +35,6 @@ static char rule_hash[65];
 
 #define tpath(name) t_path(tmpdir, (name))
 
-static long long raw_int(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    long long v = -1;
-
-    if (sqlite3_open(path, &db) != SQLITE_OK)
-        return -2;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return v;
-}
-
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    int rc;
-
-    if (sqlite3_open(path, &db) != SQLITE_OK)
-        return -1;
-    rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc;
-}
-
 /* A hash of a query's whole output, to compare databases (tsql.h); 0
  * when the file does not open. */
 static unsigned long long raw_digest(const char *path, const char *sql)
@@ -165,15 +136,15 @@ static void test_schema(void)
     s = open_ok(tpath("a.db"));
     put_rule(s);
     qn_store_close(s);
-    T_EQ(raw_int(tpath("a.db"), "PRAGMA application_id"),
+    T_EQ(t_raw_int(tpath("a.db"), "PRAGMA application_id"),
          QN_STORE_APPLICATION_ID);
-    T_EQ(raw_int(tpath("a.db"), "PRAGMA user_version"),
+    T_EQ(t_raw_int(tpath("a.db"), "PRAGMA user_version"),
          qn_store_schema_version());
-    T_EQ(raw_int(tpath("a.db"),
-                 "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-                 " AND sql LIKE '%STRICT%'"),
+    T_EQ(t_raw_int(tpath("a.db"),
+                   "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                   " AND sql LIKE '%STRICT%'"),
          7);
-    T_EQ(raw_int(tpath("a.db"), "SELECT count(*) FROM rules"), 1);
+    T_EQ(t_raw_int(tpath("a.db"), "SELECT count(*) FROM rules"), 1);
     /* NO_MIGRATE on an empty file leaves version 0; migrate reports 0->N */
     {
         qn_store *m = NULL;
@@ -202,7 +173,7 @@ static void test_refusals(void)
     /* newer */
     s = open_ok(tpath("new.db"));
     qn_store_close(s);
-    T_EQ(raw_exec(tpath("new.db"), "PRAGMA user_version = 999"), SQLITE_OK);
+    T_EQ(t_raw_exec(tpath("new.db"), "PRAGMA user_version = 999"), SQLITE_OK);
     s = (qn_store *)&s;
     T_EQ(qn_store_open(&s, tpath("new.db"), QN_STORE_CREATE, &err), QN_ENEWER);
     T_CHECK(s == NULL);
@@ -210,7 +181,7 @@ static void test_refusals(void)
     T_CHECK(!strcmp(err.source, tpath("new.db")));
 
     /* another application's database */
-    T_EQ(raw_exec(tpath("other.db"), "CREATE TABLE t (x)"), SQLITE_OK);
+    T_EQ(t_raw_exec(tpath("other.db"), "CREATE TABLE t (x)"), SQLITE_OK);
     s = (qn_store *)&s;
     T_EQ(qn_store_open(&s, tpath("other.db"), 0, &err), QN_EINVAL);
     T_CHECK(s == NULL);
@@ -278,13 +249,13 @@ static void test_puzzles(void)
     T_EQ(id2, id);
     /* the constraint itself refuses a raw duplicate insert (with the
      * row's id: a row without one is refused by NOT NULL already) */
-    T_EQ(raw_exec(tpath("p.db"),
-                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance, uid) SELECT rule_id,"
-                  " state, canon, 1, 1, witness, 2, uid FROM puzzles"
-                  " LIMIT 1"),
+    T_EQ(t_raw_exec(tpath("p.db"),
+                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                    " optimal, witness, provenance, uid) SELECT rule_id,"
+                    " state, canon, 1, 1, witness, 2, uid FROM puzzles"
+                    " LIMIT 1"),
          SQLITE_CONSTRAINT);
-    T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+    T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
     /* the store computes the id from the canonical key: a caller's id
      * that disagrees is refused, the right one accepted */
     make_puzzle(&u, rid, 2);
@@ -296,9 +267,9 @@ static void test_puzzles(void)
         uint8_t cells[25];
         qn_puzzle_id_key_init(&key, rule_hash);
         qn_canon_form(rules, cells, st);
-        T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+        T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
         /* the stored puzzle's id is the definition's (puzzle_id.h) */
-        T_EQ((uint64_t)raw_int(tpath("p.db"), "SELECT uid FROM puzzles"),
+        T_EQ((uint64_t)t_raw_int(tpath("p.db"), "SELECT uid FROM puzzles"),
              qn_puzzle_id(&key, cells, 25));
     }
 
@@ -309,16 +280,16 @@ static void test_puzzles(void)
     T_CHECK(strstr(err.msg, "FOREIGN KEY") != NULL);
     T_EQ(id2, -7);
     /* and a bad provenance by CHECK through raw SQL */
-    T_EQ(raw_exec(tpath("p.db"),
-                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance, uid) VALUES (1, x'01',"
-                  " x'01', 1, 1, x'01', 3, 1)"),
+    T_EQ(t_raw_exec(tpath("p.db"),
+                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                    " optimal, witness, provenance, uid) VALUES (1, x'01',"
+                    " x'01', 1, 1, x'01', 3, 1)"),
          SQLITE_CONSTRAINT);
     /* STRICT: text into an integer column is refused */
-    T_EQ(raw_exec(tpath("p.db"),
-                  "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                  " optimal, witness, provenance, uid) VALUES (1, x'01',"
-                  " x'02', 'many', 1, x'01', 2, 1)"),
+    T_EQ(t_raw_exec(tpath("p.db"),
+                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                    " optimal, witness, provenance, uid) VALUES (1, x'01',"
+                    " x'02', 'many', 1, x'01', 2, 1)"),
          SQLITE_CONSTRAINT);
 
     /* rollback leaves nothing; commit keeps everything */
@@ -329,7 +300,7 @@ static void test_puzzles(void)
         T_EQ(qn_store_put_puzzle(s, &u.p, NULL, NULL, NULL), QN_OK);
     }
     T_EQ(qn_store_rollback(s, NULL), QN_OK);
-    T_EQ(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+    T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
     T_EQ(qn_store_commit(s, NULL), QN_EINVAL);
     T_EQ(qn_store_begin(s, NULL), QN_OK);
     for (int i = 10; i < 30; i++) {
@@ -344,7 +315,7 @@ static void test_puzzles(void)
         T_EQ(pid, -3);
     }
     T_EQ(qn_store_commit(s, NULL), QN_OK);
-    T_CHECK(raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles") > 15);
+    T_CHECK(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles") > 15);
     qn_store_close(s);
 }
 
@@ -356,7 +327,7 @@ static void check_dense(const char *path, int64_t pack_id, int64_t want)
              " coalesce(max(position), 0) = count(*) FROM pack_puzzles"
              " WHERE pack_id = %lld",
              (long long)want, (long long)pack_id);
-    T_EQ(raw_int(path, sql), 1);
+    T_EQ(t_raw_int(path, sql), 1);
 }
 
 struct order {
@@ -416,9 +387,9 @@ static void test_grade_codes(void)
         snprintf(sql, sizeof(sql),
                  "SELECT count(*) FROM grades WHERE id = %d AND name = '%s'",
                  i + 1, qn_tiers_default_name((size_t)i));
-        T_EQ(raw_int(path, sql), 1);
+        T_EQ(t_raw_int(path, sql), 1);
     }
-    T_EQ(raw_int(path, "SELECT count(*) FROM grades"), QN_TIERS_DEFAULT);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM grades"), QN_TIERS_DEFAULT);
 
     /* batch 1: "zeta" stored, then rolled back with its row */
     T_EQ(qn_store_begin(s, NULL), QN_OK);
@@ -426,7 +397,7 @@ static void test_grade_codes(void)
     t.p.grade = "zeta";
     T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, NULL), QN_OK);
     T_EQ(qn_store_rollback(s, NULL), QN_OK);
-    T_EQ(raw_int(path, "SELECT count(*) FROM grades WHERE name = 'zeta'"), 0);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM grades WHERE name = 'zeta'"), 0);
     /* batch 2: "omega" takes the id zeta had; zeta asked again must not
      * get it back from a cache */
     T_EQ(qn_store_begin(s, NULL), QN_OK);
@@ -469,15 +440,16 @@ static void test_grade_codes(void)
     T_CHECK(!strcmp(w.names[7], "kappa"));
     T_CHECK(!strcmp(w.names[8], "kappa"));
     /* the raw rows: integer codes, one row a name, ids in first-use order */
-    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles WHERE grade IS NOT NULL"
-                       " AND typeof(grade) <> 'integer'"),
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM puzzles WHERE grade IS NOT NULL"
+                         " AND typeof(grade) <> 'integer'"),
          0);
-    T_EQ(raw_int(path, "SELECT id FROM grades WHERE name = 'omega'"), 6);
-    T_EQ(raw_int(path, "SELECT id FROM grades WHERE name = 'zeta'"), 7);
-    T_EQ(raw_int(path, "SELECT count(*) FROM grades WHERE name = 'kappa'"), 1);
-    T_EQ(raw_int(path, "SELECT count(*) FROM grades"), 8);
-    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles p JOIN grades g"
-                       " ON g.id = p.grade WHERE g.name = 'hard'"),
+    T_EQ(t_raw_int(path, "SELECT id FROM grades WHERE name = 'omega'"), 6);
+    T_EQ(t_raw_int(path, "SELECT id FROM grades WHERE name = 'zeta'"), 7);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM grades WHERE name = 'kappa'"),
+         1);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM grades"), 8);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM puzzles p JOIN grades g"
+                         " ON g.id = p.grade WHERE g.name = 'hard'"),
          1);
     T_EQ(qn_store_check(s, NULL, NULL), QN_OK);
     qn_store_close(s);
@@ -532,17 +504,17 @@ static void test_packs(void)
     /* by difficulty: min presses non-decreasing, ties by id */
     T_EQ(qn_store_pack_sort(s, pk, NULL), QN_OK);
     check_dense(path, pk, 6);
-    T_EQ(raw_int(path,
-                 "SELECT count(*) FROM pack_puzzles a JOIN pack_puzzles b"
-                 " ON a.pack_id = b.pack_id AND b.position = a.position + 1"
-                 " JOIN puzzles pa ON pa.id = a.puzzle_id JOIN puzzles pb"
-                 " ON pb.id = b.puzzle_id WHERE pa.min_presses >"
-                 " pb.min_presses OR (pa.min_presses = pb.min_presses AND"
-                 " pa.id > pb.id)"),
+    T_EQ(t_raw_int(path,
+                   "SELECT count(*) FROM pack_puzzles a JOIN pack_puzzles b"
+                   " ON a.pack_id = b.pack_id AND b.position = a.position + 1"
+                   " JOIN puzzles pa ON pa.id = a.puzzle_id JOIN puzzles pb"
+                   " ON pb.id = b.puzzle_id WHERE pa.min_presses >"
+                   " pb.min_presses OR (pa.min_presses = pb.min_presses AND"
+                   " pa.id > pb.id)"),
          0);
-    T_CHECK(raw_int(path, "SELECT version FROM packs") > 5);
+    T_CHECK(t_raw_int(path, "SELECT version FROM packs") > 5);
     /* a puzzle in a pack cannot be deleted */
-    T_EQ(raw_exec(path, "PRAGMA foreign_keys = ON; DELETE FROM puzzles"),
+    T_EQ(t_raw_exec(path, "PRAGMA foreign_keys = ON; DELETE FROM puzzles"),
          SQLITE_CONSTRAINT);
     /* rename, list, delete */
     p.name = "second";
@@ -556,8 +528,8 @@ static void test_packs(void)
     T_EQ(qn_store_pack_list(s, "nope", count_packs, &n, &err), QN_ENOTFOUND);
     T_EQ(qn_store_pack_delete(s, pk, NULL), QN_OK);
     T_EQ(qn_store_pack_delete(s, pk, NULL), QN_ENOTFOUND);
-    T_EQ(raw_int(path, "SELECT count(*) FROM pack_puzzles"), 0);
-    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles"), 8);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM pack_puzzles"), 0);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM puzzles"), 8);
     qn_store_close(s);
 }
 
@@ -612,11 +584,11 @@ static void test_runs(void)
     }
     T_EQ(qn_store_run_progress(s, run, 8, 8, 0, NULL), QN_OK);
     T_EQ(qn_store_commit(s, NULL), QN_OK);
-    T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
-                                " WHERE seed = ''"),
+    T_EQ(t_raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                  " WHERE seed = ''"),
          3);
-    T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
-                                " WHERE seed = '00ff'"),
+    T_EQ(t_raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                  " WHERE seed = '00ff'"),
          5);
     /* and is read back with the run's seed, the others with their own */
     {
@@ -639,8 +611,8 @@ static void test_runs(void)
         T_EQ(qn_store_puzzle_row(s, id, keep_row, back, NULL), QN_OK);
         snprintf(expect, sizeof(expect), "%s %s generate", t.state, t.witness);
         T_CHECK(!strcmp(back, expect));
-        T_EQ(raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
-                                    " WHERE seed = '' AND length(state) = 4"),
+        T_EQ(t_raw_int(tpath("r.db"), "SELECT count(*) FROM puzzles"
+                                      " WHERE seed = '' AND length(state) = 4"),
              4);
     }
     T_EQ(qn_store_max_index(s, run, &max, NULL), QN_OK);
@@ -687,7 +659,7 @@ static void test_run_claims(void)
     T_EQ(qn_store_run_open(b, &r, &id2, &resumed, NULL), QN_OK);
     T_EQ(id2, id);
     T_EQ(resumed, 1);
-    T_EQ(raw_int(path, "SELECT count(*) FROM runs"), 1);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM runs"), 1);
     qn_store_close(b);
 }
 
@@ -750,17 +722,17 @@ static void test_merge(void)
     if (qn_store_check(s, NULL, &err) != QN_OK)
         T_FAILF("check after merge: %s", err.msg);
     qn_store_close(s);
-    T_EQ(raw_int(tpath("out.db"), "SELECT count(*) FROM puzzles"),
-         raw_int(tpath("all.db"), "SELECT count(*) FROM puzzles"));
+    T_EQ(t_raw_int(tpath("out.db"), "SELECT count(*) FROM puzzles"),
+         t_raw_int(tpath("all.db"), "SELECT count(*) FROM puzzles"));
     T_CHECK(raw_digest(tpath("out.db"), content) ==
             raw_digest(tpath("all.db"), content));
-    T_EQ(raw_int(tpath("out.db"), "SELECT count(*) FROM runs"), 2);
+    T_EQ(t_raw_int(tpath("out.db"), "SELECT count(*) FROM runs"), 2);
     /* the pack holds both shards' members, densely */
-    T_EQ(raw_int(tpath("out.db"),
-                 "SELECT count(*) = max(position) FROM pack_puzzles"),
+    T_EQ(t_raw_int(tpath("out.db"),
+                   "SELECT count(*) = max(position) FROM pack_puzzles"),
          1);
-    T_CHECK(raw_int(tpath("out.db"), "SELECT count(*) FROM pack_puzzles") >=
-            raw_int(tpath("s0.db"), "SELECT count(*) FROM pack_puzzles"));
+    T_CHECK(t_raw_int(tpath("out.db"), "SELECT count(*) FROM pack_puzzles") >=
+            t_raw_int(tpath("s0.db"), "SELECT count(*) FROM pack_puzzles"));
 }
 
 /*
@@ -794,26 +766,26 @@ static void test_pack_names(void)
                               &err),
          QN_EINVAL);
     qn_store_close(s);
-    T_EQ(raw_int(path, "SELECT count(*) FROM packs WHERE name = 'ok'"), 1);
-    T_EQ(raw_int(path, "SELECT count(*) FROM packs"), 1);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM packs WHERE name = 'ok'"), 1);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM packs"), 1);
 
     fill(tpath("badname.db"), 0, 10, 1, "shard");
-    T_EQ(raw_exec(tpath("badname.db"),
-                  "UPDATE packs SET name = 'shard' || char(27) || '[2J'"),
+    T_EQ(t_raw_exec(tpath("badname.db"),
+                    "UPDATE packs SET name = 'shard' || char(27) || '[2J'"),
          SQLITE_OK);
     s = open_ok(tpath("names-out.db"));
     T_EQ(qn_store_merge(s, tpath("badname.db"), NULL, &err), QN_EINVAL);
     T_CHECK(strstr(err.msg, "pack name 'shard\x1b[2J' holds a control "
                             "character") != NULL);
     T_CHECK(strcmp(err.source, tpath("badname.db")) == 0);
-    T_EQ(raw_exec(tpath("badname.db"),
-                  "UPDATE packs SET name = 'shard', title = 'a' || char(10)"),
+    T_EQ(t_raw_exec(tpath("badname.db"),
+                    "UPDATE packs SET name = 'shard', title = 'a' || char(10)"),
          SQLITE_OK);
     T_EQ(qn_store_merge(s, tpath("badname.db"), NULL, &err), QN_EINVAL);
     T_CHECK(strstr(err.msg, "pack 'shard': title") != NULL);
     qn_store_close(s);
-    T_EQ(raw_int(tpath("names-out.db"), "SELECT count(*) FROM puzzles"), 0);
-    T_EQ(raw_int(tpath("names-out.db"), "SELECT count(*) FROM packs"), 0);
+    T_EQ(t_raw_int(tpath("names-out.db"), "SELECT count(*) FROM puzzles"), 0);
+    T_EQ(t_raw_int(tpath("names-out.db"), "SELECT count(*) FROM packs"), 0);
 }
 
 /*
@@ -832,10 +804,10 @@ static void test_merge_last_position(void)
 
     fill(tpath("lp0.db"), 0, 40, 2, "shard");
     fill(tpath("lp1.db"), 1, 40, 2, "shard");
-    T_EQ(raw_exec(tpath("lp0.db"),
-                  "PRAGMA ignore_check_constraints = ON;"
-                  " DELETE FROM pack_puzzles WHERE position > 1;"
-                  " UPDATE pack_puzzles SET position = 9223372036854775807"),
+    T_EQ(t_raw_exec(tpath("lp0.db"),
+                    "PRAGMA ignore_check_constraints = ON;"
+                    " DELETE FROM pack_puzzles WHERE position > 1;"
+                    " UPDATE pack_puzzles SET position = 9223372036854775807"),
          SQLITE_OK);
     before = raw_digest(tpath("lp0.db"), members);
     s = open_ok(tpath("lp0.db"));
@@ -1020,7 +992,7 @@ static void test_packed_cells(void)
     T_EQ(raw_blob(path, "witness", id, got, sizeof(got)), 4);
     pack_binary(want, t.witness);
     T_CHECK(!memcmp(got, want, 4));
-    T_EQ(raw_int(path, "SELECT provenance FROM puzzles"), 0);
+    T_EQ(t_raw_int(path, "SELECT provenance FROM puzzles"), 0);
     T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_OK);
     {
         char expect[256];
@@ -1089,7 +1061,7 @@ static void test_packed_cells(void)
             snprintf(count, sizeof(count),
                      "SELECT count(*) FROM puzzles WHERE rule_id = %lld",
                      (long long)hrid);
-            T_EQ(raw_exec(path, del), SQLITE_OK);
+            T_EQ(t_raw_exec(path, del), SQLITE_OK);
             hp.state = hp.witness = "junk the cells override";
             hp.state_cells = vals;
             hp.witness_cells = wcells;
@@ -1106,11 +1078,11 @@ static void test_packed_cells(void)
             hp.witness_cells = bad;
             snprintf(del, sizeof(del), "DELETE FROM puzzles WHERE id = %lld",
                      (long long)cid);
-            T_EQ(raw_exec(path, del), SQLITE_OK);
+            T_EQ(t_raw_exec(path, del), SQLITE_OK);
             T_EQ(qn_store_put_puzzle(s, &hp, NULL, NULL, &err), QN_EINVAL);
             T_CHECK(strstr(err.msg, "witness cell 3: value 200, the rule "
                                     "set has 200 colours") != NULL);
-            T_EQ(raw_int(path, count), 0);
+            T_EQ(t_raw_int(path, count), 0);
             /* put back as the text path stored it, for what follows */
             hp.state_cells = hp.witness_cells = NULL;
             hp.state = ".(199)A/5(36)0/z(100).";
@@ -1122,7 +1094,7 @@ static void test_packed_cells(void)
     t.state[0] = '2';
     T_EQ(qn_store_put_puzzle(s, &t.p, NULL, NULL, &err), QN_EINVAL);
     T_CHECK(strstr(err.msg, "value 2, the rule set has 2 colours") != NULL);
-    T_EQ(raw_int(path, "SELECT count(*) FROM puzzles"), 2);
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM puzzles"), 2);
 
     /* a rule is stored with its board's layout, of its cells */
     {
@@ -1143,7 +1115,7 @@ static void test_packed_cells(void)
     /* a rule an older quench stored without one gets it when stored
      * again */
     qn_store_close(s);
-    T_EQ(raw_exec(path, "UPDATE rules SET layout = NULL WHERE id = 1"),
+    T_EQ(t_raw_exec(path, "UPDATE rules SET layout = NULL WHERE id = 1"),
          SQLITE_OK);
     s = open_ok(path);
     T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_EDB);
@@ -1151,8 +1123,8 @@ static void test_packed_cells(void)
     T_EQ(put_rule(s), rid);
     T_EQ(qn_store_puzzle_row(s, id, keep_row, back, &err), QN_OK);
     qn_store_close(s);
-    T_EQ(raw_int(path, "SELECT count(*) FROM rules WHERE layout ="
-                       " '00000/00000/00000/00000/00000'"),
+    T_EQ(t_raw_int(path, "SELECT count(*) FROM rules WHERE layout ="
+                         " '00000/00000/00000/00000/00000'"),
          1);
 }
 
@@ -1302,7 +1274,7 @@ static int nomem_merge_verdict(qn_store *s, const char *out, int rc,
          (rc == QN_ENOMEM && strstr(err->msg, "out of memory") != NULL);
     ok = ok && qn_store_merge(s, tpath("s0.db"), NULL, &again) == QN_OK;
     qn_store_close(s);
-    if (!ok || raw_int(out, "SELECT count(*) FROM puzzles") != nm_merge_want)
+    if (!ok || t_raw_int(out, "SELECT count(*) FROM puzzles") != nm_merge_want)
         return NM_WRONG;
     return rc == QN_OK ? NM_CLEAN : NM_REPORTED;
 }
@@ -1374,7 +1346,7 @@ static void test_nomem_merge(void)
 {
     int counts[NM_SETUP + 2] = {0};
 
-    nm_merge_want = raw_int(tpath("s0.db"), "SELECT count(*) FROM puzzles");
+    nm_merge_want = t_raw_int(tpath("s0.db"), "SELECT count(*) FROM puzzles");
     T_CHECK(nm_merge_want > 0);
     qn_store_close(open_ok(tpath("nm-empty.db")));
     T_EQ(qn_file_read_all(&nm_empty, &nm_empty_len, tpath("nm-empty.db"),

@@ -188,34 +188,6 @@ static long long runs_match(const char *path)
     return total;
 }
 
-static long long raw_int(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    long long v = -1;
-
-    if (sqlite3_open(path, &db) == SQLITE_OK) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-            if (sqlite3_step(st) == SQLITE_ROW)
-                v = sqlite3_column_int64(st, 0);
-            sqlite3_finalize(st);
-        }
-    }
-    sqlite3_close(db);
-    return v;
-}
-
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    int rc = sqlite3_open(path, &db);
-
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc;
-}
-
 static qn_store *open_ok(const char *path)
 {
     qn_store *s = NULL;
@@ -248,7 +220,7 @@ static void test_writes(void)
         put_puzzle(s, &boards[0], r5, i, &is_new);
     T_EQ(qn_store_commit(s, NULL), QN_OK);
     T_EQ(runs_match(p), 300);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs"), 1);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs"), 1);
 
     /* rolled back: neither rows nor runs */
     T_EQ(qn_store_begin(s, NULL), QN_OK);
@@ -261,7 +233,7 @@ static void test_writes(void)
     for (uint64_t i = 400; i < 410; i++)
         put_puzzle(s, &boards[0], r5, i, &is_new);
     T_EQ(runs_match(p), 310);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs"), 11);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs"), 11);
 
     /* duplicates (the same puzzles again) and two rules in one batch: the
      * 3x3 board has 512 states, so its draws repeat */
@@ -275,7 +247,7 @@ static void test_writes(void)
     T_EQ(qn_store_commit(s, NULL), QN_OK);
     T_CHECK(fresh > 10 && fresh < 200);
     T_EQ(runs_match(p), 310 + fresh);
-    T_EQ(raw_int(p, "SELECT count(DISTINCT rule_id) FROM key_runs"), 2);
+    T_EQ(t_raw_int(p, "SELECT count(DISTINCT rule_id) FROM key_runs"), 2);
 
     /* a savepoint inside a batch rolled back takes its notes with it */
     T_EQ(qn_store_begin(s, NULL), QN_OK);
@@ -309,9 +281,10 @@ static void test_compaction(void)
     }
     qn_store_close(s);
     T_EQ(runs_match(p), 490);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 1);
-    T_EQ(raw_int(p, "SELECT sum(count) FROM key_runs WHERE level = 1"), 65 * 7);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0"), 5);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 1);
+    T_EQ(t_raw_int(p, "SELECT sum(count) FROM key_runs WHERE level = 1"),
+         65 * 7);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0"), 5);
     T_EQ(check_ok(p), QN_OK);
 }
 
@@ -338,19 +311,19 @@ static void test_merge_and_migration(void)
     T_EQ(qn_store_merge(s, a, NULL, NULL), QN_OK);
     T_EQ(qn_store_merge(s, b, NULL, NULL), QN_OK);
     qn_store_close(s);
-    T_EQ(raw_int(o, "SELECT count(*) FROM puzzles"), 250);
+    T_EQ(t_raw_int(o, "SELECT count(*) FROM puzzles"), 250);
     T_EQ(runs_match(o), 250);
     T_EQ(check_ok(o), QN_OK);
 
     /* the database as the previous schema had it: no runs */
-    T_EQ(raw_exec(o, "DROP TABLE key_runs; PRAGMA user_version = 7"),
+    T_EQ(t_raw_exec(o, "DROP TABLE key_runs; PRAGMA user_version = 7"),
          SQLITE_OK);
     s = open_ok(o); /* migrates */
     T_EQ(qn_store_version(s, &v, NULL), QN_OK);
     T_EQ(v, qn_store_schema_version());
     qn_store_close(s);
     T_EQ(runs_match(o), 250);
-    T_EQ(raw_int(o, "SELECT count(*) FROM key_runs WHERE level = 0"), 0);
+    T_EQ(t_raw_int(o, "SELECT count(*) FROM key_runs WHERE level = 0"), 0);
     T_EQ(check_ok(o), QN_OK);
 }
 
@@ -365,24 +338,25 @@ static void test_check_finds(void)
 
     T_EQ(check_ok(p), QN_OK);
     snprintf(sql, sizeof(sql), "VACUUM INTO '%s'", d);
-    T_EQ(raw_exec(p, sql), SQLITE_OK);
-    T_EQ(raw_exec(d, "DELETE FROM key_runs WHERE id = (SELECT min(id) FROM"
-                     " key_runs)"),
+    T_EQ(t_raw_exec(p, sql), SQLITE_OK);
+    T_EQ(t_raw_exec(d, "DELETE FROM key_runs WHERE id = (SELECT min(id) FROM"
+                       " key_runs)"),
          SQLITE_OK);
     T_EQ(check_ok(d), QN_EDB);
 
     unlink(d);
-    T_EQ(raw_exec(p, sql), SQLITE_OK);
-    T_EQ(raw_exec(d, "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                     " optimal, witness, provenance, uid) SELECT rule_id,"
-                     " state, x'00', min_presses, optimal, witness, 2, 7"
-                     " FROM puzzles WHERE id = 1"),
+    T_EQ(t_raw_exec(p, sql), SQLITE_OK);
+    T_EQ(t_raw_exec(d,
+                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
+                    " optimal, witness, provenance, uid) SELECT rule_id,"
+                    " state, x'00', min_presses, optimal, witness, 2, 7"
+                    " FROM puzzles WHERE id = 1"),
          SQLITE_OK);
     T_EQ(check_ok(d), QN_EDB);
 
     /* one bit of the first run flipped: its checksum */
     unlink(d);
-    T_EQ(raw_exec(p, sql), SQLITE_OK);
+    T_EQ(t_raw_exec(p, sql), SQLITE_OK);
     T_EQ(sqlite3_open(d, &db), SQLITE_OK);
     T_EQ(sqlite3_prepare_v2(db, "SELECT id, keys FROM key_runs ORDER BY id", -1,
                             &st, NULL),

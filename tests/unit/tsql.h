@@ -46,4 +46,38 @@ static inline const char *t_path(const char *dir, const char *name)
     return buf[i];
 }
 
+/* One integer from sql on the file at path, on a connection of the
+ * test's own: -1 when there is no row or it does not prepare, -2 when
+ * the file does not open. */
+static inline long long t_raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    long long v = -1;
+
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -2;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+/* sql run on the file at path on a connection of the test's own: its
+ * SQLite code (-1: the file does not open). */
+static inline int t_raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc;
+
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -1;
+    rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
 #endif

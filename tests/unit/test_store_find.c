@@ -1,0 +1,503 @@
+/*
+ * test_store_find.c: puzzle ids and prefixes looked up through the key
+ * runs (qn_store_puzzle_resolve, src/store/store_find.c). For many
+ * prefixes -- taken from stored ids (hits, ambiguous ones, ids naming two
+ * rows) and random (misses) -- the code, the row and the message equal
+ * what the unique key's query gives on the same database, run here on a
+ * connection of the test's own (the oracle):
+ *   SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?
+ *   ORDER BY uid, id LIMIT 2
+ * with the range computed here from the hex digits. The databases hold
+ * level-0 runs and a compacted level-1 one, two rules, ids differing only
+ * in their last digits, ids on both sides of 2^63, and one id on two
+ * rows; a run with a byte flipped is QN_EDB naming it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "base/buf.h"
+#include "rules/canon.h"
+#include "rules/rules.h"
+#include "rules/state.h"
+#include "solve/solver.h"
+#include "store/store.h"
+#include "store/store_internal.h"
+#include "t.h"
+#include "tsql.h"
+
+static char tmpdir[] = "/tmp/qn_store_find_XXXXXX";
+
+#define tpath(name) t_path(tmpdir, (name))
+
+typedef struct board {
+    qn_rules *rules;
+    qn_solver *game;
+    char hash[65];
+    const char *file, *name, *layout;
+} board;
+
+static board boards[2] = {
+    {NULL, NULL, "", "rules/classic-5x5.yaml", "c5",
+     "00000/00000/00000/00000/00000"},
+    {NULL, NULL, "", "rules/classic-3x3.yaml", "c3", "000/000/000"}};
+
+static int64_t put_rule(qn_store *s, board *b)
+{
+    qn_store_rule r = {b->hash,
+                       b->name,
+                       "quench: 1\n",
+                       qn_rules_ncells(b->rules),
+                       qn_rules_colours(b->rules),
+                       "",
+                       b->layout};
+    int64_t id = 0;
+
+    T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
+    return id;
+}
+
+/* Puzzle i of board b: a random solvable state, the same for the same i;
+ * its row and id into *row and *uid when they are not NULL. */
+static void put_puzzle_at(qn_store *s, board *b, int64_t rule_id, uint64_t i,
+                          int64_t *row, uint64_t *uid)
+{
+    int n = qn_rules_ncells(b->rules), is_new;
+    uint8_t st[64], c[64], canon[16];
+    uint64_t seed = i * 7919 + 13;
+    qn_answer a;
+    qn_buf bs = QN_BUF_INIT, bw = QN_BUF_INIT;
+    qn_store_puzzle p;
+    int64_t id = 0;
+
+    qn_answer_init(&a, b->game, NULL);
+    for (;;) {
+        for (int j = 0; j < n; j++)
+            st[j] = t_rand(&seed) & 1;
+        qn_solver_answer(b->game, &a, st);
+        if (a.solvable && !a.at_goal)
+            break;
+    }
+    qn_state_format(&bs, qn_rules_layout(b->rules), st, '/');
+    qn_state_format(&bw, qn_rules_layout(b->rules), a.plan, '/');
+    qn_canon_form(b->rules, c, st);
+    memset(&p, 0, sizeof(p));
+    p.rule_id = rule_id;
+    p.state = bs.buf;
+    p.canon = canon;
+    p.canon_len = qn_store_canon_pack(canon, c, n, 2);
+    p.min_presses = a.mp.presses;
+    p.noptimal = a.mp.noptimal;
+    p.witness = bw.buf;
+    p.grader = "test-1";
+    p.stream_index = (int64_t)i;
+    p.provenance = QN_STORE_IMPORT;
+    T_EQ(qn_store_put_puzzle(s, &p, &id, &is_new, NULL), QN_OK);
+    if (row)
+        *row = id;
+    if (uid)
+        T_EQ(qn_store__puzzle_uid(s, &p, uid, NULL), QN_OK);
+    qn_answer_release(&a);
+    qn_buf_release(&bs);
+    qn_buf_release(&bw);
+}
+
+static void put_puzzle(qn_store *s, board *b, int64_t rule_id, uint64_t i)
+{
+    put_puzzle_at(s, b, rule_id, i, NULL, NULL);
+}
+
+/* `batches` batches of `per` puzzles of board b, from puzzle `from` */
+static void put_batches(qn_store *s, board *b, int64_t rule, uint64_t from,
+                        int batches, int per)
+{
+    for (int k = 0; k < batches; k++) {
+        T_EQ(qn_store_begin(s, NULL), QN_OK);
+        for (int i = 0; i < per; i++)
+            put_puzzle(s, b, rule, from + (uint64_t)(k * per + i));
+        T_EQ(qn_store_commit(s, NULL), QN_OK);
+    }
+}
+
+static int raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    int rc = sqlite3_open(path, &db);
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    sqlite3_close(db);
+    return rc;
+}
+
+static long long raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    long long v = -1;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+/* The ids stored (as the rows hold them), for drawing prefixes. */
+static uint64_t *ids_of(const char *path, size_t *n)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    uint64_t *v = malloc(sizeof(*v) * 100000);
+
+    *n = 0;
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT uid FROM puzzles", -1, &st, NULL),
+         SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW && *n < 100000)
+        v[(*n)++] = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* What the unique key's query says of prefix (its hex digits): the code,
+ * the row when it is QN_OK, and the message otherwise. */
+static int oracle(sqlite3 *db, const char *prefix, int64_t *row, char *msg,
+                  size_t cap)
+{
+    sqlite3_stmt *st;
+    size_t len = strlen(prefix);
+    uint64_t v = strtoull(prefix, NULL, 16), lo, hi;
+    int64_t r[2];
+    uint64_t u[2];
+    int n = 0;
+
+    lo = len == 16 ? v : v << (4 * (16 - len));
+    hi = len == 16 ? v : lo | ((UINT64_C(1) << (4 * (16 - len))) - 1);
+    T_EQ(sqlite3_prepare_v2(db,
+                            "SELECT id, uid FROM puzzles WHERE uid BETWEEN ?"
+                            " AND ? ORDER BY uid, id LIMIT 2",
+                            -1, &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, (int64_t)lo);
+    sqlite3_bind_int64(st, 2, (int64_t)hi);
+    while (n < 2 && sqlite3_step(st) == SQLITE_ROW) {
+        r[n] = sqlite3_column_int64(st, 0);
+        u[n++] = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    if (n == 0) {
+        snprintf(msg, cap, "no puzzle with id %s", prefix);
+        return QN_ENOTFOUND;
+    }
+    if (n == 1) {
+        *row = r[0];
+        return QN_OK;
+    }
+    if (u[0] != u[1])
+        snprintf(msg, cap,
+                 "puzzle id '%s' is ambiguous: %016" PRIx64 ", %016" PRIx64
+                 ", ...; give more digits",
+                 prefix, u[0], u[1]);
+    else
+        snprintf(msg, cap,
+                 "puzzle id %016" PRIx64 " names two puzzles (rows #%lld and"
+                 " #%lld): name one by its row",
+                 u[0], (long long)r[0], (long long)r[1]);
+    return QN_EINVAL;
+}
+
+typedef struct tally {
+    int hit, miss, ambiguous, two;
+} tally;
+
+/* One prefix looked up both ways: 1 if they agree. */
+static int same(qn_store *s, sqlite3 *db, const char *prefix, tally *t)
+{
+    qn_err err = QN_ERR_INIT;
+    char want[256];
+    int64_t row = -1, got = -1;
+    int rc = oracle(db, prefix, &row, want, sizeof(want));
+    int g = qn_store_puzzle_resolve(s, prefix, &got, &err);
+
+    if (g != rc || (rc == QN_OK ? got != row : strcmp(err.msg, want) != 0)) {
+        T_FAILF("%s: got %d row %lld '%s', want %d row %lld '%s'", prefix, g,
+                (long long)got, err.msg, rc, (long long)row,
+                rc == QN_OK ? "" : want);
+        return 0;
+    }
+    t->hit += rc == QN_OK;
+    t->miss += rc == QN_ENOTFOUND;
+    t->ambiguous += rc == QN_EINVAL && strstr(want, "ambiguous") != NULL;
+    t->two += rc == QN_EINVAL && strstr(want, "names two") != NULL;
+    return 1;
+}
+
+/* n prefixes of 4..16 digits, half of stored ids, half random, each
+ * looked up on a read-only connection and by the oracle. */
+static tally compare_many(const char *path, int n, uint64_t seed)
+{
+    qn_store *s = NULL;
+    sqlite3 *db;
+    size_t nids;
+    uint64_t *ids = ids_of(path, &nids);
+    tally t = {0, 0, 0, 0};
+    int agree = 0;
+
+    T_EQ(qn_store_open(&s, path, QN_STORE_READONLY, NULL), QN_OK);
+    T_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    for (int i = 0; i < n; i++) {
+        char hex[17], prefix[17];
+        uint64_t v = t_rand(&seed);
+        int len = 4 + (int)(t_rand(&seed) % 13);
+        if (i % 2 == 0 && nids)
+            v = ids[t_rand(&seed) % nids];
+        snprintf(hex, sizeof(hex), "%016" PRIx64, v);
+        memcpy(prefix, hex, (size_t)len);
+        prefix[len] = '\0';
+        agree += same(s, db, prefix, &t);
+    }
+    /* every stored id in full */
+    for (size_t i = 0; i < nids; i++) {
+        char hex[17];
+        snprintf(hex, sizeof(hex), "%016" PRIx64, ids[i]);
+        agree += same(s, db, hex, &t);
+    }
+    T_EQ(agree, n + (int)nids);
+    sqlite3_close(db);
+    qn_store_close(s);
+    free(ids);
+    return t;
+}
+
+/* 70 batches of 5x5 (a compaction: one level-1 run, 5 level-0), 3x3
+ * puzzles in three batches and two puts outside one. */
+static void test_natural(void)
+{
+    const char *p = tpath("n.db");
+    qn_store *s = NULL;
+    int64_t r5, r3;
+    tally t;
+
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
+    r5 = put_rule(s, &boards[0]);
+    r3 = put_rule(s, &boards[1]);
+    put_batches(s, &boards[0], r5, 0, 70, 7);
+    put_batches(s, &boards[1], r3, 0, 3, 40);
+    put_puzzle(s, &boards[1], r3, 500);
+    put_puzzle(s, &boards[0], r5, 9000);
+    qn_store_close(s);
+    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 1);
+    T_CHECK(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0") >= 8);
+    T_EQ(raw_int(p, "SELECT count(DISTINCT rule_id) FROM key_runs"), 2);
+    t = compare_many(p, 4000, 1);
+    T_CHECK(t.hit > 1000 && t.miss > 1000);
+}
+
+/*
+ * The ids rewritten by hand so that they crowd: ids differing only in
+ * their last digits, around 2^63, at 0 and at 2^64 - 1, one id on two
+ * rows of a rule and on a row of the other; then the runs built again
+ * from the rows (the migration, level 1), and level-0 runs added on top.
+ */
+static void test_crowded(void)
+{
+    const char *p = tpath("c.db");
+    qn_store *s = NULL;
+    int64_t r5, r3;
+    int v = 0;
+    tally t;
+
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
+    r5 = put_rule(s, &boards[0]);
+    r3 = put_rule(s, &boards[1]);
+    put_batches(s, &boards[0], r5, 100000, 4, 100);
+    put_batches(s, &boards[1], r3, 100000, 2, 50);
+    qn_store_close(s);
+    T_EQ(raw_exec(p,
+                  /* runs of 10 rows from row 50: the id of the run's
+                   * first row but for the last digit or the last three */
+                  "UPDATE puzzles SET uid = ((SELECT q.uid FROM puzzles q"
+                  " WHERE q.id = puzzles.id - puzzles.id % 10) & ~0xfff)"
+                  " + (id % 10) * 0x123"
+                  " WHERE id > 50 AND id % 10 <> 0 AND id % 3 = 0;"
+                  "UPDATE puzzles SET uid = (SELECT q.uid FROM puzzles q"
+                  " WHERE q.id = puzzles.id - puzzles.id % 10)"
+                  " + (id % 10) WHERE id > 50 AND id % 10 <> 0"
+                  " AND id % 3 = 1;"
+                  /* one id on two rows (and on a row of the other rule) */
+                  "UPDATE puzzles SET uid = (SELECT uid FROM puzzles WHERE"
+                  " id = 2) WHERE id IN (7, 401, 402);"
+                  "UPDATE puzzles SET uid = 0x7fffffffffffff00 + id"
+                  " WHERE id BETWEEN 20 AND 24;"
+                  "UPDATE puzzles SET uid = -9223372036854775807 - 1 + id"
+                  " WHERE id BETWEEN 25 AND 29;"
+                  "UPDATE puzzles SET uid = 0 WHERE id = 30;"
+                  "UPDATE puzzles SET uid = -1 WHERE id IN (31, 32);"
+                  "DROP TABLE key_runs; PRAGMA user_version = 7"),
+         SQLITE_OK);
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK); /* migrates */
+    T_EQ(qn_store_version(s, &v, NULL), QN_OK);
+    T_EQ(v, qn_store_schema_version());
+    put_batches(s, &boards[0], r5, 200000, 3, 30);
+    put_batches(s, &boards[1], r3, 200000, 2, 20);
+    qn_store_close(s);
+    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 2);
+    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0"), 5);
+    t = compare_many(p, 6000, 2);
+    T_CHECK(t.hit > 500 && t.miss > 1000);
+    T_CHECK(t.ambiguous > 200);
+    T_CHECK(t.two >= 4); /* ids 2, 31's in full and their prefixes */
+}
+
+/* The rows a batch has put are found before its commit (their notes:
+ * no run holds them yet), not after a rollback, and after the commit
+ * from their run. */
+static void test_in_batch(void)
+{
+    const char *p = tpath("n.db");
+    qn_store *s = NULL;
+    int64_t row[20], got;
+    uint64_t uid[20];
+    char hex[17];
+    tally t;
+
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
+    for (int pass = 0; pass < 3; pass++) {
+        T_EQ(qn_store_begin(s, NULL), QN_OK);
+        for (int i = 0; i < 20; i++)
+            put_puzzle_at(s, &boards[0], 1, 300000 + (uint64_t)i, &row[i],
+                          &uid[i]);
+        for (int i = 0; i < 20; i++) {
+            snprintf(hex, sizeof(hex), "%016" PRIx64, uid[i]);
+            got = -1;
+            T_EQ(qn_store_puzzle_resolve(s, hex, &got, NULL), QN_OK);
+            T_EQ(got, row[i]);
+        }
+        if (pass == 0)
+            T_EQ(qn_store_rollback(s, NULL), QN_OK);
+        else
+            T_EQ(qn_store_commit(s, NULL), QN_OK);
+        for (int i = 0; i < 20; i++) {
+            snprintf(hex, sizeof(hex), "%016" PRIx64, uid[i]);
+            got = -1;
+            T_EQ(qn_store_puzzle_resolve(s, hex, &got, NULL),
+                 pass == 0 ? QN_ENOTFOUND : QN_OK);
+            if (pass)
+                T_EQ(got, row[i]);
+        }
+    }
+    qn_store_close(s);
+    t = compare_many(p, 500, 3);
+    T_CHECK(t.hit > 250);
+}
+
+/* Run `run` of path with its version byte (byte 8) changed. */
+static void flip_version(const char *path, long long run)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    uint8_t *k = NULL;
+    size_t len = 0;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT keys FROM key_runs WHERE id = ?", -1,
+                            &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, run);
+    T_EQ(sqlite3_step(st), SQLITE_ROW);
+    len = (size_t)sqlite3_column_bytes(st, 0);
+    T_CHECK(len > 8 && (k = malloc(len)) != NULL);
+    memcpy(k, sqlite3_column_blob(st, 0), len);
+    sqlite3_finalize(st);
+    k[8] ^= 0x10;
+    T_EQ(sqlite3_prepare_v2(db, "UPDATE key_runs SET keys = ? WHERE id = ?", -1,
+                            &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_blob(st, 1, k, (int)len, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, run);
+    T_EQ(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    free(k);
+}
+
+/* A run with its version byte flipped: a lookup that reaches it is
+ * QN_EDB naming the run and the file; one that does not still answers. */
+static void test_damaged(void)
+{
+    const char *p = tpath("c.db"), *d = tpath("d.db");
+    char sql[600], name[64];
+    long long run, first, last;
+    qn_store *s = NULL;
+    qn_err err = QN_ERR_INIT;
+    int64_t row = 0;
+    sqlite3 *db;
+    size_t nids;
+    uint64_t *ids;
+    tally t = {0, 0, 0, 0};
+    int outside = 0;
+
+    snprintf(sql, sizeof(sql), "VACUUM INTO '%s'", d);
+    T_EQ(raw_exec(p, sql), SQLITE_OK);
+    run = raw_int(d, "SELECT id FROM key_runs WHERE level = 0 ORDER BY id"
+                     " LIMIT 1");
+    snprintf(sql, sizeof(sql), "SELECT first_key FROM key_runs WHERE id = %lld",
+             run);
+    first = raw_int(d, sql);
+    snprintf(sql, sizeof(sql), "SELECT last_key FROM key_runs WHERE id = %lld",
+             run);
+    last = raw_int(d, sql);
+    flip_version(d, run);
+    ids = ids_of(d, &nids);
+    T_EQ(qn_store_open(&s, d, QN_STORE_READONLY, NULL), QN_OK);
+    snprintf(name, sizeof(name), "%016llx", (unsigned long long)first);
+    T_EQ(qn_store_puzzle_resolve(s, name, &row, &err), QN_EDB);
+    snprintf(sql, sizeof(sql), "key run %lld of rule set", run);
+    T_CHECK(strstr(err.msg, sql) != NULL && strstr(err.msg, "damaged"));
+    T_CHECK(strcmp(err.source, d) == 0);
+    /* an id outside the damaged run's range is still found */
+    T_EQ(sqlite3_open_v2(d, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    for (size_t i = 0; i < nids; i++)
+        if (ids[i] < (uint64_t)first || ids[i] > (uint64_t)last) {
+            snprintf(name, sizeof(name), "%016" PRIx64, ids[i]);
+            outside += same(s, db, name, &t);
+        }
+    T_CHECK(outside >= 3); /* 0 and 2^64 - 1 twice at least */
+    T_EQ(t.hit + t.two, outside);
+    sqlite3_close(db);
+    free(ids);
+    qn_store_close(s);
+}
+
+int main(void)
+{
+    T_CHECK(mkdtemp(tmpdir) != NULL);
+    for (int i = 0; i < 2; i++) {
+        T_EQ(qn_rules_load_file(&boards[i].rules, boards[i].file, NULL), QN_OK);
+        T_EQ(qn_solver_new(&boards[i].game, boards[i].rules, NULL), QN_OK);
+        qn_rules_hash(boards[i].rules, boards[i].hash);
+    }
+    test_natural();
+    test_in_batch();
+    test_crowded();
+    test_damaged();
+    for (int i = 0; i < 2; i++) {
+        qn_solver_free(boards[i].game);
+        qn_rules_free(boards[i].rules);
+    }
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+        T_CHECK(system(cmd) == 0);
+    }
+    return t_done();
+}
