@@ -80,10 +80,14 @@ int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi, qn_kr_pair *best,
 {
     qn_store__stmt q;
     blob_ctx c = {NULL, SQLITE_OK};
+    const qn_kr_pair *p;
 
     /* the rows this connection's open transaction inserted are in no run
      * until its commit: the notes hold them */
-    qn_store__runs_pending(s, lo, hi, best, n);
+    *n = 0;
+    for (size_t i = 0; (p = qn_store__runs_noted(s, i)) != NULL; i++)
+        if (p->key >= lo && p->key <= hi)
+            qn_store__keep_two(best, n, p);
     /* every rule's runs: a puzzle id names a puzzle whatever its rule.
      * The keys are signed in SQL and a run's range may straddle 2^63:
      * its bounds are compared unsigned here, not in the query. */

@@ -139,9 +139,10 @@ int qn_store__run(qn_store__stmt *q);
 /* Finalize; returns q->rc. */
 int qn_store__end(qn_store__stmt *q);
 
-/* A single call's own transaction: BEGIN IMMEDIATE outside a batch, a
- * savepoint inside one. tx_end commits when rc is QN_OK, else rolls
- * back, and returns the call's final code. */
+/* store_tx.c: a single call's own transaction: BEGIN IMMEDIATE outside a
+ * batch, a savepoint inside one. tx_end commits when rc is QN_OK (the
+ * key runs of its rows first, outside a batch), else rolls back, and
+ * returns the call's final code. */
 int qn_store__tx_begin(qn_store *s, qn_err *err);
 int qn_store__tx_end(qn_store *s, int rc, qn_err *err);
 
@@ -195,11 +196,10 @@ int qn_store__runs_build(qn_store *s, qn_err *err);
  * and the database. */
 int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi,
                         struct qn_kr_pair *best, size_t *n, qn_err *err);
-/* The pairs noted in the open transaction (in no run yet) with lo <= id
- * <= hi: the two smallest into best[0..*n) (store_runs.c); keep_two puts
- * p into such a pair of the two smallest (store_find.c). */
-void qn_store__runs_pending(qn_store *s, uint64_t lo, uint64_t hi,
-                            struct qn_kr_pair *best, size_t *n);
+/* The i-th pair noted in the open transaction (in no run yet), NULL past
+ * the last (store_runs.c); keep_two puts p into a pair of the two
+ * smallest (store_find.c). */
+const struct qn_kr_pair *qn_store__runs_noted(const qn_store *s, size_t i);
 void qn_store__keep_two(struct qn_kr_pair *best, size_t *n,
                         const struct qn_kr_pair *p);
 

@@ -116,15 +116,9 @@ void qn_store__runs_free(qn_store *s)
     s->runs = NULL;
 }
 
-void qn_store__runs_pending(qn_store *s, uint64_t lo, uint64_t hi,
-                            qn_kr_pair *best, size_t *n)
+const qn_kr_pair *qn_store__runs_noted(const qn_store *s, size_t i)
 {
-    struct qn_store__runs *r = s->runs;
-
-    *n = 0;
-    for (size_t i = 0; r && i < r->n; i++)
-        if (r->v[i].p.key >= lo && r->v[i].p.key <= hi)
-            qn_store__keep_two(best, n, &r->v[i].p);
+    return s->runs && i < s->runs->n ? &s->runs->v[i].p : NULL;
 }
 
 /* a[0..n) of rule_id, sorted here, as runs of `level`: pieces of at

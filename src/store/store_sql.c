@@ -1,7 +1,7 @@
 /*
  * store_sql.c: the SQL plumbing every file of the store uses: SQLite
  * result codes turned into qn_err, statements prepared and stepped, text
- * bound and read, and the transaction each single call runs in.
+ * bound and read (store_tx.c: the transaction each single call runs in).
  */
 #include <string.h>
 
@@ -180,53 +180,4 @@ const char *qn_store__col_str(sqlite3_stmt *st, int i)
 {
     const char *t = qn_store__col_text(st, i);
     return t ? t : "";
-}
-
-/* ---------------------------------------------------------------------
- * Transactions for single calls: their own BEGIN IMMEDIATE outside a
- * batch, a savepoint inside one (so a failed call undoes only itself).
- */
-int qn_store__tx_begin(qn_store *s, qn_err *err)
-{
-    int rc = qn_store__runs_mark(s, err);
-
-    if (rc == QN_OK &&
-        (rc = qn_store__exec(
-             s, s->in_batch ? "SAVEPOINT qn_op" : "BEGIN IMMEDIATE", err)) !=
-            QN_OK)
-        qn_store__runs_unmark(s, 0);
-    return rc;
-}
-
-int qn_store__tx_end(qn_store *s, int rc, qn_err *err)
-{
-    /* SQLite ends the transaction itself after some errors (out of
-     * memory, I/O): never report such a call as done */
-    if (rc == QN_OK && sqlite3_get_autocommit(s->db))
-        rc = qn_err_set(err, QN_EDB, 0, 0,
-                        "the transaction was rolled back by SQLite");
-    /* outside a batch the rows and their key runs commit together */
-    if (rc == QN_OK && !s->in_batch)
-        rc = qn_store__runs_flush(s, err);
-    if (rc == QN_OK) {
-        rc = qn_store__exec(s, s->in_batch ? "RELEASE qn_op" : "COMMIT", err);
-        if (rc == QN_OK) {
-            qn_store__runs_unmark(s, 1);
-            return QN_OK;
-        }
-    }
-    qn_store__runs_unmark(s, 0);
-    /* a grade name added in the call is gone with it (store_grades.c) */
-    qn_store__grades_forget(s);
-    /* The rollback itself needs memory (to prepare it): when it fails the
-     * transaction stays open, and rc may be a benign QN_ENOTFOUND the
-     * caller would carry on from, into "cannot start a transaction within
-     * a transaction". Report the failed rollback instead (found by
-     * failing SQLite's allocations, tests/faults.sh). When SQLite has
-     * already rolled back, there is nothing to undo and rc says why. */
-    if (sqlite3_get_autocommit(s->db))
-        return rc;
-    int undo = qn_store__exec(
-        s, s->in_batch ? "ROLLBACK TO qn_op; RELEASE qn_op" : "ROLLBACK", err);
-    return undo != QN_OK ? undo : rc;
 }
