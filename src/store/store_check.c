@@ -97,7 +97,7 @@ int qn_store_check(qn_store *s, int64_t *nproblems_out, qn_err *err)
         /* SQLite reports its own allocation failure as a row of the
          * check ("*** in database main ***", then "out of memory"):
          * memory, not damage */
-        if (strstr(t, "ut of memory")) {
+        if (qn_store__check_nomem(t)) {
             q.rc = qn_err_nomem(err);
             break;
         }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/err.h"
 #include "rules/puzzle_id.h"
@@ -138,6 +139,15 @@ int qn_store__row(qn_store__stmt *q);
 int qn_store__run(qn_store__stmt *q);
 /* Finalize; returns q->rc. */
 int qn_store__end(qn_store__stmt *q);
+
+/* A row of PRAGMA integrity_check or quick_check that is SQLite's own
+ * allocation failure, not damage: "out of memory", or a page it could not
+ * get for want of memory ("unable to get the page. error code=7"). */
+static inline int qn_store__check_nomem(const char *row)
+{
+    return strstr(row, "ut of memory") || strstr(row, "error code=7") ||
+           strstr(row, "error code=3082"); /* SQLITE_IOERR_NOMEM */
+}
 
 /* store_tx.c: a single call's own transaction: BEGIN IMMEDIATE outside a
  * batch, a savepoint inside one. tx_end commits when rc is QN_OK (the

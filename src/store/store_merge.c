@@ -509,6 +509,10 @@ static int quick_check(qn_store *s, const char *db, int *damaged, qn_err *err)
     if (qn_store__row(&q) && strcmp(qn_store__col_str(q.st, 0), "ok")) {
         /* "*** in database main ***\nPage 7: ..." on one line */
         const char *why = qn_store__col_str(q.st, 0), *nl = strrchr(why, '\n');
+        if (qn_store__check_nomem(why)) {
+            q.rc = qn_err_nomem(err);
+            return qn_store__end(&q);
+        }
         *damaged = 1;
         q.rc = qn_err_set(err, QN_EDB, 0, 0, "database is damaged: %s",
                           nl ? nl + 1 : why);
