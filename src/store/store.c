@@ -46,6 +46,7 @@ static void close_handle(qn_store *s)
     qn_store__claims_release(s);
     qn_store__keys_forget(s);
     qn_store__runs_free(s);
+    qn_store__unique_free(s);
     qn_store__grades_forget(s);
     free(s->path);
     free(s);
@@ -363,11 +364,18 @@ int qn_store_begin(qn_store *s, qn_err *err)
     if (s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "a batch is already open");
     qn_store__runs_forget(s);
-    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) == QN_OK) {
-        s->in_batch = 1;
-        s->batches++;
+    if ((rc = qn_store__exec(s, "BEGIN IMMEDIATE", err)) != QN_OK)
+        return rc;
+    /* other writers' runs into the id sets, under the write lock */
+    if ((rc = qn_store__unique_sync(s, err)) != QN_OK) {
+        int undo = sqlite3_get_autocommit(s->db)
+                       ? QN_OK
+                       : qn_store__exec(s, "ROLLBACK", err);
+        return undo != QN_OK ? undo : rc;
     }
-    return rc;
+    s->in_batch = 1;
+    s->batches++;
+    return QN_OK;
 }
 
 int qn_store_commit(qn_store *s, qn_err *err)
@@ -377,10 +385,13 @@ int qn_store_commit(qn_store *s, qn_err *err)
     if (!s->in_batch)
         return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to commit");
     /* the batch's rows and their key runs commit together */
-    if ((rc = qn_store__runs_flush(s, err)) == QN_OK)
+    if ((rc = qn_store__runs_flush(s, err)) == QN_OK &&
+        (rc = qn_store__unique_flushed(s, err)) == QN_OK)
         rc = qn_store__exec(s, "COMMIT", err);
-    if (rc != QN_OK) /* nothing of the batch may survive a failed commit */
+    if (rc != QN_OK) { /* nothing of the batch may survive a failed commit */
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        qn_store__unique_forget(s);
+    }
     qn_store__runs_forget(s);
     s->in_batch = 0;
     return rc;
@@ -392,6 +403,7 @@ int qn_store_rollback(qn_store *s, qn_err *err)
         return qn_err_set(err, QN_EINVAL, 0, 0, "no batch to roll back");
     s->in_batch = 0;
     qn_store__runs_forget(s);
+    qn_store__unique_forget(s); /* read again at their next put */
     return qn_store__exec(s, "ROLLBACK", err);
 }
 

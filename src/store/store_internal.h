@@ -80,8 +80,9 @@ struct qn_store {
     int sqlite_rc; /* the last SQLite code qn_store__fail turned */
     int aside;     /* built aside (qn_store_open_aside): 1, 2 once an
                       input is merged; 0 otherwise */
-    struct qn_store__runs *runs; /* store_runs.c: the open transaction's
-                                    inserted rows, for their key runs */
+    struct qn_store__runs *runs;     /* store_runs.c: the open transaction's
+                                        inserted rows, for their key runs */
+    struct qn_store__unique *unique; /* store_unique.c: the rules' id sets */
 };
 
 /* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */
@@ -212,6 +213,37 @@ int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi,
 const struct qn_kr_pair *qn_store__runs_noted(const qn_store *s, size_t i);
 void qn_store__keep_two(struct qn_kr_pair *best, size_t *n,
                         const struct qn_kr_pair *p);
+/* The notes of rule_id not yet flushed into set (*added: how many):
+ * QN_ENOMEM. */
+struct qn_kr_set;
+int qn_store__runs_add_notes(qn_store *s, int64_t rule_id,
+                             struct qn_kr_set *set, size_t *added);
+
+/*
+ * store_unique.c: the put path's duplicate check before its insert, on
+ * the rule's id set (docs/STORE-KEYRUNS.md "The flip", step 2). probe
+ * loads the set at the rule's first put (s->keys holds the rule: after
+ * qn_store__puzzle_uid) and reserves room for the insert's note; its
+ * verdict: dup_id > 0, the stored duplicate (is_new 0, or 2 for the same
+ * run and stream index); unresolved, a hit it cannot resolve (the rule's
+ * text does not load): the unique key decides; else new. sync (at each
+ * write transaction's begin) reads other writers' new runs; noted (from
+ * runs_note) adds a row; flushed (after a rule's runs are written)
+ * records them as read; forget drops every set (a rollback).
+ */
+typedef struct qn_store__verdict {
+    int64_t dup_id;
+    int is_new;
+    int unresolved;
+} qn_store__verdict;
+int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
+                           qn_store__verdict *v, qn_err *err);
+int qn_store__unique_sync(qn_store *s, qn_err *err);
+void qn_store__unique_noted(qn_store *s, int64_t rule_id, uint64_t uid,
+                            int64_t row);
+int qn_store__unique_flushed(qn_store *s, qn_err *err);
+void qn_store__unique_forget(qn_store *s);
+void qn_store__unique_free(qn_store *s);
 
 /* A count for an INTEGER column, which is signed 64-bit: saturate. Inline:
  * qn_store_put_puzzle binds two per row. */

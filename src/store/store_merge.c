@@ -227,6 +227,9 @@ static int copy_puzzles(qn_store *s, const char *in_path,
                                  o.pairs, &done, err);
     if (rc == QN_OK && !done)
         rc = qn_store__runs_note_rows(s, (int64_t)last, err);
+    /* rows no put noted: the id sets read the runs again at their next
+     * put */
+    qn_store__unique_forget(s);
     return rc;
 }
 

@@ -318,6 +318,7 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     const char *seed;
     uint64_t uid;
     int64_t grade = 0;
+    qn_store__verdict v = {0, 0, 0};
     int rc, r, known;
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
@@ -332,6 +333,16 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     known = p->rule_id > 0 && s->keys.rule_id == p->rule_id;
     if (known && (rc = qn_store__puzzle_cells(s, p, err)) != QN_OK)
         return rc;
+    /* the store's own verdict first (store_unique.c) */
+    if (known && (rc = qn_store__unique_probe(s, p, uid, &v, err)) != QN_OK)
+        return rc;
+    if (v.dup_id) {
+        if (id_out)
+            *id_out = v.dup_id;
+        if (is_new_out)
+            *is_new_out = v.is_new;
+        return QN_OK;
+    }
     if (!s->put_puzzle &&
         (rc = qn_store__prep(
              s, &s->put_puzzle,
@@ -358,6 +369,8 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     if (sqlite3_changes(s->db) == 1) {
         qn_store__runs_note(s, p->rule_id, uid,
                             sqlite3_last_insert_rowid(s->db));
+        qn_store__unique_noted(s, p->rule_id, uid,
+                               sqlite3_last_insert_rowid(s->db));
         if (id_out)
             *id_out = sqlite3_last_insert_rowid(s->db);
         if (is_new_out)
@@ -366,6 +379,16 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
         return QN_OK;
     }
     sqlite3_clear_bindings(st);
+    /* the unique key refused what the id set called new: the set is
+     * wrong, and after the flip nothing would have caught it */
+    if (known && !v.unresolved) {
+        char hex[QN_PUZZLE_ID_HEX];
+        qn_puzzle_id_hex(hex, uid);
+        return qn_err_set(err, QN_ERR, 0, 0,
+                          "the key runs missed a stored puzzle (id %s, rule "
+                          "set %lld): report a bug",
+                          hex, (long long)p->rule_id);
+    }
     return find_duplicate(s, p, uid, id_out, is_new_out, err);
 }
 

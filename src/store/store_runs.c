@@ -295,6 +295,22 @@ int qn_store__runs_flush(qn_store *s, qn_err *err)
     return rc;
 }
 
+int qn_store__runs_add_notes(qn_store *s, int64_t rule_id, qn_kr_set *set,
+                             size_t *added)
+{
+    struct qn_store__runs *r = s->runs;
+
+    *added = 0;
+    for (size_t i = 0; r && i < r->n; i++) {
+        if (r->v[i].rule != rule_id)
+            continue;
+        if (qn_kr_set_add(set, r->v[i].p.key, r->v[i].p.row) != QN_OK)
+            return QN_ENOMEM;
+        ++*added;
+    }
+    return QN_OK;
+}
+
 int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err)
 {
     qn_store__stmt q;
