@@ -379,14 +379,18 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
         return QN_OK;
     }
     sqlite3_clear_bindings(st);
-    /* the unique key refused what the id set called new: the set is
-     * wrong, and after the flip nothing would have caught it */
+    /* the unique key refused what the id set called new: the runs do
+     * not hold the rows -- a damaged file (a page of rows copied over
+     * another, t455's sweep), or a bug; after the flip nothing would
+     * have caught it. db check tells the two apart. */
     if (known && !v.unresolved) {
         char hex[QN_PUZZLE_ID_HEX];
         qn_puzzle_id_hex(hex, uid);
-        return qn_err_set(err, QN_ERR, 0, 0,
+        qn_err_source(err, s->path);
+        return qn_err_set(err, QN_EDB, 0, 0,
                           "the key runs missed a stored puzzle (id %s, rule "
-                          "set %lld): report a bug",
+                          "set %lld): the database is damaged (or this is "
+                          "a bug); run 'quench db check'",
                           hex, (long long)p->rule_id);
     }
     return find_duplicate(s, p, uid, id_out, is_new_out, err);
