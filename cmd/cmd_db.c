@@ -592,22 +592,36 @@ static int open_aside(const cli_ctx *ctx, const char *out, qn_buf *tmp,
                       qn_store **s)
 {
     qn_err err = QN_ERR_INIT;
-    int fd = -1;
+    sigset_t stop, was;
+    int fd = -1, e = 0;
 
+    /* A stop signal between the file's creation and its handler would
+     * leave the file (t548 under ASan met it): held back until the
+     * handler knows the file. One thread yet: sigprocmask. */
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &was);
     for (unsigned n = 0; fd < 0 && n < 100; n++) {
         qn_buf_reset(tmp);
         qn_buf_addf(tmp, "%s.quench-merge-%ld-%u", out, (long)getpid(), n);
         if (tmp->failed)
-            return cli_report(ctx, (qn_err_nomem(&err), &err));
+            break;
         fd = open(tmp->buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
+        if (fd < 0 && (e = errno) != EEXIST)
             break;
     }
+    if (fd >= 0) {
+        close(fd);
+        aside_tmp = tmp->buf;
+        cmd_catch_stop_signals(aside_stop, 0);
+    }
+    sigprocmask(SIG_SETMASK, &was, NULL);
+    if (tmp->failed)
+        return cli_report(ctx, (qn_err_nomem(&err), &err));
     if (fd < 0) /* as cmd_open_store says it of OUT */
-        return cmd_cannot_create(out, errno);
-    close(fd);
-    aside_tmp = tmp->buf;
-    cmd_catch_stop_signals(aside_stop, 0);
+        return cmd_cannot_create(out, e);
     if (qn_store_open_aside(s, tmp->buf, &err) != QN_OK) {
         remove_new_out(tmp->buf);
         aside_tmp = NULL;
