@@ -123,33 +123,6 @@ static void put_batches(qn_store *s, board *b, int64_t rule, uint64_t from,
     }
 }
 
-static int raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    int rc = sqlite3_open(path, &db);
-
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-    sqlite3_close(db);
-    return rc;
-}
-
-static long long raw_int(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    long long v = -1;
-
-    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return v;
-}
-
 /* The ids stored (as the rows hold them), for drawing prefixes. */
 static uint64_t *ids_of(const char *path, size_t *n)
 {
@@ -295,9 +268,9 @@ static void test_natural(void)
     put_puzzle(s, &boards[1], r3, 500);
     put_puzzle(s, &boards[0], r5, 9000);
     qn_store_close(s);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 1);
-    T_CHECK(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0") >= 8);
-    T_EQ(raw_int(p, "SELECT count(DISTINCT rule_id) FROM key_runs"), 2);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 1);
+    T_CHECK(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0") >= 8);
+    T_EQ(t_raw_int(p, "SELECT count(DISTINCT rule_id) FROM key_runs"), 2);
     t = compare_many(p, 4000, 1);
     T_CHECK(t.hit > 1000 && t.miss > 1000);
 }
@@ -322,27 +295,27 @@ static void test_crowded(void)
     put_batches(s, &boards[0], r5, 100000, 4, 100);
     put_batches(s, &boards[1], r3, 100000, 2, 50);
     qn_store_close(s);
-    T_EQ(raw_exec(p,
-                  /* runs of 10 rows from row 50: the id of the run's
-                   * first row but for the last digit or the last three */
-                  "UPDATE puzzles SET uid = ((SELECT q.uid FROM puzzles q"
-                  " WHERE q.id = puzzles.id - puzzles.id % 10) & ~0xfff)"
-                  " + (id % 10) * 0x123"
-                  " WHERE id > 50 AND id % 10 <> 0 AND id % 3 = 0;"
-                  "UPDATE puzzles SET uid = (SELECT q.uid FROM puzzles q"
-                  " WHERE q.id = puzzles.id - puzzles.id % 10)"
-                  " + (id % 10) WHERE id > 50 AND id % 10 <> 0"
-                  " AND id % 3 = 1;"
-                  /* one id on two rows (and on a row of the other rule) */
-                  "UPDATE puzzles SET uid = (SELECT uid FROM puzzles WHERE"
-                  " id = 2) WHERE id IN (7, 401, 402);"
-                  "UPDATE puzzles SET uid = 0x7fffffffffffff00 + id"
-                  " WHERE id BETWEEN 20 AND 24;"
-                  "UPDATE puzzles SET uid = -9223372036854775807 - 1 + id"
-                  " WHERE id BETWEEN 25 AND 29;"
-                  "UPDATE puzzles SET uid = 0 WHERE id = 30;"
-                  "UPDATE puzzles SET uid = -1 WHERE id IN (31, 32);"
-                  "DROP TABLE key_runs; PRAGMA user_version = 7"),
+    T_EQ(t_raw_exec(p,
+                    /* runs of 10 rows from row 50: the id of the run's
+                     * first row but for the last digit or the last three */
+                    "UPDATE puzzles SET uid = ((SELECT q.uid FROM puzzles q"
+                    " WHERE q.id = puzzles.id - puzzles.id % 10) & ~0xfff)"
+                    " + (id % 10) * 0x123"
+                    " WHERE id > 50 AND id % 10 <> 0 AND id % 3 = 0;"
+                    "UPDATE puzzles SET uid = (SELECT q.uid FROM puzzles q"
+                    " WHERE q.id = puzzles.id - puzzles.id % 10)"
+                    " + (id % 10) WHERE id > 50 AND id % 10 <> 0"
+                    " AND id % 3 = 1;"
+                    /* one id on two rows (and on a row of the other rule) */
+                    "UPDATE puzzles SET uid = (SELECT uid FROM puzzles WHERE"
+                    " id = 2) WHERE id IN (7, 401, 402);"
+                    "UPDATE puzzles SET uid = 0x7fffffffffffff00 + id"
+                    " WHERE id BETWEEN 20 AND 24;"
+                    "UPDATE puzzles SET uid = -9223372036854775807 - 1 + id"
+                    " WHERE id BETWEEN 25 AND 29;"
+                    "UPDATE puzzles SET uid = 0 WHERE id = 30;"
+                    "UPDATE puzzles SET uid = -1 WHERE id IN (31, 32);"
+                    "DROP TABLE key_runs; PRAGMA user_version = 7"),
          SQLITE_OK);
     T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK); /* migrates */
     T_EQ(qn_store_version(s, &v, NULL), QN_OK);
@@ -350,8 +323,8 @@ static void test_crowded(void)
     put_batches(s, &boards[0], r5, 200000, 3, 30);
     put_batches(s, &boards[1], r3, 200000, 2, 20);
     qn_store_close(s);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 2);
-    T_EQ(raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0"), 5);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 1"), 2);
+    T_EQ(t_raw_int(p, "SELECT count(*) FROM key_runs WHERE level = 0"), 5);
     t = compare_many(p, 6000, 2);
     T_CHECK(t.hit > 500 && t.miss > 1000);
     T_CHECK(t.ambiguous > 200);
@@ -447,15 +420,15 @@ static void test_damaged(void)
     int outside = 0;
 
     snprintf(sql, sizeof(sql), "VACUUM INTO '%s'", d);
-    T_EQ(raw_exec(p, sql), SQLITE_OK);
-    run = raw_int(d, "SELECT id FROM key_runs WHERE level = 0 ORDER BY id"
-                     " LIMIT 1");
+    T_EQ(t_raw_exec(p, sql), SQLITE_OK);
+    run = t_raw_int(d, "SELECT id FROM key_runs WHERE level = 0 ORDER BY id"
+                       " LIMIT 1");
     snprintf(sql, sizeof(sql), "SELECT first_key FROM key_runs WHERE id = %lld",
              run);
-    first = raw_int(d, sql);
+    first = t_raw_int(d, sql);
     snprintf(sql, sizeof(sql), "SELECT last_key FROM key_runs WHERE id = %lld",
              run);
-    last = raw_int(d, sql);
+    last = t_raw_int(d, sql);
     flip_version(d, run);
     ids = ids_of(d, &nids);
     T_EQ(qn_store_open(&s, d, QN_STORE_READONLY, NULL), QN_OK);
