@@ -143,10 +143,10 @@ static sqlite3 *fresh(const char *path, const char *rules_of)
 /* The stored rows of src as they were inserted: every column but id
  * (the human grade's three too, which db merge copies). */
 #define COLS                                                                   \
-    "rule_id, state, canon, min_presses, optimal, witness, grade,"             \
-    " grader, seed, stream_index, provenance, run_id, uid, submission,"        \
-    " source, meta, human_level, human_score, human_model"
-#define NCOLS 19
+    "rule_id, state, min_presses, optimal, witness, grade, grader, seed,"      \
+    " stream_index, provenance, run_id, submission, source, meta,"             \
+    " human_level, human_score, human_model"
+#define NCOLS 17
 
 /* Insert src's puzzle rows into a fresh copy of its schema (no puzzles)
  * by a bare loop of prepared statements, BATCH a transaction: seconds. */
@@ -176,8 +176,7 @@ static double bare_loop(const char *src, const char *dst)
     out = fresh(dst, src);
     if (sqlite3_prepare_v2(out,
                            "INSERT INTO puzzles (" COLS ") VALUES (?, ?, ?,"
-                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                           " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
+                           " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            -1, &wr, NULL) != SQLITE_OK)
         die("insert", out);
     t0 = bench_now();
@@ -244,9 +243,9 @@ static double raw_copy(const char *out, char **shard, double *whole,
                  " options, tool_version) SELECT key, command, rule_id, seed,"
                  " options, tool_version FROM src.runs;"
                  " INSERT INTO main.puzzles (" COLS ") SELECT rule_id, state,"
-                 " canon, min_presses, optimal, witness, grade, grader, seed,"
+                 " min_presses, optimal, witness, grade, grader, seed,"
                  " stream_index, provenance, (SELECT max(id) FROM main.runs),"
-                 " uid, submission, source, meta, human_level, human_score,"
+                 " submission, source, meta, human_level, human_score,"
                  " human_model FROM src.puzzles;"
                  /* the puzzles' key runs are theirs to copy too */
                  " INSERT INTO main.key_runs (rule_id, level, first_key,"
@@ -299,7 +298,9 @@ static void sql_state_text(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* The rows of db as a reader sees them (the seed joined back from the
  * run: '' in a row is its run's; a database of schema 3 has none; the
  * state and witness as text: schema 3 kept them so), in order (by_id:
- * the row ids too, else by puzzle id): FNV-1a of their text. */
+ * the row ids too, else by stored state, which no two rows share: since
+ * schema 9 no row keeps its id, a function of the state): FNV-1a of
+ * their text. */
 static uint64_t rows_digest(const char *path, int by_id, long long *n)
 {
     sqlite3 *db = open_db(path);
@@ -318,7 +319,7 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
     sqlite3_create_function(db, "state_text", 3, SQLITE_UTF8, NULL,
                             sql_state_text, NULL, NULL);
     snprintf(sql, sizeof(sql),
-             "SELECT %s, printf('%%016x', p.uid), %s, %s,"
+             "SELECT %s, '', %s, %s,"
              " p.min_presses, p.optimal, %s, p.stream_index,"
              " iif(p.seed = '', r.seed, p.seed) FROM puzzles p"
              " JOIN rules ru ON ru.id = p.rule_id"
@@ -329,7 +330,7 @@ static uint64_t rows_digest(const char *path, int by_id, long long *n)
                     : "p.witness",
              coded ? "(SELECT g.name FROM grades g WHERE g.id = p.grade)"
                    : "p.grade",
-             by_id ? "p.id" : "p.uid, p.canon");
+             by_id ? "p.id" : "p.state");
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         die("digest", db);
     *n = 0;

@@ -225,8 +225,8 @@ int qn_store__runs_add_notes(qn_store *s, int64_t rule_id,
  * loads the set at the rule's first put (s->keys holds the rule: after
  * qn_store__puzzle_uid) and reserves room for the insert's note; its
  * verdict: dup_id > 0, the stored duplicate (is_new 0, or 2 for the same
- * run and stream index); unresolved, a hit it cannot resolve (the rule's
- * text does not load): the unique key decides; else new. sync (at each
+ * run and stream index); else new. A hit it cannot resolve (the rule's
+ * text does not load) is QN_EDB. sync (at each
  * write transaction's begin) reads other writers' new runs; noted (from
  * runs_note) adds a row; flushed (after a rule's runs are written)
  * records them as read; forget drops every set (a rollback).
@@ -234,7 +234,6 @@ int qn_store__runs_add_notes(qn_store *s, int64_t rule_id,
 typedef struct qn_store__verdict {
     int64_t dup_id;
     int is_new;
-    int unresolved;
 } qn_store__verdict;
 int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
                            qn_store__verdict *v, qn_err *err);

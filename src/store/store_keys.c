@@ -1,9 +1,10 @@
 /*
  * store_keys.c: what qn_store_put_puzzle derives from a puzzle instead
- * of trusting the caller: the puzzle id, which leads the row's unique key
- * (migration 0004), and whether the puzzle's seed is its run's (the row then
- * keeps ''). What those need from the rules and runs tables is read once per
- * batch, not once per puzzle: the hot path of generate --db.
+ * of trusting the caller: the puzzle id, which the key runs and the put
+ * path's duplicate check are keyed by (store_unique.c), and whether the
+ * puzzle's seed is its run's (the row then keeps ''). What those need from the
+ * rules and runs tables is read once per batch, not once per puzzle: the hot
+ * path of generate --db.
  */
 #include "store/store.h"
 

@@ -173,16 +173,15 @@ const char *qn_store_provenance_name(qn_store_provenance p)
     return "import";
 }
 
-/* Bind p to put_puzzle's parameters 1..19, with the id the store
- * computed, its grade's code (0: none), the seed as stored ('' for the
- * run's) and the state and
+/* Bind p to put_puzzle's parameters 1..17, with its grade's code (0:
+ * none), the seed as stored ('' for the run's) and the state and
  * witness packed (cells, 2 x len bytes; NULL for a rule not stored, which
  * the foreign key refuses). The caller's strings and the store's cache
  * outlive the step (reset right after it), so SQLITE_STATIC avoids a copy
  * per column on the hot path. */
 static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
-                        uint64_t uid, int64_t grade, const char *seed,
-                        const uint8_t *cells, size_t len)
+                        int64_t grade, const char *seed, const uint8_t *cells,
+                        size_t len)
 {
     static const uint8_t none[1];
 
@@ -192,80 +191,39 @@ static void bind_puzzle(sqlite3_stmt *st, const qn_store_puzzle *p,
     }
     sqlite3_bind_int64(st, 1, p->rule_id);
     sqlite3_bind_blob(st, 2, cells, (int)len, SQLITE_STATIC);
-    sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, qn_store__clamp64(p->min_presses));
-    sqlite3_bind_int64(st, 5, qn_store__clamp64(p->noptimal));
-    sqlite3_bind_blob(st, 6, cells + len, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, qn_store__clamp64(p->min_presses));
+    sqlite3_bind_int64(st, 4, qn_store__clamp64(p->noptimal));
+    sqlite3_bind_blob(st, 5, cells + len, (int)len, SQLITE_STATIC);
     if (grade > 0)
-        sqlite3_bind_int64(st, 7, grade);
+        sqlite3_bind_int64(st, 6, grade);
     else
         sqlite3_bind_null(st, 7);
-    sqlite3_bind_text(st, 8, p->grader ? p->grader : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, p->grader ? p->grader : "", -1, SQLITE_STATIC);
     if (seed)
-        sqlite3_bind_text(st, 9, seed, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 8, seed, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, 9);
     if (p->stream_index >= 0)
-        sqlite3_bind_int64(st, 10, p->stream_index);
+        sqlite3_bind_int64(st, 9, p->stream_index);
     else
         sqlite3_bind_null(st, 10);
-    sqlite3_bind_int(st, 11, (int)p->provenance);
+    sqlite3_bind_int(st, 10, (int)p->provenance);
     if (p->run_id > 0)
-        sqlite3_bind_int64(st, 12, p->run_id);
+        sqlite3_bind_int64(st, 11, p->run_id);
     else
         sqlite3_bind_null(st, 12);
-    sqlite3_bind_int64(st, 13, (int64_t)uid);
-    sqlite3_bind_text(st, 14, p->submission, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 15, p->source, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 16, p->meta, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 12, p->submission, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 13, p->source, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 14, p->meta, -1, SQLITE_STATIC);
     if (p->human_graded) {
-        sqlite3_bind_int(st, 17, p->human_level);
-        sqlite3_bind_int64(st, 18, p->human_score);
-        sqlite3_bind_int(st, 19, p->human_model);
+        sqlite3_bind_int(st, 15, p->human_level);
+        sqlite3_bind_int64(st, 16, p->human_score);
+        sqlite3_bind_int(st, 17, p->human_model);
     } else {
         sqlite3_bind_null(st, 17);
         sqlite3_bind_null(st, 18);
         sqlite3_bind_null(st, 19);
     }
-}
-
-/* p was not inserted: a duplicate up to symmetry. Report the puzzle that
- * holds the key, and whether this is the same run storing the same
- * candidate again (a resumed run: *is_new_out 2). */
-static int find_duplicate(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
-                          int64_t *id_out, int *is_new_out, qn_err *err)
-{
-    sqlite3_stmt *st;
-    int rc, r;
-
-    if (!s->dup_puzzle &&
-        (rc = qn_store__prep(s, &s->dup_puzzle,
-                             "SELECT id, run_id, stream_index FROM puzzles"
-                             " WHERE uid = ? AND rule_id = ? AND canon = ?",
-                             err)) != QN_OK)
-        return rc;
-    st = s->dup_puzzle;
-    sqlite3_bind_int64(st, 1, (int64_t)uid);
-    sqlite3_bind_int64(st, 2, p->rule_id);
-    sqlite3_bind_blob(st, 3, p->canon, (int)p->canon_len, SQLITE_STATIC);
-    r = sqlite3_step(st);
-    if (r == SQLITE_ROW) {
-        int same = p->run_id > 0 && p->stream_index >= 0 &&
-                   sqlite3_column_int64(st, 1) == p->run_id &&
-                   sqlite3_column_int64(st, 2) == p->stream_index;
-        if (id_out)
-            *id_out = sqlite3_column_int64(st, 0);
-        if (is_new_out)
-            *is_new_out = same ? 2 : 0;
-        rc = QN_OK;
-    } else {
-        rc = r == SQLITE_DONE ? qn_err_set(err, QN_ERR, 0, 0,
-                                           "puzzle neither inserted nor found")
-                              : qn_store__fail(s, r, err);
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return rc;
 }
 
 /*
@@ -318,7 +276,7 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     const char *seed;
     uint64_t uid;
     int64_t grade = 0;
-    qn_store__verdict v = {0, 0, 0};
+    qn_store__verdict v = {0, 0};
     int rc, r, known;
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
@@ -346,54 +304,32 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
     if (!s->put_puzzle &&
         (rc = qn_store__prep(
              s, &s->put_puzzle,
-             "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-             " optimal, witness, grade, grader, seed, stream_index,"
-             " provenance, run_id, uid, submission, source, meta,"
-             " human_level, human_score, human_model)"
-             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-             " ?, ?, ?)"
-             " ON CONFLICT (uid, rule_id, canon) DO NOTHING",
+             "INSERT INTO puzzles (rule_id, state, min_presses, optimal,"
+             " witness, grade, grader, seed, stream_index, provenance,"
+             " run_id, submission, source, meta, human_level, human_score,"
+             " human_model)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
              err)) != QN_OK)
         return rc;
     st = s->put_puzzle;
-    bind_puzzle(st, p, uid, grade, seed, known ? s->keys.packed : NULL,
+    bind_puzzle(st, p, grade, seed, known ? s->keys.packed : NULL,
                 known ? qn_store_canon_size(s->keys.n, s->keys.k) : 0);
     r = sqlite3_step(st);
-    if (r != SQLITE_DONE) {
-        rc = qn_store__fail(s, r, err);
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        return rc;
-    }
+    rc = r == SQLITE_DONE ? QN_OK : qn_store__fail(s, r, err);
     sqlite3_reset(st);
-    if (sqlite3_changes(s->db) == 1) {
-        qn_store__runs_note(s, p->rule_id, uid,
-                            sqlite3_last_insert_rowid(s->db));
-        qn_store__unique_noted(s, p->rule_id, uid,
-                               sqlite3_last_insert_rowid(s->db));
-        if (id_out)
-            *id_out = sqlite3_last_insert_rowid(s->db);
-        if (is_new_out)
-            *is_new_out = 1;
-        sqlite3_clear_bindings(st);
-        return QN_OK;
-    }
     sqlite3_clear_bindings(st);
-    /* the unique key refused what the id set called new: the runs do
-     * not hold the rows -- a damaged file (a page of rows copied over
-     * another, t455's sweep), or a bug; after the flip nothing would
-     * have caught it. db check tells the two apart. */
-    if (known && !v.unresolved) {
-        char hex[QN_PUZZLE_ID_HEX];
-        qn_puzzle_id_hex(hex, uid);
-        qn_err_source(err, s->path);
-        return qn_err_set(err, QN_EDB, 0, 0,
-                          "the key runs missed a stored puzzle (id %s, rule "
-                          "set %lld): the database is damaged (or this is "
-                          "a bug); run 'quench db check'",
-                          hex, (long long)p->rule_id);
-    }
-    return find_duplicate(s, p, uid, id_out, is_new_out, err);
+    if (rc != QN_OK)
+        return rc;
+    /* in: the probe said new (an unknown rule's row is refused by its
+     * foreign key above) */
+    qn_store__runs_note(s, p->rule_id, uid, sqlite3_last_insert_rowid(s->db));
+    qn_store__unique_noted(s, p->rule_id, uid,
+                           sqlite3_last_insert_rowid(s->db));
+    if (id_out)
+        *id_out = sqlite3_last_insert_rowid(s->db);
+    if (is_new_out)
+        *is_new_out = 1;
+    return QN_OK;
 }
 
 int qn_store_put_puzzle(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,

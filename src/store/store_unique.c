@@ -3,9 +3,10 @@
  * 1, docs/STORE-KEYRUNS.md "The flip", step 2): before a puzzle's insert,
  * its id is probed in the rule's id set (keyrun.h), loaded from the
  * rule's key runs at the rule's first put and kept up to date; a hit is
- * resolved by canonicalizing the stored row's state. The unique key
- * (uid, rule_id, canon) is still there: a miss of this check that it
- * catches is an error (store_puzzle.c), never a silent fix.
+ * resolved by canonicalizing the stored row's state. Since migration
+ * 0009 this is the only thing that keeps one row a puzzle: there is no
+ * unique key behind it (db check finds a puzzle stored twice from the
+ * states themselves).
  *
  * A set holds the pairs of the runs it has read (those with id <=
  * last_run, fingerprinted) and the rows this connection noted since.
@@ -286,8 +287,8 @@ static int flushed(qn_store *s, int64_t rule_id, qn_err *err)
 }
 
 /* u's rule for canonical forms, loaded once. A rule text that does not
- * load (tests store stubs) leaves rules NULL: hits are then resolved by
- * the unique key, as before this check. */
+ * load (or not as the board the store holds) leaves rules NULL: a hit
+ * then cannot be resolved, and is an error. */
 static int rules_for(qn_store *s, uset *u, qn_err *err)
 {
     const struct qn_store__keys *c = &s->keys;
@@ -383,8 +384,13 @@ int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
         if ((rc = rules_for(s, u, err)) != QN_OK)
             return rc;
         if (!u->rules) {
-            v->unresolved = 1; /* the unique key decides */
-            return QN_OK;
+            qn_err_source(err, s->path);
+            return qn_err_set(err, QN_EDB, 0, 0,
+                              "rule set %lld's text does not load, so a "
+                              "puzzle sharing its id with a stored one "
+                              "cannot be told apart from it; run 'quench "
+                              "db check'",
+                              (long long)u->rule_id);
         }
         rc = stored_form(s, u, row, &run_id, &stream, err);
         if (rc == QN_ENOTFOUND)
