@@ -238,6 +238,9 @@ typedef struct qn_store__verdict {
 int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
                            qn_store__verdict *v, qn_err *err);
 int qn_store__unique_sync(qn_store *s, qn_err *err);
+/* The slot of uid in rule_id's set (if loaded) on its way to the cache:
+ * the probe that follows the row's packing is then a hit. */
+void qn_store__unique_prefetch(qn_store *s, int64_t rule_id, uint64_t uid);
 void qn_store__unique_noted(qn_store *s, int64_t rule_id, uint64_t uid,
                             int64_t row);
 int qn_store__unique_flushed(qn_store *s, qn_err *err);

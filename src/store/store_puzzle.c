@@ -281,6 +281,8 @@ static int put_one(qn_store *s, const qn_store_puzzle *p, int64_t *id_out,
 
     if ((rc = derive(s, p, &uid, &seed, err)) != QN_OK)
         return rc;
+    /* a 1M-id set is a cache miss a probe: start it now */
+    qn_store__unique_prefetch(s, p->rule_id, uid);
     if (p->grade && (rc = qn_store__grade_code(s, p->grade, &grade, err)))
         return rc;
     /* room for the row's key-run note first: once the row is in, noting

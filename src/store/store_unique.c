@@ -410,6 +410,14 @@ int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
     return QN_OK;
 }
 
+void qn_store__unique_prefetch(qn_store *s, int64_t rule_id, uint64_t uid)
+{
+    uset *u = find_set(s, rule_id);
+
+    if (u && u->set)
+        qn_kr_set_prefetch(u->set, uid);
+}
+
 int qn_store__unique_flushed(qn_store *s, qn_err *err)
 {
     struct qn_store__unique *q = s->unique;
