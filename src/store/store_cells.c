@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "base/bits.h"
 #include "base/mem.h"
 #include "rules/state.h"
 #include "store_internal.h"
@@ -41,10 +42,20 @@ size_t qn_store_canon_pack(uint8_t *out, const uint8_t *cells, int n,
                            unsigned k)
 {
     size_t len = qn_store_canon_size(n, k), o = 0;
-    int b = bits_for(k), have = 0;
+    int b = bits_for(k), have = 0, i = 0;
     uint64_t acc = 0, mask = (1u << b) - 1;
 
-    for (int i = 0; i < n; i++) {
+    /* two colours: 64 cells a word by qn_bits_low's multiplies, then
+     * its bytes (the packing was 4% of generate --db's CPU cell by
+     * cell); whole bytes only, the last few cells below */
+    while (b == 1 && n - i >= 8) {
+        int m = n - i >= 64 ? 64 : (n - i) / 8 * 8;
+        uint64_t w = qn_bits_low(cells + i, m);
+        for (int j = 0; j < m; j += 8)
+            out[o++] = (uint8_t)(w >> j);
+        i += m;
+    }
+    for (; i < n; i++) {
         acc |= (cells[i] & mask) << have;
         if ((have += b) >= 8) {
             do {

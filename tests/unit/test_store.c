@@ -911,6 +911,43 @@ static void test_readonly_and_busy(void)
     qn_store_close(a);
 }
 
+/* Packing against docs/STORE.md's definition bit by bit (cell i's value
+ * is bits i b .. i b + b - 1, LSB first, b = ceil(log2 k)), on random
+ * cells of every length up to 200 (the two-colour path packs 64 cells a
+ * word, then whole bytes, then the rest), and unpacked back. */
+static void test_canon_pack_random(void)
+{
+    static const unsigned ks[] = {2, 3, 4, 5, 8, 9, 200, 255};
+    uint8_t cells[200], back[200], out[201], want[201];
+    uint64_t x = 88172645463325252ULL;
+    int bad = 0;
+
+    for (size_t t = 0; t < sizeof(ks) / sizeof(*ks); t++) {
+        unsigned k = ks[t], b = 1;
+        while ((1u << b) < k)
+            b++;
+        for (int n = 1; n <= 200; n++) {
+            size_t len = qn_store_canon_size(n, k);
+            for (int i = 0; i < n; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                cells[i] = (uint8_t)(x % k);
+            }
+            memset(want, 0, sizeof(want));
+            for (int i = 0; i < n; i++)
+                for (unsigned j = 0; j < b; j++)
+                    if (cells[i] >> j & 1)
+                        want[(i * b + j) / 8] |=
+                            (uint8_t)(1u << ((i * b + j) % 8));
+            memset(out, 0xa5, sizeof(out));
+            bad += qn_store_canon_pack(out, cells, n, k) != len ||
+                   memcmp(out, want, len) != 0 || out[len] != 0xa5;
+            qn_store_canon_unpack(back, out, n, k);
+            bad += memcmp(back, cells, (size_t)n) != 0;
+        }
+    }
+    T_EQ(bad, 0);
+}
+
 static void test_canon_pack(void)
 {
     uint8_t cells[5] = {1, 0, 1, 1, 0}, out[4];
@@ -923,6 +960,7 @@ static void test_canon_pack(void)
     T_EQ(out[0], 0x0d);
     T_EQ(qn_store_canon_pack(out, c3, 3, 3), 1);
     T_EQ(out[0], 0x06);
+    test_canon_pack_random();
 }
 
 /* Column col of the row `id` as raw bytes into out (at most cap): the
