@@ -10,12 +10,13 @@ deltas of the keys Rice-coded. Written here from that section alone, so a
 fixture's runs and the ids a test reads from them do not come from
 quench's own codec.
 
-usage: keyruns.py DB
+usage: keyruns.py DB [--bump ROW]
   builds DB's key runs again from its rows: each row's id is its `uid`
   column while the puzzles table has one (the id the database holds),
   else the id of its state computed by tests/puzzle_id.py (square boards
   of the dihedral group only). Every rule's pairs become level-1 runs of
-  at most 65,536 pairs, as migration 0008 builds them.
+  at most 65,536 pairs, as migration 0008 builds them. --bump ROW: with
+  ROW's id one more than that (a wrong id the runs hold).
 """
 import os
 import sqlite3
@@ -141,10 +142,12 @@ def row_ids(db):
     return [(rule, row, uid & MASK) for rule, row, uid in db.execute(q)]
 
 
-def rebuild(db):
-    """db's key runs written again from its rows (level 1, as 0008)."""
+def rebuild(db, bump=None):
+    """db's key runs written again from its rows (level 1, as 0008), row
+    bump's id one more than its own."""
     by_rule = {}
     for rule, row, uid in row_ids(db):
+        uid = (uid + (row == bump)) & MASK
         by_rule.setdefault(rule, []).append((uid, row))
     db.execute('DELETE FROM key_runs')
     for rule in sorted(by_rule):
@@ -158,10 +161,10 @@ def rebuild(db):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 4) or sys.argv[2:3] not in ([], ['--bump']):
         raise SystemExit(__doc__)
     db = state_blob.connect(sys.argv[1])
-    rebuild(db)
+    rebuild(db, int(sys.argv[3]) if len(sys.argv) == 4 else None)
     db.commit()
 
 

@@ -17,8 +17,10 @@ usage: state_blob.py [--put] DB SQL
   runs SQL on DB with the SQL functions state_text(blob, layout, colours),
   state_blob(text, layout, colours), puzzle_canon(state, layout, colours)
   (the canonical form packed as `canon` is), puzzle_uid(state, layout,
-  colours, rule_hash) (the id as the signed integer `uid` holds), and
-  prints each row's values joined by ' ' (NULL as ''), as `sqlite3
+  colours, rule_hash) (the id as the signed integer `uid` holds),
+  run_uid(row) (the id DB's key runs hold for that row, by
+  tests/keyruns.py: the id the database holds, on any board; NULL for a
+  row in no run, an error for a row in two), and prints each row's values joined by ' ' (NULL as ''), as `sqlite3
   -separator ' '` does. SQL "-": a script of statements from standard
   input, which may also call readfile(path) as the sqlite3 shell's.
   --put: the script may also INSERT INTO new_puzzles, a view of puzzles
@@ -119,8 +121,25 @@ def columns(db, table='puzzles'):
     return [c[1] for c in db.execute('PRAGMA table_info(%s)' % table)]
 
 
+def run_ids(db):
+    """A function of a row id: the id db's key runs hold for it, the runs
+    decoded at its first call."""
+    ids = []
+
+    def run_uid(row):
+        if not ids:
+            import keyruns
+            ids.append(keyruns.stored_ids(db))
+        got = ids[0].get(row, [None])
+        if len(got) != 1:
+            raise ValueError('row %d in %d key runs' % (row, len(got)))
+        return got[0]
+    return run_uid
+
+
 def connect(path):
     db = sqlite3.connect(path)
+    db.create_function('run_uid', 1, run_ids(db))
     db.create_function('state_text', 3, unpack)
     db.create_function('state_blob', 3, pack)
     db.create_function('puzzle_canon', 3, canon_blob)

@@ -63,6 +63,17 @@ has_column() {
 put_sql() {
     python3 "$TOP/tests/state_blob.py" --put "$1" - && runs_from_rows "$1"
 }
+# wrong_id DB ROW: DB holds a wrong id for ROW (its own plus one), the
+# same in the rows and the key runs: `uid` while the table has one, else
+# the runs alone
+wrong_id() {
+    if has_column "$1" puzzles uid; then
+        sqlite3 "$1" "UPDATE puzzles SET uid = uid + 1 WHERE id = $2" &&
+            runs_from_rows "$1"
+    else
+        python3 "$TOP/tests/keyruns.py" "$1" --bump "$2"
+    fi
+}
 # rekey DB [ROW...]: the rows' canon and uid (while the table has them)
 # from their states again, after a test changed the states
 rekey() {

@@ -208,7 +208,7 @@ stream_order() {
 }
 expect_eq "$(stream_order "$TMP/mixed.db")" 1 "the mixed input is out of stream order once"
 rows() {
-    sqlite3 "$1" "SELECT p.id, r.seed, p.stream_index, hex(p.canon) FROM puzzles p JOIN runs r ON r.id = p.run_id ORDER BY p.id"
+    python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.id, r.seed, p.stream_index, hex(puzzle_canon(p.state, l.layout, l.colours)), printf('%016x', run_uid(p.id)) FROM puzzles p JOIN runs r ON r.id = p.run_id JOIN rules l ON l.id = p.rule_id ORDER BY p.id"
 }
 merge "$TMP/m-alone.db" "$TMP/mixed.db"
 merge "$TMP/m-ordered.db" "$TMP/ordered.db"
@@ -224,7 +224,7 @@ expect_eq "$(sqlite3 "$TMP/m-alone.db" 'SELECT count(*) FROM puzzles')" "$(sqlit
 # key (uid, rule, canonical key): refused, the row named, and OUT as it
 # was (a new one removed); the inputs merged before it stay merged
 cp "$TMP/ordered.db" "$TMP/wrong-id.db"
-sqlite3 "$TMP/wrong-id.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 17"
+wrong_id "$TMP/wrong-id.db" 17
 rm -f "$TMP/m-wrong.db"
 q db merge "$TMP/m-wrong.db" "$TMP/wrong-id.db"
 expect_rc 74 "merging an input with a wrong puzzle id"
