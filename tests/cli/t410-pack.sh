@@ -76,8 +76,8 @@ INSERT INTO new_puzzles (rule_id, state, min_presses, optimal, witness,
  (1, x'02000000', 3, 1, x'00000000', 1, 2),
  (1, x'03000000', 9, 1, x'00000000', 2, 2),
  (1, x'04000000', 3, 1, x'00000000', 1, 2),
- (1, $(blob4 $V5), 1, 1, x'00000000', 1, 2),
- (1, $(blob4 $V6), 1, 1, x'00000000', 1, 2);
+ (1, $(blob4 "$V5"), 1, 1, x'00000000', 1, 2),
+ (1, $(blob4 "$V6"), 1, 1, x'00000000', 1, 2);
 SQL
 # (states packed as docs/STORE.md says: a bit a cell, LSB first; the
 # all-zero witnesses solve none of them)
