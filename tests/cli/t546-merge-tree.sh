@@ -224,7 +224,7 @@ expect_eq "$(sqlite3 "$TMP/m-alone.db" 'SELECT count(*) FROM puzzles')" "$(sqlit
 # key (uid, rule, canonical key): refused, the row named, and OUT as it
 # was (a new one removed); the inputs merged before it stay merged
 cp "$TMP/ordered.db" "$TMP/wrong-id.db"
-wrong_id "$TMP/wrong-id.db" 17
+sqlite3 "$TMP/wrong-id.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 17"
 rm -f "$TMP/m-wrong.db"
 q db merge "$TMP/m-wrong.db" "$TMP/wrong-id.db"
 expect_rc 74 "merging an input with a wrong puzzle id"

@@ -60,7 +60,7 @@ expect_eq "$(stat -c %a "$TMP/o/mode.db")" 640 "OUT's mode under umask 027"
 
 # --- 2. a failure while building: no OUT, nothing said merged ------------
 cp "$S/a1.db" "$S/wrong.db"
-wrong_id "$S/wrong.db" 7
+sqlite3 "$S/wrong.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 7"
 mkdir "$TMP/f"
 q db merge "$TMP/f/out.db" "$S/a0.db" "$S/wrong.db"
 expect_rc 74 "the second input's wrong puzzle id"
