@@ -39,15 +39,45 @@ qin() {
     rc=$?
 }
 
-# runs_from_rows DB: DB's key runs built again from its rows, by the
-# migration that first built them (db/migrations/*_key_runs.sql). A
-# fixture whose rows sqlite3 wrote or changed calls it: such rows are in
-# no run (or not in their run), which db check reports as damage.
-KEYRUNS_MIGRATION=8
+# runs_from_rows DB: DB's key runs built again from its rows by
+# tests/keyruns.py (the run format written apart from quench, level-1
+# runs as migration 0008 builds them: the same bytes), each row's id its
+# `uid` while the table has one, else computed from its state. A fixture
+# whose rows sqlite3 wrote or changed calls it: such rows are in no run
+# (or not in their run), which db check reports as damage.
 runs_from_rows() {
-    sqlite3 "$1" "DROP TABLE key_runs;
-                  PRAGMA user_version = $((KEYRUNS_MIGRATION - 1))" &&
-        "$QUENCH" -q db migrate --db "$1" >/dev/null
+    python3 "$TOP/tests/keyruns.py" "$1"
+}
+
+# The flip of the key-run store (docs/STORE-KEYRUNS.md) drops
+# puzzles.canon, puzzles.uid and the unique key on them; these work on
+# both schemas.
+# has_column DB TABLE COLUMN: whether DB's TABLE has COLUMN
+has_column() {
+    [ "$(sqlite3 "$1" "SELECT count(*) FROM pragma_table_info('$2') WHERE name = '$3'")" = 1 ]
+}
+# put_sql DB <SCRIPT: SQL with tests/state_blob.py's functions, where
+# `INSERT INTO new_puzzles (...)` (no canon, no uid) inserts a puzzle
+# with its canonical form and id computed from its state while the table
+# has those columns; then runs_from_rows DB.
+put_sql() {
+    python3 "$TOP/tests/state_blob.py" --put "$1" - && runs_from_rows "$1"
+}
+# wrong_id DB ROW: DB holds a wrong id for ROW (its own plus one), the
+# same in the rows and the key runs: `uid` while the table has one, else
+# the runs alone
+wrong_id() {
+    if has_column "$1" puzzles uid; then
+        sqlite3 "$1" "UPDATE puzzles SET uid = uid + 1 WHERE id = $2" &&
+            runs_from_rows "$1"
+    else
+        python3 "$TOP/tests/keyruns.py" "$1" --bump "$2"
+    fi
+}
+# rekey DB [ROW...]: the rows' canon and uid (while the table has them)
+# from their states again, after a test changed the states
+rekey() {
+    python3 "$TOP/tests/state_blob.py" --rekey "$@"
 }
 
 # dfl CMD...: exec CMD with SIGINT, SIGTERM and SIGHUP at their default

@@ -129,7 +129,7 @@ import json,sys
 print(' '.join(json.loads(l)['verdict'] for l in open(sys.argv[1])))" "duplicate duplicate unsolvable" "stored puzzles are duplicates" "$TMP/out"
 head -n 1 "$TMP/out" >line1.json
 py_eq 'import json,sys; j=json.load(open(sys.argv[1])); print(j["duplicate_of_stored"], j["puzzle_id"])' \
-    "$(python3 "$TOP/tests/state_blob.py" v.db "SELECT printf('%016x %016x', p.uid, p.uid) FROM puzzles p JOIN rules r ON r.id = p.rule_id WHERE state_text(p.state, r.layout, r.colours) = '0100/1110/0001/1101'")" \
+    "$(python3 "$TOP/tests/state_blob.py" v.db "SELECT printf('%016x %016x', run_uid(p.id), run_uid(p.id)) FROM puzzles p JOIN rules r ON r.id = p.rule_id WHERE state_text(p.state, r.layout, r.colours) = '0100/1110/0001/1101'")" \
     "names the stored puzzle by the puzzle id the database holds, its own id too" line1.json
 q validate "$W" mix.txt --into mine
 expect_rc 64 "--into without --db"
@@ -244,7 +244,7 @@ NULL|<stdin>:2|{\"author\":\"eve\"}
 'x'|extra.csv:2|{\"author\":\"bob\",\"min_press\":\"1\"}" \
     "--into stores the submission's id, FILE:LINE and the metadata"
 expect_eq "$(sqlite3 prov.db "SELECT count(*) FROM pack_puzzles")" 3 "the three stored puzzles are in the pack"
-stored=$(sqlite3 prov.db "SELECT printf('%016x', uid) FROM puzzles WHERE source = '<stdin>:2'")
+stored=$(python3 "$TOP/tests/state_blob.py" prov.db "SELECT printf('%016x', run_uid(id)) FROM puzzles WHERE source = '<stdin>:2'")
 expect_eq "$(sed -n 2p "$TMP/out" | cut -f3)" "duplicate" "the CSV's second record is stored already"
 expect_out "puzzle $stored: same puzzle as stored puzzle $stored" \
     "a duplicate of a stored puzzle names it by the id the database holds"

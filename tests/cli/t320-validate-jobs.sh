@@ -293,8 +293,8 @@ if cmp -s into.1 into.3 && cmp -s into.1 jsonl.1; then ok; else
 fi
 expect_eq "$(sqlite3 into3.db "SELECT count(*) FROM pack_puzzles")" \
     "$(grep -c '"verdict":"ok"' jsonl.1)" "--into --jobs 3: every ok puzzle stored in the pack"
-expect_eq "$(sqlite3 into3.db "SELECT source, submission, uid FROM puzzles ORDER BY id" | md5sum)" \
-    "$(sqlite3 into1.db "SELECT source, submission, uid FROM puzzles ORDER BY id" | md5sum)" \
+expect_eq "$(python3 "$TOP/tests/state_blob.py" into3.db "SELECT source, submission, run_uid(id) FROM puzzles ORDER BY id" | md5sum)" \
+    "$(python3 "$TOP/tests/state_blob.py" into1.db "SELECT source, submission, run_uid(id) FROM puzzles ORDER BY id" | md5sum)" \
     "--into: the same rows in the same order for 1 and 3 jobs"
 qd validate "$C5" mixed.jsonl --jsonl --jobs 3 --db into3.db
 expect_eq "$(python3 -c "

@@ -16,47 +16,31 @@ sql() { python3 "$TOP/tests/state_blob.py" "$@"; }
 B5=00000/00000/00000/00000/00000 # the classic 5x5 board's layout
 blob5() { echo "state_blob('$1', '$B5', 2)"; }
 
-# seed DB: the classic rule and three puzzles with real witnesses
+# seed DB: the classic rule and three puzzles with real witnesses, their
+# canonical keys and puzzle ids (while the table has them) and key runs
+# computed by the independent implementations (tests/state_blob.py,
+# tests/keyruns.py)
 seed() {
-    sql "$1" - <<SQL
+    put_sql "$1" <<SQL
 PRAGMA foreign_keys = ON;
 INSERT INTO rules (hash, name, yaml, cells, colours, layout)
   VALUES ('$HASH', 'classic-5x5', CAST(readfile('$RULES') AS TEXT), 25, 2,
           '$B5');
-INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness,
-                     grade, seed, stream_index, provenance, uid) VALUES -- grade 1: easy
- (1, $(blob5 11000/10000/00000/00000/00000), x'01', 1, 1,
-  $(blob5 10000/00000/00000/00000/00000), 1, 'ab', $2, 2, 0),
- (1, $(blob5 01110/00100/00000/00000/00000), x'02', 1, 1,
-  $(blob5 00100/00000/00000/00000/00000), 1, 'ab', $(($2 + 1)), 2, 0),
- (1, $(blob5 11000/10000/00000/00001/00011), x'03', 2, 1,
-  $(blob5 10000/00000/00000/00000/00001), 1, 'ab', $(($2 + 2)), 2, 0);
+INSERT INTO new_puzzles (rule_id, state, min_presses, optimal, witness,
+                         grade, seed, stream_index, provenance) VALUES -- grade 1: easy
+ (1, $(blob5 11000/10000/00000/00000/00000), 1, 1,
+  $(blob5 10000/00000/00000/00000/00000), 1, 'ab', $2, 2),
+ (1, $(blob5 01110/00100/00000/00000/00000), 1, 1,
+  $(blob5 00100/00000/00000/00000/00000), 1, 'ab', $(($2 + 1)), 2),
+ (1, $(blob5 11000/10000/00000/00001/00011), 2, 1,
+  $(blob5 10000/00000/00000/00000/00001), 1, 'ab', $(($2 + 2)), 2);
 SQL
-    keys "$1" 1 2 3
-    runs_from_rows "$1"
 }
-# keys DB ROW...: each row's canonical key and puzzle id from its state, by
-# the independent implementation (the store's unique key needs both right),
-# all rows in one python3
-keys() {
-    python3 - "$TOP/tests" "$HASH" "$B5" "$@" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import puzzle_id, state_blob
-rule_hash, layout, db = sys.argv[2], sys.argv[3], state_blob.connect(sys.argv[4])
-for row in map(int, sys.argv[5:]):
-    st, = db.execute("SELECT state_text(state, ?, 2) FROM puzzles WHERE id = ?",
-                     (layout, row)).fetchone()
-    rows = st.split('/')
-    n, c = len(rows), puzzle_id.canonical(rows)
-    canon = '/'.join(''.join('%d' % v for v in c[i * n:(i + 1) * n]) for i in range(n))
-    uid = int(puzzle_id.puzzle_id(rule_hash, st), 16)
-    uid -= (uid >> 63) << 64  # as SQL's CAST(0x... AS INTEGER): signed
-    db.execute("UPDATE puzzles SET canon = state_blob(?, ?, 2), uid = ? WHERE id = ?",
-               (canon, layout, uid, row))
-db.commit()
-PY
-}
+
+# keys DB ROW...: each row's canonical key and puzzle id from its state,
+# by the independent implementation, while the table has them (the flip
+# of the key-run store drops both)
+keys() { rekey "$@"; }
 
 # the default database: db/quench.db in the working directory
 q db init
@@ -122,10 +106,25 @@ SQL
     expect_err "(#3, classic-5x5): the stored minimum is not the minimum" "bad minimum named"
     expect_err "2 of 3 puzzles failed" "check summary"
 
-    # the unique key refuses a duplicate (the same id, rule and key: a
-    # row without an id is refused by NOT NULL before that)
-    if sqlite3 "$TMP/x.db" "INSERT INTO puzzles (rule_id, state, canon, min_presses, optimal, witness, provenance, uid) SELECT 1, x'00', canon, 1, 1, x'00', 2, uid FROM puzzles WHERE id = 1" 2>"$TMP/dup.err"; then
-        not_ok "duplicate canonical key accepted"
+    # one row a puzzle: a second copy of puzzle #1 written with sqlite3 is
+    # refused by the unique key while there is one (a row without an id
+    # is refused by NOT NULL before that); after the flip of the key-run
+    # store SQLite takes it, and db check finds it from the states
+    cp "$TMP/x.db" "$TMP/dup.db"
+    if put_sql "$TMP/dup.db" 2>"$TMP/dup.err" <<SQL
+INSERT INTO new_puzzles (rule_id, state, min_presses, optimal, witness,
+                         provenance)
+  SELECT rule_id, state, min_presses, optimal, witness, 2 FROM puzzles
+  WHERE id = 1
+SQL
+    then
+        if has_column "$TMP/dup.db" puzzles canon; then
+            not_ok "duplicate canonical key accepted"
+        else
+            q db --db "$TMP/dup.db" check
+            expect_rc 65 "db check of a puzzle stored twice"
+            expect_err "(#4, classic-5x5): the same puzzle as #1 is stored" "the second copy named"
+        fi
     elif grep -q "UNIQUE constraint failed: puzzles.uid, puzzles.rule_id, puzzles.canon" "$TMP/dup.err"; then ok
     else not_ok "refused, but not by the unique key: $(cat "$TMP/dup.err")"; fi
 
@@ -136,6 +135,7 @@ SQL
     seed "$TMP/s2.db" 10
     sql "$TMP/s2.db" "UPDATE puzzles SET state = $(blob5 00000/00000/00000/00000/11000), witness = $(blob5 $B5) WHERE id = 3"
     keys "$TMP/s2.db" 3
+    runs_from_rows "$TMP/s2.db" # (db merge checks the runs against the states)
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge"
     expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"

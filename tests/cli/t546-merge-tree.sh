@@ -208,7 +208,7 @@ stream_order() {
 }
 expect_eq "$(stream_order "$TMP/mixed.db")" 1 "the mixed input is out of stream order once"
 rows() {
-    sqlite3 "$1" "SELECT p.id, r.seed, p.stream_index, hex(p.canon) FROM puzzles p JOIN runs r ON r.id = p.run_id ORDER BY p.id"
+    python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.id, r.seed, p.stream_index, hex(puzzle_canon(p.state, l.layout, l.colours)), printf('%016x', run_uid(p.id)) FROM puzzles p JOIN runs r ON r.id = p.run_id JOIN rules l ON l.id = p.rule_id ORDER BY p.id"
 }
 merge "$TMP/m-alone.db" "$TMP/mixed.db"
 merge "$TMP/m-ordered.db" "$TMP/ordered.db"

@@ -24,7 +24,7 @@ expect_out "60 witnesses verified" "every puzzle kept and verified"
 # code, the seed read back through its run where the row now keeps ''
 # (the old file had it spelt out)
 rows_of() {
-python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.id, printf('%016x', p.uid),
+python3 "$TOP/tests/state_blob.py" "$1" "SELECT p.id, printf('%016x', run_uid(p.id)),
   r.hash, state_text(p.state, r.layout, r.colours),
   state_text(p.witness, r.layout, r.colours), coalesce(iif(p.seed = '',
   (SELECT seed FROM runs WHERE id = p.run_id), p.seed), '-'),
@@ -114,11 +114,24 @@ before=$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')
 q import "$TMP/five.json" --db "$DB" --pack again
 expect_rc 0 "import of the pack's own export"
 expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" "$before" "nothing stored twice"
-# and by the database itself, whatever the writer believes
-if sqlite3 "$DB" "INSERT INTO puzzles (rule_id, state, canon, min_presses,
-     optimal, witness, provenance, uid) SELECT rule_id, state, canon, 1, 1,
-     witness, 2, uid FROM puzzles LIMIT 1" 2>"$TMP/dup.err"; then
-    not_ok "a raw duplicate row accepted"
+# and by the database itself, whatever the writer believes: by the
+# unique key while there is one, else (after the flip of the key-run
+# store) by db check, which finds it from the states
+cp "$DB" "$TMP/dup.db"
+if put_sql "$TMP/dup.db" 2>"$TMP/dup.err" <<'SQL'
+INSERT INTO new_puzzles (rule_id, state, min_presses, optimal, witness,
+                         provenance)
+  SELECT rule_id, state, min_presses, optimal, witness, 2 FROM puzzles
+  ORDER BY id LIMIT 1
+SQL
+then
+    if has_column "$TMP/dup.db" puzzles canon; then
+        not_ok "a raw duplicate row accepted"
+    else
+        q db check --db "$TMP/dup.db"
+        expect_rc 65 "db check of a raw duplicate row"
+        expect_err "the same puzzle as #1 is stored" "the duplicate named"
+    fi
 else expect_eq "$(grep -c 'UNIQUE constraint failed' "$TMP/dup.err")" 1 "refused by the unique key"; fi
 
 # a row sqlite3 damaged by hand cannot be packed: the migration fails,

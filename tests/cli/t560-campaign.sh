@@ -134,7 +134,7 @@ assert e[:16] == a[:16] and e[30:] == a[28:]
 assert set(a[16:28]) <= set(e[16:30])
 PY
 expect_eq "$(sqlite3 "$C/a.db" "SELECT version FROM packs WHERE name = 'camp'")" 2 "version 2: built, then changed once"
-first=$(sqlite3 "$C/a.db" "SELECT printf('%016x', p.uid) FROM pack_puzzles pp JOIN puzzles p ON p.id = pp.puzzle_id WHERE pp.position = 1")
+first=$(python3 "$TOP/tests/state_blob.py" "$C/a.db" "SELECT printf('%016x', run_uid(p.id)) FROM pack_puzzles pp JOIN puzzles p ON p.id = pp.puzzle_id WHERE pp.position = 1")
 q pack remove camp "$first" --db "$C/a.db"
 expect_rc 0 "a hand edit"
 q pack build "$C/edit.yaml" --db "$C/a.db"
