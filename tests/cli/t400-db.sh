@@ -136,6 +136,7 @@ SQL
     seed "$TMP/s2.db" 10
     sql "$TMP/s2.db" "UPDATE puzzles SET state = $(blob5 00000/00000/00000/00000/11000), witness = $(blob5 $B5) WHERE id = 3"
     keys "$TMP/s2.db" 3
+    runs_from_rows "$TMP/s2.db" # (db merge checks the runs against the states)
     q db merge "$TMP/m.db" "$TMP/s1.db" "$TMP/s2.db"
     expect_rc 0 "db merge"
     expect_out "s1.db: +3 puzzles (0 duplicates)" "merge counts new puzzles"
