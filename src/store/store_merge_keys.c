@@ -97,6 +97,24 @@ static int scratch(pass *ps, const mrule *r, qn_err *err)
     return QN_OK;
 }
 
+/* The input's rows as its key runs count them (rule_id's; 0: all), at
+ * most HINT_MAX: what to make room for. */
+#define HINT_MAX ((size_t)1 << 22)
+static int src_count(pass *ps, int64_t rule_id, size_t *n, qn_err *err)
+{
+    long long c = 0;
+    char sql[128];
+    int rc;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(sum(count), 0) FROM src.key_runs"
+             " WHERE %lld IN (0, rule_id)",
+             (long long)rule_id);
+    rc = qn_store__int(ps->s, sql, &c, err);
+    *n = c <= 0 ? 0 : (uint64_t)c > HINT_MAX ? HINT_MAX : (size_t)c;
+    return rc;
+}
+
 /* The rule's text loaded and checked against its row: the forms and ids
  * of its puzzles depend on it. */
 static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
@@ -104,6 +122,7 @@ static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
 {
     qn_err why = QN_ERR_INIT;
     char hash[65];
+    size_t n;
     int rc = qn_rules_load_buf(&r->rules, yaml, len, "rules", &why);
 
     if (rc == QN_ENOMEM)
@@ -128,7 +147,15 @@ static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
     if ((rc = qn_canon_table_new(&r->table, r->rules, err)) != QN_OK)
         return rc;
     qn_puzzle_id_key_init(&r->key, r->hash);
-    return r->main ? qn_store__unique_set(ps->s, r->main, &r->set, err) : QN_OK;
+    if (!r->main)
+        return QN_OK;
+    if ((rc = qn_store__unique_set(ps->s, r->main, &r->set, err)) != QN_OK)
+        return rc;
+    /* room for the rule's rows (its runs' count: a hint, bounded, as the
+     * input is not trusted): the set then grows at most once */
+    if ((rc = src_count(ps, r->src, &n, err)) != QN_OK)
+        return rc;
+    return qn_kr_set_reserve(r->set, n) == QN_OK ? QN_OK : qn_err_nomem(err);
 }
 
 /* Input rule src_id into ps->rules (*out); main 0 when OUT has none. */
@@ -298,6 +325,23 @@ static int plan_row(pass *ps, mrule *r, sqlite3_stmt *st, qn_err *err)
     return QN_OK;
 }
 
+/* Room for the rows the input's runs count, before the first. */
+static int presize(pass *ps, qn_err *err)
+{
+    qn_store__mplan *p = ps->plan;
+    size_t n;
+    int rc = src_count(ps, 0, &n, err);
+
+    if (rc != QN_OK || ++n <= p->cap)
+        return rc;
+    qn_store__mrow *v = QN_REALLOCN(p->v, n, qn_store__mrow);
+    if (!v)
+        return qn_err_nomem(err);
+    p->v = v;
+    p->cap = n;
+    return QN_OK;
+}
+
 static int run_pass(pass *ps, int sorted, qn_err *err)
 {
     qn_store__order *order = NULL;
@@ -306,7 +350,9 @@ static int run_pass(pass *ps, int sorted, qn_err *err)
     int64_t prev_rule = 0;
     int rc, step = SQLITE_DONE, fed = 0;
 
-    rc = qn_store__prep(ps->s, &st, sorted ? sorted_sql : by_row_sql, err);
+    rc = presize(ps, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(ps->s, &st, sorted ? sorted_sql : by_row_sql, err);
     if (rc == QN_OK && !sorted)
         rc = qn_store__order_new(&order, ps->s, err);
     while (rc == QN_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
