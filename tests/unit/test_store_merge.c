@@ -268,17 +268,26 @@ static void check_out(const char *path, const int *order)
     T_EQ(wrong, 0);
 }
 
+/* Merge the inputs in `order`; each merge's counts against the
+ * oracle: the classes new to OUT, and the copies of the others. */
 static void merge_in(const char *out, const int *order)
 {
+    int had[CLASSES] = {0};
     qn_store *s = NULL;
     qn_err err = QN_ERR_INIT;
 
     T_EQ(qn_store_open(&s, out, QN_STORE_CREATE, NULL), QN_OK);
     for (int o = 0; o < INPUTS; o++) {
+        qn_store_merge_stats st;
+        int64_t fresh = 0;
         char name[16];
+        for (int k = 0; k < ncopies[order[o]]; k++)
+            fresh += !had[copies[order[o]][k].cls]++;
         snprintf(name, sizeof(name), "in%d.db", order[o]);
-        if (qn_store_merge(s, tpath(name), NULL, &err) != QN_OK)
+        if (qn_store_merge(s, tpath(name), &st, &err) != QN_OK)
             T_FAILF("merge %s: %s", name, err.msg);
+        T_EQ(st.puzzles, fresh);
+        T_EQ(st.duplicates, ncopies[order[o]] - fresh);
     }
     if (qn_store_check(s, NULL, &err) != QN_OK)
         T_FAILF("check after merge: %s", err.msg);
