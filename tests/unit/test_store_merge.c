@@ -444,6 +444,28 @@ static void test_bad_rule(void)
     }
 }
 
+/* Unpacking one bit a cell (a fast path) against the packing of
+ * docs/STORE.md read bit by bit: cell i is bit i % 8 of byte i / 8; the
+ * bits past the last cell are never read. */
+static void test_unpack(void)
+{
+    uint64_t r = 7;
+    int wrong = 0;
+
+    for (int n = 1; n <= 130; n++)
+        for (int rep = 0; rep < 20; rep++) {
+            uint8_t b[17], cells[131];
+            for (int i = 0; i < 17; i++)
+                b[i] = (uint8_t)t_rand(&r);
+            cells[n] = 0xee;
+            qn_store_canon_unpack(cells, b, n, 2);
+            for (int i = 0; i < n; i++)
+                wrong += cells[i] != (b[i / 8] >> (i % 8) & 1);
+            wrong += cells[n] != 0xee;
+        }
+    T_EQ(wrong, 0);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) {
@@ -456,6 +478,7 @@ int main(void)
         return 1;
     }
     qn_rules_hash(rules, rule_hash);
+    test_unpack();
     test_orientations();
     test_duplicate_pair();
     test_bad_rule();
