@@ -43,6 +43,16 @@ typedef struct mrule {
     qn_kr_set *set; /* OUT's ids of rule main (store_unique.c's) */
 } mrule;
 
+/* A row read and its id computed, its probe not yet made: the probes
+ * trail the reads by AHEAD rows, so that each one's slot of the set
+ * (a cache miss a row in a set of millions) was prefetched meanwhile. */
+#define AHEAD 16
+typedef struct staged {
+    int64_t src;
+    size_t rule; /* in pass.rules (which may move as rules load) */
+    uint64_t uid;
+} staged;
+
 typedef struct pass {
     qn_store *s;
     const char *in; /* the input's path, for its errors */
@@ -54,6 +64,8 @@ typedef struct pass {
     uint8_t *cells, *form, *mine, *theirs; /* scratch: n, n, size, size */
     size_t scratch_n;
     sqlite3_stmt *rule_q, *out_state, *src_state;
+    staged ring[AHEAD]; /* ring[head .. head + nstaged), mod AHEAD */
+    size_t head, nstaged;
 } pass;
 
 /* The rows, in the copy's order (the sorted one: store_merge_copy.c's). */
@@ -273,10 +285,30 @@ static int room(pass *ps, qn_err *err)
     return QN_OK;
 }
 
-/* st's row (its rule r): its id, then kept or met. */
-static int plan_row(pass *ps, mrule *r, sqlite3_stmt *st, qn_err *err)
+/* The packed canonical form of input row src into ps->mine (a hit
+ * needs it; read again, as hits are rare). */
+static int mine_of(pass *ps, const mrule *r, int64_t src, qn_err *err)
+{
+    sqlite3_stmt *q = ps->src_state;
+    int rc;
+
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, src);
+    if ((rc = sqlite3_step(q)) != SQLITE_ROW)
+        return rc == SQLITE_DONE ? bad_state(ps, src, err)
+                                 : qn_store__fail(ps->s, rc, err);
+    if (!form_of(ps, r, sqlite3_column_blob(q, 0),
+                 (size_t)sqlite3_column_bytes(q, 0)))
+        return bad_state(ps, src, err);
+    qn_store_canon_pack(ps->mine, ps->form, r->n, r->k);
+    return QN_OK;
+}
+
+/* Staged row g probed: kept, or met. */
+static int probe_row(pass *ps, const staged *g, qn_err *err)
 {
     qn_store__mplan *p = ps->plan;
+    mrule *r = &ps->rules[g->rule];
     qn_store__mrow *m;
     size_t cursor = 0;
     int64_t row;
@@ -285,22 +317,18 @@ static int plan_row(pass *ps, mrule *r, sqlite3_stmt *st, qn_err *err)
     if ((rc = room(ps, err)) != QN_OK)
         return rc;
     m = &p->v[p->n];
-    m->src = sqlite3_column_int64(st, 0);
+    m->src = g->src;
     m->rule = r->main;
+    m->uid = g->uid;
     m->met = 0;
-    if (!form_of(ps, r, sqlite3_column_blob(st, 5),
-                 (size_t)sqlite3_column_bytes(st, 5)))
-        return bad_state(ps, m->src, err);
-    m->uid = qn_puzzle_id(&r->key, ps->form, r->n);
     /* room for the add below first: a probe's cursor dies with a growth */
     if (qn_kr_set_reserve(r->set, 1) != QN_OK)
         return qn_err_nomem(err);
     while (qn_kr_set_next(r->set, m->uid, &cursor, &row)) {
         int same;
-        if (!packed) {
-            qn_store_canon_pack(ps->mine, ps->form, r->n, r->k);
-            packed = 1;
-        }
+        if (!packed && (rc = mine_of(ps, r, m->src, err)) != QN_OK)
+            return rc;
+        packed = 1;
         if ((rc = same_puzzle(ps, r, row, &same, err)) != QN_OK)
             return rc;
         if (same) {
@@ -322,6 +350,38 @@ static int plan_row(pass *ps, mrule *r, sqlite3_stmt *st, qn_err *err)
     if (!p->n || m->src > p->max_id)
         p->max_id = m->src;
     p->n++;
+    return QN_OK;
+}
+
+/* The oldest staged row probed. */
+static int probe_oldest(pass *ps, qn_err *err)
+{
+    int rc = probe_row(ps, &ps->ring[ps->head], err);
+
+    ps->head = (ps->head + 1) % AHEAD;
+    ps->nstaged--;
+    return rc;
+}
+
+/* st's row (its rule r, ps->rules[ri]): its id from its state, its slot
+ * prefetched, staged; the oldest probed when AHEAD wait. */
+static int stage_row(pass *ps, size_t ri, sqlite3_stmt *st, qn_err *err)
+{
+    const mrule *r = &ps->rules[ri];
+    staged *g;
+    int rc;
+
+    if (ps->nstaged == AHEAD && (rc = probe_oldest(ps, err)) != QN_OK)
+        return rc;
+    g = &ps->ring[(ps->head + ps->nstaged) % AHEAD];
+    g->src = sqlite3_column_int64(st, 0);
+    g->rule = ri;
+    if (!form_of(ps, r, sqlite3_column_blob(st, 5),
+                 (size_t)sqlite3_column_bytes(st, 5)))
+        return bad_state(ps, g->src, err);
+    g->uid = qn_puzzle_id(&r->key, ps->form, r->n);
+    qn_kr_set_prefetch(r->set, g->uid);
+    ps->nstaged++;
     return QN_OK;
 }
 
@@ -368,10 +428,12 @@ static int run_pass(pass *ps, int sorted, qn_err *err)
             break;
         fed = 1;
         prev_rule = rule_id;
-        rc = plan_row(ps, r, st, err);
+        rc = stage_row(ps, (size_t)(r - ps->rules), st, err);
     }
     if (rc == QN_OK && step != SQLITE_DONE)
         rc = qn_store__fail(ps->s, step, err);
+    while (rc == QN_OK && ps->nstaged)
+        rc = probe_oldest(ps, err);
     ps->plan->in_order = sorted || (order && qn_store__order_in(order));
     qn_store__order_free(order);
     sqlite3_finalize(st);
