@@ -164,7 +164,7 @@ int qn_store__tx_end(qn_store *s, int rc, qn_err *err);
  * unmarks (keep: released; else the notes since the mark are dropped).
  * runs_flush writes the notes as runs inside the open transaction, just
  * before its outermost commit; runs_forget drops them (a rollback).
- * runs_note_rows notes every row past after_id (db merge's copy).
+ * runs_note_plan notes the rows db merge's copy kept (its plan).
  * runs_read decodes every run of a rule (QN_EDB: a damaged run, named);
  * runs_build writes every rule's runs from its rows (the migration).
  */
@@ -177,7 +177,9 @@ void qn_store__runs_unmark(qn_store *s, int keep);
 int qn_store__runs_flush(qn_store *s, qn_err *err);
 void qn_store__runs_forget(qn_store *s);
 void qn_store__runs_free(qn_store *s);
-int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err);
+struct qn_store__mplan;
+int qn_store__runs_note_plan(qn_store *s, const struct qn_store__mplan *p,
+                             qn_err *err);
 /* A row's (id, row) mixed, summed over a set of rows: the same sum from
  * the rows and from their key runs says the runs hold those rows. */
 static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
@@ -187,12 +189,14 @@ static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
-/* db merge, after a copy that inserted each of the input's n rows by
- * row at its id + delta: the input's runs as OUT's (rows shifted), when
- * their pairs are n and sum to digest; *done 0 (nothing written) when
- * they do not, and the caller notes the rows instead. */
-int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
-                        int *done, qn_err *err);
+/* db merge: the input's key runs (of the rules OUT has) against the
+ * pass's pairs (id from the state, input row) of plan p, else QN_EDB
+ * naming in_path and the first row that differs. write: and written as
+ * OUT's, each row at p's last + 1 + (row - its min_id) (the copy took
+ * every row, by row, ids without gaps). */
+int qn_store__runs_copy(qn_store *s, const char *in_path,
+                        const struct qn_store__mplan *p, int write,
+                        qn_err *err);
 struct qn_kr_pair;
 int qn_store__runs_read(qn_store *s, int64_t rule_id, struct qn_kr_pair **out,
                         size_t *n, qn_err *err);
@@ -245,6 +249,11 @@ void qn_store__unique_noted(qn_store *s, int64_t rule_id, uint64_t uid,
                             int64_t row);
 int qn_store__unique_flushed(qn_store *s, qn_err *err);
 void qn_store__unique_forget(qn_store *s);
+/* The id set of rule_id as this write transaction sees it (loaded at its
+ * first use): db merge's probe. Borrowed until the sets are forgotten or
+ * synced; an add must be reserved and go through unique_noted. */
+int qn_store__unique_set(qn_store *s, int64_t rule_id, struct qn_kr_set **out,
+                         qn_err *err);
 void qn_store__unique_free(qn_store *s);
 
 /* A count for an INTEGER column, which is signed 64-bit: saturate. Inline:
@@ -324,26 +333,60 @@ typedef int qn_store_gate_fn(void *ctx, qn_err *err);
 /* What keeps in_path from being merged (qn_store_merge_check; deep: with
  * PRAGMA quick_check). Errors name in_path. */
 int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err);
-/* store_merge_order.c: what the copy reads of in_path, by row: its rows,
- * and whether they are in stream order (qn_store__merge copies them by
- * row then, else sorted). Errors name in_path. */
-typedef struct qn_store__merge_order {
-    int64_t rows;
-    int in_order;
-    int64_t min_id, max_id; /* of the rows counted */
-    uint64_t pairs; /* qn_store__pair_digest summed over them (id, row) */
-} qn_store__merge_order;
-int qn_store__merge_scan(const char *in_path, qn_store__merge_order *out,
-                         qn_err *err);
-/* Where qn_store__merge learns that: *known 0 when wait is 0 and the
- * answer is not there yet (it then copies by row and asks again, waiting,
- * before the commit). */
-typedef int qn_store_order_fn(void *ctx, int wait, int *known,
-                              qn_store__merge_order *out, qn_err *err);
-/* order NULL: the scan runs in line, before the copy. */
+/* store_merge_order.c: whether the rows fed in, as the pass reads them
+ * by row, are in the copy's stream order (rule hash, seed, stream index;
+ * NULLs first). order_row takes st's row (column 2 its seed, 3 its
+ * stream index, 4 its run in src) with its rule's hash (same_rule: the
+ * rule of the row fed before). */
+typedef struct qn_store__order qn_store__order;
+int qn_store__order_new(qn_store__order **out, qn_store *s, qn_err *err);
+int qn_store__order_row(qn_store__order *o, const char *hash, int same_rule,
+                        struct sqlite3_stmt *st, qn_err *err);
+int qn_store__order_in(const qn_store__order *o);
+void qn_store__order_free(qn_store__order *o);
+
+/* The copy's sorted order of the input's rows (rule hash, the seed,
+ * '' being its run's, stream index, row), over store_merge_copy.c's
+ * FROM: p the input's puzzles, mr temp.merge_rules, mru temp.merge_runs */
+#define QN_STORE__BY_STREAM                                                    \
+    "mr.hash, iif(p.seed = '', mru.seed, p.seed), p.stream_index, p.id"
+
+/*
+ * store_merge_keys.c: db merge's pass over the input (attached as src)
+ * before its copy, in the copy's order (by row, or sorted): each row's
+ * puzzle id from its state, and what the copy does with it. A row met
+ * (met 1) holds a puzzle of OUT's row main (or of an earlier input row,
+ * which the copy puts at main); any other is kept, at row main = last +
+ * 1, + 2, ... in order. OUT's id sets (store_unique.c) take the kept
+ * rows as they will be. QN_EDB names the input when one of its rules
+ * does not load or is not its hash's, or a state is not its rule's.
+ */
+typedef struct qn_store__mrow {
+    int64_t src, main; /* the input's row; OUT's */
+    int64_t rule;      /* OUT's rule id */
+    uint64_t uid;      /* the puzzle id, from the state */
+    int met;
+} qn_store__mrow;
+typedef struct qn_store__mplan {
+    qn_store__mrow *v; /* n rows in the copy's order */
+    size_t n, cap, nkept, nmet;
+    int64_t last;           /* OUT's largest row id before the copy */
+    int sorted, in_order;   /* the order read; by row: stream order seen */
+    int64_t min_id, max_id; /* of the input's rows */
+    uint64_t digest; /* qn_store__pair_digest(uid, src) summed over them */
+} qn_store__mplan;
+int qn_store__merge_plan(qn_store *s, const char *in_path, int sorted,
+                         int64_t last, qn_store__mplan *p, qn_err *err);
+void qn_store__mplan_release(qn_store__mplan *p);
+/* store_merge_copy.c: the input's puzzles into OUT by the plan it makes
+ * (*p, which the caller releases; packs map through it): *copied the
+ * rows inserted and updated, *rows the input's rows read. */
+int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
+                         int64_t *copied, int64_t *rows, qn_err *err);
+/* qn_store__merge, with gate (may be NULL) called inside the transaction
+ * just before the commit. */
 int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
-                    qn_store_order_fn *order, void *ctx,
-                    qn_store_merge_stats *stats_out, qn_err *err);
+                    void *ctx, qn_store_merge_stats *stats_out, qn_err *err);
 
 /* store_pack.c: QN_OK when pack_id exists, else QN_ENOTFOUND. */
 int qn_store__pack_exists(qn_store *s, int64_t pack_id, qn_err *err);

@@ -2,7 +2,7 @@
  * store_merge.c: merging a shard database into this one (db merge):
  * the input is checked on its own first, then attached and copied in one
  * transaction, rules, runs and packs by their keys and puzzles by
- * (rule, canonical key).
+ * (rule, canonical form) (store_merge_keys.c, store_merge_copy.c).
  */
 #include "store/store.h"
 
@@ -15,16 +15,6 @@
 
 #include "base/mem.h"
 #include "store_internal.h"
-
-/* A puzzle copy's rank: the input's (IN_KEY) beats OUT's (OUT_KEY) when
- * smaller; both have a seed (the upsert's WHERE). */
-#define IN_KEY                                                                 \
-    "(" QN_STORE_SEED_SQL("excluded",                                          \
-                          "main") ", excluded.stream_index, excluded.state)"
-#define OUT_KEY                                                                \
-    "(" QN_STORE_SEED_SQL("puzzles",                                           \
-                          "main") ", puzzles.stream_index, puzzles.state)"
-#define WINS IN_KEY " < " OUT_KEY
 
 static const char *const merge_sql[] = {
     /* rules by hash */
@@ -57,182 +47,6 @@ static const char *const merge_sql[] = {
 
 #define NMERGE (sizeof(merge_sql) / sizeof(*merge_sql))
 
-/* Puzzles by (rule, canon). Of two copies of one puzzle the one with
- * the smaller (seed, stream index, state) wins: within a run family
- * the earlier stream index, as a single run keeps the first
- * occurrence; the state only breaks ties between families that drew
- * different orientations at one index. A total order, so the result
- * is the same whatever order and grouping the inputs are merged in
- * (copies without a seed, from validate or import, never replace nor
- * are replaced: OUT's stays). Copies that differ are updated, the
- * loser's values kept, so the moved-puzzle trigger (merge_track)
- * sees both outcomes.
- *
- * The copies go in stream order (rule hash, seed, stream index, row), so
- * OUT numbers its rows the same way whatever the inputs' layout. The
- * input's own rows are usually in that order already (a generate shard
- * stores its candidates in stream order, and a merge writes them so):
- * a scan on another connection finds out (store_merge_order.c), and the
- * copy then reads them by row, without sorting the whole input in a
- * temporary B-tree. NOT INDEXED: the planner would otherwise read the
- * table through its unique index, in random order.
- */
-#define COPY_HEAD(GRADE)                                                       \
-    "INSERT INTO main.puzzles (rule_id, state, canon,"                         \
-    " min_presses, optimal, witness, grade, grader, seed, stream_index,"       \
-    " provenance, run_id, uid, submission, source, meta, human_level,"         \
-    " human_score, human_model) SELECT mr.main,"                               \
-    " p.state, p.canon, p.min_presses, p.optimal, p.witness, " GRADE ","       \
-    " p.grader, p.seed, p.stream_index, p.provenance, mru.main, p.uid,"        \
-    " p.submission, p.source, p.meta, p.human_level, p.human_score,"           \
-    " p.human_model" FROM_SRC " WHERE true ORDER BY "
-/* The input's puzzles with their rules and runs as OUT numbers them
- * (merge_ids: an integer lookup a row, not two text ones) */
-#define FROM_SRC                                                               \
-    " FROM src.puzzles p NOT INDEXED"                                          \
-    " JOIN temp.merge_rules mr ON mr.src = p.rule_id"                          \
-    " LEFT JOIN temp.merge_runs mru ON mru.src = p.run_id"
-/* the input's seed of p: '' is its run's (QN_STORE_SEED_SQL) */
-#define SRC_SEED "iif(p.seed = '', mru.seed, p.seed)"
-#define COPY_TAIL                                                              \
-    " ON CONFLICT (uid, rule_id, canon) DO UPDATE SET"                         \
-    " state = iif(" WINS ", excluded.state, state),"                           \
-    " min_presses = iif(" WINS ", excluded.min_presses, min_presses),"         \
-    " optimal = iif(" WINS ", excluded.optimal, optimal),"                     \
-    " witness = iif(" WINS ", excluded.witness, witness),"                     \
-    " grade = iif(" WINS ", excluded.grade, grade),"                           \
-    " grader = iif(" WINS ", excluded.grader, grader),"                        \
-    " seed = iif(" WINS ", excluded.seed, seed),"                              \
-    " stream_index = iif(" WINS ", excluded.stream_index, stream_index),"      \
-    " provenance = iif(" WINS ", excluded.provenance, provenance),"            \
-    " run_id = iif(" WINS ", excluded.run_id, run_id),"                        \
-    " submission = iif(" WINS ", excluded.submission, submission),"            \
-    " source = iif(" WINS ", excluded.source, source),"                        \
-    " meta = iif(" WINS ", excluded.meta, meta),"                              \
-    " human_level = iif(" WINS ", excluded.human_level, human_level),"         \
-    " human_score = iif(" WINS ", excluded.human_score, human_score),"         \
-    " human_model = iif(" WINS ", excluded.human_model, human_model)"          \
-    " WHERE excluded.seed IS NOT NULL AND puzzles.seed IS NOT NULL"            \
-    " AND " IN_KEY " IS NOT " OUT_KEY
-
-/* The input's grade codes as OUT numbers them. The defaults (1..5) are
- * the same in every database, and so is every other name whose id the
- * two databases happen to share: when all of the input's are (the
- * common case: only default tiers), its codes are copied as they are,
- * at no cost a row (SAME_GRADES). Otherwise a code past the defaults is
- * mapped through merge_grades (MAPPED_GRADES), a comparison a row for
- * the rest. */
-#define SAME_GRADES "p.grade"
-#define MAPPED_GRADES                                                          \
-    "iif(p.grade > 5, (SELECT mg.main FROM temp.merge_grades mg"               \
-    " WHERE mg.src = p.grade), p.grade)"
-#define BY_STREAM "mr.hash, " SRC_SEED ", p.stream_index, p.id"
-
-/* [mapped][sorted] */
-static const char *const copy_sql[2][2] = {
-    {COPY_HEAD(SAME_GRADES) "p.id" COPY_TAIL,
-     COPY_HEAD(SAME_GRADES) BY_STREAM COPY_TAIL},
-    {COPY_HEAD(MAPPED_GRADES) "p.id" COPY_TAIL,
-     COPY_HEAD(MAPPED_GRADES) BY_STREAM COPY_TAIL},
-};
-
-/* The input's grade names into OUT (in the input's order of ids: the
- * same result whatever the grouping of merges), then whether any of the
- * input's codes means another name in OUT: *mapped, with merge_grades
- * holding the map. */
-static const char grades_sql[] =
-    "INSERT INTO main.grades (name) SELECT name FROM src.grades"
-    " WHERE name NOT IN (SELECT name FROM main.grades) ORDER BY id;"
-    "CREATE TEMP TABLE IF NOT EXISTS merge_grades (src INTEGER PRIMARY KEY,"
-    " main INTEGER NOT NULL);"
-    "DELETE FROM temp.merge_grades;"
-    "INSERT INTO temp.merge_grades SELECT sg.id, mg.id"
-    " FROM src.grades sg JOIN main.grades mg ON mg.name = sg.name";
-
-static int merge_grades(qn_store *s, int *mapped, qn_err *err)
-{
-    long long n = 0;
-    int rc = qn_store__exec(s, grades_sql, err);
-
-    if (rc == QN_OK)
-        rc = qn_store__int(s,
-                           "SELECT count(*) FROM temp.merge_grades"
-                           " WHERE src <> main",
-                           &n, err);
-    *mapped = n > 0;
-    return rc;
-}
-
-/* The verdict of in_path's scan: from order (wait says whether it may
- * block), or, with no order, the scan itself, in line. */
-static int order_of(const char *in_path, qn_store_order_fn *order, void *ctx,
-                    int wait, int *known, qn_store__merge_order *out,
-                    qn_err *err)
-{
-    *known = 1;
-    return order ? order(ctx, wait, known, out, err)
-                 : qn_store__merge_scan(in_path, out, err);
-}
-
-/*
- * The puzzle copy: by row when the input is in stream order, else sorted.
- * When the scan's verdict is not there yet, by row anyway, and undone
- * (the savepoint) for the sorted copy if the verdict says so: inputs that
- * db merge meets are in stream order (generate shards, merges), and the
- * scan seldom lags the copy. *rows: the input's rows the copy read.
- */
-static int copy_puzzles(qn_store *s, const char *in_path,
-                        qn_store_order_fn *order, void *ctx, int64_t *copied,
-                        int64_t *rows, qn_err *err)
-{
-    qn_store__merge_order o = {0, 0, 0, 0, 0};
-    long long last = 0, now = 0;
-    int done = 0;
-    /* without a journal (built aside, past the first input) nothing can
-     * be undone: the verdict first */
-    int known,
-        mapped = 0,
-        rc = order_of(in_path, order, ctx, s->aside == 2, &known, &o, err);
-
-    /* the rows past OUT's last are the copy's: their key runs follow */
-    if (rc == QN_OK)
-        rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
-                           &last, err);
-    if (rc == QN_OK)
-        rc = merge_grades(s, &mapped, err);
-    if (rc == QN_OK)
-        rc = qn_store__exec(s, "SAVEPOINT merge_copy", err);
-    if (rc != QN_OK)
-        return rc;
-    rc = qn_store__exec(s, copy_sql[mapped][known && !o.in_order], err);
-    if (rc == QN_OK && !known &&
-        (rc = order_of(in_path, order, ctx, 1, &known, &o, err)) == QN_OK &&
-        !o.in_order &&
-        (rc = qn_store__exec(s, "ROLLBACK TO merge_copy", err)) == QN_OK)
-        rc = qn_store__exec(s, copy_sql[mapped][1], err);
-    *copied = sqlite3_changes64(s->db);
-    *rows = o.rows;
-    if (rc == QN_OK)
-        rc = qn_store__exec(s, "RELEASE merge_copy", err);
-    /* The copy's key runs. An input copied whole by row, its ids without
-     * gaps, took ids last + 1...: its own runs are OUT's, rows shifted
-     * (checked against the scan's sum of the rows' pairs), which reads
-     * none of the rows again. Otherwise the new rows are noted. */
-    if (rc == QN_OK && o.in_order && o.rows &&
-        o.max_id - o.min_id + 1 == o.rows &&
-        (rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
-                            &now, err)) == QN_OK &&
-        now - last == o.rows)
-        rc = qn_store__runs_copy(s, (int64_t)last + 1 - o.min_id, o.rows,
-                                 o.pairs, &done, err);
-    if (rc == QN_OK && !done)
-        rc = qn_store__runs_note_rows(s, (int64_t)last, err);
-    /* rows no put noted: the id sets read the runs again at their next
-     * put */
-    qn_store__unique_forget(s);
-    return rc;
-}
-
 /*
  * Packs, by name. A pack new to this database is copied as it is. Two
  * copies built by the same generator run family and never edited since
@@ -248,39 +62,66 @@ typedef struct merge_pack {
     int shards; /* one build, both unedited */
 } merge_pack;
 
-/* The input's members not yet in the pack, appended in its order (an
- * indexed lookup each, so merging big packs stays linear; all read before
- * the first insert): *added. */
-static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
+/* OUT's row of the input's row src by the copy's plan (sorted by input
+ * row: map_sort), or 0: a row the copy dropped. */
+static int by_src(const void *a, const void *b)
+{
+    int64_t x = ((const qn_store__mrow *)a)->src,
+            y = ((const qn_store__mrow *)b)->src;
+
+    return (x > y) - (x < y);
+}
+
+static void map_sort(qn_store__mplan *p)
+{
+    if (p->sorted) /* by row it is in order of input rows already */
+        qsort(p->v, p->n, sizeof(*p->v), by_src);
+    p->sorted = 0;
+}
+
+static int64_t map_find(const qn_store__mplan *p, int64_t src)
+{
+    size_t lo = 0, hi = p->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->v[mid].src < src)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->n && p->v[lo].src == src ? p->v[lo].main : 0;
+}
+
+/* The input's members not yet in the pack, appended in its order, each
+ * mapped to its OUT row by the copy's plan (an input holding one puzzle
+ * twice maps both to one row: it goes in once): *added. */
+static int append_members(qn_store *s, const merge_pack *mp,
+                          const qn_store__mplan *plan, int64_t *added,
                           qn_err *err)
 {
-    qn_store__stmt ins;
+    qn_store__stmt has, ins;
     int64_t *v = NULL;
-    size_t n = 0;
+    size_t n = 0, m = 0;
     long long pos = 0;
-    char sql[640];
+    char sql[160];
     int rc;
 
+    *added = 0;
     snprintf(sql, sizeof(sql),
              "SELECT coalesce(max(position), 0) FROM main.pack_puzzles"
              " WHERE pack_id = %lld",
              (long long)mp->main);
     rc = qn_store__int(s, sql, &pos, err);
-    snprintf(sql, sizeof(sql),
-             "SELECT mz.id FROM src.pack_puzzles spp"
-             " JOIN src.puzzles sz ON sz.id = spp.puzzle_id"
-             " JOIN src.rules sr ON sr.id = sz.rule_id"
-             " JOIN main.rules mr ON mr.hash = sr.hash"
-             " JOIN main.puzzles mz ON mz.uid = sz.uid"
-             " AND mz.rule_id = mr.id AND mz.canon = sz.canon"
-             " WHERE spp.pack_id = ?"
-             " AND NOT EXISTS (SELECT 1 FROM main.pack_puzzles y"
-             " WHERE y.pack_id = %lld AND y.puzzle_id = mz.id)"
-             " ORDER BY spp.position",
-             (long long)mp->main);
     if (rc == QN_OK)
-        rc = qn_store__pack_ids(s, sql, mp->src, &v, &n, err);
-    if (rc == QN_OK && n && (uint64_t)pos > (uint64_t)(INT64_MAX - n)) {
+        rc = qn_store__pack_ids(s,
+                                "SELECT puzzle_id FROM src.pack_puzzles"
+                                " WHERE pack_id = ? ORDER BY position",
+                                mp->src, &v, &n, err);
+    for (size_t i = 0; rc == QN_OK && i < n; i++)
+        if ((v[m] = map_find(plan, v[i])) != 0)
+            m++;
+    if (rc == QN_OK && m && (uint64_t)pos > (uint64_t)(INT64_MAX - m)) {
         /* positions are 1..count: a damaged pack */
         qn_err_source(err, s->path);
         rc = qn_err_set(err, QN_EDB, 0, 0,
@@ -288,21 +129,36 @@ static int append_members(qn_store *s, const merge_pack *mp, int64_t *added,
                         "room after it: the database is damaged",
                         (long long)mp->main, pos);
     }
-    if (rc == QN_OK && n) {
-        qn_store__sql(&ins, s,
-                      "INSERT INTO main.pack_puzzles (pack_id,"
-                      " puzzle_id, position) VALUES (?, ?, ?)",
-                      err);
-        for (size_t i = 0; ins.rc == QN_OK && i < n; i++) {
-            qn_store__bind_i64(&ins, 1, mp->main);
-            qn_store__bind_i64(&ins, 2, v[i]);
-            qn_store__bind_i64(&ins, 3, ++pos);
-            qn_store__run(&ins);
-        }
-        rc = qn_store__end(&ins);
+    if (rc != QN_OK || !m) {
+        free(v);
+        return rc;
     }
-    if (rc == QN_OK)
-        *added = (int64_t)n;
+    qn_store__sql(&has, s,
+                  "SELECT 1 FROM main.pack_puzzles WHERE pack_id = ?"
+                  " AND puzzle_id = ?",
+                  err);
+    qn_store__sql(&ins, s,
+                  "INSERT INTO main.pack_puzzles (pack_id,"
+                  " puzzle_id, position) VALUES (?, ?, ?)",
+                  err);
+    for (size_t i = 0; has.rc == QN_OK && ins.rc == QN_OK && i < m; i++) {
+        int there;
+        qn_store__bind_i64(&has, 1, mp->main);
+        qn_store__bind_i64(&has, 2, v[i]);
+        there = qn_store__row(&has);
+        if (has.st)
+            sqlite3_reset(has.st);
+        if (there || has.rc != QN_OK)
+            continue;
+        qn_store__bind_i64(&ins, 1, mp->main);
+        qn_store__bind_i64(&ins, 2, v[i]);
+        qn_store__bind_i64(&ins, 3, ++pos);
+        if (qn_store__run(&ins) == QN_OK)
+            ++*added;
+    }
+    rc = qn_store__end(&has);
+    if (qn_store__end(&ins) != QN_OK && rc == QN_OK)
+        rc = ins.rc;
     free(v);
     return rc;
 }
@@ -370,14 +226,15 @@ static int pack_copy(qn_store *s, sqlite3_stmt *src, merge_pack *mp,
 }
 
 static int merge_one_pack(qn_store *s, sqlite3_stmt *src,
-                          qn_store_merge_stats *st, qn_err *err)
+                          const qn_store__mplan *plan, qn_store_merge_stats *st,
+                          qn_err *err)
 {
     merge_pack mp;
     int64_t added = 0, created = 0;
     int rc = pack_copy(s, src, &mp, &created, err);
 
     if (rc == QN_OK)
-        rc = append_members(s, &mp, &added, err);
+        rc = append_members(s, &mp, plan, &added, err);
     if (rc == QN_OK && added && mp.shards && !created)
         rc = order_by_stream(s, mp.main, err);
     if (rc == QN_OK && added && !mp.shards) {
@@ -395,17 +252,19 @@ static int merge_one_pack(qn_store *s, sqlite3_stmt *src,
     return rc;
 }
 
-static int merge_packs(qn_store *s, qn_store_merge_stats *st, qn_err *err)
+static int merge_packs(qn_store *s, qn_store__mplan *plan,
+                       qn_store_merge_stats *st, qn_err *err)
 {
     qn_store__stmt src;
 
+    map_sort(plan);
     qn_store__sql(&src, s,
                   "SELECT id, name, title, description, author,"
                   " version, created, modified, build FROM src.packs"
                   " ORDER BY id",
                   err);
     while (qn_store__row(&src))
-        src.rc = merge_one_pack(s, src.st, st, err);
+        src.rc = merge_one_pack(s, src.st, plan, st, err);
     return qn_store__end(&src);
 }
 
@@ -414,8 +273,8 @@ static int merge_packs(qn_store *s, qn_store_merge_stats *st, qn_err *err)
  * stream order. When a merge changes which copy of a member OUT keeps
  * (a smaller stream index from another family with the same seed, say),
  * that order must follow, or the result would depend on whether the pack
- * or the smaller copy came first. The puzzle upsert updates every member
- * whose two copies differ (merge_sql), this trigger notes it, and
+ * or the smaller copy came first. The copy updates every member whose
+ * two copies differ (store_merge_copy.c), this trigger notes it, and
  * resort_moved reorders the packs that hold one. Created and dropped
  * inside the merge's transaction (IF NOT EXISTS: a drop that failed for
  * want of memory leaves them for the next merge to reuse).
@@ -430,6 +289,7 @@ static const char untrack_sql[] = "DROP TRIGGER IF EXISTS temp.merge_track;"
                                   "DROP TABLE IF EXISTS temp.merge_moved;"
                                   "DROP TABLE IF EXISTS temp.merge_rules;"
                                   "DROP TABLE IF EXISTS temp.merge_grades;"
+                                  "DROP TABLE IF EXISTS temp.merge_met;"
                                   "DROP TABLE IF EXISTS temp.merge_runs";
 
 /* The input's rule and run ids as OUT numbers them (after merge_sql
@@ -577,25 +437,26 @@ static void blame_input(qn_store *s, const char *in_path, qn_err *err)
  * puzzles before and after: that reads all of OUT twice per input, which
  * a flat merge of N shards does N times over a growing OUT. *rows: the
  * input's rows the copy read. */
-static int merge_tx(qn_store *s, const char *in_path, qn_store_order_fn *order,
-                    void *ctx, qn_store_merge_stats *st, int64_t *rows,
-                    qn_err *err)
+static int merge_tx(qn_store *s, const char *in_path, qn_store_merge_stats *st,
+                    int64_t *rows, qn_err *err)
 {
     long long runs0 = 0, runs1 = 0, moved = 0;
     int64_t changes[NMERGE] = {0}, copied = 0;
+    qn_store__mplan plan;
     int rc = qn_store__exec(s, track_sql, err);
 
+    memset(&plan, 0, sizeof(plan));
     if (rc == QN_OK) /* the runs table has a row per shard: small */
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs0, err);
     for (size_t i = 0; rc == QN_OK && i < NMERGE; i++)
         if ((rc = qn_store__exec(s, merge_sql[i], err)) == QN_OK)
             changes[i] = sqlite3_changes64(s->db);
     if (rc == QN_OK && (rc = qn_store__exec(s, merge_ids_sql, err)) == QN_OK)
-        rc = copy_puzzles(s, in_path, order, ctx, &copied, rows, err);
+        rc = qn_store__merge_copy(s, in_path, &plan, &copied, rows, err);
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM main.runs", &runs1, err);
-    /* the puzzle upsert's changes are its inserts and its updates, and
-     * the trigger noted each update once */
+    /* the copy's changes are its inserts and its updates, and the
+     * trigger noted each row updated once */
     if (rc == QN_OK)
         rc = qn_store__int(s, "SELECT count(*) FROM temp.merge_moved", &moved,
                            err);
@@ -603,7 +464,8 @@ static int merge_tx(qn_store *s, const char *in_path, qn_store_order_fn *order,
     st->runs = runs1 - runs0;
     st->puzzles = copied - moved;
     if (rc == QN_OK)
-        rc = merge_packs(s, st, err);
+        rc = merge_packs(s, &plan, st, err);
+    qn_store__mplan_release(&plan);
     if (rc == QN_OK)
         rc = resort_moved(s, err);
     if (rc == QN_OK)
@@ -612,8 +474,7 @@ static int merge_tx(qn_store *s, const char *in_path, qn_store_order_fn *order,
 }
 
 int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
-                    qn_store_order_fn *order, void *ctx,
-                    qn_store_merge_stats *stats_out, qn_err *err)
+                    void *ctx, qn_store_merge_stats *stats_out, qn_err *err)
 {
     qn_store_merge_stats st = {0, 0, 0, 0, 0, 0};
     int64_t rows = 0;
@@ -637,9 +498,9 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
     rc = qn_store__exec(s, "PRAGMA foreign_keys = OFF", err);
     /* Built aside (qn_store_open_aside), nobody sees the file until it is
      * published, and a failure discards it whole: no journal to write.
-     * The first input's transaction keeps one in memory, so that its copy
-     * by row can be undone (copy_puzzles) without waiting for its scan;
-     * it holds only the few pages the file had before (the schema). */
+     * The first input's transaction keeps one in memory, so that a
+     * failure rolls it back; it holds only the few pages the file had
+     * before (the schema). */
     if (rc == QN_OK && s->aside)
         rc = qn_store__exec(s,
                             s->aside == 1 ? "PRAGMA main.journal_mode = MEMORY"
@@ -648,7 +509,7 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
     if (rc == QN_OK)
         rc = qn_store__tx_begin(s, err);
     if (rc == QN_OK)
-        rc = merge_tx(s, in_path, order, ctx, &st, &rows, err);
+        rc = merge_tx(s, in_path, &st, &rows, err);
     if (rc == QN_OK && gate) /* its error is another input's */
         gated = (rc = gate(ctx, err)) != QN_OK;
     rc = qn_store__tx_end(s, rc, err);
@@ -669,9 +530,9 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
      * input again adds nothing. */
     if ((rc = qn_store__exec(s, "DETACH DATABASE src", err)) != QN_OK)
         return rc;
-    /* the scan read its own snapshot: an input written while it is merged
-     * (a running shard) may have gained rows since, so this counts the
-     * duplicates the scan saw, never below zero */
+    /* the pass and the copy read one snapshot of the input (a running
+     * shard may gain rows meanwhile: the transaction's read of src holds
+     * its snapshot); never below zero all the same */
     st.duplicates = rows > st.puzzles ? rows - st.puzzles : 0;
     if (s->aside)
         s->aside = 2;
@@ -683,5 +544,5 @@ int qn_store__merge(qn_store *s, const char *in_path, qn_store_gate_fn *gate,
 int qn_store_merge(qn_store *s, const char *in_path,
                    qn_store_merge_stats *stats_out, qn_err *err)
 {
-    return qn_store__merge(s, in_path, NULL, NULL, NULL, stats_out, err);
+    return qn_store__merge(s, in_path, NULL, NULL, stats_out, err);
 }

@@ -1,16 +1,14 @@
 /*
  * store_merge_all.c: db merge of several inputs, with every input's
- * PRAGMA quick_check, then every input's stream-order scan
- * (store_merge_order.c), on a thread of its own while the copies run.
+ * PRAGMA quick_check on a thread of its own while the copies run.
  *
  * db merge promises that a damaged input leaves OUT as it was, so every
  * input is read whole by quick_check before the first commit. Done first,
  * in line, that read was 16% of a merge (docs/PERFORMANCE.md). Here it
  * runs beside the first input's copy, and the first commit waits for it:
- * the same promise, at no wall time where a core is free. Each input's
- * scan says whether its copy by row stands or must be redone sorted, and
- * counts its rows; each copy waits for its own scan before it commits.
- * The inputs are read-only to both threads, and each thread has its own
+ * the same promise, at no wall time where a core is free. (Each copy's
+ * own pass reads its input's order and ids: store_merge_keys.c.) The
+ * inputs are read-only to both threads, and each thread has its own
  * connections.
  */
 #include "store/store.h"
@@ -30,13 +28,7 @@ struct qn_store_merge_job {
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;
     int checked, stop; /* inputs checked; stop after the current one */
-    int scanned;       /* inputs scanned: scan[0 .. scanned) */
-    struct scan {      /* an input's scan: its verdict or its failure */
-        qn_store__merge_order order;
-        int rc;
-        qn_err err;
-    } * scan;
-    int failed; /* a check failed: bad says why */
+    int failed;        /* a check failed: bad says why */
     qn_err bad;
 };
 
@@ -50,18 +42,6 @@ static void checked(qn_store_merge_job *j, int rc, const qn_err *err)
         j->bad = *err;
     }
     j->checked++;
-    pthread_cond_broadcast(&j->done);
-    pthread_mutex_unlock(&j->lock);
-}
-
-/* Record input i's scan: a failure is that input's alone (its copy is
- * refused when its turn comes), so what is merged does not depend on
- * how far the scans had got. */
-static void scanned_one(qn_store_merge_job *j, int i, const struct scan *sc)
-{
-    pthread_mutex_lock(&j->lock);
-    j->scan[i] = *sc;
-    j->scanned++;
     pthread_cond_broadcast(&j->done);
     pthread_mutex_unlock(&j->lock);
 }
@@ -80,41 +60,11 @@ static void *check_all(void *arg)
 {
     qn_store_merge_job *j = arg;
 
-    /* every check first: the first commit waits for them all */
     for (int i = 0; i < j->n && !stopping(j); i++) {
         qn_err err = QN_ERR_INIT;
         checked(j, qn_store_merge_check(j->in[i], &err), &err);
     }
-    for (int i = 0; i < j->n && !stopping(j); i++) {
-        struct scan sc = {{0, 0, 0, 0, 0}, QN_OK, QN_ERR_INIT};
-        sc.rc = qn_store__merge_scan(j->in[i], &sc.order, &sc.err);
-        scanned_one(j, i, &sc);
-    }
     return NULL;
-}
-
-/* The verdict of the scan of the input being merged (j->next); with
- * wait 0, *known 0 when it is not there yet. */
-static int scanned(void *ctx, int wait, int *known, qn_store__merge_order *out,
-                   qn_err *err)
-{
-    qn_store_merge_job *j = ctx;
-    int rc = QN_OK;
-
-    pthread_mutex_lock(&j->lock);
-    while (wait && j->scanned <= j->next && !j->failed)
-        pthread_cond_wait(&j->done, &j->lock);
-    *known = j->scanned > j->next;
-    if (*known && j->scan[j->next].rc == QN_OK) {
-        *out = j->scan[j->next].order;
-    } else if (*known || j->failed) { /* its scan failed, or a check */
-        const qn_err *why = *known ? &j->scan[j->next].err : &j->bad;
-        if (err)
-            *err = *why;
-        rc = why->code;
-    }
-    pthread_mutex_unlock(&j->lock);
-    return rc;
 }
 
 /* The gate of the first commit: every input checked, and all passed. */
@@ -152,10 +102,6 @@ int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,
         return qn_err_nomem(err);
     j->in = in;
     j->n = n;
-    if (!(j->scan = QN_ALLOCN((size_t)(n > 0 ? n : 1), struct scan))) {
-        free(j);
-        return qn_err_nomem(err);
-    }
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->done, NULL);
     j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;
@@ -185,7 +131,7 @@ int qn_store_merge_next(qn_store_merge_job *j, qn_store *s,
     if (!j->committed && stopping(j)) /* a check failed already */
         return all_checked(j, err);
     rc = qn_store__merge(s, j->in[j->next], j->committed ? NULL : all_checked,
-                         scanned, j, stats_out, err);
+                         j, stats_out, err);
     if (rc == QN_OK) {
         j->committed = 1;
         j->next++;
@@ -205,6 +151,5 @@ void qn_store_merge_finish(qn_store_merge_job *j)
     }
     pthread_cond_destroy(&j->done);
     pthread_mutex_destroy(&j->lock);
-    free(j->scan);
     free(j);
 }

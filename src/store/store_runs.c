@@ -311,26 +311,14 @@ int qn_store__runs_add_notes(qn_store *s, int64_t rule_id, qn_kr_set *set,
     return QN_OK;
 }
 
-int qn_store__runs_note_rows(qn_store *s, int64_t after_id, qn_err *err)
+int qn_store__runs_note_plan(qn_store *s, const qn_store__mplan *p, qn_err *err)
 {
-    qn_store__stmt q;
     int rc = QN_OK;
 
-    qn_store__sql(&q, s,
-                  "SELECT rule_id, uid, id FROM main.puzzles WHERE id > ?"
-                  " ORDER BY id",
-                  err);
-    qn_store__bind_i64(&q, 1, after_id);
-    while (qn_store__row(&q)) {
-        if ((rc = qn_store__runs_reserve(s, err)) != QN_OK) {
-            q.rc = rc;
-            break;
-        }
-        qn_store__runs_note(s, sqlite3_column_int64(q.st, 0),
-                            (uint64_t)sqlite3_column_int64(q.st, 1),
-                            sqlite3_column_int64(q.st, 2));
-    }
-    return qn_store__end(&q);
+    for (size_t i = 0; rc == QN_OK && i < p->n; i++)
+        if (!p->v[i].met && (rc = qn_store__runs_reserve(s, err)) == QN_OK)
+            qn_store__runs_note(s, p->v[i].rule, p->v[i].uid, p->v[i].main);
+    return rc;
 }
 
 int qn_store__runs_rows(qn_store *s, int64_t rule_id, qn_kr_pair **a, size_t *n,
@@ -391,13 +379,13 @@ typedef struct src_run {
 } src_run;
 
 static int read_src_runs(qn_store *s, int64_t n, qn_kr_pair **a, src_run **runs,
-                         size_t *nruns, qn_err *err)
+                         size_t *nruns, size_t *got, qn_err *err)
 {
     qn_store__stmt q;
     size_t at = 0, cap = 0;
 
     *runs = NULL;
-    *nruns = 0;
+    *nruns = *got = 0;
     if (!(*a = QN_ALLOCN((size_t)n + 1, qn_kr_pair)))
         return qn_err_nomem(err);
     qn_store__sql(&q, s,
@@ -435,30 +423,68 @@ static int read_src_runs(qn_store *s, int64_t n, qn_kr_pair **a, src_run **runs,
         at += info.n;
     }
     if (q.rc == QN_OK && at != (size_t)n)
-        q.rc = QN_ENOTFOUND; /* not the rows: the caller notes them */
+        q.rc = QN_ENOTFOUND; /* not the rows: the caller says so */
+    *got = at;
     return qn_store__end(&q);
 }
 
-int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
-                        int *done, qn_err *err)
+static int by_row(const void *x, const void *y)
 {
+    const qn_kr_pair *a = x, *b = y;
+
+    if (a->row != b->row)
+        return (a->row > b->row) - (a->row < b->row);
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* The first input row (by id) whose pair in the runs a[0..na) is not
+ * the plan's (its id as its state gives it), named in err: QN_EDB. */
+static int name_row(const char *in_path, qn_kr_pair *a, size_t na,
+                    const qn_store__mplan *p, qn_err *err)
+{
+    qn_kr_pair *b = QN_ALLOCN(p->n + 1, qn_kr_pair);
+    int64_t row = 0;
+    size_t i = 0;
+
+    if (!b)
+        return qn_err_nomem(err);
+    for (size_t j = 0; j < p->n; j++) {
+        b[j].key = p->v[j].uid;
+        b[j].row = p->v[j].src;
+    }
+    qsort(a, na, sizeof(*a), by_row);
+    qsort(b, p->n, sizeof(*b), by_row);
+    while (i < na && i < p->n && !by_row(&a[i], &b[i]))
+        i++;
+    if (i < na || i < p->n)
+        row = i >= na                            ? b[i].row
+              : i >= p->n || a[i].row < b[i].row ? a[i].row
+                                                 : b[i].row;
+    free(b);
+    qn_err_source(err, in_path);
+    return qn_err_set(err, QN_EDB, 0, 0,
+                      "puzzle at row %lld: its id in the key runs is not "
+                      "its state's: the database is damaged",
+                      (long long)row);
+}
+
+int qn_store__runs_copy(qn_store *s, const char *in_path,
+                        const qn_store__mplan *p, int write, qn_err *err)
+{
+    int64_t n = (int64_t)p->n, delta = p->last + 1 - p->min_id;
     qn_kr_pair *a = NULL;
     src_run *runs = NULL;
-    size_t nruns = 0;
+    size_t nruns = 0, got = 0;
     uint64_t sum = 0;
-    int rc = read_src_runs(s, n, &a, &runs, &nruns, err);
+    int rc = read_src_runs(s, n, &a, &runs, &nruns, &got, err);
 
-    *done = 0;
-    if (rc == QN_ENOTFOUND || rc == QN_EDB) {
-        /* the input's runs are not its rows: the caller notes the rows
-         * themselves (db check of the input names what is wrong) */
-        qn_err_clear(err);
-        rc = QN_OK;
-        n = 0;
-    }
     for (int64_t i = 0; rc == QN_OK && i < n; i++)
         sum += qn_store__pair_digest(a[i].key, a[i].row);
-    if (rc == QN_OK && n && sum == digest) {
+    if (rc == QN_EDB)
+        qn_err_source(err, in_path);
+    if (rc == QN_ENOTFOUND || (rc == QN_OK && sum != p->digest))
+        rc = name_row(in_path, a, got, p, err);
+    if (rc == QN_OK && write) {
         for (int64_t i = 0; i < n; i++)
             a[i].row += delta;
         for (size_t r = 0; rc == QN_OK && r < nruns; r++)
@@ -466,7 +492,6 @@ int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
         for (size_t r = 0; rc == QN_OK && r < nruns; r++)
             if (!r || runs[r].rule != runs[r - 1].rule)
                 rc = maybe_compact(s, runs[r].rule, err);
-        *done = rc == QN_OK;
     }
     free(a);
     free(runs);

@@ -418,6 +418,16 @@ void qn_store__unique_prefetch(qn_store *s, int64_t rule_id, uint64_t uid)
         qn_kr_set_prefetch(u->set, uid);
 }
 
+int qn_store__unique_set(qn_store *s, int64_t rule_id, qn_kr_set **out,
+                         qn_err *err)
+{
+    uset *u;
+    int rc = set_for(s, rule_id, &u, err);
+
+    *out = rc == QN_OK ? u->set : NULL;
+    return rc;
+}
+
 int qn_store__unique_flushed(qn_store *s, qn_err *err)
 {
     struct qn_store__unique *q = s->unique;

@@ -220,15 +220,16 @@ done
 expect_eq "$(sqlite3 "$TMP/m-alone.db" 'SELECT count(*) FROM puzzles')" "$(sqlite3 "$TMP/mixed.db" 'SELECT count(*) FROM puzzles')" "merged alone: every row"
 [ "$(rows "$TMP/m-alone.db")" = "$(rows "$TMP/m-ordered.db")" ] && ok || not_ok "merged alone: the rows, ids included, of the ordered input merged"
 
-# an input row whose puzzle id sqlite3 changed would escape OUT's unique
-# key (uid, rule, canonical key): refused, the row named, and OUT as it
-# was (a new one removed); the inputs merged before it stay merged
+# an input row whose state sqlite3 changed (to another row's) no longer
+# has the id its key runs hold, from which OUT's runs would be made:
+# refused, the row named, and OUT as it was (a new one removed); the
+# inputs merged before it stay merged
 cp "$TMP/ordered.db" "$TMP/wrong-id.db"
-sqlite3 "$TMP/wrong-id.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 17"
+sqlite3 "$TMP/wrong-id.db" "UPDATE puzzles SET state = (SELECT state FROM puzzles WHERE id = 16) WHERE id = 17"
 rm -f "$TMP/m-wrong.db"
 q db merge "$TMP/m-wrong.db" "$TMP/wrong-id.db"
 expect_rc 74 "merging an input with a wrong puzzle id"
-expect_err "$TMP/wrong-id.db: puzzle at row 17: its stored id is not its puzzle's" "the row named"
+expect_err "$TMP/wrong-id.db: puzzle at row 17: its id in the key runs is not its state's" "the row named"
 [ ! -e "$TMP/m-wrong.db" ] && ok || not_ok "the new OUT removed"
 cp "$TMP/m-alone.db" "$TMP/m-wrong.db"
 q db merge "$TMP/m-wrong.db" "$F/a0.db" "$TMP/wrong-id.db"

@@ -60,11 +60,11 @@ expect_eq "$(stat -c %a "$TMP/o/mode.db")" 640 "OUT's mode under umask 027"
 
 # --- 2. a failure while building: no OUT, nothing said merged ------------
 cp "$S/a1.db" "$S/wrong.db"
-sqlite3 "$S/wrong.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 7"
+sqlite3 "$S/wrong.db" "UPDATE puzzles SET state = (SELECT state FROM puzzles WHERE id = 6) WHERE id = 7"
 mkdir "$TMP/f"
 q db merge "$TMP/f/out.db" "$S/a0.db" "$S/wrong.db"
 expect_rc 74 "the second input's wrong puzzle id"
-expect_err "wrong.db: puzzle at row 7: its stored id is not its puzzle's" "the row named"
+expect_err "wrong.db: puzzle at row 7: its id in the key runs is not its state's" "the row named"
 expect_eq "$(files "$TMP/f")" "" "no OUT and no temporary file"
 expect_empty_out "the first input is not said merged"
 # a file size limit (a full disk) while OUT is built: 74, OUT's name

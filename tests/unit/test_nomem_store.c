@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "base/file.h"
+#include "rules/canon.h"
 #include "rules/rules.h"
 #include "store/store.h"
 #include "t.h"
@@ -46,8 +47,9 @@ static long stride_env; /* QN_NOMEM_STRIDE; 0: by the call's size */
 
 /* ------------------------------------------------------------------ */
 /* Puzzles without a solver: the store checks keys and cells, not
- * whether a puzzle is solvable, so puzzle i is the 3x3 board of the
- * bits of i + 1 (its own "canonical" key), solved by itself. */
+ * whether a puzzle is solvable, so puzzle i is the i-th 3x3 board (by
+ * the bits of its cells) that is its own canonical form, solved by
+ * itself. */
 
 typedef struct tpuz {
     char state[16];
@@ -55,12 +57,28 @@ typedef struct tpuz {
     qn_store_puzzle p;
 } tpuz;
 
+/* The bits of the i-th nonzero board that is its own canonical form
+ * (db merge computes ids from the states' forms). */
+static unsigned canonical_board(int i)
+{
+    for (unsigned v = 1; v < 512; v++) {
+        uint8_t c[9], f[9];
+        for (int k = 0; k < 9; k++)
+            c[k] = (uint8_t)(v >> k & 1);
+        qn_canon_form(rules, f, c);
+        if (!memcmp(c, f, 9) && i-- == 0)
+            return v;
+    }
+    return 0;
+}
+
 static void make_puzzle(tpuz *t, int64_t rule_id, int i, int64_t run_id)
 {
+    unsigned v = canonical_board(i);
     char *o = t->state;
 
     for (int c = 0; c < 9; c++) {
-        t->cells[c] = (uint8_t)(((unsigned)i + 1) >> c & 1);
+        t->cells[c] = (uint8_t)(v >> c & 1);
         if (c && c % 3 == 0)
             *o++ = '/';
         *o++ = (char)('0' + t->cells[c]);
@@ -84,8 +102,10 @@ static void make_puzzle(tpuz *t, int64_t rule_id, int i, int64_t run_id)
 
 static int put_rule(qn_store *s, int64_t *id, qn_err *err)
 {
-    qn_store_rule r = {rule_hash, "classic-3x3", "quench: 1\n", 9, 2,
-                       "",        "000/000/000"};
+    /* the real text: db merge canonicalizes states by it */
+    qn_store_rule r = {
+        rule_hash, "classic-3x3", qn_rules_text(rules, NULL), 9, 2,
+        "",        "000/000/000"};
     return qn_store_put_rule(s, &r, id, err);
 }
 
@@ -490,8 +510,8 @@ int main(void)
     if (access("/dev/shm", W_OK) != 0)
         snprintf(tmpdir, sizeof(tmpdir), "/tmp/qn_nomem_store_XXXXXX");
     T_CHECK(mkdtemp(tmpdir) != NULL);
-    memset(rule_hash, 'a', 64);
     T_EQ(qn_rules_load_buf(&rules, yaml, strlen(yaml), "<test>", NULL), QN_OK);
+    qn_rules_hash(rules, rule_hash);
 
     /* the copies: an empty store, one with the rule, one with puzzles
      * and a pack of 4; the merge's inputs overlap it */

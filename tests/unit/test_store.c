@@ -96,13 +96,10 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
 
 static int64_t put_rule(qn_store *s)
 {
-    qn_store_rule r = {rule_hash,
-                       "classic-5x5",
-                       "quench: 1\n",
-                       25,
-                       2,
-                       "kernel=4",
-                       "00000/00000/00000/00000/00000"};
+    /* the real text: db merge canonicalizes states by it */
+    qn_store_rule r = {
+        rule_hash, "classic-5x5", qn_rules_text(rules, NULL),     25,
+        2,         "kernel=4",    "00000/00000/00000/00000/00000"};
     int64_t id = 0;
     T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
     return id;

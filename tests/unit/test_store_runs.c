@@ -45,9 +45,10 @@ static board boards[2] = {
 
 static int64_t put_rule(qn_store *s, board *b)
 {
+    /* the real text: db merge canonicalizes states by it */
     qn_store_rule r = {b->hash,
                        b->name,
-                       "quench: 1\n",
+                       qn_rules_text(b->rules, NULL),
                        qn_rules_ncells(b->rules),
                        qn_rules_colours(b->rules),
                        "",

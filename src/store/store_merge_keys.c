@@ -1,0 +1,484 @@
+/*
+ * store_merge_keys.c: db merge's one pass over an input (attached as src)
+ * before its copy: each row's canonical form and puzzle id computed from
+ * its state (never read from the input's columns), its conflicts found by
+ * probing OUT's id set of the rule (store_unique.c), and the plan the
+ * copy follows (store_merge_copy.c): which rows go in, at which of OUT's
+ * row ids, and which meet a puzzle OUT holds already.
+ *
+ * The input's rows that the pass keeps are added to the same set with the
+ * row ids the copy will give them (OUT's largest + 1, + 2, ... in the
+ * copy's order), so one probe finds a puzzle in OUT and one the input
+ * held earlier (a damaged or hand-made input may hold a puzzle twice: the
+ * winner rule then applies between the two, as the unique key made it).
+ * A hit is a duplicate only when the canonical forms agree: the stored
+ * state of the row hit is canonicalized again (hits are rare: duplicates
+ * and ids shared by two puzzles).
+ */
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/mem.h"
+#include "keyrun.h"
+#include "rules/canon.h"
+#include "rules/puzzle_id.h"
+#include "rules/rules.h"
+#include "store_internal.h"
+
+/* An input rule as the pass needs it, loaded at its first row. */
+typedef struct mrule {
+    int64_t src, main; /* ids; main 0: not in OUT (the copy drops its rows) */
+    char hash[65];
+    int n;
+    unsigned k;
+    size_t size; /* qn_store_canon_size(n, k) */
+    qn_rules *rules;
+    qn_canon_table *table;
+    qn_puzzle_id_key key;
+    qn_kr_set *set; /* OUT's ids of rule main (store_unique.c's) */
+} mrule;
+
+/* A row read and its id computed, its probe not yet made: the probes
+ * trail the reads by AHEAD rows, so that each one's slot of the set
+ * (a cache miss a row in a set of millions) was prefetched meanwhile. */
+#define AHEAD 16
+typedef struct staged {
+    int64_t src;
+    size_t rule; /* in pass.rules (which may move as rules load) */
+    uint64_t uid;
+} staged;
+
+typedef struct pass {
+    qn_store *s;
+    const char *in; /* the input's path, for its errors */
+    qn_store__mplan *plan;
+    mrule *rules;
+    size_t nrules, cap;
+    int64_t *kept; /* the kept rows' input ids, in the copy's order */
+    size_t kcap;
+    uint8_t *cells, *form, *mine, *theirs; /* scratch: n, n, size, size */
+    size_t scratch_n;
+    sqlite3_stmt *rule_q, *out_state, *src_state;
+    staged ring[AHEAD]; /* ring[head .. head + nstaged), mod AHEAD */
+    size_t head, nstaged;
+} pass;
+
+/* The rows, in the copy's order (the sorted one: store_merge_copy.c's). */
+static const char by_row_sql[] =
+    "SELECT p.id, p.rule_id, p.seed, p.stream_index, p.run_id, p.state"
+    " FROM src.puzzles p NOT INDEXED ORDER BY p.id";
+static const char sorted_sql[] =
+    "SELECT p.id, p.rule_id, p.seed, p.stream_index, p.run_id, p.state"
+    " FROM src.puzzles p NOT INDEXED"
+    " JOIN temp.merge_rules mr ON mr.src = p.rule_id"
+    " LEFT JOIN temp.merge_runs mru ON mru.src = p.run_id"
+    " ORDER BY " QN_STORE__BY_STREAM;
+static const char rule_sql[] =
+    "SELECT r.hash, r.cells, r.colours, r.yaml, mr.main FROM src.rules r"
+    " JOIN temp.merge_rules mr ON mr.src = r.id WHERE r.id = ?";
+
+/* A row of the input whose state is not one of its rule's. */
+static int bad_state(const pass *ps, int64_t src, qn_err *err)
+{
+    qn_err_source(err, ps->in);
+    return qn_err_set(err, QN_EDB, 0, 0,
+                      "puzzle at row %lld: its state does not fit its rule "
+                      "set: the database is damaged",
+                      (long long)src);
+}
+
+static int scratch(pass *ps, const mrule *r, qn_err *err)
+{
+    size_t need = (size_t)r->n > r->size ? (size_t)r->n : r->size;
+    uint8_t *v;
+
+    if (need <= ps->scratch_n)
+        return QN_OK;
+    if (!(v = QN_REALLOCN(ps->cells, 4 * need + 4, uint8_t)))
+        return qn_err_nomem(err);
+    ps->cells = v;
+    ps->form = v + need + 1;
+    ps->mine = ps->form + need + 1;
+    ps->theirs = ps->mine + need + 1;
+    ps->scratch_n = need;
+    return QN_OK;
+}
+
+/* The input's rows as its key runs count them (rule_id's; 0: all), at
+ * most HINT_MAX: what to make room for. */
+#define HINT_MAX ((size_t)1 << 22)
+static int src_count(pass *ps, int64_t rule_id, size_t *n, qn_err *err)
+{
+    long long c = 0;
+    char sql[128];
+    int rc;
+
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(sum(count), 0) FROM src.key_runs"
+             " WHERE %lld IN (0, rule_id)",
+             (long long)rule_id);
+    rc = qn_store__int(ps->s, sql, &c, err);
+    *n = c <= 0 ? 0 : (uint64_t)c > HINT_MAX ? HINT_MAX : (size_t)c;
+    return rc;
+}
+
+/* The rule's text loaded and checked against its row: the forms and ids
+ * of its puzzles depend on it. */
+static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
+                     qn_err *err)
+{
+    qn_err why = QN_ERR_INIT;
+    char hash[65];
+    size_t n;
+    int rc = qn_rules_load_buf(&r->rules, yaml, len, "rules", &why);
+
+    if (rc == QN_ENOMEM)
+        return qn_err_nomem(err);
+    if (rc != QN_OK) {
+        qn_err_source(err, ps->in);
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "rule set %lld does not load (%s): the database "
+                          "is damaged",
+                          (long long)r->src, why.msg);
+    }
+    qn_rules_hash(r->rules, hash);
+    if (strcmp(hash, r->hash) || qn_rules_ncells(r->rules) != r->n ||
+        qn_rules_colours(r->rules) != r->k) {
+        qn_err_source(err, ps->in);
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "rule set %lld: its text is not the rule set of "
+                          "its hash, cells and colours: the database is "
+                          "damaged",
+                          (long long)r->src);
+    }
+    if ((rc = qn_canon_table_new(&r->table, r->rules, err)) != QN_OK)
+        return rc;
+    qn_puzzle_id_key_init(&r->key, r->hash);
+    if (!r->main)
+        return QN_OK;
+    if ((rc = qn_store__unique_set(ps->s, r->main, &r->set, err)) != QN_OK)
+        return rc;
+    /* room for the rule's rows (its runs' count: a hint, bounded, as the
+     * input is not trusted): the set then grows at most once */
+    if ((rc = src_count(ps, r->src, &n, err)) != QN_OK)
+        return rc;
+    return qn_kr_set_reserve(r->set, n) == QN_OK ? QN_OK : qn_err_nomem(err);
+}
+
+/* Input rule src_id into ps->rules (*out); main 0 when OUT has none. */
+static int load_rule(pass *ps, int64_t src_id, mrule **out, qn_err *err)
+{
+    mrule *r;
+    int rc;
+
+    for (size_t i = 0; i < ps->nrules; i++)
+        if (ps->rules[i].src == src_id) {
+            *out = &ps->rules[i];
+            return QN_OK;
+        }
+    if (ps->nrules == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 4;
+        mrule *v = QN_REALLOCN(ps->rules, cap, mrule);
+        if (!v)
+            return qn_err_nomem(err);
+        ps->rules = v;
+        ps->cap = cap;
+    }
+    r = &ps->rules[ps->nrules++];
+    memset(r, 0, sizeof(*r));
+    r->src = src_id;
+    *out = r;
+    sqlite3_reset(ps->rule_q);
+    sqlite3_bind_int64(ps->rule_q, 1, src_id);
+    if ((rc = sqlite3_step(ps->rule_q)) != SQLITE_ROW)
+        return rc == SQLITE_DONE ? QN_OK : qn_store__fail(ps->s, rc, err);
+    snprintf(r->hash, sizeof(r->hash), "%s", qn_store__col_str(ps->rule_q, 0));
+    r->n = sqlite3_column_int(ps->rule_q, 1);
+    r->k = (unsigned)sqlite3_column_int(ps->rule_q, 2);
+    r->main = sqlite3_column_int64(ps->rule_q, 4);
+    if (!qn_store__rule_sizes_ok(qn_store__col_str(ps->rule_q, 0), r->n,
+                                 r->k)) {
+        qn_err_source(err, ps->in);
+        return qn_err_set(err, QN_EDB, 0, 0,
+                          "rule set %lld is damaged (hash, cells or "
+                          "colours)",
+                          (long long)src_id);
+    }
+    r->size = qn_store_canon_size(r->n, r->k);
+    if ((rc = scratch(ps, r, err)) != QN_OK)
+        return rc;
+    return rule_text(ps, r, qn_store__col_str(ps->rule_q, 3),
+                     (size_t)sqlite3_column_bytes(ps->rule_q, 3), err);
+}
+
+/* The canonical form of a packed state (r->size bytes) into ps->form;
+ * 0 when it is not a state of r (its size, or a value >= k). */
+static int form_of(pass *ps, const mrule *r, const void *b, size_t len)
+{
+    if (!b || len != r->size)
+        return 0;
+    qn_store_canon_unpack(ps->cells, b, r->n, r->k);
+    if (r->k & (r->k - 1)) /* packed values can pass k */
+        for (int i = 0; i < r->n; i++)
+            if (ps->cells[i] >= r->k)
+                return 0;
+    qn_canon_form_table(r->table, r->rules, ps->form, ps->cells);
+    return 1;
+}
+
+/* 1 when the row `row` (OUT's, or an input row the copy will put there)
+ * holds the puzzle whose packed form is ps->mine. */
+static int same_puzzle(pass *ps, const mrule *r, int64_t row, int *same,
+                       qn_err *err)
+{
+    int64_t last = ps->plan->last;
+    sqlite3_stmt *q = row > last ? ps->src_state : ps->out_state;
+    int rc;
+
+    *same = 0;
+    if (row > last && (uint64_t)(row - last - 1) >= ps->plan->nkept)
+        return QN_OK; /* OUT's runs name a row past its last: no row */
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, row > last ? ps->kept[row - last - 1] : row);
+    if ((rc = sqlite3_step(q)) != SQLITE_ROW)
+        return rc == SQLITE_DONE ? QN_OK : qn_store__fail(ps->s, rc, err);
+    if (!form_of(ps, r, sqlite3_column_blob(q, 0),
+                 (size_t)sqlite3_column_bytes(q, 0))) {
+        if (row > last)
+            return bad_state(ps, ps->kept[row - last - 1], err);
+        qn_err_source(err, ps->s->path);
+        return qn_err_set(err, QN_EDB, 0, 0, "puzzle %lld is damaged",
+                          (long long)row);
+    }
+    qn_store_canon_pack(ps->theirs, ps->form, r->n, r->k);
+    *same = !memcmp(ps->theirs, ps->mine, r->size);
+    return QN_OK;
+}
+
+/* Room for one more row in the plan and in ps->kept (a plan read
+ * before keeps its rows' room). */
+static int room(pass *ps, qn_err *err)
+{
+    qn_store__mplan *p = ps->plan;
+
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 4096;
+        qn_store__mrow *v = QN_REALLOCN(p->v, cap, qn_store__mrow);
+        if (!v)
+            return qn_err_nomem(err);
+        p->v = v;
+        p->cap = cap;
+    }
+    if (p->nkept == ps->kcap) {
+        size_t cap = p->cap > ps->kcap ? p->cap : 2 * ps->kcap;
+        int64_t *k = QN_REALLOCN(ps->kept, cap, int64_t);
+        if (!k)
+            return qn_err_nomem(err);
+        ps->kept = k;
+        ps->kcap = cap;
+    }
+    return QN_OK;
+}
+
+/* The packed canonical form of input row src into ps->mine (a hit
+ * needs it; read again, as hits are rare). */
+static int mine_of(pass *ps, const mrule *r, int64_t src, qn_err *err)
+{
+    sqlite3_stmt *q = ps->src_state;
+    int rc;
+
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, src);
+    if ((rc = sqlite3_step(q)) != SQLITE_ROW)
+        return rc == SQLITE_DONE ? bad_state(ps, src, err)
+                                 : qn_store__fail(ps->s, rc, err);
+    if (!form_of(ps, r, sqlite3_column_blob(q, 0),
+                 (size_t)sqlite3_column_bytes(q, 0)))
+        return bad_state(ps, src, err);
+    qn_store_canon_pack(ps->mine, ps->form, r->n, r->k);
+    return QN_OK;
+}
+
+/* Staged row g probed: kept, or met. */
+static int probe_row(pass *ps, const staged *g, qn_err *err)
+{
+    qn_store__mplan *p = ps->plan;
+    mrule *r = &ps->rules[g->rule];
+    qn_store__mrow *m;
+    size_t cursor = 0;
+    int64_t row;
+    int rc, packed = 0;
+
+    if ((rc = room(ps, err)) != QN_OK)
+        return rc;
+    m = &p->v[p->n];
+    m->src = g->src;
+    m->rule = r->main;
+    m->uid = g->uid;
+    m->met = 0;
+    /* room for the add below first: a probe's cursor dies with a growth */
+    if (qn_kr_set_reserve(r->set, 1) != QN_OK)
+        return qn_err_nomem(err);
+    while (qn_kr_set_next(r->set, m->uid, &cursor, &row)) {
+        int same;
+        if (!packed && (rc = mine_of(ps, r, m->src, err)) != QN_OK)
+            return rc;
+        packed = 1;
+        if ((rc = same_puzzle(ps, r, row, &same, err)) != QN_OK)
+            return rc;
+        if (same) {
+            m->main = row;
+            m->met = 1;
+            p->nmet++;
+            break;
+        }
+    }
+    if (!m->met) {
+        m->main = p->last + 1 + (int64_t)p->nkept;
+        ps->kept[p->nkept++] = m->src;
+        /* reserved: cannot fail; the set is OUT's as the copy leaves it */
+        qn_store__unique_noted(ps->s, r->main, m->uid, m->main);
+    }
+    p->digest += qn_store__pair_digest(m->uid, m->src);
+    if (!p->n || m->src < p->min_id)
+        p->min_id = m->src;
+    if (!p->n || m->src > p->max_id)
+        p->max_id = m->src;
+    p->n++;
+    return QN_OK;
+}
+
+/* The oldest staged row probed. */
+static int probe_oldest(pass *ps, qn_err *err)
+{
+    int rc = probe_row(ps, &ps->ring[ps->head], err);
+
+    ps->head = (ps->head + 1) % AHEAD;
+    ps->nstaged--;
+    return rc;
+}
+
+/* st's row (its rule r, ps->rules[ri]): its id from its state, its slot
+ * prefetched, staged; the oldest probed when AHEAD wait. */
+static int stage_row(pass *ps, size_t ri, sqlite3_stmt *st, qn_err *err)
+{
+    const mrule *r = &ps->rules[ri];
+    staged *g;
+    int rc;
+
+    if (ps->nstaged == AHEAD && (rc = probe_oldest(ps, err)) != QN_OK)
+        return rc;
+    g = &ps->ring[(ps->head + ps->nstaged) % AHEAD];
+    g->src = sqlite3_column_int64(st, 0);
+    g->rule = ri;
+    if (!form_of(ps, r, sqlite3_column_blob(st, 5),
+                 (size_t)sqlite3_column_bytes(st, 5)))
+        return bad_state(ps, g->src, err);
+    g->uid = qn_puzzle_id(&r->key, ps->form, r->n);
+    qn_kr_set_prefetch(r->set, g->uid);
+    ps->nstaged++;
+    return QN_OK;
+}
+
+/* Room for the rows the input's runs count, before the first. */
+static int presize(pass *ps, qn_err *err)
+{
+    qn_store__mplan *p = ps->plan;
+    size_t n;
+    int rc = src_count(ps, 0, &n, err);
+
+    if (rc != QN_OK || ++n <= p->cap)
+        return rc;
+    qn_store__mrow *v = QN_REALLOCN(p->v, n, qn_store__mrow);
+    if (!v)
+        return qn_err_nomem(err);
+    p->v = v;
+    p->cap = n;
+    return QN_OK;
+}
+
+static int run_pass(pass *ps, int sorted, qn_err *err)
+{
+    qn_store__order *order = NULL;
+    sqlite3_stmt *st = NULL;
+    mrule *r = NULL;
+    int64_t prev_rule = 0;
+    int rc, step = SQLITE_DONE, fed = 0;
+
+    rc = presize(ps, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(ps->s, &st, sorted ? sorted_sql : by_row_sql, err);
+    if (rc == QN_OK && !sorted)
+        rc = qn_store__order_new(&order, ps->s, err);
+    while (rc == QN_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t rule_id = sqlite3_column_int64(st, 1);
+        if ((!r || r->src != rule_id) &&
+            (rc = load_rule(ps, rule_id, &r, err)) != QN_OK)
+            break;
+        if (!r->main) /* the copy's join drops it too */
+            continue;
+        if (order && (rc = qn_store__order_row(order, r->hash,
+                                               fed && rule_id == prev_rule, st,
+                                               err)) != QN_OK)
+            break;
+        fed = 1;
+        prev_rule = rule_id;
+        rc = stage_row(ps, (size_t)(r - ps->rules), st, err);
+    }
+    if (rc == QN_OK && step != SQLITE_DONE)
+        rc = qn_store__fail(ps->s, step, err);
+    while (rc == QN_OK && ps->nstaged)
+        rc = probe_oldest(ps, err);
+    ps->plan->in_order = sorted || (order && qn_store__order_in(order));
+    qn_store__order_free(order);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int qn_store__merge_plan(qn_store *s, const char *in_path, int sorted,
+                         int64_t last, qn_store__mplan *p, qn_err *err)
+{
+    pass ps;
+    int rc;
+
+    memset(&ps, 0, sizeof(ps));
+    ps.s = s;
+    ps.in = in_path;
+    ps.plan = p;
+    p->n = p->nkept = p->nmet = 0;
+    p->last = last;
+    p->min_id = p->max_id = 0;
+    p->digest = 0;
+    p->sorted = sorted;
+    rc = qn_store__prep(s, &ps.rule_q, rule_sql, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &ps.out_state,
+                            "SELECT state FROM main.puzzles WHERE id = ?", err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &ps.src_state,
+                            "SELECT state FROM src.puzzles WHERE id = ?", err);
+    if (rc == QN_OK)
+        rc = run_pass(&ps, sorted, err);
+    sqlite3_finalize(ps.rule_q);
+    sqlite3_finalize(ps.out_state);
+    sqlite3_finalize(ps.src_state);
+    for (size_t i = 0; i < ps.nrules; i++) {
+        qn_canon_table_free(ps.rules[i].table);
+        qn_rules_free(ps.rules[i].rules);
+    }
+    free(ps.rules);
+    free(ps.kept);
+    free(ps.cells);
+    return rc;
+}
+
+void qn_store__mplan_release(qn_store__mplan *p)
+{
+    free(p->v);
+    memset(p, 0, sizeof(*p));
+}
