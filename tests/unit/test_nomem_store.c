@@ -38,8 +38,13 @@
 /* on tmpfs where there is one: the sweep's thousands of commits would
  * wait for the disk's fsync */
 static char tmpdir[64] = "/dev/shm/qn_nomem_store_XXXXXX";
+/* classic 3x3: its text and hash are the stored rule's, as the store's
+ * readers compute each row's puzzle id from the rule's text */
+static const char yaml[] = "quench: 1\nname: classic-3x3\ncolours: 2\n"
+                           "board: {grid: [3, 3], wrap: none}\n"
+                           "press: {stencil: plus, self: true}\n";
 static char rule_hash[65];
-static qn_rules *rules; /* 3x3 classic, for qn_store_put_ruleset */
+static qn_rules *rules; /* yaml, for qn_store_put_ruleset */
 static long stride_env; /* QN_NOMEM_STRIDE; 0: by the call's size */
 
 #define tpath(name) t_path(tmpdir, (name))
@@ -84,8 +89,7 @@ static void make_puzzle(tpuz *t, int64_t rule_id, int i, int64_t run_id)
 
 static int put_rule(qn_store *s, int64_t *id, qn_err *err)
 {
-    qn_store_rule r = {rule_hash, "classic-3x3", "quench: 1\n", 9, 2,
-                       "",        "000/000/000"};
+    qn_store_rule r = {rule_hash, "classic-3x3", yaml, 9, 2, "", "000/000/000"};
     return qn_store_put_rule(s, &r, id, err);
 }
 
@@ -473,9 +477,6 @@ static unsigned long long sweep(const char *name, op_fn *op, const image *im,
 int main(void)
 {
     const char *e = getenv("QN_NOMEM_STRIDE");
-    static const char yaml[] = "quench: 1\nname: classic-3x3\ncolours: 2\n"
-                               "board: {grid: [3, 3], wrap: none}\n"
-                               "press: {stencil: plus, self: true}\n";
     static char nothing[1];
     image zero = {nothing, 0};
     image empty, with_rule, filled;
@@ -490,8 +491,8 @@ int main(void)
     if (access("/dev/shm", W_OK) != 0)
         snprintf(tmpdir, sizeof(tmpdir), "/tmp/qn_nomem_store_XXXXXX");
     T_CHECK(mkdtemp(tmpdir) != NULL);
-    memset(rule_hash, 'a', 64);
     T_EQ(qn_rules_load_buf(&rules, yaml, strlen(yaml), "<test>", NULL), QN_OK);
+    qn_rules_hash(rules, rule_hash);
 
     /* the copies: an empty store, one with the rule, one with puzzles
      * and a pack of 4; the merge's inputs overlap it */

@@ -96,13 +96,10 @@ static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
 
 static int64_t put_rule(qn_store *s)
 {
-    qn_store_rule r = {rule_hash,
-                       "classic-5x5",
-                       "quench: 1\n",
-                       25,
-                       2,
-                       "kernel=4",
-                       "00000/00000/00000/00000/00000"};
+    /* the rule's own text: readers compute puzzle ids from it */
+    qn_store_rule r = {
+        rule_hash, "classic-5x5", qn_rules_text(rules, NULL),     25,
+        2,         "kernel=4",    "00000/00000/00000/00000/00000"};
     int64_t id = 0;
     T_EQ(qn_store_put_rule(s, &r, &id, NULL), QN_OK);
     return id;
@@ -1003,15 +1000,22 @@ static void test_packed_cells(void)
     /* a board with holes (a hexagon of side 2) and 200 colours: a byte a
      * cell, "(NNN)" for values above 35, upper case read as lower */
     {
-        static const char hex_hash[] =
-            "1111111111111111111111111111111111111111111111111111111111111111";
-        qn_store_rule hr = {hex_hash, "hex-200", "quench: 1\n", 7,
+        static const char hex_yaml[] =
+            "quench: 1\nname: hex-200\ncolours: 200\n"
+            "board: {hexagon: 2}\npress: {stencil: hex}\n";
+        char hex_hash[65];
+        qn_rules *hex = NULL;
+        qn_store_rule hr = {hex_hash, "hex-200", hex_yaml,     7,
                             200,      NULL,      ".00/000/00."};
         static const uint8_t vals[7] = {199, 10, 5, 36, 0, 35, 100};
         uint8_t canon[7] = {0, 1, 2, 3, 4, 5, 6};
         qn_store_puzzle hp;
         int64_t hrid = 0;
 
+        T_EQ(qn_rules_load_buf(&hex, hex_yaml, strlen(hex_yaml), "hex", &err),
+             QN_OK);
+        qn_rules_hash(hex, hex_hash);
+        qn_rules_free(hex);
         T_EQ(qn_store_put_rule(s, &hr, &hrid, &err), QN_OK);
         memset(&hp, 0, sizeof(hp));
         hp.rule_id = hrid;
