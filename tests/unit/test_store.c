@@ -329,6 +329,7 @@ static void check_dense(const char *path, int64_t pack_id, int64_t want)
 
 struct order {
     int64_t ids[64];
+    uint64_t uids[64]; /* the reader's, computed from the states */
     int n;
 };
 
@@ -337,6 +338,7 @@ static int collect(void *ctx, const qn_store_row *row)
     struct order *o = ctx;
     if (row->position != o->n + 1)
         return 99;
+    o->uids[o->n] = row->uid;
     o->ids[o->n++] = row->id;
     return 0;
 }
@@ -495,8 +497,16 @@ static void test_packs(void)
      * -> remove 3 -> 1 2 0 4 5 6 */
     {
         int64_t want[6] = {ids[1], ids[2], ids[0], ids[4], ids[5], ids[6]};
-        for (int i = 0; i < 6; i++)
+        char q[96];
+        for (int i = 0; i < 6; i++) {
             T_EQ(o.ids[i], want[i]);
+            /* a safety net while today's schema has puzzles.uid, which
+             * put computed from the caller's canonical key: the reader
+             * computes the same id from the state */
+            snprintf(q, sizeof(q), "SELECT uid FROM puzzles WHERE id = %lld",
+                     (long long)o.ids[i]);
+            T_EQ(o.uids[i], (uint64_t)t_raw_int(path, q));
+        }
     }
     /* by difficulty: min presses non-decreasing, ties by id */
     T_EQ(qn_store_pack_sort(s, pk, NULL), QN_OK);
