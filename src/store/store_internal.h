@@ -198,7 +198,8 @@ int qn_store__runs_copy(qn_store *s, int64_t delta, int64_t n, uint64_t digest,
 struct qn_kr_pair;
 int qn_store__runs_read(qn_store *s, int64_t rule_id, struct qn_kr_pair **out,
                         size_t *n, qn_err *err);
-/* Rule rule_id's rows as (uid, id) pairs, in no order: *a malloc'd. */
+/* Rule rule_id's rows as (uid, id) pairs, in no order: *a malloc'd. It
+ * reads puzzles.uid: for migration 0008's build only (runs_build). */
 int qn_store__runs_rows(qn_store *s, int64_t rule_id, struct qn_kr_pair **a,
                         size_t *n, qn_err *err);
 int qn_store__runs_build(qn_store *s, qn_err *err);

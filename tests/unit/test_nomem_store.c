@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "base/file.h"
+#include "rules/canon.h"
 #include "rules/rules.h"
 #include "store/store.h"
 #include "t.h"
@@ -365,6 +366,25 @@ static int op_resolve(qn_store **s, const char *path, qn_err *err)
     return rc;
 }
 
+/* qn_store_find_puzzle of puzzle FIND_AT (cell 8 lit: its cells are
+ * their canonical form, so its "own" key is the true one), which the
+ * image `findable` adds to `filled`: through the runs, the rule's text
+ * loaded to canonicalize the stored state */
+#define FIND_AT 255
+
+static int op_find(qn_store **s, const char *path, qn_err *err)
+{
+    tpuz t;
+    int64_t id = 0;
+    int rc;
+
+    (void)path;
+    make_puzzle(&t, 1, FIND_AT, 0);
+    rc = qn_store_find_puzzle(*s, 1, t.canon, t.p.canon_len, &id, err);
+    shown = (unsigned long long)id;
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 
 /* A handle that came back from a failed call still reads and can hold a
@@ -479,7 +499,7 @@ int main(void)
     const char *e = getenv("QN_NOMEM_STRIDE");
     static char nothing[1];
     image zero = {nothing, 0};
-    image empty, with_rule, filled;
+    image empty, with_rule, filled, findable;
     int64_t ids[4] = {1, 2, 3, 4}, rid;
     qn_store *s = NULL;
     unsigned long long merged;
@@ -508,6 +528,21 @@ int main(void)
     T_EQ(make_pack(s, "p1", ids, 4, NULL), QN_OK);
     qn_store_close(s);
     image_take(&filled, tpath("filled.db"));
+    {
+        tpuz t;
+        uint8_t form[9];
+        int64_t id = 0;
+        make_puzzle(&t, 1, FIND_AT, 0);
+        t.p.min_presses = 1;
+        qn_canon_form(rules, form, t.cells);
+        T_CHECK(!memcmp(form, t.cells, 9));
+        T_EQ(qn_store_open(&s, tpath("filled.db"), 0, NULL), QN_OK);
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
+        T_EQ(id, NPUZ + 1);
+        qn_store_close(s);
+        image_take(&findable, tpath("filled.db"));
+        image_put(&filled, tpath("filled.db"));
+    }
     {
         sqlite3 *db;
         sqlite3_stmt *st;
@@ -544,6 +579,7 @@ int main(void)
     sweep("pack create", op_pack_create, &filled, 0, 0, 0);
     sweep("pack show", op_pack_show, &filled, 0, 1, 0);
     sweep("puzzle id lookup", op_resolve, &filled, 0, 1, 0);
+    sweep("find a puzzle by its key", op_find, &findable, 0, 1, 0);
     sweep("pack add", op_pack_add, &filled, 0, 0, 0);
     sweep("pack move", op_pack_move, &filled, 0, 0, 0);
     sweep("pack remove", op_pack_remove, &filled, 0, 0, 0);
@@ -558,6 +594,7 @@ int main(void)
     free(empty.bytes);
     free(with_rule.bytes);
     free(filled.bytes);
+    free(findable.bytes);
     qn_rules_free(rules);
     return t_done();
 }
