@@ -385,6 +385,20 @@ static int op_find(qn_store **s, const char *path, qn_err *err)
     return rc;
 }
 
+/* qn_store_check of the image `checkable` (the rule and puzzle FIND_AT,
+ * whose key is the true one): the runs compared with the ids computed
+ * from the states, the rule's text loaded */
+static int op_check(qn_store **s, const char *path, qn_err *err)
+{
+    int64_t n = -1;
+    int rc;
+
+    (void)path;
+    rc = qn_store_check(*s, &n, err);
+    shown = (unsigned long long)n;
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 
 /* A handle that came back from a failed call still reads and can hold a
@@ -499,7 +513,7 @@ int main(void)
     const char *e = getenv("QN_NOMEM_STRIDE");
     static char nothing[1];
     image zero = {nothing, 0};
-    image empty, with_rule, filled, findable;
+    image empty, with_rule, filled, findable, checkable;
     int64_t ids[4] = {1, 2, 3, 4}, rid;
     qn_store *s = NULL;
     unsigned long long merged;
@@ -542,6 +556,11 @@ int main(void)
         qn_store_close(s);
         image_take(&findable, tpath("filled.db"));
         image_put(&filled, tpath("filled.db"));
+        image_put(&with_rule, tpath("check.db"));
+        T_EQ(qn_store_open(&s, tpath("check.db"), 0, NULL), QN_OK);
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
+        qn_store_close(s);
+        image_take(&checkable, tpath("check.db"));
     }
     {
         sqlite3 *db;
@@ -580,6 +599,7 @@ int main(void)
     sweep("pack show", op_pack_show, &filled, 0, 1, 0);
     sweep("puzzle id lookup", op_resolve, &filled, 0, 1, 0);
     sweep("find a puzzle by its key", op_find, &findable, 0, 1, 0);
+    sweep("check the runs against the states", op_check, &checkable, 0, 1, 0);
     sweep("pack add", op_pack_add, &filled, 0, 0, 0);
     sweep("pack move", op_pack_move, &filled, 0, 0, 0);
     sweep("pack remove", op_pack_remove, &filled, 0, 0, 0);
@@ -595,6 +615,7 @@ int main(void)
     free(with_rule.bytes);
     free(filled.bytes);
     free(findable.bytes);
+    free(checkable.bytes);
     qn_rules_free(rules);
     return t_done();
 }
