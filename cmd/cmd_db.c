@@ -157,7 +157,6 @@ typedef struct checker {
     qn_answer ans;
     int have_ans;
     uint8_t *state, *plan, *canon;
-    qn_puzzle_id_key id_key;
     qn_seen *seen; /* the rule's canonical forms so far: one row each */
     int64_t checked, bad;
     qn_jsonw *w; /* --json: the "problems" array is open; else NULL */
@@ -240,7 +239,6 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     c->state = cli_xmalloc((size_t)n);
     c->plan = cli_xmalloc((size_t)n);
     c->canon = cli_xmalloc((size_t)n);
-    qn_puzzle_id_key_init(&c->id_key, h);
     if (qn_answer_init(&c->ans, c->game, NULL) != QN_OK ||
         !(c->seen = qn_seen_new(n, qn_rules_colours(c->rules), NULL)))
         cli_oom();
@@ -249,23 +247,19 @@ static int check_rule(void *ctx, int64_t rule_id, const char *hash,
     return 0;
 }
 
-/* The id is what lookups and exports name the puzzle by: it must be the
- * one its content gives (c->state holds the parsed state). */
-static int stored_id_wrong(checker *c, const qn_store_row *row)
-{
-    qn_canon_form(c->rules, c->canon, c->state);
-    return qn_puzzle_id(&c->id_key, c->canon, qn_rules_ncells(c->rules)) !=
-           row->uid;
-}
-
-/* One row a canonical form a rule (c->canon holds row's): the store
+/* One row a canonical form a rule (c->state holds row's): the store
  * promises it, and the promise must be checked from the states
  * themselves, not from the stored canonical keys the unique index sees
- * (a key edited by hand lets a second copy in). *first: the earlier row. */
+ * (a key edited by hand lets a second copy in). *first: the earlier row.
+ * The row's id needs no check here: the store computes it from the
+ * state, and qn_store_check has compared it with its key run's. */
 static int stored_twice(checker *c, const qn_store_row *row, int64_t *first)
 {
     uint64_t f = 0;
-    int r = qn_seen_add(c->seen, c->canon, (uint64_t)row->id, &f);
+    int r;
+
+    qn_canon_form(c->rules, c->canon, c->state);
+    r = qn_seen_add(c->seen, c->canon, (uint64_t)row->id, &f);
 
     if (r < 0)
         cli_oom();
@@ -304,8 +298,6 @@ static int check_puzzle(void *ctx, const qn_store_row *row)
         why = "the stored minimum is not the minimum";
     else if (c->ans.exact && c->ans.mp.noptimal != row->noptimal)
         why = "the stored optimal count is wrong";
-    else if (stored_id_wrong(c, row))
-        why = "the stored id is not the puzzle's (puzzle_id.h)";
     else if (stored_twice(c, row, &first)) {
         snprintf(twice, sizeof(twice), "the same puzzle as #%lld is stored",
                  (long long)first);

@@ -149,7 +149,11 @@ typedef struct qn_store_row {
     const char *seed;     /* NULL when none */
     int64_t stream_index; /* -1 when none */
     const char *provenance;
-    uint64_t uid;           /* the puzzle id (puzzle_id.h) */
+    uint64_t uid; /* the puzzle id (puzzle_id.h), computed from the state
+                     and the rule's text, not stored; a walk stops with
+                     QN_EDB at a rule whose text does not load, but
+                     qn_store_each_puzzle (db check, which reports that
+                     rule) gives 0 */
     const char *submission; /* NULL unless from validate --into */
     const char *source;
     const char *meta;

@@ -47,6 +47,7 @@ static void close_handle(qn_store *s)
     qn_store__keys_forget(s);
     qn_store__runs_free(s);
     qn_store__unique_free(s);
+    qn_store__find_free(s);
     qn_store__grades_forget(s);
     free(s->path);
     free(s);

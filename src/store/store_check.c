@@ -5,6 +5,7 @@
  */
 #include "store/store.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,71 +16,130 @@
 #include "keyrun.h"
 #include "store_internal.h"
 
-/* Every row of rule_id in exactly one of its key runs, and nothing else
- * in them (migration 0008): the first difference into first, counted in
- * *n. A damaged run is one problem, named. */
-static int check_rule_runs(qn_store *s, int64_t rule_id, int64_t *n,
-                           char *first, size_t size, qn_err *err)
+/* A problem counted in *n, the first one's text kept in first. */
+typedef struct problems {
+    int64_t *n;
+    char *first;
+    size_t size;
+} problems;
+
+static void problem(problems *pr, const char *fmt, ...)
 {
-    qn_kr_pair *runs = NULL, *rows = NULL;
-    size_t nruns = 0, nrows = 0, i = 0, j = 0;
+    va_list ap;
+
+    if ((*pr->n)++)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(pr->first, pr->size, fmt, ap);
+    va_end(ap);
+}
+
+static int by_row(const void *a, const void *b)
+{
+    const qn_kr_pair *x = a, *y = b;
+
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    return x->key != y->key ? (x->key < y->key ? -1 : 1) : 0;
+}
+
+/* Row `row` (its state in st's column 1) against the run pairs of it
+ * from runs[*i]: one pair, holding the id its state gives (p's rule
+ * loaded; else only the pair is checked: db check reports the rule). */
+static void check_row(qn_store__pid *p, int64_t rule_id, sqlite3_stmt *st,
+                      const qn_kr_pair *runs, size_t nruns, size_t *i,
+                      problems *pr)
+{
+    int64_t row = sqlite3_column_int64(st, 0);
+    uint64_t id = 0;
+    int bad = p->rules &&
+              !qn_store__pid_packed(p, sqlite3_column_blob(st, 1),
+                                    (size_t)sqlite3_column_bytes(st, 1), &id);
+
+    for (; *i < nruns && runs[*i].row < row; ++*i)
+        problem(pr,
+                "key runs: rule set %lld: id %016llx at row %lld is not "
+                "a row's",
+                (long long)rule_id, (unsigned long long)runs[*i].key,
+                (long long)runs[*i].row);
+    if (bad)
+        problem(pr, "puzzle at row %lld: state: the database is damaged",
+                (long long)row);
+    else if (*i == nruns || runs[*i].row != row)
+        problem(pr,
+                "key runs: rule set %lld: row %lld (id %016llx) is in "
+                "no key run",
+                (long long)rule_id, (long long)row, (unsigned long long)id);
+    else if (p->rules && runs[*i].key != id)
+        problem(pr,
+                "key runs: rule set %lld: row %lld: its state gives id "
+                "%016llx, its key run holds %016llx",
+                (long long)rule_id, (long long)row, (unsigned long long)id,
+                (unsigned long long)runs[*i].key);
+    if (*i < nruns && runs[*i].row == row)
+        ++*i; /* a second pair of the row is in the loop's next turn */
+}
+
+/* Every row of rule_id in exactly one of its key runs, with the id its
+ * state gives, and nothing else in them (migration 0008). The ids come
+ * from the states, not from puzzles.uid, which the flip drops. A damaged
+ * run is one problem, named. */
+static int check_rule_runs(qn_store *s, qn_store__pid *p, int64_t rule_id,
+                           problems *pr, qn_err *err)
+{
+    qn_kr_pair *runs = NULL;
+    size_t nruns = 0, i = 0;
     qn_err why = QN_ERR_INIT;
+    qn_store__stmt q;
     int rc = qn_store__runs_read(s, rule_id, &runs, &nruns, &why);
 
     if (rc == QN_EDB) {
-        if (!(*n)++)
-            snprintf(first, size, "%.190s", why.msg);
+        problem(pr, "%.190s", why.msg);
         return QN_OK;
     }
     if (rc != QN_OK) {
         *err = why;
         return rc;
     }
-    if ((rc = qn_kr_sort(runs, nruns)) != QN_OK)
-        rc = qn_err_nomem(err);
-    if (rc == QN_OK &&
-        (rc = qn_store__runs_rows(s, rule_id, &rows, &nrows, err)) == QN_OK &&
-        qn_kr_sort(rows, nrows) != QN_OK)
-        rc = qn_err_nomem(err);
-    while (rc == QN_OK && (i < nruns || j < nrows)) {
-        int c = i == nruns   ? 1
-                : j == nrows ? -1
-                : runs[i].key != rows[j].key
-                    ? (runs[i].key < rows[j].key ? -1 : 1)
-                    : (runs[i].row > rows[j].row) - (runs[i].row < rows[j].row);
-        if (!c) {
-            i++, j++;
-            continue;
-        }
-        if (!(*n)++)
-            snprintf(first, size,
-                     c < 0 ? "key runs: rule set %lld: id %016llx at row "
-                             "%lld is not a row's"
-                           : "key runs: rule set %lld: row %lld (id %016llx) "
-                             "is in no key run",
-                     (long long)rule_id,
-                     c < 0 ? (unsigned long long)runs[i].key
-                           : (unsigned long long)rows[j].row,
-                     c < 0 ? (long long)runs[i].row : (long long)rows[j].key);
-        if (c < 0)
-            i++;
-        else
-            j++;
-    }
+    qsort(runs, nruns, sizeof(*runs), by_row);
+    qn_store__sql(&q, s,
+                  "SELECT id, state FROM main.puzzles WHERE rule_id = ?"
+                  " ORDER BY id",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    while (qn_store__row(&q))
+        check_row(p, rule_id, q.st, runs, nruns, &i, pr);
+    for (; q.rc == QN_OK && i < nruns; i++)
+        problem(pr,
+                "key runs: rule set %lld: id %016llx at row %lld is not "
+                "a row's",
+                (long long)rule_id, (unsigned long long)runs[i].key,
+                (long long)runs[i].row);
     free(runs);
-    free(rows);
-    return rc;
+    return qn_store__end(&q);
 }
 
 static int check_runs(qn_store *s, int64_t *n, char *first, size_t size,
                       qn_err *err)
 {
+    problems pr = {n, first, size};
+    qn_store__pid p = {0};
     qn_store__stmt q;
 
-    qn_store__sql(&q, s, "SELECT id FROM main.rules ORDER BY id", err);
-    while (qn_store__row(&q))
-        q.rc = check_rule_runs(s, sqlite3_column_int64(q.st, 0), n, first, size,
-                               err);
+    qn_store__sql(&q, s,
+                  "SELECT id, hash, yaml, cells, colours FROM main.rules"
+                  " ORDER BY id",
+                  err);
+    while (qn_store__row(&q)) {
+        int64_t rule_id = sqlite3_column_int64(q.st, 0);
+        q.rc = qn_store__pid_rule(&p, rule_id, qn_store__col_text(q.st, 1),
+                                  qn_store__col_text(q.st, 2),
+                                  sqlite3_column_int(q.st, 3),
+                                  (unsigned)sqlite3_column_int(q.st, 4), err);
+        if (q.rc == QN_OK)
+            q.rc = check_rule_runs(s, &p, rule_id, &pr, err);
+    }
+    qn_store__pid_release(&p);
     return qn_store__end(&q);
 }
 

@@ -5,10 +5,15 @@
  * key range meets the range is searched in place (qn_kr_find over
  * sqlite3_blob_read), none is read whole.
  */
+#include "store/store.h"
+
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
+#include "base/mem.h"
 #include "keyrun.h"
 #include "store_internal.h"
 
@@ -47,21 +52,20 @@ void qn_store__keep_two(qn_kr_pair *best, size_t *n, const qn_kr_pair *p)
 }
 
 /* Run `run` of rule set `rule` (its blob opened, or moved to, in c)
- * searched for [lo, hi]; a damaged run is QN_EDB naming it. */
-static int find_in_run(qn_store *s, blob_ctx *c, int64_t run, int64_t rule,
-                       uint64_t lo, uint64_t hi, qn_kr_pair *best, size_t *n,
-                       qn_err *err)
+ * searched for [lo, hi]: up to max pairs into out, the true count in
+ * *nfound; a damaged run is QN_EDB naming it. */
+static int run_pairs(qn_store *s, blob_ctx *c, int64_t run, int64_t rule,
+                     uint64_t lo, uint64_t hi, qn_kr_pair *out, size_t max,
+                     size_t *nfound, qn_err *err)
 {
-    qn_kr_pair got[2];
-    size_t nfound;
     int rc = c->b ? sqlite3_blob_reopen(c->b, run)
                   : sqlite3_blob_open(s->db, "main", "key_runs", "keys", run, 0,
                                       &c->b);
 
     if (rc != SQLITE_OK)
         return qn_store__fail(s, rc, err);
-    rc = qn_kr_find(blob_read, c, (size_t)sqlite3_blob_bytes(c->b), lo, hi, got,
-                    2, &nfound);
+    rc = qn_kr_find(blob_read, c, (size_t)sqlite3_blob_bytes(c->b), lo, hi, out,
+                    max, nfound);
     if (rc == QN_EIO)
         return qn_store__fail(s, c->rc, err);
     if (rc != QN_OK) {
@@ -70,9 +74,20 @@ static int find_in_run(qn_store *s, blob_ctx *c, int64_t run, int64_t rule,
                           "key run %lld of rule set %lld is damaged",
                           (long long)run, (long long)rule);
     }
-    for (size_t i = 0; i < nfound && i < 2; i++)
-        qn_store__keep_two(best, n, &got[i]);
     return QN_OK;
+}
+
+static int find_in_run(qn_store *s, blob_ctx *c, int64_t run, int64_t rule,
+                       uint64_t lo, uint64_t hi, qn_kr_pair *best, size_t *n,
+                       qn_err *err)
+{
+    qn_kr_pair got[2];
+    size_t nfound;
+    int rc = run_pairs(s, c, run, rule, lo, hi, got, 2, &nfound, err);
+
+    for (size_t i = 0; rc == QN_OK && i < nfound && i < 2; i++)
+        qn_store__keep_two(best, n, &got[i]);
+    return rc;
 }
 
 int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi, qn_kr_pair *best,
@@ -107,5 +122,53 @@ int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi, qn_kr_pair *best,
                         sqlite3_column_int64(q.st, 1), lo, top, best, n, err);
     }
     sqlite3_blob_close(c.b);
+    return qn_store__end(&q);
+}
+
+int qn_store__runs_key(qn_store *s, int64_t rule_id, uint64_t uid,
+                       qn_store__row_try *fn, void *ctx, qn_err *err)
+{
+    qn_store__stmt q;
+    blob_ctx c = {NULL, SQLITE_OK};
+    const qn_kr_pair *p;
+    qn_kr_pair got[8], *many = NULL;
+    int done = 0, rc = QN_OK;
+
+    for (size_t i = 0;
+         rc == QN_OK && !done && (p = qn_store__runs_noted(s, i)) != NULL; i++)
+        if (p->key == uid)
+            rc = fn(ctx, p->row, &done, err);
+    if (rc != QN_OK || done)
+        return rc;
+    qn_store__sql(&q, s,
+                  "SELECT id, first_key, last_key FROM main.key_runs"
+                  " WHERE rule_id = ?",
+                  err);
+    qn_store__bind_i64(&q, 1, rule_id);
+    while (!done && qn_store__row(&q)) {
+        int64_t run = sqlite3_column_int64(q.st, 0);
+        const qn_kr_pair *pairs = got;
+        size_t n = 0;
+
+        if ((uint64_t)sqlite3_column_int64(q.st, 1) > uid ||
+            (uint64_t)sqlite3_column_int64(q.st, 2) < uid)
+            continue;
+        q.rc = run_pairs(s, &c, run, rule_id, uid, uid, got, 8, &n, err);
+        /* more rows of one id than got holds (many collisions, or a
+         * damaged run): read them all */
+        if (q.rc == QN_OK && n > 8) {
+            free(many);
+            if (!(many = QN_ALLOCN(n, qn_kr_pair)))
+                q.rc = qn_err_nomem(err);
+            else
+                q.rc =
+                    run_pairs(s, &c, run, rule_id, uid, uid, many, n, &n, err);
+            pairs = many;
+        }
+        for (size_t i = 0; q.rc == QN_OK && !done && i < n; i++)
+            q.rc = fn(ctx, pairs[i].row, &done, err);
+    }
+    sqlite3_blob_close(c.b);
+    free(many);
     return qn_store__end(&q);
 }

@@ -83,6 +83,8 @@ struct qn_store {
     struct qn_store__runs *runs;     /* store_runs.c: the open transaction's
                                         inserted rows, for their key runs */
     struct qn_store__unique *unique; /* store_unique.c: the rules' id sets */
+    struct qn_store__pid *find_pid;  /* store_find_key.c: find_puzzle's
+                                        rule, kept between calls; NULL */
 };
 
 /* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */
@@ -200,7 +202,8 @@ int qn_store__runs_copy(qn_store *s, const char *in_path,
 struct qn_kr_pair;
 int qn_store__runs_read(qn_store *s, int64_t rule_id, struct qn_kr_pair **out,
                         size_t *n, qn_err *err);
-/* Rule rule_id's rows as (uid, id) pairs, in no order: *a malloc'd. */
+/* Rule rule_id's rows as (uid, id) pairs, in no order: *a malloc'd. It
+ * reads puzzles.uid: for migration 0008's build only (runs_build). */
 int qn_store__runs_rows(qn_store *s, int64_t rule_id, struct qn_kr_pair **a,
                         size_t *n, qn_err *err);
 int qn_store__runs_build(qn_store *s, qn_err *err);
@@ -211,6 +214,14 @@ int qn_store__runs_build(qn_store *s, qn_err *err);
  * and the database. */
 int qn_store__runs_find(qn_store *s, uint64_t lo, uint64_t hi,
                         struct qn_kr_pair *best, size_t *n, qn_err *err);
+/* store_find.c: fn(ctx, row, &done, err) for each row paired with id
+ * uid in the notes and in rule_id's runs, until it sets done or fails
+ * (its code returned). QN_EDB names a damaged run. */
+typedef int qn_store__row_try(void *ctx, int64_t row, int *done, qn_err *err);
+int qn_store__runs_key(qn_store *s, int64_t rule_id, uint64_t uid,
+                       qn_store__row_try *fn, void *ctx, qn_err *err);
+/* store_find_key.c: drop find_pid (at close). */
+void qn_store__find_free(qn_store *s);
 /* The i-th pair noted in the open transaction (in no run yet), NULL past
  * the last (store_runs.c); keep_two puts p into a pair of the two
  * smallest (store_find.c). */
@@ -281,6 +292,42 @@ int qn_store__key_uid(const qn_puzzle_id_key *key, int n, unsigned k,
 /* store_ids.c: compute the id of every stored puzzle (migration 0002),
  * or (missing_only) of those without one (migration 0004). */
 int qn_store__fill_puzzle_ids(qn_store *s, int missing_only, qn_err *err);
+
+/* store_pid.c: a stored row's puzzle id computed from its state (the
+ * flip drops puzzles.uid): the rule's text loaded once a rule, canonical
+ * forms by table. Zeroed storage is an empty one; not for threads. */
+struct qn_rules;
+struct qn_canon_table;
+typedef struct qn_store__pid {
+    int64_t rule_id;              /* the rule asked for last; 0: none */
+    char hash[65];                /* its hash ("" when not 64 digits): a
+                                     rolled back rule id may come back as
+                                     another rule */
+    struct qn_rules *rules;       /* NULL: rule_id's text does not load */
+    struct qn_canon_table *table; /* of rules, or NULL (no table) */
+    qn_puzzle_id_key key;         /* of the rule's stored hash */
+    int n;                        /* rules' cells, colours */
+    unsigned k;
+    uint8_t *cells, *form; /* n each: a state, its canonical form */
+    char why[256];         /* why rule_id's rule is not loaded */
+} qn_store__pid;
+/* rule_id's rule (its rules row's hash, yaml, cells and colours) into p
+ * unless it is there: QN_OK whether its text loads or not (p->rules
+ * says), QN_ENOMEM (p then holds no rule). */
+int qn_store__pid_rule(qn_store__pid *p, int64_t rule_id, const char *hash,
+                       const char *yaml, int n, unsigned k, qn_err *err);
+/* QN_OK when p holds its rule; else QN_EINVAL (export's code for a rule
+ * that does not load, or whose text is not its hash's) naming the rule
+ * and saying to run db check: a reader that names puzzles stops there. */
+int qn_store__pid_need(qn_store *s, const qn_store__pid *p, qn_err *err);
+/* The id of state cells (n values < k) under p's loaded rule; its
+ * canonical form is left in p->form. */
+uint64_t qn_store__pid_of(qn_store__pid *p, const uint8_t *cells);
+/* The same of a packed state of len bytes: 0 (nothing written) when it
+ * is not of the rule's size or holds a value >= k, else 1. */
+int qn_store__pid_packed(qn_store__pid *p, const void *packed, size_t len,
+                         uint64_t *out);
+void qn_store__pid_release(qn_store__pid *p);
 
 /* store_keys.c: the puzzle id of p, from its rule's hash and its
  * canonical key (QN_EINVAL: a key of the wrong size; QN_ENOTFOUND: no

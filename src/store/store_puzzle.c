@@ -30,33 +30,6 @@ int qn_store_find_rule(qn_store *s, const char *hash, int64_t *id_out,
     return qn_store__end(&q);
 }
 
-int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,
-                         size_t canon_len, int64_t *id_out, qn_err *err)
-{
-    qn_store_puzzle p = {
-        .rule_id = rule_id, .canon = canon, .canon_len = canon_len};
-    qn_store__stmt q;
-    uint64_t uid = 0;
-    int rc = qn_store__puzzle_uid(s, &p, &uid, err);
-
-    if (rc == QN_ENOTFOUND)
-        return qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
-    if (rc != QN_OK)
-        return rc;
-    qn_store__sql(&q, s,
-                  "SELECT id FROM puzzles WHERE uid = ? AND rule_id = ?"
-                  " AND canon = ?",
-                  err);
-    qn_store__bind_i64(&q, 1, (int64_t)uid);
-    qn_store__bind_i64(&q, 2, rule_id);
-    qn_store__bind_blob(&q, 3, canon, canon_len);
-    if (qn_store__row(&q))
-        *id_out = sqlite3_column_int64(q.st, 0);
-    else if (q.rc == QN_OK)
-        q.rc = qn_err_set(err, QN_ENOTFOUND, 0, 0, "no such puzzle");
-    return qn_store__end(&q);
-}
-
 /*
  * *id_out: the id of rule hash when it is stored with its layout, so that
  * the insert below would change nothing; 0 when it is not. Read before

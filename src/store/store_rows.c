@@ -13,21 +13,21 @@
 
 #include "store_internal.h"
 
-/* Columns 0..23 of ROW_COLUMNS into a row. The rule's YAML and layout
+/* Columns 0..22 of ROW_COLUMNS into a row. The rule's YAML and layout
  * come with its puzzles from the same statement: a second query for them
  * could disagree with the first in a damaged file (one read through an
  * index, the other through the table). A seed '' is the run's (migration
  * 0004): QN_STORE_SEED_SQL. */
-#define ROW_COLUMNS                                                               \
-    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"         \
-    " p.witness, (SELECT g.name FROM main.grades g WHERE g.id = p.grade),"        \
-    " p.grader, " QN_STORE_SEED_SQL(                                              \
-        "p",                                                                      \
-        "main") ","                                                               \
-                " p.stream_index, p.provenance, r.yaml, p.uid, p.submission,"     \
-                " p.source, p.meta, r.layout, r.cells, r.colours, p.human_level," \
+#define ROW_COLUMNS                                                              \
+    "p.id, p.rule_id, r.hash, r.name, p.state, p.min_presses, p.optimal,"        \
+    " p.witness, (SELECT g.name FROM main.grades g WHERE g.id = p.grade),"       \
+    " p.grader, " QN_STORE_SEED_SQL(                                             \
+        "p",                                                                     \
+        "main") ","                                                              \
+                " p.stream_index, p.provenance, r.yaml, p.submission, p.source," \
+                " p.meta, r.layout, r.cells, r.colours, p.human_level,"          \
                 " p.human_score, p.human_model"
-#define COL_POSITION 24
+#define COL_POSITION 23
 
 /* A walk's rule, read once per rule id rather than once per row, and
  * the texts of the row being visited. */
@@ -41,6 +41,9 @@ typedef struct reader {
     size_t len;            /* packed bytes of a state */
     uint8_t *cells;        /* n */
     char *state, *witness; /* qn_store__cells_text_max bytes each */
+    qn_store__pid pid;     /* the rule's ids: a row's from its state */
+    int need_id;           /* 1: a rule whose text does not load stops the walk;
+                              0 (db check, which reports it): its rows' uid is 0 */
 } reader;
 
 static void reader_release(reader *rd)
@@ -49,6 +52,7 @@ static void reader_release(reader *rd)
     free(rd->cells);
     free(rd->state);
     free(rd->witness);
+    qn_store__pid_release(&rd->pid);
 }
 
 static int damaged(qn_store *s, int64_t id, const char *what, qn_err *err)
@@ -63,9 +67,9 @@ static int damaged(qn_store *s, int64_t id, const char *what, qn_err *err)
 static int load_rule(qn_store *s, sqlite3_stmt *st, reader *rd, qn_err *err)
 {
     int64_t rule_id = sqlite3_column_int64(st, 1);
-    const char *layout = qn_store__col_text(st, 18);
-    int n = sqlite3_column_int(st, 19);
-    unsigned k = (unsigned)sqlite3_column_int(st, 20);
+    const char *layout = qn_store__col_text(st, 17);
+    int n = sqlite3_column_int(st, 18);
+    unsigned k = (unsigned)sqlite3_column_int(st, 19);
     char *copy, *state, *witness;
     uint8_t *cells;
     size_t max;
@@ -122,29 +126,29 @@ static int unpack(qn_store *s, sqlite3_stmt *st, int col, const reader *rd,
     return QN_OK;
 }
 
-/* Columns 21..23: the human grade, all NULL (not graded) or all set
+/* Columns 20..22: the human grade, all NULL (not graded) or all set
  * within the migration's checks. */
 static int read_human(qn_store *s, sqlite3_stmt *st, qn_store_row *row,
                       qn_err *err)
 {
     int nulls = 0;
 
-    for (int c = 21; c <= 23; c++)
+    for (int c = 20; c <= 22; c++)
         nulls += sqlite3_column_type(st, c) == SQLITE_NULL;
     row->human_level = -1;
     row->human_score = 0;
     row->human_model = 0;
     if (nulls == 3)
         return QN_OK;
-    int64_t level = sqlite3_column_int64(st, 21);
-    int64_t model = sqlite3_column_int64(st, 23);
+    int64_t level = sqlite3_column_int64(st, 20);
+    int64_t model = sqlite3_column_int64(st, 22);
     if (nulls || level < 0 || level > 3 || model < 1 || model > INT32_MAX ||
+        sqlite3_column_type(st, 20) != SQLITE_INTEGER ||
         sqlite3_column_type(st, 21) != SQLITE_INTEGER ||
-        sqlite3_column_type(st, 22) != SQLITE_INTEGER ||
-        sqlite3_column_type(st, 23) != SQLITE_INTEGER)
+        sqlite3_column_type(st, 22) != SQLITE_INTEGER)
         return damaged(s, sqlite3_column_int64(st, 0), "human grade", err);
     row->human_level = (int)level;
-    row->human_score = sqlite3_column_int64(st, 22);
+    row->human_score = sqlite3_column_int64(st, 21);
     row->human_model = (int)model;
     return QN_OK;
 }
@@ -159,8 +163,16 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
         sqlite3_column_type(st, 12) != SQLITE_INTEGER)
         return damaged(s, sqlite3_column_int64(st, 0), "provenance", err);
     if ((rc = load_rule(s, st, rd, err)) != QN_OK ||
-        (rc = unpack(s, st, 4, rd, rd->state, "state", err)) != QN_OK ||
-        (rc = unpack(s, st, 7, rd, rd->witness, "witness", err)) != QN_OK)
+        (rc = qn_store__pid_rule(
+             &rd->pid, rd->rule_id, qn_store__col_text(st, 2),
+             qn_store__col_text(st, 13), rd->n, rd->k, err)) != QN_OK ||
+        (rd->need_id && (rc = qn_store__pid_need(s, &rd->pid, err)) != QN_OK))
+        return rc;
+    /* the id from the state, before the witness takes rd->cells over */
+    if ((rc = unpack(s, st, 4, rd, rd->state, "state", err)) != QN_OK)
+        return rc;
+    row->uid = rd->pid.rules ? qn_store__pid_of(&rd->pid, rd->cells) : 0;
+    if ((rc = unpack(s, st, 7, rd, rd->witness, "witness", err)) != QN_OK)
         return rc;
     row->id = sqlite3_column_int64(st, 0);
     row->rule_id = sqlite3_column_int64(st, 1);
@@ -178,10 +190,9 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
                             : sqlite3_column_int64(st, 11);
     row->provenance = qn_store_provenance_name((qn_store_provenance)provenance);
     row->rule_yaml = qn_store__col_str(st, 13);
-    row->uid = (uint64_t)sqlite3_column_int64(st, 14);
-    row->submission = qn_store__col_text(st, 15);
-    row->source = qn_store__col_text(st, 16);
-    row->meta = qn_store__col_text(st, 17);
+    row->submission = qn_store__col_text(st, 14);
+    row->source = qn_store__col_text(st, 15);
+    row->meta = qn_store__col_text(st, 16);
     row->position = 0;
     row->slot = 0;
     row->section = "";
@@ -194,7 +205,7 @@ static int read_row(qn_store *s, sqlite3_stmt *st, reader *rd,
 static int walk_rows(qn_store__stmt *q, int col_position, qn_store_row_fn *fn,
                      void *ctx)
 {
-    reader rd = {0};
+    reader rd = {.need_id = 1};
     int rc = 0;
 
     while (qn_store__row(q)) {
@@ -246,7 +257,7 @@ int qn_store_puzzle_row(qn_store *s, int64_t id, qn_store_row_fn *fn, void *ctx,
                   err);
     qn_store__bind_i64(&q, 1, id);
     if (qn_store__row(&q)) {
-        reader rd = {0};
+        reader rd = {.need_id = 1};
         qn_store_row row;
         if ((rc = read_row(s, q.st, &rd, &row, err)) == QN_OK)
             rc = fn(ctx, &row);

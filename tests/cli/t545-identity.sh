@@ -88,22 +88,27 @@ q solve --id 0123456789abcdeg --db "$DB"
 expect_rc 64 "solve --id of a malformed id"
 q solve --id 0123456789abcdef --db "$DB"
 expect_rc 66 "solve --id of an unknown id"
-# db check names a puzzle whose stored id was tampered with
+# db check computes each row's id from its state and compares it with
+# the id its key run holds: a state changed by hand (its first cell
+# flipped) is named with both ids, each from tests/puzzle_id.py
+ST=$TOP/tests/state_blob.py
+L5=00000/00000/00000/00000/00000
+H5=$("$QUENCH" rules show "$C5" --json | sed 's/.*"hash":"\([0-9a-f]*\)".*/\1/')
 cp "$DB" "$TMP/bad.db"
-if has_column "$TMP/bad.db" puzzles uid; then
-    sqlite3 "$TMP/bad.db" "UPDATE puzzles SET uid = uid + 1 WHERE id = 2"
-    # the row's id no longer matches the one its key run holds (after the
-    # flip of the key-run store the runs alone hold it)
-    q db check --db "$TMP/bad.db"
-    expect_rc 74 "db check finds a row whose id left its key run"
-    expect_err "key runs: rule set 1: " "and says so"
-    cp "$DB" "$TMP/bad.db"
-fi
-# the rows and the runs agree on a wrong id: the id against the puzzle
-wrong_id "$TMP/bad.db" 2
+old=$(python3 "$ST" "$TMP/bad.db" "SELECT state_text(state, '$L5', 2) FROM puzzles WHERE id = 2")
+new=$(echo "$old" | sed 's/^0/x/; s/^1/0/; s/^x/1/')
+python3 "$ST" "$TMP/bad.db" "UPDATE puzzles SET state = state_blob('$new', '$L5', 2) WHERE id = 2"
 q db check --db "$TMP/bad.db"
-expect_rc 65 "db check finds a wrong stored id"
-expect_err "(#2, classic-5x5): the stored id is not the puzzle's" "and names it"
+expect_rc 74 "db check finds a row whose state is not its key run's id"
+expect_err "key runs: rule set 1: row 2: its state gives id $($PID "$H5" "$new"), its key run holds $($PID "$H5" "$old")" "and names the row and both ids"
+# a key run holding a wrong id for a row (tests/keyruns.py rewrites the
+# run with the row's id plus one): named with both
+cp "$DB" "$TMP/run.db"
+wrong_id "$TMP/run.db" 2
+id2=$($PID "$H5" "$old")
+q db check --db "$TMP/run.db"
+expect_rc 74 "db check finds a key run's id that is not its row's"
+expect_err "key runs: rule set 1: row 2: its state gives id $id2, its key run holds $(python3 -c "print('%016x' % ((int('$id2', 16) + 1) % 2**64))")" "and names both"
 
 # a validated submission keeps who sent it, shown by pack show
 printf '{"id":"bob-1","state":"10000/11000/10000/00000/00000","author":"bob"}\n' >"$TMP/subs.jsonl"

@@ -39,8 +39,13 @@
 /* on tmpfs where there is one: the sweep's thousands of commits would
  * wait for the disk's fsync */
 static char tmpdir[64] = "/dev/shm/qn_nomem_store_XXXXXX";
+/* classic 3x3: its text and hash are the stored rule's, as the store's
+ * readers compute each row's puzzle id from the rule's text */
+static const char yaml[] = "quench: 1\nname: classic-3x3\ncolours: 2\n"
+                           "board: {grid: [3, 3], wrap: none}\n"
+                           "press: {stencil: plus, self: true}\n";
 static char rule_hash[65];
-static qn_rules *rules; /* 3x3 classic, for qn_store_put_ruleset */
+static qn_rules *rules; /* yaml, for qn_store_put_ruleset */
 static long stride_env; /* QN_NOMEM_STRIDE; 0: by the call's size */
 
 #define tpath(name) t_path(tmpdir, (name))
@@ -102,10 +107,8 @@ static void make_puzzle(tpuz *t, int64_t rule_id, int i, int64_t run_id)
 
 static int put_rule(qn_store *s, int64_t *id, qn_err *err)
 {
-    /* the real text: db merge canonicalizes states by it */
-    qn_store_rule r = {
-        rule_hash, "classic-3x3", qn_rules_text(rules, NULL), 9, 2,
-        "",        "000/000/000"};
+    /* the real text: readers and db merge canonicalize states by it */
+    qn_store_rule r = {rule_hash, "classic-3x3", yaml, 9, 2, "", "000/000/000"};
     return qn_store_put_rule(s, &r, id, err);
 }
 
@@ -381,6 +384,39 @@ static int op_resolve(qn_store **s, const char *path, qn_err *err)
     return rc;
 }
 
+/* qn_store_find_puzzle of puzzle FIND_AT (cell 8 lit: its cells are
+ * their canonical form, so its "own" key is the true one), which the
+ * image `findable` adds to `filled`: through the runs, the rule's text
+ * loaded to canonicalize the stored state */
+#define FIND_AT 255
+
+static int op_find(qn_store **s, const char *path, qn_err *err)
+{
+    tpuz t;
+    int64_t id = 0;
+    int rc;
+
+    (void)path;
+    make_puzzle(&t, 1, FIND_AT, 0);
+    rc = qn_store_find_puzzle(*s, 1, t.canon, t.p.canon_len, &id, err);
+    shown = (unsigned long long)id;
+    return rc;
+}
+
+/* qn_store_check of the image `checkable` (the rule and puzzle FIND_AT,
+ * whose key is the true one): the runs compared with the ids computed
+ * from the states, the rule's text loaded */
+static int op_check(qn_store **s, const char *path, qn_err *err)
+{
+    int64_t n = -1;
+    int rc;
+
+    (void)path;
+    rc = qn_store_check(*s, &n, err);
+    shown = (unsigned long long)n;
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 
 /* A handle that came back from a failed call still reads and can hold a
@@ -493,12 +529,9 @@ static unsigned long long sweep(const char *name, op_fn *op, const image *im,
 int main(void)
 {
     const char *e = getenv("QN_NOMEM_STRIDE");
-    static const char yaml[] = "quench: 1\nname: classic-3x3\ncolours: 2\n"
-                               "board: {grid: [3, 3], wrap: none}\n"
-                               "press: {stencil: plus, self: true}\n";
     static char nothing[1];
     image zero = {nothing, 0};
-    image empty, with_rule, filled;
+    image empty, with_rule, filled, findable, checkable;
     int64_t ids[4] = {1, 2, 3, 4}, rid;
     qn_store *s = NULL;
     unsigned long long merged;
@@ -527,6 +560,26 @@ int main(void)
     T_EQ(make_pack(s, "p1", ids, 4, NULL), QN_OK);
     qn_store_close(s);
     image_take(&filled, tpath("filled.db"));
+    {
+        tpuz t;
+        uint8_t form[9];
+        int64_t id = 0;
+        make_puzzle(&t, 1, FIND_AT, 0);
+        t.p.min_presses = 1;
+        qn_canon_form(rules, form, t.cells);
+        T_CHECK(!memcmp(form, t.cells, 9));
+        T_EQ(qn_store_open(&s, tpath("filled.db"), 0, NULL), QN_OK);
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
+        T_EQ(id, NPUZ + 1);
+        qn_store_close(s);
+        image_take(&findable, tpath("filled.db"));
+        image_put(&filled, tpath("filled.db"));
+        image_put(&with_rule, tpath("check.db"));
+        T_EQ(qn_store_open(&s, tpath("check.db"), 0, NULL), QN_OK);
+        T_EQ(qn_store_put_puzzle(s, &t.p, &id, NULL, NULL), QN_OK);
+        qn_store_close(s);
+        image_take(&checkable, tpath("check.db"));
+    }
     {
         sqlite3 *db;
         sqlite3_stmt *st;
@@ -563,6 +616,8 @@ int main(void)
     sweep("pack create", op_pack_create, &filled, 0, 0, 0);
     sweep("pack show", op_pack_show, &filled, 0, 1, 0);
     sweep("puzzle id lookup", op_resolve, &filled, 0, 1, 0);
+    sweep("find a puzzle by its key", op_find, &findable, 0, 1, 0);
+    sweep("check the runs against the states", op_check, &checkable, 0, 1, 0);
     sweep("pack add", op_pack_add, &filled, 0, 0, 0);
     sweep("pack move", op_pack_move, &filled, 0, 0, 0);
     sweep("pack remove", op_pack_remove, &filled, 0, 0, 0);
@@ -577,6 +632,8 @@ int main(void)
     free(empty.bytes);
     free(with_rule.bytes);
     free(filled.bytes);
+    free(findable.bytes);
+    free(checkable.bytes);
     qn_rules_free(rules);
     return t_done();
 }

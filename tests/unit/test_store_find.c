@@ -48,9 +48,11 @@ static board boards[2] = {
 
 static int64_t put_rule(qn_store *s, board *b)
 {
+    /* the rule's own text: qn_store_find_puzzle canonicalizes stored
+     * states by it */
     qn_store_rule r = {b->hash,
                        b->name,
-                       "quench: 1\n",
+                       qn_rules_text(b->rules, NULL),
                        qn_rules_ncells(b->rules),
                        qn_rules_colours(b->rules),
                        "",
@@ -451,6 +453,93 @@ static void test_damaged(void)
     qn_store_close(s);
 }
 
+/* Every stored row's canonical key, from the canon column (today's
+ * schema still has it: the oracle), tried by qn_store_find_puzzle. */
+static int find_all(qn_store *s, const char *path, int64_t skip)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int n = 0;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT id, rule_id, canon FROM puzzles", -1,
+                            &st, NULL),
+         SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int64_t row = sqlite3_column_int64(st, 0), got = -1;
+        int rc = qn_store_find_puzzle(
+            s, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
+            (size_t)sqlite3_column_bytes(st, 2), &got, NULL);
+        if (row == skip) {
+            T_EQ(rc, QN_ENOTFOUND);
+            continue;
+        }
+        T_EQ(rc, QN_OK);
+        T_EQ(got, row);
+        n++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+/* qn_store_find_puzzle through the runs: every stored puzzle by its
+ * canonical key (in a batch from its notes, after it from the runs), a
+ * key never stored not found, and an id two rows share (row 1's made row
+ * 5's, the runs built again from it): each row is tried and the one whose
+ * state's canonical form is the key answers. */
+static void test_find_key(void)
+{
+    const char *p = tpath("k.db");
+    qn_store *s = NULL;
+    int64_t r5, r3, got;
+    uint8_t none[8] = {0xff, 0xff, 0xff, 0x01};
+
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
+    r5 = put_rule(s, &boards[0]);
+    r3 = put_rule(s, &boards[1]);
+    T_EQ(qn_store_begin(s, NULL), QN_OK);
+    for (int i = 0; i < 40; i++)
+        put_puzzle(s, &boards[0], r5, 400000 + (uint64_t)i);
+    T_EQ(find_all(s, p, 0), 0); /* not committed: another connection */
+    {
+        int64_t row;
+        put_puzzle_at(s, &boards[1], r3, 400100, &row, NULL);
+        /* the rows of the open batch, from its notes */
+        sqlite3_stmt *st = NULL;
+        T_EQ(sqlite3_prepare_v2(s->db,
+                                "SELECT rule_id, canon FROM puzzles WHERE id"
+                                " IN (1, ?)",
+                                -1, &st, NULL),
+             SQLITE_OK);
+        sqlite3_bind_int64(st, 1, row);
+        for (int k = 0; sqlite3_step(st) == SQLITE_ROW; k++) {
+            got = -1;
+            T_EQ(qn_store_find_puzzle(
+                     s, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+                     (size_t)sqlite3_column_bytes(st, 1), &got, NULL),
+                 QN_OK);
+            T_EQ(got, k ? row : 1);
+        }
+        sqlite3_finalize(st);
+    }
+    T_EQ(qn_store_commit(s, NULL), QN_OK);
+    put_batches(s, &boards[1], r3, 400200, 2, 20);
+    T_EQ(find_all(s, p, 0), t_raw_int(p, "SELECT count(*) FROM puzzles"));
+    T_EQ(qn_store_find_puzzle(s, r5, none, 4, &got, NULL), QN_ENOTFOUND);
+    T_EQ(qn_store_find_puzzle(s, 999, none, 4, &got, NULL), QN_ENOTFOUND);
+    qn_store_close(s);
+
+    T_EQ(t_raw_exec(p, "UPDATE puzzles SET uid = (SELECT uid FROM puzzles"
+                       " WHERE id = 5) WHERE id = 1;"
+                       "DROP TABLE key_runs; PRAGMA user_version = 7"),
+         SQLITE_OK);
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK); /* migrates */
+    /* row 1's own id is in no run now: the runs are the truth */
+    T_EQ(find_all(s, p, 1), t_raw_int(p, "SELECT count(*) FROM puzzles") - 1);
+    qn_store_close(s);
+}
+
 int main(void)
 {
     T_CHECK(mkdtemp(tmpdir) != NULL);
@@ -463,6 +552,7 @@ int main(void)
     test_in_batch();
     test_crowded();
     test_damaged();
+    test_find_key();
     for (int i = 0; i < 2; i++) {
         qn_solver_free(boards[i].game);
         qn_rules_free(boards[i].rules);
