@@ -744,40 +744,47 @@ static void test_formats(void)
     T_EQ(qn_export_format_parse(&f, "xml", &e), QN_ESYNTAX);
 }
 
-/* The file offset of the stored text of puzzle p's state, or -1. */
 /* Where puzzle p's table row shows in the file's bytes b: its packed
- * state and its canonical key, which sit side by side in the row's
- * record (docs/STORE.md) and nowhere else (the unique index holds the
- * key alone). Read from the database itself, by the puzzle's id. */
+ * state, then its min_presses and optimal (a byte each of the record's
+ * body, or none for 0 and 1) and its witness, side by side in the row's
+ * record (docs/STORE.md); -1 when not found. Read from the database itself, by the puzzle's
+ * position in the only pack. */
 static long row_offset(const char *path, const unsigned char *b, long len,
-                       const qn_pack_doc *doc, size_t p)
+                       size_t p)
 {
-    unsigned char key[256];
-    size_t n = 0;
+    unsigned char state[64], wit[64];
+    size_t ns = 0, nw = 0;
     long at = -1;
     sqlite3 *db;
     sqlite3_stmt *st = NULL;
 
     T_EQ(sqlite3_open(path, &db), SQLITE_OK);
     T_EQ(sqlite3_prepare_v2(db,
-                            "SELECT state, canon FROM puzzles"
-                            " WHERE uid = ?",
+                            "SELECT state, witness FROM puzzles WHERE id ="
+                            " (SELECT puzzle_id FROM pack_puzzles"
+                            " WHERE position = ?)",
                             -1, &st, NULL),
          SQLITE_OK);
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)doc->puzzles[p].id);
-    if (sqlite3_step(st) == SQLITE_ROW)
-        for (int c = 0; c < 2; c++) {
-            size_t m = (size_t)sqlite3_column_bytes(st, c);
-            if (n + m <= sizeof(key))
-                memcpy(key + n, sqlite3_column_blob(st, c), m);
-            n += m;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)p + 1);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        ns = (size_t)sqlite3_column_bytes(st, 0);
+        nw = (size_t)sqlite3_column_bytes(st, 1);
+        if (ns <= sizeof(state) && nw <= sizeof(wit)) {
+            memcpy(state, sqlite3_column_blob(st, 0), ns);
+            memcpy(wit, sqlite3_column_blob(st, 1), nw);
         }
+    }
     sqlite3_finalize(st);
     sqlite3_close(db);
-    T_CHECK(n > 0 && n <= sizeof(key));
-    for (long i = 0; n && n <= sizeof(key) && at < 0 && i + (long)n <= len; i++)
-        if (memcmp(b + i, key, n) == 0)
-            at = i;
+    T_CHECK(ns > 0 && ns <= sizeof(state) && nw > 0 && nw <= sizeof(wit));
+    if (!ns || ns > sizeof(state) || !nw || nw > sizeof(wit))
+        return -1;
+    for (long i = 0; at < 0 && i + (long)(ns + nw) <= len; i++)
+        for (long gap = 0; gap <= 2 && at < 0; gap++)
+            if (i + (long)(ns + nw) + gap <= len &&
+                !memcmp(b + i, state, ns) &&
+                !memcmp(b + i + (long)ns + gap, wit, nw))
+                at = i;
     return at;
 }
 
@@ -826,7 +833,7 @@ static void raw_exec(const char *path, const char *sql)
 
 /*
  * A page of the puzzles table that the pack walk reaches only after its
- * first rows (found by the last puzzle's packed state and key) is
+ * first rows (found by the last puzzle's packed state and witness) is
  * scribbled over:
  * the walk fails part-way with an SQLite error. The document must come
  * back empty (before the fix its rule count outran its NULL rule array,
@@ -844,8 +851,8 @@ static void test_load_damaged_page(const char *dir)
     snprintf(path, sizeof(path), "%s/page.db", dir);
     store_pack(path, &doc);
     b = slurp(path, &len);
-    first = row_offset(path, b, len, &doc, 0);
-    last = row_offset(path, b, len, &doc, doc.npuzzles - 1);
+    first = row_offset(path, b, len, 0);
+    last = row_offset(path, b, len, doc.npuzzles - 1);
     free(b);
     T_CHECK(first > 0 && last > 0);
     /* the first rows are read from another page than the damaged one */
@@ -922,29 +929,27 @@ static void test_load_damaged_rule(const char *dir)
 }
 
 /*
- * A puzzle's id comes from its rule and state, never from puzzles.uid,
- * which the flip drops: a uid changed by hand changes nothing an export
- * names (the id is an independent computation here, id_of).
+ * A puzzle's id comes from its rule and state: since migration 0009 no
+ * row keeps one. Every loaded id is the independent computation here
+ * (id_of: the canonical form and the keyed hash).
  */
-static void test_load_ignores_uid(const char *dir)
+static void test_load_ids_from_states(const char *dir)
 {
     char path[512];
     qn_pack_doc doc, back;
     qn_err e = QN_ERR_INIT;
     qn_rules *r = load("rules/classic-5x5.yaml");
-    uint64_t want;
 
-    snprintf(path, sizeof(path), "%s/uid.db", dir);
+    snprintf(path, sizeof(path), "%s/ids.db", dir);
     store_pack(path, &doc);
-    want = r ? id_of(r, doc.puzzles[6].state) : 0;
-    raw_exec(path, "UPDATE puzzles SET uid = 12345 WHERE id = (SELECT"
-                   " puzzle_id FROM pack_puzzles WHERE position = 7)");
     T_EQ(load_big(path, &back, &e), QN_OK);
     T_EQ(back.npuzzles, doc.npuzzles);
-    if (back.npuzzles == doc.npuzzles) {
-        T_EQ(back.puzzles[6].id, want);
-        for (size_t i = 0; i < doc.npuzzles; i++)
-            T_EQ(back.puzzles[i].id, doc.puzzles[i].id);
+    if (r && back.npuzzles == doc.npuzzles) {
+        int bad = 0;
+        for (size_t i = 0; i < back.npuzzles; i++)
+            bad += back.puzzles[i].id != id_of(r, back.puzzles[i].state) ||
+                   back.puzzles[i].id != doc.puzzles[i].id;
+        T_EQ(bad, 0);
     }
     qn_pack_doc_release(&back);
     qn_pack_doc_release(&doc);
@@ -1000,7 +1005,7 @@ static void test_load_damaged(void)
     test_load_damaged_page(dir);
     test_load_damaged_row(dir);
     test_load_damaged_rule(dir);
-    test_load_ignores_uid(dir);
+    test_load_ids_from_states(dir);
     test_store_roundtrip(dir);
     t_rmtree(dir);
 }
