@@ -23,6 +23,7 @@
 #include "store/store.h"
 #include "t.h"
 #include "tsql.h"
+#include "tstore.h"
 
 #define SIDE 5
 #define N (SIDE * SIDE)
@@ -31,6 +32,7 @@
 
 static char tmpdir[] = "/tmp/qn_store_merge_XXXXXX";
 static qn_rules *rules;
+static t_uid_rules known; /* rules, for ids from states (tstore.h) */
 static qn_solver *game;
 static char rule_hash[65];
 
@@ -378,14 +380,14 @@ static void dup_case(int64_t dup, int64_t want_row)
     qn_store_close(s);
     /* the witness too is the first copy's: the store does not read it */
     snprintf(sql, sizeof(sql),
-             "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-             " optimal, witness, grade, grader, seed, stream_index,"
-             " provenance, run_id, uid) SELECT rule_id, x'%s', x'ffffffff',"
-             " min_presses, optimal, witness, grade, grader, seed, %lld,"
-             " provenance, run_id, uid FROM puzzles WHERE id = 3;"
-             "DROP TABLE key_runs; PRAGMA user_version = 7",
+             "INSERT INTO puzzles (rule_id, state, min_presses, optimal,"
+             " witness, grade, grader, seed, stream_index, provenance,"
+             " run_id) SELECT rule_id, x'%s', min_presses, optimal, witness,"
+             " grade, grader, seed, %lld, provenance, run_id FROM puzzles"
+             " WHERE id = 3",
              hlo, (long long)dup);
     T_EQ(t_raw_exec(in, sql), SQLITE_OK);
+    t_as_schema7(in, &known);
     T_EQ(qn_store_open(&s, in, QN_STORE_CREATE, NULL), QN_OK); /* runs */
     qn_store_close(s);
     T_EQ(t_raw_int(in, "SELECT count(*) FROM puzzles"), 4);
@@ -478,6 +480,7 @@ int main(void)
         return 1;
     }
     qn_rules_hash(rules, rule_hash);
+    t_uid_add(&known, rules);
     test_unpack();
     test_orientations();
     test_duplicate_pair();

@@ -26,6 +26,7 @@
 #include "store/store_internal.h"
 #include "t.h"
 #include "tsql.h"
+#include "tstore.h"
 
 static char tmpdir[] = "/tmp/qn_store_runs_XXXXXX";
 
@@ -109,14 +110,21 @@ static int by_pair(const void *x, const void *y)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-/* The pairs a query gives (rule_id = ? bound), sorted: *n of them. */
+/* The rules whose ids t_uid computes from the rows' states (main). */
+static t_uid_rules known;
+
+/* The rows of rule as (id, row) pairs, each id computed from the row's
+ * state (tstore.h), sorted: *n of them. */
 static qn_kr_pair *rows_of(sqlite3 *db, int64_t rule, size_t *n)
 {
     sqlite3_stmt *st = NULL;
     qn_kr_pair *a = malloc(sizeof(*a) * 200000);
 
     *n = 0;
-    T_EQ(sqlite3_prepare_v2(db, "SELECT uid, id FROM puzzles WHERE rule_id = ?",
+    T_EQ(sqlite3_prepare_v2(db,
+                            "SELECT t_uid(r.hash, p.state), p.id FROM"
+                            " puzzles p JOIN rules r ON r.id = p.rule_id"
+                            " WHERE p.rule_id = ?",
                             -1, &st, NULL),
          SQLITE_OK);
     sqlite3_bind_int64(st, 1, rule);
@@ -170,6 +178,7 @@ static long long runs_match(const char *path)
     long long total = 0;
 
     T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    t_uid_register(db, &known);
     T_EQ(sqlite3_prepare_v2(db, "SELECT id FROM rules", -1, &st, NULL),
          SQLITE_OK);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -316,9 +325,9 @@ static void test_merge_and_migration(void)
     T_EQ(runs_match(o), 250);
     T_EQ(check_ok(o), QN_OK);
 
-    /* the database as the previous schema had it: no runs */
-    T_EQ(t_raw_exec(o, "DROP TABLE key_runs; PRAGMA user_version = 7"),
-         SQLITE_OK);
+    /* the database as schema 7 had it: no runs, each row's id in a uid
+     * column (computed here from the state) */
+    t_as_schema7(o, &known);
     s = open_ok(o); /* migrates */
     T_EQ(qn_store_version(s, &v, NULL), QN_OK);
     T_EQ(v, qn_store_schema_version());
@@ -348,10 +357,10 @@ static void test_check_finds(void)
     unlink(d);
     T_EQ(t_raw_exec(p, sql), SQLITE_OK);
     T_EQ(t_raw_exec(d,
-                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                    " optimal, witness, provenance, uid) SELECT rule_id,"
-                    " state, x'00', min_presses, optimal, witness, 2, 7"
-                    " FROM puzzles WHERE id = 1"),
+                    "INSERT INTO puzzles (rule_id, state, min_presses,"
+                    " optimal, witness, provenance) SELECT rule_id, state,"
+                    " min_presses, optimal, witness, 2 FROM puzzles"
+                    " WHERE id = 1"),
          SQLITE_OK);
     T_EQ(check_ok(d), QN_EDB);
 
@@ -391,6 +400,7 @@ int main(void)
         T_EQ(qn_rules_load_file(&boards[i].rules, boards[i].file, NULL), QN_OK);
         T_EQ(qn_solver_new(&boards[i].game, boards[i].rules, NULL), QN_OK);
         qn_rules_hash(boards[i].rules, boards[i].hash);
+        t_uid_add(&known, boards[i].rules);
     }
     test_writes();
     test_compaction();
