@@ -13,8 +13,8 @@ quench's own codec.
 usage: keyruns.py DB [--bump ROW]
   builds DB's key runs again from its rows: each row's id is its `uid`
   column while the puzzles table has one (the id the database holds),
-  else the id of its state computed by tests/puzzle_id.py (square boards
-  of the dihedral group only). Every rule's pairs become level-1 runs of
+  else on a square board that does not wrap the id of its state computed
+  by tests/puzzle_id.py, and on other boards the id its run holds. Every rule's pairs become level-1 runs of
   at most 65,536 pairs, as migration 0008 builds them. --bump ROW: with
   ROW's id one more than that (a wrong id the runs hold).
 """
@@ -129,17 +129,41 @@ def stored_ids(db):
     return out
 
 
+def d4_board(layout, yaml):
+    """Whether tests/puzzle_id.py computes ids on this board: a full square
+    grid that does not wrap (a torus has translations too)."""
+    rows = layout.split('/')
+    square = all(r == '0' * len(rows) for r in rows)
+    wraps = any(w in yaml for w in ('wrap: both', 'wrap: rows',
+                                     'wrap: columns', 'wrap: [', 'wrap: x',
+                                     'wrap: y'))
+    return square and 'graph' not in yaml and not wraps
+
+
 def row_ids(db):
     """[(rule id, row id, id as unsigned)] of every puzzle: the uid column
-    while it exists, else the id computed from the state."""
+    while it exists; else on a square board that does not wrap the id
+    computed from the state (tests/puzzle_id.py), and on other boards the
+    id the runs hold for the row (an error for a row in no run)."""
     cols = [c[1] for c in db.execute('PRAGMA table_info(puzzles)')]
     if 'uid' in cols:
         q = 'SELECT rule_id, id, uid FROM puzzles'
-    else:
-        q = ('SELECT p.rule_id, p.id, puzzle_uid(p.state, r.layout,'
-             ' r.colours, r.hash) FROM puzzles p JOIN rules r'
-             ' ON r.id = p.rule_id')
-    return [(rule, row, uid & MASK) for rule, row, uid in db.execute(q)]
+        return [(rule, row, uid & MASK) for rule, row, uid in db.execute(q)]
+    held = stored_ids(db)
+    out = []
+    q = ('SELECT p.rule_id, p.id, p.state, r.layout, r.colours, r.hash,'
+         ' r.yaml FROM puzzles p JOIN rules r ON r.id = p.rule_id')
+    for rule, row, state, layout, colours, rhash, yaml in db.execute(q):
+        if d4_board(layout, yaml):
+            uid = db.execute('SELECT puzzle_uid(?, ?, ?, ?)',
+                             (state, layout, colours, rhash)).fetchone()[0]
+        elif len(held.get(row, [])) == 1:
+            uid = held[row][0]
+        else:
+            raise SystemExit('keyruns.py: row %d: no id in the runs, and its'
+                             ' board is not one puzzle_id.py knows' % row)
+        out.append((rule, row, uid & MASK))
+    return out
 
 
 def rebuild(db, bump=None):

@@ -91,12 +91,12 @@ put_fixture w.db
 expect_eq "$(cnt w.db)" 541 "put_sql: a row"
 q db check --db w.db
 expect_rc 0 "put_sql: db check of it"
-# wrong_id: the id wrong in the rows and the runs alike
+# wrong_id: the id the runs hold for row 7 wrong (no row keeps one)
 cp g.db w.db
 wrong_id w.db 7
 q db check --db w.db
-expect_rc 65 "wrong_id: db check"
-expect_err "(#7, classic-7x7): the stored id is not the puzzle's" "wrong_id: named"
+expect_rc 74 "wrong_id: db check"
+expect_err "key runs: rule set 1: row 7: its state gives id " "wrong_id: named"
 expect_eq "$(python3 "$SB" w.db "SELECT run_uid(7) - run_uid(8) = (SELECT run_uid(7) - run_uid(8) FROM puzzles LIMIT 1), run_uid(7) = puzzle_uid(p.state, r.layout, r.colours, r.hash) + 1 FROM puzzles p JOIN rules r ON r.id = p.rule_id WHERE p.id = 7")" \
     "1 1" "wrong_id: run_uid is the id plus one"
 

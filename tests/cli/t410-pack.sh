@@ -173,26 +173,6 @@ expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM pack_puzzles')" 0 "membership g
 expect_eq "$(sqlite3 "$DB" 'SELECT count(*) FROM puzzles')" 6 "puzzles stay"
 q pack --db "$DB" delete first
 expect_rc 66 "delete twice"
-# the fake ids in the runs are damage to db check, which computes each
-# row's id from its state
-q db --db "$DB" check
-expect_rc 74 "fake ids fail the check"
-expect_err "key runs: rule set 1: row 1: its state gives id $(python3 "$TOP/tests/puzzle_id.py" "$HASH" 10000/00000/00000/00000/00000), its key run holds 1111000000000000" "named with both ids"
-# the runs built from the real ids: then the fake witnesses fail it
-python3 - "$TOP/tests" "$HASH" "$DB" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-import puzzle_id, state_blob
-db = state_blob.connect(sys.argv[3])
-rows = db.execute("SELECT id, state_text(state, '00000/00000/00000/00000/00000', 2)"
-                  " FROM puzzles").fetchall()
-for row, st in rows:
-    uid = int(puzzle_id.puzzle_id(sys.argv[2], st), 16)
-    uid -= (uid >> 63) << 64  # SQL's integers are signed
-    db.execute("UPDATE puzzles SET uid = ? WHERE id = ?", (uid, row))
-db.commit()
-PY
-runs_from_rows "$DB"
 q db --db "$DB" check
 expect_rc 65 "fake witnesses fail the check"
 

@@ -71,7 +71,8 @@ q generate -n 25 --seed 82 --db "$DB" --pack ring "$R8"
 expect_rc 0 "generate seed 82 again"
 printf '10101/01010/10101/01010/10101\n' >"$TMP/subs.txt"
 qin "$TMP/subs.txt" validate "$C5" - --db "$DB" --into subs
-expect_rc 0 "validate a stored puzzle again"
+expect_rc 1 "validate a stored puzzle again: a duplicate (exit 1)"
+expect_err "1 duplicate" "validate says duplicate"
 expect_eq "$(sqlite3 "$DB" "SELECT count(*) FROM puzzles")" 68 "the same runs and submission again added nothing"
 q generate -n 200 --seed 83 --db "$DB" "$C5"
 expect_rc 0 "a new run of classic 5x5"
@@ -107,12 +108,16 @@ print("ok" if len(got) == 40 and not bad else
 PY
 
 # --- 5. a second copy written by hand is found by db check --------------------
-cp "$TMP/old.db" "$TMP/dup.db"
-q db migrate --db "$TMP/dup.db"
+# (a classic 5x5 database: tests/keyruns.py computes ids of square boards)
+q generate -n 20 --seed 84 --db "$TMP/dup.db" "$C5"
+expect_rc 0 "generate a classic 5x5 database"
 sqlite3 "$TMP/dup.db" "INSERT INTO puzzles (rule_id, state, min_presses, optimal, witness, provenance) SELECT rule_id, state, min_presses, optimal, witness, 2 FROM puzzles WHERE id = 5"
+q db check --db "$TMP/dup.db"
+expect_rc 74 "db check: a row in no key run"
+expect_err "row 21 (id " "names the row"
 runs_from_rows "$TMP/dup.db"
 q db check --db "$TMP/dup.db"
 expect_rc 65 "db check: a puzzle stored twice"
-expect_out "the same puzzle as #5 is stored" "db check names the first copy"
+expect_err "the same puzzle as #5 is stored" "db check names the first copy"
 
 done_testing
