@@ -3,11 +3,13 @@
  * runs (qn_store_puzzle_resolve, src/store/store_find.c). For many
  * prefixes -- taken from stored ids (hits, ambiguous ones, ids naming two
  * rows) and random (misses) -- the code, the row and the message equal
- * what the unique key's query gives on the same database, run here on a
- * connection of the test's own (the oracle):
- *   SELECT id, uid FROM puzzles WHERE uid BETWEEN ? AND ?
+ * what an SQL query gives on a table of the test's own (the oracle):
+ *   SELECT id, uid FROM t_ids WHERE uid BETWEEN ? AND ?
  *   ORDER BY uid, id LIMIT 2
- * with the range computed here from the hex digits. The databases hold
+ * with the range computed here from the hex digits. t_ids (id, rule_id,
+ * uid), in a file beside the store's, holds every row's id computed from
+ * its state (tstore.h), or rewritten by hand with the runs built again
+ * from it (test_crowded). The databases hold
  * level-0 runs and a compacted level-1 one, two rules, ids differing only
  * in their last digits, ids on both sides of 2^63, and one id on two
  * rows; a run with a byte flipped is QN_EDB naming it.
@@ -25,10 +27,12 @@
 #include "rules/rules.h"
 #include "rules/state.h"
 #include "solve/solver.h"
+#include "store/keyrun.h"
 #include "store/store.h"
 #include "store/store_internal.h"
 #include "t.h"
 #include "tsql.h"
+#include "tstore.h"
 
 static char tmpdir[] = "/tmp/qn_store_find_XXXXXX";
 
@@ -45,6 +49,9 @@ static board boards[2] = {
     {NULL, NULL, "", "rules/classic-5x5.yaml", "c5",
      "00000/00000/00000/00000/00000"},
     {NULL, NULL, "", "rules/classic-3x3.yaml", "c3", "000/000/000"}};
+
+/* The rules t_uid knows: both boards' (main loads them). */
+static t_uid_rules uids;
 
 static int64_t put_rule(qn_store *s, board *b)
 {
@@ -125,25 +132,119 @@ static void put_batches(qn_store *s, board *b, int64_t rule, uint64_t from,
     }
 }
 
-/* The ids stored (as the rows hold them), for drawing prefixes. */
-static uint64_t *ids_of(const char *path, size_t *n)
+/* The file of path's t_ids: path with ".ids" (one of four buffers used
+ * in turn, as t_path). */
+static const char *ids_file(const char *path)
+{
+    static char buf[4][512];
+    static int i;
+
+    i = (i + 1) % 4;
+    snprintf(buf[i], sizeof(buf[i]), "%s.ids", path);
+    return buf[i];
+}
+
+/* Every row of the store at path not yet in its t_ids added there, its
+ * id computed from its state: the rows t_ids holds keep theirs. */
+static void fill_ids(const char *path)
+{
+    sqlite3 *db;
+    char sql[700];
+
+    T_EQ(sqlite3_open(ids_file(path), &db), SQLITE_OK);
+    t_uid_register(db, &uids);
+    snprintf(sql, sizeof(sql),
+             "ATTACH '%s' AS s;"
+             "CREATE TABLE IF NOT EXISTS t_ids (id INTEGER PRIMARY KEY,"
+             " rule_id INTEGER NOT NULL, uid INTEGER NOT NULL);"
+             "INSERT OR IGNORE INTO t_ids SELECT p.id, p.rule_id,"
+             " t_uid(r.hash, p.state) FROM s.puzzles p"
+             " JOIN s.rules r ON r.id = p.rule_id;"
+             "DETACH s",
+             path);
+    T_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* The ids of the rows of t_ids in ids (a file), for drawing prefixes. */
+static uint64_t *ids_of(const char *ids, size_t *n)
 {
     sqlite3 *db;
     sqlite3_stmt *st;
     uint64_t *v = malloc(sizeof(*v) * 100000);
 
     *n = 0;
-    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    T_EQ(sqlite3_prepare_v2(db, "SELECT uid FROM puzzles", -1, &st, NULL),
+    T_CHECK(v != NULL);
+    T_EQ(sqlite3_open(ids, &db), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT uid FROM t_ids", -1, &st, NULL),
          SQLITE_OK);
-    while (sqlite3_step(st) == SQLITE_ROW && *n < 100000)
+    while (v && sqlite3_step(st) == SQLITE_ROW && *n < 100000)
         v[(*n)++] = (uint64_t)sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(db);
     return v;
 }
 
-/* What the unique key's query says of prefix (its hex digits): the code,
+/* One level-1 run of p[0..n) (n >= 1, sorted) of rule into db. */
+static void insert_run(sqlite3 *db, int64_t rule, const qn_kr_pair *p, size_t n)
+{
+    sqlite3_stmt *st;
+    uint8_t *keys = NULL;
+    size_t len = 0;
+
+    T_EQ(qn_kr_encode(p, n, &keys, &len), QN_OK);
+    T_EQ(sqlite3_prepare_v2(db,
+                            "INSERT INTO key_runs (rule_id, level, first_key,"
+                            " last_key, count, keys) VALUES (?, 1, ?, ?, ?, ?)",
+                            -1, &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, rule);
+    sqlite3_bind_int64(st, 2, (int64_t)p[0].key);
+    sqlite3_bind_int64(st, 3, (int64_t)p[n - 1].key);
+    sqlite3_bind_int64(st, 4, (int64_t)n);
+    sqlite3_bind_blob(st, 5, keys, (int)len, SQLITE_TRANSIENT);
+    T_EQ(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    free(keys);
+}
+
+/* The runs of rule in the store at path built again from its t_ids:
+ * its runs deleted, its (uid, row) pairs sorted (key unsigned) into
+ * level-1 runs of QN_KR_MAX pairs at most. */
+static void rebuild_runs(const char *path, int64_t rule)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    qn_kr_pair *p = malloc(sizeof(*p) * 100000);
+    size_t n = 0;
+    char sql[600];
+
+    T_CHECK(p != NULL);
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    snprintf(sql, sizeof(sql), "ATTACH '%s' AS t", ids_file(path));
+    T_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, "SELECT uid, id FROM t.t_ids WHERE rule_id = ?",
+                            -1, &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, rule);
+    while (p && sqlite3_step(st) == SQLITE_ROW && n < 100000) {
+        p[n].key = (uint64_t)sqlite3_column_int64(st, 0);
+        p[n++].row = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    T_EQ(qn_kr_sort(p, n), QN_OK);
+    T_EQ(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+    snprintf(sql, sizeof(sql), "DELETE FROM key_runs WHERE rule_id = %lld",
+             (long long)rule);
+    T_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    for (size_t i = 0; p && i < n; i += QN_KR_MAX)
+        insert_run(db, rule, p + i, n - i < QN_KR_MAX ? n - i : QN_KR_MAX);
+    T_EQ(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    free(p);
+}
+
+/* What the query on t_ids says of prefix (its hex digits): the code,
  * the row when it is QN_OK, and the message otherwise. */
 static int oracle(sqlite3 *db, const char *prefix, int64_t *row, char *msg,
                   size_t cap)
@@ -158,7 +259,7 @@ static int oracle(sqlite3 *db, const char *prefix, int64_t *row, char *msg,
     lo = len == 16 ? v : v << (4 * (16 - len));
     hi = len == 16 ? v : lo | ((UINT64_C(1) << (4 * (16 - len))) - 1);
     T_EQ(sqlite3_prepare_v2(db,
-                            "SELECT id, uid FROM puzzles WHERE uid BETWEEN ?"
+                            "SELECT id, uid FROM t_ids WHERE uid BETWEEN ?"
                             " AND ? ORDER BY uid, id LIMIT 2",
                             -1, &st, NULL),
          SQLITE_OK);
@@ -217,18 +318,22 @@ static int same(qn_store *s, sqlite3 *db, const char *prefix, tally *t)
 }
 
 /* n prefixes of 4..16 digits, half of stored ids, half random, each
- * looked up on a read-only connection and by the oracle. */
+ * looked up on a read-only connection and by the oracle (t_ids filled
+ * first with the rows it lacks). */
 static tally compare_many(const char *path, int n, uint64_t seed)
 {
     qn_store *s = NULL;
     sqlite3 *db;
     size_t nids;
-    uint64_t *ids = ids_of(path, &nids);
+    uint64_t *ids;
     tally t = {0, 0, 0, 0};
     int agree = 0;
 
+    fill_ids(path);
+    ids = ids_of(ids_file(path), &nids);
     T_EQ(qn_store_open(&s, path, QN_STORE_READONLY, NULL), QN_OK);
-    T_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    T_EQ(sqlite3_open_v2(ids_file(path), &db, SQLITE_OPEN_READONLY, NULL),
+         SQLITE_OK);
     for (int i = 0; i < n; i++) {
         char hex[17], prefix[17];
         uint64_t v = t_rand(&seed);
@@ -278,17 +383,17 @@ static void test_natural(void)
 }
 
 /*
- * The ids rewritten by hand so that they crowd: ids differing only in
- * their last digits, around 2^63, at 0 and at 2^64 - 1, one id on two
- * rows of a rule and on a row of the other; then the runs built again
- * from the rows (the migration, level 1), and level-0 runs added on top.
+ * The ids rewritten by hand in t_ids so that they crowd: ids differing
+ * only in their last digits, around 2^63, at 0 and at 2^64 - 1, one id
+ * on two rows of a rule and on a row of the other; then each rule's runs
+ * built again from t_ids (one level-1 run), and level-0 runs added on
+ * top by the store (their ids computed from their states).
  */
 static void test_crowded(void)
 {
     const char *p = tpath("c.db");
     qn_store *s = NULL;
     int64_t r5, r3;
-    int v = 0;
     tally t;
 
     T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
@@ -297,31 +402,31 @@ static void test_crowded(void)
     put_batches(s, &boards[0], r5, 100000, 4, 100);
     put_batches(s, &boards[1], r3, 100000, 2, 50);
     qn_store_close(s);
-    T_EQ(t_raw_exec(p,
+    fill_ids(p);
+    T_EQ(t_raw_exec(ids_file(p),
                     /* runs of 10 rows from row 50: the id of the run's
                      * first row but for the last digit or the last three */
-                    "UPDATE puzzles SET uid = ((SELECT q.uid FROM puzzles q"
-                    " WHERE q.id = puzzles.id - puzzles.id % 10) & ~0xfff)"
+                    "UPDATE t_ids SET uid = ((SELECT q.uid FROM t_ids q"
+                    " WHERE q.id = t_ids.id - t_ids.id % 10) & ~0xfff)"
                     " + (id % 10) * 0x123"
                     " WHERE id > 50 AND id % 10 <> 0 AND id % 3 = 0;"
-                    "UPDATE puzzles SET uid = (SELECT q.uid FROM puzzles q"
-                    " WHERE q.id = puzzles.id - puzzles.id % 10)"
+                    "UPDATE t_ids SET uid = (SELECT q.uid FROM t_ids q"
+                    " WHERE q.id = t_ids.id - t_ids.id % 10)"
                     " + (id % 10) WHERE id > 50 AND id % 10 <> 0"
                     " AND id % 3 = 1;"
                     /* one id on two rows (and on a row of the other rule) */
-                    "UPDATE puzzles SET uid = (SELECT uid FROM puzzles WHERE"
+                    "UPDATE t_ids SET uid = (SELECT uid FROM t_ids WHERE"
                     " id = 2) WHERE id IN (7, 401, 402);"
-                    "UPDATE puzzles SET uid = 0x7fffffffffffff00 + id"
+                    "UPDATE t_ids SET uid = 0x7fffffffffffff00 + id"
                     " WHERE id BETWEEN 20 AND 24;"
-                    "UPDATE puzzles SET uid = -9223372036854775807 - 1 + id"
+                    "UPDATE t_ids SET uid = -9223372036854775807 - 1 + id"
                     " WHERE id BETWEEN 25 AND 29;"
-                    "UPDATE puzzles SET uid = 0 WHERE id = 30;"
-                    "UPDATE puzzles SET uid = -1 WHERE id IN (31, 32);"
-                    "DROP TABLE key_runs; PRAGMA user_version = 7"),
+                    "UPDATE t_ids SET uid = 0 WHERE id = 30;"
+                    "UPDATE t_ids SET uid = -1 WHERE id IN (31, 32);"),
          SQLITE_OK);
-    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK); /* migrates */
-    T_EQ(qn_store_version(s, &v, NULL), QN_OK);
-    T_EQ(v, qn_store_schema_version());
+    rebuild_runs(p, r5);
+    rebuild_runs(p, r3);
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
     put_batches(s, &boards[0], r5, 200000, 3, 30);
     put_batches(s, &boards[1], r3, 200000, 2, 20);
     qn_store_close(s);
@@ -432,7 +537,7 @@ static void test_damaged(void)
              run);
     last = t_raw_int(d, sql);
     flip_version(d, run);
-    ids = ids_of(d, &nids);
+    ids = ids_of(ids_file(p), &nids); /* d is a copy of p */
     T_EQ(qn_store_open(&s, d, QN_STORE_READONLY, NULL), QN_OK);
     snprintf(name, sizeof(name), "%016llx", (unsigned long long)first);
     T_EQ(qn_store_puzzle_resolve(s, name, &row, &err), QN_EDB);
@@ -440,7 +545,8 @@ static void test_damaged(void)
     T_CHECK(strstr(err.msg, sql) != NULL && strstr(err.msg, "damaged"));
     T_CHECK(strcmp(err.source, d) == 0);
     /* an id outside the damaged run's range is still found */
-    T_EQ(sqlite3_open_v2(d, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    T_EQ(sqlite3_open_v2(ids_file(p), &db, SQLITE_OPEN_READONLY, NULL),
+         SQLITE_OK);
     for (size_t i = 0; i < nids; i++)
         if (ids[i] < (uint64_t)first || ids[i] > (uint64_t)last) {
             snprintf(name, sizeof(name), "%016" PRIx64, ids[i]);
@@ -453,8 +559,39 @@ static void test_damaged(void)
     qn_store_close(s);
 }
 
-/* Every stored row's canonical key, from the canon column (today's
- * schema still has it: the oracle), tried by qn_store_find_puzzle. */
+/* The rows of a store with their rule and the rule's hash, for key_of */
+#define ROWS_SQL                                                               \
+    "SELECT p.id, p.rule_id, p.state, r.hash FROM puzzles p"                   \
+    " JOIN rules r ON r.id = p.rule_id"
+
+/* The canonical key of the row st (ROWS_SQL) is at into key (16 bytes):
+ * its state unpacked, its canonical form under the board of the rule's
+ * hash, packed again. Its length; 0 for an unknown rule or a bad state. */
+static size_t key_of(sqlite3_stmt *st, uint8_t *key)
+{
+    const char *hash = (const char *)sqlite3_column_text(st, 3);
+    size_t len = (size_t)sqlite3_column_bytes(st, 2);
+    uint8_t cells[64], form[64];
+
+    for (int i = 0; hash && i < 2; i++) {
+        const qn_rules *r = boards[i].rules;
+        int n = qn_rules_ncells(r);
+        unsigned k = qn_rules_colours(r);
+        if (strcmp(boards[i].hash, hash) != 0)
+            continue;
+        T_EQ(len, qn_store_canon_size(n, k));
+        if (len != qn_store_canon_size(n, k))
+            return 0;
+        qn_store_canon_unpack(cells, sqlite3_column_blob(st, 2), n, k);
+        qn_canon_form(r, form, cells);
+        return qn_store_canon_pack(key, form, n, k);
+    }
+    T_FAILF("a rule the test did not load: %s", hash ? hash : "(null)");
+    return 0;
+}
+
+/* Every stored row's canonical key, computed from its state (key_of),
+ * tried by qn_store_find_puzzle. */
 static int find_all(qn_store *s, const char *path, int64_t skip)
 {
     sqlite3 *db;
@@ -462,14 +599,13 @@ static int find_all(qn_store *s, const char *path, int64_t skip)
     int n = 0;
 
     T_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    T_EQ(sqlite3_prepare_v2(db, "SELECT id, rule_id, canon FROM puzzles", -1,
-                            &st, NULL),
-         SQLITE_OK);
+    T_EQ(sqlite3_prepare_v2(db, ROWS_SQL, -1, &st, NULL), SQLITE_OK);
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t row = sqlite3_column_int64(st, 0), got = -1;
-        int rc = qn_store_find_puzzle(
-            s, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
-            (size_t)sqlite3_column_bytes(st, 2), &got, NULL);
+        uint8_t key[16];
+        size_t len = key_of(st, key);
+        int rc = qn_store_find_puzzle(s, sqlite3_column_int64(st, 1), key, len,
+                                      &got, NULL);
         if (row == skip) {
             T_EQ(rc, QN_ENOTFOUND);
             continue;
@@ -508,16 +644,16 @@ static void test_find_key(void)
         /* the rows of the open batch, from its notes */
         sqlite3_stmt *st = NULL;
         T_EQ(sqlite3_prepare_v2(s->db,
-                                "SELECT rule_id, canon FROM puzzles WHERE id"
-                                " IN (1, ?)",
+                                ROWS_SQL " WHERE p.id IN (1, ?) ORDER BY p.id",
                                 -1, &st, NULL),
              SQLITE_OK);
         sqlite3_bind_int64(st, 1, row);
         for (int k = 0; sqlite3_step(st) == SQLITE_ROW; k++) {
+            uint8_t key[16];
+            size_t len = key_of(st, key);
             got = -1;
-            T_EQ(qn_store_find_puzzle(
-                     s, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
-                     (size_t)sqlite3_column_bytes(st, 1), &got, NULL),
+            T_EQ(qn_store_find_puzzle(s, sqlite3_column_int64(st, 1), key, len,
+                                      &got, NULL),
                  QN_OK);
             T_EQ(got, k ? row : 1);
         }
@@ -530,11 +666,15 @@ static void test_find_key(void)
     T_EQ(qn_store_find_puzzle(s, 999, none, 4, &got, NULL), QN_ENOTFOUND);
     qn_store_close(s);
 
-    T_EQ(t_raw_exec(p, "UPDATE puzzles SET uid = (SELECT uid FROM puzzles"
-                       " WHERE id = 5) WHERE id = 1;"
-                       "DROP TABLE key_runs; PRAGMA user_version = 7"),
+    fill_ids(p);
+    T_EQ(t_raw_exec(ids_file(p), "UPDATE t_ids SET uid = (SELECT uid FROM"
+                                 " t_ids WHERE id = 5) WHERE id = 1"),
          SQLITE_OK);
-    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK); /* migrates */
+    T_EQ(t_raw_int(ids_file(p), "SELECT count(DISTINCT rule_id) FROM t_ids"
+                                " WHERE id IN (1, 5)"),
+         1);
+    rebuild_runs(p, r5);
+    T_EQ(qn_store_open(&s, p, QN_STORE_CREATE, NULL), QN_OK);
     /* row 1's own id is in no run now: the runs are the truth */
     T_EQ(find_all(s, p, 1), t_raw_int(p, "SELECT count(*) FROM puzzles") - 1);
     qn_store_close(s);
@@ -547,6 +687,7 @@ int main(void)
         T_EQ(qn_rules_load_file(&boards[i].rules, boards[i].file, NULL), QN_OK);
         T_EQ(qn_solver_new(&boards[i].game, boards[i].rules, NULL), QN_OK);
         qn_rules_hash(boards[i].rules, boards[i].hash);
+        t_uid_add(&uids, boards[i].rules);
     }
     test_natural();
     test_in_batch();
