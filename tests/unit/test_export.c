@@ -747,8 +747,8 @@ static void test_formats(void)
 /* Where puzzle p's table row shows in the file's bytes b: its packed
  * state, then its min_presses and optimal (a byte each of the record's
  * body, or none for 0 and 1) and its witness, side by side in the row's
- * record (docs/STORE.md); -1 when not found. Read from the database itself, by the puzzle's
- * position in the only pack. */
+ * record (docs/STORE.md); -1 when not found. Read from the database itself, by
+ * the puzzle's position in the only pack. */
 static long row_offset(const char *path, const unsigned char *b, long len,
                        size_t p)
 {
@@ -781,8 +781,7 @@ static long row_offset(const char *path, const unsigned char *b, long len,
         return -1;
     for (long i = 0; at < 0 && i + (long)(ns + nw) <= len; i++)
         for (long gap = 0; gap <= 2 && at < 0; gap++)
-            if (i + (long)(ns + nw) + gap <= len &&
-                !memcmp(b + i, state, ns) &&
+            if (i + (long)(ns + nw) + gap <= len && !memcmp(b + i, state, ns) &&
                 !memcmp(b + i + (long)ns + gap, wit, nw))
                 at = i;
     return at;

@@ -356,11 +356,10 @@ static void test_check_finds(void)
 
     unlink(d);
     T_EQ(t_raw_exec(p, sql), SQLITE_OK);
-    T_EQ(t_raw_exec(d,
-                    "INSERT INTO puzzles (rule_id, state, min_presses,"
-                    " optimal, witness, provenance) SELECT rule_id, state,"
-                    " min_presses, optimal, witness, 2 FROM puzzles"
-                    " WHERE id = 1"),
+    T_EQ(t_raw_exec(d, "INSERT INTO puzzles (rule_id, state, min_presses,"
+                       " optimal, witness, provenance) SELECT rule_id, state,"
+                       " min_presses, optimal, witness, 2 FROM puzzles"
+                       " WHERE id = 1"),
          SQLITE_OK);
     T_EQ(check_ok(d), QN_EDB);
 

@@ -59,10 +59,10 @@ static inline void t_uid_fn(sqlite3_context *ctx, int argc, sqlite3_value **v)
     (void)argc;
     for (size_t i = 0; hash && i < u->n; i++)
         if (!strcmp(u->hash[i], hash)) {
-            sqlite3_result_int64(
-                ctx, (sqlite3_int64)t_state_id(
-                         u->r[i], u->hash[i], sqlite3_value_blob(v[1]),
-                         (size_t)sqlite3_value_bytes(v[1])));
+            sqlite3_result_int64(ctx, (sqlite3_int64)t_state_id(
+                                          u->r[i], u->hash[i],
+                                          sqlite3_value_blob(v[1]),
+                                          (size_t)sqlite3_value_bytes(v[1])));
             return;
         }
     sqlite3_result_error(ctx, "t_uid: a rule the test did not load", -1);
@@ -74,8 +74,8 @@ static inline void t_uid_fn(sqlite3_context *ctx, int argc, sqlite3_value **v)
  * (an error for a rule not in u, which must outlive db's use of it). */
 static inline void t_uid_register(sqlite3 *db, t_uid_rules *u)
 {
-    T_EQ(sqlite3_create_function(db, "t_uid", 2, SQLITE_UTF8, u, t_uid_fn,
-                                 NULL, NULL),
+    T_EQ(sqlite3_create_function(db, "t_uid", 2, SQLITE_UTF8, u, t_uid_fn, NULL,
+                                 NULL),
          SQLITE_OK);
 }
 
