@@ -32,6 +32,7 @@
 #include "t.h"
 #include "tfail.h"
 #include "tsql.h"
+#include "tstore.h"
 
 #define MAX_POINTS 100000L
 #define NPUZ 8
@@ -45,8 +46,9 @@ static const char yaml[] = "quench: 1\nname: classic-3x3\ncolours: 2\n"
                            "board: {grid: [3, 3], wrap: none}\n"
                            "press: {stencil: plus, self: true}\n";
 static char rule_hash[65];
-static qn_rules *rules; /* yaml, for qn_store_put_ruleset */
-static long stride_env; /* QN_NOMEM_STRIDE; 0: by the call's size */
+static qn_rules *rules;   /* yaml, for qn_store_put_ruleset */
+static t_uid_rules known; /* rules, for ids from states (tstore.h) */
+static long stride_env;   /* QN_NOMEM_STRIDE; 0: by the call's size */
 
 #define tpath(name) t_path(tmpdir, (name))
 
@@ -164,8 +166,10 @@ static unsigned long long digest(const char *path)
         "PRAGMA user_version",
         "SELECT hash, name, yaml, cells, colours, layout FROM rules"
         " ORDER BY id",
-        "SELECT id, rule_id, state, canon, witness, uid, min_presses, seed,"
+        "SELECT id, rule_id, state, witness, min_presses, seed,"
         " stream_index, run_id, provenance FROM puzzles ORDER BY id",
+        "SELECT rule_id, level, first_key, last_key, count, keys"
+        " FROM key_runs ORDER BY id",
         "SELECT id, name, version, build, next_slot FROM packs ORDER BY id",
         "SELECT pack_id, puzzle_id, position, slot, section"
         " FROM pack_puzzles ORDER BY pack_id, position",
@@ -545,6 +549,7 @@ int main(void)
     T_CHECK(mkdtemp(tmpdir) != NULL);
     T_EQ(qn_rules_load_buf(&rules, yaml, strlen(yaml), "<test>", NULL), QN_OK);
     qn_rules_hash(rules, rule_hash);
+    t_uid_add(&known, rules);
 
     /* the copies: an empty store, one with the rule, one with puzzles
      * and a pack of 4; the merge's inputs overlap it */
@@ -584,9 +589,12 @@ int main(void)
         sqlite3 *db;
         sqlite3_stmt *st;
         T_EQ(sqlite3_open(tpath("filled.db"), &db), SQLITE_OK);
+        t_uid_register(db, &known);
         T_EQ(sqlite3_prepare_v2(db,
-                                "SELECT printf('%016x', uid) FROM puzzles"
-                                " WHERE id IN (5, 2) ORDER BY id DESC",
+                                "SELECT printf('%016x', t_uid(r.hash,"
+                                " p.state)) FROM puzzles p JOIN rules r"
+                                " ON r.id = p.rule_id WHERE p.id IN (5, 2)"
+                                " ORDER BY p.id DESC",
                                 -1, &st, NULL),
              SQLITE_OK);
         T_EQ(sqlite3_step(st), SQLITE_ROW);

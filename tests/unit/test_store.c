@@ -27,11 +27,13 @@
 #include "t.h"
 #include "tfail.h"
 #include "tsql.h"
+#include "tstore.h"
 
 static char tmpdir[] = "/tmp/qn_store_XXXXXX";
 static qn_rules *rules;
 static qn_solver *game;
 static char rule_hash[65];
+static t_uid_rules known; /* rules, for ids from states (tstore.h) */
 
 #define tpath(name) t_path(tmpdir, (name))
 
@@ -54,6 +56,29 @@ typedef struct tpuz {
     uint8_t canon[8];
     qn_store_puzzle p;
 } tpuz;
+
+/* Row id's puzzle id, computed by the test from its stored state
+ * (tstore.h) on a connection of its own: 0 when there is no such row. */
+static uint64_t row_uid(const char *path, int64_t id)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st = NULL;
+    uint64_t v = 0;
+
+    T_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    t_uid_register(db, &known);
+    T_EQ(sqlite3_prepare_v2(db,
+                            "SELECT t_uid(r.hash, p.state) FROM puzzles p"
+                            " JOIN rules r ON r.id = p.rule_id WHERE p.id = ?",
+                            -1, &st, NULL),
+         SQLITE_OK);
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = (uint64_t)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
 
 static void make_puzzle(tpuz *t, int64_t rule_id, uint64_t i)
 {
@@ -244,15 +269,13 @@ static void test_puzzles(void)
     T_EQ(qn_store_put_puzzle(s, &u.p, &id2, &is_new, &err), QN_OK);
     T_EQ(is_new, 0);
     T_EQ(id2, id);
-    /* the constraint itself refuses a raw duplicate insert (with the
-     * row's id: a row without one is refused by NOT NULL already) */
-    T_EQ(t_raw_exec(tpath("p.db"),
-                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                    " optimal, witness, provenance, uid) SELECT rule_id,"
-                    " state, canon, 1, 1, witness, 2, uid FROM puzzles"
-                    " LIMIT 1"),
-         SQLITE_CONSTRAINT);
+    /* the store's own check refused it: since 0009 no unique key (nor
+     * any index) stands behind it in the schema */
     T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
+    T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM sqlite_schema WHERE"
+                                  " tbl_name = 'puzzles' AND (type = 'index'"
+                                  " OR sql LIKE '%UNIQUE%')"),
+         0);
     /* the store computes the id from the canonical key: a caller's id
      * that disagrees is refused, the right one accepted */
     make_puzzle(&u, rid, 2);
@@ -265,9 +288,12 @@ static void test_puzzles(void)
         qn_puzzle_id_key_init(&key, rule_hash);
         qn_canon_form(rules, cells, st);
         T_EQ(t_raw_int(tpath("p.db"), "SELECT count(*) FROM puzzles"), 1);
-        /* the stored puzzle's id is the definition's (puzzle_id.h) */
-        T_EQ((uint64_t)t_raw_int(tpath("p.db"), "SELECT uid FROM puzzles"),
+        /* the id the key runs hold for it is the definition's
+         * (puzzle_id.h): the smallest and the largest of its one run */
+        T_EQ((uint64_t)t_raw_int(tpath("p.db"), "SELECT first_key FROM key_runs"
+                                                " WHERE count = 1"),
              qn_puzzle_id(&key, cells, 25));
+        T_EQ(t_raw_int(tpath("p.db"), "SELECT sum(count) FROM key_runs"), 1);
     }
 
     /* foreign keys are on: an unknown rule is refused */
@@ -278,15 +304,15 @@ static void test_puzzles(void)
     T_EQ(id2, -7);
     /* and a bad provenance by CHECK through raw SQL */
     T_EQ(t_raw_exec(tpath("p.db"),
-                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                    " optimal, witness, provenance, uid) VALUES (1, x'01',"
-                    " x'01', 1, 1, x'01', 3, 1)"),
+                    "INSERT INTO puzzles (rule_id, state, min_presses,"
+                    " optimal, witness, provenance) VALUES (1, x'01', 1, 1,"
+                    " x'01', 3)"),
          SQLITE_CONSTRAINT);
     /* STRICT: text into an integer column is refused */
     T_EQ(t_raw_exec(tpath("p.db"),
-                    "INSERT INTO puzzles (rule_id, state, canon, min_presses,"
-                    " optimal, witness, provenance, uid) VALUES (1, x'01',"
-                    " x'02', 'many', 1, x'01', 2, 1)"),
+                    "INSERT INTO puzzles (rule_id, state, min_presses,"
+                    " optimal, witness, provenance) VALUES (1, x'01',"
+                    " 'many', 1, x'01', 2)"),
          SQLITE_CONSTRAINT);
 
     /* rollback leaves nothing; commit keeps everything */
@@ -497,15 +523,10 @@ static void test_packs(void)
      * -> remove 3 -> 1 2 0 4 5 6 */
     {
         int64_t want[6] = {ids[1], ids[2], ids[0], ids[4], ids[5], ids[6]};
-        char q[96];
         for (int i = 0; i < 6; i++) {
             T_EQ(o.ids[i], want[i]);
-            /* a safety net while today's schema has puzzles.uid, which
-             * put computed from the caller's canonical key: the reader
-             * computes the same id from the state */
-            snprintf(q, sizeof(q), "SELECT uid FROM puzzles WHERE id = %lld",
-                     (long long)o.ids[i]);
-            T_EQ(o.uids[i], (uint64_t)t_raw_int(path, q));
+            /* the reader's id is the test's own of the row's state */
+            T_EQ(o.uids[i], row_uid(path, o.ids[i]));
         }
     }
     /* by difficulty: min presses non-decreasing, ties by id */
@@ -700,9 +721,9 @@ static void fill(const char *path, int lo, int hi, int step, const char *pack)
 static void test_merge(void)
 {
     const char *content =
-        "SELECT r.hash, p.state, p.canon, p.min_presses, p.optimal,"
-        " p.witness, p.grade, p.seed, p.stream_index FROM puzzles p"
-        " JOIN rules r ON r.id = p.rule_id ORDER BY p.canon";
+        "SELECT r.hash, p.state, p.min_presses, p.optimal, p.witness,"
+        " p.grade, p.seed, p.stream_index FROM puzzles p"
+        " JOIN rules r ON r.id = p.rule_id ORDER BY p.state";
     qn_store *s;
     qn_store_merge_stats st;
     qn_err err = QN_ERR_INIT;
@@ -1428,6 +1449,7 @@ int main(void)
         return 1;
     }
     qn_rules_hash(rules, rule_hash);
+    t_uid_add(&known, rules);
     test_canon_pack();
     test_packed_cells();
     test_schema();
