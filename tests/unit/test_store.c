@@ -954,23 +954,23 @@ static void test_canon_pack_random(void)
         unsigned k = ks[t], b = 1;
         while ((1u << b) < k)
             b++;
-        for (int n = 1; n <= 200; n++) {
-            size_t len = qn_store_canon_size(n, k);
-            for (int i = 0; i < n; i++) {
+        for (size_t n = 1; n <= 200; n++) {
+            size_t len = qn_store_canon_size((int)n, k);
+            for (size_t i = 0; i < n; i++) {
                 x ^= x << 13, x ^= x >> 7, x ^= x << 17;
                 cells[i] = (uint8_t)(x % k);
             }
             memset(want, 0, sizeof(want));
-            for (int i = 0; i < n; i++)
+            for (size_t i = 0; i < n; i++)
                 for (unsigned j = 0; j < b; j++)
                     if (cells[i] >> j & 1)
                         want[(i * b + j) / 8] |=
                             (uint8_t)(1u << ((i * b + j) % 8));
             memset(out, 0xa5, sizeof(out));
-            bad += qn_store_canon_pack(out, cells, n, k) != len ||
+            bad += qn_store_canon_pack(out, cells, (int)n, k) != len ||
                    memcmp(out, want, len) != 0 || out[len] != 0xa5;
-            qn_store_canon_unpack(back, out, n, k);
-            bad += memcmp(back, cells, (size_t)n) != 0;
+            qn_store_canon_unpack(back, out, (int)n, k);
+            bad += memcmp(back, cells, n) != 0;
         }
     }
     T_EQ(bad, 0);

@@ -162,7 +162,7 @@ static void make_inputs(void)
         } while (!fresh);
     }
     for (int i = 0; i < INPUTS; i++) {
-        char name[16];
+        char name[32];
         qn_store *s = NULL;
         int64_t rid;
 
