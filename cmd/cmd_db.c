@@ -32,7 +32,10 @@ const char cmd_db_usage[] =
     "  init            create the database (and its directory) at the\n"
     "                  current schema version; harmless when it exists\n"
     "  migrate         apply pending schema migrations, all in one\n"
-    "                  transaction, and print the versions\n"
+    "                  transaction, and print the versions; then rewrite\n"
+    "                  the file without its free pages (VACUUM) when they\n"
+    "                  are a quarter of it or more, as a migration that\n"
+    "                  rebuilt a table leaves them\n"
     "  check           PRAGMA integrity_check and foreign_key_check, then\n"
     "                  replay every stored witness against its rule and\n"
     "                  recompute the minimum and the id; exit 65 when a\n"
@@ -49,7 +52,8 @@ const char cmd_db_usage[] =
     "                  db/quench.db); not used by merge\n"
     "  --json          one JSON object on stdout instead of the text:\n"
     "                  init {database, schema_version}; migrate\n"
-    "                  {database, from, to}; check {database, ok,\n"
+    "                  {database, from, to, bytes_before, bytes_after};\n"
+    "                  check {database, ok,\n"
     "                  checked, failed, problems: [{kind, row, id, rule,\n"
     "                  problem}]}; stats {database, schema_version,\n"
     "                  rules, puzzles, packs, pack_entries, runs,\n"
@@ -116,33 +120,63 @@ static int db_init(db_run *d)
     return st;
 }
 
+/* A migration's free pages given back (qn_store_compact): the migration
+ * is committed whatever happens here, and the message says so. */
+static int compact(db_run *d, qn_store *s, int64_t *before, int64_t *after)
+{
+    qn_err err = QN_ERR_INIT;
+    char why[sizeof(err.msg)];
+
+    if (qn_store_compact(s, before, after, &err) == QN_OK)
+        return QN_EXIT_OK;
+    memcpy(why, err.msg, sizeof(why));
+    qn_err_set(&err, err.code, 0, 0,
+               "compacting: %s (migrated, and whole; run 'db migrate' "
+               "again to compact)",
+               why);
+    return cli_report(d->ctx, &err);
+}
+
+static void migrated(db_run *d, int from, int to, int64_t before, int64_t after)
+{
+    if (d->json) {
+        qn_jsonw_obj(&d->w);
+        qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
+        qn_jsonw_key(&d->w, "from"), qn_jsonw_int(&d->w, from);
+        qn_jsonw_key(&d->w, "to"), qn_jsonw_int(&d->w, to);
+        qn_jsonw_key(&d->w, "bytes_before"), qn_jsonw_int(&d->w, before);
+        qn_jsonw_key(&d->w, "bytes_after"), qn_jsonw_int(&d->w, after);
+        qn_jsonw_end(&d->w);
+        return;
+    }
+    if (d->ctx->quiet)
+        return;
+    if (from == to)
+        qn_buf_addf(&d->out, "%s: schema version %d, up to date\n", d->path,
+                    to);
+    else
+        qn_buf_addf(&d->out, "%s: schema version %d -> %d\n", d->path, from,
+                    to);
+    if (after != before)
+        qn_buf_addf(&d->out, "%s: compacted, %.1f MB -> %.1f MB\n", d->path,
+                    (double)before / 1e6, (double)after / 1e6);
+}
+
 static int db_migrate(db_run *d)
 {
     qn_store *s;
     qn_err err = QN_ERR_INIT;
     int from = 0, to = 0;
+    int64_t before = 0, after = 0;
     int st = cmd_open_store(d->ctx, d->path,
                             QN_STORE_CREATE | QN_STORE_NO_MIGRATE, &s);
 
     if (st)
         return st;
-    if (qn_store_migrate(s, &from, &to, &err) != QN_OK) {
+    if (qn_store_migrate(s, &from, &to, &err) != QN_OK)
         st = cli_report(d->ctx, &err);
-    } else if (d->json) {
-        qn_jsonw_obj(&d->w);
-        qn_jsonw_key(&d->w, "database"), qn_jsonw_str(&d->w, d->path);
-        qn_jsonw_key(&d->w, "from"), qn_jsonw_int(&d->w, from);
-        qn_jsonw_key(&d->w, "to"), qn_jsonw_int(&d->w, to);
-        qn_jsonw_end(&d->w);
-    } else if (d->ctx->quiet) {
-        /* said nothing */
-    } else if (from == to) {
-        qn_buf_addf(&d->out, "%s: schema version %d, up to date\n", d->path,
-                    to);
-    } else {
-        qn_buf_addf(&d->out, "%s: schema version %d -> %d\n", d->path, from,
-                    to);
-    }
+    else if ((st = compact(d, s, &before, &after)) == QN_EXIT_OK)
+        migrated(d, from, to, before, after);
     qn_store_close(s);
     return st;
 }

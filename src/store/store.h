@@ -74,6 +74,15 @@ void qn_store_set_busy_timeout(qn_store *s, int ms);
 int qn_store_migrate(qn_store *s, int *from_out, int *to_out, qn_err *err);
 /* The schema version of the open database (PRAGMA user_version). */
 int qn_store_version(qn_store *s, int *out, qn_err *err);
+/*
+ * Rewrite the file without its free pages (VACUUM) when they are at least
+ * a quarter of it, as a migration that rebuilt a table leaves them; else
+ * nothing. *before and *after: the file's size in bytes (equal when it
+ * was left alone). A failure (QN_EDB, e.g. the disk full: VACUUM needs
+ * room for a whole copy; QN_EBUSY, another connection reading) leaves
+ * the file as it was. Not inside a batch (QN_EINVAL).
+ */
+int qn_store_compact(qn_store *s, int64_t *before, int64_t *after, qn_err *err);
 
 /* ---------------------------------------------------------------------
  * Batches: one write transaction (BEGIN IMMEDIATE). Commit makes every
