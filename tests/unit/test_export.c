@@ -397,7 +397,7 @@ static void test_import_fields(void)
         "@A1",
         "0x" SEED_FF,
         SEED_FF "0",
-        SEED_FF + 1,
+        &SEED_FF[1], /* 63 digits */
         "00000000000000000000000000000000000000000000000000000000000000FF"};
     static const char *const graders[] = {"-1",  "=1",         "01",
                                           "1.0", "1234567890", " 1"};

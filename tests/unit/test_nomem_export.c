@@ -401,12 +401,12 @@ static void test_export_layer(void)
 static const char *const records[] = {
     /* escaped keys (decoded by jansson), a long string member kept as
      * metadata, a state as a string and a solution as an array */
-    "{\"id\": \"sub-\\u0031\", \"st\\u0061te\": "
-    "\"10001/00000/00000/00000/00000\", \"notes\": \"a long note that "
-    "makes jansson grow its string buffer a few times over and over\", "
-    "\"extra\": {\"a\": [1, 2, {\"b\": null}]}}",
-    "{\"id\": 7, \"state\": [1,1,0,0,0, 1,0,0,0,0, 0,0,0,0,0, 0,0,0,0,0, "
-    "0,0,0,0,0], \"min_presses\": 1, \"type\": \"puzzle\"}",
+    ("{\"id\": \"sub-\\u0031\", \"st\\u0061te\": "
+     "\"10001/00000/00000/00000/00000\", \"notes\": \"a long note that "
+     "makes jansson grow its string buffer a few times over and over\", "
+     "\"extra\": {\"a\": [1, 2, {\"b\": null}]}}"),
+    ("{\"id\": 7, \"state\": [1,1,0,0,0, 1,0,0,0,0, 0,0,0,0,0, 0,0,0,0,0, "
+     "0,0,0,0,0], \"min_presses\": 1, \"type\": \"puzzle\"}"),
     /* malformed: still malformed (QN_ESYNTAX), or out of memory */
     "{\"id\": \"bad\", \"state\": \"10001/00000/00000/00000/00000\",}",
 };

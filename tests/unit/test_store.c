@@ -1245,7 +1245,7 @@ static void nomem_sweep(const char *path, int (*child)(const char *, long),
                         int counts[NM_SETUP + 2], long stride)
 {
     for (long n = 1; n < 100000; n += stride) {
-        int status, code;
+        int status = 0, code;
         pid_t pid;
 
         fflush(NULL);
