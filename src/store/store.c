@@ -42,6 +42,7 @@ static void close_handle(qn_store *s)
 {
     sqlite3_finalize(s->put_puzzle);
     sqlite3_finalize(s->dup_puzzle);
+    qn_store__kept_free(s);
     sqlite3_close_v2(s->db);
     qn_store__claims_release(s);
     qn_store__keys_forget(s);

@@ -140,10 +140,10 @@ int qn_store__runs_key(qn_store *s, int64_t rule_id, uint64_t uid,
             rc = fn(ctx, p->row, &done, err);
     if (rc != QN_OK || done)
         return rc;
-    qn_store__sql(&q, s,
-                  "SELECT id, first_key, last_key FROM main.key_runs"
-                  " WHERE rule_id = ?",
-                  err);
+    qn_store__sql_kept(&q, s, QN_STORE__KEPT_RULE_RUNS,
+                       "SELECT id, first_key, last_key FROM main.key_runs"
+                       " WHERE rule_id = ?",
+                       err);
     qn_store__bind_i64(&q, 1, rule_id);
     while (!done && qn_store__row(&q)) {
         int64_t run = sqlite3_column_int64(q.st, 0);
@@ -170,5 +170,5 @@ int qn_store__runs_key(qn_store *s, int64_t rule_id, uint64_t uid,
     }
     sqlite3_blob_close(c.b);
     free(many);
-    return qn_store__end(&q);
+    return qn_store__end_kept(&q);
 }

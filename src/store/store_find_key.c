@@ -42,11 +42,11 @@ static int is_the_puzzle(void *ctx, int64_t row, int *done, qn_err *err)
     qn_store__stmt q;
     uint64_t id;
 
-    qn_store__sql(&q, s,
-                  "SELECT p.state, r.hash, r.yaml, r.cells, r.colours"
-                  " FROM main.puzzles p JOIN main.rules r ON r.id = p.rule_id"
-                  " WHERE p.id = ? AND p.rule_id = ?",
-                  err);
+    qn_store__sql_kept(&q, s, QN_STORE__KEPT_ROW_RULE,
+                       "SELECT p.state, r.hash, r.yaml, r.cells, r.colours"
+                       " FROM main.puzzles p JOIN main.rules r"
+                       " ON r.id = p.rule_id WHERE p.id = ? AND p.rule_id = ?",
+                       err);
     qn_store__bind_i64(&q, 1, row);
     qn_store__bind_i64(&q, 2, w->rule_id);
     if (qn_store__row(&q)) {
@@ -74,7 +74,7 @@ static int is_the_puzzle(void *ctx, int64_t row, int *done, qn_err *err)
             }
         }
     }
-    return qn_store__end(&q);
+    return qn_store__end_kept(&q);
 }
 
 int qn_store_find_puzzle(qn_store *s, int64_t rule_id, const uint8_t *canon,

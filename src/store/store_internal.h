@@ -66,6 +66,16 @@ struct qn_store__grades {
     int64_t *ids; /* of names[i] */
 };
 
+/* Statements kept prepared on the connection between calls on a hot
+ * path (store_sql.c, qn_store__sql_kept): a lookup a submission compiled
+ * its SQL each time, most of validate --db's CPU. */
+enum {
+    QN_STORE__KEPT_RULE_RUNS, /* store_find.c: a rule's runs */
+    QN_STORE__KEPT_ROW_RULE,  /* store_find_key.c: a row and its rule */
+    QN_STORE__KEPT_RULE_KEYS, /* store_keys.c: a rule's hash and sizes */
+    QN_STORE__NKEPT
+};
+
 struct qn_store {
     struct sqlite3 *db;
     char *path;
@@ -83,8 +93,9 @@ struct qn_store {
     struct qn_store__runs *runs;     /* store_runs.c: the open transaction's
                                         inserted rows, for their key runs */
     struct qn_store__unique *unique; /* store_unique.c: the rules' id sets */
-    struct qn_store__pid *find_pid;  /* store_find_key.c: find_puzzle's
-                                        rule, kept between calls; NULL */
+    struct sqlite3_stmt *kept[QN_STORE__NKEPT]; /* qn_store__sql_kept */
+    struct qn_store__pid *find_pid; /* store_find_key.c: find_puzzle's
+                                       rule, kept between calls; NULL */
 };
 
 /* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */
@@ -125,6 +136,15 @@ typedef struct qn_store__stmt {
 } qn_store__stmt;
 /* Prepare sql for s; returns q->rc. */
 int qn_store__sql(qn_store__stmt *q, qn_store *s, const char *sql, qn_err *err);
+/* The same with s's kept statement `which` (QN_STORE__KEPT_*), prepared
+ * for sql at its first use and kept until close: end it with
+ * qn_store__end_kept, which resets it (and its bindings) for the next
+ * call instead of finalizing it. */
+int qn_store__sql_kept(qn_store__stmt *q, qn_store *s, int which,
+                       const char *sql, qn_err *err);
+int qn_store__end_kept(qn_store__stmt *q);
+/* Finalize the kept statements (at close). */
+void qn_store__kept_free(qn_store *s);
 /* Bind parameter i (from 1): an integer; a text (NULL: SQL NULL) or a
  * blob, neither copied: it must outlive the step. */
 void qn_store__bind_i64(qn_store__stmt *q, int i, int64_t v);

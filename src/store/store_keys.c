@@ -64,9 +64,11 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
 {
     qn_store__stmt q;
 
-    qn_store__sql(&q, s,
-                  "SELECT hash, cells, colours, layout FROM rules WHERE id = ?",
-                  err);
+    /* kept: outside a batch (a reader's lookups) every call reads it */
+    qn_store__sql_kept(&q, s, QN_STORE__KEPT_RULE_KEYS,
+                       "SELECT hash, cells, colours, layout FROM rules"
+                       " WHERE id = ?",
+                       err);
     qn_store__bind_i64(&q, 1, rule_id);
     if (qn_store__row(&q)) {
         sqlite3_stmt *st = q.st;
@@ -92,7 +94,7 @@ static int load_rule(qn_store *s, int64_t rule_id, qn_err *err)
     } else if (q.rc == QN_OK) {
         q.rc = QN_ENOTFOUND;
     }
-    return qn_store__end(&q);
+    return qn_store__end_kept(&q);
 }
 
 int qn_store__puzzle_uid(qn_store *s, const qn_store_puzzle *p, uint64_t *out,

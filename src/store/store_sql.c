@@ -95,6 +95,45 @@ int qn_store__sql(qn_store__stmt *q, qn_store *s, const char *sql, qn_err *err)
     return q->rc;
 }
 
+int qn_store__sql_kept(qn_store__stmt *q, qn_store *s, int which,
+                       const char *sql, qn_err *err)
+{
+    q->s = s;
+    q->err = err;
+    q->rc = QN_OK;
+    /* SQLITE_PREPARE_PERSISTENT: SQLite's hint for a statement kept long */
+    if (!s->kept[which]) {
+        int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                    &s->kept[which], NULL);
+        if (rc != SQLITE_OK) {
+            s->kept[which] = NULL;
+            q->rc = qn_store__fail(s, rc, err);
+        }
+    }
+    q->st = s->kept[which];
+    return q->rc;
+}
+
+int qn_store__end_kept(qn_store__stmt *q)
+{
+    /* a failed step's code was taken already: reset's copy of it is not
+     * news */
+    if (q->st) {
+        sqlite3_reset(q->st);
+        sqlite3_clear_bindings(q->st);
+    }
+    q->st = NULL;
+    return q->rc;
+}
+
+void qn_store__kept_free(qn_store *s)
+{
+    for (int i = 0; i < QN_STORE__NKEPT; i++) {
+        sqlite3_finalize(s->kept[i]);
+        s->kept[i] = NULL;
+    }
+}
+
 /* A bind's SQLite code: a failure is kept as a step's would be. */
 static void bound(qn_store__stmt *q, int r)
 {
