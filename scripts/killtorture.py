@@ -17,10 +17,11 @@ random moment within its clean run time, then checks the database:
 
 Scenarios: generate, pack (sort, remove, move, rename, delete, create on a
 large pack), import (a large pack), migrate (db init of a new file: the
-migrations). Usage:
+migrations), compact (db migrate of a file a third free pages: VACUUM).
+Usage:
 
   scripts/killtorture.py [--quench build/quench] [--rounds N] [--seed S]
-                         [--scenarios generate,pack,import,migrate]
+                         [--scenarios generate,pack,import,migrate,compact]
                          [--pack-size N]
 
 --rounds is per scenario. Exit 0 when every round passes, 1 otherwise.
@@ -91,6 +92,27 @@ def intact(path):
     if fk:
         return False, 'foreign_key_check: %d rows' % len(fk)
     return True, ''
+
+
+def free_fixture(fx, work):
+    """A copy of fx with free pages a third of it or more, made by sqlite3:
+    a table as large as fx's rows, dropped."""
+    path = os.path.join(work, 'free.db')
+    shutil.copyfile(fx, path)
+    db = sqlite3.connect(path)
+    try:
+        size = db.execute('PRAGMA page_count').fetchone()[0] * \
+            db.execute('PRAGMA page_size').fetchone()[0]
+        db.execute('CREATE TABLE junk (b BLOB)')
+        db.executemany('INSERT INTO junk VALUES (randomblob(4000))',
+                       [()] * (size // 4000 + 1))
+        db.commit()
+        db.execute('DROP TABLE junk')
+        db.commit()
+        db.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+    finally:
+        db.close()
+    return path
 
 
 def run(q, argv, cwd, **kw):
@@ -239,7 +261,7 @@ def main():
     ap.add_argument('--quench', default=os.path.join(TOP, 'build', 'quench'))
     ap.add_argument('--rounds', type=int, default=250, help='rounds per scenario')
     ap.add_argument('--seed', type=int, default=9)
-    ap.add_argument('--scenarios', default='generate,pack,import,migrate')
+    ap.add_argument('--scenarios', default='generate,pack,import,migrate,compact')
     ap.add_argument('--pack-size', type=int, default=4000,
                     help='puzzles in the pack the pack and import rounds edit')
     a = ap.parse_args()
@@ -289,6 +311,11 @@ def main():
             elif sc == 'migrate':
                 one_tx_scenario('migrate', q, work, a.rounds, rng, fail, None,
                                 [['db', '--db', 'k.db', 'init']])
+            elif sc == 'compact':
+                # the rewrite holds the same rows: a kill leaves them whole
+                one_tx_scenario('compact', q, work, a.rounds, rng, fail,
+                                free_fixture(fx, work),
+                                [['db', '--db', 'k.db', 'migrate']])
             else:
                 raise SystemExit('killtorture: unknown scenario %s' % sc)
             results[sc] = (len(fail), [f for f in fail if f], time.monotonic() - t1)
