@@ -22,8 +22,6 @@
 
 #include "base/mem.h"
 #include "keyrun.h"
-#include "rules/canon.h"
-#include "rules/rules.h"
 #include "store_internal.h"
 
 /* What identifies the runs a set has read: another writer's compaction
@@ -37,12 +35,11 @@ typedef struct uset {
     int64_t rule_id;
     qn_kr_set *set;
     runs_seen seen;
-    size_t noted;    /* pairs added from notes since the last read */
-    qn_rules *rules; /* NULL: not loaded yet or not loadable */
-    int rules_tried; /* 1: rules is all there will be */
-    uint8_t *cells;  /* n: a stored state */
-    uint8_t *form;   /* n: its canonical form */
-    uint8_t *packed; /* qn_store_canon_size: that packed */
+    size_t noted;      /* pairs added from notes since the last read */
+    qn_store__pid pid; /* the rule, for a hit's stored state (store_pid.c):
+                          pid.rules NULL when its text does not load */
+    int rules_tried;   /* 1: pid is all there will be */
+    uint8_t *packed;   /* qn_store_canon_size: a canonical form packed */
 } uset;
 
 struct qn_store__unique {
@@ -54,9 +51,7 @@ struct qn_store__unique {
 static void uset_free(uset *u)
 {
     qn_kr_set_free(u->set);
-    qn_rules_free(u->rules);
-    free(u->cells);
-    free(u->form);
+    qn_store__pid_release(&u->pid);
     free(u->packed);
     memset(u, 0, sizeof(*u));
 }
@@ -286,48 +281,32 @@ static int flushed(qn_store *s, int64_t rule_id, qn_err *err)
     return QN_OK;
 }
 
-/* u's rule for canonical forms, loaded once. A rule text that does not
- * load (or not as the board the store holds) leaves rules NULL: a hit
- * then cannot be resolved, and is an error. */
+/* u's rule for canonical forms, loaded once (store_pid.c: its text
+ * checked against its hash). A rule text that does not load leaves
+ * u->pid.rules NULL: a hit then cannot be resolved, and is an error. */
 static int rules_for(qn_store *s, uset *u, qn_err *err)
 {
-    const struct qn_store__keys *c = &s->keys;
     qn_store__stmt q;
-    int rc;
 
     if (u->rules_tried)
         return QN_OK;
-    qn_store__sql(&q, s, "SELECT yaml FROM main.rules WHERE id = ?", err);
+    qn_store__sql(&q, s,
+                  "SELECT hash, yaml, cells, colours FROM main.rules"
+                  " WHERE id = ?",
+                  err);
     qn_store__bind_i64(&q, 1, u->rule_id);
-    if (qn_store__row(&q)) {
-        const char *y = qn_store__col_str(q.st, 0);
-        rc = qn_rules_load_buf(&u->rules, y, strlen(y), "rules", NULL);
-        if (rc == QN_ENOMEM)
-            q.rc = qn_err_nomem(err);
-    }
-    if ((rc = qn_store__end(&q)) != QN_OK)
-        return rc;
-    if (u->rules && (qn_rules_ncells(u->rules) != c->n ||
-                     qn_rules_colours(u->rules) != c->k)) {
-        qn_rules_free(u->rules);
-        u->rules = NULL;
-    }
-    if (u->rules) {
-        u->cells = QN_ALLOCN((size_t)c->n + 1, uint8_t);
-        u->form = QN_ALLOCN((size_t)c->n + 1, uint8_t);
-        u->packed = QN_ALLOCN(qn_store_canon_size(c->n, c->k) + 1, uint8_t);
-        if (!u->cells || !u->form || !u->packed) {
-            qn_rules_free(u->rules);
-            free(u->cells);
-            free(u->form);
-            free(u->packed);
-            u->rules = NULL;
-            u->cells = u->form = u->packed = NULL;
-            return qn_err_nomem(err);
-        }
-    }
-    u->rules_tried = 1;
-    return QN_OK;
+    if (qn_store__row(&q))
+        q.rc = qn_store__pid_rule(
+            &u->pid, u->rule_id, qn_store__col_text(q.st, 0),
+            qn_store__col_text(q.st, 1), sqlite3_column_int(q.st, 2),
+            (unsigned)sqlite3_column_int(q.st, 3), err);
+    if (q.rc == QN_OK && u->pid.rules && !u->packed &&
+        !(u->packed =
+              QN_ALLOCN(qn_store_canon_size(u->pid.n, u->pid.k) + 1, uint8_t)))
+        q.rc = qn_err_nomem(err);
+    if (qn_store__end(&q) == QN_OK)
+        u->rules_tried = 1;
+    return q.rc;
 }
 
 /* The canonical form of row's stored state into u->packed; its run and
@@ -335,9 +314,9 @@ static int rules_for(qn_store *s, uset *u, qn_err *err)
 static int stored_form(qn_store *s, uset *u, int64_t row, int64_t *run_id,
                        int64_t *stream, qn_err *err)
 {
-    const struct qn_store__keys *c = &s->keys;
-    size_t size = qn_store_canon_size(c->n, c->k);
+    qn_store__pid *p = &u->pid;
     qn_store__stmt q;
+    uint64_t id;
 
     qn_store__sql(&q, s,
                   "SELECT state, run_id, stream_index FROM main.puzzles"
@@ -345,15 +324,13 @@ static int stored_form(qn_store *s, uset *u, int64_t row, int64_t *run_id,
                   err);
     qn_store__bind_i64(&q, 1, row);
     if (qn_store__row(&q)) {
-        if ((size_t)sqlite3_column_bytes(q.st, 0) != size) {
+        if (!qn_store__pid_packed(p, sqlite3_column_blob(q.st, 0),
+                                  (size_t)sqlite3_column_bytes(q.st, 0), &id)) {
             qn_err_source(err, s->path);
             q.rc = qn_err_set(err, QN_EDB, 0, 0, "puzzle %lld is damaged",
                               (long long)row);
         } else {
-            qn_store_canon_unpack(u->cells, sqlite3_column_blob(q.st, 0), c->n,
-                                  c->k);
-            qn_canon_form(u->rules, u->form, u->cells);
-            qn_store_canon_pack(u->packed, u->form, c->n, c->k);
+            qn_store_canon_pack(u->packed, p->form, p->n, p->k);
             *run_id = sqlite3_column_int64(q.st, 1);
             *stream = sqlite3_column_type(q.st, 2) == SQLITE_NULL
                           ? -1
@@ -383,7 +360,7 @@ int qn_store__unique_probe(qn_store *s, const qn_store_puzzle *p, uint64_t uid,
         int64_t run_id = 0, stream = -1;
         if ((rc = rules_for(s, u, err)) != QN_OK)
             return rc;
-        if (!u->rules) {
+        if (!u->pid.rules) {
             qn_err_source(err, s->path);
             return qn_err_set(err, QN_EDB, 0, 0,
                               "rule set %lld's text does not load, so a "

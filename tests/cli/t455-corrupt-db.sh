@@ -93,4 +93,20 @@ q export p --format json --db d.db
 expect_rc 65 "export of a rule that does not load"
 expect_err "d.db: stored rule 1 does not load: " "export of a rule that does not load"
 
+# The same run generated again into either file: each puzzle's id is
+# found in the rule's set, and the stored state must be canonicalized to
+# tell a duplicate from a puzzle sharing its id. A text that does not
+# load, or is not the rule its hash names (a torus's symmetries would
+# find every stored puzzle new), cannot: refused (74), nothing stored.
+for change in "'wrap: none', 'wrap: nne'" "'wrap: none', 'wrap: both'"; do
+    cp good.db d.db
+    sql d.db "UPDATE rules SET yaml = replace(yaml, $change)"
+    q -q generate "$R/classic-5x5.yaml" -n 12 --seed 1 --db d.db
+    expect_rc 74 "generate again into a rule changed by replace($change)"
+    expect_err "text does not load, so a puzzle sharing its id with a stored one cannot be told apart" \
+        "generate again, replace($change): the reason"
+    expect_eq "$(sqlite3 d.db "SELECT count(*) FROM puzzles")" 12 \
+        "generate again, replace($change): no puzzle stored twice"
+done
+
 done_testing
