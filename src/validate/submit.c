@@ -168,7 +168,8 @@ void qn_submit_close(qn_submit_reader *r)
     free(r->fields);
     free(r->data.cells);
     free(r->data.solution);
-    free(r->buf);
+    if (!r->slices)
+        free(r->buf);
     free(r);
 }
 

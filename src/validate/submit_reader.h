@@ -58,7 +58,9 @@ struct qn_submit_reader {
     const qn_layout *l; /* borrowed */
     unsigned k;
     qn_submit_format fmt; /* never AUTO after open */
-    char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end) */
+    char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end);
+                             a slice reader's is borrowed (read only) */
+    int slices;           /* a slice reader (qn_submit_open_slices) */
     size_t pos, end;
     int eof;              /* fread reported end of input */
     uint64_t nread;       /* bytes read from `in` so far */
