@@ -187,6 +187,14 @@ static size_t keep(qn_buf *arena, const void *p, size_t n)
 {
     size_t at = arena->len;
 
+    /* a few bytes a field, a few fields a record: without a call while
+     * the arena has room (and its NUL after, as qn_buf_add keeps it) */
+    if (!arena->failed && at + n < arena->alloc) {
+        memcpy(arena->buf + at, p, n);
+        arena->len = at + n;
+        arena->buf[at + n] = '\0';
+        return at;
+    }
     qn_buf_add(arena, p, n);
     return at;
 }
