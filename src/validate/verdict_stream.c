@@ -94,6 +94,8 @@ struct qn_verdict_stream {
     /* the caller's side */
     uint64_t nread; /* batches read (published) */
     uint64_t cur;   /* the batch being taken from */
+    batch *curb;    /* its slot (NULL before the first), so that a record
+                       costs no division */
     int pos;        /* the record of cur handed out next */
     int have;       /* pos is handed out (the current item) */
     int cur_judged;
@@ -563,19 +565,24 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
         vs->have = 0;
         vs->pos++;
     }
-    while (vs->cur < vs->nread && vs->pos >= slot(vs, vs->cur)->n) {
-        vs->cur++; /* taken whole: its slot is free */
-        vs->pos = 0;
-        vs->cur_judged = 0;
+    if (!vs->curb || vs->pos >= vs->curb->n) {
+        /* the batch is taken whole (or none was read): its slot is free,
+         * so read while slots are */
+        while (vs->cur < vs->nread && vs->pos >= slot(vs, vs->cur)->n) {
+            vs->cur++;
+            vs->pos = 0;
+            vs->cur_judged = 0;
+        }
+        top_up(vs);
+        if (vs->cur == vs->nread) {
+            vs->skipped = qn_submit_skipped(vs->rd);
+            if (vs->rd_rc < 0 && err)
+                *err = vs->rd_err;
+            return vs->rd_rc;
+        }
+        vs->curb = slot(vs, vs->cur);
     }
-    top_up(vs);
-    if (vs->cur == vs->nread) {
-        vs->skipped = qn_submit_skipped(vs->rd);
-        if (vs->rd_rc < 0 && err)
-            *err = vs->rd_err;
-        return vs->rd_rc;
-    }
-    b = slot(vs, vs->cur);
+    b = vs->curb;
     if (!vs->cur_judged) {
         wait_judged(vs, b);
         vs->cur_judged = 1;
@@ -594,7 +601,7 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
 
 void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id)
 {
-    res *x = &slot(vs, vs->cur)->res[vs->pos];
+    res *x = &vs->curb->res[vs->pos];
 
     assert(vs->have && x->verdict == QN_VERDICT_OK);
     qn_judge__recount(vs->j, QN_VERDICT_OK, QN_VERDICT_DUPLICATE);
@@ -606,7 +613,7 @@ void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id)
 
 void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
 {
-    const batch *b = slot(vs, vs->cur);
+    const batch *b = vs->curb;
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
@@ -630,7 +637,7 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
 int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
                            size_t *n)
 {
-    const batch *b = slot(vs, vs->cur);
+    const batch *b = vs->curb;
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
@@ -644,7 +651,7 @@ int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
 int qn_verdict_stream_batch_end(const qn_verdict_stream *vs)
 {
     assert(vs->have);
-    return vs->pos + 1 >= slot(vs, vs->cur)->n;
+    return vs->pos + 1 >= vs->curb->n;
 }
 
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)

@@ -139,7 +139,17 @@ static char *put_id(char *p, const qn_submission *s, size_t n, int json)
 /* The cells as a JSON array's elements; most are single digits. */
 static char *json_cells(char *p, const uint8_t *x, int n)
 {
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+
+    /* single digits: each "d," whole, the last comma taken back */
+    while (i < n && x[i] < 10) {
+        p[0] = (char)('0' + x[i++]);
+        p[1] = ',';
+        p += 2;
+    }
+    if (i > 0)
+        p--;
+    for (; i < n; i++) {
         if (i)
             *p++ = ',';
         if (x[i] < 10)
