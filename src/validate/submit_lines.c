@@ -90,16 +90,23 @@ static void build_vector(qn_submit_reader *r)
                         : 0x80;
             }
     }
+    /* the last chunk, 16c.. n - 1, is bytes 16c + 16 - n.. 15 of the
+     * line's last 16 */
+    for (int j = 0, shift = (int)((r->tmpl_len + 15) / 16 * 16 - r->tmpl_len);
+         j < 16; j++)
+        r->vec_tail[j] = j + shift < 16 ? (unsigned char)(j + shift) : 0x80;
     r->vec = 1;
 }
 
 #if VEC
-/* template_state 16 bytes a step, from a copy of the line (so that no
- * load passes its end): bytes past it meet a zero mask and want. */
+/* template_state 16 bytes a step: loads within the line (its last chunk
+ * from its last 16 bytes, shifted; a line shorter than 16 from a copy),
+ * so none passes its end; bytes past it meet a zero mask and want. The
+ * cells are stored 16 at a time (QN_SUBMIT__CELLS_PAD). */
 static int vector_state(const qn_submit_reader *r, uint8_t *out, const char *s,
                         size_t n)
 {
-    __m128i line[QN_SUBMIT__VEC_MAX / 16], cells[QN_SUBMIT__VEC_MAX / 16];
+    __m128i line[QN_SUBMIT__VEC_MAX / 16];
     __m128i bad = _mm_setzero_si128(), zero = _mm_setzero_si128();
     __m128i low = _mm_set1_epi8((char)(r->k - 1));
     size_t chunks = (n + 15) / 16;
@@ -107,8 +114,16 @@ static int vector_state(const qn_submit_reader *r, uint8_t *out, const char *s,
 
     if (n != r->tmpl_len)
         return 0;
-    line[chunks - 1] = zero;
-    memcpy(line, s, n);
+    if (n >= 16) {
+        for (size_t c = 0; c + 1 < chunks; c++)
+            line[c] = _mm_loadu_si128((const __m128i *)(s + 16 * c));
+        line[chunks - 1] =
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(s + n - 16)),
+                             _mm_loadu_si128((const __m128i *)r->vec_tail));
+    } else {
+        line[0] = zero;
+        memcpy(line, s, n);
+    }
     for (size_t c = 0; c < chunks; c++) {
         __m128i m = _mm_loadu_si128((const __m128i *)(r->tmpl_mask + 16 * c));
         __m128i w = _mm_loadu_si128((const __m128i *)(r->tmpl_want + 16 * c));
@@ -123,9 +138,8 @@ static int vector_state(const qn_submit_reader *r, uint8_t *out, const char *s,
                 acc, _mm_shuffle_epi8(
                          line[k],
                          _mm_loadu_si128((const __m128i *)r->vec_shuf[c][k])));
-        cells[c] = _mm_and_si128(acc, low);
+        _mm_storeu_si128((__m128i *)(out + 16 * c), _mm_and_si128(acc, low));
     }
-    memcpy(out, cells, (size_t)ncells);
     return 1;
 }
 #endif

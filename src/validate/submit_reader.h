@@ -26,6 +26,9 @@
 /* Lines and boards of at most this many bytes and cells are checked and
  * gathered 16 bytes a step (submit_lines.c, with SSSE3). */
 #define QN_SUBMIT__VEC_MAX 128
+/* Bytes after a reader's cells that the gather may write (submit_lines.c
+ * stores 16 cells at a time). */
+#define QN_SUBMIT__CELLS_PAD 16
 /* The CSV columns quench reads (col_names in submit_csv.c). */
 #define QN_SUBMIT__NREAD 6
 
@@ -96,6 +99,8 @@ struct qn_submit_reader {
      * gathered from the line's 16-byte chunks vec_lo[c]..vec_hi[c], by
      * the byte shuffle vec_shuf[c][chunk] */
     int vec;
+    unsigned char vec_tail[16]; /* the last chunk out of the line's last
+                                   16 bytes (lines of 16 bytes or more) */
     unsigned char vec_lo[QN_SUBMIT__VEC_MAX / 16];
     unsigned char vec_hi[QN_SUBMIT__VEC_MAX / 16];
     unsigned char vec_shuf[QN_SUBMIT__VEC_MAX / 16][QN_SUBMIT__VEC_MAX / 16]

@@ -120,7 +120,8 @@ int qn_submit_open_slices(qn_submit_reader **out, const qn_submit_reader *from)
     r->data.k = from->k;
     memcpy(r->rule_hash, from->rule_hash, sizeof(r->rule_hash));
     r->data.rule_hash = from->data.rule_hash ? r->rule_hash : NULL;
-    r->data.cells = QN_ALLOCN((size_t)l->ncells, uint8_t);
+    r->data.cells =
+        QN_ALLOCN((size_t)l->ncells + QN_SUBMIT__CELLS_PAD, uint8_t);
     r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
     qn_buf_init(&r->scratch);
     qn_buf_init(&r->data.meta);
