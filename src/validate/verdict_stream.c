@@ -1,10 +1,12 @@
 /*
  * verdict_stream.c: a submission stream judged in batches by worker
  * threads and settled in input order by the caller (see verdict_stream.h).
- * The caller's thread reads every batch and settles every record, so the
- * reader, the set of accepted puzzles and the counts have one owner; a
- * worker (or the caller's thread, rather than wait) owns a batch from
- * claiming it to marking it judged.
+ * The caller's thread reads every batch (or, for text at --jobs 2 and
+ * up, only cuts it off the input as a slice of lines) and settles every
+ * record, so the reader, the set of accepted puzzles and the counts have
+ * one owner; a worker (or the caller's thread, rather than wait) owns a
+ * batch from claiming it to marking it judged, parsing its slice with a
+ * reader of its own.
  */
 #include "validate/verdict_stream.h"
 
@@ -20,11 +22,13 @@
 
 #define BATCH_MAX 1024 /* records in a batch, at most */
 /* A batch closes near this size, so that the batches in flight (one a
- * judge, one being read or settled) fit a core's L2 cache (1 MiB here)
- * with their verdicts: 1 MiB batches, six in flight at --jobs 2, did not,
- * and that run spent about a fifth more CPU than --jobs 1 on the same
- * lines (docs/PERFORMANCE.md). */
-#define BATCH_BYTES (1 << 17)
+ * judge, one being read or settled) fit a core's L2 cache with their
+ * verdicts: 1 MiB batches, six in flight at --jobs 2, did not, and that
+ * run spent about a fifth more CPU than --jobs 1 on the same lines
+ * (docs/PERFORMANCE.md). Each batch costs a sleep and a wakeup or so at
+ * --jobs 2 (the worker waits while the caller settles), so not smaller:
+ * 256 KiB measured a few percent less CPU than 128 KiB, 64 KiB more. */
+#define BATCH_BYTES (1 << 18)
 /* A TEXT input's lines go to the judges as slices of at most this many
  * bytes (and cap records), which they parse themselves: the reading
  * thread only finds the line ends (qn_submit_take_slice). */

@@ -3,7 +3,7 @@
  * every core and handed back one at a time in input order.
  *
  * The caller's thread reads records (qn_submit_next) into batches of up to
- * 1024 (fewer for big boards or long records, so a batch holds about 128
+ * 1024 (fewer for big boards or long records, so a batch holds about 256
  * KiB), or with more than one job cuts a text input's lines into slices
  * (qn_submit_take_slice) that the judges parse; worker threads judge each
  * batch (qn_judge_prepare) and write its verdicts (qn_verdict_write), and
