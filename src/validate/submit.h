@@ -171,7 +171,7 @@ void qn_submit_expect_rule(qn_submit_reader *r, const char *hash);
 uint64_t qn_submit_skipped(const qn_submit_reader *r);
 
 /*
- * Slices: a TEXT input's whole lines cut off by the reading thread and
+ * Slices: a TEXT or JSONL input's whole lines cut off by the reading thread and
  * parsed on others, each by a reader of its own that gives the records
  * (seq, line, id, error) the one reader would have given.
  */
@@ -190,8 +190,9 @@ typedef struct qn_submit_slice {
  * max records, max >= 1): returns 1 with *out set (p borrowed from r
  * until its next call), r then past the slice as if its records had been
  * read; 0 when the next records are for qn_submit_next (a format other
- * than TEXT, comment lines, a line longer than want, the end of the
- * input, an error, a gap nearing QN_SUBMIT_MAX_GAP): read at least one
+ * than TEXT and JSONL, comment lines, a JSONL line that may be one of
+ * quench's own records, a line longer than want, the end of the input,
+ * an error, a gap nearing QN_SUBMIT_MAX_GAP): read at least one
  * with it before asking again, or meet the end or the error.
  */
 int qn_submit_take_slice(qn_submit_reader *r, size_t want, int max,

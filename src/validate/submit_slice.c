@@ -1,8 +1,9 @@
 /*
- * submit_slice.c: a TEXT input cut into slices of whole lines, so that
- * other threads parse them (verdict_stream.c's workers) while the reading
- * thread only finds line ends; and a reader that parses one such slice
- * from memory, record for record as the reader it was cut from would.
+ * submit_slice.c: a TEXT or JSON Lines input cut into slices of whole
+ * lines, so that other threads parse them (verdict_stream.c's workers)
+ * while the reading thread only finds line ends; and a reader that parses
+ * one such slice from memory, record for record as the reader it was cut
+ * from would.
  */
 #include "submit_reader.h"
 
@@ -23,6 +24,28 @@ static int is_record(const char *s, size_t n)
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
         i++;
     return i < n && s[i] != '\n' && s[i] != '#';
+}
+
+/*
+ * A JSON Lines line: -1 when it may be one of quench's own records
+ * around the puzzles (its "type" or "record" member, json_in.c), which
+ * are skipped and counted only when parsed, so the slice stops before
+ * it; a key spelt with escapes counts as maybe. Else 1 for a record
+ * (every line that is not blank, good or not), 0 for a blank line.
+ */
+static int jsonl_line(const char *s, size_t n)
+{
+    const char *q = s, *end = s + n;
+
+    if (memchr(s, '\\', n))
+        return -1;
+    while ((q = memchr(q, '"', (size_t)(end - q))) != NULL) {
+        q++;
+        if ((end - q >= 5 && memcmp(q, "type\"", 5) == 0) ||
+            (end - q >= 7 && memcmp(q, "record\"", 7) == 0))
+            return -1;
+    }
+    return !qn_submit__is_blank(s, n && s[n - 1] == '\n' ? n - 1 : n);
 }
 
 /*
@@ -48,6 +71,20 @@ static uint64_t walk(const qn_submit_reader *r, size_t win, int last, int max,
             e = end;
         else
             break;
+        if (r->fmt == QN_SUBMIT_JSONL) {
+            int kind = jsonl_line(p, (size_t)(e - p));
+            *any = 1;
+            if (kind < 0)
+                break;
+            lines++;
+            if (kind) {
+                records++;
+                sl->n = (size_t)(e - (r->buf + r->pos));
+                sl->lines = lines;
+            }
+            p = e;
+            continue;
+        }
         *any = 1;
         lines++;
         /* the common line starts with a cell: no need to look further */
@@ -75,7 +112,8 @@ int qn_submit_take_slice(qn_submit_reader *r, size_t want, int max,
         /* what the sequential reader must see: other formats, an ended
          * or failed reader, the rest of an over-long line, a gap nearing
          * its limit (qn_submit__fill), and the input's end */
-        if (r->fmt != QN_SUBMIT_TEXT || r->state != 0 || r->skip_line ||
+        if ((r->fmt != QN_SUBMIT_TEXT && r->fmt != QN_SUBMIT_JSONL) ||
+            r->state != 0 || r->skip_line ||
             r->nread - r->mark > (uint64_t)QN_SUBMIT_MAX_GAP / 2 ||
             (avail == 0 && r->eof))
             return 0;

@@ -1,9 +1,9 @@
 /*
  * verdict_stream.c: a submission stream judged in batches by worker
  * threads and settled in input order by the caller (see verdict_stream.h).
- * The caller's thread reads every batch (or, for text at --jobs 2 and
- * up, only cuts it off the input as a slice of lines) and settles every
- * record, so the reader, the set of accepted puzzles and the counts have
+ * The caller's thread reads every batch (or, for text and JSON Lines at
+ * --jobs 2 and up, only cuts it off the input as a slice of lines) and settles
+ * every record, so the reader, the set of accepted puzzles and the counts have
  * one owner; a worker (or the caller's thread, rather than wait) owns a
  * batch from claiming it to marking it judged, parsing its slice with a
  * reader of its own.
@@ -29,9 +29,9 @@
  * --jobs 2 (the worker waits while the caller settles), so not smaller:
  * 256 KiB measured a few percent less CPU than 128 KiB, 64 KiB more. */
 #define BATCH_BYTES (1 << 18)
-/* A TEXT input's lines go to the judges as slices of at most this many
- * bytes (and cap records), which they parse themselves: the reading
- * thread only finds the line ends (qn_submit_take_slice). */
+/* A TEXT or JSON Lines input's lines go to the judges as slices of at most this
+ * many bytes (and cap records), which they parse themselves: the reading thread
+ * only finds the line ends (qn_submit_take_slice). */
 #define SLICE_BYTES (1 << 15)
 #define NONE SIZE_MAX /* an absent string or array */
 #define PREFETCH 8    /* records settled ahead of their lookup */
@@ -112,7 +112,7 @@ struct qn_verdict_stream {
     qn_ruling ruling; /* judging in the caller's thread */
     qn_submission scratch;
     qn_submit_reader *sr; /* the caller's reader of slices */
-    int slicing;          /* 1: cut TEXT input into slices (jobs > 1) */
+    int slicing; /* 1: cut TEXT or JSONL input into slices (jobs > 1) */
     char apart2[64];
     /* the workers */
     pthread_t *th;
@@ -180,7 +180,9 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
     }
     /* slices pay where another thread parses them; a reader of slices
      * that cannot be had only means the caller's thread parses */
-    vs->slicing = vs->jobs > 1 && qn_submit_detected(rd) == QN_SUBMIT_TEXT &&
+    vs->slicing = vs->jobs > 1 &&
+                  (qn_submit_detected(rd) == QN_SUBMIT_TEXT ||
+                   qn_submit_detected(rd) == QN_SUBMIT_JSONL) &&
                   qn_submit_open_slices(&vs->sr, rd) == QN_OK;
     pthread_mutex_init(&vs->mu, NULL);
     pthread_cond_init(&vs->work_cv, NULL);
@@ -250,12 +252,37 @@ static void out_of_memory(qn_verdict_stream *vs)
  * returns 1, or 0 when the reader's next records are for
  * qn_submit_next. Out of memory: b is left empty and the stream ends
  * so. */
+/* A batch's arrays, had once its first record is: a slot the input never
+ * reaches costs nothing, so running out of memory for one cannot end a
+ * stream whose every record came out. QN_OK or QN_ENOMEM. */
+static int arrays(const qn_verdict_stream *vs, batch *b)
+{
+    size_t c = (size_t)vs->cap;
+
+    if (!b->recs)
+        b->recs = QN_ALLOCN(c, rec);
+    if (!b->res)
+        b->res = QN_ALLOCN(c, res);
+    if (!b->key)
+        b->key = QN_ALLOCN(c * vs->keysize + 1, uint8_t);
+    if (!b->canon)
+        b->canon = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+    if (!b->plan)
+        b->plan = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+    return b->recs && b->res && b->key && b->canon && b->plan ? QN_OK
+                                                              : QN_ENOMEM;
+}
+
 static int fill_slice(qn_verdict_stream *vs, batch *b)
 {
     b->sliced = 0;
     if (!vs->slicing ||
         !qn_submit_take_slice(vs->rd, SLICE_BYTES, vs->cap, &b->sl))
         return 0;
+    if (arrays(vs, b) != QN_OK) {
+        out_of_memory(vs);
+        return 1;
+    }
     qn_buf_reset(&b->raw);
     qn_buf_add(&b->raw, b->sl.p, b->sl.n);
     if (b->raw.failed) {
@@ -278,18 +305,6 @@ static void fill(qn_verdict_stream *vs, batch *b)
     int rc;
 
     b->n = 0;
-    if (!b->recs) {
-        size_t c = (size_t)vs->cap;
-        b->recs = QN_ALLOCN(c, rec);
-        b->res = QN_ALLOCN(c, res);
-        b->key = QN_ALLOCN(c * vs->keysize + 1, uint8_t);
-        b->canon = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
-        b->plan = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
-        if (!b->recs || !b->res || !b->key || !b->canon || !b->plan) {
-            out_of_memory(vs);
-            return;
-        }
-    }
     qn_buf_reset(&b->arena);
     if (fill_slice(vs, b))
         return;
@@ -299,6 +314,10 @@ static void fill(qn_verdict_stream *vs, batch *b)
             vs->end = 1;
             vs->rd_rc = rc;
             break;
+        }
+        if (!b->n && arrays(vs, b) != QN_OK) {
+            out_of_memory(vs); /* this record and the rest are lost */
+            return;
         }
         keep_record(&b->recs[b->n++], &b->arena, s, vs->ncells,
                     qn_submit_skipped(vs->rd));
@@ -355,7 +374,7 @@ static int parse_slice(const qn_verdict_stream *vs, batch *b,
     while (i < b->n && (rc = qn_submit_next(sr, &s, NULL)) == 1)
         keep_record(&b->recs[i++], &b->arena, s, vs->ncells, b->skipped);
     if (i < b->n || b->arena.failed)
-        return QN_ENOMEM; /* a TEXT slice's reader fails no other way */
+        return QN_ENOMEM; /* a slice's reader fails no other way */
     return QN_OK;
 }
 

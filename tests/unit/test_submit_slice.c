@@ -1,10 +1,12 @@
 /*
- * test_submit_slice.c: a TEXT input cut into slices (qn_submit_take_slice)
- * and read back by a reader of slices gives every record, error and
- * fatal end exactly as one reader alone does: random mixes of states,
- * comments, blank lines, CRLF, bad bytes, long and over-long lines, a
- * last line without LF, gaps of comments at and past the limit, for
- * slice sizes from one byte up and record limits from one.
+ * test_submit_slice.c: a TEXT or JSON Lines input cut into slices
+ * (qn_submit_take_slice) and read back by a reader of slices gives every
+ * record, error and fatal end exactly as one reader alone does: random
+ * mixes of states, comments, blank lines, CRLF, bad bytes, long and
+ * over-long lines, a last line without LF, gaps of comments at and past
+ * the limit, JSON records with ids, notes, other fields, escapes and
+ * quench's own header and pack records, for slice sizes from one byte up
+ * and record limits from one.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,11 +43,20 @@ static void describe(qn_buf *out, const qn_layout *l, const qn_submission *s)
 {
     qn_buf_addf(out, "%llu %s %d @%d:%d ", (unsigned long long)s->seq, s->id,
                 s->has_id, s->line, s->col);
-    if (s->ok)
+    if (s->ok) {
         qn_state_format(out, l, s->cells, '/');
-    else
+        if (s->meta)
+            qn_buf_addf(out, " meta=%.*s", (int)s->meta_len, s->meta);
+        if (s->has_min)
+            qn_buf_addf(out, " min=%llu", (unsigned long long)s->min_presses);
+        if (s->has_solution)
+            qn_state_format(out, l, s->solution, '/');
+    } else {
         qn_buf_addf(out, "%d %s:%d:%d: %s", (int)s->err.code, s->err.source,
                     s->err.line, s->err.col, s->err.msg);
+    }
+    if (s->note)
+        qn_buf_addf(out, " note=%s", s->note);
     qn_buf_addc(out, '\n');
 }
 
@@ -62,6 +73,8 @@ static void describe_end(qn_buf *out, qn_submit_reader *r, int rc,
 }
 
 /* Every record as one reader reads it. */
+static qn_submit_format fmt = QN_SUBMIT_TEXT; /* of the inputs made */
+
 static void read_whole(qn_buf *out, const qn_buf *in, const qn_layout *l)
 {
     FILE *f = input(in);
@@ -70,7 +83,7 @@ static void read_whole(qn_buf *out, const qn_buf *in, const qn_layout *l)
     qn_err err = QN_ERR_INIT;
     int rc;
 
-    T_EQ(qn_submit_open(&r, f, "in", l, 2, QN_SUBMIT_TEXT, &err), QN_OK);
+    T_EQ(qn_submit_open(&r, f, "in", l, 2, fmt, &err), QN_OK);
     while ((rc = qn_submit_next(r, &s, &err)) == 1)
         describe(out, l, s);
     describe_end(out, r, rc, &err);
@@ -94,7 +107,7 @@ static void read_sliced(qn_buf *out, const qn_buf *in, const qn_layout *l,
     qn_err err = QN_ERR_INIT;
     int rc = 1;
 
-    T_EQ(qn_submit_open(&r, f, "in", l, 2, QN_SUBMIT_TEXT, &err), QN_OK);
+    T_EQ(qn_submit_open(&r, f, "in", l, 2, fmt, &err), QN_OK);
     T_EQ(qn_submit_open_slices(&sr, r), QN_OK);
     while (rc == 1) {
         if (qn_submit_take_slice(r, want, max, &sl)) {
@@ -214,6 +227,70 @@ static void test_random(const qn_layout *l)
     }
 }
 
+/* One random JSON Lines line: records of every kind, quench's own
+ * header, summary and pack records, escapes, blank and broken lines. */
+static void add_json_line(qn_buf *b, uint64_t *seed, int last)
+{
+    static const char *odd[] = {
+        "{\"type\":\"header\",\"rules\":\"x\"}",
+        "{\"type\":\"summary\",\"n\":3}",
+        "{\"record\":\"pack\",\"name\":\"p\"}",
+        "{\"typ\\u0065\":\"header\"}",
+        "{\"type\":\"other\",\"state\":\"0\"}",
+        "",
+        "   \t",
+        "{\"state\"",
+        "[1,2]",
+        "{\"id\":\"q\"}",
+        "{\"id\": 17, \"state\": 5}",
+        "not json at all",
+        "{\"id\":\"a\\\"b\",\"state\":\"00000/00000/00000/00000/00001\"}",
+        "{\"state\":\"00000/00000/00000/00000/00011\",\"rule_hash\":\"00\"}",
+    };
+    uint64_t v = rnd(seed);
+    int kind = (int)(v % 8);
+    char st[32];
+
+    for (int c = 0, i = 0; c < 25; c++) {
+        if (c && c % 5 == 0)
+            st[i++] = '/';
+        st[i++] = (char)('0' + (int)(v >> (8 + c) & 1));
+        st[i] = '\0';
+    }
+    if (kind < 3)
+        qn_buf_addf(b, "{\"id\":\"r%llu\",\"state\":\"%s\"}",
+                    (unsigned long long)(v >> 40), st);
+    else if (kind < 4)
+        qn_buf_addf(b,
+                    "{\"state\":\"%s\",\"author\":{\"n\":%d},"
+                    "\"min_presses\":%d,\"Solution\":1}",
+                    st, (int)(v >> 50) % 9, (int)(v >> 54) % 20);
+    else if (kind < 5)
+        qn_buf_addf(b, "{\"type\":\"puzzle\",\"state\":\"%s\"}", st);
+    else
+        qn_buf_adds(b, odd[(v >> 8) % (sizeof(odd) / sizeof(odd[0]))]);
+    if (!last || (v >> 40) % 2)
+        qn_buf_adds(b, (v >> 41) % 4 ? "\n" : "\r\n");
+}
+
+static void test_jsonl(const qn_layout *l)
+{
+    uint64_t seed = 36;
+
+    fmt = QN_SUBMIT_JSONL;
+    for (int t = 0; t < 30; t++) {
+        qn_buf in = QN_BUF_INIT;
+        int lines = 1 + (int)(rnd(&seed) % 300);
+        char what[32];
+        for (int i = 0; i < lines; i++)
+            add_json_line(&in, &seed, i == lines - 1);
+        snprintf(what, sizeof(what), "random JSON Lines %d", t);
+        compare(what, &in, l);
+        qn_buf_release(&in);
+    }
+    fmt = QN_SUBMIT_TEXT;
+}
+
 static void test_edges(const qn_layout *l)
 {
     static const char *cases[] = {
@@ -285,6 +362,7 @@ int main(void)
     test_edges(&l);
     test_random(&l);
     test_gap(&l);
+    test_jsonl(&l);
     qn_layout_release(&l);
     return t_done();
 }
