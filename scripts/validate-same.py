@@ -200,6 +200,40 @@ def main():
         for jobs in ("1", "2"):
             compare("db", ["validate", y, txt, "--db", db, "--jobs", jobs]
                     + out)
+    # text cut at line ends by --jobs: CRLF, no final newline, lines
+    # longer than a slice and than the limit, long runs of comments
+    with open(txt, "rb") as f:
+        body = f.read()
+    lines = body.split(b"\n")
+    variants = {
+        "crlf": body.replace(b"\n", b"\r\n"),
+        "no final newline": body.rstrip(b"\n"),
+        "long lines": b"\n".join(
+            lines[:700] + [b"0" * 40000] + lines[700:1400]
+            + [b"1" * ((1 << 20) + 9)] + [b"# c"] * 20000
+            + lines[1400:]),
+    }
+    for label, data in sorted(variants.items()):
+        p = os.path.join(work, label.replace(" ", "-") + ".txt")
+        with open(p, "wb") as f:
+            f.write(data)
+        for out in ([], ["--jsonl"]):
+            for jobs in ("1", "2", "3"):
+                compare(label, ["validate", y, p, "--jobs", jobs] + out)
+        compare(label + " stdin", ["validate", y, "--jobs", "2"], stdin=p)
+    # --into: each build stores into its own copy of the database
+    for jobs in ("1", "2"):
+        a, b = db + ".new", db + ".base"
+        for x in (a, b):
+            with open(db, "rb") as f, open(x, "wb") as g:
+                g.write(f.read())
+        argv = ["validate", y, txt, "--jsonl", "--jobs", jobs, "--into", "v"]
+        ra = sh([new] + argv + ["--db", a])
+        rb = sh([base] + argv + ["--db", b])
+        runs += 1
+        if ra != rb:
+            diffs += 1
+            print("DIFF --into: %s" % " ".join(argv))
     print("validate-same: %d runs, %d differ" % (runs, diffs))
     sys.exit(1 if diffs else 0)
 

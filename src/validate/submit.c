@@ -84,7 +84,8 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
     r->linebuf_of = -1;
     r->data.l = l;
     r->data.k = k;
-    r->data.cells = QN_ALLOCN((size_t)l->ncells, uint8_t);
+    r->data.cells =
+        QN_ALLOCN((size_t)l->ncells + QN_SUBMIT__CELLS_PAD, uint8_t);
     r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
     qn_buf_init(&r->scratch);
     qn_buf_init(&r->data.meta);
@@ -168,7 +169,8 @@ void qn_submit_close(qn_submit_reader *r)
     free(r->fields);
     free(r->data.cells);
     free(r->data.solution);
-    free(r->buf);
+    if (!r->slices)
+        free(r->buf);
     free(r);
 }
 

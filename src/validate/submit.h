@@ -170,6 +170,47 @@ void qn_submit_expect_rule(qn_submit_reader *r, const char *hash);
  * and summary, export's pack record) were skipped so far. */
 uint64_t qn_submit_skipped(const qn_submit_reader *r);
 
+/*
+ * Slices: a TEXT or JSONL input's whole lines cut off by the reading thread and
+ * parsed on others, each by a reader of its own that gives the records
+ * (seq, line, id, error) the one reader would have given.
+ */
+typedef struct qn_submit_slice {
+    const char *p;    /* its bytes: whole lines (the last may end the
+                         input without LF) */
+    size_t n;         /* bytes */
+    long long line;   /* the line number of p[0] */
+    uint64_t seq;     /* records before it */
+    uint64_t records; /* records in it, 1..max; its last line is one */
+    uint64_t lines;   /* lines in it */
+} qn_submit_slice;
+
+/*
+ * Cut the next records off r as a slice of about `want` bytes (at most
+ * max records, max >= 1): returns 1 with *out set (p borrowed from r
+ * until its next call), r then past the slice as if its records had been
+ * read; 0 when the next records are for qn_submit_next (a format other
+ * than TEXT and JSONL, comment lines, a JSONL line that may be one of
+ * quench's own records, a line longer than want, the end of the input,
+ * an error, a gap nearing QN_SUBMIT_MAX_GAP): read at least one
+ * with it before asking again, or meet the end or the error.
+ */
+int qn_submit_take_slice(qn_submit_reader *r, size_t want, int max,
+                         qn_submit_slice *out);
+
+/*
+ * A reader of slices cut from `from` (borrowed only here): same format,
+ * source, board and expected rule, no input of its own. QN_OK, or
+ * QN_ENOMEM with *out NULL. Free it with qn_submit_close.
+ */
+int qn_submit_open_slices(qn_submit_reader **out, const qn_submit_reader *from);
+
+/* Read the slice's bytes p[0..n) (borrowed until the reader's next
+ * qn_submit_read_slice or close) from qn_submit_next on: its records,
+ * numbered from seq + 1 and read from line `line`, then 0. */
+void qn_submit_read_slice(qn_submit_reader *r, const char *p, size_t n,
+                          long long line, uint64_t seq);
+
 /* Free the reader (not the FILE); NULL is a no-op. */
 void qn_submit_close(qn_submit_reader *r);
 

@@ -7,6 +7,13 @@
 
 #include <string.h>
 
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#define VEC 1
+#else
+#define VEC 0
+#endif
+
 #include "base/mem.h"
 #include "rules/state.h"
 
@@ -52,6 +59,92 @@ static int fast_state(uint8_t *out, const qn_layout *l, unsigned k,
 }
 
 /*
+ * The template's gather as byte shuffles (pshufb picks 16 bytes out of
+ * one 16-byte chunk, 0x80 giving 0): each 16 cells OR together the
+ * shuffles of the chunks their bytes lie in. Lines and boards of at most
+ * QN_SUBMIT__VEC_MAX bytes and cells.
+ */
+static void build_vector(qn_submit_reader *r)
+{
+    int n = r->l->ncells;
+
+    r->vec = 0;
+    if (!VEC || r->tmpl != 1 || r->tmpl_len > QN_SUBMIT__VEC_MAX ||
+        n > QN_SUBMIT__VEC_MAX)
+        return;
+    for (int c = 0; c * 16 < n; c++) {
+        int lo = 255, hi = 0;
+        for (int i = c * 16; i < n && i < c * 16 + 16; i++) {
+            int chunk = r->tmpl_pos[i] / 16;
+            lo = chunk < lo ? chunk : lo;
+            hi = chunk > hi ? chunk : hi;
+        }
+        r->vec_lo[c] = (unsigned char)lo;
+        r->vec_hi[c] = (unsigned char)hi;
+        for (int k = lo; k <= hi; k++)
+            for (int j = 0; j < 16; j++) {
+                int i = c * 16 + j;
+                r->vec_shuf[c][k][j] =
+                    i < n && r->tmpl_pos[i] / 16 == k
+                        ? (unsigned char)(r->tmpl_pos[i] % 16)
+                        : 0x80;
+            }
+    }
+    /* the last chunk, 16c.. n - 1, is bytes 16c + 16 - n.. 15 of the
+     * line's last 16 */
+    for (int j = 0, shift = (int)((r->tmpl_len + 15) / 16 * 16 - r->tmpl_len);
+         j < 16; j++)
+        r->vec_tail[j] = j + shift < 16 ? (unsigned char)(j + shift) : 0x80;
+    r->vec = 1;
+}
+
+#if VEC
+/* template_state 16 bytes a step: loads within the line (its last chunk
+ * from its last 16 bytes, shifted; a line shorter than 16 from a copy),
+ * so none passes its end; bytes past it meet a zero mask and want. The
+ * cells are stored 16 at a time (QN_SUBMIT__CELLS_PAD). */
+static int vector_state(const qn_submit_reader *r, uint8_t *out, const char *s,
+                        size_t n)
+{
+    __m128i line[QN_SUBMIT__VEC_MAX / 16];
+    __m128i bad = _mm_setzero_si128(), zero = _mm_setzero_si128();
+    __m128i low = _mm_set1_epi8((char)(r->k - 1));
+    size_t chunks = (n + 15) / 16;
+    int ncells = r->l->ncells;
+
+    if (n != r->tmpl_len)
+        return 0;
+    if (n >= 16) {
+        for (size_t c = 0; c + 1 < chunks; c++)
+            line[c] = _mm_loadu_si128((const __m128i *)(s + 16 * c));
+        line[chunks - 1] =
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(s + n - 16)),
+                             _mm_loadu_si128((const __m128i *)r->vec_tail));
+    } else {
+        line[0] = zero;
+        memcpy(line, s, n);
+    }
+    for (size_t c = 0; c < chunks; c++) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(r->tmpl_mask + 16 * c));
+        __m128i w = _mm_loadu_si128((const __m128i *)(r->tmpl_want + 16 * c));
+        bad = _mm_or_si128(bad, _mm_xor_si128(_mm_and_si128(line[c], m), w));
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, zero)) != 0xffff)
+        return 0;
+    for (int c = 0; c * 16 < ncells; c++) {
+        __m128i acc = zero;
+        for (int k = r->vec_lo[c]; k <= r->vec_hi[c]; k++)
+            acc = _mm_or_si128(
+                acc, _mm_shuffle_epi8(
+                         line[k],
+                         _mm_loadu_si128((const __m128i *)r->vec_shuf[c][k])));
+        _mm_storeu_si128((__m128i *)(out + 16 * c), _mm_and_si128(acc, low));
+    }
+    return 1;
+}
+#endif
+
+/*
  * fast_state as a byte template, for k of 2, 4 or 8 (a digit below k is
  * '0' with its low bits set): r->tmpl becomes 1 when the board's lines
  * fit, else -1.
@@ -85,6 +178,7 @@ static void build_template(qn_submit_reader *r)
     }
     r->tmpl_len = len;
     r->tmpl = cells == l->ncells ? 1 : -1;
+    build_vector(r);
 }
 
 /* fast_state by the template: 8 bytes a step, then a gather. */
@@ -95,6 +189,10 @@ static int template_state(const qn_submit_reader *r, uint8_t *out,
     size_t i = 0;
     unsigned low = r->k - 1;
 
+#if VEC
+    if (r->vec)
+        return vector_state(r, out, s, n);
+#endif
     if (n != r->tmpl_len)
         return 0;
     for (; i + 8 <= n; i += 8) {

@@ -23,6 +23,12 @@
 #define QN_SUBMIT__BUFCAP (2 * (size_t)QN_SUBMIT_MAX_LINE)
 /* The longest state line read by a byte template (submit_lines.c). */
 #define QN_SUBMIT__TMPL_MAX 256
+/* Lines and boards of at most this many bytes and cells are checked and
+ * gathered 16 bytes a step (submit_lines.c, with SSSE3). */
+#define QN_SUBMIT__VEC_MAX 128
+/* Bytes after a reader's cells that the gather may write (submit_lines.c
+ * stores 16 cells at a time). */
+#define QN_SUBMIT__CELLS_PAD 16
 /* The CSV columns quench reads (col_names in submit_csv.c). */
 #define QN_SUBMIT__NREAD 6
 
@@ -58,7 +64,9 @@ struct qn_submit_reader {
     const qn_layout *l; /* borrowed */
     unsigned k;
     qn_submit_format fmt; /* never AUTO after open */
-    char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end) */
+    char *buf;            /* QN_SUBMIT__BUFCAP bytes; data in [pos, end);
+                             a slice reader's is borrowed (read only) */
+    int slices;           /* a slice reader (qn_submit_open_slices) */
     size_t pos, end;
     int eof;              /* fread reported end of input */
     uint64_t nread;       /* bytes read from `in` so far */
@@ -87,6 +95,16 @@ struct qn_submit_reader {
     unsigned char tmpl_mask[QN_SUBMIT__TMPL_MAX];
     unsigned char tmpl_want[QN_SUBMIT__TMPL_MAX];
     unsigned char tmpl_pos[QN_SUBMIT__TMPL_MAX];
+    /* the template 16 bytes a step (vec 1): cells 16c..16c+15 are
+     * gathered from the line's 16-byte chunks vec_lo[c]..vec_hi[c], by
+     * the byte shuffle vec_shuf[c][chunk] */
+    int vec;
+    unsigned char vec_tail[16]; /* the last chunk out of the line's last
+                                   16 bytes (lines of 16 bytes or more) */
+    unsigned char vec_lo[QN_SUBMIT__VEC_MAX / 16];
+    unsigned char vec_hi[QN_SUBMIT__VEC_MAX / 16];
+    unsigned char vec_shuf[QN_SUBMIT__VEC_MAX / 16][QN_SUBMIT__VEC_MAX / 16]
+                          [16];
     qn_buf scratch; /* a CSV record over several lines, a JSON
                        element; at most QN_SUBMIT_MAX_LINE + a line */
     /* CSV */

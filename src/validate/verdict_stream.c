@@ -1,10 +1,12 @@
 /*
  * verdict_stream.c: a submission stream judged in batches by worker
  * threads and settled in input order by the caller (see verdict_stream.h).
- * The caller's thread reads every batch and settles every record, so the
- * reader, the set of accepted puzzles and the counts have one owner; a
- * worker (or the caller's thread, rather than wait) owns a batch from
- * claiming it to marking it judged.
+ * The caller's thread reads every batch (or, for text and JSON Lines at
+ * --jobs 2 and up, only cuts it off the input as a slice of lines) and settles
+ * every record, so the reader, the set of accepted puzzles and the counts have
+ * one owner; a worker (or the caller's thread, rather than wait) owns a
+ * batch from claiming it to marking it judged, parsing its slice with a
+ * reader of its own.
  */
 #include "validate/verdict_stream.h"
 
@@ -20,11 +22,17 @@
 
 #define BATCH_MAX 1024 /* records in a batch, at most */
 /* A batch closes near this size, so that the batches in flight (one a
- * judge, one being read or settled) fit a core's L2 cache (1 MiB here)
- * with their verdicts: 1 MiB batches, six in flight at --jobs 2, did not,
- * and that run spent about a fifth more CPU than --jobs 1 on the same
- * lines (docs/PERFORMANCE.md). */
-#define BATCH_BYTES (1 << 17)
+ * judge, one being read or settled) fit a core's L2 cache with their
+ * verdicts: 1 MiB batches, six in flight at --jobs 2, did not, and that
+ * run spent about a fifth more CPU than --jobs 1 on the same lines
+ * (docs/PERFORMANCE.md). Each batch costs a sleep and a wakeup or so at
+ * --jobs 2 (the worker waits while the caller settles), so not smaller:
+ * 256 KiB measured a few percent less CPU than 128 KiB, 64 KiB more. */
+#define BATCH_BYTES (1 << 18)
+/* A TEXT or JSON Lines input's lines go to the judges as slices of at most this
+ * many bytes (and cap records), which they parse themselves: the reading thread
+ * only finds the line ends (qn_submit_take_slice). */
+#define SLICE_BYTES (1 << 15)
 #define NONE SIZE_MAX /* an absent string or array */
 #define PREFETCH 8    /* records settled ahead of their lookup */
 
@@ -52,11 +60,15 @@ typedef struct res {
 } res;
 
 typedef struct batch {
-    uint64_t num; /* its place in the input: batch 0 comes first */
-    int n;        /* records */
-    int judged;   /* under the stream's lock once workers run */
-    int nomem;    /* judging it ran out of memory (set before judged) */
-    rec *recs;    /* cap each, allocated on first use */
+    uint64_t num;       /* its place in the input: batch 0 comes first */
+    int n;              /* records */
+    int judged;         /* under the stream's lock once workers run */
+    int nomem;          /* judging it ran out of memory (set before judged) */
+    int sliced;         /* its records are the slice sl, parsed by its judge */
+    qn_submit_slice sl; /* the slice (its bytes in raw) */
+    uint64_t skipped;   /* sliced: qn_submit_skipped when it was cut */
+    qn_buf raw;         /* sliced: the slice's bytes */
+    rec *recs;          /* cap each, allocated on first use */
     res *res;
     uint8_t *key;   /* cap seen keys (ok and claim-mismatch) */
     uint8_t *canon; /* cap * ncells (records with a puzzle id) */
@@ -86,6 +98,8 @@ struct qn_verdict_stream {
     /* the caller's side */
     uint64_t nread; /* batches read (published) */
     uint64_t cur;   /* the batch being taken from */
+    batch *curb;    /* its slot (NULL before the first), so that a record
+                       costs no division */
     int pos;        /* the record of cur handed out next */
     int have;       /* pos is handed out (the current item) */
     int cur_judged;
@@ -97,6 +111,8 @@ struct qn_verdict_stream {
     qn_verdict_item item;
     qn_ruling ruling; /* judging in the caller's thread */
     qn_submission scratch;
+    qn_submit_reader *sr; /* the caller's reader of slices */
+    int slicing; /* 1: cut TEXT or JSONL input into slices (jobs > 1) */
     char apart2[64];
     /* the workers */
     pthread_t *th;
@@ -160,7 +176,14 @@ qn_verdict_stream *qn_verdict_stream_new(qn_judge *j, qn_submit_reader *rd,
     for (int i = 0; i < vs->nslots; i++) {
         qn_buf_init(&vs->slots[i].arena);
         qn_buf_init(&vs->slots[i].text);
+        qn_buf_init(&vs->slots[i].raw);
     }
+    /* slices pay where another thread parses them; a reader of slices
+     * that cannot be had only means the caller's thread parses */
+    vs->slicing = vs->jobs > 1 &&
+                  (qn_submit_detected(rd) == QN_SUBMIT_TEXT ||
+                   qn_submit_detected(rd) == QN_SUBMIT_JSONL) &&
+                  qn_submit_open_slices(&vs->sr, rd) == QN_OK;
     pthread_mutex_init(&vs->mu, NULL);
     pthread_cond_init(&vs->work_cv, NULL);
     pthread_cond_init(&vs->done_cv, NULL);
@@ -172,6 +195,14 @@ static size_t keep(qn_buf *arena, const void *p, size_t n)
 {
     size_t at = arena->len;
 
+    /* a few bytes a field, a few fields a record: without a call while
+     * the arena has room (and its NUL after, as qn_buf_add keeps it) */
+    if (!arena->failed && at + n < arena->alloc) {
+        memcpy(arena->buf + at, p, n);
+        arena->len = at + n;
+        arena->buf[at + n] = '\0';
+        return at;
+    }
     qn_buf_add(arena, p, n);
     return at;
 }
@@ -181,17 +212,17 @@ static size_t keep_str(qn_buf *arena, const char *s)
     return s ? keep(arena, s, strlen(s) + 1) : NONE;
 }
 
-static void keep_record(qn_verdict_stream *vs, batch *b, const qn_submission *s)
+/* Record s as r, its strings and cells into a; skipped:
+ * qn_submit_skipped once it was read. */
+static void keep_record(rec *r, qn_buf *a, const qn_submission *s,
+                        size_t ncells, uint64_t skipped)
 {
-    rec *r = &b->recs[b->n++];
-    qn_buf *a = &b->arena;
-
     r->seq = s->seq;
     r->min_presses = s->min_presses;
-    r->skipped = qn_submit_skipped(vs->rd);
+    r->skipped = skipped;
     r->id = keep_str(a, s->id ? s->id : "");
-    r->cells = s->ok ? keep(a, s->cells, vs->ncells) : NONE;
-    r->solution = s->has_solution ? keep(a, s->solution, vs->ncells) : NONE;
+    r->cells = s->ok ? keep(a, s->cells, ncells) : NONE;
+    r->solution = s->has_solution ? keep(a, s->solution, ncells) : NONE;
     r->meta = NONE;
     if (s->meta) {
         r->meta = keep(a, s->meta, s->meta_len);
@@ -217,27 +248,66 @@ static void out_of_memory(qn_verdict_stream *vs)
     vs->rd_rc = qn_err_nomem(&vs->rd_err);
 }
 
-/* Read the next batch into b: up to cap records or about BATCH_BYTES.
- * Out of memory: b is left empty and the stream ends so. */
+/* Cut the next slice off the reader into b (its judge parses it):
+ * returns 1, or 0 when the reader's next records are for
+ * qn_submit_next. Out of memory: b is left empty and the stream ends
+ * so. */
+/* A batch's arrays, had once its first record is: a slot the input never
+ * reaches costs nothing, so running out of memory for one cannot end a
+ * stream whose every record came out. QN_OK or QN_ENOMEM. */
+static int arrays(const qn_verdict_stream *vs, batch *b)
+{
+    size_t c = (size_t)vs->cap;
+
+    if (!b->recs)
+        b->recs = QN_ALLOCN(c, rec);
+    if (!b->res)
+        b->res = QN_ALLOCN(c, res);
+    if (!b->key)
+        b->key = QN_ALLOCN(c * vs->keysize + 1, uint8_t);
+    if (!b->canon)
+        b->canon = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+    if (!b->plan)
+        b->plan = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
+    return b->recs && b->res && b->key && b->canon && b->plan ? QN_OK
+                                                              : QN_ENOMEM;
+}
+
+static int fill_slice(qn_verdict_stream *vs, batch *b)
+{
+    b->sliced = 0;
+    if (!vs->slicing ||
+        !qn_submit_take_slice(vs->rd, SLICE_BYTES, vs->cap, &b->sl))
+        return 0;
+    if (arrays(vs, b) != QN_OK) {
+        out_of_memory(vs);
+        return 1;
+    }
+    qn_buf_reset(&b->raw);
+    qn_buf_add(&b->raw, b->sl.p, b->sl.n);
+    if (b->raw.failed) {
+        out_of_memory(vs);
+        return 1;
+    }
+    b->sl.p = b->raw.buf;
+    b->sliced = 1;
+    b->skipped = qn_submit_skipped(vs->rd);
+    b->n = (int)b->sl.records;
+    return 1;
+}
+
+/* Read the next batch into b: a slice, or up to cap records or about
+ * BATCH_BYTES read here. Out of memory: b is left empty and the stream
+ * ends so. */
 static void fill(qn_verdict_stream *vs, batch *b)
 {
     const qn_submission *s;
     int rc;
 
     b->n = 0;
-    if (!b->recs) {
-        size_t c = (size_t)vs->cap;
-        b->recs = QN_ALLOCN(c, rec);
-        b->res = QN_ALLOCN(c, res);
-        b->key = QN_ALLOCN(c * vs->keysize + 1, uint8_t);
-        b->canon = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
-        b->plan = QN_ALLOCN(c * vs->ncells + 1, uint8_t);
-        if (!b->recs || !b->res || !b->key || !b->canon || !b->plan) {
-            out_of_memory(vs);
-            return;
-        }
-    }
     qn_buf_reset(&b->arena);
+    if (fill_slice(vs, b))
+        return;
     while (b->n < vs->cap && b->arena.len < BATCH_BYTES) {
         rc = qn_submit_next(vs->rd, &s, &vs->rd_err);
         if (rc <= 0) {
@@ -245,7 +315,12 @@ static void fill(qn_verdict_stream *vs, batch *b)
             vs->rd_rc = rc;
             break;
         }
-        keep_record(vs, b, s);
+        if (!b->n && arrays(vs, b) != QN_OK) {
+            out_of_memory(vs); /* this record and the rest are lost */
+            return;
+        }
+        keep_record(&b->recs[b->n++], &b->arena, s, vs->ncells,
+                    qn_submit_skipped(vs->rd));
         if (b->arena.failed)
             break;
     }
@@ -286,16 +361,38 @@ static int pending(unsigned char v)
     return v == QN_VERDICT_OK || v == QN_VERDICT_CLAIM_MISMATCH;
 }
 
+/* Parse a sliced batch's records with sr, the judge's reader of slices:
+ * QN_OK, or QN_ENOMEM. b->n was counted when it was cut, so it is only
+ * read here. */
+static int parse_slice(const qn_verdict_stream *vs, batch *b,
+                       qn_submit_reader *sr)
+{
+    const qn_submission *s;
+    int i = 0, rc;
+
+    qn_submit_read_slice(sr, b->sl.p, b->sl.n, b->sl.line, b->sl.seq);
+    while (i < b->n && (rc = qn_submit_next(sr, &s, NULL)) == 1)
+        keep_record(&b->recs[i++], &b->arena, s, vs->ncells, b->skipped);
+    if (i < b->n || b->arena.failed)
+        return QN_ENOMEM; /* a slice's reader fails no other way */
+    return QN_OK;
+}
+
 /* Judge every record of b and write its verdict as judged (settling may
- * still make it a duplicate). Touches nothing of vs but what is fixed.
- * Out of memory: b->nomem (the batch is no verdicts). */
+ * still make it a duplicate), parsing it first when it is a slice (with
+ * sr). Touches nothing of vs but what is fixed. Out of memory: b->nomem
+ * (the batch is no verdicts). */
 static void judge_batch(const qn_verdict_stream *vs, batch *b, qn_ruling *r,
-                        qn_submission *s)
+                        qn_submission *s, qn_submit_reader *sr)
 {
     size_t n = vs->ncells;
 
     b->nomem = 0;
     qn_buf_reset(&b->text);
+    if (b->sliced && parse_slice(vs, b, sr) != QN_OK) {
+        b->nomem = 1;
+        return;
+    }
     for (int i = 0; i < b->n && !b->text.failed; i++) {
         res *x = &b->res[i];
         view(b, i, s);
@@ -332,9 +429,16 @@ static void *worker(void *arg)
 {
     qn_verdict_stream *vs = arg;
     qn_submission *s = QN_ALLOC(qn_submission);
+    qn_submit_reader *sr = NULL;
     qn_ruling r;
 
-    if (!s || qn_ruling_init(&r, vs->j, NULL) != QN_OK) {
+    /* from the caller's reader of slices, whose fields it reads never
+     * change (vs->rd's position does) */
+    if (vs->slicing && qn_submit_open_slices(&sr, vs->sr) != QN_OK)
+        sr = NULL;
+    if (!s || (vs->slicing && !sr) ||
+        qn_ruling_init(&r, vs->j, NULL) != QN_OK) {
+        qn_submit_close(sr);
         free(s);
         return NULL;
     }
@@ -347,7 +451,7 @@ static void *worker(void *arg)
             break;
         b = slot(vs, vs->nclaimed++);
         pthread_mutex_unlock(&vs->mu);
-        judge_batch(vs, b, &r, s);
+        judge_batch(vs, b, &r, s, sr);
         pthread_mutex_lock(&vs->mu);
         b->judged = 1;
         if (b->nomem) {
@@ -358,6 +462,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_unlock(&vs->mu);
     qn_ruling_release(&r);
+    qn_submit_close(sr);
     free(s);
     return NULL;
 }
@@ -404,7 +509,7 @@ static void wait_judged(qn_verdict_stream *vs, batch *b)
 {
     if (!vs->nth) {
         /* no workers (one job, a short input): none will ever claim it */
-        judge_batch(vs, b, &vs->ruling, &vs->scratch);
+        judge_batch(vs, b, &vs->ruling, &vs->scratch, vs->sr);
         return;
     }
     /* rather than wait while a worker finishes b, judge a batch no worker
@@ -414,7 +519,7 @@ static void wait_judged(qn_verdict_stream *vs, batch *b)
         if (vs->nclaimed < vs->nread) {
             batch *x = slot(vs, vs->nclaimed++);
             pthread_mutex_unlock(&vs->mu);
-            judge_batch(vs, x, &vs->ruling, &vs->scratch);
+            judge_batch(vs, x, &vs->ruling, &vs->scratch, vs->sr);
             pthread_mutex_lock(&vs->mu);
             x->judged = 1;
             if (x->nomem) {
@@ -483,19 +588,24 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
         vs->have = 0;
         vs->pos++;
     }
-    while (vs->cur < vs->nread && vs->pos >= slot(vs, vs->cur)->n) {
-        vs->cur++; /* taken whole: its slot is free */
-        vs->pos = 0;
-        vs->cur_judged = 0;
+    if (!vs->curb || vs->pos >= vs->curb->n) {
+        /* the batch is taken whole (or none was read): its slot is free,
+         * so read while slots are */
+        while (vs->cur < vs->nread && vs->pos >= slot(vs, vs->cur)->n) {
+            vs->cur++;
+            vs->pos = 0;
+            vs->cur_judged = 0;
+        }
+        top_up(vs);
+        if (vs->cur == vs->nread) {
+            vs->skipped = qn_submit_skipped(vs->rd);
+            if (vs->rd_rc < 0 && err)
+                *err = vs->rd_err;
+            return vs->rd_rc;
+        }
+        vs->curb = slot(vs, vs->cur);
     }
-    top_up(vs);
-    if (vs->cur == vs->nread) {
-        vs->skipped = qn_submit_skipped(vs->rd);
-        if (vs->rd_rc < 0 && err)
-            *err = vs->rd_err;
-        return vs->rd_rc;
-    }
-    b = slot(vs, vs->cur);
+    b = vs->curb;
     if (!vs->cur_judged) {
         wait_judged(vs, b);
         vs->cur_judged = 1;
@@ -514,7 +624,7 @@ int qn_verdict_stream_next(qn_verdict_stream *vs, const qn_verdict_item **out,
 
 void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id)
 {
-    res *x = &slot(vs, vs->cur)->res[vs->pos];
+    res *x = &vs->curb->res[vs->pos];
 
     assert(vs->have && x->verdict == QN_VERDICT_OK);
     qn_judge__recount(vs->j, QN_VERDICT_OK, QN_VERDICT_DUPLICATE);
@@ -526,7 +636,7 @@ void qn_verdict_stream_stored(qn_verdict_stream *vs, uint64_t puzzle_id)
 
 void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
 {
-    const batch *b = slot(vs, vs->cur);
+    const batch *b = vs->curb;
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
@@ -550,7 +660,7 @@ void qn_verdict_stream_write(qn_verdict_stream *vs, qn_buf *out)
 int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
                            size_t *n)
 {
-    const batch *b = slot(vs, vs->cur);
+    const batch *b = vs->curb;
     const res *x = &b->res[vs->pos];
 
     assert(vs->have);
@@ -564,7 +674,7 @@ int qn_verdict_stream_text(const qn_verdict_stream *vs, const char **p,
 int qn_verdict_stream_batch_end(const qn_verdict_stream *vs)
 {
     assert(vs->have);
-    return vs->pos + 1 >= slot(vs, vs->cur)->n;
+    return vs->pos + 1 >= vs->curb->n;
 }
 
 uint64_t qn_verdict_stream_skipped(const qn_verdict_stream *vs)
@@ -591,7 +701,9 @@ void qn_verdict_stream_free(qn_verdict_stream *vs)
         free(b->plan);
         qn_buf_release(&b->arena);
         qn_buf_release(&b->text);
+        qn_buf_release(&b->raw);
     }
+    qn_submit_close(vs->sr);
     pthread_mutex_destroy(&vs->mu);
     pthread_cond_destroy(&vs->work_cv);
     pthread_cond_destroy(&vs->done_cv);

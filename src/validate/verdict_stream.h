@@ -3,14 +3,16 @@
  * every core and handed back one at a time in input order.
  *
  * The caller's thread reads records (qn_submit_next) into batches of up to
- * 1024 (fewer for big boards or long records, so a batch holds about a
- * MiB); worker threads judge each batch (qn_judge_prepare) and write its
- * verdicts (qn_verdict_write), and so does the caller's thread rather
- * than wait for them; the caller's thread then settles the records in
- * order (qn_judge_settle: duplicates) and takes them one by one. At most 2 *
- * jobs + 2 batches exist at once, so memory stays flat whatever the input's
- * length. The verdicts, their order and the judge's counts are the same
- * whatever the number of threads.
+ * 1024 (fewer for big boards or long records, so a batch holds about 256
+ * KiB), or with more than one job cuts a text input's lines into slices
+ * (qn_submit_take_slice) that the judges parse; worker threads judge each
+ * batch (qn_judge_prepare) and write its verdicts (qn_verdict_write), and
+ * so does the caller's thread rather than wait for them; the caller's
+ * thread then settles the records in order (qn_judge_settle: duplicates)
+ * and takes them one by one. At most jobs + 1 batches exist at once, so
+ * memory stays flat whatever the input's length. The verdicts, their
+ * order and the judge's counts are the same whatever the number of
+ * threads.
  */
 #ifndef QN_VERDICT_STREAM_H
 #define QN_VERDICT_STREAM_H

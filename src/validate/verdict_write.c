@@ -113,10 +113,43 @@ static char *put_str(char *p, const char *s)
     return qn_json_put_str(p, s, strlen(s));
 }
 
+/* A human level's name: quench's own word in lowercase letters, which
+ * neither escape changes. */
+static char *put_level(char *p, int level)
+{
+    const char *name = qn_human_level_name(level);
+
+    return put(p, name, strlen(name));
+}
+
+/* A record's id as a JSON string (json) or on a text line: one the
+ * submitter gave is escaped; the default, a line number, is digits. */
+static char *put_id(char *p, const qn_submission *s, size_t n, int json)
+{
+    if (s->has_id)
+        return json ? qn_json_put_str(p, s->id, n) : put_line(p, s->id, n);
+    if (json)
+        *p++ = '"';
+    p = put(p, s->id, n);
+    if (json)
+        *p++ = '"';
+    return p;
+}
+
 /* The cells as a JSON array's elements; most are single digits. */
 static char *json_cells(char *p, const uint8_t *x, int n)
 {
-    for (int i = 0; i < n; i++) {
+    int i = 0;
+
+    /* single digits: each "d," whole, the last comma taken back */
+    while (i < n && x[i] < 10) {
+        p[0] = (char)('0' + x[i++]);
+        p[1] = ',';
+        p += 2;
+    }
+    if (i > 0)
+        p--;
+    for (; i < n; i++) {
         if (i)
             *p++ = ',';
         if (x[i] < 10)
@@ -190,8 +223,7 @@ static char *json_human(char *p, const qn_ruling *r)
                    "\"human_score\":null");
     } else {
         p = PUT(p, ",\"human_level\":\"");
-        p = put_line(p, qn_human_level_name(r->human_level),
-                     strlen(qn_human_level_name(r->human_level)));
+        p = put_level(p, r->human_level);
         p = PUT(p, "\",\"human_level_number\":");
         *p++ = (char)('0' + r->human_level);
         p = PUT(p, ",\"human_score\":");
@@ -357,8 +389,7 @@ static char *text_body(const qn_verdict_writer *w, char *p,
         }
         if (r->human_level >= 0) { /* ", human table (2) 7.680" */
             p = PUT(p, ", human ");
-            p = put_line(p, qn_human_level_name(r->human_level),
-                         strlen(qn_human_level_name(r->human_level)));
+            p = put_level(p, r->human_level);
             p = PUT(p, " (");
             *p++ = (char)('0' + r->human_level);
             p = PUT(p, ") ");
@@ -409,7 +440,7 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
     if (text) {
         p = qn_json_put_u64(p, s->seq);
         *p++ = '\t';
-        p = put_line(p, s->id, idlen);
+        p = put_id(p, s, idlen, 0);
         *p++ = '\t';
     } else {
         if (w->style == QN_VERDICT_JSON && !first)
@@ -417,7 +448,7 @@ void qn_verdict_write(const qn_verdict_writer *w, qn_buf *out,
         p = PUT(p, "{\"seq\":");
         p = qn_json_put_u64(p, s->seq);
         p = PUT(p, ",\"id\":");
-        p = qn_json_put_str(p, s->id, idlen);
+        p = put_id(p, s, idlen, 1);
         p = PUT(p, ",\"verdict\":\"");
     }
     m->name = (size_t)(p - out->buf);

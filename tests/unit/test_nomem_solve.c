@@ -509,8 +509,9 @@ static int run_validate(void *ctx, qn_err *err)
     return rc;
 }
 
-/* Text lines: solvable, unsolvable, malformed and repeated states. */
-static char *submissions(const qn_rules *r, int lines, size_t *len)
+/* Text lines (or JSON Lines records): solvable, unsolvable, malformed
+ * and repeated states. */
+static char *submissions(const qn_rules *r, int lines, int jsonl, size_t *len)
 {
     qn_buf b = QN_BUF_INIT;
     int n = qn_rules_ncells(r);
@@ -518,20 +519,22 @@ static char *submissions(const qn_rules *r, int lines, size_t *len)
     uint64_t seed = 7;
 
     for (int i = 0; i < lines; i++) {
+        if (jsonl)
+            qn_buf_addf(&b, "{\"id\":\"s%d\",\"state\":\"", i);
         if (i % 13 == 5) {
-            qn_buf_adds(&b, "10x01/00000\n"); /* malformed */
-            continue;
+            qn_buf_adds(&b, "10x01/00000"); /* malformed */
+        } else {
+            if (i % 11 != 3) /* else a repeat of the state before */
+                for (int c = 0; c < n; c++)
+                    cells[c] = (uint8_t)(t_rand(&seed) & 1);
+            qn_rules_format_state(r, &b, cells, '/');
         }
-        if (i % 11 != 3) /* else a repeat of the state before */
-            for (int c = 0; c < n; c++)
-                cells[c] = (uint8_t)(t_rand(&seed) & 1);
-        qn_rules_format_state(r, &b, cells, '/');
-        qn_buf_addc(&b, '\n');
+        qn_buf_adds(&b, jsonl ? "\"}\n" : "\n");
     }
     return qn_buf_detach(&b, len);
 }
 
-static void test_validate(int lines, int jobs, long min_nomem)
+static void test_validate(int lines, int jsonl, int jobs, long min_nomem)
 {
     qn_rules *r = load("rules/classic-5x5.yaml", NULL);
     qn_solver *solver;
@@ -545,13 +548,14 @@ static void test_validate(int lines, int jobs, long min_nomem)
     memset(&vc, 0, sizeof(vc));
     vc.solver = solver;
     vc.jobs = jobs;
-    vc.input = submissions(r, lines, &vc.len);
+    vc.input = submissions(r, lines, jsonl, &vc.len);
     qn_buf_init(&vc.ref);
     T_EQ(judge_stream(&vc, &vc.ref, vc.counts, &err), QN_OK);
     /* every kind of verdict is there */
     T_CHECK(vc.counts[QN_VERDICT_OK] && vc.counts[QN_VERDICT_UNSOLVABLE] &&
             vc.counts[QN_VERDICT_MALFORMED] && vc.counts[QN_VERDICT_DUPLICATE]);
-    snprintf(what, sizeof(what), "validate %d lines, %d jobs", lines, jobs);
+    snprintf(what, sizeof(what), "validate %d %s lines, %d jobs", lines,
+             jsonl ? "JSON" : "text", jobs);
     sweep(what, run_validate, &vc, min_nomem);
     qn_buf_release(&vc.ref);
     free((void *)vc.input);
@@ -692,8 +696,9 @@ int main(int argc, char **argv)
     test_human("rules/classic-9x9.yaml", 6, 30);
     test_human("rules/hexagon-3.yaml", 6, 30);
     test_judge();
-    test_validate(40, 1, 10);
-    test_validate(1100, 2, 10); /* two batches: a worker judges one */
+    test_validate(40, 0, 1, 10);
+    test_validate(1100, 0, 2, 10); /* two batches: a worker judges one */
+    test_validate(500, 1, 2, 10);  /* two slices, parsed by their judges */
     test_campaign();
     return t_done();
 }
