@@ -419,14 +419,19 @@ int qn_store_merge_check(const char *in_path, qn_err *err)
 
 /*
  * A merge statement failed: SQLite says "malformed" whichever of the two
- * files is damaged. Name the input when it is the damaged one.
+ * files is damaged. Name the input when it is the damaged one, with what
+ * quick_check found (as when it checked the input first: an OUT built
+ * aside has its inputs checked by the copy's own read alone).
  */
 static void blame_input(qn_store *s, const char *in_path, qn_err *err)
 {
+    qn_err why = QN_ERR_INIT;
     int damaged = 0;
 
     if (err && err->code == QN_EDB) {
-        quick_check(s, "src", &damaged, NULL);
+        quick_check(s, "src", &damaged, &why);
+        if (damaged)
+            *err = why;
         if (damaged)
             qn_err_source(err, in_path);
     }

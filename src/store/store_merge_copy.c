@@ -67,6 +67,11 @@
 /* by row, the kept ranges between met rows; sorted, all but the met */
 #define RANGE " WHERE p.id BETWEEN ?1 AND ?2"
 #define NOT_MET " WHERE p.id NOT IN (SELECT src FROM temp.merge_met)"
+/* by row, the pass folded in: each row planned as it is read
+ * (store_merge_keys.c, qn_store__merge_fold) */
+#define KEEP                                                                   \
+    " WHERE quench_merge_keep(p.id, p.rule_id, p.seed, p.stream_index,"        \
+    " p.run_id, p.state)"
 
 /* The input's grade codes as OUT numbers them. The defaults (1..5) are
  * the same in every database, and so is every other name whose id the
@@ -80,17 +85,15 @@
     "iif(p.grade > 5, (SELECT mg.main FROM temp.merge_grades mg"               \
     " WHERE mg.src = p.grade), p.grade)"
 
-/* [mapped]: every row, by row; every row, sorted; a range by row; the
- * kept rows sorted */
-static const char *const copy_sql[2][4] = {
-    {COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC BY_ROW,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC SORTED,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC RANGE BY_ROW,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC NOT_MET SORTED},
-    {COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC BY_ROW,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC SORTED,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC RANGE BY_ROW,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC NOT_MET SORTED},
+/* [mapped]: every row, sorted; the kept rows sorted; the kept rows by
+ * row, planned as they are read */
+static const char *const copy_sql[2][3] = {
+    {COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC SORTED,
+     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC NOT_MET SORTED,
+     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC KEEP BY_ROW},
+    {COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC SORTED,
+     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC NOT_MET SORTED,
+     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC KEEP BY_ROW},
 };
 
 /* A met row (?1) against OUT's row (?2): the winner rule, as the unique
@@ -140,45 +143,6 @@ static int merge_grades(qn_store *s, int *mapped, qn_err *err)
     return rc;
 }
 
-/* One INSERT ... SELECT of the input's rows with ids in [lo, hi]. */
-static int copy_range(qn_store__stmt *q, int64_t lo, int64_t hi,
-                      int64_t *copied)
-{
-    if (lo > hi)
-        return QN_OK;
-    qn_store__bind_i64(q, 1, lo);
-    qn_store__bind_i64(q, 2, hi);
-    if (qn_store__run(q) == QN_OK)
-        *copied += sqlite3_changes64(q->s->db);
-    return q->rc;
-}
-
-/* The kept rows by row: the ranges between met rows (the plan is in
- * order of ids). */
-static int copy_ranges(qn_store *s, const char *sql, const qn_store__mplan *p,
-                       int64_t *copied, qn_err *err)
-{
-    qn_store__stmt q;
-    int64_t lo = INT64_MIN;
-    int tail = 1;
-
-    qn_store__sql(&q, s, sql, err);
-    for (size_t i = 0; i < p->n && q.rc == QN_OK; i++) {
-        int64_t id = p->v[i].src;
-        if (!p->v[i].met)
-            continue;
-        if (id > INT64_MIN)
-            copy_range(&q, lo, id - 1, copied);
-        if (id == INT64_MAX)
-            tail = 0;
-        else
-            lo = id + 1;
-    }
-    if (tail)
-        copy_range(&q, lo, INT64_MAX, copied);
-    return qn_store__end(&q);
-}
-
 /* The kept rows sorted: the met ones set aside in temp.merge_met. */
 static int copy_sorted(qn_store *s, const char *sql, const qn_store__mplan *p,
                        int64_t *copied, qn_err *err)
@@ -221,30 +185,33 @@ static int meet(qn_store *s, int mapped, const qn_store__mplan *p,
     return qn_store__end(&q);
 }
 
-static int insert_kept(qn_store *s, int mapped, const qn_store__mplan *p,
-                       int64_t *copied, qn_err *err)
+/* The rows took the ids the plan gave them (and the key runs). */
+static int check_ids(qn_store *s, const qn_store__mplan *p, qn_err *err)
 {
-    const char *const *sql = copy_sql[mapped];
     long long now = 0;
-    int rc;
+    int rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
+                           &now, err);
 
-    if (!p->nmet)
-        rc = qn_store__exec(s, sql[p->sorted], err);
-    else if (!p->sorted)
-        rc = copy_ranges(s, sql[2], p, copied, err);
-    else
-        rc = copy_sorted(s, sql[3], p, copied, err);
-    if (!p->nmet && rc == QN_OK)
-        *copied += sqlite3_changes64(s->db);
-    /* the rows took the ids the plan gave them (and the key runs) */
-    if (rc == QN_OK &&
-        (rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
-                            &now, err)) == QN_OK &&
-        now != p->last + (int64_t)p->nkept)
+    if (rc == QN_OK && now != p->last + (int64_t)p->nkept)
         rc = qn_err_set(err, QN_ERR, 0, 0,
                         "db merge copied %lld puzzles where it meant to "
                         "copy %zu",
                         now - p->last, p->nkept);
+    return rc;
+}
+
+/* The kept rows, sorted. */
+static int insert_sorted(qn_store *s, int mapped, const qn_store__mplan *p,
+                         int64_t *copied, qn_err *err)
+{
+    const char *const *sql = copy_sql[mapped];
+    int rc;
+
+    if (!p->nmet) {
+        if ((rc = qn_store__exec(s, sql[0], err)) == QN_OK)
+            *copied += sqlite3_changes64(s->db);
+    } else
+        rc = copy_sorted(s, sql[1], p, copied, err);
     return rc;
 }
 
@@ -259,17 +226,20 @@ int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
                        &last, err);
     if (rc == QN_OK)
         rc = merge_grades(s, &mapped, err);
-    /* by row first: the pass learns the order as it reads, and a rare
-     * input out of stream order is read again sorted */
+    /* by row first, the pass in the copy: it learns the order as it
+     * reads, and a rare input out of stream order is read again sorted */
     if (rc == QN_OK)
-        rc = qn_store__merge_plan(s, in_path, 0, last, p, err);
+        rc = qn_store__merge_fold(s, in_path, copy_sql[mapped][2], last, p,
+                                  copied, err);
     if (rc == QN_OK && !p->in_order) {
         /* the sets took the first pass's kept rows: read them again */
         qn_store__unique_forget(s);
         rc = qn_store__merge_plan(s, in_path, 1, last, p, err);
+        if (rc == QN_OK)
+            rc = insert_sorted(s, mapped, p, copied, err);
     }
     if (rc == QN_OK)
-        rc = insert_kept(s, mapped, p, copied, err);
+        rc = check_ids(s, p, err);
     if (rc == QN_OK && p->nmet)
         rc = meet(s, mapped, p, copied, err);
     *rows = (int64_t)p->n;

@@ -121,6 +121,18 @@ const qn_kr_pair *qn_store__runs_noted(const qn_store *s, size_t i)
     return s->runs && i < s->runs->n ? &s->runs->v[i].p : NULL;
 }
 
+/* 1 when a[0..n) is in (key, row) order already: a run read back and
+ * its rows shifted (db merge's copy) is, and sorting it anyway sorted
+ * every byte of its rows (they come in key order, not row order). */
+static int sorted(const qn_kr_pair *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (a[i].key < a[i - 1].key ||
+            (a[i].key == a[i - 1].key && a[i].row <= a[i - 1].row))
+            return 0;
+    return 1;
+}
+
 /* a[0..n) of rule_id, sorted here, as runs of `level`: pieces of at
  * most QN_KR_MAX pairs. */
 static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
@@ -128,7 +140,7 @@ static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
 {
     qn_store__stmt q;
 
-    if (qn_kr_sort(a, n) != QN_OK)
+    if (!sorted(a, n) && qn_kr_sort(a, n) != QN_OK)
         return qn_err_nomem(err);
     qn_store__sql(&q, s,
                   "INSERT INTO main.key_runs (rule_id, level, first_key,"
@@ -496,4 +508,82 @@ int qn_store__runs_copy(qn_store *s, const char *in_path,
     free(a);
     free(runs);
     return rc;
+}
+
+/* The rows of the input's runs too spread out for a table (a hint):
+ * more than this many slots a pair. */
+#define IDS_SPREAD 4
+
+/* The pairs of every run of the input into *a (*n), or *a NULL: runs
+ * that do not decode (the copy's check names them). */
+static int src_pairs(qn_store *s, qn_kr_pair **a, size_t *n, qn_err *err)
+{
+    qn_store__stmt q;
+    long long total = 0;
+    size_t at = 0;
+    int rc, bad = 0;
+
+    *a = NULL;
+    *n = 0;
+    rc = qn_store__int(s, "SELECT coalesce(sum(count), 0) FROM src.key_runs",
+                       &total, err);
+    if (rc != QN_OK || total <= 0 || (uint64_t)total > (uint64_t)1 << 26)
+        return rc;
+    if (!(*a = QN_ALLOCN((size_t)total, qn_kr_pair)))
+        return qn_err_nomem(err);
+    qn_store__sql(&q, s, "SELECT keys FROM src.key_runs ORDER BY id", err);
+    while (!bad && qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 0);
+        size_t len = (size_t)sqlite3_column_bytes(q.st, 0);
+        qn_kr_info info;
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        bad = !b || qn_kr_info_get(b, len, &info) != QN_OK ||
+              info.n > (size_t)total - at || qn_kr_decode(b, len, *a + at);
+        if (!bad)
+            at += info.n;
+    }
+    rc = qn_store__end(&q);
+    if (rc != QN_OK || bad) {
+        free(*a);
+        *a = NULL;
+        return rc;
+    }
+    *n = at;
+    return QN_OK;
+}
+
+int qn_store__runs_src_ids(qn_store *s, uint64_t **ids, int64_t *lo, size_t *n,
+                           qn_err *err)
+{
+    qn_kr_pair *a;
+    size_t na;
+    int64_t min, max;
+    int rc = src_pairs(s, &a, &na, err);
+
+    *ids = NULL;
+    *lo = 0;
+    *n = 0;
+    if (rc != QN_OK || !a)
+        return rc;
+    min = max = na ? a[0].row : 0;
+    for (size_t i = 1; i < na; i++) {
+        min = a[i].row < min ? a[i].row : min;
+        max = a[i].row > max ? a[i].row : max;
+    }
+    if (na && (uint64_t)max - (uint64_t)min < (uint64_t)IDS_SPREAD * na) {
+        size_t span = (size_t)((uint64_t)max - (uint64_t)min) + 1;
+        if (!(*ids = QN_ALLOCN(span, uint64_t))) {
+            free(a);
+            return qn_err_nomem(err);
+        }
+        for (size_t i = 0; i < na; i++)
+            (*ids)[a[i].row - min] = a[i].key;
+        *lo = min;
+        *n = span;
+    }
+    free(a);
+    return QN_OK;
 }
