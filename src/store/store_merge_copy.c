@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "base/buf.h"
 #include "base/mem.h"
 #include "store_internal.h"
 
@@ -46,11 +47,12 @@
  * read instead (the unique key that an older planner read in random order
  * went with migration 0009).
  */
-#define COPY_COLS(GRADE)                                                       \
-    "mr.main, p.state, p.min_presses, p.optimal, p.witness, " GRADE            \
-    ", p.grader, p.seed, p.stream_index, p.provenance, mru.main,"              \
-    " p.submission, p.source, p.meta, p.human_level, p.human_score,"           \
-    " p.human_model"
+#define COPY_COLS(GRADE) COPY_COLS_BY("mr.main", GRADE, "mru.main")
+#define COPY_COLS_BY(RULE, GRADE, RUN)                                         \
+    RULE ", p.state, p.min_presses, p.optimal, p.witness, " GRADE              \
+         ", p.grader, p.seed, p.stream_index, p.provenance, " RUN ","          \
+         " p.submission, p.source, p.meta, p.human_level, p.human_score,"      \
+         " p.human_model"
 #define COPY_HEAD                                                              \
     "INSERT INTO main.puzzles (rule_id, state, min_presses, optimal,"          \
     " witness, grade, grader, seed, stream_index, provenance, run_id,"         \
@@ -95,6 +97,71 @@ static const char *const copy_sql[2][3] = {
      COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC NOT_MET SORTED,
      COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC KEEP BY_ROW},
 };
+
+/*
+ * The copy with the pass folded in, its rule and run ids mapped by CASE
+ * (two each a row where the joins sought two keys in temporary B-trees,
+ * 5% of a merge: a shard has one rule and one run). The function drops a
+ * row whose rule OUT lacks, as the join did; a run OUT lacks is NULL, as
+ * the LEFT JOIN made it. Inputs with more rules or runs than CASE_MAX
+ * take the joins.
+ */
+#define CASE_MAX 32
+static const char *const fold_fmt[2] = {
+    COPY_HEAD COPY_COLS_BY("%s", SAME_GRADES,
+                           "%s") " FROM src.puzzles p NOT INDEXED" KEEP BY_ROW,
+    COPY_HEAD COPY_COLS_BY("%s", MAPPED_GRADES,
+                           "%s") " FROM src.puzzles p NOT INDEXED" KEEP BY_ROW,
+};
+
+/* "CASE col WHEN src THEN main ... END" of temp table t's rows into b
+ * ("NULL" for none); *n the rows, none added past CASE_MAX. */
+static int case_of(qn_store *s, const char *t, const char *col, qn_buf *b,
+                   long long *n, qn_err *err)
+{
+    qn_store__stmt q;
+    char sql[96];
+    int rc;
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM temp.%s", t);
+    if ((rc = qn_store__int(s, sql, n, err)) != QN_OK || *n > CASE_MAX)
+        return rc;
+    if (!*n) {
+        qn_buf_adds(b, "NULL");
+        return QN_OK;
+    }
+    snprintf(sql, sizeof(sql), "SELECT src, main FROM temp.%s ORDER BY src", t);
+    qn_buf_addf(b, "CASE %s", col);
+    qn_store__sql(&q, s, sql, err);
+    while (qn_store__row(&q))
+        qn_buf_addf(b, " WHEN %lld THEN %lld",
+                    (long long)sqlite3_column_int64(q.st, 0),
+                    (long long)sqlite3_column_int64(q.st, 1));
+    qn_buf_adds(b, " END");
+    return qn_store__end(&q);
+}
+
+/* The fold's copy into *sql (the caller's to release): by CASE where the
+ * input has few rules and runs, else fallback's joins. */
+static int fold_sql(qn_store *s, int mapped, const char *fallback, qn_buf *sql,
+                    qn_err *err)
+{
+    qn_buf rule = QN_BUF_INIT, run = QN_BUF_INIT;
+    long long nrule = 0, nrun = 0;
+    int rc = case_of(s, "merge_rules", "p.rule_id", &rule, &nrule, err);
+
+    if (rc == QN_OK && nrule <= CASE_MAX)
+        rc = case_of(s, "merge_runs", "p.run_id", &run, &nrun, err);
+    if (rc == QN_OK && nrule <= CASE_MAX && nrun <= CASE_MAX)
+        qn_buf_addf(sql, fold_fmt[mapped], rule.buf, run.buf);
+    else if (rc == QN_OK)
+        qn_buf_adds(sql, fallback);
+    if (rc == QN_OK && (rule.failed || run.failed || sql->failed))
+        rc = qn_err_nomem(err);
+    qn_buf_release(&rule);
+    qn_buf_release(&run);
+    return rc;
+}
 
 /* A met row (?1) against OUT's row (?2): the winner rule, as the unique
  * key's upsert applied it, with the same WHERE, so that it changes (and
@@ -218,6 +285,7 @@ static int insert_sorted(qn_store *s, int mapped, const qn_store__mplan *p,
 int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
                          int64_t *copied, int64_t *rows, qn_err *err)
 {
+    qn_buf sql = QN_BUF_INIT;
     long long last = 0;
     int mapped = 0, rc;
 
@@ -229,8 +297,10 @@ int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
     /* by row first, the pass in the copy: it learns the order as it
      * reads, and a rare input out of stream order is read again sorted */
     if (rc == QN_OK)
-        rc = qn_store__merge_fold(s, in_path, copy_sql[mapped][2], last, p,
-                                  copied, err);
+        rc = fold_sql(s, mapped, copy_sql[mapped][2], &sql, err);
+    if (rc == QN_OK)
+        rc = qn_store__merge_fold(s, in_path, sql.buf, last, p, copied, err);
+    qn_buf_release(&sql);
     if (rc == QN_OK && !p->in_order) {
         /* the sets took the first pass's kept rows: read them again */
         qn_store__unique_forget(s);
