@@ -84,7 +84,8 @@ typedef struct pass {
     uint64_t *ids;          /* fold: the runs' id of row ids_lo + i */
     int64_t ids_lo;
     size_t ids_n;
-    int rc; /* fold: the first failure (err says why) */
+    int64_t seen; /* fold: the last row called for (0: none yet) */
+    int rc;       /* fold: the first failure (err says why) */
     qn_err *err;
     int64_t *kept; /* the kept rows' input ids, in the copy's order */
     size_t kcap;
@@ -589,8 +590,17 @@ static void keep_fn(sqlite3_context *cx, int argc, sqlite3_value **v)
         x.len = (size_t)sqlite3_value_bytes(v[5]);
         if (!x.key.seed && sqlite3_value_type(v[2]) != SQLITE_NULL)
             ps->rc = qn_err_nomem(ps->err); /* the text's copy */
+        else if (ps->seen && x.src <= ps->seen)
+            /* the plan gives kept rows ids in the order of the calls,
+             * which must be the copy's: by row, each once (a query
+             * plan that sorted after the WHERE would break that) */
+            ps->rc = qn_err_set(ps->err, QN_ERR, 0, 0,
+                                "db merge met input row %lld after row "
+                                "%lld",
+                                (long long)x.src, (long long)ps->seen);
         else
             ps->rc = take_row(ps, &x, &keep, ps->err);
+        ps->seen = x.src;
     }
     if (ps->rc != QN_OK)
         sqlite3_result_error(cx, "db merge: a row failed its checks", -1);

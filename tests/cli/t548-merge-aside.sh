@@ -101,6 +101,17 @@ for bad in gone extra page; do
     done
 done
 expect_err "page.db: database is damaged: Page " "the damaged page said so"
+# An OUT that exists keeps the promise by reading every input whole
+# (PRAGMA quick_check) before its first commit: a damaged second input
+# leaves it as it was, the first input not merged either
+mkdir "$TMP/e"
+cp "$S/a1.db" "$TMP/e/old.db"
+before=$(tables "$TMP/e/old.db")
+q db merge "$TMP/e/old.db" "$S/a0.db" "$S/page.db"
+expect_rc 74 "an OUT that exists, page.db second: refused"
+expect_err "page.db: database is damaged: Page " "an OUT that exists: the input named"
+[ "$(tables "$TMP/e/old.db")" = "$before" ] && ok ||
+    not_ok "an OUT that exists, page.db second: OUT as it was"
 # a file size limit (a full disk) while OUT is built: 74, OUT's name
 # said, no OUT and no temporary file
 q generate "$C7" -n 60000 --seed 9 --db "$S/big.db"
