@@ -192,9 +192,10 @@ static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
     return z ^ (z >> 31);
 }
 /* The input's key runs (src.key_runs) as an id a row, a hint for
- * prefetching: (*ids)[row - *lo] for rows *lo .. *lo + *n - 1 (0: no
- * pair names the row); *ids NULL (QN_OK) when the runs do not decode or
- * their rows are too spread out for a table. */
+ * prefetching: (*ids)[row - *lo] for the input's rows *lo .. *lo + *n -
+ * 1 (0: no pair names the row; a run that does not decode is left out);
+ * *ids NULL (QN_OK) when the rows are too spread out for a table, or
+ * there is no memory for one. */
 int qn_store__runs_src_ids(qn_store *s, uint64_t **ids, int64_t *lo, size_t *n,
                            qn_err *err);
 /* db merge: the input's key runs (of the rules OUT has) against the

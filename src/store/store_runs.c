@@ -510,80 +510,74 @@ int qn_store__runs_copy(qn_store *s, const char *in_path,
     return rc;
 }
 
-/* The rows of the input's runs too spread out for a table (a hint):
- * more than this many slots a pair. */
+/* The input's rows too spread out for a table (a hint): more than this
+ * many slots a pair of its runs. */
 #define IDS_SPREAD 4
 
-/* The pairs of every run of the input into *a (*n), or *a NULL: runs
- * that do not decode (the copy's check names them). */
-static int src_pairs(qn_store *s, qn_kr_pair **a, size_t *n, qn_err *err)
+/* Run b (len bytes) decoded into a (room for QN_KR_MAX pairs) and its
+ * pairs of rows lo .. lo + n - 1 into ids; a damaged run is left out
+ * (the copy's check names it). */
+static void scatter(const uint8_t *b, size_t len, qn_kr_pair *a, uint64_t *ids,
+                    int64_t lo, size_t n)
 {
-    qn_store__stmt q;
-    long long total = 0;
-    size_t at = 0;
-    int rc, bad = 0;
+    qn_kr_info info;
 
-    *a = NULL;
-    *n = 0;
-    rc = qn_store__int(s, "SELECT coalesce(sum(count), 0) FROM src.key_runs",
-                       &total, err);
-    if (rc != QN_OK || total <= 0 || (uint64_t)total > (uint64_t)1 << 26)
-        return rc;
-    if (!(*a = QN_ALLOCN((size_t)total, qn_kr_pair)))
-        return qn_err_nomem(err);
-    qn_store__sql(&q, s, "SELECT keys FROM src.key_runs ORDER BY id", err);
-    while (!bad && qn_store__row(&q)) {
-        const uint8_t *b = sqlite3_column_blob(q.st, 0);
-        size_t len = (size_t)sqlite3_column_bytes(q.st, 0);
-        qn_kr_info info;
-        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
-            q.rc = qn_err_nomem(err);
-            break;
-        }
-        bad = !b || qn_kr_info_get(b, len, &info) != QN_OK ||
-              info.n > (size_t)total - at || qn_kr_decode(b, len, *a + at);
-        if (!bad)
-            at += info.n;
-    }
-    rc = qn_store__end(&q);
-    if (rc != QN_OK || bad) {
-        free(*a);
-        *a = NULL;
-        return rc;
-    }
-    *n = at;
-    return QN_OK;
+    if (!b || qn_kr_info_get(b, len, &info) != QN_OK ||
+        qn_kr_decode(b, len, a) != QN_OK)
+        return;
+    for (size_t i = 0; i < info.n; i++)
+        if ((uint64_t)a[i].row - (uint64_t)lo < n)
+            ids[a[i].row - lo] = a[i].key;
 }
 
 int qn_store__runs_src_ids(qn_store *s, uint64_t **ids, int64_t *lo, size_t *n,
                            qn_err *err)
 {
+    qn_store__stmt q;
+    long long total = 0, min = 0, max = 0;
     qn_kr_pair *a;
-    size_t na;
-    int64_t min, max;
-    int rc = src_pairs(s, &a, &na, err);
+    uint64_t *v;
+    size_t span;
+    int rc;
 
     *ids = NULL;
     *lo = 0;
     *n = 0;
-    if (rc != QN_OK || !a)
+    rc = qn_store__int(s, "SELECT coalesce(sum(count), 0) FROM src.key_runs",
+                       &total, err);
+    if (rc == QN_OK) /* a rowid table's ends: two seeks */
+        rc = qn_store__int(s, "SELECT coalesce(min(id), 0) FROM src.puzzles",
+                           &min, err);
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM src.puzzles",
+                           &max, err);
+    if (rc != QN_OK || total <= 0 || total > (long long)1 << 40 || max < min ||
+        (uint64_t)max - (uint64_t)min >= (uint64_t)IDS_SPREAD * (uint64_t)total)
         return rc;
-    min = max = na ? a[0].row : 0;
-    for (size_t i = 1; i < na; i++) {
-        min = a[i].row < min ? a[i].row : min;
-        max = a[i].row > max ? a[i].row : max;
+    span = (size_t)((uint64_t)max - (uint64_t)min) + 1;
+    /* a hint: where there is no memory for it, no table */
+    if (!(v = QN_ALLOCN(span, uint64_t)))
+        return QN_OK;
+    if (!(a = QN_ALLOCN(QN_KR_MAX, qn_kr_pair))) {
+        free(v);
+        return qn_err_nomem(err);
     }
-    if (na && (uint64_t)max - (uint64_t)min < (uint64_t)IDS_SPREAD * na) {
-        size_t span = (size_t)((uint64_t)max - (uint64_t)min) + 1;
-        if (!(*ids = QN_ALLOCN(span, uint64_t))) {
-            free(a);
-            return qn_err_nomem(err);
+    qn_store__sql(&q, s, "SELECT keys FROM src.key_runs", err);
+    while (qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 0);
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err);
+            break;
         }
-        for (size_t i = 0; i < na; i++)
-            (*ids)[a[i].row - min] = a[i].key;
-        *lo = min;
-        *n = span;
+        scatter(b, (size_t)sqlite3_column_bytes(q.st, 0), a, v, min, span);
     }
     free(a);
+    if ((rc = qn_store__end(&q)) != QN_OK) {
+        free(v);
+        return rc;
+    }
+    *ids = v;
+    *lo = min;
+    *n = span;
     return QN_OK;
 }
