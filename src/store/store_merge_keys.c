@@ -590,15 +590,17 @@ static void keep_fn(sqlite3_context *cx, int argc, sqlite3_value **v)
         x.len = (size_t)sqlite3_value_bytes(v[5]);
         if (!x.key.seed && sqlite3_value_type(v[2]) != SQLITE_NULL)
             ps->rc = qn_err_nomem(ps->err); /* the text's copy */
-        else if (ps->seen && x.src <= ps->seen)
+        else if (ps->seen && x.src <= ps->seen) {
             /* the plan gives kept rows ids in the order of the calls,
-             * which must be the copy's: by row, each once (a query
-             * plan that sorted after the WHERE would break that) */
-            ps->rc = qn_err_set(ps->err, QN_ERR, 0, 0,
-                                "db merge met input row %lld after row "
-                                "%lld",
+             * which must be the copy's: by row, each once. A scan by
+             * row that goes back is a damaged table (the merge's
+             * failure then says what quick_check finds there) */
+            qn_err_source(ps->err, ps->in);
+            ps->rc = qn_err_set(ps->err, QN_EDB, 0, 0,
+                                "puzzle at row %lld read after row %lld: "
+                                "the database is damaged",
                                 (long long)x.src, (long long)ps->seen);
-        else
+        } else
             ps->rc = take_row(ps, &x, &keep, ps->err);
         ps->seen = x.src;
     }
