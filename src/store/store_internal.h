@@ -191,13 +191,14 @@ static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
-/* The input's key runs (src.key_runs) as an id a row, a hint for
- * prefetching: (*ids)[row - *lo] for the input's rows *lo .. *lo + *n -
- * 1 (0: no pair names the row; a run that does not decode is left out);
- * *ids NULL (QN_OK) when the rows are too spread out for a table, or
- * there is no memory for one. */
-int qn_store__runs_src_ids(qn_store *s, uint64_t **ids, int64_t *lo, size_t *n,
-                           qn_err *err);
+/* The input's key runs of OUT's rules (src.key_runs, temp.merge_rules)
+ * as an id a row, a hint for prefetching: (*ids)[row - *lo] for the
+ * input's rows *lo .. *lo + *n - 1 (0: no pair names the row; a run that
+ * does not decode is left out); *ids NULL (QN_OK) when the rows are too
+ * spread out for a table, or there is no memory for one. p's runs_ok,
+ * runs_pairs and runs_digest say what was read. */
+int qn_store__runs_src_ids(qn_store *s, struct qn_store__mplan *p,
+                           uint64_t **ids, int64_t *lo, size_t *n, qn_err *err);
 /* db merge: the input's key runs (of the rules OUT has) against the
  * pass's pairs (id from the state, input row) of plan p, else QN_EDB
  * naming in_path and the first row that differs. write: and written as
@@ -432,6 +433,12 @@ typedef struct qn_store__mplan {
     int sorted, in_order;   /* the order read; by row: stream order seen */
     int64_t min_id, max_id; /* of the input's rows */
     uint64_t digest; /* qn_store__pair_digest(uid, src) summed over them */
+    /* the input's runs of OUT's rules as the fold read them
+     * (qn_store__runs_src_ids): every one decoded (runs_ok), their pairs
+     * and the same digest over those */
+    int runs_ok;
+    size_t runs_pairs;
+    uint64_t runs_digest;
 } qn_store__mplan;
 int qn_store__merge_plan(qn_store *s, const char *in_path, int sorted,
                          int64_t last, qn_store__mplan *p, qn_err *err);

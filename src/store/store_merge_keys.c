@@ -525,6 +525,7 @@ static int pass_open(pass *ps, qn_store *s, const char *in_path, int sorted,
     p->last = last;
     p->min_id = p->max_id = 0;
     p->digest = 0;
+    p->runs_ok = 0;
     p->sorted = sorted;
     rc = qn_store__prep(s, &ps->rule_q, rule_sql, err);
     if (rc == QN_OK)
@@ -649,7 +650,7 @@ int qn_store__merge_fold(qn_store *s, const char *in_path, const char *sql,
 
     ps.fold = 1;
     if (rc == QN_OK)
-        rc = qn_store__runs_src_ids(s, &ps.ids, &ps.ids_lo, &ps.ids_n, err);
+        rc = qn_store__runs_src_ids(s, p, &ps.ids, &ps.ids_lo, &ps.ids_n, err);
     if (rc == QN_OK)
         rc = fold_copy(&ps, sql, copied, err);
     if (rc == QN_OK)

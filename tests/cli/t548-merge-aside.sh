@@ -101,6 +101,15 @@ for bad in gone extra page; do
     done
 done
 expect_err "page.db: database is damaged: Page " "the damaged page said so"
+# a state changed to another shard's puzzle (new to OUT, so every row is
+# copied by row and OUT's runs are the input's, moved): refused all the
+# same, the row named
+cp "$S/a1.db" "$S/alter.db"
+sqlite3 "$S/alter.db" "ATTACH '$S/a0.db' AS o; UPDATE puzzles SET state = (SELECT state FROM o.puzzles WHERE id = 1) WHERE id = 7"
+q db merge "$TMP/f/out.db" "$S/alter.db"
+expect_rc 74 "alter.db merged alone: refused"
+expect_err "alter.db: puzzle at row 7: its id in the key runs is not its state's" "alter.db: the row named"
+expect_eq "$(files "$TMP/f")" "" "alter.db: no OUT and no temporary file"
 # An OUT that exists keeps the promise by reading every input whole
 # (PRAGMA quick_check) before its first commit: a damaged second input
 # leaves it as it was, the first input not merged either
