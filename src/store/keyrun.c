@@ -332,3 +332,24 @@ int qn_kr_decode(const uint8_t *b, size_t len, qn_kr_pair *out)
         return rc;
     return decode_rows(b, &h, out);
 }
+
+int qn_kr_shift(const uint8_t *b, size_t len, int64_t delta, uint8_t **out)
+{
+    kr_hdr h;
+    uint8_t *c;
+
+    *out = NULL;
+    if (!b || qn_kr__parse(b, len, &h) != QN_OK)
+        return QN_EDB;
+    /* rows stay in 1..INT64_MAX: row_lo >= 1 and row_hi <= INT64_MAX */
+    if (delta < 1 - h.i.row_lo || (delta > 0 && h.i.row_hi > INT64_MAX - delta))
+        return QN_EINVAL;
+    if (!(c = QN_ALLOCN(len, uint8_t)))
+        return QN_ENOMEM;
+    memcpy(c, b, len);
+    put64(c + H_LO, (uint64_t)(h.i.row_lo + delta));
+    put64(c + H_HI, (uint64_t)(h.i.row_hi + delta));
+    put64(c + H_SUM, checksum(c + 8, len - 8));
+    *out = c;
+    return QN_OK;
+}

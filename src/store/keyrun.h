@@ -58,6 +58,14 @@ int qn_kr_info_get(const uint8_t *b, size_t len, qn_kr_info *out);
  * (qn_kr_encode gives back the same bytes). */
 int qn_kr_decode(const uint8_t *b, size_t len, qn_kr_pair *out);
 
+/* Run b (len bytes, its header checked: QN_EDB; decode it first to
+ * check the rest) with every row moved by delta, into *out (malloc'd,
+ * len bytes): the bytes qn_kr_encode gives the moved pairs, as rows are
+ * stored as offsets from the smallest (only the header's row range and
+ * the checksum change). QN_EINVAL when a row would leave 1..INT64_MAX,
+ * QN_ENOMEM; *out NULL on failure. */
+int qn_kr_shift(const uint8_t *b, size_t len, int64_t delta, uint8_t **out);
+
 /* Reads len bytes of a run at offset off into buf (the store: one
  * sqlite3_blob_read): QN_OK or an error code, which the lookup passes
  * up. Never asked for bytes outside [0, len) of the run. */

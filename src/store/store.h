@@ -489,17 +489,21 @@ int qn_store_merge_check(const char *in_path, qn_err *err);
 /*
  * db merge of several inputs, in order: qn_store_merge_start checks every
  * input the cheap way (there, a quench database at this schema version,
- * packs: the errors of qn_store_merge_check, with nothing started) and
- * starts PRAGMA quick_check of each on a thread of its own;
+ * packs: the errors of qn_store_merge_check, with nothing started);
  * qn_store_merge_next merges the next input into s as qn_store_merge
- * does, its first commit waiting until every input has passed
- * quick_check, so a damaged input (QN_EDB, err->source naming it) still
- * leaves s as it was. The check reads every page of every input: on its
- * own thread it costs no wall time where a core is free, where before the
- * merge it was 16% of db merge's. QN_ENOTFOUND from next when every input
- * is merged. The job borrows in[]; qn_store_merge_finish (NULL is fine)
- * waits for the thread and frees it. A job whose thread could not start
- * checks every input in start instead.
+ * does. Into an s that exists, the first next starts PRAGMA quick_check
+ * of every input on a thread of its own, and its first commit waits
+ * until every input has passed it, so a damaged input (QN_EDB,
+ * err->source naming it) still leaves s as it was. The check reads every
+ * page of every input: on its own thread it costs no wall time where a
+ * core is free, where before the merge it was 16% of db merge's. Into an
+ * s built aside (qn_store_open_aside), which a failure discards whole,
+ * there is no such check: the merge's own reads refuse a damaged input
+ * (QN_EDB naming it). qn_store_merge_wait starts the checks (if not yet)
+ * and waits for them. QN_ENOTFOUND from next when every input is merged.
+ * The job borrows in[]; qn_store_merge_finish (NULL is fine) waits for
+ * the thread and frees it. A job whose thread could not start checks
+ * every input in line instead.
  */
 typedef struct qn_store_merge_job qn_store_merge_job;
 int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,

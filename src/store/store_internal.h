@@ -211,6 +211,14 @@ static inline uint64_t qn_store__pair_digest(uint64_t uid, int64_t row)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+/* The input's key runs of OUT's rules (src.key_runs, temp.merge_rules)
+ * as an id a row, a hint for prefetching: (*ids)[row - *lo] for the
+ * input's rows *lo .. *lo + *n - 1 (0: no pair names the row; a run that
+ * does not decode is left out); *ids NULL (QN_OK) when the rows are too
+ * spread out for a table, or there is no memory for one. p's runs_ok,
+ * runs_pairs and runs_digest say what was read. */
+int qn_store__runs_src_ids(qn_store *s, struct qn_store__mplan *p,
+                           uint64_t **ids, int64_t *lo, size_t *n, qn_err *err);
 /* db merge: the input's key runs (of the rules OUT has) against the
  * pass's pairs (id from the state, input row) of plan p, else QN_EDB
  * naming in_path and the first row that differs. write: and written as
@@ -402,13 +410,17 @@ typedef int qn_store_gate_fn(void *ctx, qn_err *err);
 int qn_store__merge_input_ok(const char *in_path, int deep, qn_err *err);
 /* store_merge_order.c: whether the rows fed in, as the pass reads them
  * by row, are in the copy's stream order (rule hash, seed, stream index;
- * NULLs first). order_row takes st's row (column 2 its seed, 3 its
- * stream index, 4 its run in src) with its rule's hash (same_rule: the
- * rule of the row fed before). */
+ * NULLs first). order_row takes a row's key x with its rule's hash
+ * (same_rule: the rule of the row fed before). */
+typedef struct qn_store__okey {
+    const char *seed; /* the row's own (NULL: NULL; '': its run's) */
+    int has_index, has_run;
+    int64_t index, run; /* stream index; run id in src */
+} qn_store__okey;
 typedef struct qn_store__order qn_store__order;
 int qn_store__order_new(qn_store__order **out, qn_store *s, qn_err *err);
 int qn_store__order_row(qn_store__order *o, const char *hash, int same_rule,
-                        struct sqlite3_stmt *st, qn_err *err);
+                        const qn_store__okey *x, qn_err *err);
 int qn_store__order_in(const qn_store__order *o);
 void qn_store__order_free(qn_store__order *o);
 
@@ -441,9 +453,25 @@ typedef struct qn_store__mplan {
     int sorted, in_order;   /* the order read; by row: stream order seen */
     int64_t min_id, max_id; /* of the input's rows */
     uint64_t digest; /* qn_store__pair_digest(uid, src) summed over them */
+    /* the input's runs of OUT's rules as the fold read them
+     * (qn_store__runs_src_ids): every one decoded (runs_ok), their pairs
+     * and the same digest over those */
+    int runs_ok;
+    size_t runs_pairs;
+    uint64_t runs_digest;
 } qn_store__mplan;
 int qn_store__merge_plan(qn_store *s, const char *in_path, int sorted,
                          int64_t last, qn_store__mplan *p, qn_err *err);
+/* The pass by row folded into the copy: sql, an INSERT ... SELECT of
+ * the input's rows by row whose WHERE calls quench_merge_keep(p.id,
+ * p.rule_id, p.seed, p.stream_index, p.run_id, p.state), run with that
+ * function planning each row as qn_store__merge_plan does (one read of
+ * each row): *copied the rows inserted. p->in_order 0: the input is not
+ * in stream order, and nothing of it is left in OUT (rows copied before
+ * that was found are deleted again): the caller copies it sorted. */
+int qn_store__merge_fold(qn_store *s, const char *in_path, const char *sql,
+                         int64_t last, qn_store__mplan *p, int64_t *copied,
+                         qn_err *err);
 void qn_store__mplan_release(qn_store__mplan *p);
 /* store_merge_copy.c: the input's puzzles into OUT by the plan it makes
  * (*p, which the caller releases; packs map through it): *copied the

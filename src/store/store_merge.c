@@ -419,16 +419,32 @@ int qn_store_merge_check(const char *in_path, qn_err *err)
 
 /*
  * A merge statement failed: SQLite says "malformed" whichever of the two
- * files is damaged. Name the input when it is the damaged one.
+ * files is damaged. Name the input when it is the damaged one, with what
+ * quick_check found (as when it checked the input first: an OUT built
+ * aside has its inputs checked by the copy's own read alone). A check of
+ * the merge's own that failed (QN_ERR: the copy's rows did not take the
+ * row ids planned) is a damaged OUT when OUT fails quick_check.
  */
 static void blame_input(qn_store *s, const char *in_path, qn_err *err)
 {
+    qn_err why = QN_ERR_INIT;
     int damaged = 0;
 
-    if (err && err->code == QN_EDB) {
-        quick_check(s, "src", &damaged, NULL);
-        if (damaged)
-            qn_err_source(err, in_path);
+    if (!err || (err->code != QN_EDB && err->code != QN_ERR))
+        return;
+    quick_check(s, "src", &damaged, &why);
+    if (damaged) {
+        *err = why;
+        qn_err_source(err, in_path);
+        return;
+    }
+    if (err->code != QN_ERR)
+        return;
+    why = (qn_err)QN_ERR_INIT;
+    quick_check(s, "main", &damaged, &why);
+    if (damaged) {
+        *err = why;
+        qn_err_source(err, s->path);
     }
 }
 

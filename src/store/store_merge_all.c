@@ -3,13 +3,23 @@
  * PRAGMA quick_check on a thread of its own while the copies run.
  *
  * db merge promises that a damaged input leaves OUT as it was, so every
- * input is read whole by quick_check before the first commit. Done first,
- * in line, that read was 16% of a merge (docs/PERFORMANCE.md). Here it
- * runs beside the first input's copy, and the first commit waits for it:
- * the same promise, at no wall time where a core is free. (Each copy's
- * own pass reads its input's order and ids: store_merge_keys.c.) The
- * inputs are read-only to both threads, and each thread has its own
- * connections.
+ * input is read whole by quick_check before the first commit into an OUT
+ * that exists. Done first, in line, that read was 16% of a merge
+ * (docs/PERFORMANCE.md). Here it runs beside the first input's copy, and
+ * the first commit waits for it: the same promise, at no wall time where
+ * a core is free. (Each copy's own pass reads its input's order and ids:
+ * store_merge_keys.c.) The inputs are read-only to both threads, and each
+ * thread has its own connections.
+ *
+ * An OUT built aside (qn_store_open_aside) is nobody's until every input
+ * is merged, and a failure discards it whole: there the early read guards
+ * nothing, and it is not made (its CPU was a fifth of the merge's). A
+ * damaged input is still refused with its name: SQLite's own read of it
+ * in the copy finds a damaged page, and the copy's pass checks every row
+ * it reads against the input's checksummed key runs (every row there,
+ * each with the id its state gives), so a row missing or altered fails
+ * the merge (store_runs.c, qn_store__runs_copy). The thread starts with
+ * the first merge, when the job knows which OUT it merges into.
  */
 #include "store/store.h"
 
@@ -23,6 +33,7 @@ struct qn_store_merge_job {
     char *const *in;
     int n, next;   /* inputs; the next one to merge */
     int committed; /* an input is merged: the checks are all done */
+    int started;   /* the checks were started (or are not made) */
     pthread_t thread;
     int threaded;         /* the thread runs (and must be joined) */
     pthread_mutex_t lock; /* guards what follows */
@@ -104,20 +115,29 @@ int qn_store_merge_start(qn_store_merge_job **out, char *const *in, int n,
     j->n = n;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->done, NULL);
-    j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;
-    if (!j->threaded) /* no thread to be had: the checks in line */
-        check_all(j);
-    if (!j->threaded && j->failed) {
-        int rc = all_checked(j, err);
-        qn_store_merge_finish(j);
-        return rc;
-    }
     *out = j;
     return QN_OK;
 }
 
+/* The deep checks started (deep), or none to make: every input counts as
+ * checked. */
+static void start_checks(qn_store_merge_job *j, int deep)
+{
+    if (j->started)
+        return;
+    j->started = 1;
+    if (!deep) {
+        j->checked = j->n;
+        return;
+    }
+    j->threaded = pthread_create(&j->thread, NULL, check_all, j) == 0;
+    if (!j->threaded) /* no thread to be had: the checks in line */
+        check_all(j);
+}
+
 int qn_store_merge_wait(qn_store_merge_job *j, qn_err *err)
 {
+    start_checks(j, 1);
     return all_checked(j, err);
 }
 
@@ -128,6 +148,7 @@ int qn_store_merge_next(qn_store_merge_job *j, qn_store *s,
 
     if (j->next >= j->n)
         return QN_ENOTFOUND;
+    start_checks(j, !s->aside);       /* an OUT built aside: none */
     if (!j->committed && stopping(j)) /* a check failed already */
         return all_checked(j, err);
     rc = qn_store__merge(s, j->in[j->next], j->committed ? NULL : all_checked,

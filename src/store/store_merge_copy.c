@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include "base/buf.h"
 #include "base/mem.h"
 #include "store_internal.h"
 
@@ -46,11 +47,12 @@
  * read instead (the unique key that an older planner read in random order
  * went with migration 0009).
  */
-#define COPY_COLS(GRADE)                                                       \
-    "mr.main, p.state, p.min_presses, p.optimal, p.witness, " GRADE            \
-    ", p.grader, p.seed, p.stream_index, p.provenance, mru.main,"              \
-    " p.submission, p.source, p.meta, p.human_level, p.human_score,"           \
-    " p.human_model"
+#define COPY_COLS(GRADE) COPY_COLS_BY("mr.main", GRADE, "mru.main")
+#define COPY_COLS_BY(RULE, GRADE, RUN)                                         \
+    RULE ", p.state, p.min_presses, p.optimal, p.witness, " GRADE              \
+         ", p.grader, p.seed, p.stream_index, p.provenance, " RUN ","          \
+         " p.submission, p.source, p.meta, p.human_level, p.human_score,"      \
+         " p.human_model"
 #define COPY_HEAD                                                              \
     "INSERT INTO main.puzzles (rule_id, state, min_presses, optimal,"          \
     " witness, grade, grader, seed, stream_index, provenance, run_id,"         \
@@ -67,6 +69,11 @@
 /* by row, the kept ranges between met rows; sorted, all but the met */
 #define RANGE " WHERE p.id BETWEEN ?1 AND ?2"
 #define NOT_MET " WHERE p.id NOT IN (SELECT src FROM temp.merge_met)"
+/* by row, the pass folded in: each row planned as it is read
+ * (store_merge_keys.c, qn_store__merge_fold) */
+#define KEEP                                                                   \
+    " WHERE quench_merge_keep(p.id, p.rule_id, p.seed, p.stream_index,"        \
+    " p.run_id, p.state)"
 
 /* The input's grade codes as OUT numbers them. The defaults (1..5) are
  * the same in every database, and so is every other name whose id the
@@ -80,18 +87,81 @@
     "iif(p.grade > 5, (SELECT mg.main FROM temp.merge_grades mg"               \
     " WHERE mg.src = p.grade), p.grade)"
 
-/* [mapped]: every row, by row; every row, sorted; a range by row; the
- * kept rows sorted */
-static const char *const copy_sql[2][4] = {
-    {COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC BY_ROW,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC SORTED,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC RANGE BY_ROW,
-     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC NOT_MET SORTED},
-    {COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC BY_ROW,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC SORTED,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC RANGE BY_ROW,
-     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC NOT_MET SORTED},
+/* [mapped]: every row, sorted; the kept rows sorted; the kept rows by
+ * row, planned as they are read */
+static const char *const copy_sql[2][3] = {
+    {COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC SORTED,
+     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC NOT_MET SORTED,
+     COPY_HEAD COPY_COLS(SAME_GRADES) FROM_SRC KEEP BY_ROW},
+    {COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC SORTED,
+     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC NOT_MET SORTED,
+     COPY_HEAD COPY_COLS(MAPPED_GRADES) FROM_SRC KEEP BY_ROW},
 };
+
+/*
+ * The copy with the pass folded in, its rule and run ids mapped by CASE
+ * (two each a row where the joins sought two keys in temporary B-trees,
+ * 5% of a merge: a shard has one rule and one run). The function drops a
+ * row whose rule OUT lacks, as the join did; a run OUT lacks is NULL, as
+ * the LEFT JOIN made it. Inputs with more rules or runs than CASE_MAX
+ * take the joins.
+ */
+#define CASE_MAX 32
+static const char *const fold_fmt[2] = {
+    COPY_HEAD COPY_COLS_BY("%s", SAME_GRADES,
+                           "%s") " FROM src.puzzles p NOT INDEXED" KEEP BY_ROW,
+    COPY_HEAD COPY_COLS_BY("%s", MAPPED_GRADES,
+                           "%s") " FROM src.puzzles p NOT INDEXED" KEEP BY_ROW,
+};
+
+/* "CASE col WHEN src THEN main ... END" of temp table t's rows into b
+ * ("NULL" for none); *n the rows, none added past CASE_MAX. */
+static int case_of(qn_store *s, const char *t, const char *col, qn_buf *b,
+                   long long *n, qn_err *err)
+{
+    qn_store__stmt q;
+    char sql[96];
+    int rc;
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM temp.%s", t);
+    if ((rc = qn_store__int(s, sql, n, err)) != QN_OK || *n > CASE_MAX)
+        return rc;
+    if (!*n) {
+        qn_buf_adds(b, "NULL");
+        return QN_OK;
+    }
+    snprintf(sql, sizeof(sql), "SELECT src, main FROM temp.%s ORDER BY src", t);
+    qn_buf_addf(b, "CASE %s", col);
+    qn_store__sql(&q, s, sql, err);
+    while (qn_store__row(&q))
+        qn_buf_addf(b, " WHEN %lld THEN %lld",
+                    (long long)sqlite3_column_int64(q.st, 0),
+                    (long long)sqlite3_column_int64(q.st, 1));
+    qn_buf_adds(b, " END");
+    return qn_store__end(&q);
+}
+
+/* The fold's copy into *sql (the caller's to release): by CASE where the
+ * input has few rules and runs, else fallback's joins. */
+static int fold_sql(qn_store *s, int mapped, const char *fallback, qn_buf *sql,
+                    qn_err *err)
+{
+    qn_buf rule = QN_BUF_INIT, run = QN_BUF_INIT;
+    long long nrule = 0, nrun = 0;
+    int rc = case_of(s, "merge_rules", "p.rule_id", &rule, &nrule, err);
+
+    if (rc == QN_OK && nrule <= CASE_MAX)
+        rc = case_of(s, "merge_runs", "p.run_id", &run, &nrun, err);
+    if (rc == QN_OK && nrule <= CASE_MAX && nrun <= CASE_MAX)
+        qn_buf_addf(sql, fold_fmt[mapped], rule.buf, run.buf);
+    else if (rc == QN_OK)
+        qn_buf_adds(sql, fallback);
+    if (rc == QN_OK && (rule.failed || run.failed || sql->failed))
+        rc = qn_err_nomem(err);
+    qn_buf_release(&rule);
+    qn_buf_release(&run);
+    return rc;
+}
 
 /* A met row (?1) against OUT's row (?2): the winner rule, as the unique
  * key's upsert applied it, with the same WHERE, so that it changes (and
@@ -140,45 +210,6 @@ static int merge_grades(qn_store *s, int *mapped, qn_err *err)
     return rc;
 }
 
-/* One INSERT ... SELECT of the input's rows with ids in [lo, hi]. */
-static int copy_range(qn_store__stmt *q, int64_t lo, int64_t hi,
-                      int64_t *copied)
-{
-    if (lo > hi)
-        return QN_OK;
-    qn_store__bind_i64(q, 1, lo);
-    qn_store__bind_i64(q, 2, hi);
-    if (qn_store__run(q) == QN_OK)
-        *copied += sqlite3_changes64(q->s->db);
-    return q->rc;
-}
-
-/* The kept rows by row: the ranges between met rows (the plan is in
- * order of ids). */
-static int copy_ranges(qn_store *s, const char *sql, const qn_store__mplan *p,
-                       int64_t *copied, qn_err *err)
-{
-    qn_store__stmt q;
-    int64_t lo = INT64_MIN;
-    int tail = 1;
-
-    qn_store__sql(&q, s, sql, err);
-    for (size_t i = 0; i < p->n && q.rc == QN_OK; i++) {
-        int64_t id = p->v[i].src;
-        if (!p->v[i].met)
-            continue;
-        if (id > INT64_MIN)
-            copy_range(&q, lo, id - 1, copied);
-        if (id == INT64_MAX)
-            tail = 0;
-        else
-            lo = id + 1;
-    }
-    if (tail)
-        copy_range(&q, lo, INT64_MAX, copied);
-    return qn_store__end(&q);
-}
-
 /* The kept rows sorted: the met ones set aside in temp.merge_met. */
 static int copy_sorted(qn_store *s, const char *sql, const qn_store__mplan *p,
                        int64_t *copied, qn_err *err)
@@ -221,26 +252,14 @@ static int meet(qn_store *s, int mapped, const qn_store__mplan *p,
     return qn_store__end(&q);
 }
 
-static int insert_kept(qn_store *s, int mapped, const qn_store__mplan *p,
-                       int64_t *copied, qn_err *err)
+/* The rows took the ids the plan gave them (and the key runs). */
+static int check_ids(qn_store *s, const qn_store__mplan *p, qn_err *err)
 {
-    const char *const *sql = copy_sql[mapped];
     long long now = 0;
-    int rc;
+    int rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
+                           &now, err);
 
-    if (!p->nmet)
-        rc = qn_store__exec(s, sql[p->sorted], err);
-    else if (!p->sorted)
-        rc = copy_ranges(s, sql[2], p, copied, err);
-    else
-        rc = copy_sorted(s, sql[3], p, copied, err);
-    if (!p->nmet && rc == QN_OK)
-        *copied += sqlite3_changes64(s->db);
-    /* the rows took the ids the plan gave them (and the key runs) */
-    if (rc == QN_OK &&
-        (rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM main.puzzles",
-                            &now, err)) == QN_OK &&
-        now != p->last + (int64_t)p->nkept)
+    if (rc == QN_OK && now != p->last + (int64_t)p->nkept)
         rc = qn_err_set(err, QN_ERR, 0, 0,
                         "db merge copied %lld puzzles where it meant to "
                         "copy %zu",
@@ -248,9 +267,25 @@ static int insert_kept(qn_store *s, int mapped, const qn_store__mplan *p,
     return rc;
 }
 
+/* The kept rows, sorted. */
+static int insert_sorted(qn_store *s, int mapped, const qn_store__mplan *p,
+                         int64_t *copied, qn_err *err)
+{
+    const char *const *sql = copy_sql[mapped];
+    int rc;
+
+    if (!p->nmet) {
+        if ((rc = qn_store__exec(s, sql[0], err)) == QN_OK)
+            *copied += sqlite3_changes64(s->db);
+    } else
+        rc = copy_sorted(s, sql[1], p, copied, err);
+    return rc;
+}
+
 int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
                          int64_t *copied, int64_t *rows, qn_err *err)
 {
+    qn_buf sql = QN_BUF_INIT;
     long long last = 0;
     int mapped = 0, rc;
 
@@ -259,17 +294,22 @@ int qn_store__merge_copy(qn_store *s, const char *in_path, qn_store__mplan *p,
                        &last, err);
     if (rc == QN_OK)
         rc = merge_grades(s, &mapped, err);
-    /* by row first: the pass learns the order as it reads, and a rare
-     * input out of stream order is read again sorted */
+    /* by row first, the pass in the copy: it learns the order as it
+     * reads, and a rare input out of stream order is read again sorted */
     if (rc == QN_OK)
-        rc = qn_store__merge_plan(s, in_path, 0, last, p, err);
+        rc = fold_sql(s, mapped, copy_sql[mapped][2], &sql, err);
+    if (rc == QN_OK)
+        rc = qn_store__merge_fold(s, in_path, sql.buf, last, p, copied, err);
+    qn_buf_release(&sql);
     if (rc == QN_OK && !p->in_order) {
         /* the sets took the first pass's kept rows: read them again */
         qn_store__unique_forget(s);
         rc = qn_store__merge_plan(s, in_path, 1, last, p, err);
+        if (rc == QN_OK)
+            rc = insert_sorted(s, mapped, p, copied, err);
     }
     if (rc == QN_OK)
-        rc = insert_kept(s, mapped, p, copied, err);
+        rc = check_ids(s, p, err);
     if (rc == QN_OK && p->nmet)
         rc = meet(s, mapped, p, copied, err);
     *rows = (int64_t)p->n;

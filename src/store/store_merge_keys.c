@@ -14,6 +14,14 @@
  * A hit is a duplicate only when the canonical forms agree: the stored
  * state of the row hit is canonicalized again (hits are rare: duplicates
  * and ids shared by two puzzles).
+ *
+ * The pass reads the input by row on its own only when the copy is
+ * sorted. By row it is folded into the copy (qn_store__merge_fold): the
+ * copy's INSERT ... SELECT calls quench_merge_keep() a row, which plans
+ * the row as the pass would and keeps it (1) or leaves it to the meeting
+ * that follows (0), so each row is read once (a second read was a fifth
+ * of a merge's CPU). A kept row takes the row id the plan gave it, as
+ * the rows an INSERT ... SELECT inserts take consecutive ids.
  */
 #include "store/store.h"
 
@@ -53,12 +61,32 @@ typedef struct staged {
     uint64_t uid;
 } staged;
 
+/* A row as the pass takes it: from its own SELECT or from the copy's
+ * call of quench_merge_keep (the same columns, in the same order). */
+typedef struct row_in {
+    int64_t src, rule_id;
+    qn_store__okey key;
+    const void *state;
+    size_t len;
+} row_in;
+
 typedef struct pass {
     qn_store *s;
     const char *in; /* the input's path, for its errors */
     qn_store__mplan *plan;
     mrule *rules;
     size_t nrules, cap;
+    size_t cur;             /* the rule of the row before, in rules */
+    int fed;                /* a row went to the order check */
+    int64_t prev_rule;      /* that row's rule (the input's id) */
+    qn_store__order *order; /* by row: the stream order's check */
+    int fold;               /* rows come from the copy: probed at once */
+    uint64_t *ids;          /* fold: the runs' id of row ids_lo + i */
+    int64_t ids_lo;
+    size_t ids_n;
+    int64_t seen; /* fold: the last row called for (0: none yet) */
+    int rc;       /* fold: the first failure (err says why) */
+    qn_err *err;
     int64_t *kept; /* the kept rows' input ids, in the copy's order */
     size_t kcap;
     uint8_t *cells, *form, *mine, *theirs; /* scratch: n, n, size, size */
@@ -363,26 +391,71 @@ static int probe_oldest(pass *ps, qn_err *err)
     return rc;
 }
 
-/* st's row (its rule r, ps->rules[ri]): its id from its state, its slot
- * prefetched, staged; the oldest probed when AHEAD wait. */
-static int stage_row(pass *ps, size_t ri, sqlite3_stmt *st, qn_err *err)
+/* Row x's id from its state (its rule ps->rules[ri]): staged, its slot
+ * prefetched, the oldest probed when AHEAD wait; folded, probed at once
+ * (the slot of the row AHEAD rows on prefetched, its id the runs'):
+ * *keep 1 when the copy inserts it. */
+static int plan_row(pass *ps, size_t ri, const row_in *x, int *keep,
+                    qn_err *err)
 {
     const mrule *r = &ps->rules[ri];
-    staged *g;
+    staged *g, now;
+    uint64_t ahead;
     int rc;
 
-    if (ps->nstaged == AHEAD && (rc = probe_oldest(ps, err)) != QN_OK)
+    if (!ps->fold && ps->nstaged == AHEAD &&
+        (rc = probe_oldest(ps, err)) != QN_OK)
         return rc;
-    g = &ps->ring[(ps->head + ps->nstaged) % AHEAD];
-    g->src = sqlite3_column_int64(st, 0);
+    g = ps->fold ? &now : &ps->ring[(ps->head + ps->nstaged) % AHEAD];
+    g->src = x->src;
     g->rule = ri;
-    if (!form_of(ps, r, sqlite3_column_blob(st, 5),
-                 (size_t)sqlite3_column_bytes(st, 5)))
+    if (!form_of(ps, r, x->state, x->len))
         return bad_state(ps, g->src, err);
     g->uid = qn_puzzle_id(&r->key, ps->form, r->n);
-    qn_kr_set_prefetch(r->set, g->uid);
-    ps->nstaged++;
+    if (!ps->fold) {
+        qn_kr_set_prefetch(r->set, g->uid);
+        ps->nstaged++;
+        return QN_OK;
+    }
+    if ((uint64_t)(x->src - ps->ids_lo) + AHEAD < ps->ids_n &&
+        (ahead = ps->ids[x->src - ps->ids_lo + AHEAD]) != 0)
+        qn_kr_set_prefetch(r->set, ahead);
+    if ((rc = probe_row(ps, g, err)) != QN_OK)
+        return rc;
+    *keep = !ps->plan->v[ps->plan->n - 1].met;
     return QN_OK;
+}
+
+/* Row x through the pass: its rule loaded, its stream order checked (by
+ * row), its plan made. *keep: the copy inserts it (0 for a row whose rule
+ * OUT lacks: the copy's join drops it; and, folded, for every row from
+ * the first out of stream order on: the caller copies it sorted). */
+static int take_row(pass *ps, const row_in *x, int *keep, qn_err *err)
+{
+    mrule *r = NULL;
+    int rc;
+
+    *keep = 0;
+    if (ps->fold && ps->order && !qn_store__order_in(ps->order))
+        return QN_OK;
+    if (ps->cur >= ps->nrules || ps->rules[ps->cur].src != x->rule_id) {
+        if ((rc = load_rule(ps, x->rule_id, &r, err)) != QN_OK)
+            return rc;
+        ps->cur = (size_t)(r - ps->rules);
+    }
+    r = &ps->rules[ps->cur];
+    if (!r->main) /* the copy's join drops it too */
+        return QN_OK;
+    if (ps->order &&
+        (rc = qn_store__order_row(ps->order, r->hash,
+                                  ps->fed && x->rule_id == ps->prev_rule,
+                                  &x->key, err)) != QN_OK)
+        return rc;
+    if (ps->fold && !qn_store__order_in(ps->order))
+        return QN_OK;
+    ps->fed = 1;
+    ps->prev_rule = x->rule_id;
+    return plan_row(ps, ps->cur, x, keep, err);
 }
 
 /* Room for the rows the input's runs count, before the first. */
@@ -402,79 +475,200 @@ static int presize(pass *ps, qn_err *err)
     return QN_OK;
 }
 
+static void row_of_stmt(row_in *x, sqlite3_stmt *st)
+{
+    x->src = sqlite3_column_int64(st, 0);
+    x->rule_id = sqlite3_column_int64(st, 1);
+    x->key.seed = qn_store__col_text(st, 2);
+    x->key.has_index = sqlite3_column_type(st, 3) != SQLITE_NULL;
+    x->key.index = sqlite3_column_int64(st, 3);
+    x->key.has_run = sqlite3_column_type(st, 4) != SQLITE_NULL;
+    x->key.run = sqlite3_column_int64(st, 4);
+    x->state = sqlite3_column_blob(st, 5);
+    x->len = (size_t)sqlite3_column_bytes(st, 5);
+}
+
 static int run_pass(pass *ps, int sorted, qn_err *err)
 {
-    qn_store__order *order = NULL;
     sqlite3_stmt *st = NULL;
-    mrule *r = NULL;
-    int64_t prev_rule = 0;
-    int rc, step = SQLITE_DONE, fed = 0;
+    int rc, step = SQLITE_DONE, keep;
 
-    rc = presize(ps, err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(ps->s, &st, sorted ? sorted_sql : by_row_sql, err);
-    if (rc == QN_OK && !sorted)
-        rc = qn_store__order_new(&order, ps->s, err);
+    rc = qn_store__prep(ps->s, &st, sorted ? sorted_sql : by_row_sql, err);
     while (rc == QN_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t rule_id = sqlite3_column_int64(st, 1);
-        if ((!r || r->src != rule_id) &&
-            (rc = load_rule(ps, rule_id, &r, err)) != QN_OK)
-            break;
-        if (!r->main) /* the copy's join drops it too */
-            continue;
-        if (order && (rc = qn_store__order_row(order, r->hash,
-                                               fed && rule_id == prev_rule, st,
-                                               err)) != QN_OK)
-            break;
-        fed = 1;
-        prev_rule = rule_id;
-        rc = stage_row(ps, (size_t)(r - ps->rules), st, err);
+        row_in x;
+        row_of_stmt(&x, st);
+        rc = take_row(ps, &x, &keep, err);
     }
     if (rc == QN_OK && step != SQLITE_DONE)
         rc = qn_store__fail(ps->s, step, err);
     while (rc == QN_OK && ps->nstaged)
         rc = probe_oldest(ps, err);
-    ps->plan->in_order = sorted || (order && qn_store__order_in(order));
-    qn_store__order_free(order);
+    ps->plan->in_order = sorted || qn_store__order_in(ps->order);
     sqlite3_finalize(st);
     return rc;
+}
+
+/* The pass over the input set up: the plan empty, its statements ready,
+ * room for the rows the runs count, and (by row) the order's check. */
+static int pass_open(pass *ps, qn_store *s, const char *in_path, int sorted,
+                     int64_t last, qn_store__mplan *p, qn_err *err)
+{
+    int rc;
+
+    memset(ps, 0, sizeof(*ps));
+    ps->s = s;
+    ps->in = in_path;
+    ps->plan = p;
+    ps->cur = SIZE_MAX;
+    ps->err = err;
+    p->n = p->nkept = p->nmet = 0;
+    p->last = last;
+    p->min_id = p->max_id = 0;
+    p->digest = 0;
+    p->runs_ok = 0;
+    p->sorted = sorted;
+    rc = qn_store__prep(s, &ps->rule_q, rule_sql, err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &ps->out_state,
+                            "SELECT state FROM main.puzzles WHERE id = ?", err);
+    if (rc == QN_OK)
+        rc = qn_store__prep(s, &ps->src_state,
+                            "SELECT state FROM src.puzzles WHERE id = ?", err);
+    if (rc == QN_OK)
+        rc = presize(ps, err);
+    if (rc == QN_OK && !sorted)
+        rc = qn_store__order_new(&ps->order, s, err);
+    return rc;
+}
+
+static void pass_close(pass *ps)
+{
+    qn_store__order_free(ps->order);
+    sqlite3_finalize(ps->rule_q);
+    sqlite3_finalize(ps->out_state);
+    sqlite3_finalize(ps->src_state);
+    for (size_t i = 0; i < ps->nrules; i++) {
+        qn_canon_table_free(ps->rules[i].table);
+        qn_rules_free(ps->rules[i].rules);
+    }
+    free(ps->rules);
+    free(ps->kept);
+    free(ps->cells);
+    free(ps->ids);
 }
 
 int qn_store__merge_plan(qn_store *s, const char *in_path, int sorted,
                          int64_t last, qn_store__mplan *p, qn_err *err)
 {
     pass ps;
-    int rc;
+    int rc = pass_open(&ps, s, in_path, sorted, last, p, err);
 
-    memset(&ps, 0, sizeof(ps));
-    ps.s = s;
-    ps.in = in_path;
-    ps.plan = p;
-    p->n = p->nkept = p->nmet = 0;
-    p->last = last;
-    p->min_id = p->max_id = 0;
-    p->digest = 0;
-    p->sorted = sorted;
-    rc = qn_store__prep(s, &ps.rule_q, rule_sql, err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &ps.out_state,
-                            "SELECT state FROM main.puzzles WHERE id = ?", err);
-    if (rc == QN_OK)
-        rc = qn_store__prep(s, &ps.src_state,
-                            "SELECT state FROM src.puzzles WHERE id = ?", err);
     if (rc == QN_OK)
         rc = run_pass(&ps, sorted, err);
-    sqlite3_finalize(ps.rule_q);
-    sqlite3_finalize(ps.out_state);
-    sqlite3_finalize(ps.src_state);
-    for (size_t i = 0; i < ps.nrules; i++) {
-        qn_canon_table_free(ps.rules[i].table);
-        qn_rules_free(ps.rules[i].rules);
-    }
-    free(ps.rules);
-    free(ps.kept);
-    free(ps.cells);
+    pass_close(&ps);
     return rc;
+}
+
+/* quench_merge_keep(id, rule_id, seed, stream_index, run_id, state): the
+ * row planned (take_row), 1 when the copy inserts it. A failure is kept
+ * in the pass and ends the copy's statement. */
+static void keep_fn(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+    pass *ps = sqlite3_user_data(cx);
+    row_in x;
+    int keep = 0;
+
+    (void)argc;
+    if (ps->rc == QN_OK) {
+        x.src = sqlite3_value_int64(v[0]);
+        x.rule_id = sqlite3_value_int64(v[1]);
+        x.key.seed = (const char *)sqlite3_value_text(v[2]);
+        x.key.has_index = sqlite3_value_type(v[3]) != SQLITE_NULL;
+        x.key.index = sqlite3_value_int64(v[3]);
+        x.key.has_run = sqlite3_value_type(v[4]) != SQLITE_NULL;
+        x.key.run = sqlite3_value_int64(v[4]);
+        x.state = sqlite3_value_blob(v[5]);
+        x.len = (size_t)sqlite3_value_bytes(v[5]);
+        if (!x.key.seed && sqlite3_value_type(v[2]) != SQLITE_NULL)
+            ps->rc = qn_err_nomem(ps->err); /* the text's copy */
+        else if (ps->seen && x.src <= ps->seen) {
+            /* the plan gives kept rows ids in the order of the calls,
+             * which must be the copy's: by row, each once. A scan by
+             * row that goes back is a damaged table (the merge's
+             * failure then says what quick_check finds there) */
+            qn_err_source(ps->err, ps->in);
+            ps->rc = qn_err_set(ps->err, QN_EDB, 0, 0,
+                                "puzzle at row %lld read after row %lld: "
+                                "the database is damaged",
+                                (long long)x.src, (long long)ps->seen);
+        } else
+            ps->rc = take_row(ps, &x, &keep, ps->err);
+        ps->seen = x.src;
+    }
+    if (ps->rc != QN_OK)
+        sqlite3_result_error(cx, "db merge: a row failed its checks", -1);
+    else
+        sqlite3_result_int(cx, keep);
+}
+
+#define KEEP_ARGS 6
+
+/* The copy's statement sql run with quench_merge_keep bound to ps. */
+static int fold_copy(pass *ps, const char *sql, int64_t *copied, qn_err *err)
+{
+    sqlite3 *db = ps->s->db;
+    sqlite3_stmt *st = NULL;
+    int rc, step;
+
+    rc = sqlite3_create_function_v2(db, "quench_merge_keep", KEEP_ARGS,
+                                    SQLITE_UTF8, ps, keep_fn, NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return qn_store__fail(ps->s, rc, err);
+    rc = qn_store__prep(ps->s, &st, sql, err);
+    if (rc == QN_OK) {
+        step = sqlite3_step(st);
+        if (ps->rc != QN_OK)
+            rc = ps->rc;
+        else if (step != SQLITE_DONE)
+            rc = qn_store__fail(ps->s, step, err);
+        else
+            *copied += sqlite3_changes64(db);
+    }
+    sqlite3_finalize(st);
+    /* no function left behind that points at the pass */
+    sqlite3_create_function_v2(db, "quench_merge_keep", KEEP_ARGS, SQLITE_UTF8,
+                               NULL, NULL, NULL, NULL, NULL);
+    return rc;
+}
+
+int qn_store__merge_fold(qn_store *s, const char *in_path, const char *sql,
+                         int64_t last, qn_store__mplan *p, int64_t *copied,
+                         qn_err *err)
+{
+    pass ps;
+    int rc = pass_open(&ps, s, in_path, 0, last, p, err);
+
+    ps.fold = 1;
+    if (rc == QN_OK)
+        rc = qn_store__runs_src_ids(s, p, &ps.ids, &ps.ids_lo, &ps.ids_n, err);
+    if (rc == QN_OK)
+        rc = fold_copy(&ps, sql, copied, err);
+    if (rc == QN_OK)
+        p->in_order = qn_store__order_in(ps.order);
+    pass_close(&ps);
+    if (rc != QN_OK || p->in_order)
+        return rc;
+    /* Out of stream order: the rows copied before that was found go
+     * again (their ids are free again: none has a larger one), and the
+     * caller copies the input sorted. A statement's rollback cannot do
+     * it: an OUT built aside past its first input has no journal. */
+    {
+        char sql_del[96];
+        snprintf(sql_del, sizeof(sql_del),
+                 "DELETE FROM main.puzzles WHERE id > %lld", (long long)last);
+        *copied = 0;
+        return qn_store__exec(s, sql_del, err);
+    }
 }
 
 void qn_store__mplan_release(qn_store__mplan *p)

@@ -43,15 +43,14 @@ struct qn_store__order {
     int in_order;
 };
 
-/* <0, 0, >0 as (h, seed, index) of st's row sorts before, with, after
+/* <0, 0, >0 as (h, seed, index) of row x sorts before, with, after
  * k; *same_hash and *same_seed say which texts k already holds
  * (same_rule: the row's rule is the previous row's, so is its hash). */
-static int key_cmp(const char *h, const char *seed, sqlite3_stmt *st,
+static int key_cmp(const char *h, const char *seed, const qn_store__okey *x,
                    const stream_key *k, int same_rule, int *same_hash,
                    int *same_seed)
 {
-    int has_index = sqlite3_column_type(st, 3) != SQLITE_NULL, c;
-    int64_t index = sqlite3_column_int64(st, 3);
+    int c;
 
     *same_hash = *same_seed = 0;
     if (!same_rule && (c = strcmp(h, k->hash.buf)))
@@ -62,12 +61,12 @@ static int key_cmp(const char *h, const char *seed, sqlite3_stmt *st,
     if (seed && (c = strcmp(seed, k->seed.buf)))
         return c;
     *same_seed = 1;
-    if (has_index != k->has_index)
+    if (x->has_index != k->has_index)
         return k->has_index ? -1 : 1;
-    return has_index ? (index > k->index) - (index < k->index) : 0;
+    return x->has_index ? (x->index > k->index) - (x->index < k->index) : 0;
 }
 
-static void key_take(const char *h, const char *seed, sqlite3_stmt *st,
+static void key_take(const char *h, const char *seed, const qn_store__okey *x,
                      stream_key *k, int same_hash, int same_seed)
 {
     /* out of memory shows as the buffers' failed flags (order_row) */
@@ -80,8 +79,8 @@ static void key_take(const char *h, const char *seed, sqlite3_stmt *st,
         qn_buf_adds(&k->seed, seed ? seed : "");
         k->has_seed = seed != NULL;
     }
-    k->has_index = sqlite3_column_type(st, 3) != SQLITE_NULL;
-    k->index = sqlite3_column_int64(st, 3);
+    k->has_index = x->has_index;
+    k->index = x->index;
 }
 
 /* The seed of run run_id into rs (none: no such run). */
@@ -110,21 +109,21 @@ static int load_run(qn_store *s, run_seed *rs, int64_t run_id, qn_err *err)
     return QN_OK;
 }
 
-/* The seed the copy orders st's row by (its run's where it keeps ''),
+/* The seed the copy orders row x by (its run's where it keeps ''),
  * or NULL: iif(p.seed = '', ru.seed, p.seed). */
-static int row_seed(qn_store *s, sqlite3_stmt *st, run_seed *rs,
+static int row_seed(qn_store *s, const qn_store__okey *x, run_seed *rs,
                     const char **seed, qn_err *err)
 {
     int rc;
 
-    *seed = qn_store__col_text(st, 2);
+    *seed = x->seed;
     if (!*seed || **seed)
         return QN_OK;
     *seed = NULL;
-    if (sqlite3_column_type(st, 4) == SQLITE_NULL) /* no run: no join */
+    if (!x->has_run) /* no run: no join */
         return QN_OK;
-    if ((!rs->loaded || rs->run_id != sqlite3_column_int64(st, 4)) &&
-        (rc = load_run(s, rs, sqlite3_column_int64(st, 4), err)) != QN_OK)
+    if ((!rs->loaded || rs->run_id != x->run) &&
+        (rc = load_run(s, rs, x->run, err)) != QN_OK)
         return rc;
     if (rs->has_seed)
         *seed = rs->seed.buf;
@@ -155,20 +154,20 @@ int qn_store__order_new(qn_store__order **out, qn_store *s, qn_err *err)
 }
 
 int qn_store__order_row(qn_store__order *o, const char *hash, int same_rule,
-                        struct sqlite3_stmt *st, qn_err *err)
+                        const qn_store__okey *x, qn_err *err)
 {
     int same_hash = 0, same_seed = 0, rc;
     const char *seed;
 
     if (!o->in_order) /* nothing more to learn */
         return QN_OK;
-    if ((rc = row_seed(o->s, st, &o->rs, &seed, err)) != QN_OK)
+    if ((rc = row_seed(o->s, x, &o->rs, &seed, err)) != QN_OK)
         return rc;
-    if (o->rows && key_cmp(hash, seed, st, &o->prev, same_rule && o->rows,
+    if (o->rows && key_cmp(hash, seed, x, &o->prev, same_rule && o->rows,
                            &same_hash, &same_seed) < 0)
         o->in_order = 0;
     if (o->in_order)
-        key_take(hash, seed, st, &o->prev, same_hash, same_seed);
+        key_take(hash, seed, x, &o->prev, same_hash, same_seed);
     if (o->prev.hash.failed || o->prev.seed.failed || o->rs.seed.failed)
         return qn_err_nomem(err);
     o->rows++;

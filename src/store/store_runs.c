@@ -121,6 +121,18 @@ const qn_kr_pair *qn_store__runs_noted(const qn_store *s, size_t i)
     return s->runs && i < s->runs->n ? &s->runs->v[i].p : NULL;
 }
 
+/* 1 when a[0..n) is in (key, row) order already: a run read back and
+ * its rows shifted (db merge's copy) is, and sorting it anyway sorted
+ * every byte of its rows (they come in key order, not row order). */
+static int sorted(const qn_kr_pair *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (a[i].key < a[i - 1].key ||
+            (a[i].key == a[i - 1].key && a[i].row <= a[i - 1].row))
+            return 0;
+    return 1;
+}
+
 /* a[0..n) of rule_id, sorted here, as runs of `level`: pieces of at
  * most QN_KR_MAX pairs. */
 static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
@@ -128,7 +140,7 @@ static int put_runs(qn_store *s, int64_t rule_id, qn_kr_pair *a, size_t n,
 {
     qn_store__stmt q;
 
-    if (qn_kr_sort(a, n) != QN_OK)
+    if (!sorted(a, n) && qn_kr_sort(a, n) != QN_OK)
         return qn_err_nomem(err);
     qn_store__sql(&q, s,
                   "INSERT INTO main.key_runs (rule_id, level, first_key,"
@@ -468,6 +480,75 @@ static int name_row(const char *in_path, qn_kr_pair *a, size_t na,
                       (long long)row);
 }
 
+/* The input's runs (of OUT's rules, in their order) written as OUT's,
+ * each blob's rows moved by delta (qn_kr_shift: the bytes encoding the
+ * moved pairs would give, without decoding and encoding them again),
+ * then each rule written compacted if it is due, as put_runs' callers
+ * do. */
+static int shift_runs(qn_store *s, int64_t delta, qn_err *err)
+{
+    qn_store__stmt q, ins;
+    int64_t *rules = NULL;
+    size_t nrules = 0, cap = 0;
+    int rc = QN_OK;
+
+    qn_store__sql(&q, s,
+                  "SELECT mr.main, k.keys FROM src.key_runs k"
+                  " JOIN temp.merge_rules mr ON mr.src = k.rule_id"
+                  " ORDER BY k.id",
+                  err);
+    qn_store__sql(&ins, s,
+                  "INSERT INTO main.key_runs (rule_id, level, first_key,"
+                  " last_key, count, keys) VALUES (?, 0, ?, ?, ?, ?)",
+                  err);
+    while (ins.rc == QN_OK && qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 1);
+        size_t len = (size_t)sqlite3_column_bytes(q.st, 1);
+        int64_t rule = sqlite3_column_int64(q.st, 0);
+        uint8_t *moved = NULL;
+        qn_kr_info info;
+        int r = b && qn_kr_info_get(b, len, &info) == QN_OK
+                    ? qn_kr_shift(b, len, delta, &moved)
+                    : QN_EDB;
+        if (r == QN_OK && (!nrules || rules[nrules - 1] != rule) &&
+            nrules == cap) {
+            size_t c = cap ? 2 * cap : 8;
+            int64_t *v = QN_REALLOCN(rules, c, int64_t);
+            if (!v)
+                r = QN_ENOMEM;
+            else {
+                rules = v;
+                cap = c;
+            }
+        }
+        if (r != QN_OK) { /* decoded by the fold: only memory fails */
+            free(moved);
+            q.rc = r == QN_ENOMEM ? qn_err_nomem(err)
+                                  : qn_err_set(err, QN_ERR, 0, 0,
+                                               "rule set %lld: a key run "
+                                               "could not be moved",
+                                               (long long)rule);
+            break;
+        }
+        if (!nrules || rules[nrules - 1] != rule)
+            rules[nrules++] = rule;
+        qn_store__bind_i64(&ins, 1, rule);
+        qn_store__bind_i64(&ins, 2, (int64_t)info.first);
+        qn_store__bind_i64(&ins, 3, (int64_t)info.last);
+        qn_store__bind_i64(&ins, 4, (int64_t)info.n);
+        qn_store__bind_blob(&ins, 5, moved, len);
+        qn_store__run(&ins);
+        free(moved);
+    }
+    rc = qn_store__end(&q);
+    if (qn_store__end(&ins) != QN_OK && rc == QN_OK)
+        rc = ins.rc;
+    for (size_t i = 0; rc == QN_OK && i < nrules; i++)
+        rc = maybe_compact(s, rules[i], err);
+    free(rules);
+    return rc;
+}
+
 int qn_store__runs_copy(qn_store *s, const char *in_path,
                         const qn_store__mplan *p, int write, qn_err *err)
 {
@@ -476,7 +557,13 @@ int qn_store__runs_copy(qn_store *s, const char *in_path,
     src_run *runs = NULL;
     size_t nruns = 0, got = 0;
     uint64_t sum = 0;
-    int rc = read_src_runs(s, n, &a, &runs, &nruns, &got, err);
+    int rc;
+
+    /* the fold read every run already, and they hold the rows it read */
+    if (write && p->runs_ok && p->runs_pairs == p->n &&
+        p->runs_digest == p->digest)
+        return shift_runs(s, delta, err);
+    rc = read_src_runs(s, n, &a, &runs, &nruns, &got, err);
 
     for (int64_t i = 0; rc == QN_OK && i < n; i++)
         sum += qn_store__pair_digest(a[i].key, a[i].row);
@@ -496,4 +583,94 @@ int qn_store__runs_copy(qn_store *s, const char *in_path,
     free(a);
     free(runs);
     return rc;
+}
+
+/* The input's rows too spread out for a table (a hint): more than this
+ * many slots a pair of its runs. */
+#define IDS_SPREAD 4
+
+/* Run b (len bytes) decoded into a (room for QN_KR_MAX pairs), its pairs
+ * of rows lo .. lo + n - 1 into ids and all of them into p's runs_pairs
+ * and runs_digest; a damaged run is left out, runs_ok 0 (the copy's
+ * check then names it). */
+static void scatter(const uint8_t *b, size_t len, qn_kr_pair *a, uint64_t *ids,
+                    int64_t lo, size_t n, qn_store__mplan *p)
+{
+    qn_kr_info info;
+
+    if (!b || qn_kr_info_get(b, len, &info) != QN_OK ||
+        qn_kr_decode(b, len, a) != QN_OK) {
+        p->runs_ok = 0;
+        return;
+    }
+    for (size_t i = 0; i < info.n; i++) {
+        p->runs_digest += qn_store__pair_digest(a[i].key, a[i].row);
+        if (ids && (uint64_t)a[i].row - (uint64_t)lo < n)
+            ids[a[i].row - lo] = a[i].key;
+    }
+    p->runs_pairs += info.n;
+}
+
+int qn_store__runs_src_ids(qn_store *s, qn_store__mplan *p, uint64_t **ids,
+                           int64_t *lo, size_t *n, qn_err *err)
+{
+    qn_store__stmt q;
+    long long total = 0, min = 0, max = 0;
+    qn_kr_pair *a;
+    uint64_t *v = NULL;
+    size_t span = 0;
+    int rc;
+
+    *ids = NULL;
+    *lo = 0;
+    *n = 0;
+    p->runs_ok = 0;
+    p->runs_pairs = 0;
+    p->runs_digest = 0;
+    rc = qn_store__int(s, "SELECT coalesce(sum(count), 0) FROM src.key_runs",
+                       &total, err);
+    if (rc == QN_OK) /* a rowid table's ends: two seeks */
+        rc = qn_store__int(s, "SELECT coalesce(min(id), 0) FROM src.puzzles",
+                           &min, err);
+    if (rc == QN_OK)
+        rc = qn_store__int(s, "SELECT coalesce(max(id), 0) FROM src.puzzles",
+                           &max, err);
+    if (rc != QN_OK)
+        return rc;
+    /* a hint: where the rows are spread out, or there is no memory for
+     * it, no table */
+    if (total > 0 && total <= (long long)1 << 40 && max >= min &&
+        (uint64_t)max - (uint64_t)min <
+            (uint64_t)IDS_SPREAD * (uint64_t)total) {
+        span = (size_t)((uint64_t)max - (uint64_t)min) + 1;
+        if (!(v = QN_ALLOCN(span, uint64_t)))
+            span = 0;
+    }
+    if (!(a = QN_ALLOCN(QN_KR_MAX, qn_kr_pair))) {
+        free(v);
+        return qn_err_nomem(err);
+    }
+    p->runs_ok = 1;
+    qn_store__sql(&q, s,
+                  "SELECT k.keys FROM src.key_runs k"
+                  " JOIN temp.merge_rules mr ON mr.src = k.rule_id",
+                  err);
+    while (qn_store__row(&q)) {
+        const uint8_t *b = sqlite3_column_blob(q.st, 0);
+        if (!b && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
+            q.rc = qn_err_nomem(err);
+            break;
+        }
+        scatter(b, (size_t)sqlite3_column_bytes(q.st, 0), a, v, min, span, p);
+    }
+    free(a);
+    if ((rc = qn_store__end(&q)) != QN_OK) {
+        free(v);
+        p->runs_ok = 0;
+        return rc;
+    }
+    *ids = v;
+    *lo = min;
+    *n = span;
+    return QN_OK;
 }

@@ -67,6 +67,60 @@ expect_rc 74 "the second input's wrong puzzle id"
 expect_err "wrong.db: puzzle at row 7: its id in the key runs is not its state's" "the row named"
 expect_eq "$(files "$TMP/f")" "" "no OUT and no temporary file"
 expect_empty_out "the first input is not said merged"
+# No PRAGMA quick_check of the inputs of an OUT built aside: the copy's
+# own pass refuses a row that sqlite3 deleted, or added, behind the
+# input's key runs (the runs hold every row, each with its state's id),
+# first input or second; and a damaged page, found by the copy's read
+cp "$S/a1.db" "$S/gone.db"
+sqlite3 "$S/gone.db" "PRAGMA foreign_keys = OFF; DELETE FROM puzzles WHERE id = (SELECT max(id) / 2 FROM puzzles)"
+cp "$S/a1.db" "$S/extra.db"
+sqlite3 "$S/extra.db" "INSERT INTO puzzles (rule_id, state, min_presses, optimal, witness, grade, grader, seed, stream_index, provenance, run_id) SELECT rule_id, state, min_presses, optimal, witness, grade, grader, seed, stream_index + 1, provenance, run_id FROM puzzles WHERE id = 3"
+# (a leaf of the puzzles table whose type byte is made invalid, in a
+# shard without a pack: the cheap checks before the merge read none)
+q generate "$C5" -n 300 --seed 5 --shard 1/2 --db "$S/page.db"
+python3 - "$S/page.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+leaves = [r[0] for r in db.execute("SELECT pageno FROM dbstat WHERE name = 'puzzles' AND pagetype = 'leaf' ORDER BY pageno")]
+size = db.execute("PRAGMA page_size").fetchone()[0]
+db.close()
+with open(sys.argv[1], "r+b") as f:
+    f.seek((leaves[len(leaves) // 2] - 1) * size)
+    f.write(b"\xff")
+PY
+for bad in gone extra page; do
+    for order in first second; do
+        if [ "$order" = first ]; then
+            q db merge "$TMP/f/out.db" "$S/$bad.db" "$S/a0.db"
+        else
+            q db merge "$TMP/f/out.db" "$S/a0.db" "$S/$bad.db"
+        fi
+        expect_rc 74 "$bad.db merged $order: refused"
+        expect_err "$bad.db: " "$bad.db merged $order: the input named"
+        expect_eq "$(files "$TMP/f")" "" "$bad.db merged $order: no OUT and no temporary file"
+    done
+done
+expect_err "page.db: database is damaged: Page " "the damaged page said so"
+# a state changed to another shard's puzzle (new to OUT, so every row is
+# copied by row and OUT's runs are the input's, moved): refused all the
+# same, the row named
+cp "$S/a1.db" "$S/alter.db"
+sqlite3 "$S/alter.db" "ATTACH '$S/a0.db' AS o; UPDATE puzzles SET state = (SELECT state FROM o.puzzles WHERE id = 1) WHERE id = 7"
+q db merge "$TMP/f/out.db" "$S/alter.db"
+expect_rc 74 "alter.db merged alone: refused"
+expect_err "alter.db: puzzle at row 7: its id in the key runs is not its state's" "alter.db: the row named"
+expect_eq "$(files "$TMP/f")" "" "alter.db: no OUT and no temporary file"
+# An OUT that exists keeps the promise by reading every input whole
+# (PRAGMA quick_check) before its first commit: a damaged second input
+# leaves it as it was, the first input not merged either
+mkdir "$TMP/e"
+cp "$S/a1.db" "$TMP/e/old.db"
+before=$(tables "$TMP/e/old.db")
+q db merge "$TMP/e/old.db" "$S/a0.db" "$S/page.db"
+expect_rc 74 "an OUT that exists, page.db second: refused"
+expect_err "page.db: database is damaged: Page " "an OUT that exists: the input named"
+[ "$(tables "$TMP/e/old.db")" = "$before" ] && ok ||
+    not_ok "an OUT that exists, page.db second: OUT as it was"
 # a file size limit (a full disk) while OUT is built: 74, OUT's name
 # said, no OUT and no temporary file
 q generate "$C7" -n 60000 --seed 9 --db "$S/big.db"

@@ -374,6 +374,64 @@ static void check_runs(void)
     free(a);
 }
 
+/* qn_kr_shift (db merge's copy of an input's runs) against encoding the
+ * moved pairs, byte for byte, each run also read back by the second
+ * decoder; a move past 1..INT64_MAX refused, a damaged header QN_EDB. */
+static void check_shift(void)
+{
+    static const int64_t moves[] = {0, 1, -1, 999, 1 << 20, -(1 << 10)};
+    long differ = 0, unread = 0, refused = 0;
+    qn_kr_pair *a = pairs_alloc(QN_KR_MAX), *back = pairs_alloc(QN_KR_MAX);
+
+    for (int t = 0; t < 24; t++) {
+        size_t n = 1 + t_rand(&seed) % (t % 4 ? 2000 : QN_KR_MAX), m, got;
+        int64_t d = moves[t % 6], lo;
+        uint8_t *b, *moved, *want;
+        size_t len, wlen;
+        m = make_run(a, n, t % K_KINDS, (t * 5) % 41);
+        if (qn_kr_encode(a, m, &b, &len) != QN_OK) {
+            differ++;
+            continue;
+        }
+        lo = a[0].row;
+        for (size_t i = 1; i < m; i++)
+            lo = a[i].row < lo ? a[i].row : lo;
+        if (lo + d < 1) { /* a row would go below 1 */
+            refused += qn_kr_shift(b, len, d, &moved) != QN_EINVAL;
+            free(b);
+            continue;
+        }
+        for (size_t i = 0; i < m; i++)
+            a[i].row += d;
+        T_EQ(qn_kr_shift(b, len, d, &moved), QN_OK);
+        T_EQ(qn_kr_encode(a, m, &want, &wlen), QN_OK);
+        differ += !moved || !want || wlen != len || memcmp(moved, want, len);
+        unread += !moved || ref_decode(moved, len, back, &got) != QN_OK ||
+                  got != m || memcmp(back, a, m * sizeof(*a));
+        free(b);
+        free(moved);
+        free(want);
+    }
+    T_EQ(differ, 0);
+    T_EQ(unread, 0);
+    T_EQ(refused, 0);
+    {
+        qn_kr_pair one = {7, INT64_MAX - 1};
+        uint8_t *b, *moved = (uint8_t *)1;
+        size_t len;
+        T_EQ(qn_kr_encode(&one, 1, &b, &len), QN_OK);
+        T_EQ(qn_kr_shift(b, len, 2, &moved), QN_EINVAL);
+        T_CHECK(moved == NULL);
+        T_EQ(qn_kr_shift(b, len, 1, &moved), QN_OK);
+        free(moved);
+        b[8] ^= 0xff; /* the version byte */
+        T_EQ(qn_kr_shift(b, len, 1, &moved), QN_EDB);
+        free(b);
+    }
+    free(a);
+    free(back);
+}
+
 /* 65,536 random ids with consecutive rows: the batch of the store */
 static void check_batch_size(void)
 {
@@ -825,6 +883,7 @@ int main(void)
     check_invalid();
     check_runs();
     check_batch_size();
+    check_shift();
     check_damage();
     check_set();
     check_nomem();
