@@ -62,6 +62,34 @@ static qn_submit_format detect(qn_submit_reader *r)
     return QN_SUBMIT_TEXT;
 }
 
+qn_submit_reader *qn_submit__new(const char *source, const qn_layout *l,
+                                 unsigned k)
+{
+    qn_submit_reader *r = QN_ALLOC(qn_submit_reader);
+
+    if (!r)
+        return NULL;
+    snprintf(r->source, sizeof(r->source), "%s", source ? source : "");
+    r->l = l;
+    r->k = k;
+    r->linebuf_of = -1;
+    r->data.l = l;
+    r->data.k = k;
+    /* room past the cells: a line's cells are stored 16 at a time */
+    r->data.cells =
+        QN_ALLOCN((size_t)l->ncells + QN_SUBMIT__CELLS_PAD, uint8_t);
+    r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
+    qn_buf_init(&r->scratch);
+    qn_buf_init(&r->data.meta);
+    qn_buf_init(&r->col_names);
+    qn_err_source(&r->rec.err, r->source);
+    if (!r->data.cells || !r->data.solution) {
+        qn_submit_close(r);
+        return NULL;
+    }
+    return r;
+}
+
 int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
                    const qn_layout *l, unsigned k, qn_submit_format fmt,
                    qn_err *err)
@@ -72,29 +100,15 @@ int qn_submit_open(qn_submit_reader **out, FILE *in, const char *source,
     assert(out && in && l && l->ncells > 0 && k >= 2 && k <= 255);
     assert(fmt >= QN_SUBMIT_AUTO && fmt <= QN_SUBMIT_JSON);
     *out = NULL;
-    if (!(r = QN_ALLOC(qn_submit_reader)))
+    if (!(r = qn_submit__new(source, l, k)))
         return qn_err_nomem(err);
     r->in = in;
-    snprintf(r->source, sizeof(r->source), "%s", source ? source : "");
-    r->l = l;
-    r->k = k;
-    r->buf = qn_malloc(QN_SUBMIT__BUFCAP);
     r->line = 1;
     r->col = 1;
-    r->linebuf_of = -1;
-    r->data.l = l;
-    r->data.k = k;
-    r->data.cells =
-        QN_ALLOCN((size_t)l->ncells + QN_SUBMIT__CELLS_PAD, uint8_t);
-    r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
-    qn_buf_init(&r->scratch);
-    qn_buf_init(&r->data.meta);
-    qn_buf_init(&r->col_names);
-    if (!r->buf || !r->data.cells || !r->data.solution) {
+    if (!(r->buf = qn_malloc(QN_SUBMIT__BUFCAP))) {
         qn_submit_close(r);
         return qn_err_nomem(err);
     }
-    qn_err_source(&r->rec.err, r->source);
     /* Read the first block: the BOM and format detection need it. */
     got = qn_submit__fill(r, err);
     if (got < 0) {

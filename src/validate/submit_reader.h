@@ -125,6 +125,16 @@ struct qn_submit_reader {
     jscan jsk;                   /* the element being read or skipped */
 };
 
+/* ---- submit.c ----------------------------------------------------------- */
+
+/*
+ * A reader of l's boards in k colours, named source, with its record's
+ * blocks allocated and nothing to read yet (the caller says where it
+ * reads: a stream, or slices): NULL when memory ran out.
+ */
+qn_submit_reader *qn_submit__new(const char *source, const qn_layout *l,
+                                 unsigned k);
+
 /* ---- submit_read.c: the block reader ------------------------------------ */
 
 /*

@@ -145,30 +145,13 @@ int qn_submit_open_slices(qn_submit_reader **out, const qn_submit_reader *from)
     qn_submit_reader *r;
 
     *out = NULL;
-    if (!(r = QN_ALLOC(qn_submit_reader)))
+    if (!(r = qn_submit__new(from->source, l, from->k)))
         return QN_ENOMEM;
-    memcpy(r->source, from->source, sizeof(r->source));
-    r->l = l;
-    r->k = from->k;
     r->fmt = from->fmt;
     r->slices = 1;
     r->eof = 1; /* a slice is all there is: qn_submit__fill reads nothing */
-    r->linebuf_of = -1;
-    r->data.l = l;
-    r->data.k = from->k;
     memcpy(r->rule_hash, from->rule_hash, sizeof(r->rule_hash));
     r->data.rule_hash = from->data.rule_hash ? r->rule_hash : NULL;
-    r->data.cells =
-        QN_ALLOCN((size_t)l->ncells + QN_SUBMIT__CELLS_PAD, uint8_t);
-    r->data.solution = QN_ALLOCN((size_t)l->ncells, uint8_t);
-    qn_buf_init(&r->scratch);
-    qn_buf_init(&r->data.meta);
-    qn_buf_init(&r->col_names);
-    if (!r->data.cells || !r->data.solution) {
-        qn_submit_close(r);
-        return QN_ENOMEM;
-    }
-    qn_err_source(&r->rec.err, r->source);
     *out = r;
     return QN_OK;
 }
