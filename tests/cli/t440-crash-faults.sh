@@ -1,17 +1,19 @@
 #!/bin/sh
 # tier: full (kill -9 rounds and an allocation sweep: minutes)
 # t440: the small versions of `make torture`'s crash and fault runs (issue
-# #9): kill -9 rounds over generate, pack edits, import and migrations
-# (scripts/killtorture.py), and the allocation-failure sweep of a few
-# commands that read every kind of input (tests/faults.sh).
+# #9): kill -9 rounds over generate, pack edits, import, migrations and
+# db migrate's compaction (scripts/killtorture.py), and the
+# allocation-failure sweep of a few commands that read every kind of
+# input (tests/faults.sh).
 . "$(dirname "$0")/lib.sh"
 R=$TOP/rules
 W=$R/whack-a-mole-4x4.yaml
 
 python3 "$TOP/scripts/killtorture.py" --quench "$QUENCH" --rounds 2 \
+    --scenarios generate,pack,import,migrate,compact \
     --pack-size 500 >kill.txt 2>&1
 expect_eq "$?" 0 "kill -9 rounds: $(tail -n 1 kill.txt)"
-grep -q "^killtorture: 8 rounds, 0 failures" kill.txt && ok ||
+grep -q "^killtorture: 10 rounds, 0 failures" kill.txt && ok ||
     { not_ok "kill -9 rounds"; sed 's/^/    /' kill.txt | head; }
 
 # Inputs for the sweep: a pack export, submissions in JSON Lines.
