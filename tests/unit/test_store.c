@@ -1439,17 +1439,8 @@ int main(void)
     t_alloc_hook();
     qn_store_use_allocator(NULL);
 
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!t_classic_setup(tmpdir, &rules, &game, rule_hash, &known))
         return 1;
-    }
-    if (qn_rules_load_file(&rules, "rules/classic-5x5.yaml", NULL) != QN_OK ||
-        qn_solver_new(&game, rules, NULL) != QN_OK) {
-        fprintf(stderr, "cannot load rules/classic-5x5.yaml\n");
-        return 1;
-    }
-    qn_rules_hash(rules, rule_hash);
-    t_uid_add(&known, rules);
     test_canon_pack();
     test_packed_cells();
     test_schema();

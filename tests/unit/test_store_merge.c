@@ -470,17 +470,8 @@ static void test_unpack(void)
 
 int main(void)
 {
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
+    if (!t_classic_setup(tmpdir, &rules, &game, rule_hash, &known))
         return 1;
-    }
-    if (qn_rules_load_file(&rules, "rules/classic-5x5.yaml", NULL) != QN_OK ||
-        qn_solver_new(&game, rules, NULL) != QN_OK) {
-        fprintf(stderr, "cannot load rules/classic-5x5.yaml\n");
-        return 1;
-    }
-    qn_rules_hash(rules, rule_hash);
-    t_uid_add(&known, rules);
     test_unpack();
     test_orientations();
     test_duplicate_pair();

@@ -19,6 +19,7 @@
 #include "rules/canon.h"
 #include "rules/puzzle_id.h"
 #include "rules/rules.h"
+#include "solve/solver.h"
 #include "store/store.h"
 #include "t.h"
 
@@ -110,6 +111,30 @@ static inline void t_as_schema7(const char *path, t_uid_rules *u)
                       NULL, NULL, NULL),
          SQLITE_OK);
     sqlite3_close(db);
+}
+
+/*
+ * The classic 5x5 set-up of test_store and test_store_merge: a new
+ * directory from the template tmpdir, the rules with their solver and
+ * hash, and the rules known to t_uid. 1 when all is there, else 0 with
+ * the reason on stderr (the test cannot run).
+ */
+static inline int t_classic_setup(char *tmpdir, qn_rules **rules,
+                                  qn_solver **game, char hash[65],
+                                  t_uid_rules *known)
+{
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 0;
+    }
+    if (qn_rules_load_file(rules, "rules/classic-5x5.yaml", NULL) != QN_OK ||
+        qn_solver_new(game, *rules, NULL) != QN_OK) {
+        fprintf(stderr, "cannot load rules/classic-5x5.yaml\n");
+        return 0;
+    }
+    qn_rules_hash(*rules, hash);
+    t_uid_add(known, *rules);
+    return 1;
 }
 
 #endif
