@@ -106,25 +106,33 @@ export_pack() {
 DONE8="8 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0"
 
 # --- 1. eight shards, task 3 requeued while it runs -------------------------
-# Hard 7x7 puzzles: every shard replays the run's draws (about 3 s on one
-# core), so task 3 is still running when its database shows progress;
-# --batch 8 commits often enough to show it.
-R7=$TOP/rules/classic-7x7.yaml
+# A 19x19 classic board: its kernel has dimension 16, so grading one
+# puzzle's least presses takes about 0.1 s, and a shard of 30 puzzles
+# takes seconds however cheap generate's draws get. (The hard 7x7 run
+# used before took 3 s a shard when written and 0.4 s after #35's
+# speed-ups: a CI run saw task 3 end before the poll saw it half-way.)
+# --batch 2 shows progress often.
+sed 's/\[9, 9\]/[19, 19]/; s/9x9/19x19/g' \
+    "$TOP/rules/classic-9x9.yaml" >classic-19x19.yaml
+grep -q '^board: {grid: \[19, 19\]' classic-19x19.yaml && ok ||
+    not_ok "the 19x19 rule is derived from rules/classic-9x9.yaml"
+R19=classic-19x19.yaml
 SEED_A=5eed0a
-submit SHARDS=8 RULE="$R7" COUNT=1500 SEED=$SEED_A PACK=hard OUT=main \
-    "OPTS=--presses 36.. --batch 8"
+submit SHARDS=8 RULE="$R19" COUNT=240 SEED=$SEED_A PACK=hard OUT=main \
+    "OPTS=--batch 2"
 stored3() { sqlite3 -cmd '.timeout 2000' main/shard-3.db \
     "SELECT status || ' ' || stored FROM runs" 2>/dev/null; }
 # running, with puzzles committed: mid-run (a task that had finished
-# would fail the SIGTERM check below). Fewer than 100 of its ~188 stored,
-# so that the requeue's SIGTERM lands well before its end even when the
-# machine is busy (a CI run once saw the task finish first)
+# would fail the SIGTERM check below). Fewer than 15 of its ~30 stored,
+# so that the requeue's SIGTERM lands seconds before its end even when
+# the machine is busy.
 started3() {
     [ "$(job "${ARRAY}_3" JobState)" = RUNNING ] &&
-        stored3 | grep -qx 'running [1-9][0-9]\{0,1\}'
+        stored3 | grep -qx 'running [1-9]\|running 1[0-4]'
 }
 if poll 1200 started3; then
     ok
+    echo "# task 3 requeued at '$(stored3)' of about 30"
     scontrol requeue "${ARRAY}_3"
     rc=$?
     expect_rc 0 "scontrol requeue of task 3 while it runs"
@@ -147,13 +155,13 @@ expect_merged "$ARRAY" "$MERGE"
 q db check --db main/merged.db
 expect_rc 0 "db check of the merged database"
 # the same run on one machine, and shard 3 alone, never interrupted
-q generate "$R7" --count 1500 --seed $SEED_A --presses 36.. --batch 8 --jobs 2 --db one.db --pack hard
+q generate "$R19" --count 240 --seed $SEED_A --batch 2 --jobs 2 --db one.db --pack hard
 expect_rc 0 "the single-machine run"
 export_pack one.db hard one.json
 export_pack main/merged.db hard merged.json
 cmp -s one.json merged.json && ok ||
     not_ok "the merged pack exports the single-machine run's bytes"
-q generate "$R7" --count 1500 --seed $SEED_A --presses 36.. --batch 8 --jobs 2 --shard 3/8 --db s3.db --pack hard
+q generate "$R19" --count 240 --seed $SEED_A --batch 2 --jobs 2 --shard 3/8 --db s3.db --pack hard
 export_pack s3.db hard s3.json
 export_pack main/shard-3.db hard shard3.json
 cmp -s s3.json shard3.json && ok ||
