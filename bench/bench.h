@@ -90,13 +90,13 @@ static inline uint8_t *bench_random_kernel(int n, int d, uint64_t seed)
 }
 
 /*
- * Run argv (the real quench binary, as a user would) with stdout to
- * /dev/null; return wall seconds, the child's peak RSS in *rss_kb and its
- * CPU seconds (user + system) in *cpu_s (each if not NULL). Exits the
- * benchmark if the command fails (status > 1).
+ * Run argv (the real quench binary, as a user would) with stdout to the
+ * file out (NULL: /dev/null) and stderr to /dev/null; return wall seconds, the
+ * child's peak RSS in *rss_kb and its CPU seconds (user + system) in *cpu_s
+ * (each if not NULL). Exits the benchmark if the command fails (status > 1).
  */
-static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
-                                    double *cpu_s)
+static inline double bench_exec_out(const char *const argv[], const char *out,
+                                    long *rss_kb, double *cpu_s)
 {
     struct rusage ru;
     int status;
@@ -105,7 +105,8 @@ static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
 
     if (pid == 0) {
         int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 1);
+        int fo = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : fd;
+        dup2(fo, 1);
         dup2(fd, 2);
         execv(argv[0], (char *const *)argv);
         _exit(127);
@@ -121,6 +122,12 @@ static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
         exit(1);
     }
     return bench_now() - t0;
+}
+
+static inline double bench_exec_cpu(const char *const argv[], long *rss_kb,
+                                    double *cpu_s)
+{
+    return bench_exec_out(argv, NULL, rss_kb, cpu_s);
 }
 
 /* Remove a database and the files SQLite and quench keep beside it. */
