@@ -156,6 +156,32 @@ static int src_count(pass *ps, int64_t rule_id, size_t *n, qn_err *err)
     return rc;
 }
 
+/* The rows of rule `hash` in the inputs merged after this one, added to
+ * *n (at most HINT_MAX): a hint, so an input that does not open or read
+ * adds nothing (its own merge says why). */
+static void later_count(const pass *ps, const char *hash, size_t *n)
+{
+    static const char sql[] =
+        "SELECT coalesce(sum(k.count), 0) FROM key_runs k JOIN rules r"
+        " ON r.id = k.rule_id WHERE r.hash = ?";
+
+    for (int i = 0; i < ps->s->merge_nlater && *n < HINT_MAX; i++) {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        sqlite3_int64 c;
+
+        if (sqlite3_open_v2(ps->s->merge_later[i], &db, SQLITE_OPEN_READONLY,
+                            NULL) == SQLITE_OK &&
+            sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW &&
+            (c = sqlite3_column_int64(st, 0)) > 0)
+            *n = (uint64_t)c >= HINT_MAX - *n ? HINT_MAX : *n + (size_t)c;
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+}
+
 /* The rule's text loaded and checked against its row: the forms and ids
  * of its puzzles depend on it. */
 static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
@@ -193,10 +219,12 @@ static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
         return QN_OK;
     if ((rc = qn_store__unique_set(ps->s, r->main, &r->set, err)) != QN_OK)
         return rc;
-    /* room for the rule's rows (its runs' count: a hint, bounded, as the
-     * input is not trusted): the set then grows at most once */
+    /* room for the rule's rows, this input's and the later ones' (their
+     * runs' counts: a hint, bounded, as inputs are not trusted): the set
+     * then grows at most once in the whole merge */
     if ((rc = src_count(ps, r->src, &n, err)) != QN_OK)
         return rc;
+    later_count(ps, r->hash, &n);
     return qn_kr_set_reserve(r->set, n) == QN_OK ? QN_OK : qn_err_nomem(err);
 }
 
