@@ -18,7 +18,10 @@
  *      of the same shards made by that build: an older quench refuses a
  *      database written by a newer one), the merged rows checked equal to
  *      the unsharded run's. QN_BENCH_STORE_SET=merge runs this part alone
- *      (the unsharded run then made once, untimed).
+ *      (the unsharded run then made once, untimed). Each rep runs the
+ *      merge and the raw copy back to back: the median of the pairs'
+ *      CPU ratios is printed beside the ratio of the medians.
+ *      QN_BENCH_QUENCH names another binary to run as this build's.
  *
  * The load average and the CPU time used are printed at the start and the
  * end: on a shared machine the ratios, measured in one run, are what
@@ -371,9 +374,14 @@ int main(void)
     double *cm = calloc((size_t)reps, sizeof(double));
     double *cr = calloc((size_t)reps, sizeof(double));
     double *cb = calloc((size_t)reps, sizeof(double));
+    double *pr = calloc((size_t)reps, sizeof(double));
     double *cg = calloc((size_t)reps, sizeof(double));
     double *cgb = calloc((size_t)reps, sizeof(double));
     const char *set = getenv("QN_BENCH_STORE_SET");
+    /* this build's binary; another (e.g. a copy of an earlier commit's)
+     * to measure two builds of the same schema alike */
+    const char *self =
+        getenv("QN_BENCH_QUENCH") ? getenv("QN_BENCH_QUENCH") : "build/quench";
     int merge_only = set && !strcmp(set, "merge");
     double g, b = 0, l, m, r, w, bytes_new, bytes_base = 0;
     char *gen, *old, *bare, *out, *raw, *shard[SHARDS], *bshard[SHARDS];
@@ -394,7 +402,7 @@ int main(void)
            n, reps);
     status("start");
     if (merge_only) {
-        generate("build/quench", gen, NULL);
+        generate(self, gen, NULL);
         goto merges;
     }
     for (int i = 0; i < reps; i++) {
@@ -402,7 +410,7 @@ int main(void)
             tb[i] = generate(base, old, NULL);
             cgb[i] = gen_cpu;
         }
-        tg[i] = generate("build/quench", gen, NULL);
+        tg[i] = generate(self, gen, NULL);
         cg[i] = gen_cpu;
         tl[i] = bare_loop(gen, bare);
     }
@@ -442,7 +450,7 @@ merges:
         snprintf(name, sizeof(name), "shard%d.db", i);
         shard[i] = path(name);
         snprintf(spec[i], sizeof(spec[i]), "%d/%d", i, SHARDS);
-        generate("build/quench", shard[i], spec[i]);
+        generate(self, shard[i], spec[i]);
         /* the base's own shards: it may not read this build's schema */
         snprintf(name, sizeof(name), "bshard%d.db", i);
         bshard[i] = path(name);
@@ -450,8 +458,11 @@ merges:
             generate(base, bshard[i], spec[i]);
     }
     for (int i = 0; i < reps; i++) {
-        tm[i] = merge("build/quench", out, shard, &cm[i]);
+        tm[i] = merge(self, out, shard, &cm[i]);
         tr[i] = raw_copy(raw, shard, &tw[i], &cr[i]);
+        /* the pair's ratio: merge and raw copy back to back, so that the
+         * machine's drift over minutes (a third here) moves both alike */
+        pr[i] = cm[i] / cr[i];
         if (base)
             merge(base, old, bshard, &cb[i]);
     }
@@ -465,9 +476,19 @@ merges:
            m <= 1.2 * w ? "PASS" : "FAIL");
     {
         double c = bench_median(cm, reps), cw = bench_median(cr, reps);
+        double lo = pr[0], hi = pr[0], pm;
+        for (int i = 1; i < reps; i++) {
+            lo = pr[i] < lo ? pr[i] : lo;
+            hi = pr[i] > hi ? pr[i] : hi;
+        }
+        pm = bench_median(pr, reps);
         printf("  db merge CPU %.2f s; raw INSERT ... SELECT CPU %.2f s: "
                "x%.2f (bar <= 1.1: %s)\n",
                c, cw, c / cw, c <= 1.1 * cw ? "PASS" : "FAIL");
+        printf("  db merge CPU / raw copy CPU, pair by pair (merge then raw"
+               " copy, back to back): median x%.3f (bar <= 1.1: %s),"
+               " x%.3f-%.3f\n",
+               pm, pm <= 1.1 ? "PASS" : "FAIL", lo, hi);
         if (base)
             printf("  QUENCH_BASE's db merge of the same run's shards (made"
                    " by QUENCH_BASE) CPU %.2f s: x%.2f of this build's raw"

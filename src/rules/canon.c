@@ -156,16 +156,15 @@ static void put_bits(uint8_t *out, uint64_t v, int n)
     qn_bits_put_top(out, v << (64 - n), n);
 }
 
-size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
-                           uint8_t *out, const uint8_t *s)
+/* The smallest image of the state whose cell i is bit i of m, as a
+ * number whose bit n - 1 is cell 0; *sym its symmetry (a tie keeps the
+ * first, as qn_canon_form does). */
+static uint64_t table_min(const qn_canon_table *t, uint64_t m, size_t *sym)
 {
-    uint64_t m, min = 0, img[TABLE_MAX_SYMS]; /* [0, nlane) written */
+    uint64_t min = 0, img[TABLE_MAX_SYMS]; /* [0, nlane) written */
     size_t best = 0;
     const uint64_t *e;
 
-    if (!t)
-        return qn_canon_form(r, out, s);
-    m = qn_bits_low(s, t->n);
     /* the looked-up images, LANES at a time a chunk */
     for (int x = 0; x < t->nlane; x += LANES) {
         uint64_t acc[LANES] = {0}, mm = m;
@@ -178,8 +177,7 @@ size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
         }
         memcpy(img + x, acc, sizeof(acc));
     }
-    /* the smallest number is the lexicographically smallest image; a
-     * tie keeps the first symmetry, as qn_canon_form does */
+    /* the smallest number is the lexicographically smallest image */
     if (t->n <= 64 - 4) {
         /* the symmetry's number in the low 4 bits: one minimum, no
          * unpredictable branch, and a tie goes to the smaller number */
@@ -191,8 +189,8 @@ size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
             v = v << 4 | g;
             k = v < k ? v : k;
         }
-        put_bits(out, k >> 4, t->n);
-        return (size_t)(k & 15);
+        *sym = (size_t)(k & 15);
+        return k >> 4;
     }
     for (size_t g = 0; g < t->nsyms; g++) {
         uint64_t v = img[t->from[g] >> 1];
@@ -201,8 +199,28 @@ size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
         if (g == 0 || v < min)
             min = v, best = g;
     }
-    put_bits(out, min, t->n);
-    return best;
+    *sym = best;
+    return min;
+}
+
+size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
+                           uint8_t *out, const uint8_t *s)
+{
+    size_t sym;
+
+    if (!t)
+        return qn_canon_form(r, out, s);
+    put_bits(out, table_min(t, qn_bits_low(s, t->n), &sym), t->n);
+    return sym;
+}
+
+uint64_t qn_canon_bits_table(const qn_canon_table *t, uint64_t m)
+{
+    size_t sym;
+
+    /* bits from n up need no mask: the table's entries give cells past
+     * the last nothing */
+    return table_min(t, m, &sym);
 }
 
 int qn_canon_distance(const qn_rules *r, const uint8_t *a, const uint8_t *b,

@@ -41,6 +41,11 @@ void qn_canon_table_free(qn_canon_table *t); /* NULL-safe */
 /* qn_canon_form of r, the same out and result; t from r or NULL. */
 size_t qn_canon_form_table(const qn_canon_table *t, const qn_rules *r,
                            uint8_t *out, const uint8_t *s);
+/* The same form as a number, from the state as one: cell i of the state
+ * is bit i of m (bits from n up ignored), cell j of the form is bit
+ * n - 1 - j of the result. t must not be NULL: a caller holding bits
+ * (a packed two-colour state) skips the cells both ways. */
+uint64_t qn_canon_bits_table(const qn_canon_table *t, uint64_t m);
 
 /*
  * How far apart two puzzles are up to the board's symmetries: the least

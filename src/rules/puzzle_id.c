@@ -26,6 +26,34 @@ uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon, int n)
     return qn_hash_short(key->k, canon, (size_t)n);
 }
 
+/* Cells 8w..8w + 7 of the form top (cell 0 in bit 63) into out[0..8),
+ * one a byte: byte j tests bit 7 - j of the top byte's w-th byte. */
+static void cells8(uint8_t *out, uint64_t top, int w)
+{
+    uint64_t b = top >> (56 - 8 * w) & 0xff;
+    uint64_t x =
+        (b * UINT64_C(0x0101010101010101)) & UINT64_C(0x0102040810204080);
+
+    x = ((x + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) &
+        UINT64_C(0x0101010101010101);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, &x, sizeof(x)); /* byte j is cell j */
+#else
+    for (int j = 0; j < 8; j++)
+        out[j] = (uint8_t)(x >> (8 * j));
+#endif
+}
+
+uint64_t qn_puzzle_id_bits(const qn_puzzle_id_key *key, uint64_t form, int n)
+{
+    uint8_t cells[64];
+    uint64_t top = form << (64 - n);
+
+    for (int w = 0; 8 * w < n; w++)
+        cells8(cells + 8 * w, top, w);
+    return qn_puzzle_id(key, cells, n);
+}
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The 8 hex digits of x, first digit in the low byte. */
 static uint64_t hex8(uint32_t x)

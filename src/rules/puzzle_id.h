@@ -32,6 +32,10 @@ void qn_puzzle_id_key_init(qn_puzzle_id_key *key, const char rule_hash[64]);
 /* The id of the puzzle whose canonical cells are canon[0..n). */
 uint64_t qn_puzzle_id(const qn_puzzle_id_key *key, const uint8_t *canon, int n);
 
+/* The same id of a two-colour canonical form held as a number: cell j
+ * is bit n - 1 - j of form (qn_canon_bits_table's), 1 <= n <= 64. */
+uint64_t qn_puzzle_id_bits(const qn_puzzle_id_key *key, uint64_t form, int n);
+
 /* 16 lowercase hex digits and a NUL. */
 void qn_puzzle_id_hex(char out[QN_PUZZLE_ID_HEX], uint64_t id);
 

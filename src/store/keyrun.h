@@ -98,7 +98,8 @@ size_t qn_kr_set_count(const qn_kr_set *s); /* pairs stored */
 /* Room for `more` pairs beyond the count without growing: QN_ENOMEM
  * (the set unchanged). */
 int qn_kr_set_reserve(qn_kr_set *s, size_t more);
-/* Bring key's first slot into the cache ahead of a probe (a hint). */
+/* Bring key's first slot, and its row's for an add, into the cache ahead
+ * of a probe (a hint). */
 void qn_kr_set_prefetch(const qn_kr_set *s, uint64_t key);
 /* The rows stored under key, one a call: start with *cursor = 0; returns
  * 1 with *row, then 0 when there are no more. An add, reserve or clear

@@ -105,6 +105,8 @@ static int room(qn_kr_set *s, size_t more)
         return QN_ENOMEM;
     }
     qn_mem_advise_huge(nk, sizeof(*nk) << bits);
+    qn_mem_advise_huge(nr, sizeof(*nr) << bits); /* its slots are written
+                                                    at random too */
     mask = ((size_t)1 << bits) - 1;
     for (size_t i = 0, m = s->key ? (size_t)1 << s->bits : 0; i < m; i++) {
         size_t j;
@@ -149,8 +151,15 @@ int qn_kr_set_reserve(qn_kr_set *s, size_t more)
 
 void qn_kr_set_prefetch(const qn_kr_set *s, uint64_t key)
 {
-    if (s->bits)
-        __builtin_prefetch(&s->key[slot_of(key, s->bits)]);
+    size_t i;
+
+    if (!s->bits)
+        return;
+    i = slot_of(key, s->bits);
+    __builtin_prefetch(&s->key[i]);
+    /* the row's slot too, for writing: a new key's add stores its row
+     * there (a second cache miss a row in a set of millions) */
+    __builtin_prefetch(&s->row[i], 1);
 }
 
 int qn_kr_set_next(const qn_kr_set *s, uint64_t key, size_t *cursor,

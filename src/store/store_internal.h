@@ -96,6 +96,10 @@ struct qn_store {
     struct sqlite3_stmt *kept[QN_STORE__NKEPT]; /* qn_store__sql_kept */
     struct qn_store__pid *find_pid; /* store_find_key.c: find_puzzle's
                                        rule, kept between calls; NULL */
+    /* db merge of several inputs (store_merge_all.c): the inputs after
+     * the one being merged, whose rows its id sets make room for */
+    char *const *merge_later;
+    int merge_nlater;
 };
 
 /* qn_store_open's flag for qn_store_open_aside: no journal, no syncs */

@@ -151,8 +151,14 @@ int qn_store_merge_next(qn_store_merge_job *j, qn_store *s,
     start_checks(j, !s->aside);       /* an OUT built aside: none */
     if (!j->committed && stopping(j)) /* a check failed already */
         return all_checked(j, err);
+    /* the id sets sized for every input at the first (store_merge_keys.c):
+     * grown input by input, their rehashes moved 0.75M ids in 4 x 250k */
+    s->merge_later = j->in + j->next + 1;
+    s->merge_nlater = j->n - j->next - 1;
     rc = qn_store__merge(s, j->in[j->next], j->committed ? NULL : all_checked,
                          j, stats_out, err);
+    s->merge_later = NULL;
+    s->merge_nlater = 0;
     if (rc == QN_OK) {
         j->committed = 1;
         j->next++;

@@ -47,6 +47,7 @@ typedef struct mrule {
     size_t size; /* qn_store_canon_size(n, k) */
     qn_rules *rules;
     qn_canon_table *table;
+    int by_bits; /* two colours by table: the form and id from bits */
     qn_puzzle_id_key key;
     qn_kr_set *set; /* OUT's ids of rule main (store_unique.c's) */
 } mrule;
@@ -155,6 +156,32 @@ static int src_count(pass *ps, int64_t rule_id, size_t *n, qn_err *err)
     return rc;
 }
 
+/* The rows of rule `hash` in the inputs merged after this one, added to
+ * *n (at most HINT_MAX): a hint, so an input that does not open or read
+ * adds nothing (its own merge says why). */
+static void later_count(const pass *ps, const char *hash, size_t *n)
+{
+    static const char sql[] =
+        "SELECT coalesce(sum(k.count), 0) FROM key_runs k JOIN rules r"
+        " ON r.id = k.rule_id WHERE r.hash = ?";
+
+    for (int i = 0; i < ps->s->merge_nlater && *n < HINT_MAX; i++) {
+        sqlite3 *db = NULL;
+        sqlite3_stmt *st = NULL;
+        sqlite3_int64 c;
+
+        if (sqlite3_open_v2(ps->s->merge_later[i], &db, SQLITE_OPEN_READONLY,
+                            NULL) == SQLITE_OK &&
+            sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW &&
+            (c = sqlite3_column_int64(st, 0)) > 0)
+            *n = (uint64_t)c >= HINT_MAX - *n ? HINT_MAX : *n + (size_t)c;
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+}
+
 /* The rule's text loaded and checked against its row: the forms and ids
  * of its puzzles depend on it. */
 static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
@@ -187,14 +214,17 @@ static int rule_text(pass *ps, mrule *r, const char *yaml, size_t len,
     if ((rc = qn_canon_table_new(&r->table, r->rules, err)) != QN_OK)
         return rc;
     qn_puzzle_id_key_init(&r->key, r->hash);
+    r->by_bits = r->table && r->k == 2 && r->n <= 64;
     if (!r->main)
         return QN_OK;
     if ((rc = qn_store__unique_set(ps->s, r->main, &r->set, err)) != QN_OK)
         return rc;
-    /* room for the rule's rows (its runs' count: a hint, bounded, as the
-     * input is not trusted): the set then grows at most once */
+    /* room for the rule's rows, this input's and the later ones' (their
+     * runs' counts: a hint, bounded, as inputs are not trusted): the set
+     * then grows at most once in the whole merge */
     if ((rc = src_count(ps, r->src, &n, err)) != QN_OK)
         return rc;
+    later_count(ps, r->hash, &n);
     return qn_kr_set_reserve(r->set, n) == QN_OK ? QN_OK : qn_err_nomem(err);
 }
 
@@ -256,6 +286,23 @@ static int form_of(pass *ps, const mrule *r, const void *b, size_t len)
             if (ps->cells[i] >= r->k)
                 return 0;
     qn_canon_form_table(r->table, r->rules, ps->form, ps->cells);
+    return 1;
+}
+
+/* The id of a packed state of r (r->by_bits), as form_of and
+ * qn_puzzle_id make it, without the cells: the packed bytes are the
+ * state's bits (cell i in bit i), padding ignored as the unpack does.
+ * 0 when it is not a state of r (its size). */
+static int id_of_bits(const mrule *r, const void *b, size_t len, uint64_t *uid)
+{
+    const uint8_t *p = b;
+    uint64_t m = 0;
+
+    if (!b || len != r->size)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        m |= (uint64_t)p[i] << (8 * i);
+    *uid = qn_puzzle_id_bits(&r->key, qn_canon_bits_table(r->table, m), r->n);
     return 1;
 }
 
@@ -409,9 +456,14 @@ static int plan_row(pass *ps, size_t ri, const row_in *x, int *keep,
     g = ps->fold ? &now : &ps->ring[(ps->head + ps->nstaged) % AHEAD];
     g->src = x->src;
     g->rule = ri;
-    if (!form_of(ps, r, x->state, x->len))
-        return bad_state(ps, g->src, err);
-    g->uid = qn_puzzle_id(&r->key, ps->form, r->n);
+    if (r->by_bits) {
+        if (!id_of_bits(r, x->state, x->len, &g->uid))
+            return bad_state(ps, g->src, err);
+    } else {
+        if (!form_of(ps, r, x->state, x->len))
+            return bad_state(ps, g->src, err);
+        g->uid = qn_puzzle_id(&r->key, ps->form, r->n);
+    }
     if (!ps->fold) {
         qn_kr_set_prefetch(r->set, g->uid);
         ps->nstaged++;

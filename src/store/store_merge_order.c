@@ -25,11 +25,13 @@ typedef struct stream_key {
     qn_buf hash, seed;
     int has_seed, has_index;
     int64_t index;
+    unsigned run_load; /* the seed is that load's of its run (0: not) */
 } stream_key;
 
 /* The seed of the run of the row last read that keeps '' for its own. */
 typedef struct run_seed {
     int loaded, has_seed;
+    unsigned load; /* counts the loads: names the seed held */
     int64_t run_id;
     qn_buf seed;
     sqlite3_stmt *run;
@@ -45,10 +47,13 @@ struct qn_store__order {
 
 /* <0, 0, >0 as (h, seed, index) of row x sorts before, with, after
  * k; *same_hash and *same_seed say which texts k already holds
- * (same_rule: the row's rule is the previous row's, so is its hash). */
-static int key_cmp(const char *h, const char *seed, const qn_store__okey *x,
-                   const stream_key *k, int same_rule, int *same_hash,
-                   int *same_seed)
+ * (same_rule: the row's rule is the previous row's, so is its hash;
+ * run_load: the seed is the one that load of the run cache holds, as
+ * k's is when it names the same load: a run's rows keep '' for its seed,
+ * and comparing it a row was half of the order check). */
+static int key_cmp(const char *h, const char *seed, unsigned run_load,
+                   const qn_store__okey *x, const stream_key *k, int same_rule,
+                   int *same_hash, int *same_seed)
 {
     int c;
 
@@ -58,7 +63,8 @@ static int key_cmp(const char *h, const char *seed, const qn_store__okey *x,
     *same_hash = 1;
     if (!seed != !k->has_seed)
         return seed ? 1 : -1;
-    if (seed && (c = strcmp(seed, k->seed.buf)))
+    if (seed && !(run_load && run_load == k->run_load) &&
+        (c = strcmp(seed, k->seed.buf)))
         return c;
     *same_seed = 1;
     if (x->has_index != k->has_index)
@@ -66,8 +72,9 @@ static int key_cmp(const char *h, const char *seed, const qn_store__okey *x,
     return x->has_index ? (x->index > k->index) - (x->index < k->index) : 0;
 }
 
-static void key_take(const char *h, const char *seed, const qn_store__okey *x,
-                     stream_key *k, int same_hash, int same_seed)
+static void key_take(const char *h, const char *seed, unsigned run_load,
+                     const qn_store__okey *x, stream_key *k, int same_hash,
+                     int same_seed)
 {
     /* out of memory shows as the buffers' failed flags (order_row) */
     if (!same_hash) {
@@ -79,6 +86,7 @@ static void key_take(const char *h, const char *seed, const qn_store__okey *x,
         qn_buf_adds(&k->seed, seed ? seed : "");
         k->has_seed = seed != NULL;
     }
+    k->run_load = run_load;
     k->has_index = x->has_index;
     k->index = x->index;
 }
@@ -89,6 +97,7 @@ static int load_run(qn_store *s, run_seed *rs, int64_t run_id, qn_err *err)
     int r;
 
     rs->loaded = 1;
+    rs->load = rs->load + 1 ? rs->load + 1 : 1; /* 0 names no load */
     rs->run_id = run_id;
     rs->has_seed = 0;
     sqlite3_reset(rs->run);
@@ -110,12 +119,14 @@ static int load_run(qn_store *s, run_seed *rs, int64_t run_id, qn_err *err)
 }
 
 /* The seed the copy orders row x by (its run's where it keeps ''),
- * or NULL: iif(p.seed = '', ru.seed, p.seed). */
+ * or NULL: iif(p.seed = '', ru.seed, p.seed); *run_load the load of the
+ * run cache it is from (0: the row's own, or none). */
 static int row_seed(qn_store *s, const qn_store__okey *x, run_seed *rs,
-                    const char **seed, qn_err *err)
+                    const char **seed, unsigned *run_load, qn_err *err)
 {
     int rc;
 
+    *run_load = 0;
     *seed = x->seed;
     if (!*seed || **seed)
         return QN_OK;
@@ -125,8 +136,10 @@ static int row_seed(qn_store *s, const qn_store__okey *x, run_seed *rs,
     if ((!rs->loaded || rs->run_id != x->run) &&
         (rc = load_run(s, rs, x->run, err)) != QN_OK)
         return rc;
-    if (rs->has_seed)
+    if (rs->has_seed) {
         *seed = rs->seed.buf;
+        *run_load = rs->load;
+    }
     return QN_OK;
 }
 
@@ -157,17 +170,18 @@ int qn_store__order_row(qn_store__order *o, const char *hash, int same_rule,
                         const qn_store__okey *x, qn_err *err)
 {
     int same_hash = 0, same_seed = 0, rc;
+    unsigned run_load;
     const char *seed;
 
     if (!o->in_order) /* nothing more to learn */
         return QN_OK;
-    if ((rc = row_seed(o->s, x, &o->rs, &seed, err)) != QN_OK)
+    if ((rc = row_seed(o->s, x, &o->rs, &seed, &run_load, err)) != QN_OK)
         return rc;
-    if (o->rows && key_cmp(hash, seed, x, &o->prev, same_rule && o->rows,
-                           &same_hash, &same_seed) < 0)
+    if (o->rows && key_cmp(hash, seed, run_load, x, &o->prev,
+                           same_rule && o->rows, &same_hash, &same_seed) < 0)
         o->in_order = 0;
     if (o->in_order)
-        key_take(hash, seed, x, &o->prev, same_hash, same_seed);
+        key_take(hash, seed, run_load, x, &o->prev, same_hash, same_seed);
     if (o->prev.hash.failed || o->prev.seed.failed || o->rs.seed.failed)
         return qn_err_nomem(err);
     o->rows++;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules/canon.h"
+#include "rules/puzzle_id.h"
 #include "rules/rules.h"
 #include "t.h"
 
@@ -99,6 +100,29 @@ static void test_table_5x5(const qn_rules *r)
     qn_canon_table_free(t);
 }
 
+/* The form and id from bits (qn_canon_bits_table, qn_puzzle_id_bits)
+ * against the cells' (want: s's form by qn_canon_form); the bits past
+ * the state's cells set from noise, which must not matter. */
+static int bits_differ(const qn_canon_table *t, const qn_rules *r,
+                       const uint8_t *s, const uint8_t *want, unsigned noise)
+{
+    int n = qn_rules_ncells(r), bad = 0;
+    uint64_t m = n < 64 ? (uint64_t)noise << n : 0, form;
+    qn_puzzle_id_key key;
+    char hash[65];
+
+    for (int j = 0; j < n; j++)
+        m |= (uint64_t)s[j] << j;
+    form = qn_canon_bits_table(t, m);
+    for (int j = 0; j < n; j++)
+        bad += (form >> (n - 1 - j) & 1) != want[j];
+    bad += n < 64 && form >> n != 0;
+    qn_rules_hash(r, hash);
+    qn_puzzle_id_key_init(&key, hash);
+    bad += qn_puzzle_id_bits(&key, form, n) != qn_puzzle_id(&key, want, n);
+    return bad;
+}
+
 /* Every shipped rule: the table gives qn_canon_form's answer, or there is
  * none (more colours, cells or symmetries than it takes). */
 static void test_table_rules(void)
@@ -136,6 +160,8 @@ static void test_table_rules(void)
             bad +=
                 qn_canon_form_table(t, r, got, s) != qn_canon_form(r, want, s);
             bad += memcmp(got, want, (size_t)n) != 0;
+            if (t)
+                bad += bits_differ(t, r, s, want, seed);
         }
         if (bad)
             T_FAILF("%s: %d differences from qn_canon_form", files[f], bad);

@@ -101,8 +101,9 @@ static int64_t put_rule(qn_store *s, const char *yaml)
     return id;
 }
 
-/* Store copy c with rule rid: its witness the state's plan. */
-static void put_copy(qn_store *s, int64_t rid, const copy *c)
+/* Store copy c with rule rid, in run `run` (0: none): its witness the
+ * state's plan. */
+static void put_copy_in(qn_store *s, int64_t rid, int64_t run, const copy *c)
 {
     uint8_t form[N], key[8];
     qn_buf bs = QN_BUF_INIT, bw = QN_BUF_INIT;
@@ -127,11 +128,17 @@ static void put_copy(qn_store *s, int64_t rid, const copy *c)
     p.seed = c->seed;
     p.stream_index = c->seed ? c->index : -1;
     p.provenance = c->seed ? QN_STORE_GENERATE : QN_STORE_VALIDATE;
+    p.run_id = run;
     T_EQ(qn_store_put_puzzle(s, &p, NULL, &is_new, NULL), QN_OK);
     T_EQ(is_new, 1);
     qn_answer_release(&a);
     qn_buf_release(&bs);
     qn_buf_release(&bw);
+}
+
+static void put_copy(qn_store *s, int64_t rid, const copy *c)
+{
+    put_copy_in(s, rid, 0, c);
 }
 
 /* Three inputs: input i holds a random subset of the classes, each in a
@@ -416,6 +423,71 @@ static void test_duplicate_pair(void)
     dup_case(1, 1);
 }
 
+/*
+ * Rows that keep '' for their run's seed, two runs, rows by id in the
+ * runs' order: seeds s0 then s1, two classes each at indices 0, 1 and
+ * 2, 3.
+ * Merged alone into a new OUT, its rows must take ids in stream order
+ * (seed, index), whichever seed sorts first: the copy by row where the
+ * input is in it, sorted where not. Counted by SQL: OUT's neighbours by
+ * id whose seeds, as their runs give them, or indices go down.
+ */
+static void runs_case(const char *s0, const char *s1, int in_order)
+{
+    const char *in = tpath("runs.db"), *out = tpath("runsout.db");
+    const char *seeds[2] = {s0, s1};
+    qn_store *s = NULL;
+    qn_store_merge_stats st;
+    qn_err err = QN_ERR_INIT;
+    int64_t rid;
+
+    remove(in);
+    remove(out);
+    T_EQ(qn_store_open(&s, in, QN_STORE_CREATE, NULL), QN_OK);
+    rid = put_rule(s, qn_rules_text(rules, NULL));
+    for (int r = 0; r < 2; r++) {
+        qn_store_run run = {"generate", rid, seeds[r], "", "test", 2};
+        int64_t id = 0;
+        T_EQ(qn_store_run_start(s, &run, &id, NULL), QN_OK);
+        for (int i = 0; i < 2; i++) {
+            /* indices up across runs: only the seeds are out of order */
+            copy k = {2 * r + i, {0}, seeds[r], 2 * r + i};
+            memcpy(k.state, base[2 * r + i], N);
+            put_copy_in(s, rid, id, &k);
+        }
+    }
+    qn_store_close(s);
+    /* the rows keep '' for the seed: the run cache's path is the one
+     * taken */
+    T_EQ(t_raw_int(in, "SELECT count(*) FROM puzzles WHERE seed = ''"), 4);
+    T_EQ(t_raw_int(in, "SELECT count(*) FROM puzzles p JOIN runs r ON"
+                       " r.id = p.run_id WHERE p.seed = '' AND r.seed <>"
+                       " '' AND p.id > (SELECT min(q.id) FROM puzzles q"
+                       " JOIN runs u ON u.id = q.run_id WHERE u.seed >"
+                       " r.seed)"),
+         in_order ? 0 : 2);
+    T_EQ(qn_store_open(&s, out, QN_STORE_CREATE, NULL), QN_OK);
+    if (qn_store_merge(s, in, &st, &err) != QN_OK)
+        T_FAILF("merge of two runs: %s", err.msg);
+    T_EQ(st.puzzles, 4);
+    qn_store_close(s);
+    T_EQ(t_raw_int(out, "SELECT count(*) FROM puzzles a JOIN runs ra ON"
+                        " ra.id = a.run_id JOIN puzzles b ON b.id = a.id + 1"
+                        " JOIN runs rb ON rb.id = b.run_id WHERE"
+                        " iif(b.seed = '', rb.seed, b.seed) < iif(a.seed ="
+                        " '', ra.seed, a.seed) OR (iif(b.seed = '', rb.seed,"
+                        " b.seed) = iif(a.seed = '', ra.seed, a.seed) AND"
+                        " b.stream_index < a.stream_index)"),
+         0);
+    T_EQ(t_raw_int(out, "SELECT count(*) FROM puzzles"), 4);
+}
+
+static void test_run_seeds(void)
+{
+    runs_case("aa", "bb", 1);
+    runs_case("bb", "aa", 0);
+}
+
 /* An input whose rule text does not load, or is another rule's:
  * refused, naming the input and the rule, OUT as it was. */
 static void test_bad_rule(void)
@@ -475,6 +547,7 @@ int main(void)
     test_unpack();
     test_orientations();
     test_duplicate_pair();
+    test_run_seeds();
     test_bad_rule();
     qn_solver_free(game);
     qn_rules_free(rules);
