@@ -265,6 +265,30 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
 }
 
 /*
+ * x += g_i mod k. Values and entries are below k, so one conditional
+ * subtraction reduces (a division by a run-time k cost the odometer most
+ * of its time); for k > 2 only the cells g_i moves are visited.
+ */
+static void add_gen(const qn_system *sys, uint8_t *x, size_t i)
+{
+    unsigned k = sys->k;
+
+    if (sys->sgen) {
+        const qn_sparse_gen *g = &sys->sgen[i];
+        for (int t = 0; t < g->nnz; t++) {
+            unsigned v = x[g->cell[t]] + g->up[t];
+            x[g->cell[t]] = (uint8_t)(v >= k ? v - k : v);
+        }
+        return;
+    }
+    const uint8_t *g = sys->kgen + i * (size_t)sys->ncols;
+    for (int j = 0; j < sys->ncols; j++) {
+        unsigned v = (unsigned)x[j] + g[j];
+        x[j] = (uint8_t)(v >= k ? v - k : v);
+    }
+}
+
+/*
  * An odometer over the kernel coefficients: bumping digit i adds g_i, and
  * a digit that wraps has added o_i * g_i = 0 in all, so x stays x0 plus
  * the current combination without ever subtracting.
@@ -289,9 +313,7 @@ int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s, uint64_t limit,
         if (fn(ctx, x))
             break;
         for (i = 0; i < d; i++) {
-            const uint8_t *g = sys->kgen + (size_t)i * n;
-            for (int j = 0; j < n; j++)
-                x[j] = (uint8_t)((x[j] + g[j]) % sys->k);
+            add_gen(sys, x, (size_t)i);
             if (++c[i] < sys->korder[i])
                 break;
             c[i] = 0;

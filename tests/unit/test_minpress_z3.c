@@ -3,16 +3,26 @@
  * gives the least total, the number of optima and the lexicographically
  * smallest optimum that an independent recount finds over the explicitly
  * listed coset x0 + span(kernel), for systems of 1 to 200 cells (one to
- * four words, kernels of 3^1 to 3^6) and for systems full of ties.
+ * four words, kernels of 3^1 to 3^6) and for systems full of ties, with
+ * each implementation of the walk (the word walk, the packed scalar, AVX2
+ * and AVX-512 ones, as far as the CPU has them). The packed walks are
+ * also run directly on supports at and around their register limits (1,
+ * 2, 3 and 4 zmm a plane, 4 ymm for AVX2, and one word past).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/engine/minpress_gf2.h" /* the walks are internal */
+#include "../../src/engine/minpress_z3.h"
+#include "../../src/engine/system_internal.h"
 #include "engine/minpress.h"
 #include "engine/system.h"
 #include "t.h"
 
 static uint64_t seed = 35;
+
+static const int isas[] = {QN_WALK2_SCALAR, QN_WALK2_AVX2, QN_WALK2_AVX512,
+                           QN_WALK2_AUTO};
 
 /*
  * n x n over Z/3 whose last d columns are random combinations of the
@@ -98,10 +108,15 @@ static void one(int n, int d, int dup)
     }
     T_EQ(qn_system_solve(sys, x0, s), QN_OK);
     recount(sys, x0, &minw, &nopt, first);
-    T_EQ(qn_minpress_solve(sys, &mp, x, s, UINT64_MAX, NULL), QN_OK);
-    T_EQ(mp.presses, minw);
-    T_EQ(mp.noptimal, nopt);
-    T_CHECK(memcmp(x, first, (size_t)n) == 0);
+    for (size_t i = 0; i < sizeof isas / sizeof *isas; i++) {
+        if (!qn_system__set_walk(sys, isas[i]))
+            continue; /* this CPU lacks the instructions */
+        memset(x, 0, (size_t)n);
+        T_EQ(qn_minpress_solve(sys, &mp, x, s, UINT64_MAX, NULL), QN_OK);
+        T_EQ(mp.presses, minw);
+        T_EQ(mp.noptimal, nopt);
+        T_CHECK(memcmp(x, first, (size_t)n) == 0);
+    }
     qn_system_free(sys);
     free(a);
     free(s);
@@ -111,8 +126,101 @@ static void one(int n, int d, int dup)
     free(e);
 }
 
+/*
+ * The packed walk on its own: ns support cells (the last one used), d
+ * generators, pw words a plane, against a recount over bytes. With `tie`
+ * set, x0 is all 1 and generator i is +1 at one cell and +2 at another,
+ * so all 3^d vectors weigh the same and only the order picks the plan.
+ */
+static void packed(int ns, int d, int pw, int tie)
+{
+    uint8_t *gb = calloc((size_t)d * ns, 1), *x0 = malloc((size_t)ns),
+            *x = malloc((size_t)ns), *first = malloc((size_t)ns);
+    uint64_t *gen = calloc(2 * (size_t)d * pw, sizeof(uint64_t));
+    uint64_t xh[QN_WALK3_MAXW], xl[QN_WALK3_MAXW], minw = UINT64_MAX, nopt = 0;
+    unsigned order[8], c[8] = {0};
+
+    for (int j = 0; j < ns; j++)
+        x0[j] = tie ? 1 : (uint8_t)(t_rand(&seed) % 3);
+    for (int i = 0; i < d; i++) {
+        order[i] = 3;
+        if (tie) {
+            gb[(size_t)i * ns + (i == 0 ? ns - 1 : 2 * i)] = 1;
+            gb[(size_t)i * ns + 2 * i + 1] = 2;
+            continue;
+        }
+        for (int t = 0; t < 12; t++)
+            gb[(size_t)i * ns + t_rand(&seed) % ns] =
+                (uint8_t)(1 + t_rand(&seed) % 2);
+        gb[(size_t)i * ns + ns - 1] = (uint8_t)(1 + i % 2);
+    }
+    for (;;) { /* the recount */
+        uint64_t w = 0;
+        int i;
+        for (int j = 0; j < ns; j++) {
+            unsigned v = x0[j];
+            for (i = 0; i < d; i++)
+                v += c[i] * gb[(size_t)i * ns + j];
+            x[j] = (uint8_t)(v % 3);
+            w += x[j];
+        }
+        if (w < minw || (w == minw && memcmp(x, first, (size_t)ns) < 0))
+            memcpy(first, x, (size_t)ns);
+        nopt = w < minw ? 1 : nopt + (w == minw);
+        minw = w < minw ? w : minw;
+        for (i = 0; i < d && ++c[i] == 3; i++)
+            c[i] = 0;
+        if (i == d)
+            break;
+    }
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < ns; j++)
+            if (gb[(size_t)i * ns + j])
+                gen[(size_t)i * 2 * pw + (gb[(size_t)i * ns + j] == 1) * pw +
+                    j / 64] |= (uint64_t)1 << (j % 64);
+    for (size_t k = 0; k < sizeof isas / sizeof *isas; k++) {
+        uint64_t bw, bn;
+        int ok = 1;
+        if (isas[k] != QN_WALK2_AUTO && !qn__walk2_can(isas[k]))
+            continue;
+        memset(xh, 0, sizeof xh);
+        memset(xl, 0, sizeof xl);
+        for (int j = 0; j < ns; j++)
+            if (x0[j])
+                (x0[j] == 1 ? xl : xh)[j / 64] |= (uint64_t)1 << (j % 64);
+        qn__walk3(isas[k], gen, order, d, pw, xh, xl, &bw, &bn);
+        T_EQ(bw, minw);
+        T_EQ(bn, nopt);
+        for (int j = 0; j < ns; j++)
+            ok &= (int)(((xl[j / 64] >> (j % 64)) & 1) +
+                        2 * ((xh[j / 64] >> (j % 64)) & 1)) == first[j];
+        for (int w = (ns + 63) / 64; w < pw; w++)
+            ok &= !xh[w] && !xl[w]; /* the padding stays zero */
+        T_CHECK(ok);
+    }
+    free(gb);
+    free(x0);
+    free(x);
+    free(first);
+    free(gen);
+}
+
 int main(void)
 {
+    static const int edge[] = {1,    63,   64,   65,   128,  511,  512,  513,
+                               1023, 1024, 1025, 1535, 1536, 1537, 2047, 2048};
+
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+        int pw = (edge[i] + 511) / 512 * 8;
+        for (int d = 1; d <= 5; d++) {
+            packed(edge[i], d, pw, 0);
+            if (edge[i] >= 2 * d + 2)
+                packed(edge[i], d, pw, 1);
+        }
+        if (pw < QN_WALK3_MAXW) /* wider planes than the support needs */
+            packed(edge[i], 3, pw + 8, 0);
+    }
+
     static const int sizes[] = {1, 5, 63, 64, 65, 130, 200};
 
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
@@ -121,5 +229,9 @@ int main(void)
                 one(sizes[i], d, 0);
                 one(sizes[i], d, 1);
             }
+    for (int d = 1; d <= 2; d++) { /* past one zmm a plane */
+        one(513, d, 0);
+        one(513, d, 1);
+    }
     return t_done();
 }
