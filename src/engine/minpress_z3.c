@@ -336,6 +336,149 @@ walk512(const uint64_t *gen, gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
 }
 
 /*
+ * The AVX-512 block walk. In the step loop above each step waits on the
+ * horizontal sum of its weight and on Algorithm H's bookkeeping. Here the
+ * first two generators give the 9 fixed vectors L_j = c0 g0 + c1 g1, and
+ * the Gray walk moves only over the others, its vector x; each block is
+ * the 9 vectors x + L_j, independent of each other, so their adds and
+ * popcounts overlap, and one transposing tree of shuffles (sum8, as in
+ * minpress_gf2.c) sums 8 of the 9 weights at once. Every vector of the
+ * coset is in exactly one block, so the best starts above every weight.
+ */
+__attribute__((target(T512))) static inline __m512i sum8(const __m512i c[8])
+{
+    __m512i u[4], v[2];
+
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++)
+        u[i] = _mm512_add_epi64(_mm512_unpacklo_epi64(c[2 * i], c[2 * i + 1]),
+                                _mm512_unpackhi_epi64(c[2 * i], c[2 * i + 1]));
+#pragma GCC unroll 2
+    for (int i = 0; i < 2; i++)
+        v[i] = _mm512_add_epi64(
+            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0x88),
+            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0xdd));
+    return _mm512_add_epi64(_mm512_shuffle_i64x2(v[0], v[1], 0x88),
+                            _mm512_shuffle_i64x2(v[0], v[1], 0xdd));
+}
+
+enum { NLOW = 9 }; /* the vectors of a block: 3^2 */
+
+/* The vectors x + L_j of a block whose weight may be the best. */
+static void block_consider(best3 *b, unsigned hit, const uint64_t *wt,
+                           const uint64_t *xh, const uint64_t *xl,
+                           const uint64_t (*low)[2][QN_WALK3_MAXW])
+{
+    uint64_t th[QN_WALK3_MAXW], tl[QN_WALK3_MAXW];
+
+    for (; hit; hit &= hit - 1) {
+        int j = __builtin_ctz(hit);
+        if (wt[j] > b->bw)
+            continue; /* the best improved earlier in this block */
+        memcpy(th, xh, (size_t)b->pw * sizeof(*th));
+        memcpy(tl, xl, (size_t)b->pw * sizeof(*tl));
+        for (int w = 0; w < b->pw; w++)
+            add3(&th[w], &tl[w], low[j][0][w], low[j][1][w]);
+        consider3(b, th, tl, wt[j]);
+    }
+}
+
+__attribute__((target(T512), always_inline)) static inline void
+blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
+            uint64_t *xl, const uint64_t (*low)[2][QN_WALK3_MAXW])
+{
+    __m512i h[4], l[4];
+    _Alignas(64) uint64_t th[QN_WALK3_MAXW], tl[QN_WALK3_MAXW], wt[16];
+    int pw = b->pw, up, j;
+
+    for (int i = 0; i < nv; i++) {
+        h[i] = _mm512_loadu_si512(xh + 8 * i);
+        l[i] = _mm512_loadu_si512(xl + 8 * i);
+    }
+    for (;;) {
+        __m512i c[NLOW], wv;
+        unsigned hit;
+
+#pragma GCC unroll 9
+        for (int k = 0; k < NLOW; k++) {
+            c[k] = _mm512_setzero_si512();
+            for (int i = 0; i < nv; i++) {
+                __m512i bh = _mm512_load_si512(low[k][0] + 8 * i);
+                __m512i bl = _mm512_load_si512(low[k][1] + 8 * i);
+                __m512i t = _mm512_xor_si512(_mm512_or_si512(l[i], bh),
+                                             _mm512_or_si512(h[i], bl));
+                __m512i nh = _mm512_xor_si512(_mm512_or_si512(l[i], bl), t);
+                __m512i nl = _mm512_xor_si512(_mm512_or_si512(h[i], bh), t);
+                c[k] = _mm512_add_epi64(
+                    c[k], _mm512_add_epi64(
+                              _mm512_popcnt_epi64(_mm512_or_si512(nh, nl)),
+                              _mm512_popcnt_epi64(nh)));
+            }
+        }
+        wv = sum8(c);
+        wt[8] = (uint64_t)_mm512_reduce_add_epi64(c[8]);
+        hit = _mm512_cmple_epu64_mask(wv, _mm512_set1_epi64((long long)b->bw));
+        hit |= (unsigned)(wt[8] <= b->bw) << 8;
+        if (hit) {
+            _mm512_store_si512(wt, wv);
+            for (int i = 0; i < nv; i++) {
+                _mm512_store_si512(th + 8 * i, h[i]);
+                _mm512_store_si512(tl + 8 * i, l[i]);
+            }
+            block_consider(b, hit, wt, th, tl, low);
+        }
+        if ((j = gray_next(g, &up)) < 0)
+            break;
+        const uint64_t *gh = gen + (size_t)(j + 2) * 2 * pw, *gl = gh + pw;
+        const uint64_t *p = up ? gh : gl, *q = up ? gl : gh;
+        for (int i = 0; i < nv; i++) {
+            __m512i bh = _mm512_loadu_si512(p + 8 * i);
+            __m512i bl = _mm512_loadu_si512(q + 8 * i);
+            __m512i t = _mm512_xor_si512(_mm512_or_si512(l[i], bh),
+                                         _mm512_or_si512(h[i], bl));
+            __m512i nh = _mm512_xor_si512(_mm512_or_si512(l[i], bl), t);
+            l[i] = _mm512_xor_si512(_mm512_or_si512(h[i], bh), t);
+            h[i] = nh;
+        }
+    }
+}
+
+/* Requires d >= 2 and the first two orders 3. */
+__attribute__((target(T512))) static void blocks512(const uint64_t *gen,
+                                                    const unsigned *order,
+                                                    int d, best3 *b,
+                                                    uint64_t *xh, uint64_t *xl)
+{
+    _Alignas(64) uint64_t low[NLOW][2][QN_WALK3_MAXW];
+    int pw = b->pw;
+    gray g;
+
+    memset(low, 0, sizeof(low));
+    for (int k = 0; k < NLOW; k++) /* L_k = (k % 3) g0 + (k / 3) g1 */
+        for (int m = 0; m < k % 3 + k / 3; m++) {
+            const uint64_t *gh = gen + (m < k % 3 ? 0 : 2 * (size_t)pw);
+            for (int w = 0; w < pw; w++)
+                add3(&low[k][0][w], &low[k][1][w], gh[w], gh[pw + w]);
+        }
+    gray_init(&g, order + 2, d - 2);
+    b->bw = UINT64_MAX; /* x itself is in the first block */
+    b->nopt = 0;
+    switch (pw / 8) {
+    case 1:
+        blocks512_n(1, gen, &g, b, xh, xl, (const void *)low);
+        break;
+    case 2:
+        blocks512_n(2, gen, &g, b, xh, xl, (const void *)low);
+        break;
+    case 3:
+        blocks512_n(3, gen, &g, b, xh, xl, (const void *)low);
+        break;
+    default:
+        blocks512_n(4, gen, &g, b, xh, xl, (const void *)low);
+    }
+}
+
+/*
  * AVX2: nv (2..4) ymm a plane. The weight's four nibble-table lookups a
  * register are summed as bytes (at most 4 x 4 x 4 = 64 a byte) before one
  * psadbw, as in minpress_gf2.c's pop_avx2.
@@ -419,8 +562,6 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
         isa = qn__walk2_can(QN_WALK2_AVX512) ? QN_WALK2_AVX512
               : qn__walk2_can(QN_WALK2_AVX2) ? QN_WALK2_AVX2
                                              : QN_WALK2_SCALAR;
-    if (isa == QN_WALK2_AVX512_STEP)
-        isa = QN_WALK2_AVX512;
     if (isa == QN_WALK2_AVX2 && pw > QN_WALK3_MAXW_AVX2)
         isa = QN_WALK2_SCALAR; /* more registers than AVX2 has */
     if (!qn__walk2_can(isa))
@@ -431,6 +572,12 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
     switch (isa) {
 #ifdef QN_X86
     case QN_WALK2_AVX512:
+        if (d >= 2 && order[0] == 3 && order[1] == 3)
+            blocks512(gen, order, d, &b, xh, xl);
+        else
+            walk512(gen, &g, &b, xh, xl);
+        break;
+    case QN_WALK2_AVX512_STEP:
         walk512(gen, &g, &b, xh, xl);
         break;
     case QN_WALK2_AVX2:

@@ -22,7 +22,7 @@
 static uint64_t seed = 35;
 
 static const int isas[] = {QN_WALK2_SCALAR, QN_WALK2_AVX2, QN_WALK2_AVX512,
-                           QN_WALK2_AUTO};
+                           QN_WALK2_AVX512_STEP, QN_WALK2_AUTO};
 
 /*
  * n x n over Z/3 whose last d columns are random combinations of the
