@@ -265,24 +265,27 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
 }
 
 /*
- * x += g_i mod k. Values and entries are below k, so one conditional
- * subtraction reduces (a division by a run-time k cost the odometer most
- * of its time); for k > 2 only the cells g_i moves are visited.
+ * x += g_i mod k. Values and entries are below k, so v = x + g is below
+ * 2k and one conditional subtraction reduces it (a division by the run-time
+ * k cost the odometer most of its time): min(v, v - k) in bytes, where
+ * v - k wraps above v exactly when v < k (k <= 128: v fits a byte).
  */
 static void add_gen(const qn_system *sys, uint8_t *x, size_t i)
 {
-    unsigned k = sys->k;
-
-    if (sys->sgen) {
-        const qn_sparse_gen *g = &sys->sgen[i];
-        for (int t = 0; t < g->nnz; t++) {
-            unsigned v = x[g->cell[t]] + g->up[t];
-            x[g->cell[t]] = (uint8_t)(v >= k ? v - k : v);
-        }
-        return;
-    }
     const uint8_t *g = sys->kgen + i * (size_t)sys->ncols;
-    for (int j = 0; j < sys->ncols; j++) {
+    unsigned k = sys->k;
+    int j = 0, n = sys->ncols;
+
+#ifdef __SSE2__
+    const __m128i kv = _mm_set1_epi8((char)k);
+    for (; k <= 128 && j + 16 <= n; j += 16) {
+        __m128i v = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(x + j)),
+                                 _mm_loadu_si128((const __m128i *)(g + j)));
+        _mm_storeu_si128((__m128i *)(x + j),
+                         _mm_min_epu8(v, _mm_sub_epi8(v, kv)));
+    }
+#endif
+    for (; j < n; j++) {
         unsigned v = (unsigned)x[j] + g[j];
         x[j] = (uint8_t)(v >= k ? v - k : v);
     }

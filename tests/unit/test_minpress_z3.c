@@ -29,20 +29,20 @@ static const int isas[] = {QN_WALK2_SCALAR, QN_WALK2_AVX2, QN_WALK2_AVX512,
  * others (a kernel of dimension at least d); with `dup` set the added
  * columns copy one column each, so many coset elements tie.
  */
-static uint8_t *system3(int n, int d, int dup)
+static uint8_t *systemk(int n, int d, int dup, unsigned k)
 {
     uint8_t *a = calloc((size_t)n * n, 1);
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n - d; c++)
-            a[(size_t)r * n + c] = (uint8_t)(t_rand(&seed) % 3);
+            a[(size_t)r * n + c] = (uint8_t)(t_rand(&seed) % k);
     for (int c = n - d; c < n; c++)
         for (int j = 0; j < n - d; j++) {
             unsigned m =
-                dup ? (j == c - (n - d)) : (unsigned)(t_rand(&seed) % 3);
+                dup ? (j == c - (n - d)) : (unsigned)(t_rand(&seed) % k);
             for (int r = 0; r < n && m; r++)
                 a[(size_t)r * n + c] = (uint8_t)((a[(size_t)r * n + c] +
                                                   m * a[(size_t)r * n + j]) %
-                                                 3);
+                                                 k);
         }
     return a;
 }
@@ -87,7 +87,7 @@ static void recount(const qn_system *sys, const uint8_t *x0, uint64_t *minw,
 
 static void one(int n, int d, int dup)
 {
-    uint8_t *a = system3(n, d, dup), *s = malloc((size_t)n),
+    uint8_t *a = systemk(n, d, dup, 3), *s = malloc((size_t)n),
             *x0 = malloc((size_t)n), *x = malloc((size_t)n),
             *first = malloc((size_t)n), *e = calloc((size_t)n, 1);
     qn_system *sys;
@@ -124,6 +124,69 @@ static void one(int n, int d, int dup)
     free(x);
     free(first);
     free(e);
+}
+
+/*
+ * qn_minpress_each visits x0 + sum c_i g_i in odometer order (c_0 the
+ * fastest digit): each visit is checked against that sum, made here with
+ * a division.
+ */
+typedef struct each_ctx {
+    const qn_system *sys;
+    const uint8_t *x0;
+    unsigned k;
+    uint64_t seen;
+    int bad;
+} each_ctx;
+
+static int each_visit(void *ctx, const uint8_t *x)
+{
+    each_ctx *e = ctx;
+    int n = qn_system_ncols(e->sys), d = (int)qn_system_kernel_ngens(e->sys);
+    unsigned k = e->k;
+    uint64_t idx = e->seen++;
+
+    for (int j = 0; j < n; j++) {
+        uint64_t v = e->x0[j], rest = idx;
+        for (int i = 0; i < d; i++) {
+            unsigned o = qn_system_kernel_order(e->sys, (size_t)i);
+            v += (rest % o) * qn_system_kernel_gen(e->sys, (size_t)i)[j];
+            rest /= o;
+        }
+        e->bad += x[j] != v % k;
+    }
+    return 0;
+}
+
+static void each(int n, int d, unsigned k)
+{
+    uint8_t *a = systemk(n, d, 0, k), *s = malloc((size_t)n),
+            *x0 = malloc((size_t)n);
+    each_ctx e = {NULL, x0, k, 0, 0};
+    qn_system *sys;
+    uint64_t size = 1;
+
+    for (int c = 0; c < n; c++) /* a solvable state: A e */
+        x0[c] = (uint8_t)(t_rand(&seed) % k);
+    for (int r = 0; r < n; r++) {
+        unsigned v = 0;
+        for (int c = 0; c < n; c++)
+            v += a[(size_t)r * n + c] * (unsigned)x0[c];
+        s[r] = (uint8_t)(v % k);
+    }
+    T_EQ(qn_system_new(&sys, a, n, n, k, NULL), QN_OK);
+    e.sys = sys;
+    for (size_t i = 0; i < qn_system_kernel_ngens(sys); i++)
+        size *= qn_system_kernel_order(sys, i);
+    T_CHECK(size > 1 && size <= 4000000);
+    T_EQ(qn_system_solve(sys, x0, s), QN_OK);
+    T_EQ(qn_minpress_each(sys, s, UINT64_MAX, each_visit, &e), (int64_t)size);
+    T_EQ(e.seen, size);
+    T_EQ(e.bad, 0);
+    qn_system_free(sys);
+    free(a);
+    free(s);
+    free(x0);
 }
 
 /*
@@ -207,6 +270,7 @@ static void packed(int ns, int d, int pw, int tie)
 
 int main(void)
 {
+    static const unsigned ks[] = {2, 3, 5, 7, 127, 128, 131, 251};
     static const int edge[] = {1,    63,   64,   65,   128,  511,  512,  513,
                                1023, 1024, 1025, 1535, 1536, 1537, 2047, 2048};
 
@@ -229,6 +293,10 @@ int main(void)
                 one(sizes[i], d, 0);
                 one(sizes[i], d, 1);
             }
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+        each(40, 2, ks[i]); /* 16 bytes a step and a 8-byte tail */
+        each(33, 1, ks[i]);
+    }
     for (int d = 1; d <= 2; d++) { /* past one zmm a plane */
         one(513, d, 0);
         one(513, d, 1);
