@@ -10,6 +10,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "base/mem.h"
 #include "minpress_gf2.h"
@@ -594,52 +597,94 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
 }
 
 /*
+ * Planes of the bytes p[0..cnt) (cnt <= 64): bit b of *h is p[b] == 2, of
+ * *l p[b] == 1. Built in registers: setting the bits one by one in memory
+ * made a chain of read-modify-writes on one word.
+ */
+static void pack64(const uint8_t *p, int cnt, uint64_t *h, uint64_t *l)
+{
+    uint64_t hh = 0, ll = 0;
+    int b = 0;
+
+#ifdef __SSE2__
+    const __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2);
+    for (; b + 16 <= cnt; b += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + b));
+        ll |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, one))
+              << b;
+        hh |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, two))
+              << b;
+    }
+#endif
+    for (; b < cnt; b++) {
+        ll |= (uint64_t)(p[b] == 1) << b;
+        hh |= (uint64_t)(p[b] == 2) << b;
+    }
+    *h = hh;
+    *l = ll;
+}
+
+/* The bytes src[supp[b]] of the ns support cells (supp NULL: all cells). */
+static void pack(const uint8_t *src, const int *supp, int ns, uint8_t *tmp,
+                 uint64_t *h, uint64_t *l)
+{
+    if (supp) {
+        for (int b = 0; b < ns; b++)
+            tmp[b] = src[supp[b]];
+        src = tmp;
+    }
+    for (int b = 0; b < ns; b += 64)
+        pack64(src + b, ns - b < 64 ? ns - b : 64, &h[b / 64], &l[b / 64]);
+}
+
+enum { SUPP_STACK = 1024 }; /* cells whose maps stay on the stack */
+
+/*
  * The packed form of the walk: QN_OK, QN_ENOMEM, or 1 when the support is
- * empty or wider than QN_WALK3_MAXW words (the word walk then).
+ * empty or wider than QN_WALK3_MAXW words (the word walk then). It runs
+ * once a graded state, so it is kept short of the walk: the support is
+ * read off the dense generators, and when it is every cell (the usual
+ * case on a grid) nothing is gathered.
  */
 static int walk_packed(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
     int d = (int)sys->nkgen, n = sys->ncols, ns = 0, pw;
-    int *supp = QN_ALLOCN((size_t)n + 1, int),
-        *at = QN_ALLOCN((size_t)n + 1, int);
-    uint64_t *gen = NULL, xh[QN_WALK3_MAXW] = {0}, xl[QN_WALK3_MAXW] = {0};
+    int sst[SUPP_STACK],
+        *supp = n <= SUPP_STACK ? sst : QN_ALLOCN((size_t)n, int);
+    uint8_t tmp[64 * QN_WALK3_MAXW];
+    uint64_t gst[2 * 16 * 16], *gen = NULL;
+    uint64_t xh[QN_WALK3_MAXW] = {0}, xl[QN_WALK3_MAXW] = {0};
     uint64_t outside = 0, bw, nopt;
     int rc = QN_ENOMEM;
 
-    if (!supp || !at)
-        goto done;
-    for (int c = 0; c < n; c++)
-        at[c] = -1;
-    for (int i = 0; i < d; i++)
-        for (int t = 0; t < sys->sgen[i].nnz; t++)
-            at[sys->sgen[i].cell[t]] = 0;
-    for (int c = 0; c < n; c++)
-        if (at[c] == 0)
-            at[c] = ns, supp[ns++] = c;
+    if (!supp)
+        return QN_ENOMEM;
+    for (int c = 0; c < n; c++) {
+        uint8_t any = 0;
+        for (int i = 0; i < d; i++)
+            any |= sys->kgen[(size_t)i * n + c];
+        if (any)
+            supp[ns++] = c;
         else
             outside += x[c];
+    }
     pw = (ns + 511) / 512 * 8;
     rc = 1;
     if (ns == 0 || pw > QN_WALK3_MAXW || d >= 64)
         goto done;
     rc = QN_ENOMEM;
-    if (!(gen = QN_ALLOCN(2 * (size_t)d * pw, uint64_t)))
+    gen = 2 * (size_t)d * pw <= sizeof gst / sizeof *gst
+              ? gst
+              : QN_ALLOCN(2 * (size_t)d * pw, uint64_t);
+    if (!gen)
         goto done;
     memset(gen, 0, 2 * (size_t)d * pw * sizeof(*gen));
     for (int i = 0; i < d; i++) {
-        const qn_sparse_gen *g = &sys->sgen[i];
-        uint64_t *gh = gen + (size_t)i * 2 * pw, *gl = gh + pw;
-        for (int t = 0; t < g->nnz; t++) {
-            int b = at[g->cell[t]];
-            uint64_t *p = g->up[t] == 1 ? gl : gh;
-            p[b / 64] |= (uint64_t)1 << (b % 64);
-        }
+        uint64_t *gh = gen + (size_t)i * 2 * pw;
+        pack(sys->kgen + (size_t)i * n, ns == n ? NULL : supp, ns, tmp, gh,
+             gh + pw);
     }
-    for (int b = 0; b < ns; b++) {
-        uint8_t v = x[supp[b]];
-        if (v)
-            (v == 1 ? xl : xh)[b / 64] |= (uint64_t)1 << (b % 64);
-    }
+    pack(x, ns == n ? NULL : supp, ns, tmp, xh, xl);
     qn__walk3(sys->walk_isa, gen, sys->korder, d, pw, xh, xl, &bw, &nopt);
     for (int b = 0; b < ns; b++)
         x[supp[b]] = (uint8_t)(((xl[b / 64] >> (b % 64)) & 1) +
@@ -648,9 +693,10 @@ static int walk_packed(const qn_system *sys, qn_minpress *out, uint8_t *x)
     out->noptimal = nopt;
     rc = QN_OK;
 done:
-    free(supp);
-    free(at);
-    free(gen);
+    if (supp != sst)
+        free(supp);
+    if (gen != gst)
+        free(gen);
     return rc;
 }
 
