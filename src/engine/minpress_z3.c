@@ -386,6 +386,16 @@ static void block_consider(best3 *b, unsigned hit, const uint64_t *wt,
     }
 }
 
+/*
+ * A block's vectors are only weighed, never kept, so instead of add3 and
+ * an OR this takes the two planes the weight needs, v = x + L being 2 and
+ * v != 0, by cases on L, two ternary-logic operations each (imm8 bit
+ * 4a + 2b + c is f(a, b, c)):
+ *   u  = bh ? ~(h | l) : h,  nh = bl ? l : u         (v == 2)
+ *   u' = bh ? ~l : h | l,    nz = bl ? ~h : u'       (v != 0)
+ * 4 operations a register instead of 5.
+ */
+
 __attribute__((target(T512), always_inline)) static inline void
 blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
             uint64_t *xl, const uint64_t (*low)[2][QN_WALK3_MAXW])
@@ -408,14 +418,13 @@ blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
             for (int i = 0; i < nv; i++) {
                 __m512i bh = _mm512_load_si512(low[k][0] + 8 * i);
                 __m512i bl = _mm512_load_si512(low[k][1] + 8 * i);
-                __m512i t = _mm512_xor_si512(_mm512_or_si512(l[i], bh),
-                                             _mm512_or_si512(h[i], bl));
-                __m512i nh = _mm512_xor_si512(_mm512_or_si512(l[i], bl), t);
-                __m512i nl = _mm512_xor_si512(_mm512_or_si512(h[i], bh), t);
+                __m512i u = _mm512_ternarylogic_epi64(bh, h[i], l[i], 0x1c);
+                __m512i v = _mm512_ternarylogic_epi64(bh, h[i], l[i], 0x5e);
+                __m512i nh = _mm512_ternarylogic_epi64(bl, l[i], u, 0xca);
+                __m512i nz = _mm512_ternarylogic_epi64(bl, h[i], v, 0x3a);
                 c[k] = _mm512_add_epi64(
-                    c[k], _mm512_add_epi64(
-                              _mm512_popcnt_epi64(_mm512_or_si512(nh, nl)),
-                              _mm512_popcnt_epi64(nh)));
+                    c[k], _mm512_add_epi64(_mm512_popcnt_epi64(nz),
+                                           _mm512_popcnt_epi64(nh)));
             }
         }
         wv = sum8(c);
