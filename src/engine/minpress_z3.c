@@ -574,8 +574,8 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
         isa = qn__walk2_can(QN_WALK2_AVX512) ? QN_WALK2_AVX512
               : qn__walk2_can(QN_WALK2_AVX2) ? QN_WALK2_AVX2
                                              : QN_WALK2_SCALAR;
-    if (isa == QN_WALK2_AVX2 && pw > QN_WALK3_MAXW_AVX2)
-        isa = QN_WALK2_SCALAR; /* more registers than AVX2 has */
+    if (pw % 8 || (isa == QN_WALK2_AVX2 && pw > QN_WALK3_MAXW_AVX2))
+        isa = QN_WALK2_SCALAR; /* not whole registers, or more than AVX2 has */
     if (!qn__walk2_can(isa))
         isa = QN_WALK2_SCALAR;
     memcpy(bh, xh, (size_t)pw * sizeof(*xh));

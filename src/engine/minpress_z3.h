@@ -31,9 +31,9 @@ enum { QN_WALK3_MAXW = 32, QN_WALK3_MAXW_AVX2 = 16 };
  * (xh, xl) is the lexicographically smallest (bit 0 of word 0 first) of
  * those of the least weight popcount(l) + 2 popcount(h), *bestw that
  * weight and *nopt how many attain it. These depend only on the set, so
- * every isa agrees exactly. The SIMD walks take pw a multiple of 8 up to
- * QN_WALK3_MAXW (AVX2: QN_WALK3_MAXW_AVX2) and fall back to the scalar
- * one otherwise, as on a CPU without the isa.
+ * every isa agrees exactly. Requires 0 < pw <= QN_WALK3_MAXW. The SIMD
+ * walks take pw a multiple of 8 (AVX2: up to QN_WALK3_MAXW_AVX2) and fall
+ * back to the scalar one otherwise, as on a CPU without the isa.
  */
 void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
                int pw, uint64_t *xh, uint64_t *xl, uint64_t *bestw,

@@ -283,6 +283,8 @@ int main(void)
         }
         if (pw < QN_WALK3_MAXW) /* wider planes than the support needs */
             packed(edge[i], 3, pw + 8, 0);
+        if ((edge[i] + 63) / 64 % 8) /* not whole registers: scalar */
+            packed(edge[i], 3, (edge[i] + 63) / 64, 0);
     }
 
     static const int sizes[] = {1, 5, 63, 64, 65, 130, 200};
