@@ -713,6 +713,13 @@ int qn__minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
     int isa = sys->walk_isa;
 
+    if (sys->nkgen == 0) { /* a trivial kernel: x is the only solution */
+        out->presses = 0;
+        for (int c = 0; c < sys->ncols; c++)
+            out->presses += x[c];
+        out->noptimal = 1;
+        return QN_OK;
+    }
     if (isa == QN_WALK2_AUTO && !qn__walk2_can(QN_WALK2_AVX2))
         isa = QN_WALK2_SCALAR; /* the word walk skips idle words */
     if (isa != QN_WALK2_SCALAR) {

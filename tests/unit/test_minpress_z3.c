@@ -299,6 +299,8 @@ int main(void)
         each(40, 2, ks[i]); /* 16 bytes a step and a 8-byte tail */
         each(33, 1, ks[i]);
     }
+    for (int rep = 0; rep < 4; rep++) /* kernels trivial or not */
+        one(3 + 20 * rep, 0, 0);
     for (int d = 1; d <= 2; d++) { /* past one zmm a plane */
         one(513, d, 0);
         one(513, d, 1);
