@@ -18,6 +18,7 @@
 #include "base/bits.h"
 #include "base/mem.h"
 #include "minpress_gf2.h"
+#include "minpress_z3.h"
 #include "system_internal.h"
 
 /* Product of the kernel orders, or 0 when it exceeds `limit`. */
@@ -192,155 +193,6 @@ static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
     return QN_OK;
 }
 
-/*
- * k = 3: the same Gray walk on bit-sliced vectors. A value v in Z/3 is
- * two bits (h, l) = (v == 2, v == 1), 64 cells a word; adding two such
- * vectors mod 3 takes six word operations, and a word's press total is
- * popcount(l) + 2 popcount(h). Only the words of the cells some
- * generator moves are walked (the "support"), and a step touches only
- * the words its generator is non-zero in. -g is g with its planes
- * swapped (2 = -1). The minimum, the number of optima and the
- * lexicographically smallest optimum are those of the byte walk above,
- * as they depend only on the coset, not on the order of the visit.
- */
-static inline void add3(uint64_t *h, uint64_t *l, uint64_t bh, uint64_t bl)
-{
-    uint64_t t = (*l | bh) ^ (*h | bl), nh = (*l | bl) ^ t;
-
-    *l = (*h | bh) ^ t;
-    *h = nh;
-}
-
-static inline uint64_t cost3(uint64_t h, uint64_t l)
-{
-    return (uint64_t)__builtin_popcountll(l) +
-           2 * (uint64_t)__builtin_popcountll(h);
-}
-
-/* 1 when (h, l) is lexicographically before (bh, bl), cell 0 first. */
-static int before3(const uint64_t *h, const uint64_t *l, const uint64_t *bh,
-                   const uint64_t *bl, int nw)
-{
-    for (int w = 0; w < nw; w++) {
-        uint64_t d = (h[w] ^ bh[w]) | (l[w] ^ bl[w]);
-        if (d) {
-            int b = __builtin_ctzll(d);
-            unsigned a = (unsigned)((l[w] >> b) & 1) + 2 * ((h[w] >> b) & 1);
-            unsigned c = (unsigned)((bl[w] >> b) & 1) + 2 * ((bh[w] >> b) & 1);
-            return a < c;
-        }
-    }
-    return 0;
-}
-
-static int minpress_z3(const qn_system *sys, qn_minpress *out, uint8_t *x)
-{
-    int d = (int)sys->nkgen, n = sys->ncols, nw = (n + 63) / 64, nsw = 0;
-    int *a = QN_ALLOCN((size_t)d + 1, int),
-        *dir = QN_ALLOCN((size_t)d + 1, int);
-    int *f = QN_ALLOCN((size_t)d + 2, int);
-    int *sw = QN_ALLOCN((size_t)nw + 1, int);     /* support words */
-    int *gw = QN_ALLOCN((size_t)d * nw + 1, int); /* generator i's words */
-    int *ngw = QN_ALLOCN((size_t)d + 1, int);
-    uint64_t *v = QN_ALLOCN(4 * (size_t)nw + 2 * (size_t)d * nw + 1, uint64_t);
-    uint64_t *xh = v, *xl = xh + nw, *bh = xl + nw, *bl = bh + nw;
-    uint64_t *gh = bl + nw, *gl = gh + (size_t)d * nw;
-    uint64_t cur = 0, bw, nopt = 1, outside = 0;
-    int rc = QN_ENOMEM;
-
-    if (!a || !dir || !f || !sw || !gw || !ngw || !v)
-        goto done;
-
-    for (int c = 0; c < n; c++) {
-        if (x[c] == 1)
-            xl[c / 64] |= (uint64_t)1 << (c % 64);
-        else if (x[c] == 2)
-            xh[c / 64] |= (uint64_t)1 << (c % 64);
-    }
-    for (int i = 0; i < d; i++) {
-        const qn_sparse_gen *g = &sys->sgen[i];
-        uint64_t *h = gh + (size_t)i * nw, *l = gl + (size_t)i * nw;
-        for (int t = 0; t < g->nnz; t++) {
-            int c = g->cell[t];
-            if (g->up[t] == 1)
-                l[c / 64] |= (uint64_t)1 << (c % 64);
-            else
-                h[c / 64] |= (uint64_t)1 << (c % 64);
-        }
-        for (int w = 0; w < nw; w++)
-            if (h[w] | l[w])
-                gw[(size_t)i * nw + ngw[i]++] = w;
-    }
-    for (int w = 0; w < nw; w++) {
-        int used = 0;
-        for (int i = 0; i < d && !used; i++)
-            used = (gh[(size_t)i * nw + w] | gl[(size_t)i * nw + w]) != 0;
-        if (used)
-            sw[nsw++] = w;
-        else
-            outside += cost3(xh[w], xl[w]);
-    }
-    for (int s = 0; s < nsw; s++)
-        cur += cost3(xh[sw[s]], xl[sw[s]]);
-    bw = cur;
-    memcpy(bh, xh, 2 * (size_t)nw * sizeof(*xh));
-    for (int j = 0; j <= d; j++) {
-        f[j] = j;
-        dir[j] = 1;
-    }
-    for (;;) {
-        int j = f[0];
-        f[0] = 0;
-        if (j == d)
-            break;
-        const uint64_t *h = gh + (size_t)j * nw, *l = gl + (size_t)j * nw;
-        const int *ws = gw + (size_t)j * nw;
-        int up = dir[j] > 0;
-        for (int t = 0; t < ngw[j]; t++) {
-            int w = ws[t];
-            uint64_t ph = xh[w], pl = xl[w];
-            cur -= cost3(ph, pl);
-            if (up)
-                add3(&ph, &pl, h[w], l[w]);
-            else
-                add3(&ph, &pl, l[w], h[w]);
-            xh[w] = ph;
-            xl[w] = pl;
-            cur += cost3(ph, pl);
-        }
-        a[j] += dir[j];
-        if (a[j] == 0 || a[j] == (int)sys->korder[j] - 1) {
-            dir[j] = -dir[j];
-            f[j] = f[j + 1];
-            f[j + 1] = j + 1;
-        }
-        if (cur < bw) {
-            bw = cur;
-            nopt = 1;
-            memcpy(bh, xh, 2 * (size_t)nw * sizeof(*xh));
-        } else if (cur == bw) {
-            nopt++;
-            if (before3(xh, xl, bh, bl, nw))
-                memcpy(bh, xh, 2 * (size_t)nw * sizeof(*xh));
-        }
-    }
-    for (int c = 0; c < n; c++)
-        x[c] = (uint8_t)(((bl[c / 64] >> (c % 64)) & 1) +
-                         2 * ((bh[c / 64] >> (c % 64)) & 1));
-    out->presses = outside + bw;
-    out->noptimal = nopt;
-    rc = QN_OK;
-done:
-    free(a);
-    free(dir);
-    free(f);
-    free(sw);
-    free(gw);
-    free(ngw);
-    free(v);
-    return rc;
-}
-
 int qn_minpress_exact(const qn_system *sys, uint64_t limit)
 {
     return coset_size(sys, limit) != 0;
@@ -402,7 +254,7 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
     if (sys->k == 2)
         rc = minpress_gf2(sys, out, x);
     else if (sys->k == 3)
-        rc = minpress_z3(sys, out, x);
+        rc = qn__minpress_z3(sys, out, x);
     else
         rc = minpress_zk(sys, out, x);
     if (rc != QN_OK) { /* out of memory before the walk: x is one solution */
@@ -410,6 +262,33 @@ int qn_minpress_solve(const qn_system *sys, qn_minpress *out, uint8_t *x,
         return qn_err_nomem(err);
     }
     return QN_OK;
+}
+
+/*
+ * x += g_i mod k. Values and entries are below k, so v = x + g is below
+ * 2k and one conditional subtraction reduces it (a division by the run-time
+ * k cost the odometer most of its time): min(v, v - k) in bytes, where
+ * v - k wraps above v exactly when v < k (k <= 128: v fits a byte).
+ */
+static void add_gen(const qn_system *sys, uint8_t *x, size_t i)
+{
+    const uint8_t *g = sys->kgen + i * (size_t)sys->ncols;
+    unsigned k = sys->k;
+    int j = 0, n = sys->ncols;
+
+#ifdef __SSE2__
+    const __m128i kv = _mm_set1_epi8((char)k);
+    for (; k <= 128 && j + 16 <= n; j += 16) {
+        __m128i v = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(x + j)),
+                                 _mm_loadu_si128((const __m128i *)(g + j)));
+        _mm_storeu_si128((__m128i *)(x + j),
+                         _mm_min_epu8(v, _mm_sub_epi8(v, kv)));
+    }
+#endif
+    for (; j < n; j++) {
+        unsigned v = (unsigned)x[j] + g[j];
+        x[j] = (uint8_t)(v >= k ? v - k : v);
+    }
 }
 
 /*
@@ -437,9 +316,7 @@ int64_t qn_minpress_each(const qn_system *sys, const uint8_t *s, uint64_t limit,
         if (fn(ctx, x))
             break;
         for (i = 0; i < d; i++) {
-            const uint8_t *g = sys->kgen + (size_t)i * n;
-            for (int j = 0; j < n; j++)
-                x[j] = (uint8_t)((x[j] + g[j]) % sys->k);
+            add_gen(sys, x, (size_t)i);
             if (++c[i] < sys->korder[i])
                 break;
             c[i] = 0;
