@@ -73,7 +73,7 @@ void qn_rng_init(qn_rng *rng, const qn_seed *seed, uint64_t index)
 {
     derive(rng->key, seed->b, index);
     rng->block = 0;
-    rng->pos = (int)sizeof(rng->buf);
+    rng->pos = rng->end = 0;
 }
 
 /*
@@ -82,6 +82,8 @@ void qn_rng_init(qn_rng *rng, const qn_seed *seed, uint64_t index)
  * QN_RNG_BATCH independent blocks at once: word w of lane l is x[w][l].
  */
 #define LANES QN_RNG_BATCH
+_Static_assert(QN_RNG_AHEAD == LANES,
+               "a refill fills buf with one lane a block");
 #if defined(__GNUC__)
 typedef uint32_t lanes __attribute__((vector_size(4 * LANES)));
 #define ROTL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
@@ -164,40 +166,53 @@ static void set_consts(uint32_t st[16][LANES], int l)
     st[3][l] = 0x6b206574;
 }
 
-void qn_rng_init_batch(qn_rng *rngs, int count, const qn_seed *seed,
-                       uint64_t first)
+/*
+ * Lanes of derive(): key = key32 (8 little-endian words), counter 0,
+ * nonce = n + l in lane l (8 little-endian bytes, then zeros).
+ */
+static void derive_lanes(uint32_t st[16][LANES], const uint8_t *key32,
+                         uint64_t n)
 {
-    /* randombytes_buf_deterministic's nonce */
-    static const uint8_t drg[12] = {'L', 'i', 'b', 's', 'o', 'd',
-                                    'i', 'u', 'm', 'D', 'R', 'G'};
-    uint32_t st[16][LANES], key[8], nonce[3];
-
-    for (int w = 0; w < 8; w++)
-        key[w] = le32(seed->b + 4 * w);
-    for (int w = 0; w < 3; w++)
-        nonce[w] = le32(drg + 4 * w);
-    /* K_i: key = the batch seed, counter 0, nonce = i (derive above) */
     for (int l = 0; l < LANES; l++) {
-        uint64_t i = first + (uint64_t)l;
+        uint64_t i = n + (uint64_t)l;
         set_consts(st, l);
         for (int w = 0; w < 8; w++)
-            st[4 + w][l] = key[w];
+            st[4 + w][l] = le32(key32 + 4 * w);
         st[12][l] = 0;
         st[13][l] = (uint32_t)i;
         st[14][l] = (uint32_t)(i >> 32);
         st[15][l] = 0;
     }
     chacha_lanes(st);
-    /* block 0 of stream i: key = K_i, counter 0, the DRG nonce; K_i is
-     * words 0..7 of the block above, moved to words 4..11 */
+}
+
+/*
+ * From keys in words 0..7 of each lane (derive_lanes' output) to the
+ * state of randombytes_buf_deterministic's first block under each: the
+ * key moved to words 4..11, counter 0, its "LibsodiumDRG" nonce.
+ */
+static void keyed_blocks(uint32_t st[16][LANES])
+{
+    static const uint8_t drg[12] = {'L', 'i', 'b', 's', 'o', 'd',
+                                    'i', 'u', 'm', 'D', 'R', 'G'};
+
     for (int w = 7; w >= 0; w--)
         memcpy(st[4 + w], st[w], sizeof(st[w]));
     for (int l = 0; l < LANES; l++) {
         set_consts(st, l);
         st[12][l] = 0;
         for (int w = 0; w < 3; w++)
-            st[13 + w][l] = nonce[w];
+            st[13 + w][l] = le32(drg + 4 * w);
     }
+}
+
+void qn_rng_init_batch(qn_rng *rngs, int count, const qn_seed *seed,
+                       uint64_t first)
+{
+    uint32_t st[16][LANES];
+
+    derive_lanes(st, seed->b, first); /* K_i, as derive() makes it */
+    keyed_blocks(st);
     for (int l = 0; l < count; l++)
         for (int w = 0; w < 8; w++)
             put_le32(rngs[l].key + 4 * w, st[4 + w][l]);
@@ -207,19 +222,33 @@ void qn_rng_init_batch(qn_rng *rngs, int count, const qn_seed *seed,
             put_le32(rngs[l].buf + 4 * w, st[w][l]);
         rngs[l].block = 1;
         rngs[l].pos = 0;
+        rngs[l].end = 64;
     }
 }
 
+/*
+ * The next blocks into buf: block 0 alone (most streams read no further),
+ * later ones QN_RNG_AHEAD at a time, block j under derive(key, j) as
+ * rng.h defines, computed side by side.
+ */
 static void refill(qn_rng *rng)
 {
-    uint8_t k[randombytes_SEEDBYTES];
+    uint32_t st[16][LANES];
 
-    if (rng->block == 0)
-        memcpy(k, rng->key, sizeof(k));
-    else
-        derive(k, rng->key, rng->block);
-    rng->block++;
-    randombytes_buf_deterministic(rng->buf, sizeof(rng->buf), k);
+    if (rng->block == 0) {
+        randombytes_buf_deterministic(rng->buf, 64, rng->key);
+        rng->block = 1;
+        rng->end = 64;
+    } else {
+        derive_lanes(st, rng->key, rng->block);
+        keyed_blocks(st);
+        chacha_lanes(st);
+        for (int l = 0; l < LANES; l++)
+            for (int w = 0; w < 16; w++)
+                put_le32(rng->buf + 64 * l + 4 * w, st[w][l]);
+        rng->block += LANES;
+        rng->end = 64 * LANES;
+    }
     rng->pos = 0;
 }
 
@@ -229,9 +258,9 @@ void qn_rng_bytes(qn_rng *rng, void *out, size_t n)
 
     while (n) {
         size_t take;
-        if (rng->pos == (int)sizeof(rng->buf))
+        if (rng->pos == rng->end)
             refill(rng);
-        take = sizeof(rng->buf) - (size_t)rng->pos;
+        take = (size_t)(rng->end - rng->pos);
         if (take > n)
             take = n;
         memcpy(o, rng->buf + rng->pos, take);
@@ -246,7 +275,12 @@ uint64_t qn_rng_u64(qn_rng *rng)
     uint8_t b[8];
     uint64_t v = 0;
 
-    qn_rng_bytes(rng, b, sizeof(b));
+    if (rng->pos <= rng->end - 8) { /* the usual case: 8 bytes in buf */
+        memcpy(b, rng->buf + rng->pos, sizeof(b));
+        rng->pos += 8;
+    } else {
+        qn_rng_bytes(rng, b, sizeof(b));
+    }
     for (int i = 0; i < 8; i++)
         v |= (uint64_t)b[i] << (8 * i);
     return v;
@@ -278,7 +312,7 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
         if (bits == 1) { /* two colours: a word for 64 cells, as below */
             for (int i = 0; i < n; i += 64) {
                 int m = n - i < 64 ? n - i : 64;
-                if (rng->pos <= (int)sizeof(rng->buf) - 8) {
+                if (rng->pos <= rng->end - 8) {
                     memcpy(&pool, rng->buf + rng->pos, sizeof(pool));
                     rng->pos += 8;
                 } else {
@@ -290,7 +324,7 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
         }
         for (int i = 0; i < n; i++) {
             if (have < bits) {
-                if (rng->pos <= (int)sizeof(rng->buf) - 8) { /* in buf */
+                if (rng->pos <= rng->end - 8) { /* in buf */
                     memcpy(&pool, rng->buf + rng->pos, sizeof(pool));
                     rng->pos += 8;
                 } else {
@@ -307,7 +341,7 @@ void qn_rng_cells(qn_rng *rng, uint8_t *out, int n, unsigned k)
     for (int i = 0; i < n; i++) {
         unsigned b;
         do {
-            if (rng->pos == (int)sizeof(rng->buf))
+            if (rng->pos == rng->end)
                 refill(rng);
             b = rng->buf[rng->pos++];
         } while (b >= lim);

@@ -10,7 +10,9 @@
  * seed K_i, block j > 0 under ChaCha20(key = K_i, nonce = j). A puzzle of
  * up to 512 two-colour cells thus costs two ChaCha20 blocks, which is
  * several times cheaper than one BLAKE2b call: generation derives a stream
- * per puzzle, a million times a second.
+ * per puzzle, a million times a second. A stream that reads past block 0
+ * (a climb, a large board) gets blocks 1.. QN_RNG_AHEAD at a time, each
+ * the same bytes as alone.
  */
 #ifndef QN_RNG_H
 #define QN_RNG_H
@@ -22,11 +24,13 @@
 
 #include "base/err.h"
 
+/* Blocks a refill past block 0 draws at once (ChaCha20 lanes). */
+#define QN_RNG_AHEAD 8
 typedef struct qn_rng {
-    uint8_t key[QN_SEED_BYTES]; /* stream key */
-    uint64_t block;             /* next block number */
-    uint8_t buf[64];            /* current block: one ChaCha20 block */
-    int pos;                    /* bytes of buf used */
+    uint8_t key[QN_SEED_BYTES];     /* stream key */
+    uint64_t block;                 /* next block number */
+    uint8_t buf[64 * QN_RNG_AHEAD]; /* blocks drawn, in stream order */
+    int pos, end;                   /* bytes of buf used, and drawn */
 } qn_rng;
 
 /* Call once from main before anything else here (sodium_init). */

@@ -4,7 +4,8 @@
  * construction's reference: K_i is the first 32 bytes of
  * crypto_stream_chacha20_ietf under the seed with nonce i, block 0 is
  * randombytes_buf_deterministic under K_i) and against qn_rng_init's
- * draws past the first block; the two-colour cell draw is checked against
+ * draws past the first block; blocks past the first (drawn several at a
+ * time) against libsodium too; the two-colour cell draw is checked against
  * the bits of the stream's little-endian words.
  */
 #include <string.h>
@@ -67,6 +68,76 @@ static void test_batch(void)
     }
 }
 
+/* Block j of a stream keyed k, straight from libsodium: block 0 under k,
+ * block j > 0 under ChaCha20(key = k, nonce = j) (rng.h). */
+static void reference_block(const uint8_t k[32], uint64_t j, uint8_t out[64])
+{
+    uint8_t nonce[crypto_stream_chacha20_ietf_NONCEBYTES] = {0}, kj[32];
+
+    if (j == 0) {
+        randombytes_buf_deterministic(out, 64, k);
+        return;
+    }
+    for (int i = 0; i < 8; i++)
+        nonce[i] = (uint8_t)(j >> (8 * i));
+    crypto_stream_chacha20_ietf(kj, 32, nonce, k);
+    randombytes_buf_deterministic(out, 64, kj);
+}
+
+#define FAR 41 /* blocks: past several refills of QN_RNG_AHEAD */
+
+/* Read FAR blocks of rng in pieces of varying sizes (qn_rng_u64 and
+ * qn_rng_bytes, across block and refill edges); 1 when they are blocks
+ * from..from+FAR-1 of the stream keyed rng->key. */
+static int far_blocks_match(qn_rng *rng, uint64_t from, uint64_t *r)
+{
+    static uint8_t got[64 * FAR], want[64 * FAR];
+    size_t at = 0;
+
+    for (int j = 0; j < FAR; j++)
+        reference_block(rng->key, from + (uint64_t)j, want + 64 * j);
+    while (at < sizeof(got)) {
+        size_t n = 1 + (size_t)(t_rand(r) % 70);
+        if (n > sizeof(got) - at)
+            n = sizeof(got) - at;
+        if (n == 8 && t_rand(r) % 2) {
+            uint64_t v = qn_rng_u64(rng);
+            for (int i = 0; i < 8; i++)
+                got[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+        } else {
+            qn_rng_bytes(rng, got + at, n);
+        }
+        at += n;
+    }
+    return !memcmp(got, want, sizeof(got));
+}
+
+/* Blocks past the first, drawn QN_RNG_AHEAD at a time, are the blocks
+ * rng.h defines: from qn_rng_init, from a batch, read in every piece
+ * size, and across a block number of 2^32 (the nonce's second word). */
+static void test_far(void)
+{
+    qn_seed seed;
+    qn_rng batch[QN_RNG_BATCH], one;
+    uint64_t r = 3535;
+
+    for (int t = 0; t < 12; t++) {
+        uint64_t index = t_rand(&r);
+        for (int i = 0; i < 32; i++)
+            seed.b[i] = (uint8_t)t_rand(&r);
+        qn_rng_init(&one, &seed, index);
+        T_CHECK(far_blocks_match(&one, 0, &r));
+        qn_rng_init_batch(batch, QN_RNG_BATCH, &seed, index);
+        T_CHECK(far_blocks_match(&batch[t % QN_RNG_BATCH], 0, &r));
+    }
+    /* block numbers 2^32 - 3 .. : set where a stream would be after
+     * drawing that far */
+    qn_rng_init(&one, &seed, 7);
+    one.block = UINT64_C(0xfffffffd);
+    one.pos = one.end;
+    T_CHECK(far_blocks_match(&one, UINT64_C(0xfffffffd), &r));
+}
+
 /* Two colours: cell i of 64 is bit i of the stream's next little-endian
  * 64-bit word; 130 cells take three words. */
 static void test_cells(void)
@@ -125,6 +196,7 @@ int main(void)
     if (sodium_init() < 0)
         return 1;
     test_batch();
+    test_far();
     test_cells();
     test_spread();
     return t_done();
