@@ -426,8 +426,11 @@ int main(void)
         printf("  generate --db, QUENCH_BASE %8.2f s  %9.0f puzzles/s  "
                "%5.0f bytes/puzzle\n",
                b, (double)n / b, bytes_base);
-        printf("  this build / base: x%.2f (bar >= 4: %s)\n", b / g,
-               b / g >= 4 ? "PASS" : "FAIL");
+        /* #24's bar is against the main #24 was filed on; #35's
+         * QUENCH_BASE (4604f03) is much faster than that base */
+        printf("  this build / base: x%.2f wall (#24's bar >= 4, set "
+               "against the main #24 was filed on: %s)\n",
+               b / g, b / g >= 4 ? "PASS" : "FAIL");
         /* issue #35: the rate in CPU time, every thread, and the floor */
         printf("  generate --db CPU: this build %.2f s, QUENCH_BASE %.2f s:"
                " x%.2f (#35 bar >= 1.5: %s); %.0f bytes/puzzle (#35 bar "
