@@ -106,38 +106,68 @@ export_pack() {
 DONE8="8 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0 COMPLETED/0:0"
 
 # --- 1. eight shards, task 3 requeued while it runs -------------------------
-# A 19x19 classic board: its kernel has dimension 16, so grading one
-# puzzle's least presses takes about 0.1 s, and a shard of 30 puzzles
-# takes seconds however cheap generate's draws get. (The hard 7x7 run
-# used before took 3 s a shard when written and 0.4 s after #35's
-# speed-ups: a CI run saw task 3 end before the poll saw it half-way.)
-# --batch 2 shows progress often.
+# Task 3 must be requeued mid-run, and generate keeps getting faster (the
+# hard 7x7 run once used took 3 s a shard, then 0.4 s; a 19x19 one 3 s,
+# then 0.6 s: CI saw the task end first, twice). So the test holds the
+# task itself: it stops task 3's quench (SIGSTOP) as soon as it exists,
+# lets it run in slices of 50 ms until it has committed puzzles, requeues
+# it while it is stopped, and lets it go on only once Slurm's SIGTERM is
+# pending. A 19x19 classic board (kernel of dimension 16) keeps each
+# task alive for a second or more, so that its process is found first.
 sed 's/\[9, 9\]/[19, 19]/; s/9x9/19x19/g' \
     "$TOP/rules/classic-9x9.yaml" >classic-19x19.yaml
 grep -q '^board: {grid: \[19, 19\]' classic-19x19.yaml && ok ||
     not_ok "the 19x19 rule is derived from rules/classic-9x9.yaml"
 R19=classic-19x19.yaml
 SEED_A=5eed0a
-submit SHARDS=8 RULE="$R19" COUNT=240 SEED=$SEED_A PACK=hard OUT=main \
+submit SHARDS=8 RULE="$R19" COUNT=480 SEED=$SEED_A PACK=hard OUT=main \
     "OPTS=--batch 2"
 stored3() { sqlite3 -cmd '.timeout 2000' main/shard-3.db \
     "SELECT status || ' ' || stored FROM runs" 2>/dev/null; }
-# running, with puzzles committed: mid-run (a task that had finished
-# would fail the SIGTERM check below). Fewer than 15 of its ~30 stored,
-# so that the requeue's SIGTERM lands seconds before its end even when
-# the machine is busy.
-started3() {
-    [ "$(job "${ARRAY}_3" JobState)" = RUNNING ] &&
-        stored3 | grep -qx 'running [1-9]\|running 1[0-4]'
+# task 3's quench: the process writing main/shard-3.db that carries this
+# cluster's mark (gen.sh execs quench, so it is the batch step itself)
+pid3() {
+    for c in $(grep -las -- 'main/shard-3\.db' /proc/[0-9]*/cmdline); do
+        p=${c#/proc/}
+        p=${p%/cmdline}
+        grep -qzxF "QN_CLUSTER=$CL_DIR" "/proc/$p/environ" 2>/dev/null &&
+            [ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$QUENCH")" ] &&
+            echo "$p" && return 0
+    done
+    return 1
 }
-if poll 1200 started3; then
-    ok
-    echo "# task 3 requeued at '$(stored3)' of about 30"
-    scontrol requeue "${ARRAY}_3"
-    rc=$?
-    expect_rc 0 "scontrol requeue of task 3 while it runs"
+found3() { P3=$(pid3) && kill -STOP "$P3" 2>/dev/null; }
+# a 50 ms slice of task 3's run; true once it has committed puzzles and
+# is still short of half its ~60 (mid-run), false while it has none
+slice3() {
+    kill -CONT "$P3" 2>/dev/null || return 2
+    sleep 0.05
+    kill -STOP "$P3" 2>/dev/null || return 2
+    stored3 | grep -qx 'running [1-9]\|running [12][0-9]'
+}
+# SIGTERM (15: bit 14) pending on the process, or the process gone
+term3() {
+    m=$(sed -n 's/^ShdPnd:[[:space:]]*//p' "/proc/$P3/status" 2>/dev/null) ||
+        return 0
+    [ -z "$m" ] || [ $((0x$m & 0x4000)) -ne 0 ]
+}
+P3=
+if poll 1200 found3; then
+    n=0
+    while [ $n -lt 400 ] && ! slice3; do n=$((n + 1)); done
+    if stored3 | grep -qx 'running [1-9]\|running [12][0-9]'; then
+        ok
+        echo "# task 3 requeued at '$(stored3)' of about 60, after $n slices"
+        scontrol requeue "${ARRAY}_3"
+        rc=$?
+        expect_rc 0 "scontrol requeue of task 3 while it runs"
+        poll 300 term3 || not_ok "no SIGTERM reached task 3 within 30 s"
+    else
+        not_ok "task 3 stored no puzzles in 400 slices: run '$(stored3)'"
+    fi
+    kill -CONT "$P3" 2>/dev/null
 else
-    not_ok "task 3 never seen running with puzzles stored: $(job "${ARRAY}_3" JobState), run '$(stored3)'"
+    not_ok "task 3's quench never seen running: $(job "${ARRAY}_3" JobState), run '$(stored3)'"
 fi
 finish "$ARRAY,$MERGE"
 expect_tasks "$ARRAY" "$DONE8" "every task of the array completed"
@@ -155,13 +185,13 @@ expect_merged "$ARRAY" "$MERGE"
 q db check --db main/merged.db
 expect_rc 0 "db check of the merged database"
 # the same run on one machine, and shard 3 alone, never interrupted
-q generate "$R19" --count 240 --seed $SEED_A --batch 2 --jobs 2 --db one.db --pack hard
+q generate "$R19" --count 480 --seed $SEED_A --batch 2 --jobs 2 --db one.db --pack hard
 expect_rc 0 "the single-machine run"
 export_pack one.db hard one.json
 export_pack main/merged.db hard merged.json
 cmp -s one.json merged.json && ok ||
     not_ok "the merged pack exports the single-machine run's bytes"
-q generate "$R19" --count 240 --seed $SEED_A --batch 2 --jobs 2 --shard 3/8 --db s3.db --pack hard
+q generate "$R19" --count 480 --seed $SEED_A --batch 2 --jobs 2 --shard 3/8 --db s3.db --pack hard
 export_pack s3.db hard s3.json
 export_pack main/shard-3.db hard shard3.json
 cmp -s s3.json shard3.json && ok ||
