@@ -12,6 +12,7 @@
  * machine.
  */
 #include "minpress_gf2.h"
+#include "walk_simd.h"
 
 #include <string.h>
 
@@ -153,29 +154,10 @@ WALK_SIMD(walk_avx512_step, "avx2,avx512vl,avx512vpopcntdq", pop_avx512)
  */
 #define BLK_TARGET "avx512f,avx512vl,avx512vpopcntdq"
 
-/* Lane i of the result = sum of the lanes of c[i], i = 0..7. */
-__attribute__((target(BLK_TARGET))) static inline __m512i
-sum8(const __m512i c[8])
-{
-    __m512i u[4], v[2];
-
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; i++)
-        u[i] = _mm512_add_epi64(_mm512_unpacklo_epi64(c[2 * i], c[2 * i + 1]),
-                                _mm512_unpackhi_epi64(c[2 * i], c[2 * i + 1]));
-#pragma GCC unroll 2
-    for (int i = 0; i < 2; i++)
-        v[i] = _mm512_add_epi64(
-            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0x88),
-            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0xdd));
-    return _mm512_add_epi64(_mm512_shuffle_i64x2(v[0], v[1], 0x88),
-                            _mm512_shuffle_i64x2(v[0], v[1], 0xdd));
-}
-
 /*
- * The same for 4 registers each holding two 256-bit vectors: c[j] holds
- * vectors (a, b) = (0, 2), (1, 3), (4, 6), (5, 7) for j = 0..3, so lane i
- * of the result is the weight of vector i.
+ * Like qn__sum8 (walk_simd.h), for 4 registers each holding two 256-bit
+ * vectors: c[j] holds vectors (a, b) = (0, 2), (1, 3), (4, 6), (5, 7) for
+ * j = 0..3, so lane i of the result is the weight of vector i.
  */
 __attribute__((target(BLK_TARGET))) static inline __m512i
 sum4x2(const __m512i c[4])
@@ -219,7 +201,7 @@ block_weights(int shape, const __m512i h[2], const uint64_t (*low)[PADW],
                                     _mm512_popcnt_epi64(_mm512_xor_si512(
                                         h[1], _mm512_load_si512(low[j] + 8))));
     }
-    return sum8(c);
+    return qn__sum8(c);
 }
 
 /* The vectors of a block whose weight is <= the best, one by one. */

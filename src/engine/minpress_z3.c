@@ -16,6 +16,7 @@
 
 #include "base/mem.h"
 #include "minpress_gf2.h"
+#include "walk_simd.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -344,26 +345,10 @@ walk512(const uint64_t *gen, gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
  * first two generators give the 9 fixed vectors L_j = c0 g0 + c1 g1, and
  * the Gray walk moves only over the others, its vector x; each block is
  * the 9 vectors x + L_j, independent of each other, so their adds and
- * popcounts overlap, and one transposing tree of shuffles (sum8, as in
- * minpress_gf2.c) sums 8 of the 9 weights at once. Every vector of the
+ * popcounts overlap, and one transposing tree of shuffles (qn__sum8,
+ * walk_simd.h) sums 8 of the 9 weights at once. Every vector of the
  * coset is in exactly one block, so the best starts above every weight.
  */
-__attribute__((target(T512))) static inline __m512i sum8(const __m512i c[8])
-{
-    __m512i u[4], v[2];
-
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; i++)
-        u[i] = _mm512_add_epi64(_mm512_unpacklo_epi64(c[2 * i], c[2 * i + 1]),
-                                _mm512_unpackhi_epi64(c[2 * i], c[2 * i + 1]));
-#pragma GCC unroll 2
-    for (int i = 0; i < 2; i++)
-        v[i] = _mm512_add_epi64(
-            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0x88),
-            _mm512_shuffle_i64x2(u[2 * i], u[2 * i + 1], 0xdd));
-    return _mm512_add_epi64(_mm512_shuffle_i64x2(v[0], v[1], 0x88),
-                            _mm512_shuffle_i64x2(v[0], v[1], 0xdd));
-}
 
 enum { NLOW = 9 }; /* the vectors of a block: 3^2 */
 
@@ -427,7 +412,7 @@ blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
                                            _mm512_popcnt_epi64(nh)));
             }
         }
-        wv = sum8(c);
+        wv = qn__sum8(c);
         wt[8] = (uint64_t)_mm512_reduce_add_epi64(c[8]);
         hit = _mm512_cmple_epu64_mask(wv, _mm512_set1_epi64((long long)b->bw));
         hit |= (unsigned)(wt[8] <= b->bw) << 8;
