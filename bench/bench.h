@@ -57,6 +57,31 @@ static inline double bench_median(double *t, int n)
     return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+/*
+ * SplitMix64: the benchmarks' seeded inputs (not quench's generator). Not
+ * xorshift: the low bits of an xorshift* output are GF(2)-linear in its
+ * state, which makes "random" matrices rank-deficient by about 2 columns
+ * per word and changes what is being measured.
+ */
+static inline uint64_t bench_rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A classic 5x5 state as a text line: cell c is bit c of v. */
+static inline void bench_put_5x5(FILE *f, uint64_t v)
+{
+    for (int c = 0; c < 25; c++) {
+        if (c && c % 5 == 0)
+            fputc('/', f);
+        fputc('0' + (int)(v >> c & 1), f);
+    }
+    fputc('\n', f);
+}
+
 /* Number of repetitions: QN_BENCH_REPS or the given default. */
 static inline int bench_reps(int dflt)
 {

@@ -17,20 +17,6 @@
 #include <m4ri/m4ri.h>
 #endif
 
-/*
- * splitmix64. Not xorshift: the low bits of an xorshift* output are GF(2)-
- * linear in its state, which makes "random" matrices rank-deficient by
- * about 2 columns per word and changes what is being measured.
- */
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void random_mat(qn_gf2mat *a, int n, uint64_t seed)
 {
     int r, i, nw = qn_gf2_words(n);
@@ -40,7 +26,7 @@ static void random_mat(qn_gf2mat *a, int n, uint64_t seed)
         uint64_t *row = qn_gf2mat_row(a, r);
 
         for (i = 0; i < nw; i++)
-            row[i] = rnd(&seed);
+            row[i] = bench_rnd(&seed);
         if (n % 64)
             row[nw - 1] &= ((uint64_t)1 << (n % 64)) - 1;
     }
@@ -275,7 +261,7 @@ static void bench_solve(int w, long nsolve, int reps)
      * work; NS of them, cycled. */
     for (i = 0; i < NS; i++) {
         for (j = 0; j < nw; j++)
-            x[j] = rnd(&seed);
+            x[j] = bench_rnd(&seed);
         if (n % 64)
             x[nw - 1] &= ((uint64_t)1 << (n % 64)) - 1;
         qn_gf2mat_mul_vec(s + (size_t)i * (size_t)nw, &a, x);

@@ -23,14 +23,6 @@
 
 #define MAX_REPS 31
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static void make_input(const char *path, long n)
 {
     FILE *f = fopen(path, "w");
@@ -41,13 +33,8 @@ static void make_input(const char *path, long n)
         exit(1);
     }
     for (long i = 0; i < n; i++) {
-        uint64_t v = rnd(&seed);
-        for (int c = 0; c < 25; c++) {
-            if (c && c % 5 == 0)
-                fputc('/', f);
-            fputc('0' + (int)(v >> c & 1), f);
-        }
-        fputc('\n', f);
+        uint64_t v = bench_rnd(&seed);
+        bench_put_5x5(f, v);
     }
     fclose(f);
 }

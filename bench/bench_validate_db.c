@@ -24,14 +24,6 @@
 #define STORED 100000
 #define LINES 300000
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static FILE *open_or_die(const char *path, const char *mode)
 {
     FILE *f = fopen(path, mode);
@@ -74,17 +66,12 @@ static void make_input(const char *path, const char *gen)
     uint64_t seed = 35;
 
     for (long i = 0; i < LINES; i++) {
-        uint64_t v = rnd(&seed);
+        uint64_t v = bench_rnd(&seed);
         if (i % 2) {
             fprintf(f, "%s\n", st[v % n]);
             continue;
         }
-        for (int c = 0; c < 25; c++) {
-            if (c && c % 5 == 0)
-                fputc('/', f);
-            fputc('0' + (int)(v >> c & 1), f);
-        }
-        fputc('\n', f);
+        bench_put_5x5(f, v);
     }
     fclose(f);
     free(st);
