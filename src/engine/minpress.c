@@ -17,6 +17,7 @@
 
 #include "base/bits.h"
 #include "base/mem.h"
+#include "gray.h"
 #include "minpress_gf2.h"
 #include "minpress_z3.h"
 #include "system_internal.h"
@@ -125,53 +126,31 @@ static int minpress_word(const qn_system *sys, qn_minpress *out, uint8_t *x,
 }
 
 /*
- * Loopless reflected mixed-radix Gray code (Knuth, TAOCP 7.2.1.1,
- * Algorithm H): digit j runs 0..o_j-1 and back; f[] are the focus
- * pointers. Each step moves one digit by +-1, i.e. adds +-g_j to x, and
- * the click total is updated from g_j's support only.
+ * The coset in gray.h's order: each step moves one digit by +-1, i.e.
+ * adds +-g_j to x, and the click total is updated from g_j's support
+ * only.
  */
 static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
-    int d = (int)sys->nkgen, n = sys->ncols;
+    int n = sys->ncols, j, up;
     unsigned k = sys->k;
-    int *a = QN_ALLOCN((size_t)d + 1, int),
-        *dir = QN_ALLOCN((size_t)d + 1, int);
-    int *f = QN_ALLOCN((size_t)d + 2, int);
     uint8_t *best = qn_memdup(x, (size_t)n);
     uint64_t cur = sum_of(x, n), bw = cur, nopt = 1;
+    qn_gray g;
 
-    if (!a || !dir || !f || !best) {
-        free(a);
-        free(dir);
-        free(f);
-        free(best);
+    if (!best)
         return QN_ENOMEM;
-    }
-
-    for (int j = 0; j <= d; j++) {
-        f[j] = j;
-        dir[j] = 1;
-    }
-    for (;;) {
-        int j = f[0];
-        f[0] = 0;
-        if (j == d)
-            break;
-        const qn_sparse_gen *g = &sys->sgen[j];
-        const uint8_t *amt = dir[j] > 0 ? g->up : g->down;
-        for (int t = 0; t < g->nnz; t++) {
-            unsigned old = x[g->cell[t]], nv = old + amt[t];
+    qn_gray_init(&g, sys->korder, (int)sys->nkgen);
+    while ((j = qn_gray_next(&g, &up)) >= 0) {
+        const qn_sparse_gen *gen = &sys->sgen[j];
+        const uint8_t *amt = up ? gen->up : gen->down;
+        for (int t = 0; t < gen->nnz; t++) {
+            unsigned old = x[gen->cell[t]], nv = old + amt[t];
             if (nv >= k)
                 nv -= k;
-            x[g->cell[t]] = (uint8_t)nv;
+            x[gen->cell[t]] = (uint8_t)nv;
             cur += nv;
             cur -= old;
-        }
-        a[j] += dir[j];
-        if (a[j] == 0 || a[j] == (int)sys->korder[j] - 1) {
-            dir[j] = -dir[j];
-            f[j] = f[j + 1];
-            f[j + 1] = j + 1;
         }
         if (cur < bw) {
             bw = cur;
@@ -186,9 +165,6 @@ static int minpress_zk(const qn_system *sys, qn_minpress *out, uint8_t *x)
     memcpy(x, best, (size_t)n);
     out->presses = bw;
     out->noptimal = nopt;
-    free(a);
-    free(dir);
-    free(f);
     free(best);
     return QN_OK;
 }

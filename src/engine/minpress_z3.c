@@ -15,6 +15,7 @@
 #endif
 
 #include "base/mem.h"
+#include "gray.h"
 #include "minpress_gf2.h"
 #include "walk_simd.h"
 
@@ -67,9 +68,6 @@ static int before3(const uint64_t *h, const uint64_t *l, const uint64_t *bh,
 static int walk_words(const qn_system *sys, qn_minpress *out, uint8_t *x)
 {
     int d = (int)sys->nkgen, n = sys->ncols, nw = (n + 63) / 64, nsw = 0;
-    int *a = QN_ALLOCN((size_t)d + 1, int),
-        *dir = QN_ALLOCN((size_t)d + 1, int);
-    int *f = QN_ALLOCN((size_t)d + 2, int);
     int *sw = QN_ALLOCN((size_t)nw + 1, int);     /* support words */
     int *gw = QN_ALLOCN((size_t)d * nw + 1, int); /* generator i's words */
     int *ngw = QN_ALLOCN((size_t)d + 1, int);
@@ -77,9 +75,10 @@ static int walk_words(const qn_system *sys, qn_minpress *out, uint8_t *x)
     uint64_t *xh = v, *xl = xh + nw, *bh = xl + nw, *bl = bh + nw;
     uint64_t *gh = bl + nw, *gl = gh + (size_t)d * nw;
     uint64_t cur = 0, bw, nopt = 1, outside = 0;
-    int rc = QN_ENOMEM;
+    int rc = QN_ENOMEM, j, up;
+    qn_gray gc; /* the walk's order */
 
-    if (!a || !dir || !f || !sw || !gw || !ngw || !v)
+    if (!sw || !gw || !ngw || !v)
         goto done;
 
     for (int c = 0; c < n; c++) {
@@ -115,18 +114,10 @@ static int walk_words(const qn_system *sys, qn_minpress *out, uint8_t *x)
         cur += cost3(xh[sw[s]], xl[sw[s]]);
     bw = cur;
     memcpy(bh, xh, 2 * (size_t)nw * sizeof(*xh));
-    for (int j = 0; j <= d; j++) {
-        f[j] = j;
-        dir[j] = 1;
-    }
-    for (;;) {
-        int j = f[0];
-        f[0] = 0;
-        if (j == d)
-            break;
+    qn_gray_init(&gc, sys->korder, d);
+    while ((j = qn_gray_next(&gc, &up)) >= 0) {
         const uint64_t *h = gh + (size_t)j * nw, *l = gl + (size_t)j * nw;
         const int *ws = gw + (size_t)j * nw;
-        int up = dir[j] > 0;
         for (int t = 0; t < ngw[j]; t++) {
             int w = ws[t];
             uint64_t ph = xh[w], pl = xl[w];
@@ -138,12 +129,6 @@ static int walk_words(const qn_system *sys, qn_minpress *out, uint8_t *x)
             xh[w] = ph;
             xl[w] = pl;
             cur += cost3(ph, pl);
-        }
-        a[j] += dir[j];
-        if (a[j] == 0 || a[j] == (int)sys->korder[j] - 1) {
-            dir[j] = -dir[j];
-            f[j] = f[j + 1];
-            f[j + 1] = j + 1;
         }
         if (cur < bw) {
             bw = cur;
@@ -162,9 +147,6 @@ static int walk_words(const qn_system *sys, qn_minpress *out, uint8_t *x)
     out->noptimal = nopt;
     rc = QN_OK;
 done:
-    free(a);
-    free(dir);
-    free(f);
     free(sw);
     free(gw);
     free(ngw);
@@ -181,44 +163,6 @@ done:
  * planes are disjoint), so no running total is carried, and only a
  * weight <= the best (rare after the first steps) leaves the registers.
  */
-
-/* Algorithm H's state, as in minpress.c's byte walk. */
-typedef struct gray {
-    int d;
-    const unsigned *order;
-    int a[64], dir[64], f[65];
-} gray;
-
-static void gray_init(gray *g, const unsigned *order, int d)
-{
-    g->d = d;
-    g->order = order;
-    for (int j = 0; j <= d; j++) {
-        g->f[j] = j;
-        if (j < d) {
-            g->a[j] = 0;
-            g->dir[j] = 1;
-        }
-    }
-}
-
-/* The digit that moves next (*up: by +1, else -1), or -1 at the end. */
-static inline int gray_next(gray *g, int *up)
-{
-    int j = g->f[0];
-
-    g->f[0] = 0;
-    if (j == g->d)
-        return -1;
-    *up = g->dir[j] > 0;
-    g->a[j] += g->dir[j];
-    if (g->a[j] == 0 || g->a[j] == (int)g->order[j] - 1) {
-        g->dir[j] = -g->dir[j];
-        g->f[j] = g->f[j + 1];
-        g->f[j + 1] = j + 1;
-    }
-    return j;
-}
 
 /* The best so far, kept in memory: only ties and improvements reach it. */
 typedef struct best3 {
@@ -252,12 +196,12 @@ static uint64_t weight3(const uint64_t *h, const uint64_t *l, int pw)
 }
 
 /* The reference packed walk, and the fallback for any pw. */
-static void packed_scalar(const uint64_t *gen, gray *g, best3 *b, uint64_t *h,
-                          uint64_t *l)
+static void packed_scalar(const uint64_t *gen, qn_gray *g, best3 *b,
+                          uint64_t *h, uint64_t *l)
 {
     int pw = b->pw, up, j;
 
-    while ((j = gray_next(g, &up)) >= 0) {
+    while ((j = qn_gray_next(g, &up)) >= 0) {
         const uint64_t *gh = gen + (size_t)j * 2 * pw, *gl = gh + pw;
         uint64_t wt = 0;
         for (int w = 0; w < pw; w++) {
@@ -281,7 +225,7 @@ static void packed_scalar(const uint64_t *gen, gray *g, best3 *b, uint64_t *h,
  * are add3's: t = (l | bh) ^ (h | bl), h' = (l | bl) ^ t, l' = (h | bh) ^ t.
  */
 __attribute__((target(T512), always_inline)) static inline void
-walk512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
+walk512_n(int nv, const uint64_t *gen, qn_gray *g, best3 *b, uint64_t *xh,
           uint64_t *xl)
 {
     __m512i h[4], l[4];
@@ -292,7 +236,7 @@ walk512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
         h[i] = _mm512_loadu_si512(xh + 8 * i);
         l[i] = _mm512_loadu_si512(xl + 8 * i);
     }
-    while ((j = gray_next(g, &up)) >= 0) {
+    while ((j = qn_gray_next(g, &up)) >= 0) {
         const uint64_t *gh = gen + (size_t)j * 2 * pw, *gl = gh + pw;
         const uint64_t *p = up ? gh : gl, *q = up ? gl : gh;
         __m512i acc = _mm512_setzero_si512();
@@ -322,7 +266,7 @@ walk512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
 }
 
 __attribute__((target(T512))) static void
-walk512(const uint64_t *gen, gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
+walk512(const uint64_t *gen, qn_gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
 {
     switch (b->pw / 8) {
     case 1:
@@ -382,7 +326,7 @@ static void block_consider(best3 *b, unsigned hit, const uint64_t *wt,
  */
 
 __attribute__((target(T512), always_inline)) static inline void
-blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
+blocks512_n(int nv, const uint64_t *gen, qn_gray *g, best3 *b, uint64_t *xh,
             uint64_t *xl, const uint64_t (*low)[2][QN_WALK3_MAXW])
 {
     __m512i h[4], l[4];
@@ -424,7 +368,7 @@ blocks512_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
             }
             block_consider(b, hit, wt, th, tl, low);
         }
-        if ((j = gray_next(g, &up)) < 0)
+        if ((j = qn_gray_next(g, &up)) < 0)
             break;
         const uint64_t *gh = gen + (size_t)(j + 2) * 2 * pw, *gl = gh + pw;
         const uint64_t *p = up ? gh : gl, *q = up ? gl : gh;
@@ -448,7 +392,7 @@ __attribute__((target(T512))) static void blocks512(const uint64_t *gen,
 {
     _Alignas(64) uint64_t low[NLOW][2][QN_WALK3_MAXW];
     int pw = b->pw;
-    gray g;
+    qn_gray g;
 
     memset(low, 0, sizeof(low));
     for (int k = 0; k < NLOW; k++) /* L_k = (k % 3) g0 + (k / 3) g1 */
@@ -457,7 +401,7 @@ __attribute__((target(T512))) static void blocks512(const uint64_t *gen,
             for (int w = 0; w < pw; w++)
                 add3(&low[k][0][w], &low[k][1][w], gh[w], gh[pw + w]);
         }
-    gray_init(&g, order + 2, d - 2);
+    qn_gray_init(&g, order + 2, d - 2);
     b->bw = UINT64_MAX; /* x itself is in the first block */
     b->nopt = 0;
     switch (pw / 8) {
@@ -490,7 +434,7 @@ nib2(__m256i x, __m256i table, __m256i low)
 }
 
 __attribute__((target("avx2"), always_inline)) static inline void
-walk256_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
+walk256_n(int nv, const uint64_t *gen, qn_gray *g, best3 *b, uint64_t *xh,
           uint64_t *xl)
 {
     const __m256i table =
@@ -506,7 +450,7 @@ walk256_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
         h[i] = _mm256_loadu_si256((const __m256i *)(xh + 4 * i));
         l[i] = _mm256_loadu_si256((const __m256i *)(xl + 4 * i));
     }
-    while ((j = gray_next(g, &up)) >= 0) {
+    while ((j = qn_gray_next(g, &up)) >= 0) {
         const uint64_t *gh = gen + (size_t)j * 2 * pw, *gl = gh + pw;
         const uint64_t *p = up ? gh : gl, *q = up ? gl : gh;
         __m256i bytes = _mm256_setzero_si256();
@@ -538,7 +482,7 @@ walk256_n(int nv, const uint64_t *gen, gray *g, best3 *b, uint64_t *xh,
 }
 
 __attribute__((target("avx2"))) static void
-walk256(const uint64_t *gen, gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
+walk256(const uint64_t *gen, qn_gray *g, best3 *b, uint64_t *xh, uint64_t *xl)
 {
     if (b->pw == 8)
         walk256_n(2, gen, g, b, xh, xl);
@@ -553,7 +497,7 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
 {
     uint64_t bh[QN_WALK3_MAXW], bl[QN_WALK3_MAXW];
     best3 b = {pw, bh, bl, weight3(xh, xl, pw), 1};
-    gray g;
+    qn_gray g;
 
     if (isa == QN_WALK2_AUTO)
         isa = qn__walk2_can(QN_WALK2_AVX512) ? QN_WALK2_AVX512
@@ -565,7 +509,7 @@ void qn__walk3(int isa, const uint64_t *gen, const unsigned *order, int d,
         isa = QN_WALK2_SCALAR;
     memcpy(bh, xh, (size_t)pw * sizeof(*xh));
     memcpy(bl, xl, (size_t)pw * sizeof(*xl));
-    gray_init(&g, order, d);
+    qn_gray_init(&g, order, d);
     switch (isa) {
 #ifdef QN_X86
     case QN_WALK2_AVX512:
